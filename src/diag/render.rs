@@ -1,0 +1,162 @@
+//! Rendering diagnostics: text the way rustc prints it, and formats.md's `check` v2 JSON.
+
+use super::{Diagnostic, Severity};
+use crate::source::SourceFile;
+use crate::Sources;
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term::{self, termcolor};
+use serde_json::{json, Map, Value as Json};
+
+impl<'a> Files<'a> for Sources {
+    type FileId = super::FileId;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: Self::FileId) -> Result<&'a str, FilesError> {
+        Ok(&self.get(id).display)
+    }
+    fn source(&'a self, id: Self::FileId) -> Result<&'a str, FilesError> {
+        Ok(&self.get(id).text)
+    }
+    fn line_index(&'a self, id: Self::FileId, byte_index: usize) -> Result<usize, FilesError> {
+        Ok(self.get(id).line_col(byte_index as u32).0 - 1)
+    }
+    fn line_range(
+        &'a self,
+        id: Self::FileId,
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, FilesError> {
+        let f: &SourceFile = self.get(id);
+        let mut starts = std::iter::once(0).chain(f.text.match_indices('\n').map(|(i, _)| i + 1));
+        let start = starts.nth(line_index).ok_or(FilesError::LineTooLarge {
+            given: line_index,
+            max: 0,
+        })?;
+        let end = f.text[start..]
+            .find('\n')
+            .map(|e| start + e + 1)
+            .unwrap_or(f.text.len());
+        Ok(start..end)
+    }
+}
+
+fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
+    let sev = match d.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+        Severity::Note => cs::Severity::Note,
+    };
+    let mut labels =
+        vec![cs::Label::primary(d.primary.file, d.primary.span.range())
+            .with_message(&d.primary.text)];
+    labels.extend(
+        d.secondary
+            .iter()
+            .map(|l| cs::Label::secondary(l.file, l.span.range()).with_message(&l.text)),
+    );
+    let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+    if let Some(w) = &d.witness {
+        notes.push(format!("witness: {w}"));
+    }
+    if let Some(h) = &d.help {
+        notes.push(format!("help: {h}"));
+    }
+    if let Some(fix) = &d.fix {
+        if !fix.text.is_empty() {
+            notes.push(format!("fix ({}): {}", fix.kind, fix.text.trim()));
+        }
+    }
+    cs::Diagnostic::new(sev)
+        .with_code(d.code)
+        .with_message(&d.message)
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+/// Render as rustc does: `error[E101]: …`, then `--> file:line:col`, the line and a caret.
+pub fn text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
+    let mut buf = if color {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
+    let config = term::Config::default();
+    for d in diags {
+        term::emit(&mut buf, &config, sources, &to_codespan(d)).expect("writing to a buffer");
+    }
+    String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+/// A key that names the finding, not where it sits: it survives edits that move lines.
+pub fn key(sources: &Sources, d: &Diagnostic) -> String {
+    use sha2::{Digest, Sha256};
+    let f = sources.get(d.primary.file);
+    let mut h = Sha256::new();
+    for part in [
+        d.code,
+        &f.display,
+        d.table.as_deref().unwrap_or(""),
+        &d.message,
+        f.slice(d.primary.span),
+    ] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    crate::source::hex(&h.finalize()[..8])
+}
+
+/// One `check` v2 object (formats.md).
+pub fn json(sources: &Sources, d: &Diagnostic) -> Json {
+    let f = sources.get(d.primary.file);
+    let (line, column) = f.line_col(d.primary.span.start);
+    let mut spans = vec![span_json(sources, &d.primary)];
+    spans.extend(d.secondary.iter().map(|l| span_json(sources, l)));
+    let mut notes: Vec<Json> = d.notes.iter().map(|n| Json::String(n.clone())).collect();
+    if let Some(h) = &d.help {
+        notes.push(Json::String(format!("hint: {h}")));
+    }
+    let mut where_ = Map::new();
+    where_.insert("file".into(), json!(f.display));
+    where_.insert("line".into(), json!(line));
+    where_.insert("column".into(), json!(column));
+    if let Some(t) = &d.table {
+        where_.insert("table".into(), json!(t));
+    }
+    let mut m = Map::new();
+    m.insert("v".into(), json!(2));
+    m.insert("severity".into(), json!(d.severity.as_str()));
+    m.insert("code".into(), json!(d.code));
+    m.insert("file".into(), json!(f.display));
+    m.insert("line".into(), json!(line));
+    m.insert("column".into(), json!(column));
+    m.insert("title".into(), json!(d.message));
+    m.insert("notes".into(), Json::Array(notes));
+    m.insert("where".into(), Json::Object(where_));
+    m.insert("spans".into(), Json::Array(spans));
+    m.insert("witness".into(), d.witness.clone().unwrap_or(Json::Null));
+    m.insert(
+        "rows".into(),
+        Json::Array(
+            d.rows
+                .iter()
+                .map(|r| json!({"table": r.table, "row": r.row}))
+                .collect(),
+        ),
+    );
+    m.insert(
+        "fix".into(),
+        match &d.fix {
+            Some(fix) => json!({"kind": fix.kind, "text": fix.text}),
+            None => json!({"kind": "none", "text": ""}),
+        },
+    );
+    m.insert("key".into(), json!(key(sources, d)));
+    Json::Object(m)
+}
+
+fn span_json(sources: &Sources, l: &super::Label) -> Json {
+    let f = sources.get(l.file);
+    let (line, column) = f.line_col(l.span.start);
+    json!({"line": line, "column": column, "length": f.char_len(l.span), "label": l.text})
+}

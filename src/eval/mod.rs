@@ -1,0 +1,264 @@
+//! The exact reference evaluator. It owns the semantics: every generated language is held
+//! to what it computes, byte for byte. Rationals throughout; no floating point.
+
+pub mod wire;
+
+use crate::num::{self, Rat};
+use crate::sema::*;
+use crate::syntax::ast::{BinOp, CmpOp, Policy};
+use num_traits::{Signed, Zero};
+use std::cmp::Ordering;
+
+/// One table's answer in a call: the table's index and the 1-based row that fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fired {
+    pub table: usize,
+    pub row: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Every variable's value after the call (inputs included), in base units.
+    pub values: Vec<Value>,
+    /// The rows that fired, in evaluation order.
+    pub trace: Vec<Fired>,
+}
+
+impl Outcome {
+    pub fn output_values<'a>(
+        &'a self,
+        p: &'a Program,
+    ) -> impl Iterator<Item = (VarId, &'a Value)> + 'a {
+        p.outputs.iter().map(move |&o| (o, &self.values[o]))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// Two rows of a `unique` table matched (what the W114 guard raises).
+    Contradiction {
+        table: String,
+        a: usize,
+        b: usize,
+    },
+    /// No row matched (impossible once check has proved completeness).
+    NoRow {
+        table: String,
+    },
+    DivisionByZero,
+    NegativeRoot,
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::Contradiction { table, a, b } => write!(
+                f,
+                "table {table}: row {a} and row {b} matched at the same time"
+            ),
+            EvalError::NoRow { table } => write!(f, "table {table}: no row matched"),
+            EvalError::DivisionByZero => write!(f, "division by zero"),
+            EvalError::NegativeRoot => write!(f, "isqrt of a negative number"),
+        }
+    }
+}
+
+/// Evaluate the rule for one call. `inputs` holds one value per input, in `p.inputs` order,
+/// already read and checked at the door (see `wire::read_inputs`).
+pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {
+    let mut values = vec![Value::None; p.vars.len()];
+    for (&v, x) in p.inputs.iter().zip(inputs) {
+        values[v] = x.clone();
+    }
+    let mut trace = Vec::new();
+    for step in &p.order {
+        match *step {
+            Step::Define(d) => {
+                let def = &p.defines[d];
+                let x = eval_expr(&def.expr, &values)?;
+                values[def.var] = store(p, def.var, x);
+            }
+            Step::Table(t) => {
+                let table = &p.tables[t];
+                let row = pick_row(table, &values)?;
+                for (i, &r) in table.results.iter().enumerate() {
+                    let x = match &table.rows[row].results[i] {
+                        Some(e) => eval_expr(e, &values)?,
+                        None => Value::None,
+                    };
+                    values[r] = store(p, r, x);
+                }
+                trace.push(Fired {
+                    table: t,
+                    row: row + 1,
+                });
+            }
+        }
+    }
+    Ok(Outcome { values, trace })
+}
+
+/// What a variable holds once stored: an output's rounding applies here.
+fn store(p: &Program, var: VarId, x: Value) -> Value {
+    match (&p.vars[var].rounding, x) {
+        (Some(r), Value::Num(n)) => Value::Num(num::round_to_grid(&n, r.mode, &r.grid)),
+        (_, x) => x,
+    }
+}
+
+/// The 0-based row that answers under the table's policy.
+pub fn pick_row(t: &TableIr, values: &[Value]) -> Result<usize, EvalError> {
+    let mut matching = (0..t.rows.len()).filter(|&r| row_matches(t, r, values));
+    let first = matching.next().ok_or_else(|| EvalError::NoRow {
+        table: t.name.clone(),
+    })?;
+    if t.policy == Policy::Unique {
+        if let Some(second) = matching.next() {
+            return Err(EvalError::Contradiction {
+                table: t.name.clone(),
+                a: first + 1,
+                b: second + 1,
+            });
+        }
+    }
+    Ok(first)
+}
+
+pub fn row_matches(t: &TableIr, row: usize, values: &[Value]) -> bool {
+    t.rows[row]
+        .conds
+        .iter()
+        .zip(&t.conds)
+        .all(|(c, &v)| cell_holds(c, &values[v]))
+}
+
+pub fn cell_holds(c: &CondIr, v: &Value) -> bool {
+    match c {
+        CondIr::Any => true,
+        CondIr::Tests { negated, tests } => tests.iter().any(|t| test_holds(t, v)) != *negated,
+    }
+}
+
+fn test_holds(t: &TestIr, v: &Value) -> bool {
+    match (t, v) {
+        (TestIr::IsNone, v) => *v == Value::None,
+        (_, Value::None) => false,
+        (TestIr::OneOf(xs), v) => xs.contains(v),
+        (TestIr::Bounds(bs), v) => bs.iter().all(|(op, b)| op.holds(v.cmp(b))),
+    }
+}
+
+fn num(v: &Value) -> &Rat {
+    match v {
+        Value::Num(n) => n,
+        other => unreachable!("the checker typed this as a number, found {other:?}"),
+    }
+}
+
+fn boolean(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        other => unreachable!("the checker typed this as a boolean, found {other:?}"),
+    }
+}
+
+/// Evaluate an expression. `Value::None` (an absent optional, read only by constraints)
+/// makes the whole expression none.
+pub fn eval_expr(e: &TExpr, values: &[Value]) -> Result<Value, EvalError> {
+    macro_rules! sub {
+        ($x:expr) => {
+            match eval_expr($x, values)? {
+                Value::None => return Ok(Value::None),
+                v => v,
+            }
+        };
+    }
+    Ok(match &e.kind {
+        TExprKind::Const(v) => v.clone(),
+        TExprKind::Var(v) => values[*v].clone(),
+        TExprKind::Neg(x) => Value::Num(-num(&sub!(x))),
+        TExprKind::Arith(op, a, b) => {
+            let (a, b) = (sub!(a), sub!(b));
+            let (a, b) = (num(&a), num(&b));
+            Value::Num(match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
+                BinOp::Mul => a * b,
+                BinOp::Div => {
+                    if b.is_zero() {
+                        return Err(EvalError::DivisionByZero);
+                    }
+                    a / b
+                }
+            })
+        }
+        TExprKind::Cmp(op, a, b) => {
+            let (a, b) = (sub!(a), sub!(b));
+            Value::Bool(compare(*op, &a, &b))
+        }
+        TExprKind::Not(x) => Value::Bool(!boolean(&sub!(x))),
+        TExprKind::And(a, b) => {
+            let a = sub!(a);
+            if !boolean(&a) {
+                Value::Bool(false)
+            } else {
+                Value::Bool(boolean(&sub!(b)))
+            }
+        }
+        TExprKind::Or(a, b) => {
+            let a = sub!(a);
+            if boolean(&a) {
+                Value::Bool(true)
+            } else {
+                Value::Bool(boolean(&sub!(b)))
+            }
+        }
+        TExprKind::Min(xs) | TExprKind::Max(xs) => {
+            let want = if matches!(e.kind, TExprKind::Min(_)) {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            };
+            let mut best = sub!(&xs[0]);
+            for x in &xs[1..] {
+                let v = sub!(x);
+                if v.cmp(&best) == want {
+                    best = v;
+                }
+            }
+            best
+        }
+        TExprKind::Mod(a, b) => {
+            let (a, b) = (sub!(a), sub!(b));
+            if num(&b).is_zero() {
+                return Err(EvalError::DivisionByZero);
+            }
+            Value::Num(num::mod_euclid(num(&a), num(&b)))
+        }
+        TExprKind::Isqrt(x) => {
+            let x = sub!(x);
+            if num(&x).is_negative() {
+                return Err(EvalError::NegativeRoot);
+            }
+            Value::Num(Rat::from_integer(num::isqrt(num(&x))))
+        }
+        TExprKind::Round { value, mode, grid } => {
+            Value::Num(num::round_to_grid(num(&sub!(value)), *mode, grid))
+        }
+        TExprKind::If { cond, then, els } => {
+            if boolean(&sub!(cond)) {
+                sub!(then)
+            } else {
+                sub!(els)
+            }
+        }
+        TExprKind::In { var, values: set } => match &values[*var] {
+            Value::None => Value::None,
+            v => Value::Bool(set.contains(v)),
+        },
+    })
+}
+
+fn compare(op: CmpOp, a: &Value, b: &Value) -> bool {
+    op.holds(a.cmp(b))
+}

@@ -1,0 +1,241 @@
+//! The typed program every later stage reads: names resolved, literals converted to base
+//! units, every expression typed, the evaluation order fixed.
+
+use super::types::{EnumId, Grid, Ty};
+use crate::diag::FileId;
+use crate::num::{Rat, RoundMode};
+use crate::source::Span;
+use crate::syntax::ast::{BinOp, CmpOp, Policy};
+
+/// A value as the evaluator holds it: numbers in base units, dates as day numbers,
+/// enum values by their position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Num(Rat),
+    Enum(u32),
+    Str(String),
+}
+
+pub type VarId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Input,
+    Output,
+    Value,
+    Define,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decider {
+    Table(usize),
+    Define(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    /// The declared name: the wire, the records and the vectors use it.
+    pub name: String,
+    pub alias: Option<String>,
+    pub kind: VarKind,
+    pub ty: Ty,
+    pub optional: bool,
+    /// The declared range, inclusive, in base units (enum positions for an ordered enum).
+    pub range: Option<(Value, Value)>,
+    /// The range as written, for messages and docs.
+    pub range_text: Option<String>,
+    pub rounding: Option<Rounding>,
+    pub decided_by: Option<Decider>,
+    pub span: Span,
+    /// The whole declaration line (without its comment).
+    pub decl_span: Span,
+    /// A define that declares its type (a "declared define") is stored like a value.
+    pub declared: bool,
+}
+
+impl Var {
+    /// The ASCII identifier generated code uses.
+    pub fn ident(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Rounding {
+    pub mode: RoundMode,
+    /// The grid in base units.
+    pub grid: Rat,
+    /// The grid in the output's declared unit (what `api` and generated code say).
+    pub grid_units: Rat,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumIr {
+    pub name: String,
+    pub alias: Option<String>,
+    pub ordered: bool,
+    pub values: Vec<EnumValueIr>,
+    pub file: FileId,
+    pub span: Span,
+}
+
+impl EnumIr {
+    pub fn ident(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+    pub fn position(&self, name: &str) -> Option<u32> {
+        self.values
+            .iter()
+            .position(|v| v.name == name)
+            .map(|p| p as u32)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumValueIr {
+    pub name: String,
+    pub alias: Option<String>,
+    pub display: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct GroupIr {
+    pub name: String,
+    pub enum_id: EnumId,
+    pub values: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TExpr {
+    pub kind: TExprKind,
+    pub ty: Ty,
+    pub grid: Grid,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TExprKind {
+    Const(Value),
+    Var(VarId),
+    Neg(Box<TExpr>),
+    Arith(BinOp, Box<TExpr>, Box<TExpr>),
+    Cmp(CmpOp, Box<TExpr>, Box<TExpr>),
+    Not(Box<TExpr>),
+    And(Box<TExpr>, Box<TExpr>),
+    Or(Box<TExpr>, Box<TExpr>),
+    Min(Vec<TExpr>),
+    Max(Vec<TExpr>),
+    Mod(Box<TExpr>, Box<TExpr>),
+    Isqrt(Box<TExpr>),
+    /// Round to a multiple of `grid` (base units).
+    Round {
+        value: Box<TExpr>,
+        mode: RoundMode,
+        grid: Rat,
+    },
+    If {
+        cond: Box<TExpr>,
+        then: Box<TExpr>,
+        els: Box<TExpr>,
+    },
+    In {
+        var: VarId,
+        values: Vec<Value>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub enum TestIr {
+    /// Every bound holds (a conjunction); values in base units.
+    Bounds(Vec<(CmpOp, Value)>),
+    /// Equal to one of these (a literal, an enum value, a group's values).
+    OneOf(Vec<Value>),
+    /// The absent value of an optional.
+    IsNone,
+}
+
+#[derive(Clone, Debug)]
+pub enum CondIr {
+    Any,
+    Tests { negated: bool, tests: Vec<TestIr> },
+}
+
+#[derive(Clone, Debug)]
+pub struct RowIr {
+    pub conds: Vec<CondIr>,
+    /// One per result column; `None` is the absent value of an optional result.
+    pub results: Vec<Option<TExpr>>,
+    pub span: Span,
+    /// The span of every cell, conditions then results.
+    pub cell_spans: Vec<Span>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableIr {
+    pub name: String,
+    pub policy: Policy,
+    pub conds: Vec<VarId>,
+    pub results: Vec<VarId>,
+    pub rows: Vec<RowIr>,
+    pub span: Span,
+    pub name_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DefineIr {
+    pub var: VarId,
+    pub expr: TExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstraintIr {
+    pub expr: TExpr,
+    /// The constraint as `fmt` prints it: the refusal sentence quotes it.
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExpectIr {
+    pub inputs: Vec<(VarId, Value)>,
+    pub outputs: Vec<(VarId, Value, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Table(usize),
+    Define(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub alias: Option<String>,
+    pub version: u64,
+    pub about: Option<String>,
+    pub file: FileId,
+    pub enums: Vec<EnumIr>,
+    pub groups: Vec<GroupIr>,
+    pub vars: Vec<Var>,
+    pub inputs: Vec<VarId>,
+    pub outputs: Vec<VarId>,
+    pub constraints: Vec<ConstraintIr>,
+    pub tables: Vec<TableIr>,
+    pub defines: Vec<DefineIr>,
+    /// Tables and defines in evaluation order (language.md §7).
+    pub order: Vec<Step>,
+    pub expects: Vec<ExpectIr>,
+}
+
+impl Program {
+    pub fn ident(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        self.vars.iter().position(|v| v.name == name)
+    }
+}

@@ -1,0 +1,10 @@
+//! Names, types and units: the syntax tree becomes the typed `Program`.
+
+pub mod ir;
+pub mod lower;
+pub mod types;
+pub mod units;
+
+pub use ir::*;
+pub use lower::{lower, ty_name, Import};
+pub use types::{Grid, Tag, Ty};

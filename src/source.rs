@@ -1,0 +1,123 @@
+//! Source files and byte spans. Every AST node carries a `Span`; line and column are
+//! computed only when a diagnostic is rendered.
+
+use std::path::{Path, PathBuf};
+
+/// A half-open byte range in one source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// One loaded file: its path as the user named it, and its text with CRLF read as LF.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    /// The path as it is shown in diagnostics (as given on the command line, with `/`).
+    pub display: String,
+    pub text: String,
+    /// The SHA-256 of the file's bytes as read from disk (before CRLF folding).
+    pub sha256: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(path: &Path, bytes: &[u8]) -> Result<SourceFile, String> {
+        use sha2::{Digest, Sha256};
+        let sha256 = hex(&Sha256::digest(bytes));
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| format!("{} is not UTF-8 (byte {})", path.display(), e.valid_up_to()))?
+            .replace("\r\n", "\n");
+        let text = text
+            .strip_prefix('\u{feff}')
+            .map(str::to_string)
+            .unwrap_or(text);
+        Ok(SourceFile::from_parts(path, text, sha256))
+    }
+
+    /// A file that exists only in memory (tests, `explain` examples, the macro).
+    pub fn from_text(path: &str, text: &str) -> SourceFile {
+        SourceFile::new(Path::new(path), text.as_bytes()).expect("a str is UTF-8")
+    }
+
+    fn from_parts(path: &Path, text: String, sha256: String) -> SourceFile {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let display = path.to_string_lossy().replace('\\', "/");
+        SourceFile {
+            path: path.to_path_buf(),
+            display,
+            text,
+            sha256,
+            line_starts,
+        }
+    }
+
+    pub fn read(path: &Path) -> Result<SourceFile, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        SourceFile::new(path, &bytes)
+    }
+
+    /// 1-based line and 1-based column counted in characters, as rustc prints them.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = (offset as usize).min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let col = self.text[self.line_starts[line]..offset].chars().count() + 1;
+        (line + 1, col)
+    }
+
+    /// The text of a 1-based line, without its newline.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .map(|e| e - 1)
+            .unwrap_or(self.text.len());
+        &self.text[start..end]
+    }
+
+    pub fn slice(&self, span: Span) -> &str {
+        &self.text[span.range()]
+    }
+
+    /// Length of a span in characters (what `spans[].length` reports).
+    pub fn char_len(&self, span: Span) -> usize {
+        self.slice(span).chars().count()
+    }
+
+    /// `sha256:` and the first 16 hex digits, as headers and the CLI show a digest.
+    pub fn short_digest(&self) -> String {
+        format!("sha256:{}", &self.sha256[..16])
+    }
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,405 @@
+//! The syntax tree. Every node carries its byte span; nothing here is resolved or typed.
+
+use crate::source::Span;
+use num_rational::BigRational;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// `NAME` or `NAME(alias)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclName {
+    pub name: Ident,
+    pub alias: Option<Ident>,
+}
+
+impl DeclName {
+    pub fn span(&self) -> Span {
+        match &self.alias {
+            Some(a) => self.name.span.to(a.span),
+            None => self.name.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct File {
+    pub header: Header,
+    pub items: Vec<Item>,
+    /// Comment lines after the last item.
+    pub trailing_comments: Vec<Comment>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeaderKind {
+    Rule { version: u64 },
+    Enums,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    pub kind: HeaderKind,
+    pub name: DeclName,
+    pub span: Span,
+    pub leading: Vec<Comment>,
+    pub trailing: Option<Comment>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    /// The text after `#`, as written.
+    pub text: String,
+    pub span: Span,
+    /// A blank line stood before this comment.
+    pub blank_before: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub span: Span,
+    /// Whole-line comments directly above the item.
+    pub leading: Vec<Comment>,
+    /// A comment at the end of the item's (first) line.
+    pub trailing: Option<Comment>,
+    /// `about "…"` written directly after this declaration documents it.
+    pub about: Option<About>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct About {
+    pub text: StrLit,
+    pub span: Span,
+    pub trailing: Option<Comment>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrLit {
+    pub value: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemKind {
+    About(About),
+    Use(StrLit),
+    Enum(EnumDecl),
+    Group(GroupDecl),
+    Input(VarDecl),
+    Output(VarDecl),
+    Value(VarDecl),
+    Define(DefineDecl),
+    Constraint(Expr),
+    Table(Table),
+    Expect(Expect),
+}
+
+impl ItemKind {
+    /// Position in the canonical declaration order (language.md §2).
+    pub fn canonical_rank(&self) -> u8 {
+        match self {
+            ItemKind::About(_) => 0,
+            ItemKind::Use(_) => 1,
+            ItemKind::Enum(_) | ItemKind::Group(_) => 2,
+            ItemKind::Input(_) => 3,
+            ItemKind::Constraint(_) => 4,
+            ItemKind::Output(_) => 5,
+            ItemKind::Value(_) => 6,
+            ItemKind::Define(_) => 7,
+            ItemKind::Table(_) => 8,
+            ItemKind::Expect(_) => 9,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDecl {
+    pub name: DeclName,
+    pub ordered: bool,
+    pub values: Vec<EnumValue>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    pub name: DeclName,
+    pub display: Option<StrLit>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupDecl {
+    pub name: Ident,
+    pub values: Vec<Ident>,
+}
+
+/// `input`, `output` and `value` declarations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarDecl {
+    pub name: DeclName,
+    pub ty: TypeExpr,
+    pub range: Option<RangeExpr>,
+    pub rounding: Option<Rounding>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefineDecl {
+    pub name: DeclName,
+    pub ty: Option<TypeExpr>,
+    pub range: Option<RangeExpr>,
+    pub expr: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeExpr {
+    pub lo: Literal,
+    pub hi: Literal,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rounding {
+    pub mode: Ident,
+    pub grid: Literal,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub optional: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// `bool`, `int`, `date`, `string`, or an enum's name.
+    Named(Ident),
+    /// `money[CUR]`, `mass[U]`, `rate[STEP]`, `money[CUR, incl_tax]`: the head and its arguments.
+    Param { head: Ident, args: Vec<TypeArg> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeArg {
+    Name(Ident),
+    Literal(Literal),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Literal {
+    pub kind: LitKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LitKind {
+    /// A number with an optional unit written right after it (`%` is a unit here).
+    Number {
+        value: BigRational,
+        unit: Option<Ident>,
+    },
+    Date {
+        year: i32,
+        month: u32,
+        day: u32,
+    },
+    Bool(bool),
+    Str(String),
+    None,
+    /// A bare name in literal position: an enum value (or group, in a cell).
+    Name(Ident),
+    /// `enum.value`.
+    Qualified {
+        ty: Ident,
+        value: Ident,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+    pub fn holds(self, ord: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            CmpOp::Eq => ord == Equal,
+            CmpOp::Ne => ord != Equal,
+            CmpOp::Lt => ord == Less,
+            CmpOp::Le => ord != Greater,
+            CmpOp::Gt => ord == Greater,
+            CmpOp::Ge => ord != Less,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    Min,
+    Max,
+    Mod,
+    Isqrt,
+}
+
+impl Func {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Func::Min => "min",
+            Func::Max => "max",
+            Func::Mod => "mod",
+            Func::Isqrt => "isqrt",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Lit(Literal),
+    /// A bare name: a value name, or (where the context settles it) an enum value.
+    Name(Ident),
+    Neg(Box<Expr>),
+    Paren(Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Call(Func, Vec<Expr>),
+    Round {
+        value: Box<Expr>,
+        mode: Ident,
+        grid: Literal,
+    },
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
+    In {
+        name: Ident,
+        values: Vec<Literal>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Policy {
+    Unique,
+    First,
+    Any,
+}
+
+impl Policy {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Policy::Unique => "unique",
+            Policy::First => "first",
+            Policy::Any => "any",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub name: Ident,
+    /// The policy as written; `None` means the default, `unique`.
+    pub policy: Option<(Policy, Span)>,
+    pub results: Vec<Ident>,
+    pub columns: Vec<Ident>,
+    pub header_span: Span,
+    pub separator_span: Span,
+    pub rows: Vec<Row>,
+}
+
+impl Table {
+    pub fn policy(&self) -> Policy {
+        self.policy
+            .as_ref()
+            .map(|p| p.0.clone())
+            .unwrap_or(Policy::Unique)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// One cell per column; a condition column holds a `Cell::Cond`, a result column a `Cell::Result`.
+    pub cells: Vec<CellSyntax>,
+    pub span: Span,
+    pub leading: Vec<Comment>,
+    pub trailing: Option<Comment>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellSyntax {
+    pub kind: Cell,
+    /// The cell's text span, trimmed of surrounding blanks.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Cond(Condition),
+    /// A result: an expression (`none` is the literal `none`).
+    Result(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    Any,
+    Tests { negated: bool, tests: Vec<Test> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Test {
+    /// A conjunction of bounds: `>=11lb <=70lb`.
+    Bounds(Vec<(CmpOp, Literal)>),
+    /// A literal compared for equality, a group name, an enum value or `none`.
+    Equals(Literal),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expect {
+    pub inputs: Vec<(Ident, Literal)>,
+    pub outputs: Vec<(Ident, Literal)>,
+}
