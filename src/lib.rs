@@ -5,6 +5,7 @@
 //! the typed `Program`) → checks → `eval` (the exact reference evaluator). Every door —
 //! the CLI, `rulec-build`, `include_rule!` — calls [`check_path`] or [`check_text`].
 
+pub mod analysis;
 pub mod diag;
 pub mod eval;
 pub mod num;
@@ -55,17 +56,26 @@ impl Checked {
 }
 
 /// Read and check one file.
-pub fn check_path(sources: &mut Sources, path: &Path) -> Result<Checked, String> {
+pub fn check_path(
+    sources: &mut Sources,
+    path: &Path,
+    opts: &analysis::Options,
+) -> Result<Checked, String> {
     let f = SourceFile::read(path)?;
-    Ok(check_file(sources, f))
+    Ok(check_file(sources, f, opts))
 }
 
 /// Check text that is not on disk (tests, `explain` examples); `use` paths resolve from `path`'s folder.
-pub fn check_text(sources: &mut Sources, path: &str, text: &str) -> Checked {
-    check_file(sources, SourceFile::from_text(path, text))
+pub fn check_text(
+    sources: &mut Sources,
+    path: &str,
+    text: &str,
+    opts: &analysis::Options,
+) -> Checked {
+    check_file(sources, SourceFile::from_text(path, text), opts)
 }
 
-fn check_file(sources: &mut Sources, f: SourceFile) -> Checked {
+fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
     let dir = f.path.parent().map(Path::to_path_buf).unwrap_or_default();
     let id = sources.add(f);
     let parsed = syntax::parse(&sources.get(id).text, id);
@@ -118,6 +128,7 @@ fn check_file(sources: &mut Sources, f: SourceFile) -> Checked {
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         diagnostics.extend(diags);
         if let Some(p) = &program {
+            diagnostics.extend(analysis::analyse(p, &sources.get(id).text, opts));
             diagnostics.extend(run_expects(p));
         }
         checked.program = program;

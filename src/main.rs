@@ -45,6 +45,9 @@ enum Command {
         format: Format,
         #[arg(long, value_enum, default_value = "auto")]
         color: Color,
+        /// How much work one table's analysis may do before it stops (E109).
+        #[arg(long, default_value_t = rulec::analysis::Options::default().budget)]
+        budget: u64,
     },
     /// Print rules in the canonical form (or, with --check, list the ones that are not).
     Fmt {
@@ -135,12 +138,17 @@ fn use_color(c: Color) -> bool {
     }
 }
 
-fn check(paths: &[PathBuf], format: Format, color: Color) -> Result<u8, String> {
+fn check(
+    paths: &[PathBuf],
+    format: Format,
+    color: Color,
+    opts: &rulec::analysis::Options,
+) -> Result<u8, String> {
     let files = rule_files(paths)?;
     let mut sources = Sources::new();
     let mut all: Vec<Diagnostic> = Vec::new();
     for f in &files {
-        let checked = rulec::check_path(&mut sources, f)?;
+        let checked = rulec::check_path(&mut sources, f, opts)?;
         all.extend(checked.diagnostics);
     }
     let findings = all
@@ -239,7 +247,8 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
 /// Check a rule for a command that needs its program; print the diagnostics if it has errors.
 fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
     let mut sources = Sources::new();
-    let checked = match rulec::check_path(&mut sources, path) {
+    let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default())
+    {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
