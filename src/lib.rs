@@ -56,22 +56,13 @@ impl Checked {
 }
 
 /// Read and check one file.
-pub fn check_path(
-    sources: &mut Sources,
-    path: &Path,
-    opts: &analysis::Options,
-) -> Result<Checked, String> {
+pub fn check_path(sources: &mut Sources, path: &Path, opts: &analysis::Options) -> Result<Checked, String> {
     let f = SourceFile::read(path)?;
     Ok(check_file(sources, f, opts))
 }
 
 /// Check text that is not on disk (tests, `explain` examples); `use` paths resolve from `path`'s folder.
-pub fn check_text(
-    sources: &mut Sources,
-    path: &str,
-    text: &str,
-    opts: &analysis::Options,
-) -> Checked {
+pub fn check_text(sources: &mut Sources, path: &str, text: &str, opts: &analysis::Options) -> Checked {
     check_file(sources, SourceFile::from_text(path, text), opts)
 }
 
@@ -80,13 +71,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
     let id = sources.add(f);
     let parsed = syntax::parse(&sources.get(id).text, id);
     let mut diagnostics = parsed.diags;
-    let mut checked = Checked {
-        file: id,
-        ast: None,
-        program: None,
-        uses: Vec::new(),
-        diagnostics: Vec::new(),
-    };
+    let mut checked = Checked { file: id, ast: None, program: None, uses: Vec::new(), diagnostics: Vec::new() };
     let Some(ast) = parsed.file else {
         checked.diagnostics = diagnostics;
         return checked;
@@ -117,14 +102,8 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         }
     }
     if !diagnostics.iter().any(Diagnostic::is_error) {
-        let imports: Vec<sema::Import> = imported
-            .iter()
-            .map(|(f, a, s)| sema::Import {
-                file: *f,
-                ast: a,
-                use_span: *s,
-            })
-            .collect();
+        let imports: Vec<sema::Import> =
+            imported.iter().map(|(f, a, s)| sema::Import { file: *f, ast: a, use_span: *s }).collect();
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         diagnostics.extend(diags);
         if let Some(p) = &program {
@@ -146,14 +125,9 @@ fn load_enums_file(
 ) -> Result<(FileId, ast::File), Box<Diagnostic>> {
     let f = SourceFile::read(path).map_err(|e| {
         Box::new(
-            Diagnostic::new(
-                "E069",
-                from,
-                span,
-                format!("cannot read the enums file: {e}"),
-            )
-            .label("this file")
-            .help("the path is relative to the file that `use`s it"),
+            Diagnostic::new("E069", from, span, format!("cannot read the enums file: {e}"))
+                .label("this file")
+                .help("the path is relative to the file that `use`s it"),
         )
     })?;
     let fid = sources.add(f);
@@ -175,10 +149,7 @@ fn load_enums_file(
                 .help("`use` imports the enums of a file that starts with `enums NAME`"),
         ));
     }
-    if let Some(d) = sema::lower::check_enums_file(fid, &file)
-        .into_iter()
-        .find(Diagnostic::is_error)
-    {
+    if let Some(d) = sema::lower::check_enums_file(fid, &file).into_iter().find(Diagnostic::is_error) {
         return Err(Box::new(d));
     }
     Ok((fid, file))
@@ -213,14 +184,9 @@ fn run_expects(p: &Program) -> Vec<Diagnostic> {
             Ok(o) => o,
             Err(err) => {
                 out.push(
-                    Diagnostic::new(
-                        "E111",
-                        p.file,
-                        e.span,
-                        format!("this expect has no answer: {err}"),
-                    )
-                    .label("the rule cannot answer these inputs")
-                    .help("fix the rule, or the expect"),
+                    Diagnostic::new("E111", p.file, e.span, format!("this expect has no answer: {err}"))
+                        .label("the rule cannot answer these inputs")
+                        .help("fix the rule, or the expect"),
                 );
                 continue;
             }
@@ -229,18 +195,13 @@ fn run_expects(p: &Program) -> Vec<Diagnostic> {
             let got = &outcome.values[*v];
             if got != want {
                 let var = &p.vars[*v];
-                let (w, g) = (
-                    wire::display(p, &var.ty, want),
-                    wire::display(p, &var.ty, got),
-                );
-                let rows: Vec<String> = outcome
-                    .trace
-                    .iter()
-                    .map(|f| format!("{} row {}", p.tables[f.table].name, f.row))
-                    .collect();
-                let mut d = Diagnostic::new("E111", p.file, *span, format!("expect disagrees: {} is {g}, not {w}", var.name))
-                    .label(format!("expected {w}, the rule computes {g}"))
-                    .help("if the rule is right, correct the expect; if the expect is right, the rule has a bug");
+                let (w, g) = (wire::display(p, &var.ty, want), wire::display(p, &var.ty, got));
+                let rows: Vec<String> =
+                    outcome.trace.iter().map(|f| format!("{} row {}", p.tables[f.table].name, f.row)).collect();
+                let mut d =
+                    Diagnostic::new("E111", p.file, *span, format!("expect disagrees: {} is {g}, not {w}", var.name))
+                        .label(format!("expected {w}, the rule computes {g}"))
+                        .help("if the rule is right, correct the expect; if the expect is right, the rule has a bug");
                 if !rows.is_empty() {
                     d = d.note(format!("rows that fired: {}", rows.join(", ")));
                 }

@@ -83,16 +83,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check {
-            paths,
-            format,
-            color,
-        } => check(&paths, format, color),
-        Command::Fmt {
-            paths,
-            check,
-            format,
-        } => fmt(&paths, check, format),
+        Command::Check { paths, format, color, budget } => {
+            check(&paths, format, color, &rulec::analysis::Options { budget })
+        }
+        Command::Fmt { paths, check, format } => fmt(&paths, check, format),
         Command::Eval { file, input, tag } => eval_cmd(&file, &input, &tag),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
     };
@@ -114,9 +108,7 @@ fn rule_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 .sort_by_file_name()
                 .into_iter()
                 .filter_map(Result::ok)
-                .filter(|e| {
-                    e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rule")
-                })
+                .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rule"))
                 .map(|e| e.into_path())
                 .collect();
             found.sort();
@@ -138,12 +130,7 @@ fn use_color(c: Color) -> bool {
     }
 }
 
-fn check(
-    paths: &[PathBuf],
-    format: Format,
-    color: Color,
-    opts: &rulec::analysis::Options,
-) -> Result<u8, String> {
+fn check(paths: &[PathBuf], format: Format, color: Color, opts: &rulec::analysis::Options) -> Result<u8, String> {
     let files = rule_files(paths)?;
     let mut sources = Sources::new();
     let mut all: Vec<Diagnostic> = Vec::new();
@@ -151,10 +138,7 @@ fn check(
         let checked = rulec::check_path(&mut sources, f, opts)?;
         all.extend(checked.diagnostics);
     }
-    let findings = all
-        .iter()
-        .filter(|d| d.severity != rulec::diag::Severity::Note)
-        .count();
+    let findings = all.iter().filter(|d| d.severity != rulec::diag::Severity::Note).count();
     match format {
         Format::Json => {
             let mut out = std::io::stdout().lock();
@@ -211,23 +195,16 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
             if check_only {
                 unformatted.push(shown);
             } else {
-                std::fs::write(f, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", f.display()))?;
+                std::fs::write(f, &text).map_err(|e| format!("cannot write {}: {e}", f.display()))?;
                 formatted.push(shown);
             }
         }
     }
     if !broken.is_empty() {
-        eprint!(
-            "{}",
-            render::text(&sources, &broken, use_color(Color::Auto))
-        );
+        eprint!("{}", render::text(&sources, &broken, use_color(Color::Auto)));
     }
     match format {
-        Format::Json => println!(
-            "{}",
-            json!({"unformatted": unformatted, "formatted": formatted})
-        ),
+        Format::Json => println!("{}", json!({"unformatted": unformatted, "formatted": formatted})),
         Format::Text => {
             for f in &unformatted {
                 println!("would reformat {f}");
@@ -237,18 +214,13 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
             }
         }
     }
-    Ok(if !broken.is_empty() || !unformatted.is_empty() {
-        1
-    } else {
-        0
-    })
+    Ok(if !broken.is_empty() || !unformatted.is_empty() { 1 } else { 0 })
 }
 
 /// Check a rule for a command that needs its program; print the diagnostics if it has errors.
 fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
     let mut sources = Sources::new();
-    let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default())
-    {
+    let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -256,14 +228,8 @@ fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
         }
     };
     if checked.has_errors() || checked.program.is_none() {
-        eprint!(
-            "{}",
-            render::text(&sources, &checked.diagnostics, use_color(Color::Auto))
-        );
-        eprintln!(
-            "error: {} does not check clean; fix it first",
-            path.display()
-        );
+        eprint!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
+        eprintln!("error: {} does not check clean; fix it first", path.display());
         return Err(1);
     }
     Ok((sources, checked))
@@ -277,8 +243,7 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
     let p = checked.program.as_ref().expect("checked clean");
     let mut out = std::io::stdout().lock();
     let mut run = |line: &str, at: usize| -> Result<(), String> {
-        let obj: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("input {at} is not JSON: {e}"))?;
+        let obj: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("input {at} is not JSON: {e}"))?;
         let printed = match wire::read_inputs(p, &obj) {
             Err(r) => wire::refusal_line(&r),
             Ok(inputs) => match eval::evaluate(p, &inputs) {
@@ -302,13 +267,13 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
 }
 
 fn explain(code: Option<&str>, all: bool, format: Format) -> Result<u8, String> {
-    let entries: Vec<&codes::CodeInfo> = match (code, all) {
-        (_, true) => codes::CODES.iter().collect(),
-        (Some(c), false) => vec![codes::lookup(c).ok_or_else(|| {
-            format!("`{c}` is not a rulec code; `rulec explain --all` lists them")
-        })?],
-        (None, false) => return Err("name a code (`rulec explain E101`) or pass --all".into()),
-    };
+    let entries: Vec<&codes::CodeInfo> =
+        match (code, all) {
+            (_, true) => codes::CODES.iter().collect(),
+            (Some(c), false) => vec![codes::lookup(c)
+                .ok_or_else(|| format!("`{c}` is not a rulec code; `rulec explain --all` lists them"))?],
+            (None, false) => return Err("name a code (`rulec explain E101`) or pass --all".into()),
+        };
     for e in entries {
         match format {
             Format::Json => println!(

@@ -12,16 +12,10 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span {
-            start: start as u32,
-            end: end as u32,
-        }
+        Span { start: start as u32, end: end as u32 }
     }
     pub fn to(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
@@ -53,10 +47,7 @@ impl SourceFile {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| format!("{} is not UTF-8 (byte {})", path.display(), e.valid_up_to()))?
             .replace("\r\n", "\n");
-        let text = text
-            .strip_prefix('\u{feff}')
-            .map(str::to_string)
-            .unwrap_or(text);
+        let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
         Ok(SourceFile::from_parts(path, text, sha256))
     }
 
@@ -69,18 +60,11 @@ impl SourceFile {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         let display = path.to_string_lossy().replace('\\', "/");
-        SourceFile {
-            path: path.to_path_buf(),
-            display,
-            text,
-            sha256,
-            line_starts,
-        }
+        SourceFile { path: path.to_path_buf(), display, text, sha256, line_starts }
     }
 
     pub fn read(path: &Path) -> Result<SourceFile, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         SourceFile::new(path, &bytes)
     }
 
@@ -95,11 +79,7 @@ impl SourceFile {
     /// The text of a 1-based line, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];
-        let end = self
-            .line_starts
-            .get(line)
-            .map(|e| e - 1)
-            .unwrap_or(self.text.len());
+        let end = self.line_starts.get(line).map(|e| e - 1).unwrap_or(self.text.len());
         &self.text[start..end]
     }
 

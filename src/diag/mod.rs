@@ -71,22 +71,13 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(
-        code: &'static str,
-        file: FileId,
-        span: Span,
-        message: impl Into<String>,
-    ) -> Diagnostic {
+    pub fn new(code: &'static str, file: FileId, span: Span, message: impl Into<String>) -> Diagnostic {
         let severity = codes::severity_of(code);
         Diagnostic {
             code,
             severity,
             message: message.into(),
-            primary: Label {
-                file,
-                span,
-                text: String::new(),
-            },
+            primary: Label { file, span, text: String::new() },
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
@@ -101,11 +92,7 @@ impl Diagnostic {
         self
     }
     pub fn secondary(mut self, file: FileId, span: Span, text: impl Into<String>) -> Self {
-        self.secondary.push(Label {
-            file,
-            span,
-            text: text.into(),
-        });
+        self.secondary.push(Label { file, span, text: text.into() });
         self
     }
     pub fn note(mut self, text: impl Into<String>) -> Self {
@@ -125,23 +112,11 @@ impl Diagnostic {
         self
     }
     pub fn row(mut self, table: &str, row: usize) -> Self {
-        self.rows.push(RowRef {
-            table: table.to_string(),
-            row,
-        });
+        self.rows.push(RowRef { table: table.to_string(), row });
         self
     }
-    pub fn fix(
-        mut self,
-        kind: &'static str,
-        text: impl Into<String>,
-        at: Option<(FileId, Span)>,
-    ) -> Self {
-        self.fix = Some(Fix {
-            kind,
-            text: text.into(),
-            at,
-        });
+    pub fn fix(mut self, kind: &'static str, text: impl Into<String>, at: Option<(FileId, Span)>) -> Self {
+        self.fix = Some(Fix { kind, text: text.into(), at });
         self
     }
     pub fn is_error(&self) -> bool {

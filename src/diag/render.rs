@@ -22,21 +22,11 @@ impl<'a> Files<'a> for Sources {
     fn line_index(&'a self, id: Self::FileId, byte_index: usize) -> Result<usize, FilesError> {
         Ok(self.get(id).line_col(byte_index as u32).0 - 1)
     }
-    fn line_range(
-        &'a self,
-        id: Self::FileId,
-        line_index: usize,
-    ) -> Result<std::ops::Range<usize>, FilesError> {
+    fn line_range(&'a self, id: Self::FileId, line_index: usize) -> Result<std::ops::Range<usize>, FilesError> {
         let f: &SourceFile = self.get(id);
         let mut starts = std::iter::once(0).chain(f.text.match_indices('\n').map(|(i, _)| i + 1));
-        let start = starts.nth(line_index).ok_or(FilesError::LineTooLarge {
-            given: line_index,
-            max: 0,
-        })?;
-        let end = f.text[start..]
-            .find('\n')
-            .map(|e| start + e + 1)
-            .unwrap_or(f.text.len());
+        let start = starts.nth(line_index).ok_or(FilesError::LineTooLarge { given: line_index, max: 0 })?;
+        let end = f.text[start..].find('\n').map(|e| start + e + 1).unwrap_or(f.text.len());
         Ok(start..end)
     }
 }
@@ -47,14 +37,8 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
         Severity::Warning => cs::Severity::Warning,
         Severity::Note => cs::Severity::Note,
     };
-    let mut labels =
-        vec![cs::Label::primary(d.primary.file, d.primary.span.range())
-            .with_message(&d.primary.text)];
-    labels.extend(
-        d.secondary
-            .iter()
-            .map(|l| cs::Label::secondary(l.file, l.span.range()).with_message(&l.text)),
-    );
+    let mut labels = vec![cs::Label::primary(d.primary.file, d.primary.span.range()).with_message(&d.primary.text)];
+    labels.extend(d.secondary.iter().map(|l| cs::Label::secondary(l.file, l.span.range()).with_message(&l.text)));
     let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
     if let Some(w) = &d.witness {
         notes.push(format!("witness: {w}"));
@@ -67,20 +51,12 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
             notes.push(format!("fix ({}): {}", fix.kind, fix.text.trim()));
         }
     }
-    cs::Diagnostic::new(sev)
-        .with_code(d.code)
-        .with_message(&d.message)
-        .with_labels(labels)
-        .with_notes(notes)
+    cs::Diagnostic::new(sev).with_code(d.code).with_message(&d.message).with_labels(labels).with_notes(notes)
 }
 
 /// Render as rustc does: `error[E101]: …`, then `--> file:line:col`, the line and a caret.
 pub fn text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
-    let mut buf = if color {
-        termcolor::Buffer::ansi()
-    } else {
-        termcolor::Buffer::no_color()
-    };
+    let mut buf = if color { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
     let config = term::Config::default();
     for d in diags {
         term::emit(&mut buf, &config, sources, &to_codespan(d)).expect("writing to a buffer");
@@ -93,13 +69,7 @@ pub fn key(sources: &Sources, d: &Diagnostic) -> String {
     use sha2::{Digest, Sha256};
     let f = sources.get(d.primary.file);
     let mut h = Sha256::new();
-    for part in [
-        d.code,
-        &f.display,
-        d.table.as_deref().unwrap_or(""),
-        &d.message,
-        f.slice(d.primary.span),
-    ] {
+    for part in [d.code, &f.display, d.table.as_deref().unwrap_or(""), &d.message, f.slice(d.primary.span)] {
         h.update(part.as_bytes());
         h.update([0]);
     }
@@ -135,15 +105,7 @@ pub fn json(sources: &Sources, d: &Diagnostic) -> Json {
     m.insert("where".into(), Json::Object(where_));
     m.insert("spans".into(), Json::Array(spans));
     m.insert("witness".into(), d.witness.clone().unwrap_or(Json::Null));
-    m.insert(
-        "rows".into(),
-        Json::Array(
-            d.rows
-                .iter()
-                .map(|r| json!({"table": r.table, "row": r.row}))
-                .collect(),
-        ),
-    );
+    m.insert("rows".into(), Json::Array(d.rows.iter().map(|r| json!({"table": r.table, "row": r.row})).collect()));
     m.insert(
         "fix".into(),
         match &d.fix {

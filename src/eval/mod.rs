@@ -25,10 +25,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn output_values<'a>(
-        &'a self,
-        p: &'a Program,
-    ) -> impl Iterator<Item = (VarId, &'a Value)> + 'a {
+    pub fn output_values<'a>(&'a self, p: &'a Program) -> impl Iterator<Item = (VarId, &'a Value)> + 'a {
         p.outputs.iter().map(move |&o| (o, &self.values[o]))
     }
 }
@@ -52,10 +49,9 @@ pub enum EvalError {
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EvalError::Contradiction { table, a, b } => write!(
-                f,
-                "table {table}: row {a} and row {b} matched at the same time"
-            ),
+            EvalError::Contradiction { table, a, b } => {
+                write!(f, "table {table}: row {a} and row {b} matched at the same time")
+            }
             EvalError::NoRow { table } => write!(f, "table {table}: no row matched"),
             EvalError::DivisionByZero => write!(f, "division by zero"),
             EvalError::NegativeRoot => write!(f, "isqrt of a negative number"),
@@ -88,10 +84,7 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {
                     };
                     values[r] = store(p, r, x);
                 }
-                trace.push(Fired {
-                    table: t,
-                    row: row + 1,
-                });
+                trace.push(Fired { table: t, row: row + 1 });
             }
         }
     }
@@ -109,27 +102,17 @@ fn store(p: &Program, var: VarId, x: Value) -> Value {
 /// The 0-based row that answers under the table's policy.
 pub fn pick_row(t: &TableIr, values: &[Value]) -> Result<usize, EvalError> {
     let mut matching = (0..t.rows.len()).filter(|&r| row_matches(t, r, values));
-    let first = matching.next().ok_or_else(|| EvalError::NoRow {
-        table: t.name.clone(),
-    })?;
+    let first = matching.next().ok_or_else(|| EvalError::NoRow { table: t.name.clone() })?;
     if t.policy == Policy::Unique {
         if let Some(second) = matching.next() {
-            return Err(EvalError::Contradiction {
-                table: t.name.clone(),
-                a: first + 1,
-                b: second + 1,
-            });
+            return Err(EvalError::Contradiction { table: t.name.clone(), a: first + 1, b: second + 1 });
         }
     }
     Ok(first)
 }
 
 pub fn row_matches(t: &TableIr, row: usize, values: &[Value]) -> bool {
-    t.rows[row]
-        .conds
-        .iter()
-        .zip(&t.conds)
-        .all(|(c, &v)| cell_holds(c, &values[v]))
+    t.rows[row].conds.iter().zip(&t.conds).all(|(c, &v)| cell_holds(c, &values[v]))
 }
 
 pub fn cell_holds(c: &CondIr, v: &Value) -> bool {
@@ -214,11 +197,7 @@ pub fn eval_expr(e: &TExpr, values: &[Value]) -> Result<Value, EvalError> {
             }
         }
         TExprKind::Min(xs) | TExprKind::Max(xs) => {
-            let want = if matches!(e.kind, TExprKind::Min(_)) {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            };
+            let want = if matches!(e.kind, TExprKind::Min(_)) { Ordering::Less } else { Ordering::Greater };
             let mut best = sub!(&xs[0]);
             for x in &xs[1..] {
                 let v = sub!(x);
@@ -242,9 +221,7 @@ pub fn eval_expr(e: &TExpr, values: &[Value]) -> Result<Value, EvalError> {
             }
             Value::Num(Rat::from_integer(num::isqrt(num(&x))))
         }
-        TExprKind::Round { value, mode, grid } => {
-            Value::Num(num::round_to_grid(num(&sub!(value)), *mode, grid))
-        }
+        TExprKind::Round { value, mode, grid } => Value::Num(num::round_to_grid(num(&sub!(value)), *mode, grid)),
         TExprKind::If { cond, then, els } => {
             if boolean(&sub!(cond)) {
                 sub!(then)

@@ -35,10 +35,7 @@ pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
     for c in &p.constraints {
         // A constraint that reads an absent optional holds.
         if super::eval_expr(&c.expr, &values) == Ok(Value::Bool(false)) {
-            return Err(Refusal::new(format!(
-                "the constraint does not hold: {}",
-                c.text
-            )));
+            return Err(Refusal::new(format!("the constraint does not hold: {}", c.text)));
         }
     }
     for key in map.keys() {
@@ -124,11 +121,7 @@ pub fn to_wire(p: &Program, var: &Var, v: &Value) -> Json {
 fn json_integer(n: &Rat) -> Json {
     // An output is proven to be whole in its unit; a fraction here would be a checker bug,
     // and it is written exactly rather than rounded so that it shows.
-    let text = if n.is_integer() {
-        n.to_integer().to_string()
-    } else {
-        num::to_decimal_string(n)
-    };
+    let text = if n.is_integer() { n.to_integer().to_string() } else { num::to_decimal_string(n) };
     serde_json::from_str(&text).unwrap_or_else(|_| Json::String(text))
 }
 
@@ -202,14 +195,10 @@ pub fn display(p: &Program, ty: &Ty, v: &Value) -> String {
             _ => i.to_string(),
         },
         Value::Num(n) => match ty {
-            Ty::Date => num::to_i64(n)
-                .map(date::format_days)
-                .unwrap_or_else(|| num::to_decimal_string(n)),
-            Ty::Money { unit, .. } | Ty::Qty { unit } => format!(
-                "{}{}",
-                num::to_decimal_string(&(n / unit.factor())),
-                unit.symbol
-            ),
+            Ty::Date => num::to_i64(n).map(date::format_days).unwrap_or_else(|| num::to_decimal_string(n)),
+            Ty::Money { unit, .. } | Ty::Qty { unit } => {
+                format!("{}{}", num::to_decimal_string(&(n / unit.factor())), unit.symbol)
+            }
             Ty::Rate { .. } => format!("{}%", num::to_decimal_string(&(n * num::int(100)))),
             _ => num::to_decimal_string(n),
         },

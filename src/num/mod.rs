@@ -66,16 +66,8 @@ pub fn round_to_integer(x: &Rat, mode: RoundMode) -> BigInt {
     let negative = x.is_negative();
     let frac = x - Rat::from_integer(floor.clone());
     let half = Rat::new(BigInt::one(), BigInt::from(2));
-    let away = if negative {
-        floor.clone()
-    } else {
-        ceil.clone()
-    };
-    let toward = if negative {
-        ceil.clone()
-    } else {
-        floor.clone()
-    };
+    let away = if negative { floor.clone() } else { ceil.clone() };
+    let toward = if negative { ceil.clone() } else { floor.clone() };
     match mode {
         RoundMode::Up => away,
         RoundMode::Down => toward,
@@ -141,10 +133,7 @@ pub fn parse_decimal(text: &str) -> Option<Rat> {
         None => (false, mantissa),
     };
     let (ip, fp) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    if ip.is_empty()
-        || !ip.bytes().all(|b| b.is_ascii_digit())
-        || !fp.bytes().all(|b| b.is_ascii_digit())
-    {
+    if ip.is_empty() || !ip.bytes().all(|b| b.is_ascii_digit()) || !fp.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     if exp.unsigned_abs() > 4000 {

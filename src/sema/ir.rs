@@ -86,10 +86,7 @@ impl EnumIr {
         self.alias.as_deref().unwrap_or(&self.name)
     }
     pub fn position(&self, name: &str) -> Option<u32> {
-        self.values
-            .iter()
-            .position(|v| v.name == name)
-            .map(|p| p as u32)
+        self.values.iter().position(|v| v.name == name).map(|p| p as u32)
     }
 }
 

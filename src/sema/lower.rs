@@ -19,12 +19,7 @@ pub struct Import<'a> {
     pub use_span: Span,
 }
 
-pub fn lower(
-    file: FileId,
-    text: &str,
-    ast: &ast::File,
-    imports: &[Import],
-) -> (Option<Program>, Vec<Diagnostic>) {
+pub fn lower(file: FileId, text: &str, ast: &ast::File, imports: &[Import]) -> (Option<Program>, Vec<Diagnostic>) {
     let mut l = Lower::new(file);
     l.text = text.to_string();
     let prog = l.run(ast, imports);
@@ -36,19 +31,11 @@ pub fn check_enums_file(file: FileId, ast: &ast::File) -> Vec<Diagnostic> {
     let mut l = Lower::new(file);
     l.collect_enums(file, ast);
     for item in &ast.items {
-        if !matches!(
-            item.kind,
-            ItemKind::Enum(_) | ItemKind::Group(_) | ItemKind::About(_)
-        ) {
+        if !matches!(item.kind, ItemKind::Enum(_) | ItemKind::Group(_) | ItemKind::About(_)) {
             l.diags.push(
-                Diagnostic::new(
-                    "E069",
-                    file,
-                    item.span,
-                    "an enums file holds only `enum`, `group` and `about`",
-                )
-                .label("not allowed in an enums file")
-                .help("move this declaration into a rule file that `use`s this one"),
+                Diagnostic::new("E069", file, item.span, "an enums file holds only `enum`, `group` and `about`")
+                    .label("not allowed in an enums file")
+                    .help("move this declaration into a rule file that `use`s this one"),
             );
         }
     }
@@ -105,10 +92,7 @@ pub fn ty_name(ty: &Ty, enums: &[EnumIr]) -> String {
             _ => format!("money[{}]", unit.symbol),
         },
         Ty::Qty { unit } => format!("{}[{}]", unit.dim.kind(), unit.symbol),
-        Ty::Rate { step } => format!(
-            "rate[{}%]",
-            crate::num::to_decimal_string(&(step * int(100)))
-        ),
+        Ty::Rate { step } => format!("rate[{}%]", crate::num::to_decimal_string(&(step * int(100)))),
     }
 }
 
@@ -143,39 +127,21 @@ impl Lower {
     fn check_decl_name(&mut self, file: FileId, n: &ast::DeclName) -> Option<String> {
         if let Some(a) = &n.alias {
             if !is_alias(&a.name) {
-                let d = Diagnostic::new(
-                    "E053",
-                    file,
-                    a.span,
-                    format!("`{}` is not an alias", a.name),
-                )
-                .label("an alias is lower-case ASCII letters, digits and `_`")
-                .help(format!(
-                    "write `{}({})`",
-                    n.name.name,
-                    a.name.name_to_alias()
-                ));
+                let d = Diagnostic::new("E053", file, a.span, format!("`{}` is not an alias", a.name))
+                    .label("an alias is lower-case ASCII letters, digits and `_`")
+                    .help(format!("write `{}({})`", n.name.name, a.name.name_to_alias()));
                 self.push(d);
             }
             return Some(a.name.clone());
         }
         if !is_ascii_name(&n.name.name) {
-            let d = Diagnostic::new(
-                "E053",
-                file,
-                n.name.span,
-                format!("`{}` needs an ASCII alias", n.name.name),
-            )
-            .label("a name that is not ASCII must be given an alias")
-            .help(format!(
-                "write `{}(an_ascii_name)`: generated code uses the alias, the wire keeps the name",
-                n.name.name
-            ))
-            .fix(
-                "add_alias",
-                format!("{}(alias)", n.name.name),
-                Some((file, n.name.span)),
-            );
+            let d = Diagnostic::new("E053", file, n.name.span, format!("`{}` needs an ASCII alias", n.name.name))
+                .label("a name that is not ASCII must be given an alias")
+                .help(format!(
+                    "write `{}(an_ascii_name)`: generated code uses the alias, the wire keeps the name",
+                    n.name.name
+                ))
+                .fix("add_alias", format!("{}(alias)", n.name.name), Some((file, n.name.span)));
             self.push(d);
         }
         None
@@ -198,9 +164,11 @@ impl Lower {
         for item in &ast.items {
             if let ItemKind::About(a) = &item.kind {
                 if about.is_some() {
-                    self.push(Diagnostic::new("E006", self.file, a.span, "a second file-level `about`")
-                        .label("the file already has its `about`")
-                        .help("write `about` directly under the declaration it documents, or join the two"));
+                    self.push(
+                        Diagnostic::new("E006", self.file, a.span, "a second file-level `about`")
+                            .label("the file already has its `about`")
+                            .help("write `about` directly under the declaration it documents, or join the two"),
+                    );
                 } else {
                     about = Some(a.text.value.clone());
                 }
@@ -224,21 +192,12 @@ impl Lower {
                         if te.ty != Ty::Bool {
                             let tn = self.tyname(&te.ty);
                             self.push(
-                                Diagnostic::new(
-                                    "E061",
-                                    self.file,
-                                    e.span,
-                                    "a constraint must be true or false",
-                                )
-                                .label(format!("this is {tn}"))
-                                .help("write a comparison, such as `paid >= due`"),
+                                Diagnostic::new("E061", self.file, e.span, "a constraint must be true or false")
+                                    .label(format!("this is {tn}"))
+                                    .help("write a comparison, such as `paid >= due`"),
                             );
                         } else {
-                            constraints.push(ConstraintIr {
-                                expr: te,
-                                text: print_expr(e),
-                                span: e.span,
-                            });
+                            constraints.push(ConstraintIr { expr: te, text: print_expr(e), span: e.span });
                         }
                     }
                 }
@@ -261,23 +220,12 @@ impl Lower {
         for v in 0..self.vars.len() {
             let var = &self.vars[v];
             if matches!(var.kind, VarKind::Output | VarKind::Value) && var.decided_by.is_none() {
-                let what = if var.kind == VarKind::Output {
-                    "output"
-                } else {
-                    "value"
-                };
+                let what = if var.kind == VarKind::Output { "output" } else { "value" };
                 let (name, span) = (var.name.clone(), var.span);
                 self.push(
-                    Diagnostic::new(
-                        "E065",
-                        self.file,
-                        span,
-                        format!("{what} `{name}` is decided by nothing"),
-                    )
-                    .label("no table or define decides it")
-                    .help(format!(
-                        "add `define {name} = …`, or a table with `-> {name}`"
-                    )),
+                    Diagnostic::new("E065", self.file, span, format!("{what} `{name}` is decided by nothing"))
+                        .label("no table or define decides it")
+                        .help(format!("add `define {name} = …`, or a table with `-> {name}`")),
                 );
             }
         }
@@ -295,12 +243,8 @@ impl Lower {
         if let Some(order) = &order {
             self.unread_values(&tables, order);
         }
-        let inputs = (0..self.vars.len())
-            .filter(|&v| self.vars[v].kind == VarKind::Input)
-            .collect();
-        let outputs = (0..self.vars.len())
-            .filter(|&v| self.vars[v].kind == VarKind::Output)
-            .collect();
+        let inputs = (0..self.vars.len()).filter(|&v| self.vars[v].kind == VarKind::Input).collect();
+        let outputs = (0..self.vars.len()).filter(|&v| self.vars[v].kind == VarKind::Output).collect();
         if self.diags.iter().any(Diagnostic::is_error) {
             return None;
         }
@@ -329,30 +273,16 @@ impl Lower {
             VarKind::Input => {
                 let name = v.name.clone();
                 self.push(
-                    Diagnostic::new(
-                        "E065",
-                        self.file,
-                        span,
-                        format!("input `{name}` cannot be decided here"),
-                    )
-                    .label("an input is given by the caller")
-                    .help(format!(
-                        "declare `value {name}: …` or `output {name}: …` instead of an input"
-                    )),
+                    Diagnostic::new("E065", self.file, span, format!("input `{name}` cannot be decided here"))
+                        .label("an input is given by the caller")
+                        .help(format!("declare `value {name}: …` or `output {name}: …` instead of an input")),
                 );
             }
             _ if v.decided_by.is_some() => {
                 let (name, first) = (v.name.clone(), v.decided_by);
-                let d = Diagnostic::new(
-                    "E065",
-                    self.file,
-                    span,
-                    format!("`{name}` is decided twice"),
-                )
-                .label("a second decider")
-                .help(format!(
-                    "decide `{name}` in one table or one define ({first:?} already does)"
-                ));
+                let d = Diagnostic::new("E065", self.file, span, format!("`{name}` is decided twice"))
+                    .label("a second decider")
+                    .help(format!("decide `{name}` in one table or one define ({first:?} already does)"));
                 self.push(d);
             }
             _ => self.vars[var].decided_by = Some(by),
@@ -368,15 +298,10 @@ impl Lower {
                 let name = e.name.name.name.clone();
                 if let Some(&prev) = self.enum_index.get(&name) {
                     let prev_span = self.enums[prev].span;
-                    let d = Diagnostic::new(
-                        "E052",
-                        file,
-                        e.name.name.span,
-                        format!("enum `{name}` is declared twice"),
-                    )
-                    .label("declared again here")
-                    .secondary(self.enums[prev].file, prev_span, "first declared here")
-                    .help("give one of them another name");
+                    let d = Diagnostic::new("E052", file, e.name.name.span, format!("enum `{name}` is declared twice"))
+                        .label("declared again here")
+                        .secondary(self.enums[prev].file, prev_span, "first declared here")
+                        .help("give one of them another name");
                     self.push(d);
                     continue;
                 }
@@ -402,14 +327,7 @@ impl Lower {
                     });
                 }
                 self.enum_index.insert(name.clone(), self.enums.len());
-                self.enums.push(EnumIr {
-                    name,
-                    alias,
-                    ordered: e.ordered,
-                    values,
-                    file,
-                    span: e.name.name.span,
-                });
+                self.enums.push(EnumIr { name, alias, ordered: e.ordered, values, file, span: e.name.name.span });
             }
         }
         for item in &ast.items {
@@ -421,20 +339,13 @@ impl Lower {
 
     fn group(&mut self, file: FileId, g: &ast::GroupDecl) {
         let owners: Vec<usize> = (0..self.enums.len())
-            .filter(|&e| {
-                g.values
-                    .iter()
-                    .all(|v| self.enums[e].position(&v.name).is_some())
-            })
+            .filter(|&e| g.values.iter().all(|v| self.enums[e].position(&v.name).is_some()))
             .collect();
         if owners.len() != 1 {
             let msg = if owners.is_empty() {
                 format!("group `{}`: no one enum has all of its values", g.name.name)
             } else {
-                format!(
-                    "group `{}`: its values belong to more than one enum",
-                    g.name.name
-                )
+                format!("group `{}`: its values belong to more than one enum", g.name.name)
             };
             let d = Diagnostic::new("E064", file, g.name.span, msg)
                 .label("a group belongs to the one enum that has all its values")
@@ -442,31 +353,17 @@ impl Lower {
             self.push(d);
             return;
         }
-        if self.groups.iter().any(|x| x.name == g.name.name)
-            || self.enums[owners[0]].position(&g.name.name).is_some()
-        {
-            let d = Diagnostic::new(
-                "E052",
-                file,
-                g.name.span,
-                format!("`{}` is already a name of that enum", g.name.name),
-            )
-            .label("declared again")
-            .help("give the group a name no value or group has");
+        if self.groups.iter().any(|x| x.name == g.name.name) || self.enums[owners[0]].position(&g.name.name).is_some() {
+            let d =
+                Diagnostic::new("E052", file, g.name.span, format!("`{}` is already a name of that enum", g.name.name))
+                    .label("declared again")
+                    .help("give the group a name no value or group has");
             self.push(d);
             return;
         }
         let e = owners[0];
-        let values = g
-            .values
-            .iter()
-            .map(|v| self.enums[e].position(&v.name).unwrap())
-            .collect();
-        self.groups.push(GroupIr {
-            name: g.name.name.clone(),
-            enum_id: e,
-            values,
-        });
+        let values = g.values.iter().map(|v| self.enums[e].position(&v.name).unwrap()).collect();
+        self.groups.push(GroupIr { name: g.name.name.clone(), enum_id: e, values });
     }
 
     // ---- variables
@@ -485,22 +382,15 @@ impl Lower {
             };
             if kind != VarKind::Output && decl.rounding.is_some() {
                 let span = decl.rounding.as_ref().unwrap().span;
-                self.push(Diagnostic::new("E072", self.file, span, "only an output declares a rounding")
-                    .label("not allowed here")
-                    .help("round inside the expression that computes it: `round(EXPR, half_up, 1JPY)`"));
+                self.push(
+                    Diagnostic::new("E072", self.file, span, "only an output declares a rounding")
+                        .label("not allowed here")
+                        .help("round inside the expression that computes it: `round(EXPR, half_up, 1JPY)`"),
+                );
             }
-            let range = self.range(
-                decl.range.as_ref(),
-                &ty,
-                kind == VarKind::Input,
-                &decl.name,
-                decl.ty.span,
-            );
-            let rounding = if kind == VarKind::Output {
-                decl.rounding.as_ref().and_then(|r| self.rounding(r, &ty))
-            } else {
-                None
-            };
+            let range = self.range(decl.range.as_ref(), &ty, kind == VarKind::Input, &decl.name, decl.ty.span);
+            let rounding =
+                if kind == VarKind::Output { decl.rounding.as_ref().and_then(|r| self.rounding(r, &ty)) } else { None };
             self.add_var(Var {
                 name: decl.name.name.name.clone(),
                 alias,
@@ -523,13 +413,7 @@ impl Lower {
             };
             let name = &d.name.name.name;
             let var = match self.var_index.get(name).copied() {
-                Some(v)
-                    if self.vars[v].kind == VarKind::Output
-                        && d.ty.is_none()
-                        && d.name.alias.is_none() =>
-                {
-                    v
-                }
+                Some(v) if self.vars[v].kind == VarKind::Output && d.ty.is_none() && d.name.alias.is_none() => v,
                 Some(v) if self.vars[v].kind == VarKind::Output => {
                     self.push(
                         Diagnostic::new(
@@ -539,23 +423,16 @@ impl Lower {
                             format!("`{name}` is declared as an output already"),
                         )
                         .label("an output's define repeats neither its type nor its alias")
-                        .help(format!(
-                            "write `define {name} = …`; the output's declaration says the type"
-                        )),
+                        .help(format!("write `define {name} = …`; the output's declaration says the type")),
                     );
                     continue;
                 }
                 Some(v) => {
                     let prev = self.vars[v].span;
-                    let d = Diagnostic::new(
-                        "E052",
-                        self.file,
-                        d.name.name.span,
-                        format!("`{name}` is declared twice"),
-                    )
-                    .label("declared again here")
-                    .secondary(self.file, prev, "first declared here")
-                    .help("give one of them another name");
+                    let d = Diagnostic::new("E052", self.file, d.name.name.span, format!("`{name}` is declared twice"))
+                        .label("declared again here")
+                        .secondary(self.file, prev, "first declared here")
+                        .help("give one of them another name");
                     self.push(d);
                     continue;
                 }
@@ -568,14 +445,9 @@ impl Lower {
                             };
                             if optional {
                                 self.push(
-                                    Diagnostic::new(
-                                        "E061",
-                                        self.file,
-                                        t.span,
-                                        "a define cannot be optional",
-                                    )
-                                    .label("`?` is not allowed here")
-                                    .help("decide an optional value in a table instead"),
+                                    Diagnostic::new("E061", self.file, t.span, "a define cannot be optional")
+                                        .label("`?` is not allowed here")
+                                        .help("decide an optional value in a table instead"),
                                 );
                             }
                             let range = self.range(d.range.as_ref(), &ty, false, &d.name, t.span);
@@ -600,14 +472,9 @@ impl Lower {
                 }
             };
             if self.define_ast.contains_key(&var) {
-                let d2 = Diagnostic::new(
-                    "E065",
-                    self.file,
-                    d.name.name.span,
-                    format!("`{name}` is decided twice"),
-                )
-                .label("a second define")
-                .help("keep one define per name");
+                let d2 = Diagnostic::new("E065", self.file, d.name.name.span, format!("`{name}` is decided twice"))
+                    .label("a second define")
+                    .help("keep one define per name");
                 self.push(d2);
                 continue;
             }
@@ -618,15 +485,10 @@ impl Lower {
 
     fn add_var(&mut self, var: Var) -> VarId {
         if let Some(&prev) = self.var_index.get(&var.name) {
-            let d = Diagnostic::new(
-                "E052",
-                self.file,
-                var.span,
-                format!("`{}` is declared twice", var.name),
-            )
-            .label("declared again here")
-            .secondary(self.file, self.vars[prev].span, "first declared here")
-            .help("give one of them another name");
+            let d = Diagnostic::new("E052", self.file, var.span, format!("`{}` is declared twice", var.name))
+                .label("declared again here")
+                .secondary(self.file, self.vars[prev].span, "first declared here")
+                .help("give one of them another name");
             self.push(d);
         }
         let id = self.vars.len();
@@ -645,21 +507,15 @@ impl Lower {
                 n => match self.enum_index.get(n) {
                     Some(&e) => Ty::Enum(e),
                     None => {
-                        let help = if matches!(n, "money" | "mass" | "length" | "duration" | "rate")
-                        {
+                        let help = if matches!(n, "money" | "mass" | "length" | "duration" | "rate") {
                             format!("`{n}` needs its unit: `{n}[…]`")
                         } else {
                             "the types are bool, int, date, string, money[CUR], mass[U], length[U], duration[U], rate[STEP] and the enums declared".to_string()
                         };
                         self.push(
-                            Diagnostic::new(
-                                "E051",
-                                self.file,
-                                id.span,
-                                format!("unknown type `{n}`"),
-                            )
-                            .label("not a type")
-                            .help(help),
+                            Diagnostic::new("E051", self.file, id.span, format!("unknown type `{n}`"))
+                                .label("not a type")
+                                .help(help),
                         );
                         return None;
                     }
@@ -682,10 +538,7 @@ impl Lower {
                     self.push(
                         Diagnostic::new("E055", self.file, span, format!("{kind}[…] needs a unit"))
                             .label("expected a unit")
-                            .help(format!(
-                                "write one of {}",
-                                units::units_of_kind(kind).join(", ")
-                            )),
+                            .help(format!("write one of {}", units::units_of_kind(kind).join(", "))),
                     );
                     return None;
                 };
@@ -693,17 +546,9 @@ impl Lower {
                     Some(unit) if unit.dim.kind() == kind => unit,
                     _ => {
                         self.push(
-                            Diagnostic::new(
-                                "E055",
-                                self.file,
-                                u.span,
-                                format!("`{}` is not a unit of {kind}", u.name),
-                            )
-                            .label("unknown unit")
-                            .help(format!(
-                                "write one of {}",
-                                units::units_of_kind(kind).join(", ")
-                            )),
+                            Diagnostic::new("E055", self.file, u.span, format!("`{}` is not a unit of {kind}", u.name))
+                                .label("unknown unit")
+                                .help(format!("write one of {}", units::units_of_kind(kind).join(", "))),
                         );
                         return None;
                     }
@@ -711,14 +556,9 @@ impl Lower {
                 if kind != "money" {
                     if args.len() > 1 {
                         self.push(
-                            Diagnostic::new(
-                                "E051",
-                                self.file,
-                                span,
-                                format!("{kind}[…] takes one unit"),
-                            )
-                            .label("too many arguments")
-                            .help(format!("write `{kind}[{}]`", u.name)),
+                            Diagnostic::new("E051", self.file, span, format!("{kind}[…] takes one unit"))
+                                .label("too many arguments")
+                                .help(format!("write `{kind}[{}]`", u.name)),
                         );
                     }
                     return Some(Ty::Qty { unit });
@@ -729,55 +569,34 @@ impl Lower {
                     Some(ast::TypeArg::Name(t)) if t.name == "excl_tax" => Tag::Excl,
                     Some(_) => {
                         self.push(
-                            Diagnostic::new(
-                                "E051",
-                                self.file,
-                                span,
-                                "the tax tag is `incl_tax` or `excl_tax`",
-                            )
-                            .label("unknown tag")
-                            .help(format!(
-                                "write `money[{}, incl_tax]` or `money[{}, excl_tax]`",
-                                u.name, u.name
-                            )),
+                            Diagnostic::new("E051", self.file, span, "the tax tag is `incl_tax` or `excl_tax`")
+                                .label("unknown tag")
+                                .help(format!("write `money[{}, incl_tax]` or `money[{}, excl_tax]`", u.name, u.name)),
                         );
                         return None;
                     }
                 };
                 if args.len() > 2 {
                     self.push(
-                        Diagnostic::new(
-                            "E051",
-                            self.file,
-                            span,
-                            "money[…] takes a currency and a tax tag",
-                        )
-                        .label("too many arguments")
-                        .help("write `money[JPY]` or `money[JPY, incl_tax]`"),
+                        Diagnostic::new("E051", self.file, span, "money[…] takes a currency and a tax tag")
+                            .label("too many arguments")
+                            .help("write `money[JPY]` or `money[JPY, incl_tax]`"),
                     );
                 }
                 Some(Ty::Money { unit, tag })
             }
             "rate" => {
                 let step = match args {
-                    [ast::TypeArg::Literal(ast::Literal {
-                        kind:
-                            LitKind::Number {
-                                value,
-                                unit: Some(u),
-                            },
-                        ..
-                    })] if u.name == "%" && value.is_positive() => value / int(100),
+                    [ast::TypeArg::Literal(ast::Literal { kind: LitKind::Number { value, unit: Some(u) }, .. })]
+                        if u.name == "%" && value.is_positive() =>
+                    {
+                        value / int(100)
+                    }
                     _ => {
                         self.push(
-                            Diagnostic::new(
-                                "E051",
-                                self.file,
-                                span,
-                                "rate[…] needs its step as a positive percent",
-                            )
-                            .label("expected `rate[1%]`, `rate[0.1%]`, …")
-                            .help("write the step the rate counts in, such as `rate[0.1%]`"),
+                            Diagnostic::new("E051", self.file, span, "rate[…] needs its step as a positive percent")
+                                .label("expected `rate[1%]`, `rate[0.1%]`, …")
+                                .help("write the step the rate counts in, such as `rate[0.1%]`"),
                         );
                         return None;
                     }
@@ -785,9 +604,11 @@ impl Lower {
                 Some(Ty::Rate { step })
             }
             other => {
-                self.push(Diagnostic::new("E051", self.file, head.span, format!("unknown type `{other}[…]`"))
-                    .label("not a type")
-                    .help("the unit types are money[CUR], mass[U], length[U], duration[U] and rate[STEP]"));
+                self.push(
+                    Diagnostic::new("E051", self.file, head.span, format!("unknown type `{other}[…]`"))
+                        .label("not a type")
+                        .help("the unit types are money[CUR], mass[U], length[U], duration[U] and rate[STEP]"),
+                );
                 None
             }
         }
@@ -807,29 +628,20 @@ impl Lower {
                 let example = self.example_range(ty);
                 let n = name.name.name.clone();
                 self.push(
-                    Diagnostic::new(
-                        "E054",
-                        self.file,
-                        name.name.span,
-                        format!("input `{n}` declares no range"),
-                    )
-                    .label("a counted input must say what it accepts")
-                    .note("the proofs (completeness, int64) are over the declared domain")
-                    .help(format!("add its range after the type, such as `{example}`"))
-                    .fix(
-                        "add_range",
-                        format!(" {example}"),
-                        Some((
-                            self.file,
-                            Span::new(ty_span.end as usize, ty_span.end as usize),
-                        )),
-                    ),
+                    Diagnostic::new("E054", self.file, name.name.span, format!("input `{n}` declares no range"))
+                        .label("a counted input must say what it accepts")
+                        .note("the proofs (completeness, int64) are over the declared domain")
+                        .help(format!("add its range after the type, such as `{example}`"))
+                        .fix(
+                            "add_range",
+                            format!(" {example}"),
+                            Some((self.file, Span::new(ty_span.end as usize, ty_span.end as usize))),
+                        ),
                 );
             }
             return None;
         };
-        if matches!(ty, Ty::Bool | Ty::Str) || matches!(ty, Ty::Enum(e) if !self.enums[*e].ordered)
-        {
+        if matches!(ty, Ty::Bool | Ty::Str) || matches!(ty, Ty::Enum(e) if !self.enums[*e].ordered) {
             let tn = self.tyname(ty);
             self.push(
                 Diagnostic::new("E071", self.file, r.span, format!("{tn} has no range"))
@@ -842,24 +654,15 @@ impl Lower {
         let hi = self.lit_value(&r.hi, ty)?;
         if lo > hi {
             self.push(
-                Diagnostic::new(
-                    "E071",
-                    self.file,
-                    r.span,
-                    "the range is empty: its low end is above its high end",
-                )
-                .label("low..high")
-                .help("write the smaller value first"),
+                Diagnostic::new("E071", self.file, r.span, "the range is empty: its low end is above its high end")
+                    .label("low..high")
+                    .help("write the smaller value first"),
             );
             return None;
         }
         Some((
             (lo, hi),
-            format!(
-                "{}..{}",
-                crate::syntax::fmt::print_literal(&r.lo),
-                crate::syntax::fmt::print_literal(&r.hi)
-            ),
+            format!("{}..{}", crate::syntax::fmt::print_literal(&r.lo), crate::syntax::fmt::print_literal(&r.hi)),
         ))
     }
 
@@ -876,14 +679,9 @@ impl Lower {
     fn rounding(&mut self, r: &ast::Rounding, ty: &Ty) -> Option<Rounding> {
         let Some(mode) = RoundMode::parse(&r.mode.name) else {
             self.push(
-                Diagnostic::new(
-                    "E072",
-                    self.file,
-                    r.mode.span,
-                    format!("`{}` is not a rounding mode", r.mode.name),
-                )
-                .label("unknown mode")
-                .help("the modes are up, down, ceiling, floor, half_up, half_down, half_even"),
+                Diagnostic::new("E072", self.file, r.mode.span, format!("`{}` is not a rounding mode", r.mode.name))
+                    .label("unknown mode")
+                    .help("the modes are up, down, ceiling, floor, half_up, half_down, half_even"),
             );
             return None;
         };
@@ -913,11 +711,7 @@ impl Lower {
             return None;
         }
         let grid_units = &g / &factor;
-        Some(Rounding {
-            mode,
-            grid: g,
-            grid_units,
-        })
+        Some(Rounding { mode, grid: g, grid_units })
     }
 
     fn example_grid(&self, ty: &Ty) -> String {
@@ -946,43 +740,31 @@ impl Lower {
         let tn = self.tyname(ty);
         let mismatch = |what: &str| {
             Box::new(
-                Diagnostic::new(
-                    "E061",
-                    file,
-                    lit.span,
-                    format!("expected a value of {tn}, found {what}"),
-                )
-                .label(format!("not a value of {tn}"))
-                .help(match ty {
-                    Ty::Money { unit, .. } | Ty::Qty { unit } => {
-                        format!("write the amount with its unit, such as `1{}`", unit.symbol)
-                    }
-                    Ty::Rate { .. } => {
-                        "a rate literal always carries `%`, such as `10%`".to_string()
-                    }
-                    Ty::Date => "write a date as YYYY-MM-DD".to_string(),
-                    Ty::Bool => "write `true` or `false`".to_string(),
-                    Ty::Str => "write a string in double quotes".to_string(),
-                    Ty::Enum(e) => format!(
-                        "write one of {}",
-                        self.enums[*e]
-                            .values
-                            .iter()
-                            .map(|v| v.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    _ => "write a whole number".to_string(),
-                }),
+                Diagnostic::new("E061", file, lit.span, format!("expected a value of {tn}, found {what}"))
+                    .label(format!("not a value of {tn}"))
+                    .help(match ty {
+                        Ty::Money { unit, .. } | Ty::Qty { unit } => {
+                            format!("write the amount with its unit, such as `1{}`", unit.symbol)
+                        }
+                        Ty::Rate { .. } => "a rate literal always carries `%`, such as `10%`".to_string(),
+                        Ty::Date => "write a date as YYYY-MM-DD".to_string(),
+                        Ty::Bool => "write `true` or `false`".to_string(),
+                        Ty::Str => "write a string in double quotes".to_string(),
+                        Ty::Enum(e) => format!(
+                            "write one of {}",
+                            self.enums[*e].values.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                        _ => "write a whole number".to_string(),
+                    }),
             )
         };
         match (&lit.kind, ty) {
             (LitKind::None, _) => Ok(Value::None),
             (LitKind::Bool(b), Ty::Bool) => Ok(Value::Bool(*b)),
             (LitKind::Str(s), Ty::Str) => Ok(Value::Str(s.clone())),
-            (LitKind::Date { year, month, day }, Ty::Date) => Ok(Value::Num(int(
-                crate::num::date::days_from_civil(*year, *month, *day),
-            ))),
+            (LitKind::Date { year, month, day }, Ty::Date) => {
+                Ok(Value::Num(int(crate::num::date::days_from_civil(*year, *month, *day))))
+            }
             (LitKind::Name(n), Ty::Enum(e)) => match self.enums[*e].position(&n.name) {
                 Some(p) => Ok(Value::Enum(p)),
                 None => Err(Box::new(
@@ -990,20 +772,12 @@ impl Lower {
                         "E050",
                         file,
                         n.span,
-                        format!(
-                            "`{}` is not a value of enum {}",
-                            n.name, self.enums[*e].name
-                        ),
+                        format!("`{}` is not a value of enum {}", n.name, self.enums[*e].name),
                     )
                     .label("unknown value")
                     .help(format!(
                         "write one of {}",
-                        self.enums[*e]
-                            .values
-                            .iter()
-                            .map(|v| v.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        self.enums[*e].values.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
                     )),
                 )),
             },
@@ -1011,25 +785,17 @@ impl Lower {
                 if tname.name != self.enums[*e].name {
                     return Err(mismatch(&format!("a value of enum {}", tname.name)));
                 }
-                self.lit_value_diag(
-                    &ast::Literal {
-                        kind: LitKind::Name(value.clone()),
-                        span: value.span,
-                    },
-                    ty,
-                )
+                self.lit_value_diag(&ast::Literal { kind: LitKind::Name(value.clone()), span: value.span }, ty)
             }
-            (LitKind::Number { value, unit }, _) if ty.is_numeric() => self
-                .number_value(value, unit.as_ref(), ty, lit.span)
-                .map(Value::Num),
+            (LitKind::Number { value, unit }, _) if ty.is_numeric() => {
+                self.number_value(value, unit.as_ref(), ty, lit.span).map(Value::Num)
+            }
             (LitKind::Number { .. }, _) => Err(mismatch("a number")),
             (LitKind::Date { .. }, _) => Err(mismatch("a date")),
             (LitKind::Bool(_), _) => Err(mismatch("a boolean")),
             (LitKind::Str(_), _) => Err(mismatch("a string")),
             (LitKind::Name(n), _) => Err(mismatch(&format!("`{}`", n.name))),
-            (LitKind::Qualified { ty: t, value }, _) => {
-                Err(mismatch(&format!("`{}.{}`", t.name, value.name)))
-            }
+            (LitKind::Qualified { ty: t, value }, _) => Err(mismatch(&format!("`{}.{}`", t.name, value.name))),
         }
     }
 
@@ -1047,14 +813,9 @@ impl Lower {
             (Ty::Int | Ty::Number, None) => value.clone(),
             (Ty::Int | Ty::Number, Some(u)) => {
                 return Err(Box::new(
-                    Diagnostic::new(
-                        "E060",
-                        file,
-                        u.span,
-                        format!("`{}` is a unit, and {tn} has none", u.name),
-                    )
-                    .label("a count has no unit")
-                    .help("write the number alone"),
+                    Diagnostic::new("E060", file, u.span, format!("`{}` is a unit, and {tn} has none", u.name))
+                        .label("a count has no unit")
+                        .help("write the number alone"),
                 ))
             }
             (Ty::Rate { .. }, Some(u)) if u.name == "%" => value / int(100),
@@ -1068,60 +829,33 @@ impl Lower {
             (Ty::Money { unit: want, .. } | Ty::Qty { unit: want }, Some(u)) => {
                 let Some(lu) = units::lookup(&u.name) else {
                     return Err(Box::new(
-                        Diagnostic::new(
-                            "E055",
-                            file,
-                            u.span,
-                            format!("`{}` is not a unit", u.name),
-                        )
-                        .label("unknown unit")
-                        .help(format!(
-                            "write one of {}",
-                            units::units_of_kind(want.dim.kind()).join(", ")
-                        )),
+                        Diagnostic::new("E055", file, u.span, format!("`{}` is not a unit", u.name))
+                            .label("unknown unit")
+                            .help(format!("write one of {}", units::units_of_kind(want.dim.kind()).join(", "))),
                     ));
                 };
                 if lu.dim != want.dim {
-                    let why =
-                        if lu.dim.kind() == want.dim.kind() && !matches!(lu.dim, Dim::Money(_)) {
-                            " (imperial and metric never convert)"
-                        } else {
-                            ""
-                        };
+                    let why = if lu.dim.kind() == want.dim.kind() && !matches!(lu.dim, Dim::Money(_)) {
+                        " (imperial and metric never convert)"
+                    } else {
+                        ""
+                    };
                     return Err(Box::new(
-                        Diagnostic::new(
-                            "E060",
-                            file,
-                            u.span,
-                            format!("`{}` cannot be read as {tn}{why}", u.name),
-                        )
-                        .label(format!(
-                            "a unit of another {}",
-                            if matches!(lu.dim, Dim::Money(_)) {
-                                "currency"
-                            } else {
-                                "dimension"
-                            }
-                        ))
-                        .help(format!("write the value in {}", want.symbol)),
+                        Diagnostic::new("E060", file, u.span, format!("`{}` cannot be read as {tn}{why}", u.name))
+                            .label(format!(
+                                "a unit of another {}",
+                                if matches!(lu.dim, Dim::Money(_)) { "currency" } else { "dimension" }
+                            ))
+                            .help(format!("write the value in {}", want.symbol)),
                     ));
                 }
                 value * lu.factor()
             }
             (Ty::Money { unit: want, .. } | Ty::Qty { unit: want }, None) => {
                 return Err(Box::new(
-                    Diagnostic::new(
-                        "E060",
-                        file,
-                        span,
-                        format!("a number without a unit where {tn} is expected"),
-                    )
-                    .label("the unit is missing")
-                    .help(format!(
-                        "write `{}{}`",
-                        crate::num::to_decimal_string(value),
-                        want.symbol
-                    )),
+                    Diagnostic::new("E060", file, span, format!("a number without a unit where {tn} is expected"))
+                        .label("the unit is missing")
+                        .help(format!("write `{}{}`", crate::num::to_decimal_string(value), want.symbol)),
                 ))
             }
             _ => unreachable!("number_value is called for numeric types"),
@@ -1129,18 +863,10 @@ impl Lower {
         let factor = ty.factor();
         if !matches!(ty, Ty::Number) && !(&base / &factor).is_integer() {
             return Err(Box::new(
-                Diagnostic::new(
-                    "E056",
-                    file,
-                    span,
-                    format!("this value is not a whole number of {tn}'s unit"),
-                )
-                .label("off the unit's grid")
-                .note(format!(
-                    "{tn} counts whole steps of {}",
-                    self.example_grid(ty)
-                ))
-                .help("write a value that lands on the grid"),
+                Diagnostic::new("E056", file, span, format!("this value is not a whole number of {tn}'s unit"))
+                    .label("off the unit's grid")
+                    .note(format!("{tn} counts whole steps of {}", self.example_grid(ty)))
+                    .help("write a value that lands on the grid"),
             ));
         }
         Ok(base)
@@ -1151,44 +877,23 @@ impl Lower {
         match &lit.kind {
             LitKind::Bool(b) => Some((Ty::Bool, Value::Bool(*b))),
             LitKind::Str(s) => Some((Ty::Str, Value::Str(s.clone()))),
-            LitKind::Date { year, month, day } => Some((
-                Ty::Date,
-                Value::Num(int(crate::num::date::days_from_civil(*year, *month, *day))),
-            )),
-            LitKind::Number { value, unit: None } => Some((
-                if value.is_integer() {
-                    Ty::Int
-                } else {
-                    Ty::Number
-                },
-                Value::Num(value.clone()),
-            )),
-            LitKind::Number {
-                value,
-                unit: Some(u),
-            } if u.name == "%" => {
+            LitKind::Date { year, month, day } => {
+                Some((Ty::Date, Value::Num(int(crate::num::date::days_from_civil(*year, *month, *day)))))
+            }
+            LitKind::Number { value, unit: None } => {
+                Some((if value.is_integer() { Ty::Int } else { Ty::Number }, Value::Num(value.clone())))
+            }
+            LitKind::Number { value, unit: Some(u) } if u.name == "%" => {
                 let v = value / int(100);
                 Some((
-                    Ty::Rate {
-                        step: if v.is_zero() {
-                            Rat::new(1.into(), 100.into())
-                        } else {
-                            v.abs()
-                        },
-                    },
+                    Ty::Rate { step: if v.is_zero() { Rat::new(1.into(), 100.into()) } else { v.abs() } },
                     Value::Num(v),
                 ))
             }
-            LitKind::Number {
-                value,
-                unit: Some(u),
-            } => match units::lookup(&u.name) {
+            LitKind::Number { value, unit: Some(u) } => match units::lookup(&u.name) {
                 Some(unit) => {
                     let ty = if matches!(unit.dim, Dim::Money(_)) {
-                        Ty::Money {
-                            unit,
-                            tag: Tag::Any,
-                        }
+                        Ty::Money { unit, tag: Tag::Any }
                     } else {
                         Ty::Qty { unit }
                     };
@@ -1204,14 +909,9 @@ impl Lower {
             LitKind::Qualified { ty, .. } => {
                 let Some(&e) = self.enum_index.get(&ty.name) else {
                     self.push(
-                        Diagnostic::new(
-                            "E051",
-                            self.file,
-                            ty.span,
-                            format!("unknown enum `{}`", ty.name),
-                        )
-                        .label("no enum of this name")
-                        .help("qualify a value with the name of its enum"),
+                        Diagnostic::new("E051", self.file, ty.span, format!("unknown enum `{}`", ty.name))
+                            .label("no enum of this name")
+                            .help("qualify a value with the name of its enum"),
                     );
                     return None;
                 };
@@ -1240,16 +940,9 @@ impl Lower {
                 Some(DefineState::Typing) => {
                     let name = self.vars[v].name.clone();
                     self.push(
-                        Diagnostic::new(
-                            "E110",
-                            self.file,
-                            span,
-                            format!("`{name}` is computed from itself"),
-                        )
-                        .label("read while it is being computed")
-                        .help(
-                            "break the cycle: one of the values must be decided without the other",
-                        ),
+                        Diagnostic::new("E110", self.file, span, format!("`{name}` is computed from itself"))
+                            .label("read while it is being computed")
+                            .help("break the cycle: one of the values must be decided without the other"),
                     );
                     self.define_state.insert(v, DefineState::Failed);
                     return None;
@@ -1284,22 +977,12 @@ impl Lower {
             }
         } else {
             self.vars[v].ty = match te.ty {
-                Ty::Money {
-                    unit,
-                    tag: Tag::Any,
-                } => Ty::Money {
-                    unit,
-                    tag: Tag::Untagged,
-                },
+                Ty::Money { unit, tag: Tag::Any } => Ty::Money { unit, tag: Tag::Untagged },
                 ref t => t.clone(),
             };
         }
         let di = self.defines.len();
-        self.defines.push(DefineIr {
-            var: v,
-            expr: te,
-            span,
-        });
+        self.defines.push(DefineIr { var: v, expr: te, span });
         self.define_of_var.insert(v, di);
         self.vars[v].decided_by = Some(Decider::Define(di));
         self.define_state.insert(v, DefineState::Done);
@@ -1314,31 +997,17 @@ impl Lower {
         };
         if !ok {
             let (have, want_n) = (self.tyname(&te.ty), self.tyname(want));
-            let code = if te.ty.dim().is_some() && want.dim().is_some() {
-                "E060"
-            } else {
-                "E061"
-            };
+            let code = if te.ty.dim().is_some() && want.dim().is_some() { "E060" } else { "E061" };
             self.push(
-                Diagnostic::new(
-                    code,
-                    self.file,
-                    span,
-                    format!("expected {want_n}, found {have}"),
-                )
-                .label(format!("this is {have}"))
-                .help(format!("compute a value of {want_n} here")),
+                Diagnostic::new(code, self.file, span, format!("expected {want_n}, found {have}"))
+                    .label(format!("this is {have}"))
+                    .help(format!("compute a value of {want_n} here")),
             );
         }
         ok
     }
 
-    fn name_expr(
-        &mut self,
-        id: &ast::Ident,
-        expected: Option<&Ty>,
-        allow_optional: bool,
-    ) -> Option<TExpr> {
+    fn name_expr(&mut self, id: &ast::Ident, expected: Option<&Ty>, allow_optional: bool) -> Option<TExpr> {
         if let Some(&v) = self.var_index.get(&id.name) {
             let ty = self.var_ty(v, id.span)?;
             if self.vars[v].optional && !allow_optional {
@@ -1347,45 +1016,29 @@ impl Lower {
                         "E061",
                         self.file,
                         id.span,
-                        format!(
-                            "`{}` may be none, and an expression cannot read it",
-                            id.name
-                        ),
+                        format!("`{}` may be none, and an expression cannot read it", id.name),
                     )
                     .label("an optional value")
                     .help("decide it in a table first: a cell can test `none`"),
                 );
                 return None;
             }
-            let grid = if ty.is_numeric() || ty == Ty::Date {
-                Grid::Step(ty.factor())
-            } else {
-                Grid::Zero
-            };
+            let grid = if ty.is_numeric() || ty == Ty::Date { Grid::Step(ty.factor()) } else { Grid::Zero };
             let grid = match &self.vars[v] {
-                var if var.kind == VarKind::Define && !var.declared => self
-                    .define_of_var
-                    .get(&v)
-                    .map(|&d| self.defines[d].expr.grid.clone())
-                    .unwrap_or(grid),
+                var if var.kind == VarKind::Define && !var.declared => {
+                    self.define_of_var.get(&v).map(|&d| self.defines[d].expr.grid.clone()).unwrap_or(grid)
+                }
                 var if var.kind == VarKind::Output && var.rounding.is_some() => {
                     Grid::Step(var.rounding.as_ref().unwrap().grid.clone())
                 }
                 _ => grid,
             };
-            return Some(TExpr {
-                kind: TExprKind::Var(v),
-                ty,
-                grid,
-                span: id.span,
-            });
+            return Some(TExpr { kind: TExprKind::Var(v), ty, grid, span: id.span });
         }
         // An enum value, read by the type the context expects, else by the one enum that has it.
         let owners: Vec<usize> = match expected {
             Some(Ty::Enum(e)) if self.enums[*e].position(&id.name).is_some() => vec![*e],
-            _ => (0..self.enums.len())
-                .filter(|&e| self.enums[e].position(&id.name).is_some())
-                .collect(),
+            _ => (0..self.enums.len()).filter(|&e| self.enums[e].position(&id.name).is_some()).collect(),
         };
         match owners.as_slice() {
             [e] => {
@@ -1399,22 +1052,15 @@ impl Lower {
             }
             [] => {
                 self.push(
-                    Diagnostic::new(
-                        "E050",
-                        self.file,
-                        id.span,
-                        format!("unknown name `{}`", id.name),
-                    )
-                    .label("no input, output, value, define or enum value has this name")
-                    .help("declare it, or check its spelling"),
+                    Diagnostic::new("E050", self.file, id.span, format!("unknown name `{}`", id.name))
+                        .label("no input, output, value, define or enum value has this name")
+                        .help("declare it, or check its spelling"),
                 );
                 None
             }
             many => {
-                let options: Vec<String> = many
-                    .iter()
-                    .map(|&e| format!("`{}.{}`", self.enums[e].name, id.name))
-                    .collect();
+                let options: Vec<String> =
+                    many.iter().map(|&e| format!("`{}.{}`", self.enums[e].name, id.name)).collect();
                 self.push(
                     Diagnostic::new(
                         "E063",
@@ -1430,21 +1076,9 @@ impl Lower {
         }
     }
 
-    fn expr(
-        &mut self,
-        e: &ast::Expr,
-        expected: Option<&Ty>,
-        allow_optional: bool,
-    ) -> Option<TExpr> {
+    fn expr(&mut self, e: &ast::Expr, expected: Option<&Ty>, allow_optional: bool) -> Option<TExpr> {
         let span = e.span;
-        let mk = |kind, ty, grid| {
-            Some(TExpr {
-                kind,
-                ty,
-                grid,
-                span,
-            })
-        };
+        let mk = |kind, ty, grid| Some(TExpr { kind, ty, grid, span });
         match &e.kind {
             ExprKind::Paren(inner) => self.expr(inner, expected, allow_optional),
             ExprKind::Name(id) => self.name_expr(id, expected, allow_optional),
@@ -1459,10 +1093,7 @@ impl Lower {
                 };
                 let ty = match ty {
                     Ty::Money { unit, .. } if !matches!(expected, Some(Ty::Money { .. })) => {
-                        Ty::Money {
-                            unit,
-                            tag: Tag::Any,
-                        }
+                        Ty::Money { unit, tag: Tag::Any }
                     }
                     t => t,
                 };
@@ -1495,14 +1126,14 @@ impl Lower {
                 };
                 if !ordered && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
                     let tn = self.tyname(&u);
-                    self.push(Diagnostic::new("E061", self.file, span, format!("{tn} has no order")).label(format!("`{}` needs an order", op.as_str())).help("compare with `=` or `!=`, or declare the enum ordered (`a < b < c`)"));
+                    self.push(
+                        Diagnostic::new("E061", self.file, span, format!("{tn} has no order"))
+                            .label(format!("`{}` needs an order", op.as_str()))
+                            .help("compare with `=` or `!=`, or declare the enum ordered (`a < b < c`)"),
+                    );
                     return None;
                 }
-                mk(
-                    TExprKind::Cmp(*op, Box::new(lt), Box::new(rt)),
-                    Ty::Bool,
-                    Grid::Zero,
-                )
+                mk(TExprKind::Cmp(*op, Box::new(lt), Box::new(rt)), Ty::Bool, Grid::Zero)
             }
             ExprKind::Not(inner) => {
                 let t = self.bool_expr(inner, allow_optional)?;
@@ -1512,11 +1143,8 @@ impl Lower {
                 let lt = self.bool_expr(l, allow_optional);
                 let rt = self.bool_expr(r, allow_optional);
                 let (lt, rt) = (Box::new(lt?), Box::new(rt?));
-                let kind = if matches!(e.kind, ExprKind::And(..)) {
-                    TExprKind::And(lt, rt)
-                } else {
-                    TExprKind::Or(lt, rt)
-                };
+                let kind =
+                    if matches!(e.kind, ExprKind::And(..)) { TExprKind::And(lt, rt) } else { TExprKind::Or(lt, rt) };
                 mk(kind, Ty::Bool, Grid::Zero)
             }
             ExprKind::Call(f, args) => self.call(*f, args, expected, allow_optional, span),
@@ -1525,14 +1153,9 @@ impl Lower {
                 if !v.ty.is_numeric() {
                     let tn = self.tyname(&v.ty);
                     self.push(
-                        Diagnostic::new(
-                            "E061",
-                            self.file,
-                            value.span,
-                            format!("{tn} cannot be rounded"),
-                        )
-                        .label("not a number")
-                        .help("round a number"),
+                        Diagnostic::new("E061", self.file, value.span, format!("{tn} cannot be rounded"))
+                            .label("not a number")
+                            .help("round a number"),
                     );
                     return None;
                 }
@@ -1545,9 +1168,7 @@ impl Lower {
                             format!("`{}` is not a rounding mode", mode.name),
                         )
                         .label("unknown mode")
-                        .help(
-                            "the modes are up, down, ceiling, floor, half_up, half_down, half_even",
-                        ),
+                        .help("the modes are up, down, ceiling, floor, half_up, half_down, half_even"),
                     );
                     return None;
                 };
@@ -1560,31 +1181,14 @@ impl Lower {
                 };
                 if !g.is_positive() {
                     self.push(
-                        Diagnostic::new(
-                            "E072",
-                            self.file,
-                            grid.span,
-                            "the rounding grid must be positive",
-                        )
-                        .label("not positive")
-                        .help("round to a positive grid, such as `1`"),
+                        Diagnostic::new("E072", self.file, grid.span, "the rounding grid must be positive")
+                            .label("not positive")
+                            .help("round to a positive grid, such as `1`"),
                     );
                     return None;
                 }
-                let ty = if v.ty == Ty::Number {
-                    Ty::Int
-                } else {
-                    v.ty.clone()
-                };
-                mk(
-                    TExprKind::Round {
-                        value: Box::new(v),
-                        mode: m,
-                        grid: g.clone(),
-                    },
-                    ty,
-                    Grid::Step(g),
-                )
+                let ty = if v.ty == Ty::Number { Ty::Int } else { v.ty.clone() };
+                mk(TExprKind::Round { value: Box::new(v), mode: m, grid: g.clone() }, ty, Grid::Step(g))
             }
             ExprKind::If { cond, then, els } => {
                 let c = self.bool_expr(cond, allow_optional);
@@ -1594,28 +1198,15 @@ impl Lower {
                     return self.mismatch(&t, &f, "if", span);
                 };
                 let grid = t.grid.join(&f.grid);
-                mk(
-                    TExprKind::If {
-                        cond: Box::new(c),
-                        then: Box::new(t),
-                        els: Box::new(f),
-                    },
-                    u,
-                    grid,
-                )
+                mk(TExprKind::If { cond: Box::new(c), then: Box::new(t), els: Box::new(f) }, u, grid)
             }
             ExprKind::In { name, values } => {
                 let v = self.name_expr(name, None, allow_optional)?;
                 let TExprKind::Var(var) = v.kind else {
                     self.push(
-                        Diagnostic::new(
-                            "E061",
-                            self.file,
-                            name.span,
-                            "`in` needs a value name on its left",
-                        )
-                        .label("not a value name")
-                        .help("write `NAME in {V1, V2}`"),
+                        Diagnostic::new("E061", self.file, name.span, "`in` needs a value name on its left")
+                            .label("not a value name")
+                            .help("write `NAME in {V1, V2}`"),
                     );
                     return None;
                 };
@@ -1631,11 +1222,7 @@ impl Lower {
     /// A literal in a set (`in {…}` or a cell): a group stands for its values.
     fn set_member(&mut self, lit: &ast::Literal, ty: &Ty) -> Option<Vec<Value>> {
         if let (LitKind::Name(n), Ty::Enum(e)) = (&lit.kind, ty) {
-            if let Some(g) = self
-                .groups
-                .iter()
-                .find(|g| g.enum_id == *e && g.name == n.name)
-            {
+            if let Some(g) = self.groups.iter().find(|g| g.enum_id == *e && g.name == n.name) {
                 return Some(g.values.iter().map(|&p| Value::Enum(p)).collect());
             }
         }
@@ -1647,14 +1234,9 @@ impl Lower {
         if t.ty != Ty::Bool {
             let tn = self.tyname(&t.ty);
             self.push(
-                Diagnostic::new(
-                    "E061",
-                    self.file,
-                    e.span,
-                    format!("expected true or false, found {tn}"),
-                )
-                .label("not a boolean")
-                .help("write a comparison here"),
+                Diagnostic::new("E061", self.file, e.span, format!("expected true or false, found {tn}"))
+                    .label("not a boolean")
+                    .help("write a comparison here"),
             );
             return None;
         }
@@ -1683,25 +1265,19 @@ impl Lower {
 
     fn mismatch(&mut self, l: &TExpr, r: &TExpr, what: &str, span: Span) -> Option<TExpr> {
         let (a, b) = (self.tyname(&l.ty), self.tyname(&r.ty));
-        let code = if l.ty.dim().is_some() && r.ty.dim().is_some() {
-            "E060"
-        } else {
-            "E061"
-        };
+        let code = if l.ty.dim().is_some() && r.ty.dim().is_some() { "E060" } else { "E061" };
         let help = match (&l.ty, &r.ty) {
-            (Ty::Money { tag: t1, .. }, Ty::Money { tag: t2, .. }) if t1 != t2 => "the tax tag never converts: convert one side explicitly with a rate, or declare both with the same tag".to_string(),
+            (Ty::Money { tag: t1, .. }, Ty::Money { tag: t2, .. }) if t1 != t2 => {
+                "the tax tag never converts: convert one side explicitly with a rate, or declare both with the same tag"
+                    .to_string()
+            }
             _ => "both sides of this operation must have one type".to_string(),
         };
-        let d = Diagnostic::new(
-            code,
-            self.file,
-            span,
-            format!("`{what}` between {a} and {b}"),
-        )
-        .label(format!("{a} {what} {b}"))
-        .secondary(self.file, l.span, format!("this is {a}"))
-        .secondary(self.file, r.span, format!("this is {b}"))
-        .help(help);
+        let d = Diagnostic::new(code, self.file, span, format!("`{what}` between {a} and {b}"))
+            .label(format!("{a} {what} {b}"))
+            .secondary(self.file, l.span, format!("this is {a}"))
+            .secondary(self.file, r.span, format!("this is {b}"))
+            .help(help);
         self.push(d);
         None
     }
@@ -1715,22 +1291,11 @@ impl Lower {
         allow_optional: bool,
         span: Span,
     ) -> Option<TExpr> {
-        let mk = |kind, ty, grid| {
-            Some(TExpr {
-                kind,
-                ty,
-                grid,
-                span,
-            })
-        };
+        let mk = |kind, ty, grid| Some(TExpr { kind, ty, grid, span });
         match op {
             BinOp::Add | BinOp::Sub => {
                 // date ± int and date - date are the two date forms.
-                let lt = if needs_context(l) {
-                    None
-                } else {
-                    Some(self.expr(l, expected, allow_optional)?)
-                };
+                let lt = if needs_context(l) { None } else { Some(self.expr(l, expected, allow_optional)?) };
                 if let Some(lt) = &lt {
                     if lt.ty == Ty::Date {
                         let rt = self.expr(r, None, allow_optional)?;
@@ -1740,11 +1305,7 @@ impl Lower {
                             _ => return self.mismatch(lt, &rt, op.as_str(), span),
                         };
                         let grid = lt.grid.join(&rt.grid);
-                        return mk(
-                            TExprKind::Arith(op, Box::new(lt.clone()), Box::new(rt)),
-                            ty,
-                            grid,
-                        );
+                        return mk(TExprKind::Arith(op, Box::new(lt.clone()), Box::new(rt)), ty, grid);
                     }
                 }
                 let (lt, rt) = match lt {
@@ -1768,21 +1329,12 @@ impl Lower {
                     (Ty::Int | Ty::Number, Ty::Int | Ty::Number) => Ty::Number,
                     (Ty::Rate { .. }, Ty::Int | Ty::Number | Ty::Rate { .. })
                     | (Ty::Int | Ty::Number, Ty::Rate { .. }) => Ty::Number,
-                    (
-                        t @ (Ty::Money { .. } | Ty::Qty { .. }),
-                        Ty::Int | Ty::Number | Ty::Rate { .. },
-                    ) => t.clone(),
-                    (
-                        Ty::Int | Ty::Number | Ty::Rate { .. },
-                        t @ (Ty::Money { .. } | Ty::Qty { .. }),
-                    ) => t.clone(),
+                    (t @ (Ty::Money { .. } | Ty::Qty { .. }), Ty::Int | Ty::Number | Ty::Rate { .. }) => t.clone(),
+                    (Ty::Int | Ty::Number | Ty::Rate { .. }, t @ (Ty::Money { .. } | Ty::Qty { .. })) => t.clone(),
                     _ => return self.mismatch(&lt, &rt, "*", span),
                 };
                 let ty = match ty {
-                    Ty::Money {
-                        unit,
-                        tag: Tag::Any,
-                    } if matches!(expected, Some(Ty::Money { .. })) => match expected {
+                    Ty::Money { unit, tag: Tag::Any } if matches!(expected, Some(Ty::Money { .. })) => match expected {
                         Some(Ty::Money { tag, .. }) => Ty::Money { unit, tag: *tag },
                         _ => unreachable!(),
                     },
@@ -1796,10 +1348,7 @@ impl Lower {
                 let rt = self.expr(r, Some(&lt.ty), allow_optional)?;
                 let ty = match (&lt.ty, &rt.ty) {
                     (Ty::Int | Ty::Number, Ty::Int | Ty::Number) => Ty::Number,
-                    (
-                        t @ (Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. }),
-                        Ty::Int | Ty::Number,
-                    ) => t.clone(),
+                    (t @ (Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. }), Ty::Int | Ty::Number) => t.clone(),
                     (a, b) if a.is_numeric() && unify(a, b).is_some() => Ty::Number,
                     _ => return self.mismatch(&lt, &rt, "/", span),
                 };
@@ -1823,14 +1372,7 @@ impl Lower {
         allow_optional: bool,
         span: Span,
     ) -> Option<TExpr> {
-        let mk = |kind, ty, grid| {
-            Some(TExpr {
-                kind,
-                ty,
-                grid,
-                span,
-            })
-        };
+        let mk = |kind, ty, grid| Some(TExpr { kind, ty, grid, span });
         let arity_ok = match f {
             Func::Min | Func::Max => args.len() >= 2,
             Func::Mod => args.len() == 2,
@@ -1843,14 +1385,9 @@ impl Lower {
                 Func::Isqrt => "one argument",
             };
             self.push(
-                Diagnostic::new(
-                    "E061",
-                    self.file,
-                    span,
-                    format!("`{}` takes {want}", f.as_str()),
-                )
-                .label(format!("{} given", args.len()))
-                .help(format!("write `{}(…)` with {want}", f.as_str())),
+                Diagnostic::new("E061", self.file, span, format!("`{}` takes {want}", f.as_str()))
+                    .label(format!("{} given", args.len()))
+                    .help(format!("write `{}(…)` with {want}", f.as_str())),
             );
             return None;
         }
@@ -1882,21 +1419,13 @@ impl Lower {
                 if !ordered {
                     let tn = self.tyname(&ty);
                     self.push(
-                        Diagnostic::new(
-                            "E061",
-                            self.file,
-                            span,
-                            format!("`{}` of {tn}", f.as_str()),
-                        )
-                        .label("these values have no order to take it by")
-                        .help("compare numbers, dates or the values of an ordered enum"),
+                        Diagnostic::new("E061", self.file, span, format!("`{}` of {tn}", f.as_str()))
+                            .label("these values have no order to take it by")
+                            .help("compare numbers, dates or the values of an ordered enum"),
                     );
                     return None;
                 }
-                let grid = typed
-                    .iter()
-                    .skip(1)
-                    .fold(typed[0].grid.clone(), |g, t| g.join(&t.grid));
+                let grid = typed.iter().skip(1).fold(typed[0].grid.clone(), |g, t| g.join(&t.grid));
                 match f {
                     Func::Min => mk(TExprKind::Min(typed), ty, grid),
                     Func::Max => mk(TExprKind::Max(typed), ty, grid),
@@ -1912,14 +1441,9 @@ impl Lower {
                 if !matches!(a.ty, Ty::Int | Ty::Number) {
                     let tn = self.tyname(&a.ty);
                     self.push(
-                        Diagnostic::new(
-                            "E061",
-                            self.file,
-                            args[0].span,
-                            format!("`isqrt` of {tn}"),
-                        )
-                        .label("isqrt takes a plain number")
-                        .help("divide by the unit first, such as `isqrt(area / 1m)`"),
+                        Diagnostic::new("E061", self.file, args[0].span, format!("`isqrt` of {tn}"))
+                            .label("isqrt takes a plain number")
+                            .help("divide by the unit first, such as `isqrt(area / 1m)`"),
                     );
                     return None;
                 }
@@ -1936,15 +1460,23 @@ impl Lower {
         let mut ok = true;
         // Result columns: the rightmost, in the heading's order.
         let result_cols = &t.columns[ncols.saturating_sub(nres)..];
-        if ncols < nres
-            || result_cols
-                .iter()
-                .zip(&t.results)
-                .any(|(c, r)| c.name != r.name)
-        {
-            self.push(Diagnostic::new("E067", self.file, t.header_span, format!("table `{}`: the result columns must be the rightmost, in the order the heading names them", t.name.name))
-                .label(format!("expected the last columns to be {}", t.results.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")))
-                .help("move the result columns to the right, or fix the heading after `->`"));
+        if ncols < nres || result_cols.iter().zip(&t.results).any(|(c, r)| c.name != r.name) {
+            self.push(
+                Diagnostic::new(
+                    "E067",
+                    self.file,
+                    t.header_span,
+                    format!(
+                        "table `{}`: the result columns must be the rightmost, in the order the heading names them",
+                        t.name.name
+                    ),
+                )
+                .label(format!(
+                    "expected the last columns to be {}",
+                    t.results.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+                ))
+                .help("move the result columns to the right, or fix the heading after `->`"),
+            );
             return None;
         }
         let mut conds = Vec::new();
@@ -1958,16 +1490,9 @@ impl Lower {
                 }
                 None => {
                     self.push(
-                        Diagnostic::new(
-                            "E050",
-                            self.file,
-                            c.span,
-                            format!("unknown column `{}`", c.name),
-                        )
-                        .label("no declared name")
-                        .help(
-                            "head a condition column with an input, a value, a define or an output",
-                        ),
+                        Diagnostic::new("E050", self.file, c.span, format!("unknown column `{}`", c.name))
+                            .label("no declared name")
+                            .help("head a condition column with an input, a value, a define or an output"),
                     );
                     ok = false;
                 }
@@ -1979,17 +1504,9 @@ impl Lower {
                 Some(&v) => results.push(v),
                 None => {
                     self.push(
-                        Diagnostic::new(
-                            "E050",
-                            self.file,
-                            r.span,
-                            format!("unknown result `{}`", r.name),
-                        )
-                        .label("not declared")
-                        .help(format!(
-                            "declare `output {}: …` or `value {}: …`",
-                            r.name, r.name
-                        )),
+                        Diagnostic::new("E050", self.file, r.span, format!("unknown result `{}`", r.name))
+                            .label("not declared")
+                            .help(format!("declare `output {}: …` or `value {}: …`", r.name, r.name)),
                     );
                     ok = false;
                 }
@@ -2022,12 +1539,7 @@ impl Lower {
                     }
                 }
             }
-            rows.push(RowIr {
-                conds: rconds,
-                results: rres,
-                span: row.span,
-                cell_spans,
-            });
+            rows.push(RowIr { conds: rconds, results: rres, span: row.span, cell_spans });
         }
         if !ok {
             return None;
@@ -2056,16 +1568,9 @@ impl Lower {
                     if !optional {
                         let name = self.vars[v].name.clone();
                         self.push(
-                            Diagnostic::new(
-                                "E061",
-                                self.file,
-                                lit.span,
-                                format!("`{name}` is never none"),
-                            )
-                            .label("this column is not optional")
-                            .help(format!(
-                                "declare `{name}` with `?` to let it be none, or remove `none`"
-                            )),
+                            Diagnostic::new("E061", self.file, lit.span, format!("`{name}` is never none"))
+                                .label("this column is not optional")
+                                .help(format!("declare `{name}` with `?` to let it be none, or remove `none`")),
                         );
                         return None;
                     }
@@ -2081,14 +1586,9 @@ impl Lower {
                     if !ordered {
                         let tn = self.tyname(&ty);
                         self.push(
-                            Diagnostic::new(
-                                "E061",
-                                self.file,
-                                bounds[0].1.span,
-                                format!("{tn} has no order"),
-                            )
-                            .label("a bound needs an order")
-                            .help("list the values the row takes instead"),
+                            Diagnostic::new("E061", self.file, bounds[0].1.span, format!("{tn} has no order"))
+                                .label("a bound needs an order")
+                                .help("list the values the row takes instead"),
                         );
                         return None;
                     }
@@ -2100,29 +1600,17 @@ impl Lower {
                 }
             }
         }
-        Some(CondIr::Tests {
-            negated: *negated,
-            tests: out,
-        })
+        Some(CondIr::Tests { negated: *negated, tests: out })
     }
 
     fn result_cell(&mut self, e: &ast::Expr, v: VarId) -> Option<Option<TExpr>> {
-        if let ExprKind::Lit(ast::Literal {
-            kind: LitKind::None,
-            ..
-        }) = e.kind
-        {
+        if let ExprKind::Lit(ast::Literal { kind: LitKind::None, .. }) = e.kind {
             if !self.vars[v].optional {
                 let name = self.vars[v].name.clone();
                 self.push(
-                    Diagnostic::new(
-                        "E061",
-                        self.file,
-                        e.span,
-                        format!("`{name}` cannot be none"),
-                    )
-                    .label("not optional")
-                    .help(format!("declare `{name}` with `?`, or give a value")),
+                    Diagnostic::new("E061", self.file, e.span, format!("`{name}` cannot be none"))
+                        .label("not optional")
+                        .help(format!("declare `{name}` with `?`, or give a value")),
                 );
                 return None;
             }
@@ -2169,20 +1657,12 @@ impl Lower {
             let name = var.name.clone();
             let grid_lit = self.example_grid(&var.ty);
             let (fix_text, fix_at) = match var.kind {
-                VarKind::Output => (
-                    format!(" round half_even({grid_lit})"),
-                    Span::new(var_decl_end(var), var_decl_end(var)),
-                ),
-                _ => (
-                    format!("round({}, half_even, {grid_lit})", self.source_text(e.span)),
-                    e.span,
-                ),
+                VarKind::Output => {
+                    (format!(" round half_even({grid_lit})"), Span::new(var_decl_end(var), var_decl_end(var)))
+                }
+                _ => (format!("round({}, half_even, {grid_lit})", self.source_text(e.span)), e.span),
             };
-            let what = if var.kind == VarKind::Output {
-                "output"
-            } else {
-                "value"
-            };
+            let what = if var.kind == VarKind::Output { "output" } else { "value" };
             let d = Diagnostic::new("E106", self.file, e.span, format!("{what} `{name}` may hold a fraction of its unit, and nothing rounds it"))
                 .label(format!("this can be finer than {tn}"))
                 .secondary(self.file, var.span, format!("`{name}` is {tn}"))
@@ -2206,14 +1686,9 @@ impl Lower {
                 Some(v) if self.vars[v].kind == VarKind::Input => {
                     if inputs.iter().any(|(x, _)| *x == v) {
                         self.push(
-                            Diagnostic::new(
-                                "E068",
-                                self.file,
-                                name.span,
-                                format!("`{}` is given twice", name.name),
-                            )
-                            .label("given again")
-                            .help("give each input once"),
+                            Diagnostic::new("E068", self.file, name.span, format!("`{}` is given twice", name.name))
+                                .label("given again")
+                                .help("give each input once"),
                         );
                         ok = false;
                         continue;
@@ -2222,14 +1697,9 @@ impl Lower {
                     match self.lit_value(lit, &ty) {
                         Some(Value::None) if !self.vars[v].optional => {
                             self.push(
-                                Diagnostic::new(
-                                    "E068",
-                                    self.file,
-                                    lit.span,
-                                    format!("`{}` is never none", name.name),
-                                )
-                                .label("not optional")
-                                .help("give it a value"),
+                                Diagnostic::new("E068", self.file, lit.span, format!("`{}` is never none", name.name))
+                                    .label("not optional")
+                                    .help("give it a value"),
                             );
                             ok = false;
                         }
@@ -2239,14 +1709,9 @@ impl Lower {
                 }
                 _ => {
                     self.push(
-                        Diagnostic::new(
-                            "E068",
-                            self.file,
-                            name.span,
-                            format!("`{}` is not an input", name.name),
-                        )
-                        .label("not an input")
-                        .help("an expect names inputs before `->` and outputs after it"),
+                        Diagnostic::new("E068", self.file, name.span, format!("`{}` is not an input", name.name))
+                            .label("not an input")
+                            .help("an expect names inputs before `->` and outputs after it"),
                     );
                     ok = false;
                 }
@@ -2259,16 +1724,9 @@ impl Lower {
                 } else if ok {
                     let name = self.vars[v].name.clone();
                     self.push(
-                        Diagnostic::new(
-                            "E068",
-                            self.file,
-                            span,
-                            format!("this expect does not give input `{name}`"),
-                        )
-                        .label(format!("`{name}` is missing"))
-                        .help(format!(
-                            "add `{name}=…`; only an optional input may be left out"
-                        )),
+                        Diagnostic::new("E068", self.file, span, format!("this expect does not give input `{name}`"))
+                            .label(format!("`{name}` is missing"))
+                            .help(format!("add `{name}=…`; only an optional input may be left out")),
                     );
                     ok = false;
                 }
@@ -2285,25 +1743,16 @@ impl Lower {
                 }
                 _ => {
                     self.push(
-                        Diagnostic::new(
-                            "E068",
-                            self.file,
-                            name.span,
-                            format!("`{}` is not an output", name.name),
-                        )
-                        .label("not an output")
-                        .help("after `->` an expect names outputs"),
+                        Diagnostic::new("E068", self.file, name.span, format!("`{}` is not an output", name.name))
+                            .label("not an output")
+                            .help("after `->` an expect names outputs"),
                     );
                     ok = false;
                 }
             }
         }
         inputs.sort_by_key(|(v, _)| *v);
-        ok.then_some(ExpectIr {
-            inputs,
-            outputs,
-            span,
-        })
+        ok.then_some(ExpectIr { inputs, outputs, span })
     }
 
     /// The evaluation order of §7: repeatedly the earliest-written step whose dependencies are done.
@@ -2316,13 +1765,7 @@ impl Lower {
                     collect_vars(e, &mut reads);
                 }
             }
-            steps.push((
-                table_items[ti],
-                Step::Table(ti),
-                reads,
-                t.results.clone(),
-                t.name_span,
-            ));
+            steps.push((table_items[ti], Step::Table(ti), reads, t.results.clone(), t.name_span));
         }
         for &(idx, var) in &self.define_item_order {
             let Some(&di) = self.define_of_var.get(&var) else {
@@ -2343,29 +1786,26 @@ impl Lower {
         let mut taken = vec![false; steps.len()];
         while order.len() < steps.len() {
             // A name nothing decides was reported already (E065); it does not hold the order up.
-            let next = (0..steps.len()).find(|&i| {
-                !taken[i]
-                    && steps[i]
-                        .2
-                        .iter()
-                        .all(|&r| done[r] || self.vars[r].decided_by.is_none())
-            });
+            let next = (0..steps.len())
+                .find(|&i| !taken[i] && steps[i].2.iter().all(|&r| done[r] || self.vars[r].decided_by.is_none()));
             let Some(i) = next else {
                 let stuck: Vec<usize> = (0..steps.len()).filter(|&i| !taken[i]).collect();
                 let names: Vec<String> = stuck
                     .iter()
-                    .flat_map(|&i| {
-                        steps[i]
-                            .3
-                            .iter()
-                            .map(|&v| format!("`{}`", self.vars[v].name))
-                    })
+                    .flat_map(|&i| steps[i].3.iter().map(|&v| format!("`{}`", self.vars[v].name)))
                     .collect();
                 let span = steps[stuck[0]].4;
-                self.push(Diagnostic::new("E110", self.file, span, format!("a cycle: {} are each computed from another", names.join(", ")))
+                self.push(
+                    Diagnostic::new(
+                        "E110",
+                        self.file,
+                        span,
+                        format!("a cycle: {} are each computed from another", names.join(", ")),
+                    )
                     .label("part of the cycle")
                     .note("every table and define is evaluated once per call, each after what it reads")
-                    .help("break the cycle: one of these must be decided without the others"));
+                    .help("break the cycle: one of these must be decided without the others"),
+                );
                 return None;
             };
             taken[i] = true;
@@ -2431,16 +1871,8 @@ trait AliasSuggest {
 
 impl AliasSuggest for String {
     fn name_to_alias(&self) -> String {
-        let s: String = self
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let s: String =
+            self.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
         if s.starts_with(|c: char| c.is_ascii_digit()) {
             format!("_{s}")
         } else {
@@ -2491,13 +1923,10 @@ fn lit_fits_expected(lit: &ast::Literal, t: &Ty) -> bool {
     match (&lit.kind, t) {
         (LitKind::Number { unit: None, .. }, Ty::Int | Ty::Number) => true,
         (LitKind::Number { unit: Some(u), .. }, Ty::Rate { .. }) => u.name == "%",
-        (
-            LitKind::Number { unit: Some(u), .. },
-            Ty::Money { unit: want, .. } | Ty::Qty { unit: want },
-        ) => units::lookup(&u.name).is_some_and(|lu| lu.dim == want.dim),
-        (LitKind::Date { .. }, Ty::Date)
-        | (LitKind::Bool(_), Ty::Bool)
-        | (LitKind::Str(_), Ty::Str) => true,
+        (LitKind::Number { unit: Some(u), .. }, Ty::Money { unit: want, .. } | Ty::Qty { unit: want }) => {
+            units::lookup(&u.name).is_some_and(|lu| lu.dim == want.dim)
+        }
+        (LitKind::Date { .. }, Ty::Date) | (LitKind::Bool(_), Ty::Bool) | (LitKind::Str(_), Ty::Str) => true,
         (LitKind::Qualified { .. }, Ty::Enum(_)) => true,
         _ => false,
     }
@@ -2510,17 +1939,12 @@ pub fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
         (Ty::Int | Ty::Number, Ty::Int | Ty::Number) => Some(Ty::Number),
         (Ty::Money { unit: ua, tag: ta }, Ty::Money { unit: ub, tag: tb }) if ua.dim == ub.dim => {
             let tag = ta.unify(*tb)?;
-            Some(Ty::Money {
-                unit: if ua.factor <= ub.factor { ua } else { ub },
-                tag,
-            })
+            Some(Ty::Money { unit: if ua.factor <= ub.factor { ua } else { ub }, tag })
         }
-        (Ty::Qty { unit: ua }, Ty::Qty { unit: ub }) if ua.dim == ub.dim => Some(Ty::Qty {
-            unit: if ua.factor <= ub.factor { ua } else { ub },
-        }),
-        (Ty::Rate { step: sa }, Ty::Rate { step: sb }) => Some(Ty::Rate {
-            step: sa.min(sb).clone(),
-        }),
+        (Ty::Qty { unit: ua }, Ty::Qty { unit: ub }) if ua.dim == ub.dim => {
+            Some(Ty::Qty { unit: if ua.factor <= ub.factor { ua } else { ub } })
+        }
+        (Ty::Rate { step: sa }, Ty::Rate { step: sb }) => Some(Ty::Rate { step: sa.min(sb).clone() }),
         (Ty::Date, Ty::Date) | (Ty::Bool, Ty::Bool) | (Ty::Str, Ty::Str) => Some(a.clone()),
         (Ty::Enum(x), Ty::Enum(y)) if x == y => Some(a.clone()),
         _ => None,

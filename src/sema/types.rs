@@ -59,17 +59,11 @@ impl Ty {
         }
     }
     pub fn is_numeric(&self) -> bool {
-        matches!(
-            self,
-            Ty::Int | Ty::Number | Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. }
-        )
+        matches!(self, Ty::Int | Ty::Number | Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. })
     }
     /// Values counted in whole units on the wire (everything but bool, string, enum).
     pub fn is_integer_on_wire(&self) -> bool {
-        matches!(
-            self,
-            Ty::Int | Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. }
-        )
+        matches!(self, Ty::Int | Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. })
     }
     pub fn dim(&self) -> Option<Dim> {
         match self {

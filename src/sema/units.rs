@@ -81,9 +81,5 @@ pub fn lookup(symbol: &str) -> Option<&'static Unit> {
 
 /// The type head a unit is declared under: `money`, `mass`, `length`, `duration`.
 pub fn units_of_kind(kind: &str) -> Vec<&'static str> {
-    UNITS
-        .iter()
-        .filter(|u| u.dim.kind() == kind)
-        .map(|u| u.symbol)
-        .collect()
+    UNITS.iter().filter(|u| u.dim.kind() == kind).map(|u| u.symbol).collect()
 }

@@ -33,11 +33,7 @@ pub fn format_file(f: &File) -> String {
         comments(&mut out, &item.leading);
         print_item(&mut out, item);
         if let Some(a) = &item.about {
-            line(
-                &mut out,
-                &format!("about {}", string_lit(&a.text.value)),
-                a.trailing.as_ref(),
-            );
+            line(&mut out, &format!("about {}", string_lit(&a.text.value)), a.trailing.as_ref());
         }
     }
     if !f.trailing_comments.is_empty() {
@@ -79,19 +75,11 @@ fn print_item(out: &mut String, item: &Item) {
                     None => decl_name(&v.name),
                 })
                 .collect();
-            line(
-                out,
-                &format!("enum {}: {}", decl_name(&e.name), values.join(sep)),
-                t,
-            );
+            line(out, &format!("enum {}: {}", decl_name(&e.name), values.join(sep)), t);
         }
         ItemKind::Group(g) => {
             let values: Vec<&str> = g.values.iter().map(|v| v.name.as_str()).collect();
-            line(
-                out,
-                &format!("group {} = {}", g.name.name, values.join(", ")),
-                t,
-            );
+            line(out, &format!("group {} = {}", g.name.name, values.join(", ")), t);
         }
         ItemKind::Input(d) => line(out, &format!("input {}", var_decl(d)), t),
         ItemKind::Output(d) => line(out, &format!("output {}", var_decl(d)), t),
@@ -114,10 +102,7 @@ fn print_item(out: &mut String, item: &Item) {
         ItemKind::Table(tb) => print_table(out, tb, t),
         ItemKind::Expect(e) => {
             let side = |xs: &[(Ident, Literal)]| {
-                xs.iter()
-                    .map(|(n, l)| format!("{}={}", n.name, print_literal(l)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                xs.iter().map(|(n, l)| format!("{}={}", n.name, print_literal(l))).collect::<Vec<_>>().join(", ")
             };
             let s = if e.inputs.is_empty() {
                 format!("expect -> {}", side(&e.outputs))
@@ -141,11 +126,7 @@ fn print_table(out: &mut String, t: &Table, trailing: Option<&Comment>) {
     line(out, &head, trailing);
 
     let header: Vec<String> = t.columns.iter().map(|c| c.name.clone()).collect();
-    let rows: Vec<Vec<String>> = t
-        .rows
-        .iter()
-        .map(|r| r.cells.iter().map(print_cell).collect())
-        .collect();
+    let rows: Vec<Vec<String>> = t.rows.iter().map(|r| r.cells.iter().map(print_cell).collect()).collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
     for r in &rows {
         for (i, c) in r.iter().enumerate() {
@@ -166,10 +147,7 @@ fn print_table(out: &mut String, t: &Table, trailing: Option<&Comment>) {
         s
     };
     line(out, &render(&header), None);
-    let sep: String = widths
-        .iter()
-        .map(|w| format!("{}|", "-".repeat(w + 2)))
-        .collect();
+    let sep: String = widths.iter().map(|w| format!("{}|", "-".repeat(w + 2))).collect();
     line(out, &format!("|{sep}"), None);
     for (row, cells) in t.rows.iter().zip(&rows) {
         comments(out, &row.leading);
@@ -195,11 +173,9 @@ pub fn print_cell(c: &CellSyntax) -> String {
 pub fn print_test(t: &Test) -> String {
     match t {
         Test::Equals(l) => print_literal(l),
-        Test::Bounds(bs) => bs
-            .iter()
-            .map(|(op, l)| format!("{}{}", op.as_str(), print_literal(l)))
-            .collect::<Vec<_>>()
-            .join(" "),
+        Test::Bounds(bs) => {
+            bs.iter().map(|(op, l)| format!("{}{}", op.as_str(), print_literal(l))).collect::<Vec<_>>().join(" ")
+        }
     }
 }
 
@@ -217,11 +193,7 @@ fn var_decl(d: &VarDecl) -> String {
         s.push_str(&print_range(r));
     }
     if let Some(r) = &d.rounding {
-        s.push_str(&format!(
-            " round {}({})",
-            r.mode.name,
-            print_literal(&r.grid)
-        ));
+        s.push_str(&format!(" round {}({})", r.mode.name, print_literal(&r.grid)));
     }
     s
 }
@@ -285,31 +257,17 @@ pub fn print_expr(e: &Expr) -> String {
         ExprKind::Not(x) => format!("not {}", print_expr(x)),
         ExprKind::And(l, r) => format!("{} and {}", print_expr(l), print_expr(r)),
         ExprKind::Or(l, r) => format!("{} or {}", print_expr(l), print_expr(r)),
-        ExprKind::Call(f, args) => format!(
-            "{}({})",
-            f.as_str(),
-            args.iter().map(print_expr).collect::<Vec<_>>().join(", ")
-        ),
-        ExprKind::Round { value, mode, grid } => format!(
-            "round({}, {}, {})",
-            print_expr(value),
-            mode.name,
-            print_literal(grid)
-        ),
-        ExprKind::If { cond, then, els } => format!(
-            "if {} then {} else {}",
-            print_expr(cond),
-            print_expr(then),
-            print_expr(els)
-        ),
-        ExprKind::In { name, values } => format!(
-            "{} in {{{}}}",
-            name.name,
-            values
-                .iter()
-                .map(print_literal)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        ExprKind::Call(f, args) => {
+            format!("{}({})", f.as_str(), args.iter().map(print_expr).collect::<Vec<_>>().join(", "))
+        }
+        ExprKind::Round { value, mode, grid } => {
+            format!("round({}, {}, {})", print_expr(value), mode.name, print_literal(grid))
+        }
+        ExprKind::If { cond, then, els } => {
+            format!("if {} then {} else {}", print_expr(cond), print_expr(then), print_expr(els))
+        }
+        ExprKind::In { name, values } => {
+            format!("{} in {{{}}}", name.name, values.iter().map(print_literal).collect::<Vec<_>>().join(", "))
+        }
     }
 }

@@ -146,19 +146,9 @@ fn is_ident_continue(c: char) -> bool {
 
 /// Lex `line`, which starts at byte `base` of the file.
 pub fn lex_line(line: &str, base: usize, file: FileId, diags: &mut Vec<Diagnostic>) -> LexedLine {
-    let mut lx = Lexer {
-        src: line,
-        pos: 0,
-        base,
-        file,
-        diags,
-        tokens: Vec::new(),
-    };
+    let mut lx = Lexer { src: line, pos: 0, base, file, diags, tokens: Vec::new() };
     let comment = lx.run();
-    LexedLine {
-        tokens: lx.tokens,
-        comment,
-    }
+    LexedLine { tokens: lx.tokens, comment }
 }
 
 struct Lexer<'a, 'd> {
@@ -251,14 +241,9 @@ impl Lexer<'_, '_> {
                         '\'' => "strings are written in double quotes",
                         _ => "remove it, or put it inside a string or after `#`",
                     };
-                    let d = Diagnostic::new(
-                        "E001",
-                        self.file,
-                        self.span(start),
-                        format!("unexpected character `{c}`"),
-                    )
-                    .label("not part of the language")
-                    .help(hint);
+                    let d = Diagnostic::new("E001", self.file, self.span(start), format!("unexpected character `{c}`"))
+                        .label("not part of the language")
+                        .help(hint);
                     self.diags.push(d);
                     return;
                 }
@@ -276,14 +261,9 @@ impl Lexer<'_, '_> {
         loop {
             match self.peek() {
                 None => {
-                    let d = Diagnostic::new(
-                        "E003",
-                        self.file,
-                        self.span(start),
-                        "unterminated string",
-                    )
-                    .label("this string has no closing `\"`")
-                    .help("close the string on the same line; write `\\\"` for a quote inside it");
+                    let d = Diagnostic::new("E003", self.file, self.span(start), "unterminated string")
+                        .label("this string has no closing `\"`")
+                        .help("close the string on the same line; write `\\\"` for a quote inside it");
                     self.diags.push(d);
                     break;
                 }
@@ -303,14 +283,10 @@ impl Lexer<'_, '_> {
                             if let Some(c) = other {
                                 self.pos += c.len_utf8();
                             }
-                            let d = Diagnostic::new(
-                                "E003",
-                                self.file,
-                                self.span(esc_start),
-                                "unknown escape in a string",
-                            )
-                            .label("only `\\\"` and `\\\\` are escapes")
-                            .help("write `\\\\` for a backslash");
+                            let d =
+                                Diagnostic::new("E003", self.file, self.span(esc_start), "unknown escape in a string")
+                                    .label("only `\\\"` and `\\\\` are escapes")
+                                    .help("write `\\\\` for a backslash");
                             self.diags.push(d);
                         }
                     }
@@ -382,11 +358,7 @@ impl Lexer<'_, '_> {
             .label("write this number without separators")
             .note("one spelling per number: a comma always separates list items")
             .help(format!("write `{canonical}`"))
-            .fix(
-                "rewrite_literal",
-                canonical,
-                Some((self.file, self.span(start))),
-            );
+            .fix("rewrite_literal", canonical, Some((self.file, self.span(start))));
             self.diags.push(d);
         }
         self.push(Tok::Number { value, unit }, start);
@@ -394,9 +366,7 @@ impl Lexer<'_, '_> {
 
     fn three_digits_after_comma(&self) -> bool {
         let rest = &self.src.as_bytes()[self.pos + 1..];
-        rest.len() >= 3
-            && rest[..3].iter().all(u8::is_ascii_digit)
-            && !rest.get(3).is_some_and(u8::is_ascii_digit)
+        rest.len() >= 3 && rest[..3].iter().all(u8::is_ascii_digit) && !rest.get(3).is_some_and(u8::is_ascii_digit)
     }
 
     /// `YYYY-MM-DD`, not followed by a digit or a letter.
@@ -408,30 +378,19 @@ impl Lexer<'_, '_> {
             && b[5..7].iter().all(u8::is_ascii_digit)
             && b[7] == b'-'
             && b[8..10].iter().all(u8::is_ascii_digit)
-            && !self.src[self.pos + 10..]
-                .chars()
-                .next()
-                .is_some_and(is_ident_continue);
+            && !self.src[self.pos + 10..].chars().next().is_some_and(is_ident_continue);
         if !shape {
             return None;
         }
         let text = &self.src[self.pos..self.pos + 10];
         let start = self.pos;
         self.pos += 10;
-        let (year, month, day) = (
-            text[..4].parse().unwrap(),
-            text[5..7].parse().unwrap(),
-            text[8..10].parse().unwrap(),
-        );
+        let (year, month, day) =
+            (text[..4].parse().unwrap(), text[5..7].parse().unwrap(), text[8..10].parse().unwrap());
         if !crate::num::date::is_valid(year, month, day) {
-            let d = Diagnostic::new(
-                "E010",
-                self.file,
-                self.span(start),
-                format!("`{text}` is not a date"),
-            )
-            .label("the calendar has no such day")
-            .help("write a day that exists, as YYYY-MM-DD");
+            let d = Diagnostic::new("E010", self.file, self.span(start), format!("`{text}` is not a date"))
+                .label("the calendar has no such day")
+                .help("write a day that exists, as YYYY-MM-DD");
             self.diags.push(d);
         }
         Some(Tok::Date { year, month, day })

@@ -14,18 +14,9 @@ pub struct Parsed {
 
 /// Parse a whole file. `file` is `None` only when not even a header could be read.
 pub fn parse(text: &str, file: FileId) -> Parsed {
-    let mut p = FileParser {
-        text,
-        file,
-        diags: Vec::new(),
-        lines: split_lines(text),
-        at: 0,
-    };
+    let mut p = FileParser { text, file, diags: Vec::new(), lines: split_lines(text), at: 0 };
     let f = p.file();
-    Parsed {
-        file: f,
-        diags: p.diags,
-    }
+    Parsed { file: f, diags: p.diags }
 }
 
 struct Line<'a> {
@@ -78,26 +69,10 @@ impl<'a> FileParser<'a> {
     fn lex(&mut self, idx: usize) -> LineTokens {
         let line = &self.lines[idx];
         let lexed = lex_line(line.text, line.start, self.file, &mut self.diags);
-        let content_end = lexed
-            .tokens
-            .last()
-            .map(|t| t.span.end as usize)
-            .unwrap_or(line.start);
-        let first = lexed
-            .tokens
-            .first()
-            .map(|t| t.span.start as usize)
-            .unwrap_or(line.start);
-        let comment = lexed.comment.map(|(text, span)| Comment {
-            text,
-            span,
-            blank_before: false,
-        });
-        LineTokens {
-            tokens: lexed.tokens,
-            comment,
-            span: Span::new(first, content_end),
-        }
+        let content_end = lexed.tokens.last().map(|t| t.span.end as usize).unwrap_or(line.start);
+        let first = lexed.tokens.first().map(|t| t.span.start as usize).unwrap_or(line.start);
+        let comment = lexed.comment.map(|(text, span)| Comment { text, span, blank_before: false });
+        LineTokens { tokens: lexed.tokens, comment, span: Span::new(first, content_end) }
     }
 
     fn comment_at(&self, idx: usize, blank_before: bool) -> Comment {
@@ -135,14 +110,9 @@ impl<'a> FileParser<'a> {
         if self.at >= self.lines.len() {
             let end = self.text.len();
             self.push(
-                Diagnostic::new(
-                    "E005",
-                    self.file,
-                    Span::new(end, end),
-                    "the file has no header",
-                )
-                .label("expected `rule NAME vN` or `enums NAME`")
-                .help("start the file with a line like `rule parcel_rate v1`"),
+                Diagnostic::new("E005", self.file, Span::new(end, end), "the file has no header")
+                    .label("expected `rule NAME vN` or `enums NAME`")
+                    .help("start the file with a line like `rule parcel_rate v1`"),
             );
             return None;
         }
@@ -154,21 +124,18 @@ impl<'a> FileParser<'a> {
         loop {
             let leading = self.take_comments();
             if self.at >= self.lines.len() {
-                return Some(File {
-                    header,
-                    items,
-                    trailing_comments: leading,
-                });
+                return Some(File { header, items, trailing_comments: leading });
             }
             let idx = self.at;
-            let directly_after =
-                idx > 0 && !is_blank(self.lines[idx - 1].text) && leading.is_empty();
+            let directly_after = idx > 0 && !is_blank(self.lines[idx - 1].text) && leading.is_empty();
             self.at += 1;
             if is_table_line(self.lines[idx].text) {
                 let lt = self.lex(idx);
-                self.push(Diagnostic::new("E004", self.file, lt.span, "a table row outside a table")
-                    .label("no `table` line above this row")
-                    .help("start the table with `table NAME -> RESULT` on the line above its header"));
+                self.push(
+                    Diagnostic::new("E004", self.file, lt.span, "a table row outside a table")
+                        .label("no `table` line above this row")
+                        .help("start the table with `table NAME -> RESULT` on the line above its header"),
+                );
                 continue;
             }
             let lt = self.lex(idx);
@@ -195,34 +162,22 @@ impl<'a> FileParser<'a> {
         let kind_word = c.ident_any();
         let res = (|| -> Result<Header, Diagnostic> {
             let (word, wspan) = kind_word.ok_or_else(|| {
-                Diagnostic::new(
-                    "E005",
-                    self.file,
-                    lt.span,
-                    "the file must start with its header",
-                )
-                .label("expected `rule NAME vN` or `enums NAME`")
-                .help("start the file with a line like `rule parcel_rate v1`")
+                Diagnostic::new("E005", self.file, lt.span, "the file must start with its header")
+                    .label("expected `rule NAME vN` or `enums NAME`")
+                    .help("start the file with a line like `rule parcel_rate v1`")
             })?;
             match word.as_str() {
                 "rule" => {
                     let name = self.decl_name(&mut c)?;
-                    let (v, vspan) = c
-                        .ident_any()
-                        .ok_or_else(|| c.expected(self.file, "the version, as `v1`"))?;
+                    let (v, vspan) = c.ident_any().ok_or_else(|| c.expected(self.file, "the version, as `v1`"))?;
                     let version = v
                         .strip_prefix('v')
                         .and_then(|n| n.parse::<u64>().ok())
                         .filter(|n| *n > 0 && !v[1..].starts_with('0'))
                         .ok_or_else(|| {
-                            Diagnostic::new(
-                                "E005",
-                                self.file,
-                                vspan,
-                                format!("`{v}` is not a version"),
-                            )
-                            .label("expected `v` and a positive whole number")
-                            .help("write the rule's version as `v1`, `v2`, …")
+                            Diagnostic::new("E005", self.file, vspan, format!("`{v}` is not a version"))
+                                .label("expected `v` and a positive whole number")
+                                .help("write the rule's version as `v1`, `v2`, …")
                         })?;
                     c.end(self.file)?;
                     Ok(Header {
@@ -236,22 +191,11 @@ impl<'a> FileParser<'a> {
                 "enums" => {
                     let name = self.decl_name(&mut c)?;
                     c.end(self.file)?;
-                    Ok(Header {
-                        kind: HeaderKind::Enums,
-                        name,
-                        span: lt.span,
-                        leading,
-                        trailing: lt.comment.clone(),
-                    })
+                    Ok(Header { kind: HeaderKind::Enums, name, span: lt.span, leading, trailing: lt.comment.clone() })
                 }
-                _ => Err(Diagnostic::new(
-                    "E005",
-                    self.file,
-                    wspan,
-                    "the file must start with its header",
-                )
-                .label("expected `rule` or `enums`")
-                .help("start the file with a line like `rule parcel_rate v1`")),
+                _ => Err(Diagnostic::new("E005", self.file, wspan, "the file must start with its header")
+                    .label("expected `rule` or `enums`")
+                    .help("start the file with a line like `rule parcel_rate v1`")),
             }
         })();
         match res {
@@ -299,19 +243,10 @@ impl<'a> FileParser<'a> {
             },
         }?;
         let span = match &kind {
-            ItemKind::Table(t) => {
-                lt.span
-                    .to(t.rows.last().map(|r| r.span).unwrap_or(t.separator_span))
-            }
+            ItemKind::Table(t) => lt.span.to(t.rows.last().map(|r| r.span).unwrap_or(t.separator_span)),
             _ => lt.span,
         };
-        Some(Item {
-            kind,
-            span,
-            leading,
-            trailing: lt.comment,
-            about: None,
-        })
+        Some(Item { kind, span, leading, trailing: lt.comment, about: None })
     }
 
     fn skip_table_lines(&mut self) {
@@ -323,21 +258,14 @@ impl<'a> FileParser<'a> {
     fn declaration(&mut self, c: &mut Cursor) -> Result<ItemKind, Diagnostic> {
         let file = self.file;
         let (word, wspan) = match c.peek() {
-            Some(Token {
-                tok: Tok::Ident(w),
-                span,
-            }) => (w.clone(), *span),
+            Some(Token { tok: Tok::Ident(w), span }) => (w.clone(), *span),
             _ => {
                 return Err(c.expected(file, "a declaration (`input`, `output`, `table`, …)"));
             }
         };
         c.bump();
         let kind = match word.as_str() {
-            "about" => ItemKind::About(About {
-                text: c.string(file)?,
-                span: c.whole,
-                trailing: None,
-            }),
+            "about" => ItemKind::About(About { text: c.string(file)?, span: c.whole, trailing: None }),
             "use" => ItemKind::Use(c.string(file)?),
             "enum" => ItemKind::Enum(self.enum_decl(c)?),
             "group" => {
@@ -360,20 +288,11 @@ impl<'a> FileParser<'a> {
                     c.expect(file, &Tok::LParen)?;
                     let grid = literal(c, file)?;
                     let close = c.expect(file, &Tok::RParen)?;
-                    Some(Rounding {
-                        mode,
-                        grid,
-                        span: start.to(close),
-                    })
+                    Some(Rounding { mode, grid, span: start.to(close) })
                 } else {
                     None
                 };
-                let decl = VarDecl {
-                    name,
-                    ty,
-                    range,
-                    rounding,
-                };
+                let decl = VarDecl { name, ty, range, rounding };
                 match word.as_str() {
                     "input" => ItemKind::Input(decl),
                     "output" => ItemKind::Output(decl),
@@ -390,12 +309,7 @@ impl<'a> FileParser<'a> {
                 };
                 c.expect(file, &Tok::Eq)?;
                 let expr = expr(c, file)?;
-                ItemKind::Define(DefineDecl {
-                    name,
-                    ty,
-                    range,
-                    expr,
-                })
+                ItemKind::Define(DefineDecl { name, ty, range, expr })
             }
             "constraint" => ItemKind::Constraint(expr(c, file)?),
             "expect" => ItemKind::Expect(expect(c, file)?),
@@ -434,11 +348,7 @@ impl<'a> FileParser<'a> {
             }
             values.push(self.enum_value(c)?);
         }
-        Ok(EnumDecl {
-            name,
-            ordered: ordered.unwrap_or(false),
-            values,
-        })
+        Ok(EnumDecl { name, ordered: ordered.unwrap_or(false), values })
     }
 
     fn enum_value(&self, c: &mut Cursor) -> Result<EnumValue, Diagnostic> {
@@ -475,14 +385,10 @@ impl<'a> FileParser<'a> {
         // The header row.
         let leading = self.take_comments();
         if self.at >= self.lines.len() || !is_table_line(self.lines[self.at].text) {
-            let mut d = Diagnostic::new(
-                "E004",
-                file,
-                table_line_span,
-                format!("table `{}` has no header row", name.name),
-            )
-            .label("expected a `| column | … |` line below")
-            .help("write the header row, then the `|---|` line, then one row per line");
+            let mut d =
+                Diagnostic::new("E004", file, table_line_span, format!("table `{}` has no header row", name.name))
+                    .label("expected a `| column | … |` line below")
+                    .help("write the header row, then the `|---|` line, then one row per line");
             if !leading.is_empty() {
                 d = d.note("comments cannot stand between a `table` line and its header row");
             }
@@ -508,14 +414,9 @@ impl<'a> FileParser<'a> {
             } else {
                 hline.span
             };
-            return Err(Diagnostic::new(
-                "E004",
-                file,
-                span,
-                format!("table `{}` has no `|---|` line", name.name),
-            )
-            .label("expected the separator line under the header")
-            .help("write `|---|---|` with one `---` per column under the header row"));
+            return Err(Diagnostic::new("E004", file, span, format!("table `{}` has no `|---|` line", name.name))
+                .label("expected the separator line under the header")
+                .help("write `|---|---|` with one `---` per column under the header row"));
         }
         let sline = &self.lines[self.at];
         let separator_span = Span::new(
@@ -530,10 +431,7 @@ impl<'a> FileParser<'a> {
                     "E004",
                     self.file,
                     separator_span,
-                    format!(
-                        "the `|---|` line has {sep_cols} columns, the header {}",
-                        columns.len()
-                    ),
+                    format!("the `|---|` line has {sep_cols} columns, the header {}", columns.len()),
                 )
                 .label("one `---` per column")
                 .help("write as many `---` cells as the header has columns"),
@@ -571,11 +469,7 @@ impl<'a> FileParser<'a> {
                         "E004",
                         self.file,
                         rline.span,
-                        format!(
-                            "this row has {} cells, the header {}",
-                            cells.len(),
-                            columns.len()
-                        ),
+                        format!("this row has {} cells, the header {}", cells.len(), columns.len()),
                     )
                     .label("one cell per column")
                     .help("write `-` in a condition cell that takes any value"),
@@ -595,10 +489,7 @@ impl<'a> FileParser<'a> {
                     condition_cell(cell.tokens, cell.span, file).map(Cell::Cond)
                 };
                 match parsed {
-                    Ok(kind) => out.push(CellSyntax {
-                        kind,
-                        span: cell.span,
-                    }),
+                    Ok(kind) => out.push(CellSyntax { kind, span: cell.span }),
                     Err(d) => {
                         self.diags.push(d);
                         ok = false;
@@ -606,23 +497,10 @@ impl<'a> FileParser<'a> {
                 }
             }
             if ok {
-                rows.push(Row {
-                    cells: out,
-                    span: rline.span,
-                    leading,
-                    trailing: rline.comment,
-                });
+                rows.push(Row { cells: out, span: rline.span, leading, trailing: rline.comment });
             }
         }
-        Ok(Table {
-            name,
-            policy,
-            results,
-            columns,
-            header_span: hline.span,
-            separator_span,
-            rows,
-        })
+        Ok(Table { name, policy, results, columns, header_span: hline.span, separator_span, rows })
     }
 }
 
@@ -645,23 +523,14 @@ struct CellTokens<'t> {
 }
 
 /// Split a `| a | b |` line into its cells.
-fn split_cells(
-    tokens: &[Token],
-    line: Span,
-    file: FileId,
-) -> Result<Vec<CellTokens<'_>>, Diagnostic> {
+fn split_cells(tokens: &[Token], line: Span, file: FileId) -> Result<Vec<CellTokens<'_>>, Diagnostic> {
     if tokens.first().map(|t| &t.tok) != Some(&Tok::Pipe)
         || tokens.last().map(|t| &t.tok) != Some(&Tok::Pipe)
         || tokens.len() < 2
     {
-        return Err(Diagnostic::new(
-            "E004",
-            file,
-            line,
-            "a table line must start and end with `|`",
-        )
-        .label("expected `| … |`")
-        .help("close the row with `|`"));
+        return Err(Diagnostic::new("E004", file, line, "a table line must start and end with `|`")
+            .label("expected `| … |`")
+            .help("close the row with `|`"));
     }
     let mut cells = Vec::new();
     let mut start = 1;
@@ -670,15 +539,9 @@ fn split_cells(
             let slice = &tokens[start..i];
             let span = match (slice.first(), slice.last()) {
                 (Some(a), Some(b)) => a.span.to(b.span),
-                _ => Span::new(
-                    tokens[i - 1].span.end as usize,
-                    tokens[i].span.start as usize,
-                ),
+                _ => Span::new(tokens[i - 1].span.end as usize, tokens[i].span.start as usize),
             };
-            cells.push(CellTokens {
-                tokens: slice,
-                span,
-            });
+            cells.push(CellTokens { tokens: slice, span });
             start = i + 1;
         }
     }
@@ -722,14 +585,9 @@ fn test(c: &mut Cursor, file: FileId) -> Result<Test, Diagnostic> {
     while let Some(op) = c.peek().and_then(|t| cmp_op(&t.tok)) {
         let op_span = c.peek().unwrap().span;
         if matches!(op, CmpOp::Eq | CmpOp::Ne) {
-            return Err(Diagnostic::new(
-                "E002",
-                file,
-                op_span,
-                format!("`{}` is not a bound in a cell", op.as_str()),
-            )
-            .label("a cell compares with `<`, `<=`, `>` or `>=`")
-            .help("write the value alone for equality, or `not: VALUE` for its opposite"));
+            return Err(Diagnostic::new("E002", file, op_span, format!("`{}` is not a bound in a cell", op.as_str()))
+                .label("a cell compares with `<`, `<=`, `>` or `>=`")
+                .help("write the value alone for equality, or `not: VALUE` for its opposite"));
         }
         c.bump();
         bounds.push((op, literal(c, file)?));
@@ -761,11 +619,7 @@ fn type_expr(c: &mut Cursor, file: FileId) -> Result<TypeExpr, Diagnostic> {
         TypeKind::Named(head)
     };
     let optional = c.eat(&Tok::Question);
-    Ok(TypeExpr {
-        kind,
-        optional,
-        span: start.to(c.prev_end()),
-    })
+    Ok(TypeExpr { kind, optional, span: start.to(c.prev_end()) })
 }
 
 fn type_arg(c: &mut Cursor, file: FileId) -> Result<TypeArg, Diagnostic> {
@@ -781,9 +635,7 @@ fn type_arg(c: &mut Cursor, file: FileId) -> Result<TypeArg, Diagnostic> {
 
 fn opt_range(c: &mut Cursor, file: FileId) -> Result<Option<RangeExpr>, Diagnostic> {
     let starts_literal = match c.peek() {
-        Some(Token {
-            tok: Tok::Ident(w), ..
-        }) => w != "round",
+        Some(Token { tok: Tok::Ident(w), .. }) => w != "round",
         Some(Token { tok: Tok::Eq, .. }) | None => false,
         Some(_) => true,
     };
@@ -807,29 +659,17 @@ pub(crate) fn literal(c: &mut Cursor, file: FileId) -> Result<Literal, Diagnosti
         Tok::Minus => {
             c.bump();
             match c.peek().cloned() {
-                Some(Token {
-                    tok: Tok::Number { value, unit },
-                    span,
-                }) if span.start == tok.span.end => {
+                Some(Token { tok: Tok::Number { value, unit }, span }) if span.start == tok.span.end => {
                     c.bump();
                     let unit = unit.map(|(name, span)| Ident { name, span });
-                    return Ok(Literal {
-                        kind: LitKind::Number {
-                            value: -value,
-                            unit,
-                        },
-                        span: tok.span.to(span),
-                    });
+                    return Ok(Literal { kind: LitKind::Number { value: -value, unit }, span: tok.span.to(span) });
                 }
                 _ => return Err(c.expected(file, "a number right after `-`")),
             }
         }
         Tok::Number { value, unit } => {
             c.bump();
-            LitKind::Number {
-                value,
-                unit: unit.map(|(name, span)| Ident { name, span }),
-            }
+            LitKind::Number { value, unit: unit.map(|(name, span)| Ident { name, span }) }
         }
         Tok::Date { year, month, day } => {
             c.bump();
@@ -853,23 +693,14 @@ pub(crate) fn literal(c: &mut Cursor, file: FileId) -> Result<Literal, Diagnosti
                 if c.eat(&Tok::Dot) {
                     let value = c.name(file)?;
                     let span = first.span.to(value.span);
-                    return Ok(Literal {
-                        kind: LitKind::Qualified { ty: first, value },
-                        span,
-                    });
+                    return Ok(Literal { kind: LitKind::Qualified { ty: first, value }, span });
                 }
-                return Ok(Literal {
-                    span: first.span,
-                    kind: LitKind::Name(first),
-                });
+                return Ok(Literal { span: first.span, kind: LitKind::Name(first) });
             }
         },
         _ => return Err(c.expected(file, "a value")),
     };
-    Ok(Literal {
-        kind,
-        span: tok.span,
-    })
+    Ok(Literal { kind, span: tok.span })
 }
 
 fn expect(c: &mut Cursor, file: FileId) -> Result<Expect, Diagnostic> {
@@ -906,10 +737,7 @@ fn or_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         c.bump();
         let r = and_expr(c, file)?;
         let span = l.span.to(r.span);
-        l = Expr {
-            kind: ExprKind::Or(Box::new(l), Box::new(r)),
-            span,
-        };
+        l = Expr { kind: ExprKind::Or(Box::new(l), Box::new(r)), span };
     }
     Ok(l)
 }
@@ -920,10 +748,7 @@ fn and_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         c.bump();
         let r = not_expr(c, file)?;
         let span = l.span.to(r.span);
-        l = Expr {
-            kind: ExprKind::And(Box::new(l), Box::new(r)),
-            span,
-        };
+        l = Expr { kind: ExprKind::And(Box::new(l), Box::new(r)), span };
     }
     Ok(l)
 }
@@ -933,10 +758,7 @@ fn not_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         let start = c.bump().unwrap().span;
         let inner = not_expr(c, file)?;
         let span = start.to(inner.span);
-        return Ok(Expr {
-            kind: ExprKind::Not(Box::new(inner)),
-            span,
-        });
+        return Ok(Expr { kind: ExprKind::Not(Box::new(inner)), span });
     }
     cmp_expr(c, file)
 }
@@ -946,11 +768,9 @@ fn cmp_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
     if c.peek_ident() == Some("in") {
         c.bump();
         let ExprKind::Name(name) = l.kind else {
-            return Err(
-                Diagnostic::new("E002", file, l.span, "`in` needs a name on its left")
-                    .label("expected a value name")
-                    .help("write `NAME in {V1, V2}`"),
-            );
+            return Err(Diagnostic::new("E002", file, l.span, "`in` needs a name on its left")
+                .label("expected a value name")
+                .help("write `NAME in {V1, V2}`"));
         };
         c.expect(file, &Tok::LBrace)?;
         let mut values = vec![literal(c, file)?];
@@ -959,10 +779,7 @@ fn cmp_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         }
         let close = c.expect(file, &Tok::RBrace)?;
         let span = l.span.to(close);
-        return Ok(Expr {
-            kind: ExprKind::In { name, values },
-            span,
-        });
+        return Ok(Expr { kind: ExprKind::In { name, values }, span });
     }
     let Some(op) = c.peek().and_then(|t| cmp_op(&t.tok)) else {
         return Ok(l);
@@ -971,18 +788,13 @@ fn cmp_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
     let r = add_expr(c, file)?;
     if let Some(t) = c.peek() {
         if cmp_op(&t.tok).is_some() {
-            return Err(
-                Diagnostic::new("E073", file, t.span, "comparisons do not chain")
-                    .label("a second comparison")
-                    .help("join two comparisons with `and`: `a <= b and b <= c`"),
-            );
+            return Err(Diagnostic::new("E073", file, t.span, "comparisons do not chain")
+                .label("a second comparison")
+                .help("join two comparisons with `and`: `a <= b and b <= c`"));
         }
     }
     let span = l.span.to(r.span);
-    Ok(Expr {
-        kind: ExprKind::Cmp(op, Box::new(l), Box::new(r)),
-        span,
-    })
+    Ok(Expr { kind: ExprKind::Cmp(op, Box::new(l), Box::new(r)), span })
 }
 
 fn add_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
@@ -996,10 +808,7 @@ fn add_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         c.bump();
         let r = mul_expr(c, file)?;
         let span = l.span.to(r.span);
-        l = Expr {
-            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
-            span,
-        };
+        l = Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span };
     }
 }
 
@@ -1014,10 +823,7 @@ fn mul_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         c.bump();
         let r = unary_expr(c, file)?;
         let span = l.span.to(r.span);
-        l = Expr {
-            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
-            span,
-        };
+        l = Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span };
     }
 }
 
@@ -1026,26 +832,16 @@ fn unary_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
         if t.tok == Tok::Minus {
             let start = t.span;
             // `-5` is a literal; `- x` and `-(…)` negate.
-            if let Some(Token {
-                tok: Tok::Number { .. },
-                span,
-            }) = c.peek_at(1)
-            {
+            if let Some(Token { tok: Tok::Number { .. }, span }) = c.peek_at(1) {
                 if span.start == start.end {
                     let lit = literal(c, file)?;
-                    return Ok(Expr {
-                        span: lit.span,
-                        kind: ExprKind::Lit(lit),
-                    });
+                    return Ok(Expr { span: lit.span, kind: ExprKind::Lit(lit) });
                 }
             }
             c.bump();
             let inner = unary_expr(c, file)?;
             let span = start.to(inner.span);
-            return Ok(Expr {
-                kind: ExprKind::Neg(Box::new(inner)),
-                span,
-            });
+            return Ok(Expr { kind: ExprKind::Neg(Box::new(inner)), span });
         }
     }
     primary(c, file)
@@ -1060,10 +856,7 @@ fn primary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
             c.bump();
             let inner = expr(c, file)?;
             let close = c.expect(file, &Tok::RParen)?;
-            Ok(Expr {
-                kind: ExprKind::Paren(Box::new(inner)),
-                span: tok.span.to(close),
-            })
+            Ok(Expr { kind: ExprKind::Paren(Box::new(inner)), span: tok.span.to(close) })
         }
         Tok::Ident(w) => match w.as_str() {
             "min" | "max" | "mod" | "isqrt" => {
@@ -1080,10 +873,7 @@ fn primary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
                     args.push(expr(c, file)?);
                 }
                 let close = c.expect(file, &Tok::RParen)?;
-                Ok(Expr {
-                    kind: ExprKind::Call(f, args),
-                    span: tok.span.to(close),
-                })
+                Ok(Expr { kind: ExprKind::Call(f, args), span: tok.span.to(close) })
             }
             "round" => {
                 c.bump();
@@ -1094,14 +884,7 @@ fn primary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
                 c.expect(file, &Tok::Comma)?;
                 let grid = literal(c, file)?;
                 let close = c.expect(file, &Tok::RParen)?;
-                Ok(Expr {
-                    kind: ExprKind::Round {
-                        value: Box::new(value),
-                        mode,
-                        grid,
-                    },
-                    span: tok.span.to(close),
-                })
+                Ok(Expr { kind: ExprKind::Round { value: Box::new(value), mode, grid }, span: tok.span.to(close) })
             }
             "if" => {
                 c.bump();
@@ -1111,21 +894,11 @@ fn primary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
                 c.keyword(file, "else")?;
                 let els = expr(c, file)?;
                 let span = tok.span.to(els.span);
-                Ok(Expr {
-                    kind: ExprKind::If {
-                        cond: Box::new(cond),
-                        then: Box::new(then),
-                        els: Box::new(els),
-                    },
-                    span,
-                })
+                Ok(Expr { kind: ExprKind::If { cond: Box::new(cond), then: Box::new(then), els: Box::new(els) }, span })
             }
             "true" | "false" | "none" => {
                 let lit = literal(c, file)?;
-                Ok(Expr {
-                    span: lit.span,
-                    kind: ExprKind::Lit(lit),
-                })
+                Ok(Expr { span: lit.span, kind: ExprKind::Lit(lit) })
             }
             _ if is_keyword(w) => Err(c.expected(file, "an expression")),
             _ => {
@@ -1134,18 +907,12 @@ fn primary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
                     LitKind::Name(id) => ExprKind::Name(id),
                     _ => ExprKind::Lit(lit.clone()),
                 };
-                Ok(Expr {
-                    kind,
-                    span: lit.span,
-                })
+                Ok(Expr { kind, span: lit.span })
             }
         },
         Tok::Number { .. } | Tok::Date { .. } | Tok::Str(_) => {
             let lit = literal(c, file)?;
-            Ok(Expr {
-                span: lit.span,
-                kind: ExprKind::Lit(lit),
-            })
+            Ok(Expr { span: lit.span, kind: ExprKind::Lit(lit) })
         }
         _ => Err(c.expected(file, "an expression")),
     }
@@ -1161,11 +928,7 @@ pub(crate) struct Cursor<'t> {
 
 impl<'t> Cursor<'t> {
     pub fn new(tokens: &'t [Token], whole: Span) -> Cursor<'t> {
-        Cursor {
-            tokens,
-            pos: 0,
-            whole,
-        }
+        Cursor { tokens, pos: 0, whole }
     }
     pub fn peek(&self) -> Option<&'t Token> {
         self.tokens.get(self.pos)
@@ -1175,9 +938,7 @@ impl<'t> Cursor<'t> {
     }
     fn peek_ident(&self) -> Option<&'t str> {
         match self.peek() {
-            Some(Token {
-                tok: Tok::Ident(w), ..
-            }) => Some(w.as_str()),
+            Some(Token { tok: Tok::Ident(w), .. }) => Some(w.as_str()),
             _ => None,
         }
     }
@@ -1195,10 +956,7 @@ impl<'t> Cursor<'t> {
         }
     }
     fn prev_end(&self) -> Span {
-        let t = &self.tokens[self
-            .pos
-            .saturating_sub(1)
-            .min(self.tokens.len().saturating_sub(1))];
+        let t = &self.tokens[self.pos.saturating_sub(1).min(self.tokens.len().saturating_sub(1))];
         t.span
     }
     /// Where "expected X" points: the next token, or just past the last one.
@@ -1206,11 +964,7 @@ impl<'t> Cursor<'t> {
         match self.peek() {
             Some(t) => t.span,
             None => {
-                let end = self
-                    .tokens
-                    .last()
-                    .map(|t| t.span.end)
-                    .unwrap_or(self.whole.end) as usize;
+                let end = self.tokens.last().map(|t| t.span.end).unwrap_or(self.whole.end) as usize;
                 Span::new(end, end)
             }
         }
@@ -1220,13 +974,8 @@ impl<'t> Cursor<'t> {
             Some(t) => t.tok.describe(),
             None => "the end of the line".to_string(),
         };
-        Diagnostic::new(
-            "E002",
-            file,
-            self.here(),
-            format!("expected {what}, found {found}"),
-        )
-        .label(format!("expected {what}"))
+        Diagnostic::new("E002", file, self.here(), format!("expected {what}, found {found}"))
+            .label(format!("expected {what}"))
     }
     fn expect(&mut self, file: FileId, tok: &Tok) -> Result<Span, Diagnostic> {
         match self.peek() {
@@ -1239,10 +988,7 @@ impl<'t> Cursor<'t> {
     }
     fn keyword(&mut self, file: FileId, kw: &str) -> Result<Span, Diagnostic> {
         match self.peek() {
-            Some(Token {
-                tok: Tok::Ident(w),
-                span,
-            }) if w == kw => {
+            Some(Token { tok: Tok::Ident(w), span }) if w == kw => {
                 self.pos += 1;
                 Ok(*span)
             }
@@ -1251,10 +997,7 @@ impl<'t> Cursor<'t> {
     }
     fn ident_any(&mut self) -> Option<(String, Span)> {
         match self.peek() {
-            Some(Token {
-                tok: Tok::Ident(w),
-                span,
-            }) => {
+            Some(Token { tok: Tok::Ident(w), span }) => {
                 self.pos += 1;
                 Some((w.clone(), *span))
             }
@@ -1264,27 +1007,15 @@ impl<'t> Cursor<'t> {
     /// A name that is not a keyword.
     fn name(&mut self, file: FileId) -> Result<Ident, Diagnostic> {
         match self.peek() {
-            Some(Token {
-                tok: Tok::Ident(w),
-                span,
-            }) if !is_keyword(w) => {
+            Some(Token { tok: Tok::Ident(w), span }) if !is_keyword(w) => {
                 self.pos += 1;
-                Ok(Ident {
-                    name: w.clone(),
-                    span: *span,
-                })
+                Ok(Ident { name: w.clone(), span: *span })
             }
-            Some(Token {
-                tok: Tok::Ident(w),
-                span,
-            }) => Err(Diagnostic::new(
-                "E002",
-                file,
-                *span,
-                format!("`{w}` is a keyword, not a name"),
-            )
-            .label("a keyword cannot be a name")
-            .help(format!("choose another name, such as `{w}_value`"))),
+            Some(Token { tok: Tok::Ident(w), span }) => {
+                Err(Diagnostic::new("E002", file, *span, format!("`{w}` is a keyword, not a name"))
+                    .label("a keyword cannot be a name")
+                    .help(format!("choose another name, such as `{w}_value`")))
+            }
             _ => Err(self.expected(file, "a name")),
         }
     }
@@ -1294,15 +1025,9 @@ impl<'t> Cursor<'t> {
     }
     fn string(&mut self, file: FileId) -> Result<StrLit, Diagnostic> {
         match self.peek() {
-            Some(Token {
-                tok: Tok::Str(s),
-                span,
-            }) => {
+            Some(Token { tok: Tok::Str(s), span }) => {
                 self.pos += 1;
-                Ok(StrLit {
-                    value: s.clone(),
-                    span: *span,
-                })
+                Ok(StrLit { value: s.clone(), span: *span })
             }
             _ => Err(self.expected(file, "a string in double quotes")),
         }
