@@ -44,6 +44,8 @@ pub struct Checked {
     pub file: FileId,
     pub ast: Option<ast::File>,
     pub program: Option<Program>,
+    /// What the analysis proved (present when the program resolved and typed cleanly).
+    pub analysis: Option<analysis::Analysis>,
     /// The enums files `use`d by the rule, as read.
     pub uses: Vec<FileId>,
     pub diagnostics: Vec<Diagnostic>,
@@ -71,7 +73,8 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
     let id = sources.add(f);
     let parsed = syntax::parse(&sources.get(id).text, id);
     let mut diagnostics = parsed.diags;
-    let mut checked = Checked { file: id, ast: None, program: None, uses: Vec::new(), diagnostics: Vec::new() };
+    let mut checked =
+        Checked { file: id, ast: None, program: None, analysis: None, uses: Vec::new(), diagnostics: Vec::new() };
     let Some(ast) = parsed.file else {
         checked.diagnostics = diagnostics;
         return checked;
@@ -107,7 +110,9 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         diagnostics.extend(diags);
         if let Some(p) = &program {
-            diagnostics.extend(analysis::analyse(p, &sources.get(id).text, opts));
+            let found = analysis::analyse(p, &sources.get(id).text, opts);
+            diagnostics.extend(found.diagnostics.iter().cloned());
+            checked.analysis = Some(found);
             diagnostics.extend(run_expects(p));
         }
         checked.program = program;

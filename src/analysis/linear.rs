@@ -1,0 +1,357 @@
+//! Exact linear reasoning over the rationals: Fourier–Motzkin elimination that proves a
+//! system of inequalities has no solution and hands back the Farkas multipliers that say
+//! why (a certificate any program can re-check by adding the facts up), and that projects
+//! a system onto one expression to bound it.
+//!
+//! A fact is `Σ aᵢ·xᵢ + c ≤ 0` (or `< 0`). A refutation is a set of non-negative
+//! multipliers yⱼ such that Σ yⱼ·factⱼ has every coefficient zero and a constant that is
+//! positive (or zero with some strict fact taken with yⱼ > 0): `0 < 0` or `c ≤ 0` with `c > 0`.
+
+use crate::num::Rat;
+use num_traits::{One, Signed, Zero};
+use std::collections::BTreeMap;
+
+/// A linear expression `Σ coeffs[v]·v + konst` over variables numbered by the caller.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Lin {
+    pub coeffs: BTreeMap<usize, Rat>,
+    pub konst: Rat,
+}
+
+impl Lin {
+    pub fn constant(c: Rat) -> Lin {
+        Lin { coeffs: BTreeMap::new(), konst: c }
+    }
+    pub fn var(v: usize) -> Lin {
+        let mut coeffs = BTreeMap::new();
+        coeffs.insert(v, Rat::one());
+        Lin { coeffs, konst: Rat::zero() }
+    }
+    pub fn scale(&self, k: &Rat) -> Lin {
+        if k.is_zero() {
+            return Lin::default();
+        }
+        Lin { coeffs: self.coeffs.iter().map(|(v, a)| (*v, a * k)).collect(), konst: &self.konst * k }
+    }
+    pub fn add(&self, other: &Lin) -> Lin {
+        let mut coeffs = self.coeffs.clone();
+        for (v, a) in &other.coeffs {
+            let e = coeffs.entry(*v).or_insert_with(Rat::zero);
+            *e += a;
+            if e.is_zero() {
+                coeffs.remove(v);
+            }
+        }
+        Lin { coeffs, konst: &self.konst + &other.konst }
+    }
+    pub fn sub(&self, other: &Lin) -> Lin {
+        self.add(&other.scale(&-Rat::one()))
+    }
+    pub fn is_constant(&self) -> bool {
+        self.coeffs.is_empty()
+    }
+}
+
+/// `lin ≤ 0`, or `lin < 0` when strict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    pub lin: Lin,
+    pub strict: bool,
+}
+
+impl Fact {
+    /// `a ≤ b` (or `a < b`).
+    pub fn le(a: &Lin, b: &Lin, strict: bool) -> Fact {
+        Fact { lin: a.sub(b), strict }
+    }
+}
+
+/// Multipliers over the input facts: (index of the fact, yⱼ > 0).
+pub type Farkas = Vec<(usize, Rat)>;
+
+#[derive(Clone, Debug)]
+struct Derived {
+    fact: Fact,
+    /// How this fact is the sum of input facts.
+    from: BTreeMap<usize, Rat>,
+}
+
+/// What elimination found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// No rational point satisfies every fact; the multipliers prove it.
+    Infeasible(Farkas),
+    /// Some rational point satisfies every fact.
+    Feasible,
+    /// The work allowance ran out first.
+    Unknown,
+}
+
+/// Decide whether the facts have a common rational solution. `budget` is decremented by
+/// every fact elimination creates.
+pub fn refute(facts: &[Fact], budget: &mut u64) -> Outcome {
+    let mut system: Vec<Derived> = facts
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Derived { fact: f.clone(), from: BTreeMap::from([(i, Rat::one())]) })
+        .collect();
+    loop {
+        // Constant facts are either contradictions (done) or always true (dropped).
+        let mut kept = Vec::with_capacity(system.len());
+        for d in system {
+            if d.fact.lin.is_constant() {
+                let c = &d.fact.lin.konst;
+                if c.is_positive() || (c.is_zero() && d.fact.strict) {
+                    return Outcome::Infeasible(d.from.into_iter().filter(|(_, y)| !y.is_zero()).collect());
+                }
+            } else {
+                kept.push(d);
+            }
+        }
+        system = dedupe(kept);
+        let Some(v) = pick_variable(&system) else { return Outcome::Feasible };
+        let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+        for d in system {
+            match d.fact.lin.coeffs.get(&v).map(|a| a.is_positive()) {
+                Some(true) => pos.push(d),
+                Some(false) => neg.push(d),
+                None => rest.push(d),
+            }
+        }
+        let cost = (pos.len() * neg.len()) as u64;
+        if cost > *budget {
+            return Outcome::Unknown;
+        }
+        *budget -= cost;
+        for p in &pos {
+            let ap = p.fact.lin.coeffs[&v].clone();
+            for n in &neg {
+                let an = -n.fact.lin.coeffs[&v].clone();
+                // an·p + ap·n eliminates v; both multipliers are positive.
+                rest.push(combine(p, &an, n, &ap));
+            }
+        }
+        system = rest;
+    }
+}
+
+fn combine(a: &Derived, ka: &Rat, b: &Derived, kb: &Rat) -> Derived {
+    let lin = a.fact.lin.scale(ka).add(&b.fact.lin.scale(kb));
+    let mut from = BTreeMap::new();
+    for (i, y) in &a.from {
+        *from.entry(*i).or_insert_with(Rat::zero) += y * ka;
+    }
+    for (i, y) in &b.from {
+        *from.entry(*i).or_insert_with(Rat::zero) += y * kb;
+    }
+    // Keep numbers small: scale so the largest coefficient is 1 in absolute value.
+    let norm = lin.coeffs.values().map(|a| a.abs()).max().unwrap_or_else(Rat::one);
+    let k = Rat::one() / norm;
+    Derived {
+        fact: Fact { lin: lin.scale(&k), strict: a.fact.strict || b.fact.strict },
+        from: from.into_iter().map(|(i, y)| (i, y * &k)).collect(),
+    }
+}
+
+/// Drop facts implied by another with the same left side (keep the tightest).
+fn dedupe(system: Vec<Derived>) -> Vec<Derived> {
+    let mut best: BTreeMap<Vec<(usize, Rat)>, Derived> = BTreeMap::new();
+    for d in system {
+        let key: Vec<(usize, Rat)> = d.fact.lin.coeffs.iter().map(|(v, a)| (*v, a.clone())).collect();
+        match best.get(&key) {
+            Some(old) if tighter_or_equal(&old.fact, &d.fact) => {}
+            _ => {
+                best.insert(key, d);
+            }
+        }
+    }
+    best.into_values().collect()
+}
+
+/// `a` implies `b` (same left side): a's constant is at least b's, strictness considered.
+fn tighter_or_equal(a: &Fact, b: &Fact) -> bool {
+    match a.lin.konst.cmp(&b.lin.konst) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Equal => a.strict || !b.strict,
+        std::cmp::Ordering::Less => false,
+    }
+}
+
+/// The variable whose elimination creates the fewest new facts.
+fn pick_variable(system: &[Derived]) -> Option<usize> {
+    let mut counts: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for d in system {
+        for (v, a) in &d.fact.lin.coeffs {
+            let e = counts.entry(*v).or_default();
+            if a.is_positive() {
+                e.0 += 1;
+            } else {
+                e.1 += 1;
+            }
+        }
+    }
+    counts.into_iter().min_by_key(|(v, (p, n))| ((p * n) as i64 - (p + n) as i64, *v)).map(|(v, _)| v)
+}
+
+/// Check a refutation: Σ y·fact has no variable left and a constant that contradicts.
+pub fn verify(facts: &[Fact], farkas: &Farkas) -> bool {
+    let mut sum = Lin::default();
+    let mut strict = false;
+    for (i, y) in farkas {
+        if !y.is_positive() || *i >= facts.len() {
+            return false;
+        }
+        sum = sum.add(&facts[*i].lin.scale(y));
+        strict |= facts[*i].strict;
+    }
+    sum.is_constant() && (sum.konst.is_positive() || (sum.konst.is_zero() && strict))
+}
+
+/// Bounds of `objective` over the rational points satisfying `facts`: (lowest, highest),
+/// `None` where it is unbounded (or the allowance ran out). The facts must be satisfiable.
+pub fn bounds(facts: &[Fact], objective: &Lin, budget: &mut u64) -> (Option<Rat>, Option<Rat>) {
+    (extreme(facts, objective, false, budget), extreme(facts, objective, true, budget))
+}
+
+/// The supremum (`upper`) or infimum of the objective, found by bisection-free projection:
+/// eliminate every variable from facts ∪ {t = objective} but t.
+fn extreme(facts: &[Fact], objective: &Lin, upper: bool, budget: &mut u64) -> Option<Rat> {
+    let t = facts.iter().flat_map(|f| f.lin.coeffs.keys()).chain(objective.coeffs.keys()).max().map_or(0, |m| m + 1);
+    let tl = Lin::var(t);
+    let mut system: Vec<Fact> = facts.to_vec();
+    system.push(Fact::le(&tl, objective, false));
+    system.push(Fact::le(objective, &tl, false));
+    let projected = project(system, t, budget)?;
+    let mut best: Option<Rat> = None;
+    for f in projected {
+        // a·t + c ≤ 0
+        let Some(a) = f.lin.coeffs.get(&t) else { continue };
+        let bound = -&f.lin.konst / a;
+        let relevant = if upper { a.is_positive() } else { a.is_negative() };
+        if relevant {
+            best = Some(match best {
+                None => bound,
+                Some(b) if upper => b.min(bound),
+                Some(b) => b.max(bound),
+            });
+        }
+    }
+    best
+}
+
+/// Eliminate every variable but `keep`.
+fn project(mut system: Vec<Fact>, keep: usize, budget: &mut u64) -> Option<Vec<Fact>> {
+    loop {
+        let vars: std::collections::BTreeSet<usize> =
+            system.iter().flat_map(|f| f.lin.coeffs.keys().copied()).filter(|v| *v != keep).collect();
+        let Some(&v) = vars.iter().min_by_key(|v| {
+            let p = system.iter().filter(|f| f.lin.coeffs.get(v).is_some_and(|a| a.is_positive())).count();
+            let n = system.iter().filter(|f| f.lin.coeffs.get(v).is_some_and(|a| a.is_negative())).count();
+            (p * n) as i64 - (p + n) as i64
+        }) else {
+            return Some(system);
+        };
+        let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+        for f in system {
+            match f.lin.coeffs.get(&v).map(|a| a.is_positive()) {
+                Some(true) => pos.push(f),
+                Some(false) => neg.push(f),
+                None => rest.push(f),
+            }
+        }
+        let cost = (pos.len() * neg.len()) as u64;
+        if cost > *budget {
+            return None;
+        }
+        *budget -= cost;
+        for p in &pos {
+            for n in &neg {
+                let (ap, an) = (p.lin.coeffs[&v].clone(), -n.lin.coeffs[&v].clone());
+                let lin = p.lin.scale(&an).add(&n.lin.scale(&ap));
+                rest.push(Fact { lin, strict: p.strict || n.strict });
+            }
+        }
+        let derived: Vec<Derived> = rest.into_iter().map(|fact| Derived { fact, from: BTreeMap::new() }).collect();
+        system = dedupe(derived).into_iter().map(|d| d.fact).filter(|f| !f.lin.is_constant()).collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::int;
+
+    fn lin(terms: &[(usize, i64)], k: i64) -> Lin {
+        let mut l = Lin::constant(int(k));
+        for (v, a) in terms {
+            l = l.add(&Lin::var(*v).scale(&int(*a)));
+        }
+        l
+    }
+
+    #[test]
+    fn refutes_derived_overlap() {
+        // rest = total - disc, disc >= 0, rest > 1000, total <= 1000: no solution.
+        // vars: 0 rest, 1 total, 2 disc
+        let facts = vec![
+            Fact::le(&lin(&[(0, 1)], 0), &lin(&[(1, 1), (2, -1)], 0), false),
+            Fact::le(&lin(&[(1, 1), (2, -1)], 0), &lin(&[(0, 1)], 0), false),
+            Fact::le(&lin(&[], 0), &lin(&[(2, 1)], 0), false),
+            Fact::le(&lin(&[], 1000), &lin(&[(0, 1)], 0), true),
+            Fact::le(&lin(&[(1, 1)], 0), &lin(&[], 1000), false),
+        ];
+        let mut budget = 1000;
+        match refute(&facts, &mut budget) {
+            Outcome::Infeasible(y) => assert!(verify(&facts, &y), "{y:?}"),
+            other => panic!("expected a refutation, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn feasible_system_is_not_refuted() {
+        let facts =
+            vec![Fact::le(&lin(&[(0, 1)], 0), &lin(&[], 10), false), Fact::le(&lin(&[], 0), &lin(&[(0, 1)], 0), false)];
+        assert_eq!(refute(&facts, &mut 100), Outcome::Feasible);
+    }
+
+    #[test]
+    fn strictness_matters() {
+        // x <= 5 and x >= 5 is feasible; x < 5 and x >= 5 is not.
+        let le5 = Fact::le(&lin(&[(0, 1)], 0), &lin(&[], 5), false);
+        let ge5 = Fact::le(&lin(&[], 5), &lin(&[(0, 1)], 0), false);
+        assert_eq!(refute(&[le5.clone(), ge5.clone()], &mut 100), Outcome::Feasible);
+        let lt5 = Fact { strict: true, ..le5 };
+        assert!(matches!(refute(&[lt5, ge5], &mut 100), Outcome::Infeasible(_)));
+    }
+
+    #[test]
+    fn bounds_use_relations() {
+        // d = p - q, p in [0, 700], q in [0, 400], p >= q - 60  =>  d in [-60, 700]
+        let (d, p, q) = (0, 1, 2);
+        let facts = vec![
+            Fact::le(&lin(&[(d, 1)], 0), &lin(&[(p, 1), (q, -1)], 0), false),
+            Fact::le(&lin(&[(p, 1), (q, -1)], 0), &lin(&[(d, 1)], 0), false),
+            Fact::le(&lin(&[], 0), &lin(&[(p, 1)], 0), false),
+            Fact::le(&lin(&[(p, 1)], 0), &lin(&[], 700), false),
+            Fact::le(&lin(&[], 0), &lin(&[(q, 1)], 0), false),
+            Fact::le(&lin(&[(q, 1)], 0), &lin(&[], 400), false),
+            Fact::le(&lin(&[(q, 1)], -60), &lin(&[(p, 1)], 0), false),
+        ];
+        let (lo, hi) = bounds(&facts, &lin(&[(d, 1)], 0), &mut 10_000);
+        assert_eq!(lo, Some(int(-60)));
+        assert_eq!(hi, Some(int(700)));
+    }
+
+    #[test]
+    fn budget_stops_elimination() {
+        let facts: Vec<Fact> = (0..6)
+            .flat_map(|i| {
+                [
+                    Fact::le(&lin(&[(i, 1), ((i + 1) % 6, 1)], 0), &lin(&[], 10), false),
+                    Fact::le(&lin(&[], -10), &lin(&[(i, 1), ((i + 2) % 6, -1)], 0), false),
+                ]
+            })
+            .collect();
+        assert_eq!(refute(&facts, &mut 1), Outcome::Unknown);
+    }
+}
