@@ -16,7 +16,7 @@ pub mod syntax;
 use diag::{Diagnostic, FileId};
 use sema::Program;
 use source::{SourceFile, Span};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use syntax::ast;
 
 /// Every file read during a run, by `FileId`: diagnostics point into them.
@@ -124,7 +124,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
 
 fn load_enums_file(
     sources: &mut Sources,
-    path: &PathBuf,
+    path: &Path,
     from: FileId,
     span: Span,
 ) -> Result<(FileId, ast::File), Box<Diagnostic>> {

@@ -57,7 +57,7 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
 /// Render as rustc does: `error[E101]: …`, then `--> file:line:col`, the line and a caret.
 pub fn text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
     let mut buf = if color { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
-    let config = term::Config::default();
+    let config = term::Config { chars: term::Chars::ascii(), ..term::Config::default() };
     for d in diags {
         term::emit(&mut buf, &config, sources, &to_codespan(d)).expect("writing to a buffer");
     }

@@ -219,7 +219,11 @@ impl Lower {
         }
         for v in 0..self.vars.len() {
             let var = &self.vars[v];
-            if matches!(var.kind, VarKind::Output | VarKind::Value) && var.decided_by.is_none() {
+            // A define that failed to type was reported already; its output is not undecided.
+            if matches!(var.kind, VarKind::Output | VarKind::Value)
+                && var.decided_by.is_none()
+                && !self.define_ast.contains_key(&v)
+            {
                 let what = if var.kind == VarKind::Output { "output" } else { "value" };
                 let (name, span) = (var.name.clone(), var.span);
                 self.push(
@@ -380,8 +384,8 @@ impl Lower {
             let Some((ty, optional)) = self.type_expr(&decl.ty) else {
                 continue;
             };
-            if kind != VarKind::Output && decl.rounding.is_some() {
-                let span = decl.rounding.as_ref().unwrap().span;
+            if let (true, Some(r)) = (kind != VarKind::Output, &decl.rounding) {
+                let span = r.span;
                 self.push(
                     Diagnostic::new("E072", self.file, span, "only an output declares a rounding")
                         .label("not allowed here")
@@ -1757,7 +1761,8 @@ impl Lower {
 
     /// The evaluation order of §7: repeatedly the earliest-written step whose dependencies are done.
     fn order(&mut self, tables: &[TableIr], table_items: &[usize]) -> Option<Vec<Step>> {
-        let mut steps: Vec<(usize, Step, Vec<VarId>, Vec<VarId>, Span)> = Vec::new();
+        // (position in the file, the step, what it reads, what it writes, where it is)
+        let mut steps: Vec<OrderStep> = Vec::new();
         for (ti, t) in tables.iter().enumerate() {
             let mut reads = t.conds.clone();
             for row in &t.rows {
@@ -1773,7 +1778,7 @@ impl Lower {
             };
             let mut reads = Vec::new();
             collect_vars(&self.defines[di].expr, &mut reads);
-            steps.push((idx, Step::Define(di), reads, vec![var], self.vars[var].span));
+            steps.push((idx, Step::Define(di), reads, vec![var], self.defines[di].span));
         }
         steps.sort_by_key(|s| s.0);
         let mut done = vec![false; self.vars.len()];
@@ -1880,6 +1885,8 @@ impl AliasSuggest for String {
         }
     }
 }
+
+type OrderStep = (usize, Step, Vec<VarId>, Vec<VarId>, Span);
 
 /// Where a rounding is appended to an output's declaration line.
 fn var_decl_end(v: &Var) -> usize {

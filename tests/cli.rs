@@ -1,0 +1,175 @@
+//! The command line as a user meets it: real files, the text and JSON it prints, exit codes.
+
+use std::process::{Command, Output};
+
+fn rulec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("rulec runs")
+}
+
+fn rulec_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+#[test]
+fn check_renders_like_rustc() {
+    let out = rulec(&["check", "--color", "never", "tests/corpus/broken/literal.rule"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    insta::assert_snapshot!(text(&out.stderr));
+}
+
+#[test]
+fn check_json_is_the_v2_shape() {
+    let out = rulec(&["check", "--format", "json", "tests/corpus/broken/literal.rule"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "one object per diagnostic, one per line");
+    let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    for key in [
+        "v", "severity", "code", "file", "line", "column", "title", "notes", "where", "spans", "witness", "rows",
+        "fix", "key",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["v"], 2);
+    assert_eq!(v["fix"]["kind"], "rewrite_literal");
+    assert_eq!(v["fix"]["text"], "1000JPY");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn the_key_does_not_move_with_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let src =
+        std::fs::read_to_string(format!("{}/tests/corpus/broken/literal.rule", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let a = dir.path().join("a.rule");
+    std::fs::write(&a, &src).unwrap();
+    let key = |out: Output| -> String {
+        let v: serde_json::Value = serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+        v["key"].as_str().unwrap().to_string()
+    };
+    let k1 = key(rulec(&["check", "--format", "json", a.to_str().unwrap()]));
+    std::fs::write(&a, format!("# a comment moves everything down\n\n{src}")).unwrap();
+    let k2 = key(rulec(&["check", "--format", "json", a.to_str().unwrap()]));
+    assert_eq!(k1, k2);
+}
+
+#[test]
+fn clean_rules_exit_zero() {
+    let out =
+        rulec(&["check", "tests/corpus/parcel_rate.rule", "tests/corpus/member_discount.rule", "tests/corpus/shared"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "checked 3 files: clean\n");
+    let json = rulec(&["check", "--format", "json", "tests/corpus/late_fee.rule"]);
+    assert_eq!(json.status.code(), Some(0));
+    assert!(json.stdout.is_empty());
+}
+
+#[test]
+fn bad_arguments_exit_two() {
+    assert_eq!(rulec(&["check", "no/such/file.rule"]).status.code(), Some(2));
+    assert_eq!(rulec(&["explain", "E999"]).status.code(), Some(2));
+    assert_eq!(rulec(&["frobnicate"]).status.code(), Some(2));
+    let bad_json = rulec(&["eval", "tests/corpus/parcel_rate.rule", "--in", "{not json"]);
+    assert_eq!(bad_json.status.code(), Some(2));
+}
+
+#[test]
+fn eval_prints_records_and_refusals() {
+    let calls = concat!(
+        r#"{"weight":5,"girth":40,"dest":"canada","signature":false}"#,
+        "\n",
+        r#"{"weight":71,"girth":40,"dest":"canada","signature":false}"#,
+        "\n",
+        r#"{"weight":11,"girth":61,"dest":"domestic","signature":true}"#,
+        "\n"
+    );
+    let out = rulec_stdin(&["eval", "tests/corpus/parcel_rate.rule", "--in", "-"], calls);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(text(&out.stdout), @r###"
+    {"in":{"weight":5,"girth":40,"dest":"canada","signature":false},"observed":{"fee":11},"trace":[{"table":"size_of","row":1},{"table":"base_rate","row":4},{"table":"fuel_rate","row":1},{"table":"signature_fee","row":3}]}
+    {"refused":"input","error":"weight is out of range"}
+    {"in":{"weight":11,"girth":61,"dest":"domestic","signature":true},"observed":{"fee":24},"trace":[{"table":"size_of","row":3},{"table":"base_rate","row":3},{"table":"fuel_rate","row":1},{"table":"signature_fee","row":1}]}
+    "###);
+}
+
+#[test]
+fn eval_with_a_tag_and_one_object() {
+    let out = rulec(&[
+        "eval",
+        "tests/corpus/member_discount.rule",
+        "--tag",
+        "order:7",
+        "--in",
+        r#"{"tier":"gold","channel":"web","subtotal":10100,"coupon":"ten_off"}"#,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"tag\":\"order:7\",\"in\":{\"tier\":\"gold\",\"channel\":\"web\",\"subtotal\":10100,\"coupon\":\"ten_off\"},\
+         \"observed\":{\"pct\":15,\"discount\":1260,\"note\":\"web bonus\"},\"trace\":[{\"table\":\"pct_of\",\"row\":2},{\"table\":\"coupon_of\",\"row\":2}]}\n"
+    );
+}
+
+#[test]
+fn eval_refuses_a_rule_that_does_not_check() {
+    let out = rulec(&["eval", "tests/corpus/broken/unit_mismatch.rule", "--in", "{}"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("E060"));
+}
+
+#[test]
+fn explain_text_and_json() {
+    let out = rulec(&["explain", "e049"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("E049: "));
+    let json = rulec(&["explain", "E049", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&json.stdout).trim()).unwrap();
+    assert_eq!(v["code"], "E049");
+    assert_eq!(v["lang"], "en");
+    let all = rulec(&["explain", "--all", "--format", "json"]);
+    assert!(text(&all.stdout).lines().count() >= 1);
+}
+
+#[test]
+fn fmt_check_reports_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("r.rule");
+    let messy = "rule r v1\noutput y: int 0..10\ninput x: int 0..10\ndefine y = min(x,  10)\n";
+    std::fs::write(&f, messy).unwrap();
+    let out = rulec(&["fmt", "--check", "--format", "json", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["unformatted"].as_array().unwrap().len(), 1);
+    assert_eq!(v["formatted"].as_array().unwrap().len(), 0);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), messy);
+    let out = rulec(&["fmt", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        "rule r v1\n\ninput x: int 0..10\n\noutput y: int 0..10\n\ndefine y = min(x, 10)\n"
+    );
+    let out = rulec(&["fmt", "--check", "--format", "json", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout).trim(), r#"{"unformatted":[],"formatted":[]}"#);
+}
