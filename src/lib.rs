@@ -12,6 +12,7 @@ pub mod num;
 pub mod sema;
 pub mod source;
 pub mod syntax;
+pub mod vectors;
 
 use diag::{Diagnostic, FileId};
 use sema::Program;

@@ -69,6 +69,19 @@ enum Command {
         #[arg(long, default_value = "")]
         tag: String,
     },
+    /// Write the boundary suite of a rule: `<alias>.jsonl` and `<alias>.expected.jsonl` under --out, or the vectors on stdout.
+    Vectors {
+        file: PathBuf,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Report what the boundary suite covers, criterion by criterion.
+    Coverage {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
@@ -88,6 +101,8 @@ fn main() -> ExitCode {
         }
         Command::Fmt { paths, check, format } => fmt(&paths, check, format),
         Command::Eval { file, input, tag } => eval_cmd(&file, &input, &tag),
+        Command::Vectors { file, out } => vectors(&file, out.as_deref()),
+        Command::Coverage { files, format } => coverage(&files, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
     };
     match result {
@@ -264,6 +279,64 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
         run(input, 1)?;
     }
     Ok(0)
+}
+
+fn vectors(file: &Path, out: Option<&Path>) -> Result<u8, String> {
+    let (_, checked) = match load_program(file) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let p = checked.program.as_ref().expect("checked clean");
+    let suite = rulec::vectors::build(p);
+    match out {
+        None => {
+            let mut o = std::io::stdout().lock();
+            for v in &suite.vectors {
+                writeln!(o, "{}", v.line(p)).map_err(|e| e.to_string())?;
+            }
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let lines = |f: &dyn Fn(&rulec::vectors::Vector) -> String| -> String {
+                suite.vectors.iter().map(|v| f(v) + "\n").collect()
+            };
+            for (name, text) in [
+                (format!("{}.jsonl", p.ident()), lines(&|v| v.line(p))),
+                (format!("{}.expected.jsonl", p.ident()), lines(&|v| v.expected(p))),
+            ] {
+                let path = dir.join(name);
+                std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn coverage(files: &[PathBuf], format: Format) -> Result<u8, String> {
+    let mut incomplete = false;
+    for file in rule_files(files)? {
+        let (sources, checked) = match load_program(&file) {
+            Ok(x) => x,
+            Err(code) => return Ok(code),
+        };
+        let p = checked.program.as_ref().expect("checked clean");
+        let suite = rulec::vectors::build(p);
+        let shown = sources.get(checked.file).display.clone();
+        incomplete |= suite.criteria.iter().any(|c| !c.missing.is_empty());
+        match format {
+            Format::Json => println!("{}", suite.coverage_json(&shown)),
+            Format::Text => {
+                println!("{shown}: {} vectors", suite.vectors.len());
+                for c in &suite.criteria {
+                    println!("  {:<18} {}/{}", c.name, c.satisfied, c.total);
+                    for (what, hint) in &c.missing {
+                        println!("    missing: {what} ({hint})");
+                    }
+                }
+            }
+        }
+    }
+    Ok(if incomplete { 1 } else { 0 })
 }
 
 fn explain(code: Option<&str>, all: bool, format: Format) -> Result<u8, String> {
