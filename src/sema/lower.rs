@@ -196,6 +196,15 @@ impl Lower {
                                     .label(format!("this is {tn}"))
                                     .help("write a comparison, such as `paid >= due`"),
                             );
+                        } else if let Some(&v) = self.derived_read(&te) {
+                            // The door checks constraints before anything is computed.
+                            let name = self.vars[v].name.clone();
+                            self.push(
+                                Diagnostic::new("E074", self.file, e.span, format!("a constraint reads `{name}`, which is not an input"))
+                                    .label("a constraint may read only inputs")
+                                    .note("constraints are what every call guarantees, checked at the door before the rule computes anything")
+                                    .help(format!("state the guarantee over the inputs `{name}` is computed from")),
+                            );
                         } else {
                             constraints.push(ConstraintIr { expr: te, text: print_expr(e), span: e.span });
                         }
@@ -1088,7 +1097,11 @@ impl Lower {
             ExprKind::Name(id) => self.name_expr(id, expected, allow_optional),
             ExprKind::Lit(lit) => {
                 let (ty, v) = match expected {
-                    Some(t) if lit_fits_expected(lit, t) => (t.clone(), self.lit_value(lit, t)?),
+                    // A literal in a finer unit than the context (50USDc beside USD) keeps its own unit:
+                    // the two meet at the finer one.
+                    Some(t) if lit_fits_expected(lit, t) && self.lit_value_diag(lit, t).is_ok() => {
+                        (t.clone(), self.lit_value(lit, t)?)
+                    }
                     _ => self.lit_natural(lit)?,
                 };
                 let grid = match &v {
@@ -1233,6 +1246,25 @@ impl Lower {
         Some(vec![self.lit_value(lit, ty)?])
     }
 
+    /// The first variable an expression reads that is not an input.
+    fn derived_read(&self, e: &TExpr) -> Option<&VarId> {
+        let mut vs = Vec::new();
+        collect_vars(e, &mut vs);
+        let first = vs.into_iter().find(|&v| self.vars[v].kind != VarKind::Input)?;
+        self.var_index.get(&self.vars[first].name)
+    }
+
+    /// Whether an expression takes its type from its context: a literal, or a bare name
+    /// that is no value's name (an enum value).
+    fn needs_context(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Lit(_) => true,
+            ExprKind::Name(id) => !self.var_index.contains_key(&id.name),
+            ExprKind::Paren(x) | ExprKind::Neg(x) => self.needs_context(x),
+            _ => false,
+        }
+    }
+
     fn bool_expr(&mut self, e: &ast::Expr, allow_optional: bool) -> Option<TExpr> {
         let t = self.expr(e, Some(&Ty::Bool), allow_optional)?;
         if t.ty != Ty::Bool {
@@ -1256,7 +1288,7 @@ impl Lower {
         expected: Option<&Ty>,
         allow_optional: bool,
     ) -> Option<(TExpr, TExpr)> {
-        if needs_context(l) && !needs_context(r) {
+        if self.needs_context(l) && !self.needs_context(r) {
             let rt = self.expr(r, expected, allow_optional)?;
             let lt = self.expr(l, Some(&rt.ty), allow_optional)?;
             Some((lt, rt))
@@ -1299,7 +1331,7 @@ impl Lower {
         match op {
             BinOp::Add | BinOp::Sub => {
                 // date ± int and date - date are the two date forms.
-                let lt = if needs_context(l) { None } else { Some(self.expr(l, expected, allow_optional)?) };
+                let lt = if self.needs_context(l) { None } else { Some(self.expr(l, expected, allow_optional)?) };
                 if let Some(lt) = &lt {
                     if lt.ty == Ty::Date {
                         let rt = self.expr(r, None, allow_optional)?;
@@ -1398,7 +1430,7 @@ impl Lower {
         match f {
             Func::Min | Func::Max | Func::Mod => {
                 // The first argument that settles its own type types the others.
-                let anchor = args.iter().position(|a| !needs_context(a)).unwrap_or(0);
+                let anchor = args.iter().position(|a| !self.needs_context(a)).unwrap_or(0);
                 let first = self.expr(&args[anchor], expected, allow_optional)?;
                 let mut typed = vec![None; args.len()];
                 let mut ty = first.ty.clone();
@@ -1780,7 +1812,9 @@ impl Lower {
             collect_vars(&self.defines[di].expr, &mut reads);
             steps.push((idx, Step::Define(di), reads, vec![var], self.defines[di].span));
         }
-        steps.sort_by_key(|s| s.0);
+        // "Written earliest" is read in the canonical form (defines before tables, each group
+        // in the order written), so `rulec fmt` can never change the order or the trace.
+        steps.sort_by_key(|s| (matches!(s.1, Step::Table(_)), s.0));
         let mut done = vec![false; self.vars.len()];
         for (v, var) in self.vars.iter().enumerate() {
             if var.kind == VarKind::Input {
@@ -1917,13 +1951,6 @@ pub fn collect_vars(e: &TExpr, out: &mut Vec<VarId>) {
 }
 
 /// Whether an expression's type comes from its context (a literal or a bare name that may be an enum value).
-fn needs_context(e: &ast::Expr) -> bool {
-    match &e.kind {
-        ExprKind::Lit(_) => true,
-        ExprKind::Paren(x) | ExprKind::Neg(x) => needs_context(x),
-        _ => false,
-    }
-}
 
 /// Whether a literal can be read in `t` (else it takes its natural type and unification decides).
 fn lit_fits_expected(lit: &ast::Literal, t: &Ty) -> bool {

@@ -146,7 +146,7 @@ fn is_ident_continue(c: char) -> bool {
 
 /// Lex `line`, which starts at byte `base` of the file.
 pub fn lex_line(line: &str, base: usize, file: FileId, diags: &mut Vec<Diagnostic>) -> LexedLine {
-    let mut lx = Lexer { src: line, pos: 0, base, file, diags, tokens: Vec::new() };
+    let mut lx = Lexer { src: line, pos: 0, base, file, diags, tokens: Vec::new(), depth: 0 };
     let comment = lx.run();
     LexedLine { tokens: lx.tokens, comment }
 }
@@ -158,6 +158,8 @@ struct Lexer<'a, 'd> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
     tokens: Vec<Token>,
+    /// Open `(` and `{`: inside them a comma always separates list items.
+    depth: usize,
 }
 
 impl Lexer<'_, '_> {
@@ -250,6 +252,11 @@ impl Lexer<'_, '_> {
             };
             (t, 1)
         };
+        match tok {
+            Tok::LParen | Tok::LBrace => self.depth += 1,
+            Tok::RParen | Tok::RBrace => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
         self.pos += len;
         self.push(tok, start);
     }
@@ -315,9 +322,10 @@ impl Lexer<'_, '_> {
             return;
         }
         let mut int_text = self.digits().to_string();
-        // Thousands separators: a comma and exactly three digits, no space between.
+        // Thousands separators: a comma and exactly three digits, no space between, outside
+        // an argument list or a set (where a comma separates items).
         let mut separated = false;
-        while self.peek() == Some(',') && self.three_digits_after_comma() {
+        while self.depth == 0 && self.peek() == Some(',') && self.three_digits_after_comma() {
             self.pos += 1;
             int_text.push_str(self.digits());
             separated = true;

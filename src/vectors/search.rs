@@ -195,7 +195,9 @@ impl<'p> Search<'p> {
                                 self.choose(&x, format!("boundary pair: {what}, one side"));
                                 self.choose(&y, format!("boundary pair: {what}, other side"));
                             }
-                            None => c.missing.push((what, "no two calls one input apart were found on either side".into())),
+                            None => {
+                                c.missing.push((what, "no two calls one input apart were found on either side".into()))
+                            }
                         }
                     }
                 }
@@ -212,14 +214,18 @@ impl<'p> Search<'p> {
         for base in &bases {
             for (i, set) in self.movers(col, &base.outcome) {
                 let (Some(wa), Some(wb)) = (set(a), set(b)) else { continue };
-                let (Some(x), Some(y)) = (self.with_input(&base.input, i, wa), self.with_input(&base.input, i, wb)) else {
+                let (Some(x), Some(y)) = (self.with_input(&base.input, i, wa), self.with_input(&base.input, i, wb))
+                else {
                     continue;
                 };
                 let in_units = |c: &Case| match &c.outcome.values[col] {
                     Value::Num(n) => Some(n / var.ty.factor()),
                     _ => None,
                 };
-                if in_units(&x).as_ref() == Some(a) && in_units(&y).as_ref() == Some(b) && Self::fires(&x, t, r) != Self::fires(&y, t, r) {
+                if in_units(&x).as_ref() == Some(a)
+                    && in_units(&y).as_ref() == Some(b)
+                    && Self::fires(&x, t, r) != Self::fires(&y, t, r)
+                {
                     return Some((x, y));
                 }
             }
@@ -284,7 +290,10 @@ impl<'p> Search<'p> {
                         self.choose(&l, format!("shadow pair: table {} row {} matches and loses", table.name, r + 1));
                         self.choose(&w, format!("shadow pair: table {} row {} wins", table.name, r + 1));
                     }
-                    _ => c.missing.push((what, "no call was found where the row matches and an earlier row wins, or where it wins".into())),
+                    _ => c.missing.push((
+                        what,
+                        "no call was found where the row matches and an earlier row wins, or where it wins".into(),
+                    )),
                 }
             }
         }
@@ -341,7 +350,9 @@ impl<'p> Search<'p> {
                             self.choose(&x, format!("value pair: {what}"));
                             self.choose(&y, format!("value pair: {what}, moved"));
                         }
-                        None => c.missing.push((what, "no two calls one input apart on this row give different values".into())),
+                        None => c
+                            .missing
+                            .push((what, "no two calls one input apart on this row give different values".into())),
                     }
                 }
             }
@@ -398,7 +409,9 @@ impl<'p> Search<'p> {
             let found = self.pool.iter().find(|x| is_tie(x)).cloned().or_else(|| self.sweep_for(&is_tie));
             match found {
                 Some(x) => self.choose(&x, format!("rounding tie: {what}")),
-                None => c.missing.push((what, "no call the search tried lands on a tie; add an expect that does".into())),
+                None => {
+                    c.missing.push((what, "no call the search tried lands on a tie; add an expect that does".into()))
+                }
             }
         }
         c
@@ -533,7 +546,9 @@ fn interesting(p: &Program, v: VarId) -> Vec<Json> {
                             for test in tests {
                                 let bounds: Vec<(crate::syntax::ast::CmpOp, Value)> = match test {
                                     TestIr::Bounds(bs) => bs.clone(),
-                                    TestIr::OneOf(vs) => vs.iter().map(|x| (crate::syntax::ast::CmpOp::Eq, x.clone())).collect(),
+                                    TestIr::OneOf(vs) => {
+                                        vs.iter().map(|x| (crate::syntax::ast::CmpOp::Eq, x.clone())).collect()
+                                    }
                                     TestIr::IsNone => Vec::new(),
                                 };
                                 for (op, x) in bounds {
@@ -591,7 +606,8 @@ fn calls(p: &Program, values: &[Vec<Json>]) -> Vec<Json> {
             }
         }
         _ => {
-            let seed = p.name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+            let seed =
+                p.name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
             let mut rng = Rng(seed);
             let longest = values.iter().map(Vec::len).max().unwrap_or(1);
             for k in 0..POOL {
