@@ -349,18 +349,29 @@ fn explain(code: Option<&str>, all: bool, format: Format) -> Result<u8, String> 
         };
     for e in entries {
         match format {
-            Format::Json => println!(
-                "{}",
-                json!({"code": e.code, "severity": codes::severity_of(e.code).as_str(), "title": e.title, "when": e.when, "fix": e.fix,
-                       "example": e.example, "related": e.related, "lang": "en"})
-            ),
+            Format::Json => {
+                let mut obj = json!({"code": e.code, "severity": codes::severity_of(e.code).as_str(), "title": e.title, "when": e.when, "fix": e.fix,
+                       "example": e.example, "related": e.related, "lang": "en"});
+                // formats.md: `budget` appears only on E109, whose example needs `--budget 1`.
+                if let Some(b) = e.budget {
+                    obj["budget"] = json!(b);
+                }
+                println!("{obj}");
+            }
             Format::Text => {
                 println!("{}: {}\n", e.code, e.title);
                 println!("When: {}\n", e.when);
                 println!("Fix: {}\n", e.fix);
-                println!("Example:");
+                match e.budget {
+                    Some(b) => println!("Example (reproduce with `rulec check --budget {b}`):"),
+                    None => println!("Example:"),
+                }
                 for l in e.example.lines() {
-                    println!("    {l}");
+                    if l.is_empty() {
+                        println!();
+                    } else {
+                        println!("    {l}");
+                    }
                 }
                 if !e.related.is_empty() {
                     println!("\nRelated: {}", e.related.join(", "));
