@@ -185,6 +185,7 @@ impl Lower {
         let mut tables = Vec::new();
         let mut table_items = Vec::new();
         let mut expects_ast = Vec::new();
+        let mut failed_results: Vec<String> = Vec::new();
         for (idx, item) in ast.items.iter().enumerate() {
             match &item.kind {
                 ItemKind::Constraint(e) => {
@@ -210,12 +211,14 @@ impl Lower {
                         }
                     }
                 }
-                ItemKind::Table(t) => {
-                    if let Some(tir) = self.table(t, item.span) {
+                ItemKind::Table(t) => match self.table(t, item.span) {
+                    Some(tir) => {
                         table_items.push(idx);
                         tables.push(tir);
                     }
-                }
+                    // Its errors are reported; what it decides is not "decided by nothing".
+                    None => failed_results.extend(t.results.iter().map(|r| r.name.clone())),
+                },
                 ItemKind::Expect(_) => expects_ast.push(item),
                 _ => {}
             }
@@ -232,6 +235,7 @@ impl Lower {
             if matches!(var.kind, VarKind::Output | VarKind::Value)
                 && var.decided_by.is_none()
                 && !self.define_ast.contains_key(&v)
+                && !failed_results.contains(&var.name)
             {
                 let what = if var.kind == VarKind::Output { "output" } else { "value" };
                 let (name, span) = (var.name.clone(), var.span);
@@ -253,7 +257,8 @@ impl Lower {
             .collect();
 
         let order = self.order(&tables, &table_items);
-        if let Some(order) = &order {
+        // Whether a value is read is only worth saying of a rule whose every decider typed.
+        if let (Some(order), false) = (&order, self.diags.iter().any(Diagnostic::is_error)) {
             self.unread_values(&tables, order);
         }
         let inputs = (0..self.vars.len()).filter(|&v| self.vars[v].kind == VarKind::Input).collect();

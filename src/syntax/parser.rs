@@ -1018,7 +1018,7 @@ impl<'t> Cursor<'t> {
             Some(Token { tok: Tok::Ident(w), span }) => {
                 Err(Diagnostic::new("E002", file, *span, format!("`{w}` is a keyword, not a name"))
                     .label("a keyword cannot be a name")
-                    .help(format!("choose another name, such as `{w}_value`")))
+                    .help("choose another name: a keyword cannot be a name"))
             }
             _ => Err(self.expected(file, "a name")),
         }
