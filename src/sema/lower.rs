@@ -1955,8 +1955,6 @@ pub fn collect_vars(e: &TExpr, out: &mut Vec<VarId>) {
     }
 }
 
-/// Whether an expression's type comes from its context (a literal or a bare name that may be an enum value).
-
 /// Whether a literal can be read in `t` (else it takes its natural type and unification decides).
 fn lit_fits_expected(lit: &ast::Literal, t: &Ty) -> bool {
     match (&lit.kind, t) {
