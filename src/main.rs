@@ -27,6 +27,14 @@ enum Format {
     Json,
 }
 
+/// `check` also speaks SARIF, for code scanning.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Color {
     Auto,
@@ -42,7 +50,7 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: CheckFormat,
         #[arg(long, value_enum, default_value = "auto")]
         color: Color,
         /// How much work one table's analysis may do before it stops (E109).
@@ -145,7 +153,7 @@ fn use_color(c: Color) -> bool {
     }
 }
 
-fn check(paths: &[PathBuf], format: Format, color: Color, opts: &rulec::analysis::Options) -> Result<u8, String> {
+fn check(paths: &[PathBuf], format: CheckFormat, color: Color, opts: &rulec::analysis::Options) -> Result<u8, String> {
     let files = rule_files(paths)?;
     let mut sources = Sources::new();
     let mut all: Vec<Diagnostic> = Vec::new();
@@ -155,13 +163,14 @@ fn check(paths: &[PathBuf], format: Format, color: Color, opts: &rulec::analysis
     }
     let findings = all.iter().filter(|d| d.severity != rulec::diag::Severity::Note).count();
     match format {
-        Format::Json => {
+        CheckFormat::Sarif => println!("{}", render::sarif(&sources, &all)),
+        CheckFormat::Json => {
             let mut out = std::io::stdout().lock();
             for d in &all {
                 writeln!(out, "{}", render::json(&sources, d)).map_err(|e| e.to_string())?;
             }
         }
-        Format::Text => {
+        CheckFormat::Text => {
             eprint!("{}", render::text(&sources, &all, use_color(color)));
             let errors = all.iter().filter(|d| d.is_error()).count();
             let warnings = findings - errors;

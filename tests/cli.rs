@@ -173,3 +173,38 @@ fn fmt_check_reports_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout).trim(), r#"{"unformatted":[],"formatted":[]}"#);
 }
+
+#[test]
+fn check_sarif_is_one_run_with_stable_fingerprints() {
+    let dir = tempfile::tempdir().unwrap();
+    let src =
+        std::fs::read_to_string(format!("{}/tests/corpus/broken/literal.rule", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let a = dir.path().join("a.rule");
+    let sarif = |text: &str| -> serde_json::Value {
+        std::fs::write(&a, text).unwrap();
+        let out = rulec(&["check", "--format", "sarif", a.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = sarif(&src);
+    assert_eq!(v["version"], "2.1.0");
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
+    assert_eq!(run["tool"]["driver"]["name"], "rulec");
+    assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "E049");
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "E049");
+    assert_eq!(result["ruleIndex"], 0);
+    assert_eq!(result["level"], "error");
+    let region = &result["locations"][0]["physicalLocation"]["region"];
+    assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(8), Some(4)));
+    assert_eq!(result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"], "1000JPY");
+    let fingerprint = result["partialFingerprints"]["rulecFindingId/v1"].clone();
+    assert!(fingerprint.is_string());
+    // Two lines inserted above: the location moves, the fingerprint does not.
+    let moved = sarif(&format!("# one\n# two\n{src}"));
+    let moved_result = &moved["runs"][0]["results"][0];
+    assert_eq!(moved_result["locations"][0]["physicalLocation"]["region"]["startLine"], 10);
+    assert_eq!(moved_result["partialFingerprints"]["rulecFindingId/v1"], fingerprint);
+}

@@ -122,3 +122,120 @@ fn span_json(sources: &Sources, l: &super::Label) -> Json {
     let (line, column) = f.line_col(l.span.start);
     json!({"line": line, "column": column, "length": f.char_len(l.span), "label": l.text})
 }
+
+/// A SARIF 2.1.0 log with one run, for code scanning: one result per diagnostic, each
+/// code described once under `tool.driver.rules`, a fingerprint that does not move with the line.
+pub fn sarif(sources: &Sources, diags: &[Diagnostic]) -> Json {
+    let mut codes: Vec<&'static str> = diags.iter().map(|d| d.code).collect();
+    codes.sort();
+    codes.dedup();
+    let rules: Vec<Json> = codes
+        .iter()
+        .map(|code| {
+            let info = super::codes::lookup(code);
+            let level = sarif_level(super::codes::severity_of(code));
+            json!({
+                "id": code,
+                "name": code,
+                "shortDescription": {"text": info.map_or(*code, |i| i.title)},
+                "fullDescription": {"text": info.map_or("", |i| i.when)},
+                "help": {"text": info.map_or("", |i| i.fix)},
+                "defaultConfiguration": {"level": level},
+            })
+        })
+        .collect();
+    let results: Vec<Json> = diags
+        .iter()
+        .map(|d| {
+            let mut text = d.message.clone();
+            for n in &d.notes {
+                text.push_str("\nnote: ");
+                text.push_str(n);
+            }
+            if let Some(h) = &d.help {
+                text.push_str("\nhelp: ");
+                text.push_str(h);
+            }
+            let mut r = Map::new();
+            r.insert("ruleId".into(), json!(d.code));
+            r.insert("ruleIndex".into(), json!(codes.iter().position(|c| *c == d.code).unwrap_or(0)));
+            r.insert("level".into(), json!(sarif_level(d.severity)));
+            r.insert("message".into(), json!({"text": text}));
+            r.insert("locations".into(), json!([sarif_location(sources, d.primary.file, d.primary.span, None)]));
+            if !d.secondary.is_empty() {
+                let related: Vec<Json> = d
+                    .secondary
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let mut loc = sarif_location(sources, l.file, l.span, Some(&l.text));
+                        loc["id"] = json!(i);
+                        loc
+                    })
+                    .collect();
+                r.insert("relatedLocations".into(), Json::Array(related));
+            }
+            r.insert("partialFingerprints".into(), json!({"rulecFindingId/v1": key(sources, d)}));
+            if let Some(fix) = &d.fix {
+                if let Some((file, span)) = fix.at {
+                    r.insert(
+                        "fixes".into(),
+                        json!([{
+                            "description": {"text": format!("{}: {}", fix.kind, fix.text.trim())},
+                            "artifactChanges": [{
+                                "artifactLocation": {"uri": sources.get(file).display},
+                                "replacements": [{
+                                    "deletedRegion": {"charOffset": char_offset(sources, file, span.start), "charLength": sources.get(file).char_len(span)},
+                                    "insertedContent": {"text": fix.text},
+                                }],
+                            }],
+                        }]),
+                    );
+                }
+            }
+            Json::Object(r)
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "rulec",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "invocations": [{"executionSuccessful": true}],
+            "results": results,
+        }],
+    })
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+fn char_offset(sources: &Sources, file: super::FileId, byte: u32) -> usize {
+    sources.get(file).text[..byte as usize].chars().count()
+}
+
+fn sarif_location(sources: &Sources, file: super::FileId, span: crate::source::Span, message: Option<&str>) -> Json {
+    let f = sources.get(file);
+    let (start_line, start_col) = f.line_col(span.start);
+    let (end_line, end_col) = f.line_col(span.end);
+    let mut loc = json!({
+        "physicalLocation": {
+            "artifactLocation": {"uri": f.display},
+            "region": {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col},
+        }
+    });
+    if let Some(m) = message {
+        loc["message"] = json!({"text": m});
+    }
+    loc
+}
