@@ -33,7 +33,14 @@ pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
         values[v] = x.clone();
     }
     for c in &p.constraints {
-        // A constraint that reads an absent optional holds.
+        // A constraint that reads an absent optional holds — wherever it reads it: `x > 5 and
+        // cap >= 3` holds without `cap` just as `cap >= 3 and x > 5` does, though `and` would
+        // otherwise stop at `x > 5` before it reached `cap`.
+        let mut read = Vec::new();
+        crate::sema::lower::collect_vars(&c.expr, &mut read);
+        if read.iter().any(|&v| p.vars[v].optional && values[v] == Value::None) {
+            continue;
+        }
         if super::eval_expr(&c.expr, &values) == Ok(Value::Bool(false)) {
             return Err(Refusal::new(format!("the constraint does not hold: {}", c.text)));
         }
@@ -86,6 +93,10 @@ fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refus
             };
             match n {
                 Some(n) => Value::Num(n * ty.factor()),
+                // A whole number too large to read (`1e5000`) is an integer past every range.
+                None if matches!(raw, Json::Number(n) if num::decimal_is_whole(&n.to_string()) == Some(true)) => {
+                    return refuse("is out of range")
+                }
                 None => return refuse("is not an integer"),
             }
         }

@@ -122,35 +122,87 @@ pub fn to_i64(x: &Rat) -> Option<i64> {
     i64::try_from(x.to_integer()).ok()
 }
 
-/// Parse a decimal text exactly (`-12.5`, `1e3`, `1.5E-2`), as JSON writes a number.
-pub fn parse_decimal(text: &str) -> Option<Rat> {
+/// How far from its last non-zero digit a decimal text may put its point and still be read.
+const MAX_DECIMAL_SCALE: u128 = 4000;
+
+/// A decimal text taken apart: its sign, its significant digits (no trailing zero; empty
+/// for zero) and the power of ten they are multiplied by.
+struct DecimalParts {
+    negative: bool,
+    significant: String,
+    scale: i128,
+}
+
+/// Read a decimal text as JSON writes a number: an optional `-`, digits with no leading zero,
+/// an optional `.` and at least one digit, an optional exponent (`e`/`E`, a sign, digits).
+fn decimal_parts(text: &str) -> Option<DecimalParts> {
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     let (mantissa, exp) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], text[i + 1..].parse::<i64>().ok()?),
-        None => (text, 0),
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
     };
-    let (neg, mantissa) = match mantissa.strip_prefix('-') {
+    let exp: i128 = match exp {
+        None => 0,
+        Some(e) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || !all_digits(digits) {
+                return None;
+            }
+            // An exponent too wide for i64 is too wide for any value but zero.
+            e.parse::<i64>().unwrap_or(if e.starts_with('-') { i64::MIN } else { i64::MAX }) as i128
+        }
+    };
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
         Some(m) => (true, m),
         None => (false, mantissa),
     };
-    let (ip, fp) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    if ip.is_empty() || !ip.bytes().all(|b| b.is_ascii_digit()) || !fp.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if exp.unsigned_abs() > 4000 {
-        return None;
-    }
-    let digits: BigInt = format!("{ip}{fp}").parse().ok()?;
-    let scale = exp - fp.len() as i64;
-    let ten = BigInt::from(10);
-    let mut v = if scale >= 0 {
-        Rat::from_integer(digits * num_traits::pow(ten, scale as usize))
-    } else {
-        Rat::new(digits, num_traits::pow(ten, (-scale) as usize))
+    let (ip, fp) = match mantissa.split_once('.') {
+        Some((_, "")) => return None,
+        Some(parts) => parts,
+        None => (mantissa, ""),
     };
-    if neg {
+    if ip.is_empty() || !all_digits(ip) || !all_digits(fp) || (ip.len() > 1 && ip.starts_with('0')) {
+        return None;
+    }
+    let all = format!("{ip}{fp}");
+    let significant = all.trim_end_matches('0').trim_start_matches('0').to_string();
+    let trailing_zeros = all.len() - all.trim_end_matches('0').len();
+    let scale = exp + trailing_zeros as i128 - fp.len() as i128;
+    Some(DecimalParts { negative, significant, scale })
+}
+
+/// Parse a decimal text exactly (`-12.5`, `1e3`, `1.5E-2`), as JSON writes a number (see
+/// `decimal_parts`). Zero is zero whatever its exponent, and trailing zeros move the point
+/// before the exponent is bounded, so `0e5000` is 0 and `1` followed by 5000 zeros `e-5000`
+/// is 1. A value whose point lies more than 4000 places from its last non-zero digit is not
+/// read (None); `decimal_is_whole` still tells whether it is a whole number.
+pub fn parse_decimal(text: &str) -> Option<Rat> {
+    let d = decimal_parts(text)?;
+    if d.significant.is_empty() {
+        return Some(Rat::zero());
+    }
+    if d.scale.unsigned_abs() > MAX_DECIMAL_SCALE {
+        return None;
+    }
+    let digits: BigInt = d.significant.parse().ok()?;
+    let ten = BigInt::from(10);
+    let mut v = if d.scale >= 0 {
+        Rat::from_integer(digits * num_traits::pow(ten, d.scale as usize))
+    } else {
+        Rat::new(digits, num_traits::pow(ten, (-d.scale) as usize))
+    };
+    if d.negative {
         v = -v;
     }
     Some(v)
+}
+
+/// Whether a decimal text (as `parse_decimal` reads it) is a whole number, even one too large
+/// for `parse_decimal` to read (`1e5000` is whole, `1e-5000` is not); None when it is no
+/// decimal text at all.
+pub fn decimal_is_whole(text: &str) -> Option<bool> {
+    let d = decimal_parts(text)?;
+    Some(d.significant.is_empty() || d.scale >= 0)
 }
 
 /// A rational as the shortest exact decimal, or `n/d` when it has none.
