@@ -8,6 +8,9 @@
 pub mod analysis;
 pub mod diag;
 pub mod eval;
+pub mod gen;
+pub mod harness;
+pub mod lock;
 pub mod num;
 pub mod sema;
 pub mod source;

@@ -77,6 +77,35 @@ enum Command {
         #[arg(long, default_value = "")]
         tag: String,
     },
+    /// Generate code for rules: every language's module and runner, the vectors, rulec.lock.
+    Gen {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+        /// Languages, comma-separated (default: all).
+        #[arg(long, value_delimiter = ',')]
+        lang: Vec<String>,
+        /// Write nothing; exit 1 when a file on disk differs from a fresh generation or is missing.
+        #[arg(long)]
+        check: bool,
+        /// Exit 1 when a fresh generation differs from rulec.lock (the source or the output).
+        #[arg(long)]
+        locked: bool,
+        /// The lock file (default: rulec.lock in the current folder).
+        #[arg(long)]
+        lock: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Build each generated language's runner and hold it to the vectors, byte for byte.
+    Test {
+        dir: PathBuf,
+        #[arg(long, value_delimiter = ',')]
+        lang: Vec<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Write the boundary suite of a rule: `<alias>.jsonl` and `<alias>.expected.jsonl` under --out, or the vectors on stdout.
     Vectors {
         file: PathBuf,
@@ -109,6 +138,10 @@ fn main() -> ExitCode {
         }
         Command::Fmt { paths, check, format } => fmt(&paths, check, format),
         Command::Eval { file, input, tag } => eval_cmd(&file, &input, &tag),
+        Command::Gen { paths, out, lang, check, locked, lock, format } => {
+            gen(&paths, &out, &lang, check, locked, lock.as_deref(), format)
+        }
+        Command::Test { dir, lang, format } => test(&dir, &lang, format),
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
@@ -288,6 +321,161 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
         run(input, 1)?;
     }
     Ok(0)
+}
+
+fn parse_langs(names: &[String]) -> Result<Vec<rulec::gen::Lang>, String> {
+    if names.is_empty() {
+        return Ok(rulec::gen::Lang::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| {
+            rulec::gen::Lang::parse(n).ok_or_else(|| {
+                let known: Vec<&str> = rulec::gen::Lang::ALL.iter().map(|l| l.name()).collect();
+                format!("`{n}` is not a language rulec generates ({})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gen(
+    paths: &[PathBuf],
+    out: &Path,
+    langs: &[String],
+    check_only: bool,
+    locked: bool,
+    lock: Option<&Path>,
+    format: Format,
+) -> Result<u8, String> {
+    use rulec::lock::{self, Artifact, Lock, LockedRule};
+    let langs = parse_langs(langs)?;
+    let lock_path = lock.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
+    let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    let mut sources = Sources::new();
+    let mut files = Vec::new();
+    let mut fresh = Vec::new();
+    let mut failed = Vec::new();
+    for path in rule_files(paths)? {
+        let checked = rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default())?;
+        if checked.has_errors() {
+            failed.extend(checked.diagnostics);
+            continue;
+        }
+        // An enums file has no code of its own: the rules that use it carry its enums.
+        let (Some(program), Some(analysis)) = (&checked.program, &checked.analysis) else { continue };
+        let src = sources.get(checked.file);
+        let unit = rulec::gen::Unit {
+            program,
+            analysis,
+            source_name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            sha256: src.sha256.clone(),
+            text: src.text.clone(),
+        };
+        let outputs = rulec::gen::outputs(&unit, &langs);
+        let artifacts = outputs
+            .iter()
+            .map(|f| Artifact {
+                lang: f.path.split('/').next().unwrap_or("").to_string(),
+                path: lock::relative(&out.join(&f.path), &lock_dir),
+                sha256: lock::digest(f.text.as_bytes()),
+            })
+            .collect();
+        fresh.push(LockedRule {
+            path: lock::relative(&path, &lock_dir),
+            name: program.name.clone(),
+            version: program.version,
+            source_sha256: format!("sha256:{}", src.sha256),
+            artifacts,
+        });
+        files.extend(outputs);
+    }
+    if !failed.is_empty() {
+        eprint!("{}", render::text(&sources, &failed, use_color(Color::Auto)));
+        eprintln!("error: rules with errors generate nothing");
+        return Ok(1);
+    }
+    if locked {
+        let existing = Lock::read(&lock_path)?;
+        let drift = existing.drift(&fresh);
+        if !drift.is_empty() {
+            for d in &drift {
+                eprintln!("error: {d}");
+            }
+            eprintln!(
+                "error: the generation differs from {}; run rulec gen without --locked to update it",
+                lock_path.display()
+            );
+            return Ok(1);
+        }
+    }
+    let (mut written, mut stale, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    for f in &files {
+        let target = out.join(&f.path);
+        let shown = target.to_string_lossy().replace('\\', "/");
+        match std::fs::read(&target) {
+            Ok(bytes) if bytes == f.text.as_bytes() => {}
+            Ok(_) if check_only => stale.push(shown),
+            Err(_) if check_only => missing.push(shown),
+            _ => {
+                if let Some(dir) = target.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                }
+                std::fs::write(&target, &f.text).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+                written.push(shown);
+            }
+        }
+    }
+    if !check_only && !locked {
+        let base = if lock_path.exists() { Lock::read(&lock_path)? } else { Lock::new(Vec::new()) };
+        let text = base.updated(&fresh).to_toml();
+        if std::fs::read_to_string(&lock_path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&lock_path, text).map_err(|e| format!("cannot write {}: {e}", lock_path.display()))?;
+        }
+    }
+    match format {
+        Format::Json => println!("{}", json!({"written": written, "stale": stale, "missing": missing})),
+        Format::Text => {
+            for f in &written {
+                println!("wrote {f}");
+            }
+            for f in &stale {
+                println!("stale {f}");
+            }
+            for f in &missing {
+                println!("missing {f}");
+            }
+        }
+    }
+    Ok(if stale.is_empty() && missing.is_empty() { 0 } else { 1 })
+}
+
+fn test(dir: &Path, langs: &[String], format: Format) -> Result<u8, String> {
+    let langs = if langs.is_empty() { Vec::new() } else { parse_langs(langs)? };
+    let report = rulec::harness::run(dir, &langs)?;
+    match format {
+        Format::Json => println!("{}", report.to_json()),
+        Format::Text => {
+            for s in &report.skipped {
+                println!("skipped {}: {}", s.lang.name(), s.reason);
+            }
+            for r in &report.results {
+                let lang = r.lang.name();
+                match (r.ok, r.ran) {
+                    (true, _) => println!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
+                    (false, true) => println!(
+                        "FAIL {} ({lang}) disagrees with the reference evaluator: {}",
+                        r.rule,
+                        r.first_diff.as_ref().map(|d| d.to_string()).unwrap_or_default()
+                    ),
+                    (false, false) => {
+                        println!("FAIL {} ({lang}) could not be run: {}", r.rule, r.error.as_deref().unwrap_or(""))
+                    }
+                }
+            }
+        }
+    }
+    Ok(if report.ok() { 0 } else { 1 })
 }
 
 fn vectors(file: &Path, out: Option<&Path>) -> Result<u8, String> {

@@ -6,6 +6,7 @@
 
 pub mod linear;
 pub mod model;
+pub mod scale;
 pub mod tables;
 pub mod values;
 

@@ -7,4 +7,4 @@ pub mod units;
 
 pub use ir::*;
 pub use lower::{lower, ty_name, Import};
-pub use types::{Grid, Tag, Ty};
+pub use types::{EnumId, Grid, Tag, Ty};

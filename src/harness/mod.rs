@@ -1,0 +1,198 @@
+//! `rulec test`: build each language's runner, feed it the vectors, and compare every line
+//! it prints with the reference evaluator's, byte for byte (values, trace and refusals).
+//! Adding a language is adding a backend: the harness only reads its `Runner`.
+
+use crate::gen::Lang;
+use serde_json::{json, Value as Json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct TestResult {
+    pub rule: String,
+    pub lang: Lang,
+    pub vectors: usize,
+    pub refused: usize,
+    pub ok: bool,
+    /// False when the runner could not be built or started: says nothing about the rule.
+    pub ran: bool,
+    pub first_diff: Option<Json>,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Skipped {
+    pub lang: Lang,
+    pub reason: String,
+}
+
+#[derive(Default, Debug)]
+pub struct Report {
+    pub results: Vec<TestResult>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Report {
+    pub fn ok(&self) -> bool {
+        self.results.iter().all(|r| r.ok)
+    }
+
+    pub fn to_json(&self) -> Json {
+        let results: Vec<Json> = self
+            .results
+            .iter()
+            .map(|r| {
+                json!({"rule": r.rule, "lang": r.lang.name(), "via": "runner", "vectors": r.vectors, "refused": r.refused,
+                       "ok": r.ok, "ran": r.ran, "first_diff": r.first_diff, "error": r.error})
+            })
+            .collect();
+        let skipped: Vec<Json> =
+            self.skipped.iter().map(|s| json!({"lang": s.lang.name(), "reason": s.reason})).collect();
+        json!({"results": results, "skipped": skipped})
+    }
+}
+
+/// Whether a program is on PATH.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+}
+
+/// Test every rule whose vectors are under `dir/vectors`, in every language folder of `dir`
+/// (or only `langs` when given).
+pub fn run(dir: &Path, langs: &[Lang]) -> Result<Report, String> {
+    let vectors_dir = dir.join("vectors");
+    let mut rules: Vec<String> = std::fs::read_dir(&vectors_dir)
+        .map_err(|e| format!("cannot read {}: {e}", vectors_dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".jsonl")).map(str::to_string))
+        .filter(|n| !n.ends_with(".expected"))
+        .collect();
+    rules.sort();
+    let mut report = Report::default();
+    let wanted: Vec<Lang> = if langs.is_empty() { Lang::ALL.to_vec() } else { langs.to_vec() };
+    for lang in wanted {
+        let lang_dir = dir.join(lang.name());
+        if !lang_dir.is_dir() {
+            if !langs.is_empty() {
+                report.skipped.push(Skipped { lang, reason: format!("{} was not generated", lang_dir.display()) });
+            }
+            continue;
+        }
+        let runner = lang.backend().runner("");
+        if let Some(missing) = runner.needs.iter().find(|p| !on_path(p)) {
+            report.skipped.push(Skipped { lang, reason: format!("{missing} is not on PATH") });
+            continue;
+        }
+        for alias in &rules {
+            report.results.push(test_one(&vectors_dir, &lang_dir, lang, alias));
+        }
+    }
+    Ok(report)
+}
+
+fn test_one(vectors_dir: &Path, lang_dir: &Path, lang: Lang, alias: &str) -> TestResult {
+    let vectors = std::fs::read_to_string(vectors_dir.join(format!("{alias}.jsonl"))).unwrap_or_default();
+    let expected = std::fs::read_to_string(vectors_dir.join(format!("{alias}.expected.jsonl"))).unwrap_or_default();
+    let count = vectors.lines().count();
+    let refused = expected.lines().filter(|l| l.starts_with("{\"refused\":\"contradiction\"")).count();
+    let mut result = TestResult {
+        rule: alias.to_string(),
+        lang,
+        vectors: count,
+        refused,
+        ok: false,
+        ran: false,
+        first_diff: None,
+        error: None,
+    };
+    let outcome = build_and_run(lang_dir, lang, alias, &vectors);
+    match outcome {
+        Err(e) => result.error = Some(e),
+        Ok(got) => {
+            result.ran = true;
+            let (want, got): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), got.lines().collect());
+            let diff = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i));
+            match diff {
+                None => result.ok = true,
+                Some(i) => {
+                    result.first_diff = Some(json!({
+                        "line": i + 1,
+                        "in": vectors.lines().nth(i),
+                        "expected": want.get(i),
+                        "got": got.get(i),
+                    }))
+                }
+            }
+        }
+    }
+    result
+}
+
+/// Copy the language's files into a scratch folder, build the runner there, run it on the vectors.
+fn build_and_run(lang_dir: &Path, lang: Lang, alias: &str, vectors: &str) -> Result<String, String> {
+    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_dir(lang_dir, scratch.path()).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
+    let runner = lang.backend().runner(alias);
+    for step in &runner.build {
+        let out = Command::new(&step[0])
+            .args(&step[1..])
+            .current_dir(scratch.path())
+            .output()
+            .map_err(|e| format!("cannot start {}: {e}", step[0]))?;
+        if !out.status.success() {
+            return Err(format!(
+                "does not compile:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    let mut child = Command::new(&runner.run[0])
+        .args(&runner.run[1..])
+        .current_dir(scratch.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", runner.run[0]))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = vectors.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = wait_with_timeout(child, Duration::from_secs(300))?;
+    let _ = writer.join();
+    if !output.status.success() {
+        return Err(format!("the runner died ({}):\n{}", output.status, String::from_utf8_lossy(&output.stderr)));
+    }
+    String::from_utf8(output.stdout).map_err(|_| "the runner printed something that is not UTF-8".to_string())
+}
+
+fn wait_with_timeout(child: std::process::Child, limit: Duration) -> Result<std::process::Output, String> {
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(r) => r.map_err(|e| e.to_string()),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            Err(format!("the runner did not finish within {} s", limit.as_secs()))
+        }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target: PathBuf = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            std::fs::create_dir_all(&target)?;
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}

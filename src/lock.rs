@@ -1,0 +1,159 @@
+//! `rulec.lock`: the content hashes that make "the same rule and the same rulec give the
+//! same bytes" checkable on every machine (build-integration.md). TOML, written only by
+//! rulec, byte-deterministic: rules sorted by path, artifacts by path, digests with their
+//! algorithm (`sha256:…`), paths relative to the lock's folder with `/`.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+pub const FILE_NAME: &str = "rulec.lock";
+const HEADER: &str = "# Written by rulec. Do not edit.\n";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lock {
+    pub version: u32,
+    pub rulec: String,
+    #[serde(default, rename = "rule")]
+    pub rules: Vec<LockedRule>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockedRule {
+    pub path: String,
+    pub name: String,
+    pub version: u64,
+    pub source_sha256: String,
+    #[serde(default, rename = "artifact")]
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Artifact {
+    pub lang: String,
+    pub path: String,
+    pub sha256: String,
+}
+
+pub fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("sha256:{}", crate::source::hex(&Sha256::digest(bytes)))
+}
+
+/// `path` relative to `base`, with `/`, when it lies below it (else as given).
+pub fn relative(path: &Path, base: &Path) -> String {
+    let abs = |p: &Path| -> PathBuf { std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()) };
+    let (p, b) = (abs(path), abs(base));
+    let rel = p.strip_prefix(&b).map(Path::to_path_buf).unwrap_or(p);
+    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+}
+
+impl Lock {
+    pub fn new(mut rules: Vec<LockedRule>) -> Lock {
+        rules.sort_by(|a, b| a.path.cmp(&b.path));
+        for r in &mut rules {
+            r.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        Lock { version: 1, rulec: env!("CARGO_PKG_VERSION").to_string(), rules }
+    }
+
+    pub fn to_toml(&self) -> String {
+        format!("{HEADER}{}", toml::to_string(self).expect("a lock serializes"))
+    }
+
+    pub fn read(path: &Path) -> Result<Lock, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{} is not a rulec.lock: {e}", path.display()))
+    }
+
+    /// Merge fresh entries into this lock: a rule named again replaces its entry.
+    pub fn updated(&self, fresh: &[LockedRule]) -> Lock {
+        let mut rules: Vec<LockedRule> =
+            self.rules.iter().filter(|r| !fresh.iter().any(|f| f.path == r.path)).cloned().collect();
+        rules.extend(fresh.iter().cloned());
+        Lock::new(rules)
+    }
+
+    /// What a fresh generation changes against this lock, one line per drifted file.
+    pub fn drift(&self, fresh: &[LockedRule]) -> Vec<String> {
+        let mut out = Vec::new();
+        for f in fresh {
+            let Some(old) = self.rules.iter().find(|r| r.path == f.path) else {
+                out.push(format!("{}: not in {FILE_NAME} (run rulec gen to lock it)", f.path));
+                continue;
+            };
+            if old.source_sha256 != f.source_sha256 {
+                out.push(format!("{}: the source changed since it was locked", f.path));
+            }
+            for a in &f.artifacts {
+                match old.artifacts.iter().find(|o| o.path == a.path) {
+                    None => out.push(format!("{}: output not in {FILE_NAME}", a.path)),
+                    Some(o) if o.sha256 != a.sha256 => {
+                        out.push(format!("{}: the output differs from the lock", a.path))
+                    }
+                    Some(_) => {}
+                }
+            }
+            // Only languages generated in this run can say an artifact is gone.
+            let langs: Vec<&str> = f.artifacts.iter().map(|a| a.lang.as_str()).collect();
+            for o in &old.artifacts {
+                if langs.contains(&o.lang.as_str()) && !f.artifacts.iter().any(|a| a.path == o.path) {
+                    out.push(format!("{}: locked, but no longer generated", o.path));
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Lock {
+        Lock::new(vec![
+            LockedRule {
+                path: "rules/b.rule".into(),
+                name: "b".into(),
+                version: 1,
+                source_sha256: digest(b"b"),
+                artifacts: vec![Artifact { lang: "rust".into(), path: "gen/rust/b.rs".into(), sha256: digest(b"x") }],
+            },
+            LockedRule {
+                path: "rules/a.rule".into(),
+                name: "a".into(),
+                version: 3,
+                source_sha256: digest(b"a"),
+                artifacts: vec![],
+            },
+        ])
+    }
+
+    #[test]
+    fn round_trips_sorted_and_deterministic() {
+        let lock = sample();
+        let text = lock.to_toml();
+        assert!(text.starts_with(HEADER));
+        assert!(text.find("rules/a.rule").unwrap() < text.find("rules/b.rule").unwrap());
+        assert!(text.contains("[[rule.artifact]]"));
+        assert!(text.contains("sha256:"));
+        let back: Lock = toml::from_str(&text).unwrap();
+        assert_eq!(back, lock);
+        assert_eq!(back.to_toml(), text);
+    }
+
+    #[test]
+    fn drift_names_the_file_and_what_changed() {
+        let lock = sample();
+        let mut fresh = lock.rules.clone();
+        fresh[0].source_sha256 = digest(b"edited");
+        fresh[1].artifacts[0].sha256 = digest(b"other bytes");
+        let drift = lock.drift(&fresh);
+        assert_eq!(
+            drift,
+            vec![
+                "rules/a.rule: the source changed since it was locked".to_string(),
+                "gen/rust/b.rs: the output differs from the lock".to_string()
+            ]
+        );
+    }
+}
