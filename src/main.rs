@@ -106,6 +106,12 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// How to call the generated code, per language, without reading it (formats.md `api`).
+    Api {
+        file: PathBuf,
+        #[arg(long, value_delimiter = ',')]
+        lang: Vec<String>,
+    },
     /// Write the boundary suite of a rule: `<alias>.jsonl` and `<alias>.expected.jsonl` under --out, or the vectors on stdout.
     Vectors {
         file: PathBuf,
@@ -142,6 +148,7 @@ fn main() -> ExitCode {
             gen(&paths, &out, &lang, check, locked, lock.as_deref(), format)
         }
         Command::Test { dir, lang, format } => test(&dir, &lang, format),
+        Command::Api { file, lang } => api(&file, &lang),
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
@@ -448,6 +455,25 @@ fn gen(
         }
     }
     Ok(if stale.is_empty() && missing.is_empty() { 0 } else { 1 })
+}
+
+fn api(file: &Path, langs: &[String]) -> Result<u8, String> {
+    let langs = parse_langs(langs)?;
+    let (sources, checked) = match load_program(file) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let (Some(program), Some(analysis)) = (&checked.program, &checked.analysis) else { return Ok(1) };
+    let src = sources.get(checked.file);
+    let unit = rulec::gen::Unit {
+        program,
+        analysis,
+        source_name: file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        sha256: src.sha256.clone(),
+        text: src.text.clone(),
+    };
+    println!("{}", rulec::gen::api(&unit, &langs));
+    Ok(0)
 }
 
 fn test(dir: &Path, langs: &[String], format: Format) -> Result<u8, String> {

@@ -6,7 +6,8 @@ pub mod names;
 pub mod plan;
 
 use crate::analysis::Analysis;
-use crate::sema::Program;
+use crate::sema::{EnumId, Program, Value, VarId};
+use serde_json::json;
 
 /// The target languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -87,6 +88,78 @@ pub trait Backend: Sync {
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;
+    /// This language's entry in `rulec api` (formats.md): every name the generated code
+    /// really uses. Build it with [`api_param`], [`api_output`] and [`api_enums`].
+    fn api(&self, unit: &Unit) -> serde_json::Value;
+}
+
+/// The `rulec api` object for a rule: the top-level fields and one entry per language.
+pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
+    let p = u.program;
+    let mut m = serde_json::Map::new();
+    m.insert("rule".into(), json!(p.name));
+    m.insert("alias".into(), json!(p.ident()));
+    m.insert("version".into(), json!(p.version.to_string()));
+    m.insert("source_sha256".into(), json!(u.sha256));
+    let preconditions: Vec<serde_json::Value> =
+        p.constraints.iter().map(|c| json!({"kind": "constraint", "text": c.text})).collect();
+    m.insert("preconditions".into(), json!(preconditions));
+    for &l in langs {
+        m.insert(l.name().into(), l.backend().api(u));
+    }
+    serde_json::Value::Object(m)
+}
+
+/// A parameter as `api` lists it: the wire name, the identifier, the type as this language
+/// spells it, the unit and the range in wire integers (absent where the type has none).
+pub fn api_param(u: &Unit, v: VarId, ty: &str) -> serde_json::Value {
+    let p = u.program;
+    let var = &p.vars[v];
+    let mut m = serde_json::Map::new();
+    m.insert("name".into(), json!(var.name));
+    m.insert("alias".into(), json!(names::ident(&var.name, var.alias.as_deref())));
+    m.insert("type".into(), json!(ty));
+    if let Some(unit) = var.ty.unit() {
+        m.insert("unit".into(), json!(unit.symbol));
+    }
+    if let Some((Value::Num(lo), Value::Num(hi))) = &var.range {
+        let f = var.ty.factor();
+        m.insert("range".into(), json!({"min": wire_int(&(lo / &f)), "max": wire_int(&(hi / &f))}));
+    }
+    m.insert("optional".into(), json!(var.optional));
+    serde_json::Value::Object(m)
+}
+
+/// An output as `api` lists it: a parameter's fields and its rounding (grid in wire integers).
+pub fn api_output(u: &Unit, v: VarId, ty: &str) -> serde_json::Value {
+    let mut out = api_param(u, v, ty);
+    if let Some(r) = &u.program.vars[v].rounding {
+        out["rounding"] = json!({"mode": r.mode.as_str(), "grid": wire_int(&r.grid_units)});
+    }
+    out
+}
+
+/// The enums as `api` lists them, each value with the spelling `member` gives it in this language.
+pub fn api_enums(
+    u: &Unit,
+    alias: &dyn Fn(EnumId) -> String,
+    member: &dyn Fn(EnumId, u32) -> String,
+) -> serde_json::Value {
+    let p = u.program;
+    json!(p
+        .enums
+        .iter()
+        .enumerate()
+        .map(|(e, en)| json!({
+            "name": en.name,
+            "alias": alias(e),
+            "values": en.values.iter().enumerate().map(|(i, v)| json!({"name": v.name, "alias": member(e, i as u32)})).collect::<Vec<_>>(),
+        }))
+        .collect::<Vec<_>>())
+}
+
+fn wire_int(r: &crate::num::Rat) -> serde_json::Value {
+    serde_json::from_str(&r.to_integer().to_string()).unwrap_or(serde_json::Value::Null)
 }
 
 /// Every file `rulec gen` writes for one rule, paths relative to the output folder: each
@@ -98,6 +171,7 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
     }
+    out.extend(helper_vectors());
     let p = u.program;
     let suite = crate::vectors::build(p);
     let lines = |f: &dyn Fn(&crate::vectors::Vector) -> String| -> String {
@@ -106,4 +180,65 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
     out.push(File { path: format!("vectors/{}.jsonl", p.ident()), text: lines(&|v| v.line(p)) });
     out.push(File { path: format!("vectors/{}.expected.jsonl", p.ident()), text: lines(&|v| v.expected(p)) });
     out
+}
+
+/// The unit vectors of the arithmetic every module carries (the seven roundings of a
+/// quotient, the remainder from zero up, the whole square root), with the reference's
+/// answers: `vectors/_helpers.jsonl` and its expected file. The harness runs each
+/// language's `_helpers_runner` on them like a rule's runner. Numbers travel as strings, so
+/// a reader that holds JSON numbers as doubles cannot round them.
+pub fn helper_vectors() -> Vec<File> {
+    use crate::num::{int, isqrt, mod_euclid, round_to_integer, Rat, RoundMode};
+    let (min, max) = (i64::MIN, i64::MAX);
+    let mut cases: Vec<(String, i64, i64, i64)> = Vec::new();
+    let dividends = [-7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, -9, 15, -15, max, min + 1, min, max - 1];
+    let divisors = [1, 2, 3, 4, 10, -1, -2, -3, -4, -10, max, min + 1];
+    for m in RoundMode::ALL {
+        for &n in &dividends {
+            for &d in &divisors {
+                let q = round_to_integer(&(Rat::new(n.into(), d.into())), m);
+                if let Ok(q) = i64::try_from(q) {
+                    cases.push((format!("quot_{}", m.as_str()), n, d, q));
+                }
+            }
+        }
+    }
+    for &a in &[-7, -6, -3, -1, 0, 1, 3, 6, 7, max, min, min + 1] {
+        for &b in &[1, 3, -3, 7, -7, max] {
+            let r = mod_euclid(&int(a), &int(b)).to_integer();
+            cases.push(("mod".into(), a, b, i64::try_from(r).expect("a remainder below |b|")));
+        }
+    }
+    let roots = [
+        0,
+        1,
+        2,
+        3,
+        4,
+        8,
+        9,
+        10,
+        15,
+        16,
+        17,
+        99,
+        100,
+        101,
+        3_037_000_499i64 * 3_037_000_499,
+        3_037_000_499i64 * 3_037_000_499 - 1,
+        max,
+    ];
+    for &x in &roots {
+        cases.push(("isqrt".into(), x, 0, i64::try_from(isqrt(&int(x))).expect("a root of an i64")));
+    }
+    let mut vectors = String::new();
+    let mut expected = String::new();
+    for (op, a, b, want) in cases {
+        vectors.push_str(&format!("{{\"op\":\"{op}\",\"a\":\"{a}\",\"b\":\"{b}\"}}\n"));
+        expected.push_str(&format!("{{\"result\":\"{want}\"}}\n"));
+    }
+    vec![
+        File { path: "vectors/_helpers.jsonl".into(), text: vectors },
+        File { path: "vectors/_helpers.expected.jsonl".into(), text: expected },
+    ]
 }
