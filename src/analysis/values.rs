@@ -150,13 +150,20 @@ type Score<'s> = dyn Fn(&[Value]) -> Option<(u8, Rat)> + 's;
 #[derive(Clone, Debug, Default)]
 struct Env {
     facts: Vec<Fact>,
+    /// Linear forms known to be nonzero (`b != 0`, a cell `not: 0`).
+    nonzero: Vec<Lin>,
 }
 
 impl Env {
     fn with(&self, more: Vec<Fact>) -> Env {
         let mut facts = self.facts.clone();
         facts.extend(more);
-        Env { facts }
+        Env { facts, nonzero: self.nonzero.clone() }
+    }
+    fn with_cond(&self, (more, nonzero): (Vec<Fact>, Vec<Lin>)) -> Env {
+        let mut env = self.with(more);
+        env.nonzero.extend(nonzero);
+        env
     }
     fn mentions(&self, v: usize) -> bool {
         self.facts.iter().any(|f| f.lin.coeffs.contains_key(&v))
@@ -254,23 +261,31 @@ fn negate_op(op: CmpOp) -> CmpOp {
     }
 }
 
-/// The linear facts that hold when `e` (a boolean) is `truth`.
-fn facts_of(e: &TExpr, truth: bool, out: &mut Vec<Fact>) {
+/// The linear facts that hold when `e` (a boolean) is `truth`, and the linear forms that are
+/// then nonzero.
+fn facts_of(e: &TExpr, truth: bool) -> (Vec<Fact>, Vec<Lin>) {
+    let (mut out, mut nonzero) = (Vec::new(), Vec::new());
+    facts_into(e, truth, &mut out, &mut nonzero);
+    (out, nonzero)
+}
+
+fn facts_into(e: &TExpr, truth: bool, out: &mut Vec<Fact>, nonzero: &mut Vec<Lin>) {
     match &e.kind {
         TExprKind::And(a, b) if truth => {
-            facts_of(a, true, out);
-            facts_of(b, true, out);
+            facts_into(a, true, out, nonzero);
+            facts_into(b, true, out, nonzero);
         }
         TExprKind::Or(a, b) if !truth => {
-            facts_of(a, false, out);
-            facts_of(b, false, out);
+            facts_into(a, false, out, nonzero);
+            facts_into(b, false, out, nonzero);
         }
-        TExprKind::Not(x) => facts_of(x, !truth, out),
+        TExprKind::Not(x) => facts_into(x, !truth, out, nonzero),
         TExprKind::Cmp(op, a, b) if scale::is_number(&a.ty) && scale::is_number(&b.ty) => {
             if let (Some(la), Some(lb)) = (model::linear_of(a), model::linear_of(b)) {
                 let op = if truth { *op } else { negate_op(*op) };
-                if let Some(fs) = model::comparison_facts(op, &la, &lb) {
-                    out.extend(fs);
+                match model::comparison_facts(op, &la, &lb) {
+                    Some(fs) => out.extend(fs),
+                    None => nonzero.push(la.sub(&lb)),
                 }
             }
         }
@@ -472,16 +487,28 @@ impl<'a> An<'a> {
         !matches!(linear::refute(&facts, &mut b), Outcome::Infeasible(_))
     }
 
+    /// Whether `lin = 0` is consistent with the facts and with every nonzero form of the
+    /// environment (each split into its two strict sides).
+    fn may_be_zero(&self, lin: &Lin, env: &Env) -> bool {
+        let zero = env.with(eq_facts(lin, &Rat::zero())).facts;
+        let nonzero: Vec<&Lin> = env.nonzero.iter().take(4).collect();
+        (0..1u32 << nonzero.len()).any(|mask| {
+            let mut fs = zero.clone();
+            for (i, l) in nonzero.iter().enumerate() {
+                let side = if mask & (1 << i) == 0 { l.scale(&-Rat::one()) } else { (*l).clone() };
+                fs.push(Fact { lin: side, strict: true });
+            }
+            self.satisfiable(&fs)
+        })
+    }
+
     // ---- intervals
 
     fn walk(&mut self, e: &'a TExpr, s: &'a Scaled, env: &Env) -> Option<Iv> {
         let mut kids: Vec<Option<Iv>> = Vec::new();
         if let TExprKind::If { cond, then, els } = &e.kind {
             kids.push(self.walk_kid(0, cond, &s.kids[0], env));
-            let (mut tf, mut ff) = (Vec::new(), Vec::new());
-            facts_of(cond, true, &mut tf);
-            facts_of(cond, false, &mut ff);
-            let (tenv, fenv) = (env.with(tf), env.with(ff));
+            let (tenv, fenv) = (env.with_cond(facts_of(cond, true)), env.with_cond(facts_of(cond, false)));
             let t = if self.satisfiable(&tenv.facts) { self.walk_kid(1, then, &s.kids[1], &tenv) } else { None };
             let f = if self.satisfiable(&fenv.facts) { self.walk_kid(2, els, &s.kids[2], &fenv) } else { None };
             kids.push(t);
@@ -688,7 +715,7 @@ impl<'a> An<'a> {
                     return;
                 }
                 if let Some(lin) = model::linear_of(b) {
-                    if !lin.is_constant() && !self.satisfiable(&env.with(eq_facts(&lin, &Rat::zero())).facts) {
+                    if !lin.is_constant() && !self.may_be_zero(&lin, env) {
                         return;
                     }
                 }
@@ -806,7 +833,7 @@ impl<'a> An<'a> {
 
     /// The facts a row's own cells state about numeric columns.
     fn row_env(&self, table: &TableIr, row: &RowIr) -> Env {
-        let mut facts = Vec::new();
+        let (mut facts, mut nonzero) = (Vec::new(), Vec::new());
         for (c, &v) in row.conds.iter().zip(&table.conds) {
             let var = &self.p.vars[v];
             if var.optional || !scale::is_number(&var.ty) {
@@ -836,10 +863,15 @@ impl<'a> An<'a> {
                         facts.extend(eq_facts(&x, b));
                     }
                 }
+                (TestIr::OneOf(vals), true) => {
+                    for b in vals.iter().filter_map(value_num) {
+                        nonzero.push(x.sub(&Lin::constant(b.clone())));
+                    }
+                }
                 _ => {}
             }
         }
-        Env { facts }
+        Env { facts, nonzero }
     }
 
     /// The interval a variable holds after a store: its rounding, its unit.
@@ -986,7 +1018,7 @@ impl<'a> An<'a> {
         // A witness: the inputs that push this integer furthest.
         let score = |inputs: &[Value]| -> Option<(u8, Rat)> {
             let (values, fires) = self.values_at(root, inputs).ok()?;
-            let x = self.inter_at(&at, int, &values)?;
+            let x = self.inter_at(&at, int, &values, high)?;
             Some((u8::from(fires), if high { x } else { -x }))
         };
         if let Some((w, (fires, s))) = self.search(root, &score, self.linear_point(&[]).into_iter().collect()) {
@@ -1188,8 +1220,9 @@ impl<'a> An<'a> {
         }
     }
 
-    /// The exact integer `int` names, at a point.
-    fn inter_at(&self, at: &Failure, int: &Inter, values: &[Value]) -> Option<Rat> {
+    /// The exact integer `int` names, at a point (a magnitude checked with either sign is
+    /// taken on the side that overflows).
+    fn inter_at(&self, at: &Failure, int: &Inter, values: &[Value], high: bool) -> Option<Rat> {
         let point = |e: &TExpr| -> Option<Iv> {
             let x = eval::eval_expr(e, values).ok()?;
             let x = value_num(&x)?.clone();
@@ -1209,7 +1242,7 @@ impl<'a> An<'a> {
                 scale::store_ints(st, &es, &ev, &sv, &var.ty.factor())
             }
         };
-        ints.into_iter().find(|x| x.what == int.what).map(|x| x.lo)
+        ints.into_iter().find(|x| x.what == int.what).map(|x| if high { x.hi } else { x.lo })
     }
 
     /// Whether these inputs reach `root`: they pass the door's constraints — for a
