@@ -50,7 +50,7 @@ pub struct Analysis {
 /// Run every analysis. `text` is the rule file's text (fixes quote it).
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> Analysis {
     let t = tables::analyse(p, text, opts);
-    let v = values::analyse(p, text);
+    let v = values::analyse(p, text, opts);
     let mut diagnostics = t.diagnostics;
     diagnostics.extend(v.diagnostics);
     Analysis { diagnostics, tables: t.proofs, guards: t.guards, values: v.proof }

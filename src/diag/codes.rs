@@ -967,6 +967,24 @@ define share = bill / people
         budget: None,
     },
     CodeInfo {
+        code: "E133",
+        title: "A quotient by a value is not rounded where it is computed",
+        when: "A division by a value that is not a literal appears anywhere but as the whole argument of `round(…)` or as the whole expression of an output that declares a rounding. Generated code holds every number as a whole int64; such a quotient is exact only as a pair, which a rounding divides and rounds in one step.",
+        fix: "Make the division the last step inside `round(…, MODE, GRID)` — `round(a * 2 / b, half_up, 1)` rather than `round(a / b * 2, half_up, 1)` — or store it into an output that declares `round MODE(GRID)`.",
+        example: "rule t v1\ninput a: int 0..100\ninput b: int 1..20\noutput r: int 0..1000\ndefine r = round(a / b * 2, half_up, 1)\n",
+        related: &["E132", "E106"],
+        budget: None,
+    },
+    CodeInfo {
+        code: "E134",
+        title: "A whole square root of a value that may be negative",
+        when: "The argument of `isqrt` can be below zero for an input the rule is asked about; the root of a negative number has no answer.",
+        fix: "Take the root of a value that cannot be negative, such as `isqrt(max(x, 0))`, or narrow what the inputs may be. The witness gives inputs that make it negative.",
+        example: "rule t v1\ninput a: int -10..100\noutput r: int 0..10\ndefine r = isqrt(a)\n",
+        related: &["E132"],
+        budget: None,
+    },
+    CodeInfo {
         code: "W114",
         title: "Rows not proven apart",
         when: "The checker can neither prove that two rows of a table never meet nor find an input that matches \

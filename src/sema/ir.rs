@@ -46,6 +46,8 @@ pub struct Var {
     pub range: Option<(Value, Value)>,
     /// The range as written, for messages and docs.
     pub range_text: Option<String>,
+    /// Where the range is written (`LO..HI`): E107's `widen_range` fix replaces it.
+    pub range_span: Option<Span>,
     pub rounding: Option<Rounding>,
     pub decided_by: Option<Decider>,
     pub span: Span,
