@@ -1341,7 +1341,7 @@ impl<'a> An<'a> {
                 continue;
             }
             if let Some(sc) = score(&st) {
-                if best.as_ref().map_or(true, |b| sc > b.1) {
+                if best.as_ref().is_none_or(|b| sc > b.1) {
                     best = Some((st, sc));
                 }
             }
