@@ -69,7 +69,7 @@ fn witness_inputs(d: &Diagnostic) -> &serde_json::Map<String, Json> {
 fn clean_corpus_is_clean() {
     for entry in std::fs::read_dir(corpus("")).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().map_or(true, |e| e != "rule") {
+        if path.extension().is_none_or(|e| e != "rule") {
             continue;
         }
         let (c, _) = check_file(&path);
