@@ -404,7 +404,20 @@ fn gen(
     }
     if locked {
         let existing = Lock::read(&lock_path)?;
-        let drift = existing.drift(&fresh);
+        let mut drift = existing.drift(&fresh);
+        // What is on disk must be what the lock says, too: a hand edit is drift.
+        for r in &existing.rules {
+            for a in &r.artifacts {
+                let on_disk = std::fs::read(lock_dir.join(&a.path)).map(|b| lock::digest(&b));
+                match on_disk {
+                    Ok(d) if d == a.sha256 => {}
+                    Ok(_) => drift.push(format!("{}: the file on disk differs from the lock", a.path)),
+                    Err(_) => drift.push(format!("{}: locked, but missing on disk", a.path)),
+                }
+            }
+        }
+        drift.sort();
+        drift.dedup();
         if !drift.is_empty() {
             for d in &drift {
                 eprintln!("error: {d}");
