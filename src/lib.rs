@@ -12,6 +12,7 @@ pub mod gen;
 pub mod harness;
 pub mod lock;
 pub mod num;
+pub mod schema;
 pub mod sema;
 pub mod source;
 pub mod syntax;

@@ -112,6 +112,8 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         lang: Vec<String>,
     },
+    /// The JSON Schema of a rule's wire: the `in` a call sends, the `out` it gets back.
+    Schema { file: PathBuf },
     /// Write the boundary suite of a rule: `<alias>.jsonl` and `<alias>.expected.jsonl` under --out, or the vectors on stdout.
     Vectors {
         file: PathBuf,
@@ -149,6 +151,13 @@ fn main() -> ExitCode {
         }
         Command::Test { dir, lang, format } => test(&dir, &lang, format),
         Command::Api { file, lang } => api(&file, &lang),
+        Command::Schema { file } => match load_program(&file) {
+            Ok((_, checked)) => {
+                println!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean")));
+                Ok(0)
+            }
+            Err(code) => Ok(code),
+        },
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),

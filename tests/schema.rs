@@ -1,0 +1,130 @@
+//! `rulec schema` agrees with the door: every call the reference answers validates, and
+//! every call refused for its shape (missing, kind, range, enum, unknown key) does not.
+
+use serde_json::Value;
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn rulec(args: &[&str]) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(ROOT).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// The keywords `rulec schema` writes, and nothing else.
+fn valid(schema: &Value, v: &Value) -> bool {
+    if let Some(any) = schema.get("anyOf") {
+        return any.as_array().unwrap().iter().any(|s| valid(s, v));
+    }
+    let type_ok = match schema.get("type").and_then(Value::as_str) {
+        Some("object") => v.is_object(),
+        Some("integer") => v.as_i64().is_some() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
+        Some("boolean") => v.is_boolean(),
+        Some("string") => v.is_string(),
+        Some("null") => v.is_null(),
+        _ => true,
+    };
+    if !type_ok {
+        return false;
+    }
+    if let Some(e) = schema.get("enum") {
+        if !e.as_array().unwrap().contains(v) {
+            return false;
+        }
+    }
+    if let (Some(min), Some(x)) = (schema.get("minimum").and_then(Value::as_f64), v.as_f64()) {
+        if x < min {
+            return false;
+        }
+    }
+    if let (Some(max), Some(x)) = (schema.get("maximum").and_then(Value::as_f64), v.as_f64()) {
+        if x > max {
+            return false;
+        }
+    }
+    if schema.get("format").and_then(Value::as_str) == Some("date") {
+        let s = v.as_str().unwrap_or("");
+        if !(s.len() == 10 && chrono_like_date(s)) {
+            return false;
+        }
+    }
+    if let Some(obj) = v.as_object() {
+        let props = schema["properties"].as_object().unwrap();
+        if schema["required"].as_array().unwrap().iter().any(|k| !obj.contains_key(k.as_str().unwrap())) {
+            return false;
+        }
+        for (k, x) in obj {
+            match props.get(k) {
+                Some(s) => {
+                    if !valid(s, x) {
+                        return false;
+                    }
+                }
+                None if schema["additionalProperties"] == false => return false,
+                None => {}
+            }
+        }
+    }
+    true
+}
+
+fn chrono_like_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (y, m, d) = (s[..4].parse::<i32>(), s[5..7].parse::<u32>(), s[8..10].parse::<u32>());
+    b[4] == b'-' && b[7] == b'-' && matches!((y, m, d), (Ok(y), Ok(m), Ok(d)) if rulec::num::date::is_valid(y, m, d))
+}
+
+#[test]
+fn the_schema_agrees_with_the_door_on_every_vector() {
+    let mut checked = 0;
+    for e in std::fs::read_dir(format!("{ROOT}/tests/corpus")).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "rule") {
+            continue;
+        }
+        let p = path.to_str().unwrap();
+        let schema: Value = serde_json::from_slice(&rulec(&["schema", p])).unwrap();
+        assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        let in_schema = &schema["properties"]["in"];
+        let vectors = String::from_utf8(rulec(&["vectors", p])).unwrap();
+        for line in vectors.lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let why = v["why"].as_str().unwrap();
+            let accepted = valid(in_schema, &v["in"]);
+            if v.get("out").is_some() {
+                assert!(accepted, "{p}: the schema refuses a call the rule answers: {line}");
+                assert!(valid(&schema["properties"]["out"], &v["out"]), "{p}: the answer does not fit `out`: {line}");
+            } else if !why.contains("constraint")
+                && !(why.contains("its range") && schema_says_date_range(&schema, why))
+            {
+                assert!(!accepted, "{p}: the schema accepts a call the door refuses: {line}");
+            }
+            checked += 1;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let unstateable =
+            text.lines().any(|l| l.starts_with("constraint ") || (l.starts_with("input ") && l.contains(": date ")));
+        assert_eq!(schema.get("$comment").is_some(), unstateable, "{p}: a $comment names what the schema cannot state");
+    }
+    assert!(checked > 200, "{checked} vectors checked");
+}
+
+#[test]
+fn units_and_steps_are_in_the_descriptions() {
+    let s: Value = serde_json::from_slice(&rulec(&["schema", "tests/corpus/member_discount.rule"])).unwrap();
+    let subtotal = &s["properties"]["in"]["properties"]["subtotal"];
+    assert_eq!(subtotal["description"], "money[JPY, incl_tax]: a whole number of JPY");
+    let pct = &s["properties"]["out"]["properties"]["pct"];
+    assert!(pct["description"].as_str().unwrap().contains("steps of 0.5%"), "{pct}");
+    assert_eq!((pct["minimum"].as_i64(), pct["maximum"].as_i64()), (Some(0), Some(40)));
+    // An ordered enum input with a range lists only the values the range lets in.
+    assert_eq!(s["properties"]["in"]["properties"]["tier"]["enum"], serde_json::json!(["silver", "gold", "platinum"]));
+}
+
+/// Whether the schema's `$comment` names the date range a refusal is about.
+fn schema_says_date_range(schema: &Value, why: &str) -> bool {
+    let comment = schema["$comment"].as_str().unwrap_or("");
+    let input = why.trim_start_matches("refused: ").split(' ').next().unwrap_or("");
+    comment.contains(&format!("date_range ({input} "))
+}
