@@ -55,14 +55,12 @@ fn valid(schema: &Value, v: &Value) -> bool {
             return false;
         }
         for (k, x) in obj {
-            match props.get(k) {
-                Some(s) => {
-                    if !valid(s, x) {
-                        return false;
-                    }
-                }
-                None if schema["additionalProperties"] == false => return false,
-                None => {}
+            let fits = match props.get(k) {
+                Some(s) => valid(s, x),
+                None => schema["additionalProperties"] != false,
+            };
+            if !fits {
+                return false;
             }
         }
     }
@@ -95,9 +93,13 @@ fn the_schema_agrees_with_the_door_on_every_vector() {
             if v.get("out").is_some() {
                 assert!(accepted, "{p}: the schema refuses a call the rule answers: {line}");
                 assert!(valid(&schema["properties"]["out"], &v["out"]), "{p}: the answer does not fit `out`: {line}");
-            } else if !why.contains("constraint")
-                && !(why.contains("its range") && schema_says_date_range(&schema, why))
-            {
+            } else {
+                // What the schema cannot state is named in its $comment instead.
+                let unstateable =
+                    why.contains("constraint") || (why.contains("its range") && schema_says_date_range(&schema, why));
+                if unstateable {
+                    continue;
+                }
                 assert!(!accepted, "{p}: the schema accepts a call the door refuses: {line}");
             }
             checked += 1;
