@@ -39,12 +39,29 @@ pub fn digest(bytes: &[u8]) -> String {
     format!("sha256:{}", crate::source::hex(&Sha256::digest(bytes)))
 }
 
-/// `path` relative to `base`, with `/`, when it lies below it (else as given).
+/// `path` relative to `base`, with `/` (and `..` where it lies outside): the same text on
+/// every machine, wherever the checkout is.
 pub fn relative(path: &Path, base: &Path) -> String {
-    let abs = |p: &Path| -> PathBuf { std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()) };
+    use std::path::Component;
+    let abs = |p: &Path| -> Vec<String> {
+        let p: PathBuf = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut parts: Vec<String> = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                Component::Normal(x) => parts.push(x.to_string_lossy().into_owned()),
+                _ => {}
+            }
+        }
+        parts
+    };
     let (p, b) = (abs(path), abs(base));
-    let rel = p.strip_prefix(&b).map(Path::to_path_buf).unwrap_or(p);
-    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out: Vec<String> = vec!["..".to_string(); b.len() - common];
+    out.extend(p[common..].iter().cloned());
+    out.join("/")
 }
 
 impl Lock {
@@ -139,6 +156,13 @@ mod tests {
         let back: Lock = toml::from_str(&text).unwrap();
         assert_eq!(back, lock);
         assert_eq!(back.to_toml(), text);
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_lock_with_slashes() {
+        assert_eq!(relative(Path::new("/a/b/rules/x.rule"), Path::new("/a/b")), "rules/x.rule");
+        assert_eq!(relative(Path::new("/a/tests/x.rule"), Path::new("/a/benches/gen")), "../../tests/x.rule");
+        assert_eq!(relative(Path::new("/a/b/../c/x.rule"), Path::new("/a/c")), "x.rule");
     }
 
     #[test]

@@ -226,3 +226,24 @@ fn a_rule_with_errors_generates_nothing() {
     assert!(text(&out.stderr).contains("error[E060]"));
     assert!(!dir.path().join("generated").exists());
 }
+
+/// The generated module the benchmark compiles is committed; CI re-derives it.
+#[test]
+fn committed_generated_code_is_up_to_date() {
+    let out = rulec(
+        &[
+            "gen",
+            "tests/corpus/parcel_rate.rule",
+            "--lang",
+            "rust",
+            "--out",
+            "benches/generated",
+            "--lock",
+            "benches/generated/rulec.lock",
+            "--check",
+            "--locked",
+        ],
+        Path::new(ROOT),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+}

@@ -55,7 +55,7 @@ impl Backend for Rust {
             "function": f,
             "signature": format!("pub fn {f}({params}) -> Result<{ret}, RuleError>"),
             "traced": format!("{f}_traced"),
-            "traced_signature": format!("pub fn {f}_traced({params}) -> Result<({ret}, Vec<Fired>), RuleError>"),
+            "traced_signature": format!("pub fn {f}_traced({params}) -> Result<({ret}, [Fired; {}]), RuleError>", g.tables()),
             "record": format!("{f}_record"),
             "record_signature": format!("pub fn {f}_record({params}, out: &{ret}, trace: &[Fired], tag: &str) -> String"),
             "params": p.inputs.iter().map(|&v| super::api_param(u, v, &g.api_type(v, false))).collect::<Vec<_>>(),
@@ -246,11 +246,13 @@ impl Gen<'_> {
             "pub fn {f}({params}) -> Result<{ret}, RuleError> {{\n    {f}_traced({args}).map(|(out, _)| out)\n}}\n"
         );
         let _ = writeln!(o, "/// The same call, with the rows that matched: one per table, in evaluation order.");
-        let _ = writeln!(o, "#[allow(unused_parens, unused_variables, clippy::all)]");
-        let _ = writeln!(o, "pub fn {f}_traced({params}) -> Result<({ret}, Vec<Fired>), RuleError> {{");
+        let _ = writeln!(o, "#[inline]\n#[allow(unused_parens, unused_variables, clippy::all)]");
+        let n = self.tables();
+        let _ = writeln!(o, "pub fn {f}_traced({params}) -> Result<({ret}, [Fired; {n}]), RuleError> {{");
         self.entry_guard(o);
-        let tables = self.plan.steps.iter().filter(|s| matches!(s, Step::Table { .. })).count();
-        let _ = writeln!(o, "    let mut trace: Vec<Fired> = Vec::with_capacity({tables});");
+        // The trace is a fixed array: one slot per table, no allocation on any call.
+        let _ = writeln!(o, "    let mut trace = [Fired {{ table: \"\", row: 0 }}; {n}];");
+        let mut slot = 0;
         for step in &self.plan.steps {
             match step {
                 Step::Define { var, value } => {
@@ -263,7 +265,10 @@ impl Gen<'_> {
                         self.assigned(*var, value)
                     );
                 }
-                Step::Table { table, rows, guards } => self.table(o, *table, rows, guards),
+                Step::Table { table, rows, guards } => {
+                    self.table(o, *table, rows, guards, slot);
+                    slot += 1;
+                }
             }
         }
         let value = |v: VarId| -> String {
@@ -356,7 +361,12 @@ impl Gen<'_> {
         body
     }
 
-    fn table(&self, o: &mut String, t: usize, rows: &[plan::Row], guards: &[(usize, usize, String)]) {
+    /// How many tables fire in a call: the length of the trace.
+    fn tables(&self) -> usize {
+        self.plan.steps.iter().filter(|s| matches!(s, Step::Table { .. })).count()
+    }
+
+    fn table(&self, o: &mut String, t: usize, rows: &[plan::Row], guards: &[(usize, usize, String)], slot: usize) {
         let table = &self.p.tables[t];
         let _ = writeln!(o, "    // table {} (policy {})", table.name, table.policy.as_str());
         for (a, b, sentence) in guards {
@@ -379,7 +389,7 @@ impl Gen<'_> {
             for (v, value) in &row.assigns {
                 let _ = writeln!(o, "        {} = {};", self.name(*v), self.assigned(*v, value));
             }
-            let _ = write!(o, "        trace.push(Fired {{ table: {}, row: {} }});\n    }}", lit(&table.name), row.n);
+            let _ = write!(o, "        trace[{slot}] = Fired {{ table: {}, row: {} }};\n    }}", lit(&table.name), row.n);
         }
         let _ = writeln!(
             o,
@@ -703,19 +713,22 @@ const MOD_FLOOR: &str =
 
 const ISQRT: &str = "/// The largest r with r * r <= x (x >= 0), by a binary search over whole numbers.\nfn isqrt_i64(x: i64) -> i64 {\n    let (mut lo, mut hi) = (0i64, 3_037_000_499i64.min(x.max(0)));\n    while lo < hi {\n        let mid = lo + (hi - lo + 1) / 2;\n        if mid * mid <= x {\n            lo = mid;\n        } else {\n            hi = mid - 1;\n        }\n    }\n    lo\n}\n\n";
 
-/// `n / d` rounded by one mode, exact for every i64 pair (the arithmetic is done in i128).
+/// `n / d` rounded by one mode, exact for every i64 pair. A positive divisor (nearly every
+/// one: grids and constants) stays in i64, where nothing can overflow: 0 <= r < d, and a
+/// half is judged by comparing r with d - r, never 2r. A negative divisor turns both signs
+/// over in i128, since -i64::MIN does not fit in 64 bits.
 fn div_round(m: RoundMode) -> String {
     let adjust = match m {
         RoundMode::Floor => "q",
         RoundMode::Ceiling => "if r > 0 { q + 1 } else { q }",
         RoundMode::Down => "if r > 0 && n < 0 { q + 1 } else { q }",
         RoundMode::Up => "if r > 0 && n > 0 { q + 1 } else { q }",
-        RoundMode::HalfUp => "if 2 * r > d || (2 * r == d && n > 0) { q + 1 } else { q }",
-        RoundMode::HalfDown => "if 2 * r > d || (2 * r == d && n < 0) { q + 1 } else { q }",
-        RoundMode::HalfEven => "if 2 * r > d || (2 * r == d && q % 2 != 0) { q + 1 } else { q }",
+        RoundMode::HalfUp => "if r > d - r || (r == d - r && n > 0) { q + 1 } else { q }",
+        RoundMode::HalfDown => "if r > d - r || (r == d - r && n < 0) { q + 1 } else { q }",
+        RoundMode::HalfEven => "if r > d - r || (r == d - r && q % 2 != 0) { q + 1 } else { q }",
     };
     format!(
-        "/// n / d rounded {} (d != 0; the proof, E132, rules out a zero divisor).\nfn {}(n: i64, d: i64) -> i64 {{\n    let (n, d) = if d < 0 {{ (-(n as i128), -(d as i128)) }} else {{ (n as i128, d as i128) }};\n    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));\n    ({adjust}) as i64\n}}\n",
+        "/// n / d rounded {} (d != 0; the proof, E132, rules out a zero divisor).\nfn {}(n: i64, d: i64) -> i64 {{\n    if d < 0 {{\n        let (n, d) = (-(n as i128), -(d as i128));\n        let (q, r) = (n.div_euclid(d), n.rem_euclid(d));\n        return ({adjust}) as i64;\n    }}\n    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));\n    {adjust}\n}}\n",
         match m {
             RoundMode::Up => "away from zero",
             RoundMode::Down => "toward zero",
