@@ -24,7 +24,7 @@ use rulec::source::{SourceFile, Span};
 use rulec::syntax::{self, fmt::format_file, lexer};
 use rulec::{check_text, Sources};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -415,6 +415,8 @@ struct Stats {
     cases: AtomicUsize,
     parsed_clean: AtomicUsize,
     checked_clean: AtomicUsize,
+    /// The slowest case, in microseconds.
+    slowest: AtomicU64,
 }
 
 /// Everything one case asks; an `Err` names what went wrong.
@@ -512,6 +514,7 @@ fn guarded(text: String, stats: &'static Stats) -> Result<(), TestCaseError> {
     match rx.recv_timeout(CASE_LIMIT) {
         Ok(r) => {
             let _ = worker.join();
+            stats.slowest.fetch_max(started.elapsed().as_micros() as u64, Ordering::Relaxed);
             r.map_err(|e| TestCaseError::fail(format!("{e}\n--- input\n{text:?}")))
         }
         Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -553,9 +556,10 @@ fn run<S: Strategy<Value = String>>(name: &str, cases: u32, strategy: S) {
         Err(e) => panic!("{name}: {e}"),
     }
     eprintln!(
-        "{name}: {} cases in {:.1?} ({} parsed cleanly and were formatted, {} checked clean)",
+        "{name}: {} cases in {:.1?}, the slowest {:.1?} ({} parsed cleanly and were formatted, {} checked clean)",
         stats.cases.load(Ordering::Relaxed),
         started.elapsed(),
+        Duration::from_micros(stats.slowest.load(Ordering::Relaxed)),
         stats.parsed_clean.load(Ordering::Relaxed),
         stats.checked_clean.load(Ordering::Relaxed),
     );
