@@ -347,8 +347,14 @@ pub struct Table {
     pub policy: Option<(Policy, Span)>,
     pub results: Vec<Ident>,
     pub columns: Vec<Ident>,
+    /// Comment lines between the `table` line and the header row.
+    pub header_leading: Vec<Comment>,
     pub header_span: Span,
+    /// A comment at the end of the header row.
+    pub header_comment: Option<Comment>,
     pub separator_span: Span,
+    /// A comment at the end of the `|---|` line.
+    pub separator_comment: Option<Comment>,
     pub rows: Vec<Row>,
 }
 

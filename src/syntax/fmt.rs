@@ -43,8 +43,12 @@ pub fn format_file(f: &File) -> String {
     out
 }
 
+/// A block of whole-line comments; a blank line that parted two of them is kept.
 fn comments(out: &mut String, cs: &[Comment]) {
-    for c in cs {
+    for (i, c) in cs.iter().enumerate() {
+        if i > 0 && c.blank_before {
+            out.push('\n');
+        }
         out.push('#');
         out.push_str(c.text.trim_end());
         out.push('\n');
@@ -146,9 +150,10 @@ fn print_table(out: &mut String, t: &Table, trailing: Option<&Comment>) {
         }
         s
     };
-    line(out, &render(&header), None);
+    comments(out, &t.header_leading);
+    line(out, &render(&header), t.header_comment.as_ref());
     let sep: String = widths.iter().map(|w| format!("{}|", "-".repeat(w + 2))).collect();
-    line(out, &format!("|{sep}"), None);
+    line(out, &format!("|{sep}"), t.separator_comment.as_ref());
     for (row, cells) in t.rows.iter().zip(&rows) {
         comments(out, &row.leading);
         line(out, &render(cells), row.trailing.as_ref());

@@ -151,7 +151,8 @@ impl<'a> FileParser<'a> {
                 if directly_after {
                     if let Some(prev) = items.last_mut() {
                         if prev.about.is_none() && !matches!(prev.kind, ItemKind::About(_)) {
-                            prev.about = Some(about.clone());
+                            // The comment at the end of the `about` line stays with it.
+                            prev.about = Some(About { trailing: item.trailing.clone(), ..about.clone() });
                             continue;
                         }
                     }
@@ -394,7 +395,7 @@ impl<'a> FileParser<'a> {
                     .label("expected a `| column | … |` line below")
                     .help("write the header row, then the `|---|` line, then one row per line");
             if !leading.is_empty() {
-                d = d.note("comments cannot stand between a `table` line and its header row");
+                d = d.note("comment lines may stand between a `table` line and its header row, but the header row must follow them");
             }
             return Err(d);
         }
@@ -410,7 +411,7 @@ impl<'a> FileParser<'a> {
             columns.push(col);
         }
         // The separator.
-        let sep_ok = self.at < self.lines.len() && is_separator(self.lines[self.at].text);
+        let sep_ok = self.at < self.lines.len() && is_separator(separator_content(self.lines[self.at].text));
         if !sep_ok {
             let span = if self.at < self.lines.len() {
                 let l = &self.lines[self.at];
@@ -423,11 +424,14 @@ impl<'a> FileParser<'a> {
                 .help("write `|---|---|` with one `---` per column under the header row"));
         }
         let sline = &self.lines[self.at];
+        // A comment may end the separator line too (language.md §1).
+        let content = separator_content(sline.text);
+        let separator_comment = (content.len() < sline.text.len()).then(|| self.comment_at(self.at, false));
         let separator_span = Span::new(
-            sline.start + (sline.text.len() - sline.text.trim_start().len()),
-            sline.start + sline.text.trim_end().len(),
+            sline.start + (content.len() - content.trim_start().len()),
+            sline.start + content.trim_end().len(),
         );
-        let sep_cols = sline.text.trim().trim_matches('|').split('|').count();
+        let sep_cols = content.trim().trim_matches('|').split('|').count();
         self.at += 1;
         if sep_cols != columns.len() {
             self.push(
@@ -504,8 +508,24 @@ impl<'a> FileParser<'a> {
                 rows.push(Row { cells: out, span: rline.span, leading, trailing: rline.comment });
             }
         }
-        Ok(Table { name, policy, results, columns, header_span: hline.span, separator_span, rows })
+        Ok(Table {
+            name,
+            policy,
+            results,
+            columns,
+            header_leading: leading,
+            header_span: hline.span,
+            header_comment: hline.comment,
+            separator_span,
+            separator_comment,
+            rows,
+        })
     }
+}
+
+/// A separator line without the comment that may end it (the line holds no strings).
+fn separator_content(line: &str) -> &str {
+    line.split('#').next().unwrap_or(line)
 }
 
 fn is_separator(line: &str) -> bool {
