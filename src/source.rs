@@ -28,6 +28,9 @@ impl Span {
     }
 }
 
+/// The largest rule or enums file rulec reads.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// One loaded file: its path as the user named it, and its text with CRLF read as LF.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
@@ -63,7 +66,16 @@ impl SourceFile {
         SourceFile { path: path.to_path_buf(), display, text, sha256, line_starts }
     }
 
+    /// Read a rule or enums file: a regular file of at most `MAX_FILE_BYTES` (so a `use` of
+    /// a device or a pipe is refused rather than waited on).
     pub fn read(path: &Path) -> Result<SourceFile, String> {
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if !meta.is_file() {
+            return Err(format!("{} is not a regular file", path.display()));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(format!("{} is larger than {} bytes", path.display(), MAX_FILE_BYTES));
+        }
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         SourceFile::new(path, &bytes)
     }

@@ -156,3 +156,11 @@ fn e054_fix_adds_a_range_that_parses() {
     let again = rulec::check_text(&mut Sources::new(), "missing_range.rule", &text, &Options::default());
     assert!(again.diagnostics.iter().all(|d| d.code != "E054"), "{:?}", codes(&again.diagnostics));
 }
+
+#[test]
+fn use_of_a_device_is_refused_not_waited_on() {
+    let text = "rule t v1\nuse \"/dev/zero\"\ninput x: int 0..1\noutput y: int 0..1\ndefine y = x\n";
+    let checked = rulec::check_text(&mut Sources::new(), "/tmp/t.rule", text, &Options::default());
+    assert_eq!(codes(&checked.diagnostics), ["E069"]);
+    assert!(checked.diagnostics[0].message.contains("not a regular file"));
+}

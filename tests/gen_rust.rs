@@ -122,9 +122,9 @@ fn a_trace_from_the_wrong_row_fails_rulec_test() {
     assert_eq!(gen(dir.path(), &[]).status.code(), Some(0));
     let module = dir.path().join("generated/rust/ticket_price.rs");
     let src = std::fs::read_to_string(&module).unwrap();
-    let fired = "trace.push(Fired { table: \"price_of\", row: 5 });";
+    let fired = "trace[0] = Fired { table: \"price_of\", row: 5 };";
     assert!(src.contains(fired));
-    std::fs::write(&module, src.replace(fired, "trace.push(Fired { table: \"price_of\", row: 6 });")).unwrap();
+    std::fs::write(&module, src.replace(fired, "trace[0] = Fired { table: \"price_of\", row: 6 };")).unwrap();
     let out = rulec(&["test", "generated", "--lang", "rust"], dir.path());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("FAIL ticket_price (rust) disagrees with the reference evaluator"));

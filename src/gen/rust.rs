@@ -389,7 +389,8 @@ impl Gen<'_> {
             for (v, value) in &row.assigns {
                 let _ = writeln!(o, "        {} = {};", self.name(*v), self.assigned(*v, value));
             }
-            let _ = write!(o, "        trace[{slot}] = Fired {{ table: {}, row: {} }};\n    }}", lit(&table.name), row.n);
+            let _ =
+                write!(o, "        trace[{slot}] = Fired {{ table: {}, row: {} }};\n    }}", lit(&table.name), row.n);
         }
         let _ = writeln!(
             o,
