@@ -13,14 +13,16 @@ use serde_json::json;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {
     Rust,
+    Go,
 }
 
 impl Lang {
-    pub const ALL: &'static [Lang] = &[Lang::Rust];
+    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Go];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Rust => "rust",
+            Lang::Go => "go",
         }
     }
 
@@ -31,10 +33,12 @@ impl Lang {
     pub fn backend(self) -> &'static dyn Backend {
         match self {
             Lang::Rust => &rust::Rust,
+            Lang::Go => &go::Go,
         }
     }
 }
 
+pub mod go;
 pub mod rust;
 
 /// One generated file, its path relative to the language's folder.
