@@ -14,15 +14,17 @@ use serde_json::json;
 pub enum Lang {
     Rust,
     Python,
+    Go,
 }
 
 impl Lang {
-    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Python];
+    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Python, Lang::Go];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Rust => "rust",
             Lang::Python => "python",
+            Lang::Go => "go",
         }
     }
 
@@ -34,12 +36,14 @@ impl Lang {
         match self {
             Lang::Rust => &rust::Rust,
             Lang::Python => &python::Python,
+            Lang::Go => &go::Go,
         }
     }
 }
 
-pub mod python;
 pub mod rust;
+pub mod go;
+pub mod python;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
