@@ -13,14 +13,16 @@ use serde_json::json;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {
     Rust,
+    Java,
 }
 
 impl Lang {
-    pub const ALL: &'static [Lang] = &[Lang::Rust];
+    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Java];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Rust => "rust",
+            Lang::Java => "java",
         }
     }
 
@@ -31,10 +33,12 @@ impl Lang {
     pub fn backend(self) -> &'static dyn Backend {
         match self {
             Lang::Rust => &rust::Rust,
+            Lang::Java => &java::Java,
         }
     }
 }
 
+pub mod java;
 pub mod rust;
 
 /// One generated file, its path relative to the language's folder.
