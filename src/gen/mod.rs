@@ -15,16 +15,18 @@ pub enum Lang {
     Rust,
     Python,
     Go,
+    Java,
 }
 
 impl Lang {
-    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Python, Lang::Go];
+    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Python, Lang::Go, Lang::Java];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Rust => "rust",
             Lang::Python => "python",
             Lang::Go => "go",
+            Lang::Java => "java",
         }
     }
 
@@ -37,12 +39,14 @@ impl Lang {
             Lang::Rust => &rust::Rust,
             Lang::Python => &python::Python,
             Lang::Go => &go::Go,
+            Lang::Java => &java::Java,
         }
     }
 }
 
 pub mod rust;
 pub mod go;
+pub mod java;
 pub mod python;
 
 /// One generated file, its path relative to the language's folder.

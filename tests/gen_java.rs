@@ -1,0 +1,243 @@
+//! The Java backend over the corpus: every rule generated, built with javac alone and held to
+//! the reference evaluator by `rulec test` (the helpers' unit vectors too); javac's every lint
+//! an error; the same bytes on a second generation; every name `rulec api` gives in the module.
+//!
+//! Without javac and java on PATH the tests that need them print a note and pass — unless the
+//! environment variable CI is set, where a missing toolchain fails them.
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn rulec() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rulec"))
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The clean corpus: `tests/corpus/*.rule` (not `broken/`, not the enums file in `shared/`).
+fn corpus() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rule"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    files
+}
+
+/// Whether javac and java are on PATH. When they are not: a failure under CI, a note elsewhere.
+fn toolchain(test: &str) -> bool {
+    let missing: Vec<&str> = ["javac", "java"].into_iter().filter(|p| !rulec::harness::on_path(p)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: {} not on PATH, and CI is set", missing.join(" and "));
+    }
+    eprintln!("note: {test} skipped: {} not on PATH (install a JDK 17 or later)", missing.join(" and "));
+    false
+}
+
+fn must(out: Output, what: &str) -> Output {
+    assert!(out.status.success(), "{what} failed:\n{}{}", text(&out.stdout), text(&out.stderr));
+    out
+}
+
+/// `rulec gen` of the whole corpus, Java only, into `out`.
+fn generate(out: &Path) {
+    let mut cmd = rulec();
+    cmd.arg("gen").args(corpus()).args(["--lang", "java", "--out"]).arg(out).arg("--lock").arg(out.join("rulec.lock"));
+    must(cmd.output().unwrap(), "rulec gen");
+}
+
+fn java_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_corpus_rule_passes_rulec_test_in_java() {
+    if !toolchain("every_corpus_rule_passes_rulec_test_in_java") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let out = rulec().arg("test").arg(dir.path()).args(["--lang", "java", "--format", "json"]).output().unwrap();
+    let report: Json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("rulec test printed no JSON ({e}):\n{}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(report["skipped"], serde_json::json!([]), "nothing is skipped: {report:#}");
+    let results = report["results"].as_array().unwrap();
+    for r in results {
+        assert_eq!(r["lang"], "java");
+        assert!(r["ran"] == true && r["ok"] == true, "{} did not pass in Java: {r:#}", r["rule"]);
+    }
+    let mut got: Vec<String> = results.iter().map(|r| r["rule"].as_str().unwrap().to_string()).collect();
+    got.sort();
+    let mut want: Vec<String> =
+        corpus().iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
+    want.push("_helpers".into());
+    want.sort();
+    assert_eq!(got, want, "every rule and the helpers' vectors ran");
+    assert!(out.status.success(), "rulec test exits 0 when every rule passes");
+}
+
+/// `javac -Xlint:all -Werror` over every file the corpus generates, in one compilation:
+/// which also holds them to `javac *.java`, the build `rulec api` gives (no two files
+/// declare one class).
+#[test]
+fn javac_lints_nothing_in_the_generated_java() {
+    if !toolchain("javac_lints_nothing_in_the_generated_java") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let java = dir.path().join("java");
+    let files = java_files(&java);
+    assert!(files.len() > corpus().len() * 2, "a module and a runner per rule, and the helpers' runner");
+    let out = Command::new("javac")
+        .args(["--release", "17", "-encoding", "UTF-8", "-Xlint:all", "-Werror", "-d"])
+        .arg(dir.path().join("classes"))
+        .args(&files)
+        .output()
+        .unwrap();
+    must(out, "javac -Xlint:all -Werror");
+}
+
+#[test]
+fn generating_twice_gives_the_same_bytes() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    generate(a.path());
+    generate(b.path());
+    let (fa, fb) = (java_files(&a.path().join("java")), java_files(&b.path().join("java")));
+    assert_eq!(
+        fa.iter().map(|p| p.file_name().unwrap()).collect::<Vec<_>>(),
+        fb.iter().map(|p| p.file_name().unwrap()).collect::<Vec<_>>()
+    );
+    for (x, y) in fa.iter().zip(&fb) {
+        assert!(std::fs::read(x).unwrap() == std::fs::read(y).unwrap(), "{} differs between two runs", x.display());
+    }
+    // And `gen --check` finds nothing to rewrite.
+    let mut cmd = rulec();
+    cmd.arg("gen")
+        .args(corpus())
+        .args(["--lang", "java", "--check", "--out"])
+        .arg(a.path())
+        .arg("--lock")
+        .arg(a.path().join("rulec.lock"));
+    must(cmd.output().unwrap(), "rulec gen --check");
+}
+
+/// Every name `rulec api --lang java` gives is one the generated module really declares.
+#[test]
+fn every_name_rulec_api_gives_is_in_the_module() {
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    for rule in corpus() {
+        let out = must(rulec().arg("api").arg(&rule).args(["--lang", "java"]).output().unwrap(), "rulec api");
+        let api: Json = serde_json::from_slice(&out.stdout).unwrap();
+        let j = &api["java"];
+        let module = j["module"].as_str().unwrap();
+        let class = j["class"].as_str().unwrap();
+        assert_eq!(module, format!("{class}.java"));
+        let src = std::fs::read_to_string(dir.path().join("java").join(module))
+            .unwrap_or_else(|e| panic!("{}: no module {module}: {e}", rule.display()));
+        let has = |needle: &str, what: &str| {
+            assert!(src.contains(needle), "{}: the {what} `{needle}` is not in {module}", rule.display());
+        };
+        has(&format!("public final class {class} "), "class");
+        assert_eq!(j["build"], "javac --release 17 -encoding UTF-8 -d classes *.java");
+        for (key, sig) in [("function", "signature"), ("traced", "traced_signature"), ("record", "record_signature")] {
+            let name = j[key].as_str().unwrap();
+            has(&format!(" {name}("), key);
+            has(j[sig].as_str().unwrap(), sig);
+        }
+        let returns = j["returns"].as_str().unwrap();
+        has(&format!("public static {returns} {}(", j["function"].as_str().unwrap()), "returns");
+        for p in j["params"].as_array().unwrap() {
+            has(&format!("{} {}", p["type"].as_str().unwrap(), p["alias"].as_str().unwrap()), "param");
+        }
+        for e in j["enums"].as_array().unwrap() {
+            let alias = e["alias"].as_str().unwrap();
+            has(&format!("public enum {alias} {{"), "enum");
+            for v in e["values"].as_array().unwrap() {
+                let member = v["alias"].as_str().unwrap();
+                let (owner, constant) = member.split_once('.').unwrap();
+                assert_eq!(owner, alias, "a member is spelt with its enum");
+                has(&format!("        {constant}({}", serde_json::to_string(&v["name"]).unwrap()), "enum member");
+            }
+        }
+        for e in j["errors"].as_array().unwrap() {
+            has(&format!("class {} extends", e.as_str().unwrap()), "error");
+        }
+    }
+}
+
+/// The W114 guard: two rows the analysis could not prove apart both match, and the module
+/// refuses rather than picking one; the runner prints the contradiction in the record's place
+/// (after a key that is not an input, which the door refuses first).
+#[test]
+fn a_w114_guard_stops_the_call_with_its_sentence() {
+    if !toolchain("a_w114_guard_stops_the_call_with_its_sentence") {
+        return;
+    }
+    let src = "rule overlap_guard v1\n\
+               input n: int 0..100\n\
+               input m: int 0..100\n\
+               output band: int 0..3\n\
+               table decide -> band\n\
+               | n    | m    | band |\n\
+               |------|------|------|\n\
+               | <=50 | -    | 1    |\n\
+               | -    | >=50 | 2    |\n\
+               | >50  | <50  | 3    |\n";
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_text(&mut sources, "overlap_guard.rule", src, &rulec::analysis::Options::default());
+    let program = checked.program.expect("the rule resolves and types");
+    let mut analysis = checked.analysis.expect("the rule is analysed");
+    analysis.guards = vec![rulec::analysis::Guard { table: 0, a: 1, b: 2 }];
+    let unit = rulec::gen::Unit {
+        program: &program,
+        analysis: &analysis,
+        source_name: "overlap_guard.rule".into(),
+        sha256: "0".repeat(64),
+        text: src.into(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for f in rulec::gen::Lang::Java.backend().generate(&unit) {
+        std::fs::write(dir.path().join(&f.path), f.text).unwrap();
+    }
+    let module = std::fs::read_to_string(dir.path().join("OverlapGuard.java")).unwrap();
+    assert!(module.contains("// guard: W114 (table decide, row 1 × row 2)"), "{module}");
+    let runner = rulec::gen::Lang::Java.backend().runner("overlap_guard");
+    for step in &runner.build {
+        must(Command::new(&step[0]).args(&step[1..]).current_dir(dir.path()).output().unwrap(), "the build");
+    }
+    let mut child = Command::new(&runner.run[0])
+        .args(&runner.run[1..])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines =
+        "{\"in\":{\"n\":10,\"m\":60}}\n{\"n\":10,\"m\":60,\"k\":1}\n{\"n\":60,\"m\":10}\n{\"n\":10,\"m\":101}\n";
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), lines.as_bytes()).unwrap();
+    let out = must(child.wait_with_output().unwrap(), "the runner");
+    assert_eq!(
+        text(&out.stdout),
+        "{\"refused\":\"contradiction\",\"error\":\"table decide: row 1 and row 2 matched at the same time\"}\n\
+         {\"refused\":\"input\",\"error\":\"k is not an input\"}\n\
+         {\"in\":{\"n\":60,\"m\":10},\"observed\":{\"band\":3},\"trace\":[{\"table\":\"decide\",\"row\":3}]}\n\
+         {\"refused\":\"input\",\"error\":\"m is out of range\"}\n"
+    );
+}
