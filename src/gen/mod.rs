@@ -44,10 +44,10 @@ impl Lang {
     }
 }
 
-pub mod rust;
 pub mod go;
 pub mod java;
 pub mod python;
+pub mod rust;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]

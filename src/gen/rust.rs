@@ -57,7 +57,12 @@ impl Backend for Rust {
             "traced": format!("{f}_traced"),
             "traced_signature": format!("pub fn {f}_traced({params}) -> Result<({ret}, [Fired; {}]), RuleError>", g.tables()),
             "record": format!("{f}_record"),
-            "record_signature": format!("pub fn {f}_record({params}, out: &{ret}, trace: &[Fired], tag: &str) -> String"),
+            "record_signature": format!(
+                "pub fn {f}_record({params}, {}: &{ret}, {}: &[Fired], {}: &str) -> String",
+                g.fresh("out"),
+                g.fresh("trace"),
+                g.fresh("tag")
+            ),
             "params": p.inputs.iter().map(|&v| super::api_param(u, v, &g.api_type(v, false))).collect::<Vec<_>>(),
             "returns": ret,
             "outputs": p.outputs.iter().map(|&v| super::api_output(u, v, &g.api_type(v, true))).collect::<Vec<_>>(),
@@ -85,6 +90,16 @@ impl Gen<'_> {
     fn name(&self, v: VarId) -> String {
         let var = &self.p.vars[v];
         ident(&var.name, var.alias.as_deref())
+    }
+
+    /// A name for something the generated code declares itself (`trace`, `out`, `s`),
+    /// with `_` added until no variable of the rule is called that.
+    fn fresh(&self, base: &str) -> String {
+        let mut n = base.to_string();
+        while self.p.vars.iter().any(|v| ident(&v.name, v.alias.as_deref()) == n) {
+            n.push('_');
+        }
+        n
     }
 
     fn enum_name(&self, e: EnumId) -> String {
@@ -251,7 +266,8 @@ impl Gen<'_> {
         let _ = writeln!(o, "pub fn {f}_traced({params}) -> Result<({ret}, [Fired; {n}]), RuleError> {{");
         self.entry_guard(o);
         // The trace is a fixed array: one slot per table, no allocation on any call.
-        let _ = writeln!(o, "    let mut trace = [Fired {{ table: \"\", row: 0 }}; {n}];");
+        let tr = self.fresh("trace");
+        let _ = writeln!(o, "    let mut {tr} = [Fired {{ table: \"\", row: 0 }}; {n}];");
         let mut slot = 0;
         for step in &self.plan.steps {
             match step {
@@ -289,7 +305,7 @@ impl Gen<'_> {
                 outs.iter().map(|&v| format!("{}: {}", self.name(v), value(v))).collect::<Vec<_>>().join(", ")
             ),
         };
-        let _ = writeln!(o, "    Ok(({out}, trace))\n}}\n");
+        let _ = writeln!(o, "    Ok(({out}, {tr}))\n}}\n");
     }
 
     fn wrapper(&self, v: VarId) -> String {
@@ -325,7 +341,10 @@ impl Gen<'_> {
                     "    if let Some(x) = {opt} {{\n        if {test} {{\n            {refuse}\n        }}\n    }}"
                 );
             } else {
-                let _ = writeln!(o, "    let x = {bind};\n    if {test} {{\n        {refuse}\n    }}");
+                let _ = writeln!(
+                    o,
+                    "    {{\n        let x = {bind};\n        if {test} {{\n            {refuse}\n        }}\n    }}"
+                );
             }
         }
         // From here on every number is the integer it carries.
@@ -389,8 +408,13 @@ impl Gen<'_> {
             for (v, value) in &row.assigns {
                 let _ = writeln!(o, "        {} = {};", self.name(*v), self.assigned(*v, value));
             }
-            let _ =
-                write!(o, "        trace[{slot}] = Fired {{ table: {}, row: {} }};\n    }}", lit(&table.name), row.n);
+            let _ = write!(
+                o,
+                "        {}[{slot}] = Fired {{ table: {}, row: {} }};\n    }}",
+                self.fresh("trace"),
+                lit(&table.name),
+                row.n
+            );
         }
         let _ = writeln!(
             o,
@@ -467,57 +491,61 @@ impl Gen<'_> {
         let f = self.fn_name();
         let params = self.params();
         let ret = self.returns();
+        // The record's own names step aside for the rule's.
+        let (sn, on, tn, gn) = (self.fresh("s"), self.fresh("out"), self.fresh("trace"), self.fresh("tag"));
         let _ = writeln!(o, "/// One call as a fixtures record (formats.md), the line `rulec replay` reads.");
-        let _ = writeln!(o, "pub fn {f}_record({params}, out: &{ret}, trace: &[Fired], tag: &str) -> String {{");
-        o.push_str("    let mut s = String::with_capacity(256);\n    s.push('{');\n");
-        o.push_str("    if !tag.is_empty() {\n        s.push_str(\"\\\"tag\\\":\");\n        push_json_str(&mut s, tag);\n        s.push(',');\n    }\n");
+        let _ = writeln!(o, "pub fn {f}_record({params}, {on}: &{ret}, {tn}: &[Fired], {gn}: &str) -> String {{");
+        let _ = writeln!(o, "    let mut {sn} = String::with_capacity(256);\n    {sn}.push('{{');");
+        let _ = writeln!(
+            o,
+            "    if !{gn}.is_empty() {{\n        {sn}.push_str(\"\\\"tag\\\":\");\n        push_json_str(&mut {sn}, {gn});\n        {sn}.push(',');\n    }}"
+        );
         let key = |name: &str| lit(&format!("{}:", serde_json::to_string(name).expect("a name serializes")));
-        o.push_str("    s.push_str(\"\\\"in\\\":{\");\n");
+        let _ = writeln!(o, "    {sn}.push_str(\"\\\"in\\\":{{\");");
         for (i, &v) in self.p.inputs.iter().enumerate() {
             if i > 0 {
-                o.push_str("    s.push(',');\n");
+                let _ = writeln!(o, "    {sn}.push(',');");
             }
-            let _ = writeln!(o, "    s.push_str({});", key(&self.p.vars[v].name));
-            self.push_value(o, v, &self.name(v));
+            let _ = writeln!(o, "    {sn}.push_str({});", key(&self.p.vars[v].name));
+            self.push_value(o, &sn, v, &self.name(v));
         }
-        o.push_str("    s.push_str(\"},\\\"observed\\\":{\");\n");
+        let _ = writeln!(o, "    {sn}.push_str(\"}},\\\"observed\\\":{{\");");
         for (i, &v) in self.p.outputs.iter().enumerate() {
             if i > 0 {
-                o.push_str("    s.push(',');\n");
+                let _ = writeln!(o, "    {sn}.push(',');");
             }
-            let _ = writeln!(o, "    s.push_str({});", key(&self.p.vars[v].name));
-            let field = if self.p.outputs.len() == 1 { "out".to_string() } else { format!("&out.{}", self.name(v)) };
-            self.push_value(o, v, &field);
+            let _ = writeln!(o, "    {sn}.push_str({});", key(&self.p.vars[v].name));
+            let field = if self.p.outputs.len() == 1 { on.clone() } else { format!("{on}.{}", self.name(v)) };
+            self.push_value(o, &sn, v, &field);
         }
-        o.push_str(
-            "    s.push_str(\"},\\\"trace\\\":[\");\n    for (i, f) in trace.iter().enumerate() {\n        if i > 0 {\n            s.push(',');\n        }\n\
-             \x20       s.push_str(\"{\\\"table\\\":\");\n        push_json_str(&mut s, f.table);\n        s.push_str(\",\\\"row\\\":\");\n        s.push_str(&f.row.to_string());\n        s.push('}');\n    }\n\
-             \x20   s.push_str(\"]}\");\n    s\n}\n\n",
+        let _ = writeln!(
+            o,
+            "    {sn}.push_str(\"}},\\\"trace\\\":[\");\n    for (i, f) in {tn}.iter().enumerate() {{\n        if i > 0 {{\n            {sn}.push(',');\n        }}\n        {sn}.push_str(\"{{\\\"table\\\":\");\n        push_json_str(&mut {sn}, f.table);\n        {sn}.push_str(\",\\\"row\\\":\");\n        {sn}.push_str(&f.row.to_string());\n        {sn}.push('}}');\n    }}\n    {sn}.push_str(\"]}}\");\n    {sn}\n}}\n"
         );
     }
 
-    /// Append a variable's wire form; `expr` is the variable (or a reference to it).
-    fn push_value(&self, o: &mut String, v: VarId, expr: &str) {
+    /// Append a variable's wire form. `place` is the variable, a field, or a reference to
+    /// one: every spelling below reads the same through a reference (`to_string` writes a
+    /// boolean as JSON does, `&` coerces to `&str`, `.0` and `.as_str()` auto-deref).
+    fn push_value(&self, o: &mut String, s: &str, v: VarId, place: &str) {
         let var = &self.p.vars[v];
         let one = |x: &str| -> String {
             match &var.ty {
-                Ty::Bool => format!("s.push_str(if {x} {{ \"true\" }} else {{ \"false\" }});"),
-                Ty::Str => format!("push_json_str(&mut s, {x});"),
-                Ty::Enum(_) => format!("push_json_str(&mut s, {x}.as_str());"),
-                Ty::Date => format!("push_date(&mut s, {x}.0);"),
-                _ if self.wrapped(v) => format!("s.push_str(&{x}.0.to_string());"),
-                _ => format!("s.push_str(&{x}.to_string());"),
+                Ty::Str => format!("push_json_str(&mut {s}, &{x});"),
+                Ty::Enum(_) => format!("push_json_str(&mut {s}, {x}.as_str());"),
+                Ty::Date => format!("push_date(&mut {s}, {x}.0);"),
+                _ if self.wrapped(v) => format!("{s}.push_str(&{x}.0.to_string());"),
+                _ => format!("{s}.push_str(&{x}.to_string());"),
             }
         };
         if var.optional {
-            let _ = writeln!(o, "    match {expr} {{\n        Some(x) => {{\n            {}\n        }}\n        None => s.push_str(\"null\"),\n    }}", one("x"));
+            let _ = writeln!(
+                o,
+                "    match &{place} {{\n        Some(x) => {{\n            {}\n        }}\n        None => {s}.push_str(\"null\"),\n    }}",
+                one("x")
+            );
         } else {
-            let x = match (&var.ty, expr.strip_prefix('&')) {
-                (Ty::Bool, Some(inner)) => inner.to_string(),
-                (Ty::Bool, None) if expr == "out" => "*out".to_string(),
-                _ => expr.to_string(),
-            };
-            let _ = writeln!(o, "    {}", one(&x));
+            let _ = writeln!(o, "    {}", one(place));
         }
     }
 
