@@ -13,14 +13,18 @@ use serde_json::json;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {
     Rust,
+    TypeScript,
+    JavaScript,
 }
 
 impl Lang {
-    pub const ALL: &'static [Lang] = &[Lang::Rust];
+    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::TypeScript, Lang::JavaScript];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Rust => "rust",
+            Lang::TypeScript => "typescript",
+            Lang::JavaScript => "javascript",
         }
     }
 
@@ -31,11 +35,14 @@ impl Lang {
     pub fn backend(self) -> &'static dyn Backend {
         match self {
             Lang::Rust => &rust::Rust,
+            Lang::TypeScript => &typescript::TypeScript,
+            Lang::JavaScript => &typescript::JavaScript,
         }
     }
 }
 
 pub mod rust;
+pub mod typescript;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
