@@ -14,17 +14,22 @@ use serde_json::json;
 pub enum Lang {
     Rust,
     Python,
+    TypeScript,
+    JavaScript,
     Go,
     Java,
 }
 
 impl Lang {
-    pub const ALL: &'static [Lang] = &[Lang::Rust, Lang::Python, Lang::Go, Lang::Java];
+    pub const ALL: &'static [Lang] =
+        &[Lang::Rust, Lang::Python, Lang::TypeScript, Lang::JavaScript, Lang::Go, Lang::Java];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Rust => "rust",
             Lang::Python => "python",
+            Lang::TypeScript => "typescript",
+            Lang::JavaScript => "javascript",
             Lang::Go => "go",
             Lang::Java => "java",
         }
@@ -38,6 +43,8 @@ impl Lang {
         match self {
             Lang::Rust => &rust::Rust,
             Lang::Python => &python::Python,
+            Lang::TypeScript => &typescript::TypeScript,
+            Lang::JavaScript => &typescript::JavaScript,
             Lang::Go => &go::Go,
             Lang::Java => &java::Java,
         }
@@ -48,6 +55,7 @@ pub mod go;
 pub mod java;
 pub mod python;
 pub mod rust;
+pub mod typescript;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
