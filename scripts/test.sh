@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, and every test of the workspace.
+# The whole test suite: set up the toolchains, then formatting, lints, and every test of
+# the workspace (every generated language runs against the reference evaluator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace

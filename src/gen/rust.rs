@@ -591,12 +591,12 @@ impl Gen<'_> {
         let call_args = by_ref.join(", ");
         let _ = writeln!(
             o,
-            "    let (out, trace) = match rule::{f}_traced({call_args}) {{\n        Ok(x) => x,\n        Err(rule::RuleError::Input {{ what, .. }}) => return Err(what.to_string()),\n        Err(rule::RuleError::Contradiction {{ what }}) => return Ok(contradiction(what)),\n    }};"
+            "    let answer = match rule::{f}_traced({call_args}) {{\n        Err(rule::RuleError::Input {{ what, .. }}) => return Err(what.to_string()),\n        other => other,\n    }};"
         );
         let known = self.p.inputs.iter().map(|&v| lit(&self.p.vars[v].name)).collect::<Vec<_>>().join(", ");
         let _ = writeln!(
             o,
-            "    for (key, _) in &obj {{\n        if ![{known}].contains(&key.as_str()) {{\n            return Err(format!(\"{{key}} is not an input\"));\n        }}\n    }}\n    Ok(rule::{f}_record({call_args}, &out, &trace, \"\"))\n}}\n"
+            "    // The door refuses a key that is not an input before the rule answers anything.\n    for (key, _) in &obj {{\n        if ![{known}].contains(&key.as_str()) {{\n            return Err(format!(\"{{key}} is not an input\"));\n        }}\n    }}\n    match answer {{\n        Ok((out, trace)) => Ok(rule::{f}_record({call_args}, &out, &trace, \"\")),\n        Err(rule::RuleError::Contradiction {{ what }}) => Ok(contradiction(what)),\n        Err(rule::RuleError::Input {{ what, .. }}) => Err(what.to_string()),\n    }}\n}}\n"
         );
         o.push_str(RUNNER_JSON);
         o
