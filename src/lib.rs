@@ -115,6 +115,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         diagnostics.extend(diags);
         if let Some(p) = &program {
+            diagnostics.extend(target_keywords(p));
             let found = analysis::analyse(p, &sources.get(id).text, opts);
             diagnostics.extend(found.diagnostics.iter().cloned());
             checked.analysis = Some(found);
@@ -163,6 +164,22 @@ fn load_enums_file(
         return Err(Box::new(d));
     }
     Ok((fid, file))
+}
+
+/// W121: a name generated code cannot use as it is, because it is a keyword in one of the
+/// target languages; every language writes it with `_` after it, the wire keeps the name.
+fn target_keywords(p: &Program) -> Vec<Diagnostic> {
+    p.vars
+        .iter()
+        .filter(|v| v.alias.is_none() && gen::names::is_target_keyword(&v.name))
+        .map(|v| {
+            Diagnostic::new("W121", p.file, v.span, format!("`{}` is a keyword in a target language", v.name))
+                .label(format!("generated code calls it `{}_`", v.name))
+                .note("the wire, the records and the vectors keep the declared name")
+                .help(format!("give it an alias to choose the name yourself: `{}(another_name)`", v.name))
+                .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span)))
+        })
+        .collect()
 }
 
 /// E111: run every `expect` through the reference evaluator, through the same door a call takes.

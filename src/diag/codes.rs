@@ -1015,4 +1015,25 @@ table band_of -> band
         related: &["E102", "E104", "E109"],
         budget: None,
     },
+    CodeInfo {
+        code: "W121",
+        title: "A name is a keyword in a target language",
+        when: "An input, output, value or define is called by a word that one of the languages rulec generates \
+            reserves (`class`, `type`, `def`, `func`, `final`, …). Every language then writes it with `_` after it \
+            (`class_`), so one rule reads the same in all of them; the wire, the records and the vectors keep the \
+            declared name.",
+        fix: "Nothing is wrong, but the generated name is not the one you wrote. To choose it yourself, give the \
+            name an alias: `class(student_class)`. The fix `add_alias` proposes one.",
+        example: "\
+rule t v1
+
+input class: int 0..10
+
+output fee: int 0..10
+
+define fee = class
+",
+        related: &["E053"],
+        budget: None,
+    },
 ];
