@@ -43,8 +43,35 @@ pub fn digest(bytes: &[u8]) -> String {
 pub fn relative(path: &Path, base: &Path) -> String {
     let abs = |p: &Path| -> PathBuf { std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()) };
     let (p, b) = (abs(path), abs(base));
-    let rel = p.strip_prefix(&b).map(Path::to_path_buf).unwrap_or(p);
-    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+    match p.strip_prefix(&b) {
+        Ok(rel) => rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"),
+        // Outside the base: the absolute path, with `/` (not `//work/…`, as joining its root would give).
+        Err(_) => p.to_string_lossy().replace('\\', "/"),
+    }
+}
+
+impl Artifact {
+    /// The entry for `text`, written (or to be written) at `at`; its path relative to `lock_dir`.
+    pub fn new(lang: &str, at: &Path, text: &str, lock_dir: &Path) -> Artifact {
+        Artifact { lang: lang.to_string(), path: relative(at, lock_dir), sha256: digest(text.as_bytes()) }
+    }
+
+    fn file_name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+}
+
+impl LockedRule {
+    /// The entry a fresh generation of the rule at `rule` gives, paths relative to `lock_dir`.
+    pub fn fresh(rule: &Path, unit: &crate::gen::Unit, artifacts: Vec<Artifact>, lock_dir: &Path) -> LockedRule {
+        LockedRule {
+            path: relative(rule, lock_dir),
+            name: unit.program.name.clone(),
+            version: unit.program.version,
+            source_sha256: format!("sha256:{}", unit.sha256),
+            artifacts,
+        }
+    }
 }
 
 impl Lock {
@@ -75,6 +102,18 @@ impl Lock {
 
     /// What a fresh generation changes against this lock, one line per drifted file.
     pub fn drift(&self, fresh: &[LockedRule]) -> Vec<String> {
+        self.drift_matching(fresh, false)
+    }
+
+    /// The same, for a door that writes its files somewhere other than where `rulec gen`
+    /// wrote the locked ones (build.rs writes into OUT_DIR): a fresh file is held to the locked
+    /// file of its rule with the same language and the same name, and only the files this
+    /// door generates are compared.
+    pub fn drift_by_name(&self, fresh: &[LockedRule]) -> Vec<String> {
+        self.drift_matching(fresh, true)
+    }
+
+    fn drift_matching(&self, fresh: &[LockedRule], by_name: bool) -> Vec<String> {
         let mut out = Vec::new();
         for f in fresh {
             let Some(old) = self.rules.iter().find(|r| r.path == f.path) else {
@@ -85,13 +124,32 @@ impl Lock {
                 out.push(format!("{}: the source changed since it was locked", f.path));
             }
             for a in &f.artifacts {
-                match old.artifacts.iter().find(|o| o.path == a.path) {
+                let locked = if by_name {
+                    old.artifacts.iter().find(|o| o.lang == a.lang && o.file_name() == a.file_name())
+                } else {
+                    old.artifacts.iter().find(|o| o.path == a.path)
+                };
+                match locked {
+                    None if by_name => out.push(format!(
+                        "{}: no {} file {} for it in {FILE_NAME} (run rulec gen --lang {} to lock it)",
+                        f.path,
+                        a.lang,
+                        a.file_name(),
+                        a.lang
+                    )),
                     None => out.push(format!("{}: output not in {FILE_NAME}", a.path)),
+                    Some(o) if o.sha256 != a.sha256 && by_name => out.push(format!(
+                        "{}: the {} output differs from the lock (generated now from {})",
+                        o.path, a.lang, f.path
+                    )),
                     Some(o) if o.sha256 != a.sha256 => {
                         out.push(format!("{}: the output differs from the lock", a.path))
                     }
                     Some(_) => {}
                 }
+            }
+            if by_name {
+                continue;
             }
             // Only languages generated in this run can say an artifact is gone.
             let langs: Vec<&str> = f.artifacts.iter().map(|a| a.lang.as_str()).collect();
@@ -139,6 +197,35 @@ mod tests {
         let back: Lock = toml::from_str(&text).unwrap();
         assert_eq!(back, lock);
         assert_eq!(back.to_toml(), text);
+    }
+
+    #[test]
+    fn relative_outside_the_base_is_the_absolute_path() {
+        let abs = std::path::absolute("/somewhere/else/r.rule").unwrap();
+        assert_eq!(relative(&abs, Path::new("/work/repo")), abs.to_string_lossy().replace('\\', "/"));
+        assert!(!relative(&abs, Path::new("/work/repo")).starts_with("//"));
+        assert_eq!(relative(Path::new("/work/repo/rules/a.rule"), Path::new("/work/repo")), "rules/a.rule");
+    }
+
+    #[test]
+    fn drift_by_name_holds_a_file_written_elsewhere_to_the_locked_one() {
+        let lock = sample();
+        let out_dir =
+            |text: &[u8]| Artifact { lang: "rust".into(), path: "/tmp/out/b.rs".into(), sha256: digest(text) };
+        let mut fresh = vec![lock.rules[1].clone()];
+        fresh[0].artifacts = vec![out_dir(b"x")];
+        assert_eq!(lock.drift_by_name(&fresh), Vec::<String>::new());
+        fresh[0].artifacts = vec![out_dir(b"y")];
+        assert_eq!(
+            lock.drift_by_name(&fresh),
+            vec!["gen/rust/b.rs: the rust output differs from the lock (generated now from rules/b.rule)".to_string()]
+        );
+        fresh[0].artifacts = vec![Artifact { lang: "rust".into(), path: "/tmp/out/c.rs".into(), sha256: digest(b"x") }];
+        assert_eq!(
+            lock.drift_by_name(&fresh),
+            vec!["rules/b.rule: no rust file c.rs for it in rulec.lock (run rulec gen --lang rust to lock it)"
+                .to_string()]
+        );
     }
 
     #[test]

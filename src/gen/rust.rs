@@ -136,6 +136,11 @@ impl Gen<'_> {
         matches!(self.p.vars[v].ty, Ty::Date | Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. })
     }
 
+    /// How many parameters the function takes (clippy's `too_many_arguments` counts them).
+    fn param_count(&self) -> usize {
+        self.p.inputs.len()
+    }
+
     fn params(&self) -> String {
         self.p
             .inputs
@@ -241,6 +246,10 @@ impl Gen<'_> {
     fn functions(&self, o: &mut String) {
         let f = self.fn_name();
         let (params, args, ret) = (self.params(), self.args(), self.returns());
+        // The module lands in the caller's crate (include!, include_rule!), where clippy runs.
+        if self.param_count() > 7 {
+            let _ = writeln!(o, "#[allow(clippy::too_many_arguments)]");
+        }
         let _ = writeln!(
             o,
             "pub fn {f}({params}) -> Result<{ret}, RuleError> {{\n    {f}_traced({args}).map(|(out, _)| out)\n}}\n"
@@ -457,6 +466,9 @@ impl Gen<'_> {
         let params = self.params();
         let ret = self.returns();
         let _ = writeln!(o, "/// One call as a fixtures record (formats.md), the line `rulec replay` reads.");
+        if self.param_count() + 3 > 7 {
+            let _ = writeln!(o, "#[allow(clippy::too_many_arguments)]");
+        }
         let _ = writeln!(o, "pub fn {f}_record({params}, out: &{ret}, trace: &[Fired], tag: &str) -> String {{");
         o.push_str("    let mut s = String::with_capacity(256);\n    s.push('{');\n");
         o.push_str("    if !tag.is_empty() {\n        s.push_str(\"\\\"tag\\\":\");\n        push_json_str(&mut s, tag);\n        s.push(',');\n    }\n");
@@ -501,8 +513,11 @@ impl Gen<'_> {
         if var.optional {
             let _ = writeln!(o, "    match {expr} {{\n        Some(x) => {{\n            {}\n        }}\n        None => s.push_str(\"null\"),\n    }}", one("x"));
         } else {
+            // A field is read through `out` without a borrow (`&&out.x.0.to_string()` is one too
+            // many); a string is passed on as `&str`, so it keeps its `&`.
             let x = match (&var.ty, expr.strip_prefix('&')) {
-                (Ty::Bool, Some(inner)) => inner.to_string(),
+                (Ty::Str, Some(_)) => expr.to_string(),
+                (_, Some(inner)) => inner.to_string(),
                 (Ty::Bool, None) if expr == "out" => "*out".to_string(),
                 _ => expr.to_string(),
             };
@@ -714,8 +729,13 @@ fn div_round(m: RoundMode) -> String {
         RoundMode::HalfDown => "if 2 * r > d || (2 * r == d && n < 0) { q + 1 } else { q }",
         RoundMode::HalfEven => "if 2 * r > d || (2 * r == d && q % 2 != 0) { q + 1 } else { q }",
     };
+    // Floor needs no remainder, and an unused `r` would warn in the crate that includes the module.
+    let split = match m {
+        RoundMode::Floor => "let q = n.div_euclid(d);",
+        _ => "let (q, r) = (n.div_euclid(d), n.rem_euclid(d));",
+    };
     format!(
-        "/// n / d rounded {} (d != 0; the proof, E132, rules out a zero divisor).\nfn {}(n: i64, d: i64) -> i64 {{\n    let (n, d) = if d < 0 {{ (-(n as i128), -(d as i128)) }} else {{ (n as i128, d as i128) }};\n    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));\n    ({adjust}) as i64\n}}\n",
+        "/// n / d rounded {} (d != 0; the proof, E132, rules out a zero divisor).\nfn {}(n: i64, d: i64) -> i64 {{\n    let (n, d) = if d < 0 {{ (-(n as i128), -(d as i128)) }} else {{ (n as i128, d as i128) }};\n    {split}\n    ({adjust}) as i64\n}}\n",
         match m {
             RoundMode::Up => "away from zero",
             RoundMode::Down => "toward zero",
