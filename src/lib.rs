@@ -28,11 +28,31 @@ use syntax::ast;
 #[derive(Default)]
 pub struct Sources {
     files: Vec<SourceFile>,
+    /// Where relative paths are read from (the current folder when `None`); they are still
+    /// shown as given, so a diagnostic names `rules/parcel_rate.rule`, not a long absolute path.
+    base: Option<std::path::PathBuf>,
 }
 
 impl Sources {
     pub fn new() -> Sources {
         Sources::default()
+    }
+    /// Sources whose relative paths are read from below `base` (as `include_rule!` reads them
+    /// from below `CARGO_MANIFEST_DIR`), and shown as given.
+    pub fn in_dir(base: impl Into<std::path::PathBuf>) -> Sources {
+        Sources { files: Vec::new(), base: Some(base.into()) }
+    }
+    /// Where a path as named is on disk: below the base folder when it is relative.
+    pub fn resolve(&self, path: &Path) -> std::path::PathBuf {
+        match &self.base {
+            Some(b) if path.is_relative() => b.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+    /// Read a file, shown as named.
+    pub fn read(&self, path: &Path) -> Result<SourceFile, String> {
+        let bytes = std::fs::read(self.resolve(path)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        SourceFile::new(path, &bytes)
     }
     pub fn add(&mut self, f: SourceFile) -> FileId {
         self.files.push(f);
@@ -60,11 +80,20 @@ impl Checked {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// Every file this check read, where it is on disk: the file itself, then each enums file
+    /// it `use`s. What a build has to watch to know when to check again.
+    pub fn files_read(&self, sources: &Sources) -> Vec<std::path::PathBuf> {
+        std::iter::once(self.file)
+            .chain(self.uses.iter().copied())
+            .map(|f| sources.resolve(&sources.get(f).path))
+            .collect()
+    }
 }
 
 /// Read and check one file.
 pub fn check_path(sources: &mut Sources, path: &Path, opts: &analysis::Options) -> Result<Checked, String> {
-    let f = SourceFile::read(path)?;
+    let f = sources.read(path)?;
     Ok(check_file(sources, f, opts))
 }
 
@@ -134,7 +163,7 @@ fn load_enums_file(
     from: FileId,
     span: Span,
 ) -> Result<(FileId, ast::File), Box<Diagnostic>> {
-    let f = SourceFile::read(path).map_err(|e| {
+    let f = sources.read(path).map_err(|e| {
         Box::new(
             Diagnostic::new("E069", from, span, format!("cannot read the enums file: {e}"))
                 .label("this file")

@@ -64,6 +64,30 @@ pub fn relative(path: &Path, base: &Path) -> String {
     out.join("/")
 }
 
+impl Artifact {
+    /// The entry for `text`, written (or to be written) at `at`; its path relative to `lock_dir`.
+    pub fn new(lang: &str, at: &Path, text: &str, lock_dir: &Path) -> Artifact {
+        Artifact { lang: lang.to_string(), path: relative(at, lock_dir), sha256: digest(text.as_bytes()) }
+    }
+
+    fn file_name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+}
+
+impl LockedRule {
+    /// The entry a fresh generation of the rule at `rule` gives, paths relative to `lock_dir`.
+    pub fn fresh(rule: &Path, unit: &crate::gen::Unit, artifacts: Vec<Artifact>, lock_dir: &Path) -> LockedRule {
+        LockedRule {
+            path: relative(rule, lock_dir),
+            name: unit.program.name.clone(),
+            version: unit.program.version,
+            source_sha256: format!("sha256:{}", unit.sha256),
+            artifacts,
+        }
+    }
+}
+
 impl Lock {
     pub fn new(mut rules: Vec<LockedRule>) -> Lock {
         rules.sort_by(|a, b| a.path.cmp(&b.path));
@@ -92,6 +116,18 @@ impl Lock {
 
     /// What a fresh generation changes against this lock, one line per drifted file.
     pub fn drift(&self, fresh: &[LockedRule]) -> Vec<String> {
+        self.drift_matching(fresh, false)
+    }
+
+    /// The same, for a door that writes its files somewhere other than where `rulec gen`
+    /// wrote the locked ones (build.rs writes into OUT_DIR): a fresh file is held to the locked
+    /// file of its rule with the same language and the same name, and only the files this
+    /// door generates are compared.
+    pub fn drift_by_name(&self, fresh: &[LockedRule]) -> Vec<String> {
+        self.drift_matching(fresh, true)
+    }
+
+    fn drift_matching(&self, fresh: &[LockedRule], by_name: bool) -> Vec<String> {
         let mut out = Vec::new();
         for f in fresh {
             let Some(old) = self.rules.iter().find(|r| r.path == f.path) else {
@@ -102,13 +138,32 @@ impl Lock {
                 out.push(format!("{}: the source changed since it was locked", f.path));
             }
             for a in &f.artifacts {
-                match old.artifacts.iter().find(|o| o.path == a.path) {
+                let locked = if by_name {
+                    old.artifacts.iter().find(|o| o.lang == a.lang && o.file_name() == a.file_name())
+                } else {
+                    old.artifacts.iter().find(|o| o.path == a.path)
+                };
+                match locked {
+                    None if by_name => out.push(format!(
+                        "{}: no {} file {} for it in {FILE_NAME} (run rulec gen --lang {} to lock it)",
+                        f.path,
+                        a.lang,
+                        a.file_name(),
+                        a.lang
+                    )),
                     None => out.push(format!("{}: output not in {FILE_NAME}", a.path)),
+                    Some(o) if o.sha256 != a.sha256 && by_name => out.push(format!(
+                        "{}: the {} output differs from the lock (generated now from {})",
+                        o.path, a.lang, f.path
+                    )),
                     Some(o) if o.sha256 != a.sha256 => {
                         out.push(format!("{}: the output differs from the lock", a.path))
                     }
                     Some(_) => {}
                 }
+            }
+            if by_name {
+                continue;
             }
             // Only languages generated in this run can say an artifact is gone.
             let langs: Vec<&str> = f.artifacts.iter().map(|a| a.lang.as_str()).collect();

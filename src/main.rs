@@ -379,31 +379,13 @@ fn gen(
             continue;
         }
         // An enums file has no code of its own: the rules that use it carry its enums.
-        let (Some(program), Some(analysis)) = (&checked.program, &checked.analysis) else { continue };
-        let src = sources.get(checked.file);
-        let unit = rulec::gen::Unit {
-            program,
-            analysis,
-            source_name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-            sha256: src.sha256.clone(),
-            text: src.text.clone(),
-        };
+        let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { continue };
         let outputs = rulec::gen::outputs(&unit, &langs);
         let artifacts = outputs
             .iter()
-            .map(|f| Artifact {
-                lang: f.path.split('/').next().unwrap_or("").to_string(),
-                path: lock::relative(&out.join(&f.path), &lock_dir),
-                sha256: lock::digest(f.text.as_bytes()),
-            })
+            .map(|f| Artifact::new(f.path.split('/').next().unwrap_or(""), &out.join(&f.path), &f.text, &lock_dir))
             .collect();
-        fresh.push(LockedRule {
-            path: lock::relative(&path, &lock_dir),
-            name: program.name.clone(),
-            version: program.version,
-            source_sha256: format!("sha256:{}", src.sha256),
-            artifacts,
-        });
+        fresh.push(LockedRule::fresh(&path, &unit, artifacts, &lock_dir));
         files.extend(outputs);
     }
     if !failed.is_empty() {
@@ -485,15 +467,7 @@ fn api(file: &Path, langs: &[String]) -> Result<u8, String> {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
-    let (Some(program), Some(analysis)) = (&checked.program, &checked.analysis) else { return Ok(1) };
-    let src = sources.get(checked.file);
-    let unit = rulec::gen::Unit {
-        program,
-        analysis,
-        source_name: file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-        sha256: src.sha256.clone(),
-        text: src.text.clone(),
-    };
+    let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { return Ok(1) };
     println!("{}", rulec::gen::api(&unit, &langs));
     Ok(0)
 }

@@ -1,1 +1,117 @@
+//! `include_rule!`: check a `.rule` file at compile time and expand to its Rust module
+//! (docs/build-integration.md).
+//!
+//! ```ignore
+//! rulec_macros::include_rule!("rules/parcel_rate.rule"); // relative to CARGO_MANIFEST_DIR
+//! // expands to `pub mod parcel_rate { … }`: the code rulec-build writes into OUT_DIR
+//! ```
+//!
+//! A rule that does not check clean is a `compile_error!` at the call, whose message is the
+//! diagnostics rendered as `rulec check` renders them (`error[E060]: …`,
+//! `--> rules/parcel_rate.rule:12:5`). The expansion `include_bytes!`s the rule and every
+//! enums file it uses, so cargo rebuilds the crate when one of them changes.
+//!
+//! The macro lives in its own crate because a proc-macro crate can export nothing else, and
+//! the `rulec` library it calls cannot re-export it (that would be a dependency cycle).
 
+use proc_macro::{Delimiter, Literal, TokenStream, TokenTree};
+use std::path::{Path, PathBuf};
+
+/// `include_rule!("rules/parcel_rate.rule")` expands to `pub mod parcel_rate { … }`.
+#[proc_macro]
+pub fn include_rule(input: TokenStream) -> TokenStream {
+    let path = match path_argument(input) {
+        Ok(p) => p,
+        Err(msg) => return compile_error(&msg),
+    };
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    expand(&manifest_dir, Path::new(&path))
+}
+
+/// The one string literal the macro takes.
+fn path_argument(input: TokenStream) -> Result<String, String> {
+    let usage = "include_rule! takes one string literal: include_rule!(\"rules/parcel_rate.rule\")";
+    let mut tokens: Vec<TokenTree> = input.into_iter().collect();
+    // A literal passed on by a macro_rules! arrives wrapped in an invisible group.
+    while let [TokenTree::Group(g)] = tokens.as_slice() {
+        if g.delimiter() != Delimiter::None {
+            break;
+        }
+        tokens = g.stream().into_iter().collect();
+    }
+    match tokens.as_slice() {
+        [TokenTree::Literal(lit)] => string_value(lit).ok_or_else(|| usage.to_string()),
+        _ => Err(usage.to_string()),
+    }
+}
+
+/// The value of a string literal: `"…"` with its escapes, or a raw `r#"…"#`.
+fn string_value(lit: &Literal) -> Option<String> {
+    let s = lit.to_string();
+    if let Some(raw) = s.strip_prefix('r') {
+        let hashes = raw.len() - raw.trim_start_matches('#').len();
+        let inner = raw.get(hashes..raw.len() - hashes)?;
+        return inner.strip_prefix('"')?.strip_suffix('"').map(str::to_string);
+    }
+    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            '\\' => out.push('\\'),
+            '"' => out.push('"'),
+            '\'' => out.push('\''),
+            '0' => out.push('\0'),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Check the rule and give `pub mod <alias> { <module> <include_bytes of each file read> }`,
+/// or a `compile_error!` with the rendered diagnostics.
+fn expand(manifest_dir: &Path, path: &Path) -> TokenStream {
+    // Read below the manifest folder, shown as written at the call.
+    let mut sources = rulec::Sources::in_dir(manifest_dir);
+    let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
+        Ok(c) => c,
+        Err(e) => return compile_error(&format!("{e} (the path is relative to {})", manifest_dir.display())),
+    };
+    let watch: String = checked
+        .files_read(&sources)
+        .iter()
+        .map(|f| format!("const _: &[u8] = include_bytes!({:?});\n", f.to_string_lossy()))
+        .collect();
+    let watch: TokenStream = watch.parse().expect("include_bytes! lines parse");
+    if checked.has_errors() {
+        let rendered = rulec::diag::render::text(&sources, &checked.diagnostics, false);
+        // Still watch the files, so that fixing one of them rebuilds the crate.
+        let mut out = compile_error(rendered.trim_end());
+        out.extend(watch);
+        return out;
+    }
+    let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else {
+        return compile_error(&format!(
+            "{} is an enums file: it generates nothing on its own; include a rule that `use`s it",
+            path.display()
+        ));
+    };
+    let module = rulec::gen::rust_module(&unit);
+    // The module may open with inner doc comments, so the watches go after it.
+    let code = format!("pub mod {} {{\n{}\n{watch}\n}}\n", unit.program.ident(), module.text);
+    match code.parse::<TokenStream>() {
+        Ok(t) => t,
+        Err(e) => compile_error(&format!("rulec generated Rust that does not parse ({e}); please report it")),
+    }
+}
+
+/// `::core::compile_error!("…")` at the call.
+fn compile_error(msg: &str) -> TokenStream {
+    format!("::core::compile_error!({msg:?});").parse().expect("a compile_error! call parses")
+}

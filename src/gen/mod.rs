@@ -76,7 +76,24 @@ pub struct Unit<'a> {
     pub text: String,
 }
 
-impl Unit<'_> {
+impl<'a> Unit<'a> {
+    /// The unit of a rule that checked clean, as every door builds it (`None` for an enums
+    /// file, which generates nothing on its own, and for a rule with errors).
+    pub fn of(checked: &'a crate::Checked, sources: &crate::Sources) -> Option<Unit<'a>> {
+        if checked.has_errors() {
+            return None;
+        }
+        let (program, analysis) = (checked.program.as_ref()?, checked.analysis.as_ref()?);
+        let src = sources.get(checked.file);
+        Some(Unit {
+            program,
+            analysis,
+            source_name: src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            sha256: src.sha256.clone(),
+            text: src.text.clone(),
+        })
+    }
+
     /// The two header lines every generated file starts with, behind the language's comment marker.
     pub fn header(&self, comment: &str) -> String {
         let p = self.program;
@@ -180,6 +197,14 @@ pub fn api_enums(
 
 fn wire_int(r: &crate::num::Rat) -> serde_json::Value {
     serde_json::from_str(&r.to_integer().to_string()).unwrap_or(serde_json::Value::Null)
+}
+
+/// The Rust module of a rule, `<alias>.rs`: the file `rulec gen` writes under `rust/`, the
+/// file `rulec-build` writes into OUT_DIR and the code `include_rule!` expands to. It is
+/// written to be `include!`d inside `pub mod <alias> { … }`.
+pub fn rust_module(u: &Unit) -> File {
+    let name = format!("{}.rs", u.program.ident());
+    Lang::Rust.backend().generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
 }
 
 /// Every file `rulec gen` writes for one rule, paths relative to the output folder: each

@@ -151,6 +151,11 @@ impl Gen<'_> {
         matches!(self.p.vars[v].ty, Ty::Date | Ty::Money { .. } | Ty::Qty { .. } | Ty::Rate { .. })
     }
 
+    /// How many parameters the function takes (clippy's `too_many_arguments` counts them).
+    fn param_count(&self) -> usize {
+        self.p.inputs.len()
+    }
+
     fn params(&self) -> String {
         self.p
             .inputs
@@ -256,6 +261,10 @@ impl Gen<'_> {
     fn functions(&self, o: &mut String) {
         let f = self.fn_name();
         let (params, args, ret) = (self.params(), self.args(), self.returns());
+        // The module lands in the caller's crate (include!, include_rule!), where clippy runs.
+        if self.param_count() > 7 {
+            let _ = writeln!(o, "#[allow(clippy::too_many_arguments)]");
+        }
         let _ = writeln!(
             o,
             "pub fn {f}({params}) -> Result<{ret}, RuleError> {{\n    {f}_traced({args}).map(|(out, _)| out)\n}}\n"
@@ -494,6 +503,9 @@ impl Gen<'_> {
         // The record's own names step aside for the rule's.
         let (sn, on, tn, gn) = (self.fresh("s"), self.fresh("out"), self.fresh("trace"), self.fresh("tag"));
         let _ = writeln!(o, "/// One call as a fixtures record (formats.md), the line `rulec replay` reads.");
+        if self.param_count() + 3 > 7 {
+            let _ = writeln!(o, "#[allow(clippy::too_many_arguments)]");
+        }
         let _ = writeln!(o, "pub fn {f}_record({params}, {on}: &{ret}, {tn}: &[Fired], {gn}: &str) -> String {{");
         let _ = writeln!(o, "    let mut {sn} = String::with_capacity(256);\n    {sn}.push('{{');");
         let _ = writeln!(
@@ -531,7 +543,7 @@ impl Gen<'_> {
         let var = &self.p.vars[v];
         let one = |x: &str| -> String {
             match &var.ty {
-                Ty::Str => format!("push_json_str(&mut {s}, &{x});"),
+                Ty::Str => format!("push_json_str(&mut {s}, {x});"),
                 Ty::Enum(_) => format!("push_json_str(&mut {s}, {x}.as_str());"),
                 Ty::Date => format!("push_date(&mut {s}, {x}.0);"),
                 _ if self.wrapped(v) => format!("{s}.push_str(&{x}.0.to_string());"),
@@ -545,7 +557,12 @@ impl Gen<'_> {
                 one("x")
             );
         } else {
-            let _ = writeln!(o, "    {}", one(place));
+            // A field is passed by reference; a parameter or an `out` reference as it is.
+            let x = match &var.ty {
+                Ty::Str if place.contains('.') => format!("&{place}"),
+                _ => place.to_string(),
+            };
+            let _ = writeln!(o, "    {}", one(&x));
         }
     }
 
@@ -756,8 +773,13 @@ fn div_round(m: RoundMode) -> String {
         RoundMode::HalfDown => "if r > d - r || (r == d - r && n < 0) { q + 1 } else { q }",
         RoundMode::HalfEven => "if r > d - r || (r == d - r && q % 2 != 0) { q + 1 } else { q }",
     };
+    // Floor needs no remainder, and an unused `r` would warn in the crate that includes the module.
+    let split = match m {
+        RoundMode::Floor => "let q = n.div_euclid(d);",
+        _ => "let (q, r) = (n.div_euclid(d), n.rem_euclid(d));",
+    };
     format!(
-        "/// n / d rounded {} (d != 0; the proof, E132, rules out a zero divisor).\nfn {}(n: i64, d: i64) -> i64 {{\n    if d < 0 {{\n        let (n, d) = (-(n as i128), -(d as i128));\n        let (q, r) = (n.div_euclid(d), n.rem_euclid(d));\n        return ({adjust}) as i64;\n    }}\n    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));\n    {adjust}\n}}\n",
+        "/// n / d rounded {} (d != 0; the proof, E132, rules out a zero divisor).\nfn {}(n: i64, d: i64) -> i64 {{\n    if d < 0 {{\n        let (n, d) = (-(n as i128), -(d as i128));\n        {split}\n        return ({adjust}) as i64;\n    }}\n    {split}\n    {adjust}\n}}\n",
         match m {
             RoundMode::Up => "away from zero",
             RoundMode::Down => "toward zero",

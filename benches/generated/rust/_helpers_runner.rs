@@ -70,10 +70,10 @@ fn quot_ceiling(n: i64, d: i64) -> i64 {
 fn quot_floor(n: i64, d: i64) -> i64 {
     if d < 0 {
         let (n, d) = (-(n as i128), -(d as i128));
-        let (q, r) = (n.div_euclid(d), n.rem_euclid(d));
+        let q = n.div_euclid(d);
         return (q) as i64;
     }
-    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));
+    let q = n.div_euclid(d);
     q
 }
 

@@ -118,13 +118,17 @@ pub fn parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -
 #[allow(unused_parens, unused_variables, clippy::all)]
 pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<(USD, [Fired; 4]), RuleError> {
     // The entry guard: what the proofs assumed of every call.
-    let x = weight.0;
-    if !(1 <= x && x <= 70) {
-        return Err(RuleError::Input { what: "weight is out of range", value: Some(x) });
+    {
+        let x = weight.0;
+        if !(1 <= x && x <= 70) {
+            return Err(RuleError::Input { what: "weight is out of range", value: Some(x) });
+        }
     }
-    let x = girth.0;
-    if !(1 <= x && x <= 130) {
-        return Err(RuleError::Input { what: "girth is out of range", value: Some(x) });
+    {
+        let x = girth.0;
+        if !(1 <= x && x <= 130) {
+            return Err(RuleError::Input { what: "girth is out of range", value: Some(x) });
+        }
     }
     let weight: i64 = weight.0;
     let girth: i64 = girth.0;
@@ -244,7 +248,7 @@ pub fn parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: 
     push_json_str(&mut s, dest.as_str());
     s.push(',');
     s.push_str("\"signature\":");
-    s.push_str(if signature { "true" } else { "false" });
+    s.push_str(&signature.to_string());
     s.push_str("},\"observed\":{");
     s.push_str("\"fee\":");
     s.push_str(&out.0.to_string());

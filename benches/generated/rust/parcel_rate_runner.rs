@@ -113,17 +113,21 @@ fn call(line: &str) -> Result<String, String> {
         None => None,
     };
     let signature = signature.expect("checked above");
-    let (out, trace) = match rule::parcel_rate_traced(weight, girth, dest, signature) {
-        Ok(x) => x,
+    let answer = match rule::parcel_rate_traced(weight, girth, dest, signature) {
         Err(rule::RuleError::Input { what, .. }) => return Err(what.to_string()),
-        Err(rule::RuleError::Contradiction { what }) => return Ok(contradiction(what)),
+        other => other,
     };
+    // The door refuses a key that is not an input before the rule answers anything.
     for (key, _) in &obj {
         if !["weight", "girth", "dest", "signature"].contains(&key.as_str()) {
             return Err(format!("{key} is not an input"));
         }
     }
-    Ok(rule::parcel_rate_record(weight, girth, dest, signature, &out, &trace, ""))
+    match answer {
+        Ok((out, trace)) => Ok(rule::parcel_rate_record(weight, girth, dest, signature, &out, &trace, "")),
+        Err(rule::RuleError::Contradiction { what }) => Ok(contradiction(what)),
+        Err(rule::RuleError::Input { what, .. }) => Err(what.to_string()),
+    }
 }
 
 /// The little JSON this runner needs: one flat object per line, numbers kept as their text.
