@@ -192,6 +192,8 @@ const MAX_PER_KIND: usize = 50;
 /// Attempts at a witness for a diagnostic, and for a row's reach point.
 const ATTEMPTS: usize = 48;
 const REACH_ATTEMPTS: usize = 12;
+/// Under `first`, reach points of tables up to this many rows are confirmed by `pick_row`.
+const FIRST_CONFIRMED: usize = 2_000;
 /// At most this many leaves are tried for one diagnostic's witness.
 const LEAVES_TRIED: usize = 24;
 
@@ -537,16 +539,22 @@ impl<'a> TableAnalysis<'a> {
 
     fn reach_point(&mut self, r: usize, leaf: usize) {
         let ranges = self.proof.cover.leaves[leaf].ranges.clone();
-        let (t, table) = (self.t, self.table);
-        let first = table.policy == Policy::First;
+        let (t, table, axes) = (self.t, self.table, self.axes);
+        // Under `first`, the evaluator confirms the row answers (it is the first that
+        // matches); past FIRST_CONFIRMED rows that costs O(rows) per row, and the point is
+        // confirmed to match the row and to lie in a leaf where it is the first listed.
+        let whole = table.policy == Policy::First && table.rows.len() <= FIRST_CONFIRMED;
         let goal = |values: &[Value]| {
-            if first {
+            if whole {
                 eval::pick_row(table, values).ok() == Some(r)
             } else {
                 row_matches(table, r, values)
+                    && axes.iter().zip(&ranges).all(|(a, &(lo, hi))| {
+                        a.coord_of(&values[a.var]).is_some_and(|i| i >= lo as usize && i <= hi as usize)
+                    })
             }
         };
-        let found = self.finder.find(t, &ranges, &goal, REACH_ATTEMPTS, r as u64);
+        let found = self.finder.find(t, &ranges, &goal, REACH_ATTEMPTS, r as u64, false);
         let at = match &found {
             Some(f) => self.coords_at(&f.values).unwrap_or_else(|| ranges.iter().map(|x| x.0).collect()),
             None => ranges.iter().map(|x| x.0).collect(),
@@ -575,7 +583,7 @@ impl<'a> TableAnalysis<'a> {
         let mut found: Option<(usize, Found)> = None;
         for &i in gaps.iter().take(LEAVES_TRIED) {
             let ranges = self.proof.cover.leaves[i].ranges.clone();
-            if let Some(f) = self.finder.find(self.t, &ranges, &goal, ATTEMPTS, 0x6a70 + i as u64) {
+            if let Some(f) = self.finder.find(self.t, &ranges, &goal, ATTEMPTS, 0x6a70 + i as u64, true) {
                 found = Some((i, f));
                 break;
             }
@@ -712,7 +720,7 @@ impl<'a> TableAnalysis<'a> {
             let mut found = None;
             for &i in open.iter().take(LEAVES_TRIED) {
                 let ranges = self.proof.cover.leaves[i].ranges.clone();
-                if let Some(f) = self.finder.find(t, &ranges, &goal, ATTEMPTS, ((a as u64) << 32) ^ b as u64) {
+                if let Some(f) = self.finder.find(t, &ranges, &goal, ATTEMPTS, ((a as u64) << 32) ^ b as u64, true) {
                     found = Some(f);
                     break;
                 }
@@ -748,12 +756,14 @@ impl<'a> TableAnalysis<'a> {
     }
 
     /// Whether two rows of an `any` table give the same results wherever both match: the
-    /// same constants, or the same expressions.
+    /// same constants, the same expressions, or the same linear form (`x + y`, `y + x`).
     fn results_agree(&self, a: usize, b: usize) -> bool {
         let (ra, rb) = (&self.table.rows[a].results, &self.table.rows[b].results);
         ra.iter().zip(rb).all(|(x, y)| match (x, y) {
             (None, None) => true,
-            (Some(x), Some(y)) => same_expr(x, y),
+            (Some(x), Some(y)) => {
+                same_expr(x, y) || matches!((model::linear_of(x), model::linear_of(y)), (Some(a), Some(b)) if a == b)
+            }
             _ => false,
         })
     }
@@ -872,7 +882,7 @@ impl<'a> TableAnalysis<'a> {
             })
             .collect();
         let found = leaves.iter().take(LEAVES_TRIED).find_map(|&i| {
-            self.finder.find(self.t, &self.proof.cover.leaves[i].ranges, &goal, ATTEMPTS, 0x5ad0 + r as u64)
+            self.finder.find(self.t, &self.proof.cover.leaves[i].ranges, &goal, ATTEMPTS, 0x5ad0 + r as u64, true)
         });
         let by = rows_text(winners);
         let mut d = Diagnostic::new(

@@ -97,11 +97,15 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {
 /// confirms its witnesses through this (a gap, two rows that meet, a row reached): a table
 /// that `t` does not read cannot refuse the witness.
 pub fn values_before(p: &Program, inputs: &[Value], t: usize) -> Result<Vec<Value>, EvalError> {
+    values_needed(p, inputs, t, &needed_vars(p, t))
+}
+
+/// [`values_before`] with `needed_vars(p, t)` computed once by the caller.
+pub fn values_needed(p: &Program, inputs: &[Value], t: usize, needed: &[bool]) -> Result<Vec<Value>, EvalError> {
     let mut values = vec![Value::None; p.vars.len()];
     for (&v, x) in p.inputs.iter().zip(inputs) {
         values[v] = x.clone();
     }
-    let needed = needed_vars(p, t);
     for step in &p.order {
         match *step {
             Step::Define(d) => {
@@ -131,7 +135,7 @@ pub fn values_before(p: &Program, inputs: &[Value], t: usize) -> Result<Vec<Valu
 }
 
 /// The variables table `t` reads, directly or through what decides them.
-fn needed_vars(p: &Program, t: usize) -> Vec<bool> {
+pub fn needed_vars(p: &Program, t: usize) -> Vec<bool> {
     let mut needed = vec![false; p.vars.len()];
     let mut stack: Vec<VarId> = p.tables[t].conds.clone();
     let table_reads = |table: &TableIr, out: &mut Vec<VarId>| {

@@ -49,6 +49,9 @@ pub struct End {
     pub open: bool,
 }
 
+/// One end of a numeric coordinate, borrowed: the value and whether it is excluded; none when unbounded.
+pub type EndRef<'a> = Option<(&'a Rat, bool)>;
+
 /// A coordinate: a set of values of the column on which every cell of the column is constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Coord {
@@ -64,6 +67,17 @@ pub enum Coord {
 }
 
 impl Coord {
+    /// The ends of a numeric coordinate, borrowed: `(value, open)`, none when unbounded.
+    pub fn ends(&self) -> Option<(EndRef<'_>, EndRef<'_>)> {
+        match self {
+            Coord::Interval { lo, hi } => {
+                Some((lo.as_ref().map(|e| (&e.at, e.open)), hi.as_ref().map(|e| (&e.at, e.open))))
+            }
+            Coord::Value(Value::Num(n)) => Some((Some((n, false)), Some((n, false)))),
+            _ => None,
+        }
+    }
+
     /// The coordinate as a closed or half-open interval of numbers, when it is numeric.
     pub fn numeric_bounds(&self) -> Option<(Option<End>, Option<End>)> {
         match self {
@@ -124,12 +138,12 @@ impl Axis {
         }
     }
 
+    /// Whether coordinate `i` holds the number `n` (a value of the column: on its grid).
     fn contains(&self, i: usize, n: &Rat) -> bool {
-        let Some((lo, hi)) = self.coords[i].numeric_bounds() else { return false };
-        let above = lo.map_or(true, |e| if e.open { *n > e.at } else { *n >= e.at });
-        let below = hi.map_or(true, |e| if e.open { *n < e.at } else { *n <= e.at });
-        let on_grid = self.step.as_ref().map_or(true, |s| (n / s).is_integer());
-        above && below && on_grid
+        let Some((lo, hi)) = self.coords[i].ends() else { return false };
+        let above = lo.map_or(true, |(at, open)| if open { n > at } else { n >= at });
+        let below = hi.map_or(true, |(at, open)| if open { n < at } else { n <= at });
+        above && below
     }
 
     /// The coordinates a cell accepts, as sorted runs of indices `(first, last)` inclusive.
@@ -138,48 +152,75 @@ impl Axis {
         match cell {
             CondIr::Any if n > 0 => vec![(0, n - 1)],
             CondIr::Any => Vec::new(),
-            CondIr::Tests { .. } if self.len() <= 64 || !self.fast_path_applies(cell) => {
-                runs((0..self.len()).filter(|&i| cell_holds(cell, &self.reps[i])).map(|i| i as u32))
-            }
+            CondIr::Tests { .. } if self.len() <= 64 || !self.fast_path_applies(cell) => self.accepts_by_eval(cell),
             CondIr::Tests { negated, tests } => {
-                let mut set = vec![false; self.len()];
+                let mut parts: Vec<(u32, u32)> = Vec::new();
                 for t in tests {
                     match t {
                         TestIr::IsNone => {
                             if let Some(i) = self.coords.iter().position(|c| *c == Coord::None) {
-                                set[i] = true;
+                                parts.push((i as u32, i as u32));
                             }
                         }
                         TestIr::OneOf(vs) => {
                             for v in vs {
                                 if let Some(i) = self.coord_of(v) {
                                     if self.reps[i] == *v {
-                                        set[i] = true;
+                                        parts.push((i as u32, i as u32));
                                     }
                                 }
                             }
                         }
                         TestIr::Bounds(bs) => {
                             let nums = &self.reps[..self.numeric];
-                            let lo = nums.partition_point(|r| {
-                                !bs.iter()
+                            let lower = |r: &Value| {
+                                bs.iter()
                                     .filter(|(op, _)| matches!(op, CmpOp::Gt | CmpOp::Ge))
                                     .all(|(op, b)| op.holds(r.cmp(b)))
-                            });
-                            let hi = nums.partition_point(|r| {
+                            };
+                            let upper = |r: &Value| {
                                 bs.iter()
                                     .filter(|(op, _)| matches!(op, CmpOp::Lt | CmpOp::Le))
                                     .all(|(op, b)| op.holds(r.cmp(b)))
-                            });
-                            for s in set.iter_mut().take(hi).skip(lo) {
-                                *s = true;
+                            };
+                            let lo = nums.partition_point(|r| !lower(r));
+                            let hi = nums.partition_point(upper);
+                            if lo < hi {
+                                parts.push((lo as u32, hi as u32 - 1));
                             }
                         }
                     }
                 }
-                runs((0..self.len()).filter(|&i| set[i] != *negated).map(|i| i as u32))
+                parts.sort_unstable();
+                let mut merged: Vec<(u32, u32)> = Vec::new();
+                for (a, b) in parts {
+                    match merged.last_mut() {
+                        Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+                        _ => merged.push((a, b)),
+                    }
+                }
+                if !*negated {
+                    return merged;
+                }
+                let mut out = Vec::new();
+                let mut next = 0u32;
+                for (a, b) in merged {
+                    if a > next {
+                        out.push((next, a - 1));
+                    }
+                    next = b + 1;
+                }
+                if next < n {
+                    out.push((next, n - 1));
+                }
+                out
             }
         }
+    }
+
+    /// The coordinates a cell accepts, read by evaluating it on each coordinate's value.
+    pub fn accepts_by_eval(&self, cell: &CondIr) -> Vec<(u32, u32)> {
+        runs((0..self.len()).filter(|&i| cell_holds(cell, &self.reps[i])).map(|i| i as u32))
     }
 
     /// The binary-search reading of a cell is exact for bounds that are `<`, `<=`, `>`, `>=`
@@ -498,4 +539,54 @@ pub fn grid_point_in(lo: Option<&Rat>, hi: Option<&Rat>, step: &Rat) -> Option<R
         return None;
     }
     Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::Options;
+
+    /// The binary-search reading of cells agrees with evaluating them, on axes long enough to use it.
+    #[test]
+    fn fast_path_agrees_with_evaluation() {
+        let mut seed: u64 = 0x5eed;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut text = String::from("rule f v1\ninput x: int 0..500\ninput y: int? 0..300\noutput k: int 0..1000\ntable t first -> k\n| x | y | k |\n|---|---|---|\n");
+        for r in 0..80 {
+            let cell = |opt: bool, next: &mut dyn FnMut(u64) -> u64| -> String {
+                let k = |next: &mut dyn FnMut(u64) -> u64| next(520) as i64 - 10;
+                let base = match next(8) {
+                    0 => format!("<={}", k(next)),
+                    1 => format!(">{}", k(next)),
+                    2 => format!(">={} <{}", k(next), k(next)),
+                    3 => format!("{}, {}", k(next), k(next)),
+                    4 => format!("not: {}, >={}", k(next), k(next)),
+                    5 => format!("<{}, >{}", k(next), k(next)),
+                    6 => format!("not: <={}", k(next)),
+                    _ => "-".to_string(),
+                };
+                match (opt, next(4)) {
+                    (true, 0) if !base.starts_with("not:") => format!("none, {base}").replace("none, -", "none"),
+                    (true, 1) if !base.starts_with("not:") && base != "-" => format!("not: {base}"),
+                    _ => base,
+                }
+            };
+            let (a, b) = (cell(false, &mut next), cell(true, &mut next));
+            text.push_str(&format!("| {a} | {b} | {r} |\n"));
+        }
+        let mut sources = crate::Sources::new();
+        let checked = crate::check_text(&mut sources, "f.rule", &text, &Options::default());
+        let p = checked.program.unwrap_or_else(|| panic!("{text}\n{:?}", checked.diagnostics));
+        let t = &p.tables[0];
+        for c in 0..2 {
+            let axis = super::build_axis(&p, t, c);
+            assert!(axis.len() > 64, "column {c} has {} coordinates", axis.len());
+            for row in &t.rows {
+                let cell = &row.conds[c];
+                assert_eq!(axis.accepts(cell), axis.accepts_by_eval(cell), "{cell:?}");
+            }
+        }
+    }
 }

@@ -120,6 +120,11 @@ pub struct Finder<'a> {
     cands: Vec<Vec<Value>>,
     /// Model facts that mention no optional variable (the others hold only when it is present).
     usable: Vec<bool>,
+    /// Per table, the variables it reads (`eval::needed_vars`).
+    needed: Vec<Vec<bool>>,
+    /// The variables the constraints relate, and every model fact connected to them.
+    base_linked: Vec<bool>,
+    base_facts: Vec<Fact>,
 }
 
 fn fact_vars(f: &Fact) -> impl Iterator<Item = usize> + '_ {
@@ -133,7 +138,52 @@ impl<'a> Finder<'a> {
         for &v in &p.inputs {
             cands[v] = candidates(p, axes, model, v);
         }
-        Finder { p, axes, model, cands, usable }
+        let needed = (0..p.tables.len()).map(|t| eval::needed_vars(p, t)).collect();
+        let mut f = Finder { p, axes, model, cands, usable, needed, base_linked: Vec::new(), base_facts: Vec::new() };
+        let (linked, facts) = f.connected(&[]);
+        f.base_linked = linked;
+        f.base_facts = facts;
+        f
+    }
+
+    /// The variables linked to `facts` and to the constraints, and the model facts
+    /// connected to them.
+    fn connected(&self, facts: &[Fact]) -> (Vec<bool>, Vec<Fact>) {
+        let mut linked = vec![false; self.p.vars.len()];
+        for f in facts {
+            for v in fact_vars(f) {
+                linked[v] = true;
+            }
+        }
+        for (i, f) in self.model.facts.iter().enumerate() {
+            if self.usable[i] && matches!(self.model.origins[i], Origin::Constraint(_)) {
+                for v in fact_vars(f) {
+                    linked[v] = true;
+                }
+            }
+        }
+        let mut model_facts: Vec<Fact> = Vec::new();
+        let mut taken = vec![false; self.model.facts.len()];
+        loop {
+            let mut grew = false;
+            for (i, f) in self.model.facts.iter().enumerate() {
+                if taken[i] || !self.usable[i] || !fact_vars(f).any(|v| linked[v]) {
+                    continue;
+                }
+                taken[i] = true;
+                model_facts.push(f.clone());
+                for v in fact_vars(f) {
+                    if !linked[v] {
+                        linked[v] = true;
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        (linked, model_facts)
     }
 
     /// Look for inputs whose values put table `t`'s columns in `ranges` and satisfy `goal`
@@ -145,11 +195,13 @@ impl<'a> Finder<'a> {
         goal: &dyn Fn(&[Value]) -> bool,
         attempts: usize,
         seed: u64,
+        door: bool,
     ) -> Option<Found> {
         let mut rng = SplitMix(seed ^ (t as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         for attempt in 0..attempts {
             let Some(inputs) = self.attempt(t, ranges, attempt, &mut rng) else { continue };
-            if let Some(values) = self.confirm(t, &inputs) {
+            let values = if door { self.confirm(t, &inputs) } else { self.confirm_typed(t, &inputs) };
+            if let Some(values) = values {
                 if goal(&values) {
                     return Some(Found { inputs, values });
                 }
@@ -162,7 +214,34 @@ impl<'a> Finder<'a> {
     pub fn confirm(&self, t: usize, inputs: &[Value]) -> Option<Vec<Value>> {
         let obj = self.wire_inputs(inputs);
         let read = wire::read_inputs(self.p, &obj).ok()?;
-        eval::values_before(self.p, &read, t).ok()
+        eval::values_needed(self.p, &read, t, &self.needed[t]).ok()
+    }
+
+    /// [`Finder::confirm`] without the JSON: the door's checks on values already typed
+    /// (each in its declared range, every constraint holding), then the evaluator. Used for
+    /// the reach point of every row, where the JSON round trip would dominate.
+    pub fn confirm_typed(&self, t: usize, inputs: &[Value]) -> Option<Vec<Value>> {
+        let p = self.p;
+        let mut values = vec![Value::None; p.vars.len()];
+        for (&v, x) in p.inputs.iter().zip(inputs) {
+            let var = &p.vars[v];
+            if *x == Value::None {
+                if !var.optional {
+                    return None;
+                }
+            } else if let Some((lo, hi)) = &var.range {
+                if x < lo || x > hi {
+                    return None;
+                }
+            }
+            values[v] = x.clone();
+        }
+        for c in &p.constraints {
+            if eval::eval_expr(&c.expr, &values) == Ok(Value::Bool(false)) {
+                return None;
+            }
+        }
+        eval::values_needed(p, inputs, t, &self.needed[t]).ok()
     }
 
     /// The inputs as the wire writes them (declaration order, null for none).
@@ -240,41 +319,8 @@ impl<'a> Finder<'a> {
         }
         // Which model facts bear on the choice: those connected to the facts gathered, and the
         // constraints between inputs.
-        let mut linked = vec![false; p.vars.len()];
-        for f in &facts {
-            for v in fact_vars(f) {
-                linked[v] = true;
-            }
-        }
-        for (i, f) in self.model.facts.iter().enumerate() {
-            if self.usable[i] && matches!(self.model.origins[i], Origin::Constraint(_)) {
-                for v in fact_vars(f) {
-                    linked[v] = true;
-                }
-            }
-        }
-        let mut model_facts: Vec<Fact> = Vec::new();
-        let mut taken = vec![false; self.model.facts.len()];
-        loop {
-            let mut grew = false;
-            for (i, f) in self.model.facts.iter().enumerate() {
-                if taken[i] || !self.usable[i] || !fact_vars(f).any(|v| linked[v]) {
-                    continue;
-                }
-                taken[i] = true;
-                model_facts.push(f.clone());
-                for v in fact_vars(f) {
-                    if !linked[v] {
-                        linked[v] = true;
-                        grew = true;
-                    }
-                }
-            }
-            if !grew {
-                break;
-            }
-        }
-        let mut system = model_facts;
+        let (linked, mut system) =
+            if facts.is_empty() { (self.base_linked.clone(), self.base_facts.clone()) } else { self.connected(&facts) };
         system.extend(facts);
         // Cells on a linked numeric input that are one interval are facts too.
         for &v in &p.inputs {
@@ -322,6 +368,16 @@ impl<'a> Finder<'a> {
                     }
                 }
             }
+            if attempt == 0 {
+                if let Some(x) = hints.iter().find(|x| ok(x) && within(x)) {
+                    let x = x.clone();
+                    if numeric_linked {
+                        pin(&mut system, v, &x);
+                    }
+                    inputs.push(x);
+                    continue;
+                }
+            }
             let mut list: Vec<Value> = hints;
             list.extend(self.cands[v].iter().cloned());
             if numeric_linked {
@@ -337,21 +393,25 @@ impl<'a> Finder<'a> {
                 return None;
             }
             let chosen = if attempt == 0 { good[0].clone() } else { good[rng.below(good.len())].clone() };
-            let x = chosen;
             if numeric_linked {
-                if let Value::Num(n) = &x {
-                    let l = Lin::var(v).sub(&Lin::constant(n.clone()));
-                    system.push(Fact { lin: l.clone(), strict: false });
-                    system.push(Fact { lin: l.scale(&-Rat::one()), strict: false });
-                }
+                pin(&mut system, v, &chosen);
             }
-            inputs.push(x);
+            inputs.push(chosen);
         }
         Some(inputs)
     }
 
     fn has_define_facts(&self, v: VarId) -> bool {
         self.model.origins.iter().any(|o| matches!(o, Origin::Define { var, .. } if *var == v))
+    }
+}
+
+/// `v = x` as two facts.
+fn pin(system: &mut Vec<Fact>, v: VarId, x: &Value) {
+    if let Value::Num(n) = x {
+        let l = Lin::var(v).sub(&Lin::constant(n.clone()));
+        system.push(Fact { lin: l.clone(), strict: false });
+        system.push(Fact { lin: l.scale(&-Rat::one()), strict: false });
     }
 }
 
