@@ -190,12 +190,16 @@ pub struct TablesResult {
 /// Most diagnostics of one kind reported for one table.
 const MAX_PER_KIND: usize = 50;
 /// Attempts at a witness for a diagnostic, and for a row's reach point.
-const ATTEMPTS: usize = 48;
-const REACH_ATTEMPTS: usize = 12;
+const ATTEMPTS: usize = 32;
+const REACH_ATTEMPTS: usize = 8;
+/// Attempts one table may spend looking for witnesses in all: a base and some per row.
+/// Past it, a pair is W114 and a row's reach point has no inputs; the search never hangs.
+const SEARCH_BASE: usize = 20_000;
+const SEARCH_PER_ROW: usize = 4;
 /// Under `first`, reach points of tables up to this many rows are confirmed by `pick_row`.
 const FIRST_CONFIRMED: usize = 2_000;
 /// At most this many leaves are tried for one diagnostic's witness.
-const LEAVES_TRIED: usize = 24;
+const LEAVES_TRIED: usize = 16;
 
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> TablesResult {
     let model = model::build(p);
@@ -228,6 +232,8 @@ struct TableAnalysis<'a> {
     guards: Vec<Guard>,
     /// The budget ran out.
     exhausted: bool,
+    /// Witness attempts left for this table (each runs the evaluator once).
+    search: std::cell::Cell<usize>,
 }
 
 enum RowFate {
@@ -291,7 +297,12 @@ impl<'a> TableAnalysis<'a> {
             diags: Vec::new(),
             guards: Vec::new(),
             exhausted: false,
+            search: std::cell::Cell::new(SEARCH_BASE + SEARCH_PER_ROW * table.rows.len()),
         }
+    }
+
+    fn how(&self, attempts: usize, seed: u64, door: bool) -> witness::Search<'_> {
+        witness::Search { attempts, seed, door, allowance: &self.search }
     }
 
     fn file(&self) -> FileId {
@@ -554,7 +565,7 @@ impl<'a> TableAnalysis<'a> {
                     })
             }
         };
-        let found = self.finder.find(t, &ranges, &goal, REACH_ATTEMPTS, r as u64, false);
+        let found = self.finder.find(t, &ranges, &goal, self.how(REACH_ATTEMPTS, r as u64, false));
         let at = match &found {
             Some(f) => self.coords_at(&f.values).unwrap_or_else(|| ranges.iter().map(|x| x.0).collect()),
             None => ranges.iter().map(|x| x.0).collect(),
@@ -583,7 +594,7 @@ impl<'a> TableAnalysis<'a> {
         let mut found: Option<(usize, Found)> = None;
         for &i in gaps.iter().take(LEAVES_TRIED) {
             let ranges = self.proof.cover.leaves[i].ranges.clone();
-            if let Some(f) = self.finder.find(self.t, &ranges, &goal, ATTEMPTS, 0x6a70 + i as u64, true) {
+            if let Some(f) = self.finder.find(self.t, &ranges, &goal, self.how(ATTEMPTS, 0x6a70 + i as u64, true)) {
                 found = Some((i, f));
                 break;
             }
@@ -674,21 +685,59 @@ impl<'a> TableAnalysis<'a> {
     }
 
     fn report_pairs(&mut self) {
-        // Every pair some leaf lists, with the leaves it shares.
+        let unique = self.table.policy == Policy::Unique;
+        // Under `any`, rows in one class of results (the same constants, expressions or
+        // linear forms) agree wherever they meet: only pairs across classes are looked at.
+        let n = self.table.rows.len();
+        let mut class = vec![0usize; n];
+        if !unique {
+            let mut reps: Vec<usize> = Vec::new();
+            for (r, c) in class.iter_mut().enumerate() {
+                *c = match reps.iter().position(|&q| self.results_agree(q, r)) {
+                    Some(i) => i,
+                    None => {
+                        reps.push(r);
+                        reps.len() - 1
+                    }
+                };
+            }
+        }
+        // Every pair some leaf lists, with the leaves it shares; one unit of the budget each.
+        // Listing stops at OPEN_PAIRS pairs that meet in an asked leaf: past that many the
+        // table fails or is not proved anyway.
+        const OPEN_PAIRS: usize = 4 * MAX_PER_KIND;
         let mut pairs: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
-        for (i, leaf) in self.proof.cover.leaves.iter().enumerate() {
+        let mut open_pairs = 0;
+        let mut truncated = false;
+        'leaves: for (i, leaf) in self.proof.cover.leaves.iter().enumerate() {
             if leaf.rows.len() < 2 {
                 continue;
             }
+            let open = !matches!(leaf.asked, Asked::No(_));
             for x in 0..leaf.rows.len() {
                 for y in x + 1..leaf.rows.len() {
-                    pairs.entry((leaf.rows[x] as usize, leaf.rows[y] as usize)).or_default().push(i);
+                    let (a, b) = (leaf.rows[x] as usize, leaf.rows[y] as usize);
+                    if !unique && class[a] == class[b] {
+                        continue;
+                    }
+                    if !self.budget.spend(1) || open_pairs >= OPEN_PAIRS {
+                        truncated = true;
+                        break 'leaves;
+                    }
+                    let shared = pairs.entry((a, b)).or_default();
+                    if open && !shared.iter().any(|&j| !matches!(self.proof.cover.leaves[j].asked, Asked::No(_))) {
+                        open_pairs += 1;
+                    }
+                    shared.push(i);
                 }
             }
         }
-        let unique = self.table.policy == Policy::Unique;
         let (mut e102, mut e104, mut w114) = (0, 0, 0);
         for ((a, b), shared) in pairs {
+            if e102 + e104 >= MAX_PER_KIND {
+                truncated = true;
+                break;
+            }
             let parts: Vec<(usize, Option<Refutation>)> = shared
                 .iter()
                 .map(|&i| match &self.proof.cover.leaves[i].asked {
@@ -700,10 +749,6 @@ impl<'a> TableAnalysis<'a> {
             let pair = PairProof { a, b, parts };
             if open.is_empty() {
                 self.proof.refuted.push(pair);
-                continue;
-            }
-            if !unique && self.results_agree(a, b) {
-                self.proof.meeting.push(pair);
                 continue;
             }
             let table = self.table;
@@ -720,7 +765,9 @@ impl<'a> TableAnalysis<'a> {
             let mut found = None;
             for &i in open.iter().take(LEAVES_TRIED) {
                 let ranges = self.proof.cover.leaves[i].ranges.clone();
-                if let Some(f) = self.finder.find(t, &ranges, &goal, ATTEMPTS, ((a as u64) << 32) ^ b as u64, true) {
+                if let Some(f) =
+                    self.finder.find(t, &ranges, &goal, self.how(ATTEMPTS, ((a as u64) << 32) ^ b as u64, true))
+                {
                     found = Some(f);
                     break;
                 }
@@ -751,6 +798,19 @@ impl<'a> TableAnalysis<'a> {
                         self.diags.push(d);
                     }
                 }
+            }
+        }
+        if truncated {
+            if e102 + e104 > 0 {
+                // The check fails anyway: say the list is not all there is.
+                self.proof.complete = false;
+                if let Some(d) = self.diags.iter_mut().rev().find(|d| d.code == "E102" || d.code == "E104") {
+                    d.notes.push(
+                        "The table has more pairs of rows that meet than the analysis's budget let it list.".into(),
+                    );
+                }
+            } else {
+                self.over_budget();
             }
         }
     }
@@ -882,7 +942,12 @@ impl<'a> TableAnalysis<'a> {
             })
             .collect();
         let found = leaves.iter().take(LEAVES_TRIED).find_map(|&i| {
-            self.finder.find(self.t, &self.proof.cover.leaves[i].ranges, &goal, ATTEMPTS, 0x5ad0 + r as u64, true)
+            self.finder.find(
+                self.t,
+                &self.proof.cover.leaves[i].ranges,
+                &goal,
+                self.how(ATTEMPTS, 0x5ad0 + r as u64, true),
+            )
         });
         let by = rows_text(winners);
         let mut d = Diagnostic::new(

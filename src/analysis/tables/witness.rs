@@ -104,6 +104,19 @@ impl Pred<'_> {
     }
 }
 
+/// How hard to look for a witness, and how to confirm it.
+#[derive(Clone, Copy)]
+pub struct Search<'c> {
+    /// Attempts at most; each is also taken from `allowance` (the table's).
+    pub attempts: usize,
+    /// Seeds the choices of attempts after the first.
+    pub seed: u64,
+    /// Read the inputs as JSON through `wire::read_inputs`; else check them with
+    /// [`Finder::confirm_typed`].
+    pub door: bool,
+    pub allowance: &'c std::cell::Cell<usize>,
+}
+
 /// A confirmed witness: the inputs (in `p.inputs` order) and every value the table read.
 #[derive(Clone, Debug)]
 pub struct Found {
@@ -187,18 +200,21 @@ impl<'a> Finder<'a> {
     }
 
     /// Look for inputs whose values put table `t`'s columns in `ranges` and satisfy `goal`
-    /// (given every value table `t` reads). `attempts` bounds the search.
+    /// (given every value table `t` reads), as [`Search`] says.
     pub fn find(
         &self,
         t: usize,
         ranges: &[(u32, u32)],
         goal: &dyn Fn(&[Value]) -> bool,
-        attempts: usize,
-        seed: u64,
-        door: bool,
+        how: Search<'_>,
     ) -> Option<Found> {
+        let Search { attempts, seed, door, allowance } = how;
         let mut rng = SplitMix(seed ^ (t as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         for attempt in 0..attempts {
+            if allowance.get() == 0 {
+                return None;
+            }
+            allowance.set(allowance.get() - 1);
             let Some(inputs) = self.attempt(t, ranges, attempt, &mut rng) else { continue };
             let values = if door { self.confirm(t, &inputs) } else { self.confirm_typed(t, &inputs) };
             if let Some(values) = values {
