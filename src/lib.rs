@@ -51,8 +51,7 @@ impl Sources {
     }
     /// Read a file, shown as named.
     pub fn read(&self, path: &Path) -> Result<SourceFile, String> {
-        let bytes = std::fs::read(self.resolve(path)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        SourceFile::new(path, &bytes)
+        SourceFile::read_at(&self.resolve(path), path)
     }
     pub fn add(&mut self, f: SourceFile) -> FileId {
         self.files.push(f);

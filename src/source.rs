@@ -69,15 +69,20 @@ impl SourceFile {
     /// Read a rule or enums file: a regular file of at most `MAX_FILE_BYTES` (so a `use` of
     /// a device or a pipe is refused rather than waited on).
     pub fn read(path: &Path) -> Result<SourceFile, String> {
-        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        SourceFile::read_at(path, path)
+    }
+
+    /// Read the file at `disk`, shown (in diagnostics, headers, the lock) as `shown`.
+    pub fn read_at(disk: &Path, shown: &Path) -> Result<SourceFile, String> {
+        let meta = std::fs::metadata(disk).map_err(|e| format!("cannot read {}: {e}", shown.display()))?;
         if !meta.is_file() {
-            return Err(format!("{} is not a regular file", path.display()));
+            return Err(format!("{} is not a regular file", shown.display()));
         }
         if meta.len() > MAX_FILE_BYTES {
-            return Err(format!("{} is larger than {} bytes", path.display(), MAX_FILE_BYTES));
+            return Err(format!("{} is larger than {} bytes", shown.display(), MAX_FILE_BYTES));
         }
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        SourceFile::new(path, &bytes)
+        let bytes = std::fs::read(disk).map_err(|e| format!("cannot read {}: {e}", shown.display()))?;
+        SourceFile::new(shown, &bytes)
     }
 
     /// 1-based line and 1-based column counted in characters, as rustc prints them.

@@ -91,6 +91,80 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {
     Ok(Outcome { values, trace })
 }
 
+/// The values table `t` reads: every table and define it depends on (transitively, through
+/// its condition columns and its result cells), evaluated in the order of language.md §7
+/// exactly as [`evaluate`] computes them; every other variable is left none. The analysis
+/// confirms its witnesses through this (a gap, two rows that meet, a row reached): a table
+/// that `t` does not read cannot refuse the witness.
+pub fn values_before(p: &Program, inputs: &[Value], t: usize) -> Result<Vec<Value>, EvalError> {
+    values_needed(p, inputs, t, &needed_vars(p, t))
+}
+
+/// [`values_before`] with `needed_vars(p, t)` computed once by the caller.
+pub fn values_needed(p: &Program, inputs: &[Value], t: usize, needed: &[bool]) -> Result<Vec<Value>, EvalError> {
+    let mut values = vec![Value::None; p.vars.len()];
+    for (&v, x) in p.inputs.iter().zip(inputs) {
+        values[v] = x.clone();
+    }
+    for step in &p.order {
+        match *step {
+            Step::Define(d) => {
+                let def = &p.defines[d];
+                if needed[def.var] {
+                    let x = eval_expr(&def.expr, &values)?;
+                    values[def.var] = store(p, def.var, x);
+                }
+            }
+            Step::Table(s) => {
+                let table = &p.tables[s];
+                if s == t || !table.results.iter().any(|&r| needed[r]) {
+                    continue;
+                }
+                let row = pick_row(table, &values)?;
+                for (i, &r) in table.results.iter().enumerate() {
+                    let x = match &table.rows[row].results[i] {
+                        Some(e) => eval_expr(e, &values)?,
+                        None => Value::None,
+                    };
+                    values[r] = store(p, r, x);
+                }
+            }
+        }
+    }
+    Ok(values)
+}
+
+/// The variables table `t` reads, directly or through what decides them.
+pub fn needed_vars(p: &Program, t: usize) -> Vec<bool> {
+    let mut needed = vec![false; p.vars.len()];
+    let mut stack: Vec<VarId> = p.tables[t].conds.clone();
+    let table_reads = |table: &TableIr, out: &mut Vec<VarId>| {
+        out.extend(&table.conds);
+        for row in &table.rows {
+            for e in row.results.iter().flatten() {
+                crate::sema::lower::collect_vars(e, out);
+            }
+        }
+    };
+    table_reads(&p.tables[t], &mut stack);
+    while let Some(v) = stack.pop() {
+        if std::mem::replace(&mut needed[v], true) {
+            continue;
+        }
+        match p.vars[v].decided_by {
+            Some(Decider::Define(d)) => crate::sema::lower::collect_vars(&p.defines[d].expr, &mut stack),
+            Some(Decider::Table(s)) => table_reads(&p.tables[s], &mut stack),
+            None => {}
+        }
+    }
+    needed
+}
+
+/// The value a variable holds once `x` is stored in it (an output's rounding applies).
+pub fn stored(p: &Program, var: VarId, x: Value) -> Value {
+    store(p, var, x)
+}
+
 /// What a variable holds once stored: an output's rounding applies here.
 fn store(p: &Program, var: VarId, x: Value) -> Value {
     match (&p.vars[var].rounding, x) {

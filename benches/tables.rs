@@ -1,0 +1,84 @@
+//! `cargo bench --bench tables`: checking `unique` grade tables of 100, 1,000 and 10,000
+//! rows (salary bands × age bands, and salary × age × region), generated as rule text.
+//! `check` is the whole pipeline (parse, lower, analyse); `analyse` is the table analysis
+//! alone, on the lowered program.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use rulec::analysis::{self, Options};
+use rulec::{check_text, Sources};
+use std::time::Duration;
+
+/// A unique grade table: `salary` cut into `ns` bands, `age` into `na`, and, when
+/// `regions > 0`, one row per region as well. Every band is closed on both ends
+/// (`>=a <=b`), so completeness needs the integer reading of the cuts.
+pub fn grade_table(ns: usize, na: usize, regions: usize) -> String {
+    let mut s = String::from("rule grades v1\n");
+    if regions > 0 {
+        let names: Vec<String> = (0..regions).map(|i| format!("r{i}")).collect();
+        s.push_str(&format!("enum region: {}\n", names.join(", ")));
+    }
+    s.push_str("input salary: money[JPY] 0JPY..9999999JPY\ninput age: int 0..119\n");
+    if regions > 0 {
+        s.push_str("input region: region\n");
+    }
+    s.push_str("output grade: int 0..1000000\ntable grade_of -> grade\n");
+    let head = if regions > 0 {
+        "| salary | age | region | grade |\n|---|---|---|---|\n"
+    } else {
+        "| salary | age | grade |\n|---|---|---|\n"
+    };
+    s.push_str(head);
+    let sw = 10_000_000 / ns;
+    let mut g = 0;
+    for i in 0..ns {
+        let (lo, hi) = (i * sw, if i + 1 == ns { 9_999_999 } else { (i + 1) * sw - 1 });
+        for j in 0..na {
+            let (alo, ahi) = (j * 120 / na, if j + 1 == na { 119 } else { (j + 1) * 120 / na - 1 });
+            for r in 0..regions.max(1) {
+                g += 1;
+                let region = if regions > 0 { format!(" r{r} |") } else { String::new() };
+                s.push_str(&format!("| >={lo}JPY <={hi}JPY | >={alo} <={ahi} |{region} {g} |\n"));
+            }
+        }
+    }
+    s
+}
+
+fn tables(c: &mut Criterion) {
+    let cases = [
+        ("100 rows (10 × 10)", grade_table(10, 10, 0)),
+        ("1,000 rows (40 × 25)", grade_table(40, 25, 0)),
+        ("10,000 rows (100 × 100)", grade_table(100, 100, 0)),
+        ("10,000 rows (50 × 50 × 4)", grade_table(50, 50, 4)),
+    ];
+    let opts = Options::default();
+    let mut g = c.benchmark_group("check");
+    g.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(2));
+    for (name, text) in &cases {
+        // The table must check clean.
+        let mut sources = Sources::new();
+        let checked = check_text(&mut sources, "grades.rule", text, &opts);
+        assert!(checked.diagnostics.is_empty(), "{name}: {:?}", checked.diagnostics.first().map(|d| &d.message));
+        g.bench_with_input(BenchmarkId::from_parameter(name), text, |b, text| {
+            b.iter(|| {
+                let mut sources = Sources::new();
+                check_text(&mut sources, "grades.rule", text, &opts)
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("analyse");
+    g.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(2));
+    for (name, text) in &cases {
+        let mut sources = Sources::new();
+        let checked = check_text(&mut sources, "grades.rule", text, &opts);
+        let p = checked.program.expect("a program");
+        g.bench_with_input(BenchmarkId::from_parameter(name), text, |b, text| {
+            b.iter(|| analysis::tables::analyse(&p, text, &opts))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, tables);
+criterion_main!(benches);

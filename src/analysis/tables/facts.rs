@@ -1,0 +1,253 @@
+//! The linear facts a table's boxes are judged by: the program's model (declared ranges,
+//! constraints, linear defines — `model::build`), restricted to what is connected to the
+//! table's columns; the bounds of a box's coordinates on numeric columns; and, for a column
+//! headed by a boolean define that compares numbers (`define regular = visits >= 12`), the
+//! comparison its coordinate asserts (true ⇒ visits ≥ 12; false ⇒ visits ≤ 11 over the
+//! integers of visits' grid).
+
+use super::axes::{var_step, Axis};
+use crate::analysis::linear::{self, Fact, Lin, Outcome};
+use crate::analysis::model::{comparison_facts, linear_of, Model, Origin};
+use crate::num::Rat;
+use crate::sema::*;
+use crate::syntax::ast::CmpOp;
+use num_traits::{One, Signed, Zero};
+
+/// Where a fact of a refutation comes from: what the certificate names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FactRef {
+    /// The fact at this index of the program's model (`model::build(p).facts`).
+    Model(usize),
+    /// The end of a box on a numeric axis: `x ≥ at` (`hi == false`) or `x ≤ at`, strict when `open`.
+    Coord { axis: usize, hi: bool, at: Rat, open: bool },
+    /// The `index`-th fact that the boolean define heading `axis` asserts when it is `value`.
+    BoolDefine { axis: usize, value: bool, index: usize },
+}
+
+/// The linear reasoning ran out of its allowance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfBudget;
+
+/// Non-negative multipliers over facts whose weighted sum is a contradiction (`linear::verify`).
+pub type Farkas = Vec<(FactRef, Rat)>;
+
+/// The linear reasoning available to one table.
+#[derive(Clone, Debug, Default)]
+pub struct LinearSystem {
+    /// Indices into the model's facts used for this table (connected to its columns).
+    pub model_facts: Vec<usize>,
+    /// The variables those facts and the columns speak of (columns first).
+    pub vars: Vec<VarId>,
+    /// Whether anything relates the columns beyond their own ranges: when not, every box
+    /// whose coordinates lie in the declared domains is asked about, with no refutation to try.
+    pub linked: bool,
+    /// Per axis: the facts a boolean define column asserts for `false` and for `true`.
+    pub bool_facts: Vec<Option<[Vec<Fact>; 2]>>,
+}
+
+/// Whether an axis takes part in linear facts (a numeric column that is never none).
+pub fn numeric_axis(p: &Program, axis: &Axis) -> bool {
+    let var = &p.vars[axis.var];
+    !var.optional && axis.numeric > 0 && axis.numeric == axis.len()
+}
+
+impl LinearSystem {
+    pub fn build(p: &Program, model: &Model, axes: &[Axis]) -> LinearSystem {
+        let mut sys = LinearSystem::default();
+        let mut inset = vec![false; p.vars.len()];
+        for axis in axes {
+            let mut bf = None;
+            if p.vars[axis.var].ty == Ty::Bool {
+                if let Some(Decider::Define(d)) = p.vars[axis.var].decided_by {
+                    let e = &p.defines[d].expr;
+                    let f = [bool_define_facts(p, e, false, 0), bool_define_facts(p, e, true, 0)];
+                    if f.iter().any(|x| !x.is_empty()) {
+                        for x in f.iter().flatten() {
+                            for &v in x.lin.coeffs.keys() {
+                                inset[v] = true;
+                            }
+                        }
+                        sys.linked = true;
+                        bf = Some(f);
+                    }
+                }
+            }
+            sys.bool_facts.push(bf);
+            if numeric_axis(p, axis) {
+                inset[axis.var] = true;
+            }
+        }
+        let usable: Vec<bool> = model.facts.iter().map(|f| f.lin.coeffs.keys().all(|&v| !p.vars[v].optional)).collect();
+        let mut taken = vec![false; model.facts.len()];
+        loop {
+            let mut grew = false;
+            for (i, f) in model.facts.iter().enumerate() {
+                if taken[i] || !usable[i] || !f.lin.coeffs.keys().any(|&v| inset[v]) {
+                    continue;
+                }
+                taken[i] = true;
+                for &v in f.lin.coeffs.keys() {
+                    if !inset[v] {
+                        inset[v] = true;
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        sys.model_facts = (0..model.facts.len()).filter(|&i| taken[i]).collect();
+        if sys.model_facts.iter().any(|&i| !matches!(model.origins[i], Origin::Range { .. })) {
+            sys.linked = true;
+        }
+        for axis in axes {
+            if inset[axis.var] && !sys.vars.contains(&axis.var) {
+                sys.vars.push(axis.var);
+            }
+        }
+        for (v, &i) in inset.iter().enumerate() {
+            if i && !sys.vars.contains(&v) {
+                sys.vars.push(v);
+            }
+        }
+        sys
+    }
+
+    /// The facts of a box (per axis a run of coordinates), with where each comes from.
+    pub fn box_facts(
+        &self,
+        p: &Program,
+        model: &Model,
+        axes: &[Axis],
+        ranges: &[(u32, u32)],
+    ) -> (Vec<Fact>, Vec<FactRef>) {
+        let mut facts = Vec::new();
+        let mut refs = Vec::new();
+        for &i in &self.model_facts {
+            facts.push(model.facts[i].clone());
+            refs.push(FactRef::Model(i));
+        }
+        for (k, axis) in axes.iter().enumerate() {
+            let (a, b) = ranges[k];
+            if numeric_axis(p, axis) && self.vars.contains(&axis.var) {
+                let x = Lin::var(axis.var);
+                if let Some((Some(lo), _)) = axis.coords[a as usize].numeric_bounds() {
+                    facts.push(Fact { lin: Lin::constant(lo.at.clone()).sub(&x), strict: lo.open });
+                    refs.push(FactRef::Coord { axis: k, hi: false, at: lo.at, open: lo.open });
+                }
+                if let Some((_, Some(hi))) = axis.coords[b as usize].numeric_bounds() {
+                    facts.push(Fact { lin: x.sub(&Lin::constant(hi.at.clone())), strict: hi.open });
+                    refs.push(FactRef::Coord { axis: k, hi: true, at: hi.at, open: hi.open });
+                }
+            }
+            if let Some(bf) = &self.bool_facts[k] {
+                if a == b {
+                    let value = matches!(axis.reps[a as usize], Value::Bool(true));
+                    for (index, f) in bf[value as usize].iter().enumerate() {
+                        facts.push(f.clone());
+                        refs.push(FactRef::BoolDefine { axis: k, value, index });
+                    }
+                }
+            }
+        }
+        (facts, refs)
+    }
+
+    /// Decide whether some rational point of a box satisfies every fact. `Ok(None)`: it
+    /// may; `Ok(Some(farkas))`: it cannot, and why; `Err(OutOfBudget)`: the allowance ran out.
+    pub fn refute(
+        &self,
+        p: &Program,
+        model: &Model,
+        axes: &[Axis],
+        ranges: &[(u32, u32)],
+        budget: &mut u64,
+    ) -> Result<Option<Farkas>, OutOfBudget> {
+        let (facts, refs) = self.box_facts(p, model, axes, ranges);
+        match linear::refute(&facts, budget) {
+            Outcome::Infeasible(y) => {
+                debug_assert!(linear::verify(&facts, &y));
+                Ok(Some(y.into_iter().map(|(i, y)| (refs[i].clone(), y)).collect()))
+            }
+            Outcome::Feasible => Ok(None),
+            Outcome::Unknown => Err(OutOfBudget),
+        }
+    }
+}
+
+fn negate(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+    })
+}
+
+/// The facts a boolean expression asserts when it has the value `value` (what is not linear,
+/// or is a disjunction, asserts nothing). A comparison of one variable on a grid with a
+/// constant is tightened to the grid: `visits < 12` is `visits ≤ 11`.
+pub fn bool_define_facts(p: &Program, e: &TExpr, value: bool, depth: usize) -> Vec<Fact> {
+    if depth > 16 {
+        return Vec::new();
+    }
+    match &e.kind {
+        TExprKind::Const(Value::Bool(b)) => {
+            if *b == value {
+                Vec::new()
+            } else {
+                vec![Fact { lin: Lin::constant(Rat::one()), strict: false }]
+            }
+        }
+        TExprKind::Cmp(op, a, b) if a.ty.is_numeric() || a.ty == Ty::Date => {
+            let op = if value { Some(*op) } else { negate(*op) };
+            let (Some(op), Some(la), Some(lb)) = (op, linear_of(a), linear_of(b)) else { return Vec::new() };
+            comparison_facts(op, &la, &lb).unwrap_or_default().into_iter().map(|f| tighten(p, f)).collect()
+        }
+        TExprKind::Not(x) => bool_define_facts(p, x, !value, depth + 1),
+        TExprKind::And(x, y) if value => {
+            let mut f = bool_define_facts(p, x, true, depth + 1);
+            f.extend(bool_define_facts(p, y, true, depth + 1));
+            f
+        }
+        TExprKind::Or(x, y) if !value => {
+            let mut f = bool_define_facts(p, x, false, depth + 1);
+            f.extend(bool_define_facts(p, y, false, depth + 1));
+            f
+        }
+        TExprKind::Var(w) => match p.vars[*w].decided_by {
+            Some(Decider::Define(d)) if p.vars[*w].ty == Ty::Bool => {
+                bool_define_facts(p, &p.defines[d].expr, value, depth + 1)
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// `c·x + k ≤ 0` (or `< 0`) with x on a grid of step s: the tightest non-strict form.
+fn tighten(p: &Program, f: Fact) -> Fact {
+    if f.lin.coeffs.len() != 1 {
+        return f;
+    }
+    let (&v, c) = f.lin.coeffs.iter().next().unwrap();
+    let Some(s) = var_step(p, v) else { return f };
+    if p.vars[v].optional {
+        return f;
+    }
+    let bound = -&f.lin.konst / c; // x ≤ bound (c > 0) or x ≥ bound (c < 0)
+    let q = &bound / &s;
+    if c.is_positive() {
+        let k = if f.strict { q.ceil() - Rat::one() } else { q.floor() };
+        Fact { lin: Lin::var(v).sub(&Lin::constant(k * &s)), strict: false }
+    } else if c.is_negative() {
+        let k = if f.strict { q.floor() + Rat::one() } else { q.ceil() };
+        Fact { lin: Lin::constant(k * &s).sub(&Lin::var(v)), strict: false }
+    } else {
+        debug_assert!(c.is_zero());
+        f
+    }
+}
