@@ -411,9 +411,25 @@ def check_table(run, cert, table, file_text, lines_out):
             hi = None if b[1] is None else frac(b[1])
             if lo is not None and hi is not None and (lo > hi or (lo == hi and any(axis["open"][i]))):
                 run.fail(f"{where}: axis {k} coordinate {i} is empty")
-            if prev is not None and (lo is None or prev[0] is None or lo < prev[0] or (lo == prev[0] and not (axis["open"][i][0] or prev[1]))):
-                run.fail(f"{where}: axis {k} coordinates {i - 1} and {i} overlap or are out of order")
+            if prev is not None:
+                step = axis.get("step")
+                if lo is None or prev[0] is None:
+                    adjacent = False
+                elif step is not None and not prev[1] and not axis["open"][i][0]:
+                    adjacent = lo == prev[0] + frac(step)
+                else:
+                    adjacent = lo == prev[0] and prev[1] != bool(axis["open"][i][0])
+                if not adjacent:
+                    run.fail(f"{where}: axis {k} coordinates {i - 1} and {i} overlap, leave a hole or are out of order")
+            else:
+                first_lo = lo
             prev = (hi, axis["open"][i][1])
+        r = cert["ranges"].get(axis["column"])
+        if prev is not None and r is not None and not axis.get("optional"):
+            if (first_lo is not None and first_lo > frac(r[0])) or (prev[0] is not None and prev[0] < frac(r[1])):
+                run.fail(f"{where}: axis {k} does not reach the ends of {axis['column']}'s declared range")
+        if prev is not None and axis.get("step") is not None:
+            run.state("grid steps of numeric axes")
         for r in rows:
             if any(not (0 <= x < n) for x in r["accepts"][k]):
                 run.fail(f"{where} row {r['row']}: accepts a coordinate axis {k} does not have")

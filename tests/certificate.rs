@@ -100,6 +100,17 @@ fn a_flipped_coordinate_bound_is_rejected() {
 }
 
 #[test]
+fn a_coordinate_bound_that_leaves_a_hole_is_rejected() {
+    let (code, report) = forged("tests/corpus/member_shipping_fee.rule", |c| {
+        let t = first_unique_table(c);
+        let axis = t["axes"].as_array_mut().unwrap().iter_mut().find(|a| a["bounds"][0].is_array()).unwrap();
+        let hi = axis["bounds"][0][1].as_str().unwrap().parse::<i64>().unwrap();
+        axis["bounds"][0][1] = Json::String((hi - 1000).to_string());
+    });
+    assert_eq!(code, 1, "{report}");
+}
+
+#[test]
 fn a_flipped_accepts_is_rejected() {
     let (code, report) = forged("tests/corpus/member_shipping_fee.rule", |c| {
         let t = first_unique_table(c);
