@@ -428,6 +428,16 @@ def check_table(run, cert, table, file_text, lines_out):
         if prev is not None and r is not None and not axis.get("optional"):
             if (first_lo is not None and first_lo > frac(r[0])) or (prev[0] is not None and prev[0] < frac(r[1])):
                 run.fail(f"{where}: axis {k} does not reach the ends of {axis['column']}'s declared range")
+        names = {c["enum"] for c in axis["coords"] if "enum" in c}
+        e = cert.get("enums", {}).get(axis.get("type"))
+        if e is not None and not axis.get("produced"):
+            if e.get("ordered"):
+                run.state("coordinates of ordered enum axes (limited to the declared range)")
+            elif names != set(e["values"]):
+                run.fail(f"{where}: axis {k} does not have every value of {axis['type']} as a coordinate")
+        if axis.get("type") == "bool" and not axis.get("produced"):
+            if {c.get("bool") for c in axis["coords"] if "bool" in c} != {True, False}:
+                run.fail(f"{where}: axis {k} does not have both booleans as coordinates")
         if prev is not None and axis.get("step") is not None:
             run.state("grid steps of numeric axes")
         for r in rows:
