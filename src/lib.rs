@@ -6,6 +6,7 @@
 //! the CLI, `rulec-build`, `include_rule!` — calls [`check_path`] or [`check_text`].
 
 pub mod analysis;
+pub mod certificate;
 pub mod diag;
 pub mod eval;
 pub mod gen;

@@ -127,6 +127,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// Print the certificate of a rule that checks clean: the evidence behind what check proved.
+    Certificate { file: PathBuf },
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
@@ -160,6 +162,7 @@ fn main() -> ExitCode {
         },
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
+        Command::Certificate { file } => certificate_cmd(&file),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
     };
     match result {
@@ -306,6 +309,23 @@ fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
         return Err(1);
     }
     Ok((sources, checked))
+}
+
+fn certificate_cmd(file: &Path) -> Result<u8, String> {
+    let (sources, checked) = match load_program(file) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    match rulec::certificate::certificate(&sources, &checked) {
+        Some(cert) => {
+            println!("{cert}");
+            Ok(0)
+        }
+        None => {
+            eprintln!("error: {} was not proved in full; no certificate", file.display());
+            Ok(1)
+        }
+    }
 }
 
 fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {

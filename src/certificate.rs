@@ -1,0 +1,415 @@
+//! The certificate (formats.md, `certificate`): the evidence behind what `rulec check`
+//! proved about one rule, written so that a program sharing no code with rulec
+//! (`proofs/recheck.py`) can re-check it.
+//!
+//! It is tied to the rule file by the SHA-256 of its bytes and, cell by cell, by spans:
+//! `line` (1-based), `col` (1-based) and `len`, both counted in characters (Unicode scalar
+//! values) of the text as rulec reads it (CRLF read as LF, a leading BOM dropped), and the
+//! `text` found there.
+//!
+//! Numbers are strings: integers (`"1000"`) or exact fractions (`"1/2980"`), in base units
+//! (the unit a column's `unit.per` converts to: 1g is `"1000"` base units of mass, 10% is
+//! `"1/10"`); dates are day numbers since 1970-01-01.
+//!
+//! A value (a coordinate, a test operand) is an object with one key: `{"num": "5"}`,
+//! `{"enum": "gold", "pos": 1}`, `{"bool": true}`, `{"str": "JP"}`, `{"none": true}`.
+//!
+//! Per table:
+//! - `axes`: `column`, `var`, `kind` (input/derived), `type`, `unit` (`symbol`, `per`: base
+//!   units per one of it; the axis' own unit, the one cell literals are checked in),
+//!   `step`, `coords` (per coordinate: `{"interval": true}`, `{"other": true}` — every string
+//!   no cell names — or a value), `bounds` (per coordinate the closed interval of true
+//!   values `[lo, hi]`, `null` for an unbounded end, and `null` for a non-numeric
+//!   coordinate) and `open` (per coordinate, whether each end is excluded: only an axis
+//!   with no grid has open ends).
+//! - `rows`: `cells` and `produces` as written, `tests` (the condition cells as rulec read
+//!   them, values in base units), `source` (the span of every cell, conditions then
+//!   results), `accepts` (per axis, every coordinate index the cell accepts).
+//! - `cover`: the split tree. A node is `{"axis", "at", "lo", "hi"}` (`lo` keeps the
+//!   coordinates `< at` of `axis`, `hi` those `>= at`) or a leaf `{"leaf", "box", "rows",
+//!   "asked"}`: its box (per axis `[first, last]`), every row (1-based) whose box contains
+//!   it (every other row misses it on some axis), and whether it is asked about: `"yes"`,
+//!   `"unchecked"` (nothing depended on it), `"unknown"`, or `{"no": refutation}`.
+//! - **Disjointness is stated by the cover tree**: two rows that no leaf lists together
+//!   share no point (the leaves tile the domain). `disjoint` also lists, for tables of up to
+//!   [`MAX_DISJOINT_LISTED`] pairs, each such pair with an axis that parts them.
+//! - `refuted`: pairs some leaf lists together that no asked input makes meet; `parts`: each
+//!   shared leaf and its refutation. `undecided` (W114, guarded at run time) and `meeting`
+//!   (under `any`, rows that meet and agree) are stated.
+//! - A refutation is `{"farkas": [..]}`: multipliers `y` over facts, each `lin ≤ 0` (`< 0`
+//!   when `strict`), with its linear form written out (`coeffs` by variable name, `const`);
+//!   a fact is named by what it is: `{"range": var, "hi": bool}`, `{"constraint": n}`,
+//!   `{"define": var, "le": bool}`, `{"coord": {"axis", "hi", "at", "open"}}` (a bound of the
+//!   leaf's box) or `{"bool_define": {"axis", "value", "index"}}`. Or `{"produced": ..}`: the
+//!   axis is decided by another table none of whose producing rows reaches the box.
+//! - `reach`: per row, the leaf and the coordinate of each axis it answers at; `values`: the
+//!   inputs (wire form) of a witness confirmed through the evaluator, and `at_values`: the
+//!   value of each input axis at it (derived axes `null`); both `null` when none was found.
+
+use crate::analysis::linear::{Fact, Lin};
+use crate::analysis::model::{self, Origin};
+use crate::analysis::tables::axes::{Axis, Coord};
+use crate::analysis::tables::cover::{Asked, Node};
+use crate::analysis::tables::facts::FactRef;
+use crate::analysis::tables::{Refutation, TableProof};
+use crate::num::Rat;
+use crate::sema::lower::ty_name;
+use crate::sema::*;
+use crate::source::{SourceFile, Span};
+use crate::{Checked, Sources};
+use serde_json::{json, Map, Value as Json};
+
+/// Up to this many pairs of rows, `disjoint` lists every pair with its parting axis.
+pub const MAX_DISJOINT_LISTED: usize = 20_000;
+
+fn rat(r: &Rat) -> Json {
+    Json::String(r.to_string())
+}
+
+fn value(v: &Value) -> Json {
+    match v {
+        Value::None => json!({"none": true}),
+        Value::Bool(b) => json!({"bool": b}),
+        Value::Num(n) => json!({"num": n.to_string()}),
+        Value::Str(s) => json!({"str": s}),
+        Value::Enum(i) => json!({"pos": i}),
+    }
+}
+
+/// A value of a variable, with enum positions named.
+fn value_of(p: &Program, var: VarId, v: &Value) -> Json {
+    match (v, &p.vars[var].ty) {
+        (Value::Enum(i), Ty::Enum(e)) => json!({"enum": p.enums[*e].values[*i as usize].name, "pos": i}),
+        _ => value(v),
+    }
+}
+
+fn span_json(f: &SourceFile, s: Span) -> Json {
+    let (line, col) = f.line_col(s.start);
+    let text = &f.text[s.range()];
+    json!({"line": line, "col": col, "len": text.chars().count(), "text": text})
+}
+
+fn lin_json(p: &Program, l: &Lin) -> Json {
+    let mut c = Map::new();
+    for (v, a) in &l.coeffs {
+        c.insert(p.vars[*v].name.clone(), rat(a));
+    }
+    json!({"coeffs": c, "const": rat(&l.konst)})
+}
+
+fn fact_json(p: &Program, f: &Fact) -> Map<String, Json> {
+    let mut m = Map::new();
+    let l = lin_json(p, &f.lin);
+    m.insert("coeffs".into(), l["coeffs"].clone());
+    m.insert("const".into(), l["const"].clone());
+    m.insert("strict".into(), Json::Bool(f.strict));
+    m
+}
+
+fn origin_json(p: &Program, o: &Origin) -> Json {
+    match o {
+        Origin::Range { var, hi } => json!({"range": p.vars[*var].name, "hi": hi}),
+        Origin::Constraint(i) => json!({"constraint": i, "text": p.constraints[*i].text}),
+        Origin::Define { var, le } => json!({"define": p.vars[*var].name, "le": le}),
+    }
+}
+
+struct Ctx<'a> {
+    p: &'a Program,
+    model: model::Model,
+    file: &'a SourceFile,
+}
+
+impl Ctx<'_> {
+    fn refutation(&self, t: &TableProof, r: &Refutation) -> Json {
+        let p = self.p;
+        match r {
+            Refutation::Farkas(ys) => {
+                let items: Vec<Json> = ys
+                    .iter()
+                    .map(|(f, y)| {
+                        let mut m = match f {
+                            FactRef::Model(i) => {
+                                let mut m = fact_json(p, &self.model.facts[*i]);
+                                m.insert("fact".into(), origin_json(p, &self.model.origins[*i]));
+                                m.insert("index".into(), json!(i));
+                                m
+                            }
+                            FactRef::Coord { axis, hi, at, open } => {
+                                let x = Lin::var(t.axes[*axis].var);
+                                let c = Lin::constant(at.clone());
+                                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
+                                let mut m = fact_json(p, &Fact { lin, strict: *open });
+                                m.insert("coord".into(), json!({"axis": axis, "hi": hi, "at": rat(at), "open": open}));
+                                m
+                            }
+                            FactRef::BoolDefine { axis, value, index } => {
+                                let f = t.linear.bool_facts[*axis].as_ref().map(|b| &b[*value as usize][*index]);
+                                let mut m = f.map(|f| fact_json(p, f)).unwrap_or_default();
+                                m.insert("bool_define".into(), json!({"axis": axis, "value": value, "index": index}));
+                                m
+                            }
+                        };
+                        m.insert("y".into(), rat(y));
+                        Json::Object(m)
+                    })
+                    .collect();
+                json!({"farkas": items})
+            }
+            Refutation::Produced { axis, by, rows } => json!({"produced": {
+                "axis": axis, "by": p.tables[*by].name,
+                "rows": rows.iter().map(|(r, k)| json!({"row": r + 1, "axis": k})).collect::<Vec<_>>()}}),
+        }
+    }
+
+    fn axis(&self, a: &Axis) -> Json {
+        let p = self.p;
+        let var = &p.vars[a.var];
+        let coords: Vec<Json> = a
+            .coords
+            .iter()
+            .map(|c| match c {
+                Coord::None => json!({"none": true}),
+                Coord::OtherString => json!({"other": true}),
+                Coord::Interval { .. } => json!({"interval": true}),
+                Coord::Value(v) => value_of(p, a.var, v),
+            })
+            .collect();
+        let mut bounds = Vec::new();
+        let mut open = Vec::new();
+        for c in &a.coords {
+            match c.numeric_bounds() {
+                Some((lo, hi)) => {
+                    bounds.push(json!([lo.as_ref().map(|e| rat(&e.at)), hi.as_ref().map(|e| rat(&e.at))]));
+                    open.push(json!([lo.is_some_and(|e| e.open), hi.is_some_and(|e| e.open)]));
+                }
+                None => {
+                    bounds.push(Json::Null);
+                    open.push(Json::Null);
+                }
+            }
+        }
+        let unit = match &var.ty {
+            Ty::Money { unit, .. } | Ty::Qty { unit } => json!({"symbol": unit.symbol, "per": rat(&unit.factor())}),
+            Ty::Rate { .. } => json!({"symbol": "%", "per": "1/100"}),
+            Ty::Int | Ty::Number => json!({"symbol": "", "per": "1"}),
+            Ty::Date => json!({"symbol": "date", "per": "1"}),
+            _ => Json::Null,
+        };
+        json!({"column": var.name, "index": a.column, "kind": a.kind.as_str(), "type": ty_name(&var.ty, &p.enums),
+               "optional": var.optional, "unit": unit, "step": a.step.as_ref().map(rat),
+               "produced": a.produced, "coords": coords, "bounds": bounds, "open": open})
+    }
+
+    fn cond(&self, var: VarId, c: &CondIr) -> Json {
+        match c {
+            CondIr::Any => json!({"cell": "any"}),
+            CondIr::Tests { negated, tests } => {
+                let ts: Vec<Json> = tests
+                    .iter()
+                    .map(|t| match t {
+                        TestIr::IsNone => json!({"test": "none"}),
+                        TestIr::OneOf(vs) => {
+                            json!({"test": "in", "values": vs.iter().map(|v| value_of(self.p, var, v)).collect::<Vec<_>>()})
+                        }
+                        TestIr::Bounds(bs) => json!({"test": "cmp", "bounds": bs.iter().map(|(op, v)| {
+                            json!({"op": op.as_str(), "value": value_of(self.p, var, v)})
+                        }).collect::<Vec<_>>()}),
+                    })
+                    .collect();
+                json!({"cell": "tests", "negated": negated, "tests": ts})
+            }
+        }
+    }
+
+    fn table(&self, t: &TableProof) -> Json {
+        let p = self.p;
+        let ir = &p.tables[t.table];
+        let ncond = ir.conds.len();
+        let rows: Vec<Json> = t
+            .rows
+            .iter()
+            .zip(&ir.rows)
+            .map(|(r, row)| {
+                let texts: Vec<&str> = r.cell_spans.iter().map(|s| &self.file.text[s.range()]).collect();
+                let (line, _) = self.file.line_col(r.span.start);
+                json!({"row": r.row, "cells": texts[..ncond.min(texts.len())],
+                       "tests": ir.conds.iter().zip(&row.conds).map(|(&v, c)| self.cond(v, c)).collect::<Vec<_>>(),
+                       "line": line,
+                       "source": r.cell_spans.iter().map(|s| span_json(self.file, *s)).collect::<Vec<_>>(),
+                       "accepts": r.accepts_indices(),
+                       "produces": texts[ncond.min(texts.len())..]})
+            })
+            .collect();
+        let n = t.rows.len();
+        let disjoint = if n * n.saturating_sub(1) / 2 <= MAX_DISJOINT_LISTED && !t.cover.nodes.is_empty() {
+            let mut together = vec![false; n * n];
+            for leaf in &t.cover.leaves {
+                for (i, &a) in leaf.rows.iter().enumerate() {
+                    for &b in &leaf.rows[i + 1..] {
+                        together[a as usize * n + b as usize] = true;
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    if !together[a * n + b] {
+                        if let Some(k) = t.parting_axis(a, b) {
+                            out.push(json!({"a": a + 1, "b": b + 1, "axis": k}));
+                        }
+                    }
+                }
+            }
+            Json::Array(out)
+        } else {
+            Json::Null
+        };
+        let pairs = |ps: &[crate::analysis::tables::PairProof]| -> Json {
+            ps.iter()
+                .map(|pp| {
+                    json!({"a": pp.a + 1, "b": pp.b + 1, "parts": pp.parts.iter().map(|(leaf, r)| {
+                        json!({"leaf": leaf, "refutation": r.as_ref().map(|r| self.refutation(t, r))})
+                    }).collect::<Vec<_>>()})
+                })
+                .collect()
+        };
+        let reach: Vec<Json> = t
+            .reach
+            .iter()
+            .enumerate()
+            .map(|(r, reach)| match reach {
+                None => json!({"row": r + 1, "leaf": null}),
+                Some(re) => {
+                    let values = re.inputs.as_ref().map(|ins| {
+                        let mut m = Map::new();
+                        for (&v, x) in p.inputs.iter().zip(ins) {
+                            m.insert(p.vars[v].name.clone(), crate::eval::wire::to_wire(p, &p.vars[v], x));
+                        }
+                        Json::Object(m)
+                    });
+                    let at_values = re.inputs.as_ref().map(|ins| {
+                        t.axes
+                            .iter()
+                            .map(|a| match p.inputs.iter().position(|&v| v == a.var) {
+                                Some(i) if a.kind == crate::analysis::tables::axes::AxisKind::Input => {
+                                    value_of(p, a.var, &ins[i])
+                                }
+                                _ => Json::Null,
+                            })
+                            .collect::<Vec<_>>()
+                    });
+                    json!({"row": r + 1, "leaf": re.leaf, "at": re.at, "values": values, "at_values": at_values})
+                }
+            })
+            .collect();
+        json!({
+            "table": ir.name,
+            "policy": t.policy.as_str(),
+            "complete": t.complete,
+            "axes": t.axes.iter().map(|a| self.axis(a)).collect::<Vec<_>>(),
+            "outputs": ir.results.len(),
+            "rows": rows,
+            "disjoint": disjoint,
+            "refuted": pairs(&t.refuted),
+            "undecided": pairs(&t.undecided),
+            "meeting": pairs(&t.meeting),
+            "reach": reach,
+            "linear": {"vars": t.linear.vars.iter().map(|&v| p.vars[v].name.clone()).collect::<Vec<_>>(),
+                       "linked": t.linear.linked,
+                       "facts": t.linear.model_facts.iter().map(|&i| {
+                           let mut m = fact_json(p, &self.model.facts[i]);
+                           m.insert("index".into(), json!(i));
+                           m.insert("fact".into(), origin_json(p, &self.model.origins[i]));
+                           Json::Object(m)
+                       }).collect::<Vec<_>>()},
+            "cover": self.cover(t),
+        })
+    }
+
+    fn cover(&self, t: &TableProof) -> Json {
+        if t.cover.nodes.is_empty() {
+            return Json::Null;
+        }
+        self.node(t, 0)
+    }
+
+    fn node(&self, t: &TableProof, i: usize) -> Json {
+        match &t.cover.nodes[i] {
+            Node::Split { axis, at, lo, hi } => {
+                json!({"axis": axis, "at": at, "lo": self.node(t, *lo as usize), "hi": self.node(t, *hi as usize)})
+            }
+            Node::Leaf(l) => {
+                let leaf = &t.cover.leaves[*l as usize];
+                let asked = match &leaf.asked {
+                    Asked::Yes => json!("yes"),
+                    Asked::Unchecked => json!("unchecked"),
+                    Asked::Unknown => json!("unknown"),
+                    Asked::No(r) => json!({"no": self.refutation(t, r)}),
+                };
+                json!({"leaf": l, "box": leaf.ranges.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
+                       "rows": leaf.rows.iter().map(|r| r + 1).collect::<Vec<_>>(), "asked": asked})
+            }
+        }
+    }
+}
+
+/// The certificate of a rule that checked clean (`None` when it did not: no certificate).
+pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
+    if checked.has_errors() {
+        return None;
+    }
+    let p = checked.program.as_ref()?;
+    let analysis = checked.analysis.as_ref()?;
+    if analysis.tables.iter().any(|t| !t.complete) {
+        return None;
+    }
+    let file = sources.get(checked.file);
+    let cx = Ctx { p, model: model::build(p), file };
+    let mut ranges = Map::new();
+    let mut values = Vec::new();
+    for (v, var) in p.vars.iter().enumerate() {
+        let Some((Value::Num(lo), Value::Num(hi))) = &var.range else { continue };
+        ranges.insert(var.name.clone(), json!([rat(lo), rat(hi)]));
+        // What is stored: base units, or steps of a rate.
+        let per = match &var.ty {
+            Ty::Rate { step } => step.clone(),
+            _ => Rat::from_integer(1.into()),
+        };
+        let kind = match var.kind {
+            VarKind::Input => "input",
+            VarKind::Output => "output",
+            VarKind::Value => "value",
+            VarKind::Define => "define",
+        };
+        values.push(json!({"name": var.name, "kind": kind, "type": ty_name(&var.ty, &p.enums),
+            "interval": [rat(lo), rat(hi)], "scale": rat(&per), "stored_min": rat(&(lo / &per)),
+            "stored_max": rat(&(hi / &per)), "from": "declared range", "var": v}));
+    }
+    let mut groups = Map::new();
+    for g in &p.groups {
+        let names: Vec<&str> = g.values.iter().map(|&i| p.enums[g.enum_id].values[i as usize].name.as_str()).collect();
+        groups.insert(g.name.clone(), json!({"enum": p.enums[g.enum_id].name, "values": names}));
+    }
+    let mut enums = Map::new();
+    for e in &p.enums {
+        let names: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
+        enums.insert(e.name.clone(), json!({"ordered": e.ordered, "values": names}));
+    }
+    Some(json!({
+        "v": 1,
+        "rule": p.name,
+        "alias": p.alias.clone().unwrap_or_else(|| p.name.clone()),
+        "version": p.version.to_string(),
+        "source_sha256": file.sha256,
+        "rulec": env!("CARGO_PKG_VERSION"),
+        "ranges": ranges,
+        "constraints": p.constraints.iter().map(|c| json!({"text": c.text})).collect::<Vec<_>>(),
+        "enums": enums,
+        "groups": groups,
+        "values": values,
+        "guards": analysis.guards.iter().map(|g| json!({"table": p.tables[g.table].name, "a": g.a, "b": g.b})).collect::<Vec<_>>(),
+        "tables": analysis.tables.iter().map(|t| cx.table(t)).collect::<Vec<_>>(),
+    }))
+}
