@@ -141,8 +141,8 @@ impl Axis {
     /// Whether coordinate `i` holds the number `n` (a value of the column: on its grid).
     fn contains(&self, i: usize, n: &Rat) -> bool {
         let Some((lo, hi)) = self.coords[i].ends() else { return false };
-        let above = lo.map_or(true, |(at, open)| if open { n > at } else { n >= at });
-        let below = hi.map_or(true, |(at, open)| if open { n < at } else { n <= at });
+        let above = lo.is_none_or(|(at, open)| if open { n > at } else { n >= at });
+        let below = hi.is_none_or(|(at, open)| if open { n < at } else { n <= at });
         above && below
     }
 
@@ -450,7 +450,7 @@ fn numeric_coords(p: &Program, v: VarId, cells: &[&CondIr], axis: &mut Axis) {
                     cuts.push(q.ceil());
                 }
             }
-            cuts.retain(|c| l.as_ref().map_or(true, |l| c > l) && h.as_ref().map_or(true, |h| c <= h));
+            cuts.retain(|c| l.as_ref().is_none_or(|l| c > l) && h.as_ref().is_none_or(|h| c <= h));
             cuts.sort();
             cuts.dedup();
             let mut starts: Vec<Option<Rat>> = vec![l.clone()];
@@ -481,7 +481,7 @@ fn numeric_coords(p: &Program, v: VarId, cells: &[&CondIr], axis: &mut Axis) {
             }
             let mut points: Vec<Rat> = lits
                 .into_iter()
-                .filter(|x| lo.as_ref().map_or(true, |l| x >= l) && hi.as_ref().map_or(true, |h| x <= h))
+                .filter(|x| lo.as_ref().is_none_or(|l| x >= l) && hi.as_ref().is_none_or(|h| x <= h))
                 .collect();
             points.extend(lo.iter().cloned());
             points.extend(hi.iter().cloned());

@@ -371,7 +371,7 @@ impl<'a> Finder<'a> {
                 (None, None)
             };
             let within = |x: &Value| match x {
-                Value::Num(n) => lo.as_ref().map_or(true, |l| n >= l) && hi.as_ref().map_or(true, |h| n <= h),
+                Value::Num(n) => lo.as_ref().is_none_or(|l| n >= l) && hi.as_ref().is_none_or(|h| n <= h),
                 _ => true,
             };
             // Hints first: the ends of the coordinates the box asks for.
@@ -401,7 +401,7 @@ impl<'a> Finder<'a> {
                 if let Some(s) = var_step(p, v) {
                     list.extend(grid_point_in(lo.as_ref(), hi.as_ref(), &s).map(Value::Num));
                     let top = hi.as_ref().map(|h| (h / &s).floor() * &s);
-                    list.extend(top.filter(|x| lo.as_ref().map_or(true, |l| x >= l)).map(Value::Num));
+                    list.extend(top.filter(|x| lo.as_ref().is_none_or(|l| x >= l)).map(Value::Num));
                 }
             }
             let good: Vec<Value> = list.into_iter().filter(|x| ok(x) && within(x)).collect();
@@ -510,7 +510,7 @@ fn candidates(p: &Program, axes: &[Vec<Axis>], model: &Model, v: VarId) -> Vec<V
                 snapped.push(k.floor() * &step);
                 snapped.push(k.ceil() * &step);
             }
-            snapped.retain(|x| lo.as_ref().map_or(true, |l| x >= l) && hi.as_ref().map_or(true, |h| x <= h));
+            snapped.retain(|x| lo.as_ref().is_none_or(|l| x >= l) && hi.as_ref().is_none_or(|h| x <= h));
             snapped.sort();
             snapped.dedup();
             out.extend(snapped.into_iter().map(Value::Num));
