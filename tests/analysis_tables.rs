@@ -186,12 +186,24 @@ fn dead_row_fix_removes_the_row() {
 }
 
 #[test]
-fn overlap_has_no_mechanical_fix_and_says_why() {
-    let c = check_file(&corpus().join("broken/overlap.rule"));
+fn overlap_fix_makes_the_table_first_and_says_why() {
+    let path = corpus().join("broken/overlap.rule");
+    let c = check_file(&path);
     let d = &c.diagnostics[0];
     assert_eq!(d.code, "E102");
-    assert!(d.fix.is_none());
-    assert!(d.notes.iter().any(|n| n.contains("business decision")));
+    let fix = d.fix.as_ref().expect("E102 offers a fix");
+    assert_eq!((fix.kind, fix.text.as_str()), ("change_policy", " first"));
+    assert!(d.notes.iter().any(|n| n.contains("not a decision about which row is right")));
+    // Applied, the overlap is gone and nothing else appears.
+    let fixed = apply_fix(&std::fs::read_to_string(&path).unwrap(), d);
+    assert!(fixed.contains("table band_of first -> band"), "{fixed}");
+    assert!(check_str(&fixed).diagnostics.is_empty(), "{}", describe(&check_str(&fixed)));
+    // A policy written as `unique` is replaced, not doubled.
+    let written =
+        std::fs::read_to_string(&path).unwrap().replace("table band_of -> band", "table band_of unique -> band");
+    let c2 = check_str(&written);
+    let fixed2 = apply_fix(&written, &c2.diagnostics[0]);
+    assert!(fixed2.contains("table band_of first -> band"), "{fixed2}");
     assert_eq!(d.rows.iter().map(|r| r.row).collect::<Vec<_>>(), vec![1, 2]);
     assert_eq!(d.secondary.len(), 1);
     assert_eq!(d.witness.as_ref().unwrap()["inputs"]["weight"], serde_json::json!(10));

@@ -853,11 +853,37 @@ impl<'a> TableAnalysis<'a> {
         .secondary(self.file(), self.table.rows[b].span, format!("row {} matches it too", b + 1))
         .in_table(name)
         .note(format!("Both rows match: {at}"))
-        .note("No single edit is right here: which row should take these inputs is a business decision, so the fix is none.")
+        .note(format!(
+            "The fix makes the table `first`, so row {} takes these inputs because it is written first: a form that removes the overlap, not a decision about which row is right; making the rows exclusive may be the better edit.",
+            a + 1
+        ))
         .help("make the rows exclusive (change a bound so the shared inputs belong to one row), or use `first` if the order should decide")
         .witness(self.witness_json(f))
         .row(name, a + 1)
         .row(name, b + 1)
+        .fix("change_policy", self.first_policy_text(), Some((self.file(), self.policy_span())))
+    }
+
+    /// Where the table's policy is written (`unique`), or the empty span after its name.
+    fn policy_span(&self) -> Span {
+        let end = self.table.name_span.end as usize;
+        let rest = &self.text[end..];
+        let blanks = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        if rest[blanks..].starts_with("unique")
+            && !rest[blanks + 6..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
+            Span::new(end + blanks, end + blanks + 6)
+        } else {
+            Span::new(end, end)
+        }
+    }
+
+    fn first_policy_text(&self) -> String {
+        if self.policy_span().is_empty() {
+            " first".to_string()
+        } else {
+            "first".to_string()
+        }
     }
 
     fn disagree_diag(&self, a: usize, b: usize, f: &Found) -> Diagnostic {

@@ -716,7 +716,9 @@ table base_rate -> fee
             on which one is read. The diagnostic names both rows and a witness input that matches both. A common \
             cause is a boundary written into both rows (`<=10lb` and `>=10lb`).",
         fix: "Make the rows exclusive, for example `>10lb` instead of `>=10lb`. If the earlier row is meant to win, \
-            declare the table `first`; if the rows give the same result wherever they meet, declare it `any`.",
+            declare the table `first` — the fix `change_policy` does exactly that, a form that removes the overlap \
+            rather than a decision about which row is right; if the rows give the same result wherever they meet, \
+            declare it `any`.",
         example: "\
 rule overlap v1
 
