@@ -135,6 +135,8 @@ pub struct Finder<'a> {
     usable: Vec<bool>,
     /// Per table, the variables it reads (`eval::needed_vars`).
     needed: Vec<Vec<bool>>,
+    /// The variables some table or define decides, the latest decided first.
+    derived: Vec<VarId>,
     /// The variables the constraints relate, and every model fact connected to them.
     base_linked: Vec<bool>,
     base_facts: Vec<Fact>,
@@ -152,7 +154,15 @@ impl<'a> Finder<'a> {
             cands[v] = candidates(p, axes, model, v);
         }
         let needed = (0..p.tables.len()).map(|t| eval::needed_vars(p, t)).collect();
-        let mut f = Finder { p, axes, model, cands, usable, needed, base_linked: Vec::new(), base_facts: Vec::new() };
+        let mut derived: Vec<VarId> = Vec::new();
+        for step in p.order.iter().rev() {
+            match *step {
+                Step::Table(t) => derived.extend(p.tables[t].results.iter().copied()),
+                Step::Define(d) => derived.push(p.defines[d].var),
+            }
+        }
+        let mut f =
+            Finder { p, axes, model, cands, usable, needed, derived, base_linked: Vec::new(), base_facts: Vec::new() };
         let (linked, facts) = f.connected(&[]);
         f.base_linked = linked;
         f.base_facts = facts;
@@ -273,35 +283,43 @@ impl<'a> Finder<'a> {
         let p = self.p;
         let mut preds: Vec<Vec<Pred<'a>>> = vec![Vec::new(); p.vars.len()];
         let mut facts: Vec<Fact> = Vec::new();
-        let mut work: Vec<(VarId, Pred<'a>)> = Vec::new();
         for (k, axis) in self.axes[t].iter().enumerate() {
             let (a, b) = ranges[k];
             if a == 0 && b as usize + 1 == axis.len() && !axis.produced {
                 continue;
             }
-            work.push((axis.var, Pred::Coords(axis, a, b)));
+            preds[axis.var].push(Pred::Coords(axis, a, b));
         }
-        let mut steps = 0;
-        while let Some((v, pred)) = work.pop() {
-            steps += 1;
-            if steps > 10_000 {
-                return None;
-            }
-            preds[v].push(pred);
-            let var = &p.vars[v];
-            if var.kind == VarKind::Input {
+        // Derived values, latest decided first: by the time one is expanded, every
+        // requirement on it is known (expanding one only adds requirements on what it reads).
+        for &v in &self.derived {
+            if preds[v].is_empty() {
                 continue;
             }
+            let var = &p.vars[v];
+            let holds = |x: &Value| preds[v].iter().all(|pr| pr.holds(x));
             match var.decided_by {
                 Some(Decider::Table(d)) => {
                     let table = &p.tables[d];
                     let col = table.results.iter().position(|&r| r == v)?;
+                    // Rows that produce a wanted value and whose cells on inputs leave some
+                    // candidate the requirements on those inputs accept.
+                    let fits = |r: usize| {
+                        table.rows[r].conds.iter().zip(&table.conds).all(|(cell, &w)| {
+                            matches!(cell, CondIr::Any)
+                                || p.vars[w].kind != VarKind::Input
+                                || self.cands[w]
+                                    .iter()
+                                    .any(|x| cell_holds(cell, x) && preds[w].iter().all(|pr| pr.holds(x)))
+                        })
+                    };
                     let producers: Vec<usize> = (0..table.rows.len())
                         .filter(|&r| match &table.rows[r].results[col] {
-                            None => pred.holds(&Value::None),
-                            Some(TExpr { kind: TExprKind::Const(c), .. }) => pred.holds(&eval::stored(p, v, c.clone())),
+                            None => holds(&Value::None),
+                            Some(TExpr { kind: TExprKind::Const(c), .. }) => holds(&eval::stored(p, v, c.clone())),
                             Some(_) => true,
                         })
+                        .filter(|&r| fits(r))
                         .collect();
                     if producers.is_empty() {
                         return None;
@@ -309,23 +327,25 @@ impl<'a> Finder<'a> {
                     let r = if attempt == 0 { producers[0] } else { producers[rng.below(producers.len())] };
                     for (c, cell) in table.rows[r].conds.iter().enumerate() {
                         if !matches!(cell, CondIr::Any) {
-                            work.push((table.conds[c], Pred::Cell(cell)));
+                            preds[table.conds[c]].push(Pred::Cell(cell));
                         }
                     }
                 }
                 Some(Decider::Define(d)) => {
                     let expr = &p.defines[d].expr;
-                    if var.ty == Ty::Bool {
-                        if let Some(b) = pred.single_bool() {
-                            facts.extend(bool_define_facts(p, expr, b, 0));
-                        }
-                    } else if !var.optional && self.has_define_facts(v) {
-                        if let Some((lo, hi)) = pred.interval() {
-                            if let Some((x, open)) = lo {
-                                facts.push(Fact { lin: Lin::constant(x).sub(&Lin::var(v)), strict: open });
+                    for pred in preds[v].clone() {
+                        if var.ty == Ty::Bool {
+                            if let Some(b) = pred.single_bool() {
+                                facts.extend(bool_define_facts(p, expr, b, 0));
                             }
-                            if let Some((x, open)) = hi {
-                                facts.push(Fact { lin: Lin::var(v).sub(&Lin::constant(x)), strict: open });
+                        } else if !var.optional && self.has_define_facts(v) {
+                            if let Some((lo, hi)) = pred.interval() {
+                                if let Some((x, open)) = lo {
+                                    facts.push(Fact { lin: Lin::constant(x).sub(&Lin::var(v)), strict: open });
+                                }
+                                if let Some((x, open)) = hi {
+                                    facts.push(Fact { lin: Lin::var(v).sub(&Lin::constant(x)), strict: open });
+                                }
                             }
                         }
                     }
