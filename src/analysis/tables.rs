@@ -11,11 +11,13 @@
 //! 3. **Asked** ([`facts`]): whether any input the rule is asked about lies in a leaf is
 //!    decided by the linear model — declared ranges, constraints, linear defines, boolean
 //!    defines that compare numbers, the leaf's coordinate bounds — with exact Fourier–Motzkin
-//!    (`linear::refute`); a refuted leaf keeps its Farkas multipliers. A leaf whose derived
-//!    column is decided by another table is also not asked when every row of that table
-//!    that produces the leaf's values misses the leaf on a column the two tables share.
-//!    When nothing relates the columns (the usual case), every leaf is asked and no
-//!    refutation is tried.
+//!    (`linear::refute`); a refuted leaf keeps its Farkas multipliers. Two more reasons a
+//!    leaf is not asked: two columns on one variable whose coordinates in the leaf share no
+//!    value; and a column decided by another table when no row of that table producing the
+//!    leaf's values can fire inside it — its cell misses the leaf on a column both tables
+//!    read, or (when the rule has relations) its own cells, taken as facts with the leaf's
+//!    and the model's, contradict. When nothing relates the columns (the usual case), every
+//!    leaf is asked and no refutation is tried.
 //! 4. **Verdicts**, read off the leaves that are asked: a leaf with no row is a gap; under
 //!    `unique`, a leaf with two rows is an overlap; under `any`, two rows of a leaf whose
 //!    results differ disagree; under `first`, the first row of a leaf answers there, so a row
@@ -37,7 +39,10 @@
 //!   lo, hi }`: node `lo` keeps coordinates `< at` of `axis`, node `hi` those `>= at`. A
 //!   `Leaf(i)` is `leaves[i]`: its box (`ranges`, per axis `(first, last)`), every row whose
 //!   box contains it (0-based, ascending; every other row misses it on some axis), and
-//!   `asked`: `Yes`, `Unknown`, `Unchecked` (nothing depends on it), or `No(refutation)`.
+//!   `asked`: `Yes`, `Unknown`, `Unchecked` (nothing depends on it), or `No(refutation)`
+//!   ([`Refutation`]: `Farkas` multipliers over facts; `SameColumn` for two axes on one
+//!   variable; `Produced`, per producing row of the deciding table the axis that parts it
+//!   from the leaf or the Farkas multipliers that refute it with its cells as facts).
 //! - **Disjointness is stated by the tree**, not by a list of pairs: two rows that no leaf
 //!   lists together are disjoint (for boxes, some axis parts them — [`TableProof::parting_axis`]
 //!   finds it). Checking the tree's invariant at each leaf re-checks every such pair at once,
@@ -46,8 +51,9 @@
 //!   but that no asked input makes meet: every leaf they share is refuted, and each part
 //!   is given with its refutation. `undecided`: pairs whose shared leaves could not all be
 //!   refuted and that no input was found to make meet (W114). `meeting`: pairs an input
-//!   really makes meet (E102 under `unique`; under `any`, pairs whose results agree
-//!   where they meet, or E104).
+//!   really makes meet (E102 under `unique`, E104 under `any`). Under `any`, two rows whose
+//!   results are the same (constants, expressions, or linear forms) are never listed: they
+//!   may meet. Under `first`, no pair is listed: meeting is what `first` is for.
 //! - `reach[r]`: for a row that answers somewhere asked, the leaf it answers in, the
 //!   coordinate of each axis at the witness, and the witness inputs (absent when the
 //!   evaluator could not be made to reach it: "a point handed over with no values behind it").
@@ -55,7 +61,9 @@
 //!   they speak of, and the boolean-define facts per axis. A refutation is a list of
 //!   [`facts::FactRef`] with positive multipliers: model facts, coordinate bounds of the
 //!   leaf (`Coord { axis, hi, at, open }`), boolean-define facts (tightened to the grid of
-//!   the one variable they compare, e.g. `visits < 12` read as `visits <= 11`).
+//!   the one variable they compare, e.g. `visits < 12` read as `visits <= 11`), and the cells
+//!   of a producing row (`Cell { table, row, column, hi, at, open }`, for a cell that is one
+//!   interval). A producing-row refutation may use every model fact, not only `linear`'s.
 
 pub mod axes;
 pub mod cover;
@@ -722,11 +730,12 @@ impl<'a> TableAnalysis<'a> {
                 let r = &self.proof.cover.leaves[i].ranges;
                 !r.iter().zip(&gap_box).all(|(&(a, b), &(c, d))| c <= a && b <= d)
             });
-            d = d.note(format!(
-                "{} more part{} of the input space match no row either; the fix covers one",
-                more.clone().count(),
-                if more.count() == 1 { "" } else { "s" }
-            ));
+            let k = more.count();
+            d = d.note(if k == 1 {
+                "1 more part of the input space matches no row either; the fix covers one".to_string()
+            } else {
+                format!("{k} more parts of the input space match no row either; the fix covers one")
+            });
         }
         d = d
             .note("The result in the added row is a placeholder: what it should be is a business decision.")
@@ -1181,6 +1190,9 @@ impl<'a> TableAnalysis<'a> {
     }
 
     fn columns_text(&self, values: &[Value]) -> String {
+        if self.axes.is_empty() {
+            return "every input".into();
+        }
         let mut seen = Vec::new();
         self.axes
             .iter()

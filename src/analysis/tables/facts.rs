@@ -9,8 +9,6 @@ use super::axes::{var_step, Axis};
 use crate::analysis::linear::{self, Fact, Lin, Outcome};
 use crate::analysis::model::{comparison_facts, linear_of, Model, Origin};
 use crate::num::Rat;
-#[allow(unused_imports)]
-use crate::sema::ir::{CondIr, TestIr};
 use crate::sema::*;
 use crate::syntax::ast::CmpOp;
 use num_traits::{One, Signed, Zero};
