@@ -17,7 +17,7 @@ use crate::analysis::model::{Model, Origin};
 use crate::eval::{self, cell_holds, wire};
 use crate::num::Rat;
 use crate::sema::*;
-use num_traits::{One, Zero};
+use num_traits::{Signed, Zero};
 use serde_json::{Map, Value as Json};
 
 /// A small deterministic generator (splitmix64).
@@ -379,8 +379,14 @@ impl<'a> Finder<'a> {
             let ok = |x: &Value| preds[v].iter().all(|pr| pr.holds(x));
             let numeric_linked = linked[v] && !var.optional && (var.ty.is_numeric() || var.ty == Ty::Date);
             let (lo, hi) = if numeric_linked {
-                let mut budget = 20_000;
-                let (lo, hi) = linear::bounds(&system, &Lin::var(v), &mut budget);
+                // The first attempts bound the input by interval propagation (cheap, may be
+                // loose); later ones by Fourier–Motzkin projection (exact over the rationals).
+                let (lo, hi) = if attempt < PROPAGATED {
+                    propagate(&system, v)?
+                } else {
+                    let mut budget = 20_000;
+                    linear::bounds(&system, &Lin::var(v), &mut budget)
+                };
                 if let (Some(l), Some(h)) = (&lo, &hi) {
                     if l > h {
                         return None;
@@ -407,8 +413,8 @@ impl<'a> Finder<'a> {
             if attempt == 0 {
                 if let Some(x) = hints.iter().find(|x| ok(x) && within(x)) {
                     let x = x.clone();
-                    if numeric_linked {
-                        pin(&mut system, v, &x);
+                    if numeric_linked && !pin(&mut system, v, &x) {
+                        return None;
                     }
                     inputs.push(x);
                     continue;
@@ -429,8 +435,8 @@ impl<'a> Finder<'a> {
                 return None;
             }
             let chosen = if attempt == 0 { good[0].clone() } else { good[rng.below(good.len())].clone() };
-            if numeric_linked {
-                pin(&mut system, v, &chosen);
+            if numeric_linked && !pin(&mut system, v, &chosen) {
+                return None;
             }
             inputs.push(chosen);
         }
@@ -442,13 +448,112 @@ impl<'a> Finder<'a> {
     }
 }
 
-/// `v = x` as two facts.
-fn pin(system: &mut Vec<Fact>, v: VarId, x: &Value) {
-    if let Value::Num(n) = x {
-        let l = Lin::var(v).sub(&Lin::constant(n.clone()));
-        system.push(Fact { lin: l.clone(), strict: false });
-        system.push(Fact { lin: l.scale(&-Rat::one()), strict: false });
+/// Attempts that bound linked inputs by interval propagation before Fourier–Motzkin.
+const PROPAGATED: usize = 2;
+
+/// Fix `v = x` in the facts: substitute it; false when a fact no longer holds.
+fn pin(system: &mut Vec<Fact>, v: VarId, x: &Value) -> bool {
+    let Value::Num(n) = x else { return true };
+    let mut ok = true;
+    system.retain_mut(|f| {
+        if let Some(a) = f.lin.coeffs.remove(&v) {
+            f.lin.konst += a * n;
+        }
+        if f.lin.is_constant() {
+            let c = &f.lin.konst;
+            if c.is_positive() || (c.is_zero() && f.strict) {
+                ok = false;
+            }
+            return false;
+        }
+        true
+    });
+    ok
+}
+
+/// Bounds of `v` under the facts by interval propagation (each fact bounds each of its
+/// variables by the others' bounds, a few rounds): sound, not always tight. `None` when
+/// the facts are found contradictory. Facts are scaled to integer coefficients and the
+/// arithmetic is done in i128, rounding every bound outward (a relaxation, so still sound);
+/// a fact that does not fit leaves its variables unbounded by it.
+fn propagate(facts: &[Fact], v: VarId) -> Option<(Option<Rat>, Option<Rat>)> {
+    use std::collections::BTreeMap;
+    let ints: Vec<(Vec<(usize, i128)>, i128)> = facts.iter().filter_map(int_form).collect();
+    let mut iv: BTreeMap<usize, (Option<i128>, Option<i128>)> = BTreeMap::new();
+    for (coeffs, _) in &ints {
+        for &(x, _) in coeffs {
+            iv.entry(x).or_insert((None, None));
+        }
     }
+    for _ in 0..16 {
+        let mut changed = false;
+        for (coeffs, konst) in &ints {
+            // Σ aᵢ·xᵢ + c ≤ 0: the least each term can be.
+            let mut unbounded = 0;
+            let mut total: Option<i128> = Some(*konst);
+            let mins: Vec<Option<i128>> = coeffs
+                .iter()
+                .map(|&(x, a)| {
+                    let (lo, hi) = iv[&x];
+                    let m = if a > 0 { lo.and_then(|l| a.checked_mul(l)) } else { hi.and_then(|h| a.checked_mul(h)) };
+                    match m {
+                        Some(m) => total = total.and_then(|t| t.checked_add(m)),
+                        None => unbounded += 1,
+                    }
+                    m
+                })
+                .collect();
+            let Some(total) = total else { continue };
+            for (&(x, a), m) in coeffs.iter().zip(&mins) {
+                // a·x ≤ -(total - m)
+                let rest = match (m, unbounded) {
+                    (Some(m), 0) => total - m,
+                    (None, 1) => total,
+                    _ => continue,
+                };
+                let e = iv.get_mut(&x).unwrap();
+                if a > 0 {
+                    // x ≤ -rest / a, rounded outward (up).
+                    let bound = (-rest).div_euclid(a) + i128::from((-rest).rem_euclid(a) != 0);
+                    if e.1.map_or(true, |h| bound < h) {
+                        e.1 = Some(bound);
+                        changed = true;
+                    }
+                } else {
+                    // a < 0: x ≥ rest / (-a), rounded outward (down).
+                    let bound = rest.div_euclid(-a);
+                    if e.0.map_or(true, |l| bound > l) {
+                        e.0 = Some(bound);
+                        changed = true;
+                    }
+                }
+                if let (Some(l), Some(h)) = iv[&x] {
+                    if l > h {
+                        return None;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let (lo, hi) = iv.remove(&v).unwrap_or((None, None));
+    let r = |x: i128| Rat::from_integer(x.into());
+    Some((lo.map(r), hi.map(r)))
+}
+
+/// A fact with integer coefficients (scaled by the common denominator), when it fits i128.
+fn int_form(f: &Fact) -> Option<(Vec<(usize, i128)>, i128)> {
+    use num_integer::Integer;
+    let mut den = f.lin.konst.denom().clone();
+    for a in f.lin.coeffs.values() {
+        den = den.lcm(a.denom());
+    }
+    let d = Rat::from_integer(den);
+    let conv = |x: &Rat| -> Option<i128> { i128::try_from((x * &d).to_integer()).ok() };
+    let coeffs: Option<Vec<(usize, i128)>> = f.lin.coeffs.iter().map(|(&x, a)| Some((x, conv(a)?))).collect();
+    Some((coeffs?, conv(&f.lin.konst)?))
 }
 
 /// The values worth trying for one input: the ends of its declared range, every cut any
