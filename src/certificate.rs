@@ -144,6 +144,19 @@ impl Ctx<'_> {
                                 m.insert("coord".into(), json!({"axis": axis, "hi": hi, "at": rat(at), "open": open}));
                                 m
                             }
+                            FactRef::Cell { table, row, column, hi, at, open } => {
+                                // A producing row's cell: its column's variable against a bound.
+                                let var = p.tables[*table].conds[*column];
+                                let x = Lin::var(var);
+                                let c = Lin::constant(at.clone());
+                                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
+                                let mut m = fact_json(p, &Fact { lin, strict: *open });
+                                m.insert(
+                                    "cell".into(),
+                                    json!({"table": p.tables[*table].name, "row": row + 1, "column": column, "hi": hi, "at": rat(at), "open": open}),
+                                );
+                                m
+                            }
                             FactRef::BoolDefine { axis, value, index } => {
                                 let f = t.linear.bool_facts[*axis].as_ref().map(|b| &b[*value as usize][*index]);
                                 let mut m = f.map(|f| fact_json(p, f)).unwrap_or_default();
@@ -157,9 +170,17 @@ impl Ctx<'_> {
                     .collect();
                 json!({"farkas": items})
             }
+            // Two columns on one variable whose coordinates in the box share no value.
+            Refutation::SameColumn { a, b } => json!({"same_column": {"a": a, "b": b}}),
             Refutation::Produced { axis, by, rows } => json!({"produced": {
                 "axis": axis, "by": p.tables[*by].name,
-                "rows": rows.iter().map(|(r, k)| json!({"row": r + 1, "axis": k})).collect::<Vec<_>>()}}),
+                "rows": rows.iter().map(|(r, why)| match why {
+                    // The producing row's cell misses the box on a column both tables read.
+                    crate::analysis::tables::Producer::Parts(k) => json!({"row": r + 1, "axis": k}),
+                    // Its own cells, with the box's facts, contradict (stated, like every `produced`).
+                    crate::analysis::tables::Producer::Farkas(f) => json!({"row": r + 1,
+                        "multipliers": f.iter().map(|(i, y)| json!({"fact": format!("{i:?}"), "y": rat(y)})).collect::<Vec<_>>()}),
+                }).collect::<Vec<_>>()}}),
         }
     }
 

@@ -11,11 +11,13 @@
 //! 3. **Asked** ([`facts`]): whether any input the rule is asked about lies in a leaf is
 //!    decided by the linear model — declared ranges, constraints, linear defines, boolean
 //!    defines that compare numbers, the leaf's coordinate bounds — with exact Fourier–Motzkin
-//!    (`linear::refute`); a refuted leaf keeps its Farkas multipliers. A leaf whose derived
-//!    column is decided by another table is also not asked when every row of that table
-//!    that produces the leaf's values misses the leaf on a column the two tables share.
-//!    When nothing relates the columns (the usual case), every leaf is asked and no
-//!    refutation is tried.
+//!    (`linear::refute`); a refuted leaf keeps its Farkas multipliers. Two more reasons a
+//!    leaf is not asked: two columns on one variable whose coordinates in the leaf share no
+//!    value; and a column decided by another table when no row of that table producing the
+//!    leaf's values can fire inside it — its cell misses the leaf on a column both tables
+//!    read, or (when the rule has relations) its own cells, taken as facts with the leaf's
+//!    and the model's, contradict. When nothing relates the columns (the usual case), every
+//!    leaf is asked and no refutation is tried.
 //! 4. **Verdicts**, read off the leaves that are asked: a leaf with no row is a gap; under
 //!    `unique`, a leaf with two rows is an overlap; under `any`, two rows of a leaf whose
 //!    results differ disagree; under `first`, the first row of a leaf answers there, so a row
@@ -37,7 +39,10 @@
 //!   lo, hi }`: node `lo` keeps coordinates `< at` of `axis`, node `hi` those `>= at`. A
 //!   `Leaf(i)` is `leaves[i]`: its box (`ranges`, per axis `(first, last)`), every row whose
 //!   box contains it (0-based, ascending; every other row misses it on some axis), and
-//!   `asked`: `Yes`, `Unknown`, `Unchecked` (nothing depends on it), or `No(refutation)`.
+//!   `asked`: `Yes`, `Unknown`, `Unchecked` (nothing depends on it), or `No(refutation)`
+//!   ([`Refutation`]: `Farkas` multipliers over facts; `SameColumn` for two axes on one
+//!   variable; `Produced`, per producing row of the deciding table the axis that parts it
+//!   from the leaf or the Farkas multipliers that refute it with its cells as facts).
 //! - **Disjointness is stated by the tree**, not by a list of pairs: two rows that no leaf
 //!   lists together are disjoint (for boxes, some axis parts them — [`TableProof::parting_axis`]
 //!   finds it). Checking the tree's invariant at each leaf re-checks every such pair at once,
@@ -46,8 +51,9 @@
 //!   but that no asked input makes meet: every leaf they share is refuted, and each part
 //!   is given with its refutation. `undecided`: pairs whose shared leaves could not all be
 //!   refuted and that no input was found to make meet (W114). `meeting`: pairs an input
-//!   really makes meet (E102 under `unique`; under `any`, pairs whose results agree
-//!   where they meet, or E104).
+//!   really makes meet (E102 under `unique`, E104 under `any`). Under `any`, two rows whose
+//!   results are the same (constants, expressions, or linear forms) are never listed: they
+//!   may meet. Under `first`, no pair is listed: meeting is what `first` is for.
 //! - `reach[r]`: for a row that answers somewhere asked, the leaf it answers in, the
 //!   coordinate of each axis at the witness, and the witness inputs (absent when the
 //!   evaluator could not be made to reach it: "a point handed over with no values behind it").
@@ -55,7 +61,9 @@
 //!   they speak of, and the boolean-define facts per axis. A refutation is a list of
 //!   [`facts::FactRef`] with positive multipliers: model facts, coordinate bounds of the
 //!   leaf (`Coord { axis, hi, at, open }`), boolean-define facts (tightened to the grid of
-//!   the one variable they compare, e.g. `visits < 12` read as `visits <= 11`).
+//!   the one variable they compare, e.g. `visits < 12` read as `visits <= 11`), and the cells
+//!   of a producing row (`Cell { table, row, column, hi, at, open }`, for a cell that is one
+//!   interval). A producing-row refutation may use every model fact, not only `linear`'s.
 
 pub mod axes;
 pub mod cover;
@@ -104,10 +112,23 @@ impl Budget {
 pub enum Refutation {
     /// Multipliers over linear facts that add up to a contradiction.
     Farkas(Farkas),
-    /// Axis `axis` is a value decided by table `by`, and every row of `by` that can produce a
-    /// value in the box (`rows`, 0-based, with a constant result) misses the box: for each, the
-    /// axis of this table (a column both tables read) on which its cell takes nothing of the box.
-    Produced { axis: usize, by: usize, rows: Vec<(usize, usize)> },
+    /// Axis `axis` is a value decided by table `by`, and no row of `by` that can produce a
+    /// value in the box (`rows`, 0-based, with a constant result) fires inside it: for each,
+    /// why (see [`Producer`]).
+    Produced { axis: usize, by: usize, rows: Vec<(usize, Producer)> },
+    /// Axes `a` and `b` are two columns on one variable, and the box's coordinates on them
+    /// share no value.
+    SameColumn { a: usize, b: usize },
+}
+
+/// Why a row of another table that produces a value does not fire inside a box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Producer {
+    /// Its cell on a column both tables read takes nothing of the box on this axis (of the
+    /// table being proved).
+    Parts(usize),
+    /// The box's facts, the model's, and the row's own cells (`FactRef::Cell`) contradict.
+    Farkas(Farkas),
 }
 
 /// One row of the table as a box.
@@ -196,6 +217,8 @@ const REACH_ATTEMPTS: usize = 8;
 /// Past it, a pair is W114 and a row's reach point has no inputs; the search never hangs.
 const SEARCH_BASE: usize = 20_000;
 const SEARCH_PER_ROW: usize = 4;
+/// A box is split over at most this many producing rows of another table.
+const MAX_PRODUCERS: usize = 64;
 /// Under `first`, reach points of tables up to this many rows are confirmed by `pick_row`.
 const FIRST_CONFIRMED: usize = 2_000;
 /// At most this many leaves are tried for one diagnostic's witness.
@@ -234,6 +257,22 @@ struct TableAnalysis<'a> {
     exhausted: bool,
     /// Witness attempts left for this table (each runs the evaluator once).
     search: std::cell::Cell<usize>,
+    /// Per axis decided by another table (with constant results): that table, and per
+    /// coordinate the rows (0-based) that produce it.
+    producers: Vec<Option<(usize, Vec<Vec<usize>>)>>,
+    /// The model holds a relation (a constraint or a linear define): a producing row's
+    /// cells can then contradict a box even where no column parts them.
+    relational: bool,
+}
+
+/// The rows of another table that may produce the values of a box on one axis.
+struct ProducerSplit {
+    axis: usize,
+    by: usize,
+    /// Those already known not to fire in the box.
+    parted: Vec<(usize, Producer)>,
+    /// Those that might.
+    open: Vec<usize>,
 }
 
 enum RowFate {
@@ -298,6 +337,8 @@ impl<'a> TableAnalysis<'a> {
             guards: Vec::new(),
             exhausted: false,
             search: std::cell::Cell::new(SEARCH_BASE + SEARCH_PER_ROW * table.rows.len()),
+            producers: axes.iter().map(|a| producers(p, t, a)).collect(),
+            relational: model.origins.iter().any(|o| !matches!(o, Origin::Range { .. })),
         }
     }
 
@@ -395,77 +436,130 @@ impl<'a> TableAnalysis<'a> {
     }
 
     fn asked(&mut self, ranges: &[(u32, u32)]) -> Asked {
-        if let Some(r) = self.produced_refutation(ranges) {
-            return Asked::No(r);
+        let splits = match self.produced_refutation(ranges) {
+            Err(r) => return Asked::No(r),
+            Ok(splits) => splits,
+        };
+        if self.proof.linear.linked {
+            match self.linear(|lin, p, m, axes, budget| lin.refute(p, m, axes, ranges, budget)) {
+                Some(Ok(None)) => {}
+                Some(Ok(Some(f))) => return Asked::No(Refutation::Farkas(f)),
+                Some(Err(_)) | None => return Asked::Unknown,
+            }
         }
-        if !self.proof.linear.linked {
+        // A value decided by another table, where the rule has relations: the box is asked
+        // only if some row producing its values can fire inside it, the row's own cells
+        // taken as facts too.
+        if !(self.relational || self.proof.linear.linked) {
             return Asked::Yes;
         }
-        // One box may take at most PER_BOX of the table's allowance; running out of that
-        // leaves the box undecided, running out of the table's is E109.
+        'splits: for split in splits {
+            if split.open.len() > MAX_PRODUCERS {
+                continue;
+            }
+            let ProducerSplit { axis, by, mut parted, open } = split;
+            for r in open {
+                let extra = facts::row_cell_facts(self.p, by, r);
+                match self.linear(|lin, p, m, axes, budget| lin.refute_with(p, m, axes, ranges, extra, budget)) {
+                    Some(Ok(Some(f))) => parted.push((r, Producer::Farkas(f))),
+                    Some(Ok(None)) => continue 'splits,
+                    Some(Err(_)) | None => return Asked::Unknown,
+                }
+            }
+            parted.sort_by_key(|x| x.0);
+            return Asked::No(Refutation::Produced { axis, by, rows: parted });
+        }
+        Asked::Yes
+    }
+
+    /// Run one linear refutation within the table's budget. One box may take at most
+    /// PER_BOX of it: running out of that leaves the box undecided (`Some(Err)`), running
+    /// out of the table's is E109 (`None`).
+    fn linear<F>(&mut self, f: F) -> Option<Result<Option<Farkas>, facts::OutOfBudget>>
+    where
+        F: FnOnce(&LinearSystem, &Program, &Model, &[Axis], &mut u64) -> Result<Option<Farkas>, facts::OutOfBudget>,
+    {
         const PER_BOX: u64 = 200_000;
         let limited_by_table = self.budget.left < PER_BOX;
         let mut allowance = self.budget.left.min(PER_BOX);
         let before = allowance;
-        let outcome = self.proof.linear.refute(self.p, self.model, self.axes, ranges, &mut allowance);
+        let outcome = f(&self.proof.linear, self.p, self.model, self.axes, &mut allowance);
         self.budget.spend(before - allowance);
-        match outcome {
-            Ok(None) => Asked::Yes,
-            Ok(Some(f)) => Asked::No(Refutation::Farkas(f)),
-            Err(_) => {
-                if limited_by_table {
-                    self.exhausted = true;
-                }
-                Asked::Unknown
-            }
+        if outcome.is_err() && limited_by_table {
+            self.exhausted = true;
+            return None;
         }
+        Some(outcome)
     }
 
-    /// A derived column decided by another table whose producing rows all miss the box on
-    /// a column both tables read.
-    fn produced_refutation(&self, ranges: &[(u32, u32)]) -> Option<Refutation> {
+    /// A box no value can be in because of what its columns are: two columns that read one
+    /// variable at coordinates that share no value, or a column decided by another table
+    /// whose producing rows all miss the box on a column both tables read.
+    fn produced_refutation(&self, ranges: &[(u32, u32)]) -> Result<Vec<ProducerSplit>, Refutation> {
+        for j in 0..self.axes.len() {
+            for k in j + 1..self.axes.len() {
+                if self.axes[j].var == self.axes[k].var {
+                    let (a, b) = ranges[k];
+                    if !self.runs_meet(&self.axes[j], &[ranges[j]], &self.axes[k], a, b) {
+                        return Err(Refutation::SameColumn { a: j, b: k });
+                    }
+                }
+            }
+        }
+        let mut splits = Vec::new();
         for (k, axis) in self.axes.iter().enumerate() {
-            let Some(Decider::Table(d)) = self.p.vars[axis.var].decided_by else { continue };
-            if !axis.produced || d == self.t {
+            let Some((d, by_coord)) = &self.producers[k] else { continue };
+            // One split per variable, at its first axis; every axis on it limits the values.
+            if self.axes[..k].iter().any(|a| a.var == axis.var) {
                 continue;
             }
-            let dt = &self.p.tables[d];
-            let col = dt.results.iter().position(|&r| r == axis.var)?;
+            let same: Vec<usize> = (0..self.axes.len()).filter(|&j| self.axes[j].var == axis.var).collect();
             let (a, b) = ranges[k];
-            let mut rows = Vec::new();
-            for (r, row) in dt.rows.iter().enumerate() {
-                let produced = match &row.results[col] {
-                    None => Value::None,
-                    Some(TExpr { kind: TExprKind::Const(c), .. }) => eval::stored(self.p, axis.var, c.clone()),
-                    Some(_) => return None,
-                };
-                let Some(ci) = axis.coord_of(&produced) else { continue };
-                if ci < a as usize || ci > b as usize {
-                    continue;
-                }
-                // A column of `d` that this table reads too, on which the row takes nothing of the box.
-                let parting = (0..self.axes.len()).find(|&j| {
-                    let Some(dc) = dt.conds.iter().position(|&v| v == self.axes[j].var) else { return false };
-                    let cell = &row.conds[dc];
-                    let (ja, jb) = ranges[j];
-                    let dax = &self.all_axes[d][dc];
-                    !self.cell_meets(cell, dax, &self.axes[j], ja, jb)
-                });
-                match parting {
-                    Some(j) => rows.push((r, j)),
-                    None => return None,
+            let wanted: Vec<u32> = (a..=b)
+                .filter(|&c| {
+                    same.iter().all(|&j| {
+                        let (ja, jb) = ranges[j];
+                        self.axes[j]
+                            .coord_of(&axis.reps[c as usize])
+                            .is_some_and(|i| i >= ja as usize && i <= jb as usize)
+                    })
+                })
+                .collect();
+            if wanted.len() == axis.len() {
+                continue;
+            }
+            let dt = &self.p.tables[*d];
+            let mut parted = Vec::new();
+            let mut open = Vec::new();
+            for &c in &wanted {
+                for &r in &by_coord[c as usize] {
+                    let row = &dt.rows[r];
+                    // A column of `d` that this table reads too, on which the row takes nothing of the box.
+                    let parting = (0..self.axes.len()).find(|&j| {
+                        let Some(dc) = dt.conds.iter().position(|&v| v == self.axes[j].var) else { return false };
+                        let dax = &self.all_axes[*d][dc];
+                        let (ja, jb) = ranges[j];
+                        !self.runs_meet(dax, &dax.accepts(&row.conds[dc]), &self.axes[j], ja, jb)
+                    });
+                    match parting {
+                        Some(j) => parted.push((r, Producer::Parts(j))),
+                        None => open.push(r),
+                    }
                 }
             }
-            return Some(Refutation::Produced { axis: k, by: d, rows });
+            if open.is_empty() {
+                parted.sort_by_key(|x| x.0);
+                return Err(Refutation::Produced { axis: k, by: *d, rows: parted });
+            }
+            splits.push(ProducerSplit { axis: k, by: *d, parted, open });
         }
-        None
+        Ok(splits)
     }
 
-    /// Whether a cell of another table's axis (on the same variable) takes some value in
-    /// coordinates `[a, b]` of this table's axis.
-    fn cell_meets(&self, cell: &CondIr, dax: &Axis, ax: &Axis, a: u32, b: u32) -> bool {
-        let accepted = dax.accepts(cell);
-        for &(s, e) in &accepted {
+    /// Whether the coordinates `runs` of one axis share a value with coordinates `[a, b]`
+    /// of another axis on the same variable.
+    fn runs_meet(&self, dax: &Axis, runs: &[(u32, u32)], ax: &Axis, a: u32, b: u32) -> bool {
+        for &(s, e) in runs {
             for j in s..=e {
                 let dc = &dax.coords[j as usize];
                 // Does coordinate j of the other axis share a value with [a, b] of ours?
@@ -636,11 +730,12 @@ impl<'a> TableAnalysis<'a> {
                 let r = &self.proof.cover.leaves[i].ranges;
                 !r.iter().zip(&gap_box).all(|(&(a, b), &(c, d))| c <= a && b <= d)
             });
-            d = d.note(format!(
-                "{} more part{} of the input space match no row either; the fix covers one",
-                more.clone().count(),
-                if more.count() == 1 { "" } else { "s" }
-            ));
+            let k = more.count();
+            d = d.note(if k == 1 {
+                "1 more part of the input space matches no row either; the fix covers one".to_string()
+            } else {
+                format!("{k} more parts of the input space match no row either; the fix covers one")
+            });
         }
         d = d
             .note("The result in the added row is a placeholder: what it should be is a business decision.")
@@ -1033,45 +1128,45 @@ impl<'a> TableAnalysis<'a> {
             }
         } else {
             let mut why: Vec<String> = Vec::new();
+            let mut add = |text: String| {
+                if !why.contains(&text) {
+                    why.push(text);
+                }
+            };
+            let farkas_texts = |f: &Farkas| -> Vec<String> {
+                f.iter()
+                    .filter_map(|(fr, _)| match fr {
+                        facts::FactRef::Model(i) => Some(match &self.model.origins[*i] {
+                            Origin::Constraint(c) => format!("the constraint `{}`", self.p.constraints[*c].text),
+                            Origin::Define { var, .. } => format!("the definition of `{}`", self.p.vars[*var].name),
+                            Origin::Range { var, .. } => format!(
+                                "the range of `{}`{}",
+                                self.p.vars[*var].name,
+                                self.p.vars[*var].range_text.as_ref().map(|t| format!(" ({t})")).unwrap_or_default()
+                            ),
+                        }),
+                        facts::FactRef::BoolDefine { axis, .. } => {
+                            Some(format!("the definition of `{}`", self.p.vars[self.axes[*axis].var].name))
+                        }
+                        facts::FactRef::Coord { .. } | facts::FactRef::Cell { .. } => None,
+                    })
+                    .collect()
+            };
             for reason in reasons {
                 match reason {
-                    Refutation::Farkas(f) => {
-                        for (fr, _) in f {
-                            let text = match fr {
-                                facts::FactRef::Model(i) => match &self.model.origins[*i] {
-                                    Origin::Constraint(c) => {
-                                        format!("the constraint `{}`", self.p.constraints[*c].text)
-                                    }
-                                    Origin::Define { var, .. } => {
-                                        format!("the definition of `{}`", self.p.vars[*var].name)
-                                    }
-                                    Origin::Range { var, .. } => format!(
-                                        "the range of `{}`{}",
-                                        self.p.vars[*var].name,
-                                        self.p.vars[*var]
-                                            .range_text
-                                            .as_ref()
-                                            .map(|t| format!(" ({t})"))
-                                            .unwrap_or_default()
-                                    ),
-                                },
-                                facts::FactRef::BoolDefine { axis, .. } => {
-                                    format!("the definition of `{}`", self.p.vars[self.axes[*axis].var].name)
-                                }
-                                facts::FactRef::Coord { .. } => continue,
-                            };
-                            if !why.contains(&text) {
-                                why.push(text);
-                            }
-                        }
+                    Refutation::Farkas(f) => farkas_texts(f).into_iter().for_each(&mut add),
+                    Refutation::SameColumn { a, .. } => {
+                        add(format!("its own cells on `{}`", self.p.vars[self.axes[*a].var].name))
                     }
-                    Refutation::Produced { axis, by, .. } => {
-                        let text = format!(
+                    Refutation::Produced { axis, by, rows } => {
+                        add(format!(
                             "what table `{}` can give `{}`",
                             self.p.tables[*by].name, self.p.vars[self.axes[*axis].var].name
-                        );
-                        if !why.contains(&text) {
-                            why.push(text);
+                        ));
+                        for (_, why) in rows {
+                            if let Producer::Farkas(f) = why {
+                                farkas_texts(f).into_iter().for_each(&mut add);
+                            }
                         }
                     }
                 }
@@ -1121,6 +1216,9 @@ impl<'a> TableAnalysis<'a> {
     }
 
     fn columns_text(&self, values: &[Value]) -> String {
+        if self.axes.is_empty() {
+            return "every input".into();
+        }
         let mut seen = Vec::new();
         self.axes
             .iter()
@@ -1234,6 +1332,27 @@ impl<'a> TableAnalysis<'a> {
         }
         tests.join(", ")
     }
+}
+
+/// For an axis decided by another table with constant results: that table, and per
+/// coordinate the rows that produce it.
+fn producers(p: &Program, t: usize, axis: &Axis) -> Option<(usize, Vec<Vec<usize>>)> {
+    let Some(Decider::Table(d)) = p.vars[axis.var].decided_by else { return None };
+    if !axis.produced || d == t {
+        return None;
+    }
+    let dt = &p.tables[d];
+    let col = dt.results.iter().position(|&r| r == axis.var)?;
+    let mut by = vec![Vec::new(); axis.len()];
+    for (r, row) in dt.rows.iter().enumerate() {
+        let produced = match &row.results[col] {
+            None => Value::None,
+            Some(TExpr { kind: TExprKind::Const(c), .. }) => eval::stored(p, axis.var, c.clone()),
+            Some(_) => return None,
+        };
+        by[axis.coord_of(&produced)?].push(r);
+    }
+    Some((d, by))
 }
 
 fn rows_text(rows: &[usize]) -> String {

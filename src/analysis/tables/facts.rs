@@ -22,6 +22,9 @@ pub enum FactRef {
     Coord { axis: usize, hi: bool, at: Rat, open: bool },
     /// The `index`-th fact that the boolean define heading `axis` asserts when it is `value`.
     BoolDefine { axis: usize, value: bool, index: usize },
+    /// A cell of another table's row that must hold for the row to fire: its column's
+    /// variable `≥ at` (`hi == false`) or `≤ at`, strict when `open` (the cell is one interval).
+    Cell { table: usize, row: usize, column: usize, hi: bool, at: Rat, open: bool },
 }
 
 /// The linear reasoning ran out of its allowance.
@@ -165,6 +168,37 @@ impl LinearSystem {
         budget: &mut u64,
     ) -> Result<Option<Farkas>, OutOfBudget> {
         let (facts, refs) = self.box_facts(p, model, axes, ranges);
+        refute_refs(facts, refs, budget)
+    }
+
+    /// [`LinearSystem::refute`] with more facts: every model fact that mentions no optional
+    /// variable (not only those connected to the columns), and `extra`.
+    pub fn refute_with(
+        &self,
+        p: &Program,
+        model: &Model,
+        axes: &[Axis],
+        ranges: &[(u32, u32)],
+        extra: Vec<(Fact, FactRef)>,
+        budget: &mut u64,
+    ) -> Result<Option<Farkas>, OutOfBudget> {
+        let (mut facts, mut refs) = self.box_facts(p, model, axes, ranges);
+        for (i, f) in model.facts.iter().enumerate() {
+            if !self.model_facts.contains(&i) && f.lin.coeffs.keys().all(|&v| !p.vars[v].optional) {
+                facts.push(f.clone());
+                refs.push(FactRef::Model(i));
+            }
+        }
+        for (f, r) in extra {
+            facts.push(f);
+            refs.push(r);
+        }
+        refute_refs(facts, refs, budget)
+    }
+}
+
+fn refute_refs(facts: Vec<Fact>, refs: Vec<FactRef>, budget: &mut u64) -> Result<Option<Farkas>, OutOfBudget> {
+    {
         match linear::refute(&facts, budget) {
             Outcome::Infeasible(y) => {
                 debug_assert!(linear::verify(&facts, &y));
@@ -174,6 +208,54 @@ impl LinearSystem {
             Outcome::Unknown => Err(OutOfBudget),
         }
     }
+}
+
+/// The facts a row's cells assert on numeric columns that are never none, where the cell is
+/// one interval (`>=3 <=9`, `<10`, `5`): what must hold for the row to fire.
+pub fn row_cell_facts(p: &Program, table: usize, row: usize) -> Vec<(Fact, FactRef)> {
+    let t = &p.tables[table];
+    let mut out = Vec::new();
+    for (c, cell) in t.rows[row].conds.iter().enumerate() {
+        let v = t.conds[c];
+        let var = &p.vars[v];
+        if var.optional || !(var.ty.is_numeric() || var.ty == Ty::Date) {
+            continue;
+        }
+        let CondIr::Tests { negated: false, tests } = cell else { continue };
+        let [test] = tests.as_slice() else { continue };
+        let mut ends: Vec<(bool, Rat, bool)> = Vec::new(); // (hi, at, open)
+        match test {
+            TestIr::Bounds(bs) => {
+                for (op, x) in bs {
+                    let Value::Num(x) = x else { continue };
+                    match op {
+                        CmpOp::Ge => ends.push((false, x.clone(), false)),
+                        CmpOp::Gt => ends.push((false, x.clone(), true)),
+                        CmpOp::Le => ends.push((true, x.clone(), false)),
+                        CmpOp::Lt => ends.push((true, x.clone(), true)),
+                        CmpOp::Eq => {
+                            ends.push((false, x.clone(), false));
+                            ends.push((true, x.clone(), false));
+                        }
+                        CmpOp::Ne => {}
+                    }
+                }
+            }
+            TestIr::OneOf(vs) => {
+                if let [Value::Num(x)] = vs.as_slice() {
+                    ends.push((false, x.clone(), false));
+                    ends.push((true, x.clone(), false));
+                }
+            }
+            TestIr::IsNone => {}
+        }
+        for (hi, at, open) in ends {
+            let x = Lin::var(v);
+            let lin = if hi { x.sub(&Lin::constant(at.clone())) } else { Lin::constant(at.clone()).sub(&x) };
+            out.push((Fact { lin, strict: open }, FactRef::Cell { table, row, column: c, hi, at, open }));
+        }
+    }
+    out
 }
 
 fn negate(op: CmpOp) -> Option<CmpOp> {

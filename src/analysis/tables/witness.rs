@@ -17,7 +17,7 @@ use crate::analysis::model::{Model, Origin};
 use crate::eval::{self, cell_holds, wire};
 use crate::num::Rat;
 use crate::sema::*;
-use num_traits::{One, Zero};
+use num_traits::{Signed, Zero};
 use serde_json::{Map, Value as Json};
 
 /// A small deterministic generator (splitmix64).
@@ -135,6 +135,8 @@ pub struct Finder<'a> {
     usable: Vec<bool>,
     /// Per table, the variables it reads (`eval::needed_vars`).
     needed: Vec<Vec<bool>>,
+    /// The variables some table or define decides, the latest decided first.
+    derived: Vec<VarId>,
     /// The variables the constraints relate, and every model fact connected to them.
     base_linked: Vec<bool>,
     base_facts: Vec<Fact>,
@@ -152,7 +154,15 @@ impl<'a> Finder<'a> {
             cands[v] = candidates(p, axes, model, v);
         }
         let needed = (0..p.tables.len()).map(|t| eval::needed_vars(p, t)).collect();
-        let mut f = Finder { p, axes, model, cands, usable, needed, base_linked: Vec::new(), base_facts: Vec::new() };
+        let mut derived: Vec<VarId> = Vec::new();
+        for step in p.order.iter().rev() {
+            match *step {
+                Step::Table(t) => derived.extend(p.tables[t].results.iter().copied()),
+                Step::Define(d) => derived.push(p.defines[d].var),
+            }
+        }
+        let mut f =
+            Finder { p, axes, model, cands, usable, needed, derived, base_linked: Vec::new(), base_facts: Vec::new() };
         let (linked, facts) = f.connected(&[]);
         f.base_linked = linked;
         f.base_facts = facts;
@@ -273,35 +283,43 @@ impl<'a> Finder<'a> {
         let p = self.p;
         let mut preds: Vec<Vec<Pred<'a>>> = vec![Vec::new(); p.vars.len()];
         let mut facts: Vec<Fact> = Vec::new();
-        let mut work: Vec<(VarId, Pred<'a>)> = Vec::new();
         for (k, axis) in self.axes[t].iter().enumerate() {
             let (a, b) = ranges[k];
             if a == 0 && b as usize + 1 == axis.len() && !axis.produced {
                 continue;
             }
-            work.push((axis.var, Pred::Coords(axis, a, b)));
+            preds[axis.var].push(Pred::Coords(axis, a, b));
         }
-        let mut steps = 0;
-        while let Some((v, pred)) = work.pop() {
-            steps += 1;
-            if steps > 10_000 {
-                return None;
-            }
-            preds[v].push(pred);
-            let var = &p.vars[v];
-            if var.kind == VarKind::Input {
+        // Derived values, latest decided first: by the time one is expanded, every
+        // requirement on it is known (expanding one only adds requirements on what it reads).
+        for &v in &self.derived {
+            if preds[v].is_empty() {
                 continue;
             }
+            let var = &p.vars[v];
+            let holds = |x: &Value| preds[v].iter().all(|pr| pr.holds(x));
             match var.decided_by {
                 Some(Decider::Table(d)) => {
                     let table = &p.tables[d];
                     let col = table.results.iter().position(|&r| r == v)?;
+                    // Rows that produce a wanted value and whose cells on inputs leave some
+                    // candidate the requirements on those inputs accept.
+                    let fits = |r: usize| {
+                        table.rows[r].conds.iter().zip(&table.conds).all(|(cell, &w)| {
+                            matches!(cell, CondIr::Any)
+                                || p.vars[w].kind != VarKind::Input
+                                || self.cands[w]
+                                    .iter()
+                                    .any(|x| cell_holds(cell, x) && preds[w].iter().all(|pr| pr.holds(x)))
+                        })
+                    };
                     let producers: Vec<usize> = (0..table.rows.len())
                         .filter(|&r| match &table.rows[r].results[col] {
-                            None => pred.holds(&Value::None),
-                            Some(TExpr { kind: TExprKind::Const(c), .. }) => pred.holds(&eval::stored(p, v, c.clone())),
+                            None => holds(&Value::None),
+                            Some(TExpr { kind: TExprKind::Const(c), .. }) => holds(&eval::stored(p, v, c.clone())),
                             Some(_) => true,
                         })
+                        .filter(|&r| fits(r))
                         .collect();
                     if producers.is_empty() {
                         return None;
@@ -309,23 +327,25 @@ impl<'a> Finder<'a> {
                     let r = if attempt == 0 { producers[0] } else { producers[rng.below(producers.len())] };
                     for (c, cell) in table.rows[r].conds.iter().enumerate() {
                         if !matches!(cell, CondIr::Any) {
-                            work.push((table.conds[c], Pred::Cell(cell)));
+                            preds[table.conds[c]].push(Pred::Cell(cell));
                         }
                     }
                 }
                 Some(Decider::Define(d)) => {
                     let expr = &p.defines[d].expr;
-                    if var.ty == Ty::Bool {
-                        if let Some(b) = pred.single_bool() {
-                            facts.extend(bool_define_facts(p, expr, b, 0));
-                        }
-                    } else if !var.optional && self.has_define_facts(v) {
-                        if let Some((lo, hi)) = pred.interval() {
-                            if let Some((x, open)) = lo {
-                                facts.push(Fact { lin: Lin::constant(x).sub(&Lin::var(v)), strict: open });
+                    for pred in preds[v].clone() {
+                        if var.ty == Ty::Bool {
+                            if let Some(b) = pred.single_bool() {
+                                facts.extend(bool_define_facts(p, expr, b, 0));
                             }
-                            if let Some((x, open)) = hi {
-                                facts.push(Fact { lin: Lin::var(v).sub(&Lin::constant(x)), strict: open });
+                        } else if !var.optional && self.has_define_facts(v) {
+                            if let Some((lo, hi)) = pred.interval() {
+                                if let Some((x, open)) = lo {
+                                    facts.push(Fact { lin: Lin::constant(x).sub(&Lin::var(v)), strict: open });
+                                }
+                                if let Some((x, open)) = hi {
+                                    facts.push(Fact { lin: Lin::var(v).sub(&Lin::constant(x)), strict: open });
+                                }
                             }
                         }
                     }
@@ -359,8 +379,14 @@ impl<'a> Finder<'a> {
             let ok = |x: &Value| preds[v].iter().all(|pr| pr.holds(x));
             let numeric_linked = linked[v] && !var.optional && (var.ty.is_numeric() || var.ty == Ty::Date);
             let (lo, hi) = if numeric_linked {
-                let mut budget = 20_000;
-                let (lo, hi) = linear::bounds(&system, &Lin::var(v), &mut budget);
+                // The first attempts bound the input by interval propagation (cheap, may be
+                // loose); later ones by Fourier–Motzkin projection (exact over the rationals).
+                let (lo, hi) = if attempt < PROPAGATED {
+                    propagate(&system, v)?
+                } else {
+                    let mut budget = 20_000;
+                    linear::bounds(&system, &Lin::var(v), &mut budget)
+                };
                 if let (Some(l), Some(h)) = (&lo, &hi) {
                     if l > h {
                         return None;
@@ -387,8 +413,8 @@ impl<'a> Finder<'a> {
             if attempt == 0 {
                 if let Some(x) = hints.iter().find(|x| ok(x) && within(x)) {
                     let x = x.clone();
-                    if numeric_linked {
-                        pin(&mut system, v, &x);
+                    if numeric_linked && !pin(&mut system, v, &x) {
+                        return None;
                     }
                     inputs.push(x);
                     continue;
@@ -409,8 +435,8 @@ impl<'a> Finder<'a> {
                 return None;
             }
             let chosen = if attempt == 0 { good[0].clone() } else { good[rng.below(good.len())].clone() };
-            if numeric_linked {
-                pin(&mut system, v, &chosen);
+            if numeric_linked && !pin(&mut system, v, &chosen) {
+                return None;
             }
             inputs.push(chosen);
         }
@@ -422,13 +448,112 @@ impl<'a> Finder<'a> {
     }
 }
 
-/// `v = x` as two facts.
-fn pin(system: &mut Vec<Fact>, v: VarId, x: &Value) {
-    if let Value::Num(n) = x {
-        let l = Lin::var(v).sub(&Lin::constant(n.clone()));
-        system.push(Fact { lin: l.clone(), strict: false });
-        system.push(Fact { lin: l.scale(&-Rat::one()), strict: false });
+/// Attempts that bound linked inputs by interval propagation before Fourier–Motzkin.
+const PROPAGATED: usize = 2;
+
+/// Fix `v = x` in the facts: substitute it; false when a fact no longer holds.
+fn pin(system: &mut Vec<Fact>, v: VarId, x: &Value) -> bool {
+    let Value::Num(n) = x else { return true };
+    let mut ok = true;
+    system.retain_mut(|f| {
+        if let Some(a) = f.lin.coeffs.remove(&v) {
+            f.lin.konst += a * n;
+        }
+        if f.lin.is_constant() {
+            let c = &f.lin.konst;
+            if c.is_positive() || (c.is_zero() && f.strict) {
+                ok = false;
+            }
+            return false;
+        }
+        true
+    });
+    ok
+}
+
+/// Bounds of `v` under the facts by interval propagation (each fact bounds each of its
+/// variables by the others' bounds, a few rounds): sound, not always tight. `None` when
+/// the facts are found contradictory. Facts are scaled to integer coefficients and the
+/// arithmetic is done in i128, rounding every bound outward (a relaxation, so still sound);
+/// a fact that does not fit leaves its variables unbounded by it.
+fn propagate(facts: &[Fact], v: VarId) -> Option<(Option<Rat>, Option<Rat>)> {
+    use std::collections::BTreeMap;
+    let ints: Vec<(Vec<(usize, i128)>, i128)> = facts.iter().filter_map(int_form).collect();
+    let mut iv: BTreeMap<usize, (Option<i128>, Option<i128>)> = BTreeMap::new();
+    for (coeffs, _) in &ints {
+        for &(x, _) in coeffs {
+            iv.entry(x).or_insert((None, None));
+        }
     }
+    for _ in 0..16 {
+        let mut changed = false;
+        for (coeffs, konst) in &ints {
+            // Σ aᵢ·xᵢ + c ≤ 0: the least each term can be.
+            let mut unbounded = 0;
+            let mut total: Option<i128> = Some(*konst);
+            let mins: Vec<Option<i128>> = coeffs
+                .iter()
+                .map(|&(x, a)| {
+                    let (lo, hi) = iv[&x];
+                    let m = if a > 0 { lo.and_then(|l| a.checked_mul(l)) } else { hi.and_then(|h| a.checked_mul(h)) };
+                    match m {
+                        Some(m) => total = total.and_then(|t| t.checked_add(m)),
+                        None => unbounded += 1,
+                    }
+                    m
+                })
+                .collect();
+            let Some(total) = total else { continue };
+            for (&(x, a), m) in coeffs.iter().zip(&mins) {
+                // a·x ≤ -(total - m)
+                let rest = match (m, unbounded) {
+                    (Some(m), 0) => total - m,
+                    (None, 1) => total,
+                    _ => continue,
+                };
+                let e = iv.get_mut(&x).unwrap();
+                if a > 0 {
+                    // x ≤ -rest / a, rounded outward (up).
+                    let bound = (-rest).div_euclid(a) + i128::from((-rest).rem_euclid(a) != 0);
+                    if e.1.is_none_or(|h| bound < h) {
+                        e.1 = Some(bound);
+                        changed = true;
+                    }
+                } else {
+                    // a < 0: x ≥ rest / (-a), rounded outward (down).
+                    let bound = rest.div_euclid(-a);
+                    if e.0.is_none_or(|l| bound > l) {
+                        e.0 = Some(bound);
+                        changed = true;
+                    }
+                }
+                if let (Some(l), Some(h)) = iv[&x] {
+                    if l > h {
+                        return None;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let (lo, hi) = iv.remove(&v).unwrap_or((None, None));
+    let r = |x: i128| Rat::from_integer(x.into());
+    Some((lo.map(r), hi.map(r)))
+}
+
+/// A fact with integer coefficients (scaled by the common denominator), when it fits i128.
+fn int_form(f: &Fact) -> Option<(Vec<(usize, i128)>, i128)> {
+    use num_integer::Integer;
+    let mut den = f.lin.konst.denom().clone();
+    for a in f.lin.coeffs.values() {
+        den = den.lcm(a.denom());
+    }
+    let d = Rat::from_integer(den);
+    let conv = |x: &Rat| -> Option<i128> { i128::try_from((x * &d).to_integer()).ok() };
+    let coeffs: Option<Vec<(usize, i128)>> = f.lin.coeffs.iter().map(|(&x, a)| Some((x, conv(a)?))).collect();
+    Some((coeffs?, conv(&f.lin.konst)?))
 }
 
 /// The values worth trying for one input: the ends of its declared range, every cut any
