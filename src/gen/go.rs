@@ -941,8 +941,7 @@ impl Gen<'_> {
         }
         for (c, sentence) in &self.plan.constraints {
             // A constraint that reads an absent optional holds.
-            let mut optionals = Vec::new();
-            collect_optional(self.p, c, &mut optionals);
+            let optionals = c.optionals_read(self.p);
             let ctx = Ctx { deref: optionals.clone(), indent: 1 };
             let mut test = not(self.g(c, &ctx));
             for &v in optionals.iter().rev() {
@@ -1304,18 +1303,6 @@ fn collect_vars(c: &Code, out: &mut BTreeSet<VarId>) {
     }
     for kid in children(c) {
         collect_vars(kid, out);
-    }
-}
-
-/// The optional variables a constraint reads, in the order it reads them.
-fn collect_optional(p: &Program, c: &Code, out: &mut Vec<VarId>) {
-    if let Code::Var(v) | Code::IsNone(v) | Code::Present(v, _) = c {
-        if p.vars[*v].optional && !out.contains(v) {
-            out.push(*v);
-        }
-    }
-    for kid in children(c) {
-        collect_optional(p, kid, out);
     }
 }
 

@@ -54,6 +54,51 @@ pub enum Code {
     Present(VarId, Box<Code>),
 }
 
+impl Code {
+    /// The nodes directly below this one, in the order they are written.
+    pub fn children(&self) -> Vec<&Code> {
+        match self {
+            Code::Int(_)
+            | Code::Bool(_)
+            | Code::Str(_)
+            | Code::Enum(..)
+            | Code::Absent
+            | Code::Var(_)
+            | Code::IsNone(_) => Vec::new(),
+            Code::Neg(x) | Code::Not(x) | Code::Isqrt(x) | Code::DivExact(x, _) | Code::Present(_, x) => vec![x],
+            Code::Add(a, b)
+            | Code::Sub(a, b)
+            | Code::Mul(a, b)
+            | Code::DivRound(a, b, _)
+            | Code::Mod(a, b)
+            | Code::Cmp(_, a, b)
+            | Code::And(a, b)
+            | Code::Or(a, b) => vec![a, b],
+            Code::If(a, b, c) => vec![a, b, c],
+            Code::Min(xs) | Code::Max(xs) => xs.iter().collect(),
+            Code::OneOf(x, vs) => std::iter::once(&**x).chain(vs).collect(),
+        }
+    }
+
+    /// The optional variables this code reads, once each, in the order it reads them. A
+    /// constraint that reads an absent optional holds, so every backend guards these.
+    pub fn optionals_read(&self, p: &Program) -> Vec<VarId> {
+        fn walk(c: &Code, p: &Program, out: &mut Vec<VarId>) {
+            if let Code::Var(v) | Code::IsNone(v) | Code::Present(v, _) = c {
+                if p.vars[*v].optional && !out.contains(v) {
+                    out.push(*v);
+                }
+            }
+            for k in c.children() {
+                walk(k, p, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, p, &mut out);
+        out
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Helper {
     DivRound(RoundMode),

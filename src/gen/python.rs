@@ -511,8 +511,7 @@ impl Gen<'_> {
 
     /// A constraint holds when an optional it reads is absent.
     fn constraint(&self, c: &Code) -> String {
-        let mut optionals = Vec::new();
-        collect_optional(self.p, c, &mut optionals);
+        let optionals = c.optionals_read(self.p);
         if optionals.is_empty() {
             return self.expr(c);
         }
@@ -817,45 +816,6 @@ fn py_doc(text: &str) -> String {
     let t = comment(text).replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
     let t = if t.ends_with('"') { format!("{t} ") } else { t };
     format!("\"\"\"{t}\"\"\"")
-}
-
-/// The optional variables a constraint reads.
-fn collect_optional(p: &Program, c: &Code, out: &mut Vec<VarId>) {
-    let mut visit = |v: &VarId| {
-        if p.vars[*v].optional && !out.contains(v) {
-            out.push(*v);
-        }
-    };
-    match c {
-        Code::Var(v) | Code::IsNone(v) => visit(v),
-        Code::Present(v, x) => {
-            visit(v);
-            collect_optional(p, x, out);
-        }
-        Code::Neg(x) | Code::Not(x) | Code::Isqrt(x) | Code::DivExact(x, _) => collect_optional(p, x, out),
-        Code::Add(a, b)
-        | Code::Sub(a, b)
-        | Code::Mul(a, b)
-        | Code::DivRound(a, b, _)
-        | Code::Mod(a, b)
-        | Code::Cmp(_, a, b)
-        | Code::And(a, b)
-        | Code::Or(a, b) => {
-            collect_optional(p, a, out);
-            collect_optional(p, b, out);
-        }
-        Code::If(a, b, c) => {
-            collect_optional(p, a, out);
-            collect_optional(p, b, out);
-            collect_optional(p, c, out);
-        }
-        Code::Min(xs) | Code::Max(xs) => xs.iter().for_each(|x| collect_optional(p, x, out)),
-        Code::OneOf(x, vs) => {
-            collect_optional(p, x, out);
-            vs.iter().for_each(|x| collect_optional(p, x, out));
-        }
-        Code::Int(_) | Code::Bool(_) | Code::Str(_) | Code::Enum(..) | Code::Absent => {}
-    }
 }
 
 /// `n / d` rounded by one mode. Python's integers do not overflow, and once the divisor is

@@ -379,8 +379,7 @@ impl Gen<'_> {
 
     /// A constraint holds when an optional it reads is absent: read each optional through `map_or(true, …)`.
     fn constraint(&self, c: &Code) -> String {
-        let mut optionals = Vec::new();
-        collect_optional(self.p, c, &mut optionals);
+        let optionals = c.optionals_read(self.p);
         let mut body = self.expr(c);
         for v in optionals.iter().rev() {
             let n = self.name(*v);
@@ -689,45 +688,6 @@ fn paren(s: String) -> String {
         s
     } else {
         format!("({s})")
-    }
-}
-
-/// The optional variables a constraint reads.
-fn collect_optional(p: &Program, c: &Code, out: &mut Vec<VarId>) {
-    let mut visit = |v: &VarId| {
-        if p.vars[*v].optional && !out.contains(v) {
-            out.push(*v);
-        }
-    };
-    match c {
-        Code::Var(v) | Code::IsNone(v) => visit(v),
-        Code::Present(v, x) => {
-            visit(v);
-            collect_optional(p, x, out);
-        }
-        Code::Neg(x) | Code::Not(x) | Code::Isqrt(x) | Code::DivExact(x, _) => collect_optional(p, x, out),
-        Code::Add(a, b)
-        | Code::Sub(a, b)
-        | Code::Mul(a, b)
-        | Code::DivRound(a, b, _)
-        | Code::Mod(a, b)
-        | Code::Cmp(_, a, b)
-        | Code::And(a, b)
-        | Code::Or(a, b) => {
-            collect_optional(p, a, out);
-            collect_optional(p, b, out);
-        }
-        Code::If(a, b, c) => {
-            collect_optional(p, a, out);
-            collect_optional(p, b, out);
-            collect_optional(p, c, out);
-        }
-        Code::Min(xs) | Code::Max(xs) => xs.iter().for_each(|x| collect_optional(p, x, out)),
-        Code::OneOf(x, vs) => {
-            collect_optional(p, x, out);
-            vs.iter().for_each(|x| collect_optional(p, x, out));
-        }
-        Code::Int(_) | Code::Bool(_) | Code::Str(_) | Code::Enum(..) | Code::Absent => {}
     }
 }
 

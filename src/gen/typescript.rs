@@ -668,8 +668,7 @@ impl Gen<'_> {
 
     /// A constraint holds when an optional it reads is absent.
     fn constraint(&self, c: &Code) -> String {
-        let mut optionals = Vec::new();
-        collect_optional(self.p, c, &mut optionals);
+        let optionals = c.optionals_read(self.p);
         let mut parts: Vec<String> = optionals.iter().map(|&v| format!("{} === null", self.var_ref(v))).collect();
         parts.push(self.expr(c));
         if parts.len() == 1 {
@@ -1115,19 +1114,6 @@ fn balanced_once(s: &str) -> bool {
         }
     }
     depth == 0
-}
-
-/// The optional variables a constraint reads.
-fn collect_optional(p: &Program, c: &Code, out: &mut Vec<VarId>) {
-    match c {
-        Code::Var(v) | Code::IsNone(v) | Code::Present(v, _) if p.vars[*v].optional && !out.contains(v) => {
-            out.push(*v);
-        }
-        _ => {}
-    }
-    for k in children(c) {
-        collect_optional(p, k, out);
-    }
 }
 
 const ERRORS: &str = r#"/** The caller broke the contract: an input missing, of another kind, not a value of its enum, outside its range, or a constraint that does not hold. Fix the call site. `what` is the sentence, `value` what was refused (null when the refusal is not about one value). */
