@@ -1145,7 +1145,7 @@ impl Gen<'_> {
             let max = matches!(c, Code::Max(_));
             out.insert((max, self.min_max_fn(max, k), self.kind_type(k)));
         }
-        for kid in children(c) {
+        for kid in c.children() {
             self.collect_min_max(kid, out);
         }
     }
@@ -1265,32 +1265,6 @@ fn is_untyped(c: &Code) -> bool {
     }
 }
 
-fn children(c: &Code) -> Vec<&Code> {
-    match c {
-        Code::Neg(x) | Code::Not(x) | Code::Isqrt(x) | Code::DivExact(x, _) | Code::Present(_, x) => vec![x],
-        Code::Add(a, b)
-        | Code::Sub(a, b)
-        | Code::Mul(a, b)
-        | Code::DivRound(a, b, _)
-        | Code::Mod(a, b)
-        | Code::Cmp(_, a, b)
-        | Code::And(a, b)
-        | Code::Or(a, b) => vec![a, b],
-        Code::If(a, b, c) => vec![a, b, c],
-        Code::Min(xs) | Code::Max(xs) => xs.iter().collect(),
-        Code::OneOf(x, vs) => std::iter::once(&**x).chain(vs.iter()).collect(),
-        Code::Int(_)
-        | Code::Bool(_)
-        | Code::Str(_)
-        | Code::Enum(..)
-        | Code::Absent
-        | Code::Var(_)
-        | Code::IsNone(_) => {
-            vec![]
-        }
-    }
-}
-
 fn collect_vars(c: &Code, out: &mut BTreeSet<VarId>) {
     match c {
         Code::Var(v) | Code::IsNone(v) => {
@@ -1301,7 +1275,7 @@ fn collect_vars(c: &Code, out: &mut BTreeSet<VarId>) {
         }
         _ => {}
     }
-    for kid in children(c) {
+    for kid in c.children() {
         collect_vars(kid, out);
     }
 }

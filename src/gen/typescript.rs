@@ -954,7 +954,7 @@ impl Gen<'_> {
                 }
             }
         }
-        for k in children(c) {
+        for k in c.children() {
             self.scan(k, used);
         }
     }
@@ -1039,31 +1039,6 @@ impl Gen<'_> {
 struct Used {
     min: bool,
     max: bool,
-}
-
-/// The direct children of a code node.
-fn children(c: &Code) -> Vec<&Code> {
-    match c {
-        Code::Neg(x) | Code::Not(x) | Code::Isqrt(x) | Code::DivExact(x, _) | Code::Present(_, x) => vec![x],
-        Code::Add(a, b)
-        | Code::Sub(a, b)
-        | Code::Mul(a, b)
-        | Code::DivRound(a, b, _)
-        | Code::Mod(a, b)
-        | Code::Cmp(_, a, b)
-        | Code::And(a, b)
-        | Code::Or(a, b) => vec![a, b],
-        Code::If(a, b, c) => vec![a, b, c],
-        Code::Min(xs) | Code::Max(xs) => xs.iter().collect(),
-        Code::OneOf(x, vs) => std::iter::once(&**x).chain(vs.iter()).collect(),
-        Code::Int(_)
-        | Code::Bool(_)
-        | Code::Str(_)
-        | Code::Enum(..)
-        | Code::Absent
-        | Code::Var(_)
-        | Code::IsNone(_) => Vec::new(),
-    }
 }
 
 /// An `if`'s condition: in parentheses, once.
