@@ -409,6 +409,33 @@ impl Gen<'_> {
         for &r in &table.results {
             let _ = writeln!(o, "    let {}: {};", self.name(r), self.local_type(r));
         }
+        if let Some(patterns) = self.match_patterns(table) {
+            // Every cell is an enum or boolean value (or `-`): one `match`, an arm per row in
+            // the rule's order. The first arm that matches wins, as the rows do, and the
+            // compiler can jump to it.
+            let cols: Vec<String> = table.conds.iter().map(|&c| self.name(c)).collect();
+            let scrutinee = if cols.len() == 1 { cols[0].clone() } else { format!("({})", cols.join(", ")) };
+            let _ = writeln!(o, "    match {scrutinee} {{");
+            for (row, pat) in rows.iter().zip(&patterns) {
+                let _ = writeln!(o, "        // row {}: {}\n        {pat} => {{", row.n, row.cells);
+                for (v, value) in &row.assigns {
+                    let _ = writeln!(o, "            {} = {};", self.name(*v), self.assigned(*v, value));
+                }
+                let _ = writeln!(
+                    o,
+                    "            {}[{slot}] = Fired {{ table: {}, row: {} }};\n        }}",
+                    self.fresh("trace"),
+                    lit(&table.name),
+                    row.n
+                );
+            }
+            let _ = writeln!(
+                o,
+                "        #[allow(unreachable_patterns)]\n        _ => return Err(RuleError::Contradiction {{ what: {} }}),\n    }}",
+                lit(&format!("table {}: no row matched", table.name))
+            );
+            return;
+        }
         for (i, row) in rows.iter().enumerate() {
             let kw = if i == 0 { "    if" } else { " else if" };
             let _ = writeln!(o, "{kw} {} {{", self.expr(&row.cond));
@@ -429,6 +456,48 @@ impl Gen<'_> {
             " else {{\n        return Err(RuleError::Contradiction {{ what: {} }});\n    }}",
             lit(&format!("table {}: no row matched", table.name))
         );
+    }
+
+    /// The rows as `match` patterns, when every condition column is a (non-optional) enum or
+    /// boolean and every cell is `-` or a list of its values.
+    fn match_patterns(&self, t: &TableIr) -> Option<Vec<String>> {
+        if t.conds.is_empty() {
+            return None;
+        }
+        for &c in &t.conds {
+            let var = &self.p.vars[c];
+            if var.optional || !matches!(var.ty, Ty::Enum(_) | Ty::Bool) {
+                return None;
+            }
+        }
+        let mut out = Vec::new();
+        for row in &t.rows {
+            let mut cells = Vec::new();
+            for (ci, cond) in row.conds.iter().enumerate() {
+                let ty = &self.p.vars[t.conds[ci]].ty;
+                let pat = match cond {
+                    CondIr::Any => "_".to_string(),
+                    CondIr::Tests { negated: false, tests } => {
+                        let mut alts = Vec::new();
+                        for test in tests {
+                            let TestIr::OneOf(vs) = test else { return None };
+                            for v in vs {
+                                alts.push(match (v, ty) {
+                                    (Value::Enum(i), Ty::Enum(e)) => self.member(*e, *i),
+                                    (Value::Bool(b), Ty::Bool) => b.to_string(),
+                                    _ => return None,
+                                });
+                            }
+                        }
+                        alts.join(" | ")
+                    }
+                    CondIr::Tests { negated: true, .. } => return None,
+                };
+                cells.push(pat);
+            }
+            out.push(if cells.len() == 1 { cells.pop().unwrap() } else { format!("({})", cells.join(", ")) });
+        }
+        Some(out)
     }
 
     /// A value stored into a variable: optional results wrap it.

@@ -152,76 +152,93 @@ pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: 
     }
     // table base_rate (policy unique)
     let base: i64;
-    if ((dest == Zone::Domestic) && (size == SizeClass::Small)) {
+    match (dest, size) {
         // row 1: domestic | small | 8USD
-        base = 8;
-        trace[1] = Fired { table: "base_rate", row: 1 };
-    } else if ((dest == Zone::Domestic) && (size == SizeClass::Medium)) {
+        (Zone::Domestic, SizeClass::Small) => {
+            base = 8;
+            trace[1] = Fired { table: "base_rate", row: 1 };
+        }
         // row 2: domestic | medium | 12USD
-        base = 12;
-        trace[1] = Fired { table: "base_rate", row: 2 };
-    } else if ((dest == Zone::Domestic) && (size == SizeClass::Large)) {
+        (Zone::Domestic, SizeClass::Medium) => {
+            base = 12;
+            trace[1] = Fired { table: "base_rate", row: 2 };
+        }
         // row 3: domestic | large | 20USD
-        base = 20;
-        trace[1] = Fired { table: "base_rate", row: 3 };
-    } else if ((dest == Zone::Canada) && (size == SizeClass::Small)) {
+        (Zone::Domestic, SizeClass::Large) => {
+            base = 20;
+            trace[1] = Fired { table: "base_rate", row: 3 };
+        }
         // row 4: canada | small | 10USD
-        base = 10;
-        trace[1] = Fired { table: "base_rate", row: 4 };
-    } else if ((dest == Zone::Canada) && (size == SizeClass::Medium)) {
+        (Zone::Canada, SizeClass::Small) => {
+            base = 10;
+            trace[1] = Fired { table: "base_rate", row: 4 };
+        }
         // row 5: canada | medium | 15USD
-        base = 15;
-        trace[1] = Fired { table: "base_rate", row: 5 };
-    } else if ((dest == Zone::Canada) && (size == SizeClass::Large)) {
+        (Zone::Canada, SizeClass::Medium) => {
+            base = 15;
+            trace[1] = Fired { table: "base_rate", row: 5 };
+        }
         // row 6: canada | large | 25USD
-        base = 25;
-        trace[1] = Fired { table: "base_rate", row: 6 };
-    } else if ((dest == Zone::Overseas) && (size == SizeClass::Small)) {
+        (Zone::Canada, SizeClass::Large) => {
+            base = 25;
+            trace[1] = Fired { table: "base_rate", row: 6 };
+        }
         // row 7: overseas | small | 18USD
-        base = 18;
-        trace[1] = Fired { table: "base_rate", row: 7 };
-    } else if ((dest == Zone::Overseas) && (size == SizeClass::Medium)) {
+        (Zone::Overseas, SizeClass::Small) => {
+            base = 18;
+            trace[1] = Fired { table: "base_rate", row: 7 };
+        }
         // row 8: overseas | medium | 30USD
-        base = 30;
-        trace[1] = Fired { table: "base_rate", row: 8 };
-    } else if ((dest == Zone::Overseas) && (size == SizeClass::Large)) {
+        (Zone::Overseas, SizeClass::Medium) => {
+            base = 30;
+            trace[1] = Fired { table: "base_rate", row: 8 };
+        }
         // row 9: overseas | large | 45USD
-        base = 45;
-        trace[1] = Fired { table: "base_rate", row: 9 };
-    } else {
-        return Err(RuleError::Contradiction { what: "table base_rate: no row matched" });
+        (Zone::Overseas, SizeClass::Large) => {
+            base = 45;
+            trace[1] = Fired { table: "base_rate", row: 9 };
+        }
+        #[allow(unreachable_patterns)]
+        _ => return Err(RuleError::Contradiction { what: "table base_rate: no row matched" }),
     }
     // table fuel_rate (policy unique)
     let fuel_pct: i64;
-    if matches!(dest, Zone::Domestic | Zone::Canada) {
+    match dest {
         // row 1: north_america | 10%
-        fuel_pct = 10;
-        trace[2] = Fired { table: "fuel_rate", row: 1 };
-    } else if (dest == Zone::Overseas) {
+        Zone::Domestic | Zone::Canada => {
+            fuel_pct = 10;
+            trace[2] = Fired { table: "fuel_rate", row: 1 };
+        }
         // row 2: overseas | 20%
-        fuel_pct = 20;
-        trace[2] = Fired { table: "fuel_rate", row: 2 };
-    } else {
-        return Err(RuleError::Contradiction { what: "table fuel_rate: no row matched" });
+        Zone::Overseas => {
+            fuel_pct = 20;
+            trace[2] = Fired { table: "fuel_rate", row: 2 };
+        }
+        #[allow(unreachable_patterns)]
+        _ => return Err(RuleError::Contradiction { what: "table fuel_rate: no row matched" }),
     }
     // define surcharge
     let surcharge: i64 = quot_up((base * fuel_pct), 100);
     // table signature_fee (policy unique)
     let sig: i64;
-    if (signature && matches!(dest, Zone::Domestic | Zone::Canada)) {
+    match (signature, dest) {
         // row 1: true | north_america | 2USD
-        sig = 2;
-        trace[3] = Fired { table: "signature_fee", row: 1 };
-    } else if (signature && (dest == Zone::Overseas)) {
+        (true, Zone::Domestic | Zone::Canada) => {
+            sig = 2;
+            trace[3] = Fired { table: "signature_fee", row: 1 };
+        }
         // row 2: true | overseas | 5USD
-        sig = 5;
-        trace[3] = Fired { table: "signature_fee", row: 2 };
-    } else if !signature {
+        (true, Zone::Overseas) => {
+            sig = 5;
+            trace[3] = Fired { table: "signature_fee", row: 2 };
+        }
         // row 3: false | - | 0USD
-        sig = 0;
-        trace[3] = Fired { table: "signature_fee", row: 3 };
-    } else {
-        return Err(RuleError::Contradiction { what: "table signature_fee: no row matched" });
+        (false, _) => {
+            sig = 0;
+            trace[3] = Fired { table: "signature_fee", row: 3 };
+        }
+        #[allow(unreachable_patterns)]
+        _ => return Err(RuleError::Contradiction { what: "table signature_fee: no row matched" }),
     }
     // define fee
     let fee: i64 = ((base + surcharge) + sig);
