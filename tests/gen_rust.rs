@@ -96,9 +96,11 @@ fn a_mutated_cell_fails_rulec_test() {
     // Change the answer of one row of the generated code: the signature fee to overseas.
     let module = dir.path().join("generated/rust/parcel_rate.rs");
     let src = std::fs::read_to_string(&module).unwrap();
-    let row = "// row 2: true | overseas | 5USD\n        sig = 5;";
-    assert!(src.contains(row), "the branch quotes its row");
-    std::fs::write(&module, src.replace(row, "// row 2: true | overseas | 5USD\n        sig = 4;")).unwrap();
+    // The branch quotes its row; its answer is the first assignment after the quote.
+    let quote = src.find("// row 2: true | overseas | 5USD").expect("the branch quotes its row");
+    let at = quote + src[quote..].find("sig = 5;").expect("the row's answer");
+    let mutated = format!("{}sig = 4;{}", &src[..at], &src[at + "sig = 5;".len()..]);
+    std::fs::write(&module, mutated).unwrap();
     let out = rulec(&["test", "generated", "--lang", "rust", "--format", "json"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
