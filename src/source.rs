@@ -3,6 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// Index of a file in the `Sources` a diagnostic is rendered against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
 /// A half-open byte range in one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
@@ -117,4 +121,42 @@ impl SourceFile {
 
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Every file read during a run, by `FileId`: diagnostics point into them.
+#[derive(Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+    /// Where relative paths are read from (the current folder when `None`); they are still
+    /// shown as given, so a diagnostic names `rules/parcel_rate.rule`, not a long absolute path.
+    base: Option<PathBuf>,
+}
+
+impl Sources {
+    pub fn new() -> Sources {
+        Sources::default()
+    }
+    /// Sources whose relative paths are read from below `base` (as `include_rule!` reads them
+    /// from below `CARGO_MANIFEST_DIR`), and shown as given.
+    pub fn in_dir(base: impl Into<PathBuf>) -> Sources {
+        Sources { files: Vec::new(), base: Some(base.into()) }
+    }
+    /// Where a path as named is on disk: below the base folder when it is relative.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        match &self.base {
+            Some(b) if path.is_relative() => b.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+    /// Read a file, shown as named.
+    pub fn read(&self, path: &Path) -> Result<SourceFile, String> {
+        SourceFile::read_at(&self.resolve(path), path)
+    }
+    pub fn add(&mut self, f: SourceFile) -> FileId {
+        self.files.push(f);
+        FileId(self.files.len() as u32 - 1)
+    }
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
 }

@@ -213,12 +213,12 @@ fn a_w114_guard_stops_the_call_with_its_sentence() {
         text: src.into(),
     };
     let dir = tempfile::tempdir().unwrap();
-    for f in rulec::gen::Lang::Java.backend().generate(&unit) {
+    for f in rulec::gen::backend(rulec::gen::Lang::Java).generate(&unit) {
         std::fs::write(dir.path().join(&f.path), f.text).unwrap();
     }
     let module = std::fs::read_to_string(dir.path().join("OverlapGuard.java")).unwrap();
     assert!(module.contains("// guard: W114 (table decide, row 1 × row 2)"), "{module}");
-    let runner = rulec::gen::Lang::Java.backend().runner("overlap_guard");
+    let runner = rulec::gen::backend(rulec::gen::Lang::Java).runner("overlap_guard");
     for step in &runner.build {
         must(Command::new(&step[0]).args(&step[1..]).current_dir(dir.path()).output().unwrap(), "the build");
     }

@@ -278,7 +278,7 @@ fn a_w114_guard_refuses_a_case_both_rows_match() {
         text: src.text.clone(),
     };
     let dir = tempfile::tempdir().unwrap();
-    for f in rulec::gen::Lang::Python.backend().generate(&unit) {
+    for f in rulec::gen::backend(rulec::gen::Lang::Python).generate(&unit) {
         std::fs::write(dir.path().join(&f.path), f.text).unwrap();
     }
     let module = std::fs::read_to_string(dir.path().join("ticket_price.py")).unwrap();

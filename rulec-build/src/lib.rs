@@ -211,7 +211,7 @@ impl Builder {
             let module = gen::rust_module(&unit);
             add(out_dir.join(&module.path), Lang::Rust, module.text)?;
             for (lang, dir) in &self.emit {
-                for f in lang.backend().generate(&unit) {
+                for f in rulec::gen::backend(*lang).generate(&unit) {
                     add(dir.join(&f.path), *lang, f.text)?;
                 }
             }

@@ -24,9 +24,7 @@ impl Severity {
     }
 }
 
-/// Index of a file in the `Sources` a diagnostic is rendered against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct FileId(pub u32);
+pub use crate::source::FileId;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {

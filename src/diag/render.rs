@@ -1,8 +1,7 @@
 //! Rendering diagnostics: text the way rustc prints it, and formats.md's `check` v2 JSON.
 
 use super::{Diagnostic, Severity};
-use crate::source::SourceFile;
-use crate::Sources;
+use crate::source::{SourceFile, Sources};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::{self, termcolor};

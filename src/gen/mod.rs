@@ -9,45 +9,17 @@ use crate::analysis::Analysis;
 use crate::sema::{EnumId, Program, Value, VarId};
 use serde_json::json;
 
-/// The target languages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Lang {
-    Rust,
-    Python,
-    TypeScript,
-    JavaScript,
-    Go,
-    Java,
-}
+pub use crate::lang::Lang;
 
-impl Lang {
-    pub const ALL: &'static [Lang] =
-        &[Lang::Rust, Lang::Python, Lang::TypeScript, Lang::JavaScript, Lang::Go, Lang::Java];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Lang::Rust => "rust",
-            Lang::Python => "python",
-            Lang::TypeScript => "typescript",
-            Lang::JavaScript => "javascript",
-            Lang::Go => "go",
-            Lang::Java => "java",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Lang> {
-        Lang::ALL.iter().copied().find(|l| l.name() == s)
-    }
-
-    pub fn backend(self) -> &'static dyn Backend {
-        match self {
-            Lang::Rust => &rust::Rust,
-            Lang::Python => &python::Python,
-            Lang::TypeScript => &typescript::TypeScript,
-            Lang::JavaScript => &typescript::JavaScript,
-            Lang::Go => &go::Go,
-            Lang::Java => &java::Java,
-        }
+/// The backend that spells a rule in `lang`.
+pub fn backend(lang: Lang) -> &'static dyn Backend {
+    match lang {
+        Lang::Rust => &rust::Rust,
+        Lang::Python => &python::Python,
+        Lang::TypeScript => &typescript::TypeScript,
+        Lang::JavaScript => &typescript::JavaScript,
+        Lang::Go => &go::Go,
+        Lang::Java => &java::Java,
     }
 }
 
@@ -142,7 +114,7 @@ pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
         p.constraints.iter().map(|c| json!({"kind": "constraint", "text": c.text})).collect();
     m.insert("preconditions".into(), json!(preconditions));
     for &l in langs {
-        m.insert(l.name().into(), l.backend().api(u));
+        m.insert(l.name().into(), backend(l).api(u));
     }
     serde_json::Value::Object(m)
 }
@@ -204,7 +176,7 @@ fn wire_int(r: &crate::num::Rat) -> serde_json::Value {
 /// written to be `include!`d inside `pub mod <alias> { … }`.
 pub fn rust_module(u: &Unit) -> File {
     let name = format!("{}.rs", u.program.ident());
-    Lang::Rust.backend().generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
+    backend(Lang::Rust).generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
 }
 
 /// Every file `rulec gen` writes for one rule, paths relative to the output folder: each
@@ -212,7 +184,7 @@ pub fn rust_module(u: &Unit) -> File {
 pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
     let mut out = Vec::new();
     for &lang in langs {
-        for f in lang.backend().generate(u) {
+        for f in backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
     }

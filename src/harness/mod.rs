@@ -80,7 +80,7 @@ pub fn run(dir: &Path, langs: &[Lang]) -> Result<Report, String> {
             }
             continue;
         }
-        let runner = lang.backend().runner("");
+        let runner = crate::gen::backend(lang).runner("");
         if let Some(missing) = runner.needs.iter().find(|p| !on_path(p)) {
             report.skipped.push(Skipped { lang, reason: format!("{missing} is not on PATH") });
             continue;
@@ -134,7 +134,7 @@ fn test_one(vectors_dir: &Path, lang_dir: &Path, lang: Lang, alias: &str) -> Tes
 fn build_and_run(lang_dir: &Path, lang: Lang, alias: &str, vectors: &str) -> Result<String, String> {
     let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
     copy_dir(lang_dir, scratch.path()).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
-    let runner = lang.backend().runner(alias);
+    let runner = crate::gen::backend(lang).runner(alias);
     for step in &runner.build {
         let out = Command::new(&step[0])
             .args(&step[1..])

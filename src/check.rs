@@ -1,0 +1,215 @@
+//! The check pipeline every door runs on one file: parse, resolve the enums files it
+//! `use`s, lower to the typed `Program`, W121, the analysis, and every `expect` through
+//! the reference evaluator.
+
+use crate::diag::Diagnostic;
+use crate::sema::{self, Program};
+use crate::source::{FileId, SourceFile, Sources, Span};
+use crate::syntax::{self, ast};
+use crate::{analysis, eval};
+use std::path::Path;
+
+/// What checking one file gave: its syntax tree, its program (when it resolved and typed
+/// cleanly) and every diagnostic.
+pub struct Checked {
+    pub file: FileId,
+    pub ast: Option<ast::File>,
+    pub program: Option<Program>,
+    /// What the analysis proved (present when the program resolved and typed cleanly).
+    pub analysis: Option<analysis::Analysis>,
+    /// The enums files `use`d by the rule, as read.
+    pub uses: Vec<FileId>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Every file this check read, where it is on disk: the file itself, then each enums file
+    /// it `use`s. What a build has to watch to know when to check again.
+    pub fn files_read(&self, sources: &Sources) -> Vec<std::path::PathBuf> {
+        std::iter::once(self.file)
+            .chain(self.uses.iter().copied())
+            .map(|f| sources.resolve(&sources.get(f).path))
+            .collect()
+    }
+}
+
+/// Read and check one file.
+pub fn check_path(sources: &mut Sources, path: &Path, opts: &analysis::Options) -> Result<Checked, String> {
+    let f = sources.read(path)?;
+    Ok(check_file(sources, f, opts))
+}
+
+/// Check text that is not on disk (tests, `explain` examples); `use` paths resolve from `path`'s folder.
+pub fn check_text(sources: &mut Sources, path: &str, text: &str, opts: &analysis::Options) -> Checked {
+    check_file(sources, SourceFile::from_text(path, text), opts)
+}
+
+fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
+    let dir = f.path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let id = sources.add(f);
+    let parsed = syntax::parse(&sources.get(id).text, id);
+    let mut diagnostics = parsed.diags;
+    let mut checked =
+        Checked { file: id, ast: None, program: None, analysis: None, uses: Vec::new(), diagnostics: Vec::new() };
+    let Some(ast) = parsed.file else {
+        checked.diagnostics = diagnostics;
+        return checked;
+    };
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        checked.ast = Some(ast);
+        checked.diagnostics = diagnostics;
+        return checked;
+    }
+    if ast.header.kind == ast::HeaderKind::Enums {
+        diagnostics.extend(sema::lower::check_enums_file(id, &ast));
+        checked.ast = Some(ast);
+        checked.diagnostics = diagnostics;
+        return checked;
+    }
+    // The enums files this rule uses.
+    let mut imported: Vec<(FileId, ast::File, Span)> = Vec::new();
+    for item in &ast.items {
+        let ast::ItemKind::Use(p) = &item.kind else {
+            continue;
+        };
+        match load_enums_file(sources, &dir.join(&p.value), id, p.span) {
+            Ok((fid, file)) => {
+                checked.uses.push(fid);
+                imported.push((fid, file, p.span));
+            }
+            Err(d) => diagnostics.push(*d),
+        }
+    }
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        let imports: Vec<sema::Import> =
+            imported.iter().map(|(f, a, s)| sema::Import { file: *f, ast: a, use_span: *s }).collect();
+        let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
+        diagnostics.extend(diags);
+        if let Some(p) = &program {
+            diagnostics.extend(target_keywords(p));
+            let found = analysis::analyse(p, &sources.get(id).text, opts);
+            diagnostics.extend(found.diagnostics.iter().cloned());
+            checked.analysis = Some(found);
+            diagnostics.extend(run_expects(p));
+        }
+        checked.program = program;
+    }
+    checked.ast = Some(ast);
+    checked.diagnostics = diagnostics;
+    checked
+}
+
+fn load_enums_file(
+    sources: &mut Sources,
+    path: &Path,
+    from: FileId,
+    span: Span,
+) -> Result<(FileId, ast::File), Box<Diagnostic>> {
+    let f = sources.read(path).map_err(|e| {
+        Box::new(
+            Diagnostic::new("E069", from, span, format!("cannot read the enums file: {e}"))
+                .label("this file")
+                .help("the path is relative to the file that `use`s it"),
+        )
+    })?;
+    let fid = sources.add(f);
+    let parsed = syntax::parse(&sources.get(fid).text, fid);
+    if let Some(d) = parsed.diags.into_iter().find(Diagnostic::is_error) {
+        return Err(Box::new(d));
+    }
+    let Some(file) = parsed.file else {
+        return Err(Box::new(
+            Diagnostic::new("E069", from, span, "the enums file has no header")
+                .label("this file")
+                .help("an enums file starts with `enums NAME`"),
+        ));
+    };
+    if file.header.kind != ast::HeaderKind::Enums {
+        return Err(Box::new(
+            Diagnostic::new("E069", from, span, "`use` names a rule, not an enums file")
+                .label("not an enums file")
+                .help("`use` imports the enums of a file that starts with `enums NAME`"),
+        ));
+    }
+    if let Some(d) = sema::lower::check_enums_file(fid, &file).into_iter().find(Diagnostic::is_error) {
+        return Err(Box::new(d));
+    }
+    Ok((fid, file))
+}
+
+/// W121: a name generated code cannot use as it is, because it is a keyword in one of the
+/// target languages; every language writes it with `_` after it, the wire keeps the name.
+fn target_keywords(p: &Program) -> Vec<Diagnostic> {
+    p.vars
+        .iter()
+        .filter(|v| v.alias.is_none() && crate::lang::is_target_keyword(&v.name))
+        .map(|v| {
+            Diagnostic::new("W121", p.file, v.span, format!("`{}` is a keyword in a target language", v.name))
+                .label(format!("generated code calls it `{}_`", v.name))
+                .note("the wire, the records and the vectors keep the declared name")
+                .help(format!("give it an alias to choose the name yourself: `{}(another_name)`", v.name))
+                .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span)))
+        })
+        .collect()
+}
+
+/// E111: run every `expect` through the reference evaluator, through the same door a call takes.
+fn run_expects(p: &Program) -> Vec<Diagnostic> {
+    use eval::wire;
+    let mut out = Vec::new();
+    for e in &p.expects {
+        let mut obj = serde_json::Map::new();
+        for (v, x) in &e.inputs {
+            obj.insert(p.vars[*v].name.clone(), wire::to_wire(p, &p.vars[*v], x));
+        }
+        let inputs = match wire::read_inputs(p, &serde_json::Value::Object(obj)) {
+            Ok(i) => i,
+            Err(r) => {
+                out.push(
+                    Diagnostic::new(
+                        "E068",
+                        p.file,
+                        e.span,
+                        format!("this expect gives an input the rule refuses: {}", r.what),
+                    )
+                    .label("refused at the door")
+                    .help("give inputs inside the declared ranges and constraints"),
+                );
+                continue;
+            }
+        };
+        let outcome = match eval::evaluate(p, &inputs) {
+            Ok(o) => o,
+            Err(err) => {
+                out.push(
+                    Diagnostic::new("E111", p.file, e.span, format!("this expect has no answer: {err}"))
+                        .label("the rule cannot answer these inputs")
+                        .help("fix the rule, or the expect"),
+                );
+                continue;
+            }
+        };
+        for (v, want, span) in &e.outputs {
+            let got = &outcome.values[*v];
+            if got != want {
+                let var = &p.vars[*v];
+                let (w, g) = (wire::display(p, &var.ty, want), wire::display(p, &var.ty, got));
+                let rows: Vec<String> =
+                    outcome.trace.iter().map(|f| format!("{} row {}", p.tables[f.table].name, f.row)).collect();
+                let mut d =
+                    Diagnostic::new("E111", p.file, *span, format!("expect disagrees: {} is {g}, not {w}", var.name))
+                        .label(format!("expected {w}, the rule computes {g}"))
+                        .help("if the rule is right, correct the expect; if the expect is right, the rule has a bug");
+                if !rows.is_empty() {
+                    d = d.note(format!("rows that fired: {}", rows.join(", ")));
+                }
+                out.push(d);
+            }
+        }
+    }
+    out
+}
