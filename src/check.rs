@@ -141,18 +141,38 @@ fn load_enums_file(
     Ok((fid, file))
 }
 
-/// W121: a name generated code cannot use as it is, because it is a keyword in one of the
-/// target languages; every language writes it with `_` after it, the wire keeps the name.
+/// W121: a name generated code cannot use as it is, because it is a keyword of a target
+/// language or an identifier the generated code uses itself; that language renames it (the
+/// naming tables of src/lang.rs say how), the wire keeps the name.
 fn target_keywords(p: &Program) -> Vec<Diagnostic> {
+    use crate::lang::Lang;
     p.vars
         .iter()
-        .filter(|v| v.alias.is_none() && crate::lang::is_target_keyword(&v.name))
-        .map(|v| {
-            Diagnostic::new("W121", p.file, v.span, format!("`{}` is a keyword in a target language", v.name))
-                .label(format!("generated code calls it `{}_`", v.name))
-                .note("the wire, the records and the vectors keep the declared name")
+        .filter(|v| v.alias.is_none())
+        .filter_map(|v| {
+            let hit: Vec<(Lang, String)> = Lang::ALL
+                .iter()
+                .filter_map(|&l| {
+                    let ident = l.naming().value.apply(&v.name);
+                    l.reserves(&ident).then(|| (l, ident))
+                })
+                .collect();
+            if hit.is_empty() {
+                return None;
+            }
+            let langs: Vec<String> = hit.iter().map(|(l, i)| format!("{} writes `{i}_`", l.title())).collect();
+            Some(
+                Diagnostic::new(
+                    "W121",
+                    p.file,
+                    v.span,
+                    format!("`{}` is a keyword or a name of the generated code in a target language", v.name),
+                )
+                .label(format!("renamed in generated code: {}", langs.join(", ")))
+                .note("the wire, the records and the vectors keep the declared name; `rulec api` gives every spelling")
                 .help(format!("give it an alias to choose the name yourself: `{}(another_name)`", v.name))
-                .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span)))
+                .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span))),
+            )
         })
         .collect()
 }

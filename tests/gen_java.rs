@@ -205,13 +205,7 @@ fn a_w114_guard_stops_the_call_with_its_sentence() {
     let program = checked.program.expect("the rule resolves and types");
     let mut analysis = checked.analysis.expect("the rule is analysed");
     analysis.guards = vec![rulec::analysis::Guard { table: 0, a: 1, b: 2 }];
-    let unit = rulec::gen::Unit {
-        program: &program,
-        analysis: &analysis,
-        source_name: "overlap_guard.rule".into(),
-        sha256: "0".repeat(64),
-        text: src.into(),
-    };
+    let unit = rulec::gen::Unit::new(&program, &analysis, "overlap_guard.rule", &"0".repeat(64), src);
     let dir = tempfile::tempdir().unwrap();
     for f in rulec::gen::backend(rulec::gen::Lang::Java).generate(&unit) {
         std::fs::write(dir.path().join(&f.path), f.text).unwrap();

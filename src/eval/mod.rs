@@ -49,10 +49,8 @@ pub enum EvalError {
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EvalError::Contradiction { table, a, b } => {
-                write!(f, "table {table}: row {a} and row {b} matched at the same time")
-            }
-            EvalError::NoRow { table } => write!(f, "table {table}: no row matched"),
+            EvalError::Contradiction { table, a, b } => f.write_str(&wire::sentence::rows_met(table, *a, *b)),
+            EvalError::NoRow { table } => f.write_str(&wire::sentence::no_row(table)),
             EvalError::DivisionByZero => write!(f, "division by zero"),
             EvalError::NegativeRoot => write!(f, "isqrt of a negative number"),
         }

@@ -9,7 +9,7 @@
 //! expressions), so `gofmt -l` finds nothing without gofmt ever running.
 
 use super::names::{ident, pascal, unit_type};
-use super::plan::{self, Check, Code, Helper, Plan, Step};
+use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;

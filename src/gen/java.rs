@@ -4,9 +4,9 @@
 //! function, and a runner that `javac --release 17` alone compiles.
 
 use super::names::{camel, ident, pascal};
-use super::plan::{self, Check, Code, Helper, Plan, Step};
+use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
 use super::{Backend, File, Lang, Runner, Unit};
-use crate::lang::is_target_keyword;
+use super::names::is_target_keyword;
 use crate::num::RoundMode;
 use crate::sema::*;
 use crate::syntax::ast::CmpOp;

@@ -3,7 +3,13 @@
 //! lives here; a backend only spells the rule in its language.
 
 pub mod names;
+pub mod api;
+pub mod legacy_plan;
+pub mod naming;
 pub mod plan;
+pub mod printer;
+pub mod text;
+pub mod walk;
 
 use crate::analysis::Analysis;
 use crate::sema::{EnumId, Program, Value, VarId};
@@ -36,8 +42,10 @@ pub struct File {
     pub text: String,
 }
 
-/// What a backend is given: the checked rule and what the analysis proved about it.
+/// What a backend is given: the checked rule and what the analysis proved about it, and the
+/// code plan made from them once.
 pub struct Unit<'a> {
+    pub plan: plan::Plan,
     pub program: &'a Program,
     pub analysis: &'a Analysis,
     /// The rule file's name as headers show it (`parcel_rate.rule`).
@@ -57,13 +65,32 @@ impl<'a> Unit<'a> {
         }
         let (program, analysis) = (checked.program.as_ref()?, checked.analysis.as_ref()?);
         let src = sources.get(checked.file);
+        let source_name = src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         Some(Unit {
+            plan: plan::build(program, analysis, &source_name, &src.sha256),
             program,
             analysis,
-            source_name: src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            source_name,
             sha256: src.sha256.clone(),
             text: src.text.clone(),
         })
+    }
+
+    /// The unit of a program and its analysis read from somewhere else than a checked file.
+    pub fn new(program: &'a Program, analysis: &'a Analysis, source_name: &str, sha256: &str, text: &str) -> Unit<'a> {
+        Unit {
+            plan: plan::build(program, analysis, source_name, sha256),
+            program,
+            analysis,
+            source_name: source_name.to_string(),
+            sha256: sha256.to_string(),
+            text: text.to_string(),
+        }
+    }
+
+    /// Every identifier the rule's code declares in `lang`.
+    pub fn names(&self, lang: Lang) -> naming::Names {
+        naming::names(&self.plan, lang)
     }
 
     /// The two header lines every generated file starts with, behind the language's comment marker.

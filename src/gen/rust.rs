@@ -3,7 +3,7 @@
 //! `_record` function, and a runner that `rustc` alone compiles.
 
 use super::names::{ident, pascal, unit_type};
-use super::plan::{self, Check, Code, Helper, Plan, Step};
+use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;

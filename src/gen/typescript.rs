@@ -13,7 +13,7 @@
 //! every input too: a number whose value is whole is taken as that integer.
 
 use super::names::{ident, pascal, unit_type};
-use super::plan::{self, Check, Code, Helper, Plan, Step};
+use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;

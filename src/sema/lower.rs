@@ -1561,10 +1561,12 @@ impl Lower {
         let mut rows = Vec::new();
         for row in &t.rows {
             let mut cell_spans = Vec::new();
+            let mut cells = Vec::new();
             let mut rconds = Vec::new();
             let mut rres = Vec::new();
             for (i, cell) in row.cells.iter().enumerate() {
                 cell_spans.push(cell.span);
+                cells.push(self.source_text(cell.span));
                 match &cell.kind {
                     ast::Cell::Cond(c) => {
                         let v = conds[i];
@@ -1582,7 +1584,7 @@ impl Lower {
                     }
                 }
             }
-            rows.push(RowIr { conds: rconds, results: rres, span: row.span, cell_spans });
+            rows.push(RowIr { conds: rconds, results: rres, span: row.span, cell_spans, cells });
         }
         if !ok {
             return None;
@@ -1595,6 +1597,7 @@ impl Lower {
             rows,
             span,
             name_span: t.name.span,
+            policy_span: t.policy.as_ref().map(|p| p.1).unwrap_or(Span::new(t.name.span.end as usize, t.name.span.end as usize)),
         })
     }
 

@@ -1,0 +1,156 @@
+//! The one naming pass: every identifier a rule's generated code declares, for one
+//! language, from the plan and the language's tables (src/lang.rs).
+//!
+//! A name keeps its spelling unless the language reserves it or something declared before
+//! it already has it. A reserved word takes `_` after it (`class_`); a name taken takes the
+//! next number in the case's own manner (`class_2`, `Output2`). Claims are made in one fixed
+//! order — the module, the function and its twins, the unit types, the enums and their
+//! members, the ranks, then every variable in declaration order — so the same rule gives
+//! the same identifiers on every run, and names that fold together in one language (`Red`,
+//! `red`, `RED` as Python's `RED`) are settled there without touching the others.
+
+use super::plan::Plan;
+use crate::lang::{Case, Lang, Naming};
+use std::collections::HashSet;
+
+#[derive(Clone, Debug)]
+pub struct Names {
+    pub lang: Lang,
+    /// The module's file stem, Go's package, Java's class.
+    pub module: String,
+    pub function: String,
+    pub traced: String,
+    pub record: String,
+    pub wire: String,
+    /// By unit type (the plan's `units`).
+    pub units: Vec<String>,
+    /// By enum: its type.
+    pub enums: Vec<String>,
+    /// By enum, by value: the member's identifier (bare: without the enum's qualifier).
+    pub members: Vec<Vec<String>>,
+    /// The function holding the branches (answers the outputs and the rows).
+    pub core: String,
+    /// By table, in evaluation order: the local holding the row it matched.
+    pub slots: Vec<String>,
+    /// By enum: the function giving a value's place, where the language needs one.
+    pub ranks: Vec<Option<String>>,
+    /// By variable: the identifier of the parameter or local that holds it.
+    pub vars: Vec<String>,
+    /// By variable: its field in `Output` (outputs) or Go's `Input` (inputs).
+    pub fields: Vec<String>,
+}
+
+/// Identifiers taken in one namespace.
+struct Scope<'a> {
+    naming: &'a Naming,
+    taken: HashSet<String>,
+}
+
+impl<'a> Scope<'a> {
+    fn new(naming: &'a Naming) -> Scope<'a> {
+        Scope { naming, taken: HashSet::new() }
+    }
+
+    fn reserved(&self, ident: &str) -> bool {
+        self.naming.reserved.contains(&ident) || self.naming.used.contains(&ident)
+    }
+
+    /// Claim a module-level name: it must not shadow a builtin the fixed text calls either.
+    fn claim_top(&mut self, ident: String, case: Case) -> String {
+        let builtins = self.naming.builtins;
+        let ident = if builtins.contains(&ident.as_str()) { format!("{ident}_") } else { ident };
+        self.claim(ident, case)
+    }
+
+    /// Claim `ident` (already spelled), or the first free spelling after it.
+    fn claim(&mut self, ident: String, case: Case) -> String {
+        let mut candidate = if self.reserved(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut n = 2;
+        while self.taken.contains(&candidate) || self.reserved(&candidate) {
+            candidate = case.numbered(&ident, n);
+            n += 1;
+        }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+
+    /// Claim a spelling that must be unique but is also not one of `extra`.
+    fn claim_field(&mut self, ident: String, case: Case, extra: &[&str]) -> String {
+        let clash = |s: &str| extra.contains(&s);
+        let mut candidate = if clash(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut n = 2;
+        while self.taken.contains(&candidate) || clash(&candidate) {
+            candidate = case.numbered(&ident, n);
+            n += 1;
+        }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+}
+
+fn template(t: &str, ident: &str) -> String {
+    t.replace("{}", ident)
+}
+
+pub fn names(plan: &Plan, lang: Lang) -> Names {
+    let n = lang.naming();
+    let mut global = Scope::new(n);
+    let module = Scope::new(n).claim_top(n.module.apply(&plan.rule.base), n.module);
+    if n.module_in_scope {
+        global.taken.insert(module.clone());
+    }
+    let function = global.claim_top(n.function.apply(&plan.rule.base), n.function);
+    let traced = global.claim_top(template(n.traced, &function), n.function);
+    let record = global.claim_top(template(n.record, &function), n.function);
+    let wire = global.claim_top(template(n.wire, &function), n.function);
+    let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
+    let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
+    let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
+    let members = plan
+        .enums
+        .iter()
+        .zip(&enums)
+        .map(|(e, ty)| {
+            let mut own = Scope::new(n);
+            e.values
+                .iter()
+                .map(|v| {
+                    let bare = n.member.apply(&v.base);
+                    let ident = if n.member_prefixed { format!("{ty}{bare}") } else { bare };
+                    let scope = if n.members_global { &mut global } else { &mut own };
+                    scope.claim(ident, n.member)
+                })
+                .collect()
+        })
+        .collect();
+    let ranks = plan
+        .enums
+        .iter()
+        .map(|e| match n.rank {
+            Some((t, case)) if e.ranked => Some(global.claim_top(template(t, &case.apply(&e.base)), case)),
+            _ => None,
+        })
+        .collect();
+    let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
+    let vars = plan.vars.iter().map(|v| global.claim(n.value.apply(&v.base), n.value)).collect();
+    let mut inputs = Scope::new(n);
+    let mut outputs = Scope::new(n);
+    let fields = plan
+        .vars
+        .iter()
+        .map(|v| {
+            let mut f = n.field.apply(&v.base);
+            if n.field_no_underscore && f.starts_with('_') {
+                f = format!("{}_", f.trim_start_matches('_'));
+                if f == "_" {
+                    f = "field_".into();
+                }
+            }
+            let scope = if v.role == super::plan::Role::Input { &mut inputs } else { &mut outputs };
+            let mut reserved: Vec<&str> = n.fields.to_vec();
+            reserved.extend(n.reserved);
+            scope.claim_field(f, n.field, &reserved)
+        })
+        .collect();
+    Names { lang, module, function, traced, record, wire, core, slots, units, enums, members, ranks, vars, fields }
+}
