@@ -154,7 +154,7 @@ fn target_keywords(p: &Program) -> Vec<Diagnostic> {
                 .iter()
                 .filter_map(|&l| {
                     let ident = l.naming().value.apply(&v.name);
-                    l.reserves(&ident).then(|| (l, ident))
+                    l.reserves(&ident).then_some((l, ident))
                 })
                 .collect();
             if hit.is_empty() {

@@ -8,8 +8,8 @@
 //! is printed the way gofmt prints it (`printer` below ports go/printer's spacing of binary
 //! expressions), so `gofmt -l` finds nothing without gofmt ever running.
 
-use super::names::{ident, pascal, unit_type};
 use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
+use super::names::{ident, pascal, unit_type};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;

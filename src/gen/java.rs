@@ -3,10 +3,10 @@
 //! every number, the entry guard, one branch per row, the `Traced` twin, the `Record`
 //! function, and a runner that `javac --release 17` alone compiles.
 
-use super::names::{camel, ident, pascal};
 use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
-use super::{Backend, File, Lang, Runner, Unit};
 use super::names::is_target_keyword;
+use super::names::{camel, ident, pascal};
+use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;
 use crate::syntax::ast::CmpOp;

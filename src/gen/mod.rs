@@ -2,9 +2,9 @@
 //! [`Backend`]. What every backend shares — names, the header, the vectors it is held to —
 //! lives here; a backend only spells the rule in its language.
 
-pub mod names;
 pub mod api;
 pub mod legacy_plan;
+pub mod names;
 pub mod naming;
 pub mod plan;
 pub mod printer;

@@ -100,9 +100,10 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         global.taken.insert(module.clone());
     }
     let function = global.claim_top(n.function.apply(&plan.rule.base), n.function);
-    let traced = global.claim_top(template(n.traced, &function), n.function);
-    let record = global.claim_top(template(n.record, &function), n.function);
-    let wire = global.claim_top(template(n.wire, &function), n.function);
+    let cased = n.function.apply(&plan.rule.base);
+    let traced = global.claim_top(template(n.traced, &cased), n.function);
+    let record = global.claim_top(template(n.record, &cased), n.function);
+    let wire = global.claim_top(template(n.wire, &cased), n.function);
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
     let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();

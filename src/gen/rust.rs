@@ -2,8 +2,8 @@
 //! `Result<_, RuleError>`, the entry guard, one branch per row, the `_traced` twin, the
 //! `_record` function, and a runner that `rustc` alone compiles.
 
-use super::names::{ident, pascal, unit_type};
 use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
+use super::names::{ident, pascal, unit_type};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;

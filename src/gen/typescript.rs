@@ -12,8 +12,8 @@
 //! A caller from JavaScript can pass anything, so the entry guard asks about the kind of
 //! every input too: a number whose value is whole is taken as that integer.
 
-use super::names::{ident, pascal, unit_type};
 use super::legacy_plan::{self as plan, Check, Code, Helper, Plan, Step};
+use super::names::{ident, pascal, unit_type};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::num::RoundMode;
 use crate::sema::*;

@@ -1597,7 +1597,11 @@ impl Lower {
             rows,
             span,
             name_span: t.name.span,
-            policy_span: t.policy.as_ref().map(|p| p.1).unwrap_or(Span::new(t.name.span.end as usize, t.name.span.end as usize)),
+            policy_span: t
+                .policy
+                .as_ref()
+                .map(|p| p.1)
+                .unwrap_or(Span::new(t.name.span.end as usize, t.name.span.end as usize)),
         })
     }
 

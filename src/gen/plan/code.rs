@@ -100,7 +100,7 @@ impl Expr {
     pub fn or(a: Expr, b: Expr) -> Expr {
         Expr::bool(Node::Or(Box::new(a), Box::new(b)))
     }
-    pub fn not(a: Expr) -> Expr {
+    pub fn negate(a: Expr) -> Expr {
         Expr::bool(Node::Not(Box::new(a)))
     }
     pub fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {

@@ -574,7 +574,7 @@ impl Builder<'_> {
                 self.rank_if_ordered(*op, &a);
                 Expr::cmp(*op, a, b)
             }
-            TExprKind::Not(_) => Expr::not(self.kid(e, s, 0)),
+            TExprKind::Not(_) => Expr::negate(self.kid(e, s, 0)),
             TExprKind::And(..) => Expr::bool(Node::And(bx(self.kid(e, s, 0)), bx(self.kid(e, s, 1)))),
             TExprKind::Or(..) => Expr::or(self.kid(e, s, 0), self.kid(e, s, 1)),
             TExprKind::If { .. } => {
@@ -645,7 +645,11 @@ impl Builder<'_> {
             .guards
             .iter()
             .filter(|g| g.table == t)
-            .map(|g| PairGuard { a: g.a, b: g.b, sentence: crate::eval::wire::sentence::rows_met(&table.name, g.a, g.b) })
+            .map(|g| PairGuard {
+                a: g.a,
+                b: g.b,
+                sentence: crate::eval::wire::sentence::rows_met(&table.name, g.a, g.b),
+            })
             .collect();
         TablePlan {
             name: table.name.clone(),
@@ -711,6 +715,22 @@ impl Builder<'_> {
     fn cell(&mut self, col: VarId, c: &CondIr) -> Expr {
         let CondIr::Tests { negated, tests } = c else { return Expr::truth(true) };
         let optional = self.p.vars[col].optional;
+        // Values listed one by one (`def, func`) are one test of membership.
+        let merged;
+        let tests = if !scale::is_number(&self.p.vars[col].ty)
+            && self.p.vars[col].ty != Ty::Bool
+            && tests.len() > 1
+            && tests.iter().all(|t| matches!(t, TestIr::OneOf(_)))
+        {
+            let values = tests.iter().flat_map(|t| match t {
+                TestIr::OneOf(vs) => vs.clone(),
+                _ => Vec::new(),
+            });
+            merged = vec![TestIr::OneOf(values.collect())];
+            &merged
+        } else {
+            tests
+        };
         let mut alts: Vec<Expr> = Vec::new();
         for t in tests {
             alts.push(match t {
@@ -721,7 +741,7 @@ impl Builder<'_> {
         }
         let any = alts.into_iter().reduce(Expr::or).unwrap_or(Expr::truth(false));
         if *negated {
-            Expr::not(any)
+            Expr::negate(any)
         } else {
             any
         }
@@ -741,7 +761,7 @@ impl Builder<'_> {
                 match (vs.contains(&Value::Bool(true)), vs.contains(&Value::Bool(false))) {
                     (true, true) => Expr::truth(true),
                     (true, false) => self.held(col),
-                    (false, true) => Expr::not(self.held(col)),
+                    (false, true) => Expr::negate(self.held(col)),
                     (false, false) => Expr::truth(false),
                 }
             }

@@ -38,17 +38,17 @@ impl Backend for Python {
     }
 
     fn runner(&self, base: &str) -> Runner {
-        Runner { needs: vec!["python3"], build: vec![], run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")] }
+        Runner {
+            needs: vec!["python3"],
+            build: vec![],
+            run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")],
+        }
     }
 
     fn api(&self, u: &super::Unit) -> serde_json::Value {
         let (plan, names) = (&u.plan, &u.names(Lang::Python));
         let p = Py { plan, n: names };
-        let spell = super::api::Spelling {
-            names,
-            ty: &|v| p.api_type(v),
-            member: &|e, i| names.members[e][i].clone(),
-        };
+        let spell = super::api::Spelling { names, ty: &|v| p.api_type(v), member: &|e, i| names.members[e][i].clone() };
         let mut m = spell.entry(plan, &p.returns());
         let (f, params, ret) = (&names.function, p.params(), p.returns());
         m.insert("module".into(), json!(names.module));
@@ -159,7 +159,13 @@ impl Syntax for Py<'_> {
             Node::Mod(..) => Form::Call("_mod".into()),
             Node::Isqrt(_) => Form::Call("_isqrt".into()),
             Node::If(..) => Form::Parts(
-                vec![Part::Kid(1, OR), Part::Text(" if ".into()), Part::Kid(0, OR), Part::Text(" else ".into()), Part::Kid(2, COND)],
+                vec![
+                    Part::Kid(1, OR),
+                    Part::Text(" if ".into()),
+                    Part::Kid(0, OR),
+                    Part::Text(" else ".into()),
+                    Part::Kid(2, COND),
+                ],
                 COND,
             ),
             Node::Cmp(op, a, _) => self.cmp(*op, a.kind, false),
@@ -230,7 +236,8 @@ impl Py<'_> {
     /// `x in (a, b)` over the node `of` (a `OneOf`).
     fn one_of(&self, of: &Expr, n: usize, negated: bool) -> Form {
         let Node::OneOf(x, vals) = &of.node else { unreachable!("a set of values") };
-        let mut parts = vec![Part::Expr((**x).clone(), ADD), Part::Text(if negated { " not in (" } else { " in (" }.into())];
+        let mut parts =
+            vec![Part::Expr((**x).clone(), ADD), Part::Text(if negated { " not in (" } else { " in (" }.into())];
         for (i, v) in vals.iter().enumerate() {
             if i > 0 {
                 parts.push(Part::Text(", ".into()));
@@ -346,7 +353,11 @@ impl Py<'_> {
         o.blank();
         self.sections(&mut o, &["builtins"]);
         for (u, name) in plan.units.iter().zip(&self.n.units) {
-            o.line(format!("{name} = NewType({}, int)  # {}: a whole number of its unit", py_str(name), comment(&u.what)));
+            o.line(format!(
+                "{name} = NewType({}, int)  # {}: a whole number of its unit",
+                py_str(name),
+                comment(&u.what)
+            ));
         }
         if plan.dates {
             o.line("Date = NewType(\"Date\", int)  # a calendar day: the number of days since 1970-01-01");
