@@ -57,6 +57,18 @@ impl std::fmt::Display for EvalError {
     }
 }
 
+/// What the reference says of one line of a vectors file or of `rulec eval`'s standard input:
+/// the fixtures record, or the refusal line in its place. Every runner prints the same.
+pub fn answer(p: &Program, line: &str, tag: &str) -> String {
+    match wire::read_line(p, line) {
+        Err(r) => wire::refusal_line(&r),
+        Ok(inputs) => match evaluate(p, &inputs) {
+            Ok(o) => wire::record(p, &inputs, &o, tag),
+            Err(e) => wire::contradiction_line(&e),
+        },
+    }
+}
+
 /// Evaluate the rule for one call. `inputs` holds one value per input, in `p.inputs` order,
 /// already read and checked at the door (see `wire::read_inputs`).
 pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {

@@ -13,6 +13,7 @@
 
 pub mod code;
 pub mod door;
+pub mod interp;
 
 pub use code::{Arith, Expr, Kind, Node};
 pub use door::{Constraint, Door, InputDoor, RangeCheck};
