@@ -353,6 +353,8 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
             writeln!(out, "{answer}").map_err(|e| e.to_string())?;
         }
     } else {
+        // One call named on the command line is an argument: one that is not JSON is refused.
+        serde_json::from_str::<serde_json::Value>(input).map_err(|e| format!("--in is not JSON: {e}"))?;
         writeln!(out, "{}", eval::answer(p, input, tag)).map_err(|e| e.to_string())?;
     }
     Ok(0)
