@@ -90,6 +90,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         diagnostics.extend(diags);
         if let Some(p) = &program {
+            diagnostics.extend(identifier_clashes(p));
             diagnostics.extend(target_keywords(p));
             let found = analysis::analyse(p, &sources.get(id).text, opts);
             diagnostics.extend(found.diagnostics.iter().cloned());
@@ -139,6 +140,38 @@ fn load_enums_file(
         return Err(Box::new(d));
     }
     Ok((fid, file))
+}
+
+/// E075: two declarations that generated code would call by one identifier (the alias, or
+/// the ASCII name): variables, enums, or the values of one enum.
+fn identifier_clashes(p: &Program) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut clash = |what: &str, ident: &str, first: (FileId, Span), second: (FileId, Span)| {
+        out.push(
+            Diagnostic::new("E075", second.0, second.1, format!("two {what} are called `{ident}` in generated code"))
+                .label(format!("generated code calls this `{ident}`"))
+                .secondary(first.0, first.1, format!("and this `{ident}` too"))
+                .help("give one of them another alias: `name(another_alias)`"),
+        );
+    };
+    for (i, v) in p.vars.iter().enumerate() {
+        if let Some(w) = p.vars[..i].iter().find(|w| w.ident() == v.ident()) {
+            clash("declarations", v.ident(), (p.file, w.span), (p.file, v.span));
+        }
+    }
+    for (i, e) in p.enums.iter().enumerate() {
+        if let Some(f) = p.enums[..i].iter().find(|f| f.ident() == e.ident()) {
+            clash("enums", e.ident(), (f.file, f.span), (e.file, e.span));
+        }
+        for (j, v) in e.values.iter().enumerate() {
+            let ident = |v: &sema::EnumValueIr| v.alias.clone().unwrap_or_else(|| v.name.clone());
+            if let Some(w) = e.values[..j].iter().find(|w| ident(w) == ident(v)) {
+                let what = format!("values of enum `{}` (`{}` and `{}`)", e.name, w.name, v.name);
+                clash(&what, &ident(v), (e.file, e.span), (e.file, e.span));
+            }
+        }
+    }
+    out
 }
 
 /// W121: a name generated code cannot use as it is, because it is a keyword of a target

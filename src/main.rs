@@ -391,6 +391,7 @@ fn gen(
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut sources = Sources::new();
     let mut files = Vec::new();
+    let mut writers = Vec::new();
     let mut fresh = Vec::new();
     let mut failed = Vec::new();
     for path in rule_files(paths)? {
@@ -407,7 +408,16 @@ fn gen(
             .map(|f| Artifact::new(f.path.split('/').next().unwrap_or(""), &out.join(&f.path), &f.text, &lock_dir))
             .collect();
         fresh.push(LockedRule::fresh(&path, &unit, artifacts, &lock_dir));
+        writers.extend(outputs.iter().map(|f| (path.display().to_string(), f.clone())));
         files.extend(outputs);
+    }
+    let clashes = rulec::gen::clashes(&writers);
+    if !clashes.is_empty() {
+        for c in &clashes {
+            eprintln!("error: {c}");
+        }
+        eprintln!("error: nothing was written");
+        return Ok(1);
     }
     if !failed.is_empty() {
         eprint!("{}", render::text(&sources, &failed, use_color(Color::Auto)));

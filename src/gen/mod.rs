@@ -226,6 +226,35 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
     out
 }
 
+/// Files two rules would both write: the same path (ASCII case folded, as a file system on
+/// macOS or Windows folds it) with other bytes — `a/price.rule` and `b/price.rule`, or
+/// `parcel_rate` and `ParcelRate` in Go's package and Java's class. One message per path,
+/// naming both rules; empty when every path has one writer (the shared helper files are the
+/// same bytes from every rule).
+pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
+    use std::collections::BTreeMap;
+    let mut seen: BTreeMap<String, (&str, &File)> = BTreeMap::new();
+    let mut pairs: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for (rule, f) in outputs {
+        match seen.get(&f.path.to_ascii_lowercase()) {
+            Some((other, g)) if *other != rule.as_str() && (g.text != f.text || g.path != f.path) => {
+                pairs.entry((other, rule)).or_default().push(&f.path);
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(f.path.to_ascii_lowercase(), (rule, f));
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|((a, b), paths)| {
+            let more = if paths.len() > 1 { format!(" and {} more", paths.len() - 1) } else { String::new() };
+            format!("{a} and {b} would both write {}{more}: give one of the rules another name or alias", paths[0])
+        })
+        .collect()
+}
+
 /// The unit vectors of the arithmetic every module carries (the seven roundings of a
 /// quotient, the remainder from zero up, the whole square root), with the reference's
 /// answers: `vectors/_helpers.jsonl` and its expected file. The harness runs each
