@@ -69,7 +69,8 @@ fn w121_says_which_languages_rename_a_name() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
         .filter(|d| d["code"] == "W121")
         .collect();
-    let class_like = w121.iter().find(|d| d["spans"][0]["label"].as_str().unwrap_or("").contains("Python writes `def_`"));
+    let class_like =
+        w121.iter().find(|d| d["spans"][0]["label"].as_str().unwrap_or("").contains("Python writes `def_`"));
     assert!(class_like.is_some(), "{w121:#?}");
     // `v` is an identifier the generated Rust and Python use themselves; `foo_bar` none does.
     let about = |name: &str| w121.iter().any(|d| d["title"].as_str().unwrap().starts_with(&format!("`{name}`")));

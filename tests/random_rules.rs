@@ -43,21 +43,147 @@ impl Rng {
 /// Names a rule may legally use that generated code uses itself, or that some target
 /// language reserves.
 const HOSTILE: &[&str] = &[
-    "trace", "tag", "out", "v", "x", "s", "n", "d", "f", "key", "call", "what", "Fired", "Output", "Input", "Date",
-    "Day", "Wire", "RuleError", "type", "class", "def", "func", "let", "var", "self", "Self", "len", "int", "str",
-    "bool", "list", "dict", "isinstance", "repr", "None", "True", "null", "undefined", "NaN", "end", "begin",
-    "echo", "select", "from", "where", "guard", "Some", "Ok", "Err", "String", "Long", "Object", "Math", "BigInt",
-    "Number", "Error", "JSON", "fmt", "nil", "package", "import", "return", "yield", "case", "switch", "match",
-    "with", "as", "is", "new", "this", "static", "final", "long", "char", "byte", "go", "chan", "map", "range",
-    "struct", "impl", "fn", "mut", "ref", "loop", "while", "for", "break", "continue", "do", "try", "catch",
-    "throw", "function", "export", "default", "_", "_x", "_row0", "_call", "main", "Enum", "Protocol", "_trace",
+    "trace",
+    "tag",
+    "out",
+    "v",
+    "x",
+    "s",
+    "n",
+    "d",
+    "f",
+    "key",
+    "call",
+    "what",
+    "Fired",
+    "Output",
+    "Input",
+    "Date",
+    "Day",
+    "Wire",
+    "RuleError",
+    "type",
+    "class",
+    "def",
+    "func",
+    "let",
+    "var",
+    "self",
+    "Self",
+    "len",
+    "int",
+    "str",
+    "bool",
+    "list",
+    "dict",
+    "isinstance",
+    "repr",
+    "None",
+    "True",
+    "null",
+    "undefined",
+    "NaN",
+    "end",
+    "begin",
+    "echo",
+    "select",
+    "from",
+    "where",
+    "guard",
+    "Some",
+    "Ok",
+    "Err",
+    "String",
+    "Long",
+    "Object",
+    "Math",
+    "BigInt",
+    "Number",
+    "Error",
+    "JSON",
+    "fmt",
+    "nil",
+    "package",
+    "import",
+    "return",
+    "yield",
+    "case",
+    "switch",
+    "match",
+    "with",
+    "as",
+    "is",
+    "new",
+    "this",
+    "static",
+    "final",
+    "long",
+    "char",
+    "byte",
+    "go",
+    "chan",
+    "map",
+    "range",
+    "struct",
+    "impl",
+    "fn",
+    "mut",
+    "ref",
+    "loop",
+    "while",
+    "for",
+    "break",
+    "continue",
+    "do",
+    "try",
+    "catch",
+    "throw",
+    "function",
+    "export",
+    "default",
+    "_",
+    "_x",
+    "_row0",
+    "_call",
+    "main",
+    "Enum",
+    "Protocol",
+    "_trace",
 ];
 
 /// Keywords of the .rule language: never a name.
 const RULE_KEYWORDS: &[&str] = &[
-    "rule", "enums", "use", "about", "input", "output", "value", "define", "table", "enum", "group", "constraint",
-    "expect", "round", "and", "or", "not", "none", "true", "false", "unique", "first", "any", "min", "max", "mod",
-    "isqrt", "if", "then", "else", "in",
+    "rule",
+    "enums",
+    "use",
+    "about",
+    "input",
+    "output",
+    "value",
+    "define",
+    "table",
+    "enum",
+    "group",
+    "constraint",
+    "expect",
+    "round",
+    "and",
+    "or",
+    "not",
+    "none",
+    "true",
+    "false",
+    "unique",
+    "first",
+    "any",
+    "min",
+    "max",
+    "mod",
+    "isqrt",
+    "if",
+    "then",
+    "else",
+    "in",
 ];
 
 const MODES: &[&str] = &["up", "down", "ceiling", "floor", "half_up", "half_down", "half_even"];
@@ -175,7 +301,8 @@ impl Gen {
                 Ty::Money { cur, tag, lo, hi }
             }
             3 => {
-                let (dim, unit) = *self.rng.pick(&[("mass", "g"), ("mass", "lb"), ("length", "cm"), ("duration", "min")]);
+                let (dim, unit) =
+                    *self.rng.pick(&[("mass", "g"), ("mass", "lb"), ("length", "cm"), ("duration", "min")]);
                 Ty::Qty { dim, unit, lo, hi }
             }
             _ => {
@@ -233,7 +360,8 @@ fn partition(g: &mut Gen, v: &Var) -> Vec<String> {
         }
         Ty::Enum(e) => {
             let en = &g.enums[*e];
-            let names: Vec<String> = en.values.iter().map(|v| ident(&v.split(' ').next().unwrap().to_string())).collect();
+            let names: Vec<String> =
+                en.values.iter().map(|v| ident(&v.split(' ').next().unwrap().to_string())).collect();
             let n = names.len();
             let cut = 1 + g.rng.below(n - 1);
             let group = g.groups.iter().find(|(_, ge, _)| ge == e).map(|(name, _, vs)| (name.clone(), vs.clone()));
@@ -248,7 +376,11 @@ fn partition(g: &mut Gen, v: &Var) -> Vec<String> {
             }
         }
         Ty::Str => vec!["\"A\"".into(), "\"B\", \"C\"".into(), "not: \"A\", \"B\", \"C\"".into()],
-        Ty::Int { lo, hi } | Ty::Money { lo, hi, .. } | Ty::Qty { lo, hi, .. } | Ty::Rate { lo, hi, .. } | Ty::Date { lo, hi } => {
+        Ty::Int { lo, hi }
+        | Ty::Money { lo, hi, .. }
+        | Ty::Qty { lo, hi, .. }
+        | Ty::Rate { lo, hi, .. }
+        | Ty::Date { lo, hi } => {
             let (lo, hi) = (*lo, *hi);
             let a = g.rng.range(lo, hi);
             let b = g.rng.range(lo, hi);
@@ -258,7 +390,9 @@ fn partition(g: &mut Gen, v: &Var) -> Vec<String> {
             match shape {
                 0 => vec![format!("<{}", lit(a)), format!(">={}", lit(a))],
                 1 => vec![format!("<={}", lit(a)), format!(">{}", lit(a))],
-                2 if a < b => vec![format!("<{}", lit(a)), format!(">={} <{}", lit(a), lit(b)), format!(">={}", lit(b))],
+                2 if a < b => {
+                    vec![format!("<{}", lit(a)), format!(">={} <{}", lit(a), lit(b)), format!(">={}", lit(b))]
+                }
                 _ => vec![format!("<={}", lit(a)), format!(">{}", lit(a))],
             }
         }
@@ -344,7 +478,14 @@ fn numeric_inputs(g: &Gen) -> Vec<(String, Ty)> {
 }
 
 fn random_rule(seed: u64, index: usize) -> String {
-    let mut g = Gen { rng: Rng(seed), used: Vec::new(), enums: Vec::new(), groups: Vec::new(), inputs: Vec::new(), text: String::new() };
+    let mut g = Gen {
+        rng: Rng(seed),
+        used: Vec::new(),
+        enums: Vec::new(),
+        groups: Vec::new(),
+        inputs: Vec::new(),
+        text: String::new(),
+    };
     // Rules of one run are generated into one folder: each name is its own.
     let rule_name = format!("{}_r{index}", g.rng.pick(HOSTILE));
     let _ = writeln!(g.text, "rule {rule_name} v{}", 1 + g.rng.below(9));
@@ -418,7 +559,9 @@ fn random_rule(seed: u64, index: usize) -> String {
     if let Some((a, aty)) = nums.first().cloned() {
         let out2 = g.name("o");
         let (ty_text, grid) = match &aty {
-            Ty::Money { cur, tag, .. } => (g.ty_text(&Ty::Money { cur, tag, lo: 0, hi: 0 }), format!("{}{cur}", 1 + g.rng.below(10))),
+            Ty::Money { cur, tag, .. } => {
+                (g.ty_text(&Ty::Money { cur, tag, lo: 0, hi: 0 }), format!("{}{cur}", 1 + g.rng.below(10)))
+            }
             Ty::Qty { dim, unit, .. } => (format!("{dim}[{unit}]"), format!("{}{unit}", 1 + g.rng.below(5))),
             _ => ("int".into(), (1 + g.rng.below(5)).to_string()),
         };
@@ -490,9 +633,10 @@ fn rulec(args: &[&str], cwd: &Path) -> std::process::Output {
 #[test]
 fn random_rules_agree_with_the_reference_in_every_language() {
     let count: usize = std::env::var("RULEC_RANDOM_RULES").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let base: u64 = std::env::var("RULEC_RANDOM_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()
-    });
+    let base: u64 = std::env::var("RULEC_RANDOM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs());
     println!("random rules: base seed {base}, {count} rules (RULEC_RANDOM_SEED, RULEC_RANDOM_RULES)");
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("rules");
@@ -507,7 +651,8 @@ fn random_rules_agree_with_the_reference_in_every_language() {
         let path = rules.join(format!("r{kept:04}.rule"));
         std::fs::write(&path, &text).unwrap();
         let out = rulec(&["check", "--format", "json", path.to_str().unwrap()], dir.path());
-        let errors = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.contains("\"severity\":\"error\"")).count();
+        let errors =
+            String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.contains("\"severity\":\"error\"")).count();
         if errors > 0 || !out.status.success() && out.status.code() != Some(1) {
             std::fs::remove_file(&path).unwrap();
             continue;

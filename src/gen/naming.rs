@@ -92,10 +92,17 @@ fn template(t: &str, ident: &str) -> String {
     t.replace("{}", ident)
 }
 
+/// The module (file stem, package, class) of a rule whose identifier base is `base`: what
+/// `names` gives, from the base alone (the harness finds a runner by it).
+pub fn module_name(lang: Lang, base: &str) -> String {
+    let n = lang.naming();
+    Scope::new(n).claim_top(n.module.apply(base), n.module)
+}
+
 pub fn names(plan: &Plan, lang: Lang) -> Names {
     let n = lang.naming();
     let mut global = Scope::new(n);
-    let module = Scope::new(n).claim_top(n.module.apply(&plan.rule.base), n.module);
+    let module = module_name(lang, &plan.rule.base);
     if n.module_in_scope {
         global.taken.insert(module.clone());
     }

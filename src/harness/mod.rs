@@ -107,11 +107,8 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         }
         jobs.extend(rules.iter().map(|r| (lang, r.clone())));
     }
-    let threads = if opts.jobs > 0 {
-        opts.jobs
-    } else {
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
-    };
+    let threads =
+        if opts.jobs > 0 { opts.jobs } else { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) };
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, TestResult)>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
