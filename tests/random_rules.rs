@@ -263,7 +263,7 @@ impl Gen {
     fn ty_text(&self, ty: &Ty) -> String {
         match ty {
             Ty::Int { .. } => "int".into(),
-            Ty::Money { cur, tag, .. } if tag.is_empty() => format!("money[{cur}]"),
+            Ty::Money { cur, tag: "", .. } => format!("money[{cur}]"),
             Ty::Money { cur, tag, .. } => format!("money[{cur}, {tag}]"),
             Ty::Qty { dim, unit, .. } => format!("{dim}[{unit}]"),
             Ty::Rate { step, .. } => format!("rate[{step}]"),
@@ -361,7 +361,7 @@ fn partition(g: &mut Gen, v: &Var) -> Vec<String> {
         Ty::Enum(e) => {
             let en = &g.enums[*e];
             let names: Vec<String> =
-                en.values.iter().map(|v| ident(&v.split(' ').next().unwrap().to_string())).collect();
+                en.values.iter().map(|v| ident(v.split(' ').next().unwrap())).collect();
             let n = names.len();
             let cut = 1 + g.rng.below(n - 1);
             let group = g.groups.iter().find(|(_, ge, _)| ge == e).map(|(name, _, vs)| (name.clone(), vs.clone()));
@@ -657,7 +657,7 @@ fn random_rules_agree_with_the_reference_in_every_language() {
             std::fs::remove_file(&path).unwrap();
             continue;
         }
-        texts.push((format!("{}", text.lines().next().unwrap().split(' ').nth(1).unwrap()), seed, text));
+        texts.push((text.lines().next().unwrap().split(' ').nth(1).unwrap().to_string(), seed, text));
         kept += 1;
     }
     println!("random rules: {kept} clean of {tried} generated");
