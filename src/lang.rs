@@ -145,6 +145,9 @@ pub struct Naming {
     pub core: &'static str,
     /// The local holding the row a table matched: `{}` is the table's place.
     pub slot: &'static str,
+    /// A module constant per enum member, where reading a member through its enum costs more
+    /// than reading a name of the module (Python's Enum): `{0}` the enum, `{1}` the member.
+    pub member_const: Option<&'static str>,
     /// Names of the module's own that a module-level declaration (the function, a type)
     /// must not take: the builtins its fixed text calls. Locals may shadow them.
     pub builtins: &'static [&'static str],
@@ -194,6 +197,7 @@ const RUST: Naming = Naming {
     rank: None,
     core: "{}_rows",
     slot: "row{}",
+    member_const: None,
     builtins: &[],
     value: Case::Keep,
     ty: Case::Pascal,
@@ -248,6 +252,7 @@ const PYTHON: Naming = Naming {
     rank: Some(("{}_rank", Case::Keep)),
     core: "_{}_rows",
     slot: "_row{}",
+    member_const: Some("_{0}_{1}"),
     builtins: &[
         "isinstance",
         "type",
@@ -371,6 +376,7 @@ const TYPESCRIPT: Naming = Naming {
     rank: Some(("_{}Rank", Case::Camel)),
     core: "_{}_rows",
     slot: "_row{}",
+    member_const: None,
     builtins: &[],
     value: Case::Keep,
     ty: Case::Pascal,
@@ -511,6 +517,7 @@ const GO: Naming = Naming {
     rank: None,
     core: "{}Rows",
     slot: "row{}",
+    member_const: None,
     builtins: &[],
     value: Case::Keep,
     ty: Case::Pascal,
@@ -625,6 +632,7 @@ const JAVA: Naming = Naming {
     rank: None,
     core: "{}Rows",
     slot: "row{}",
+    member_const: None,
     builtins: &[],
     value: Case::Keep,
     ty: Case::Pascal,

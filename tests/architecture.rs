@@ -54,7 +54,11 @@ fn no_import_runs_back_up_the_layers() {
     let src = Path::new(ROOT).join("src");
     for f in rust_files(&src.join("diag")) {
         let text = std::fs::read_to_string(&f).unwrap();
-        assert!(!text.contains("use crate::{") && !text.contains("crate::Sources"), "{} imports the crate root", f.display());
+        assert!(
+            !text.contains("use crate::{") && !text.contains("crate::Sources"),
+            "{} imports the crate root",
+            f.display()
+        );
     }
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     assert!(!lib.contains("gen::"), "lib.rs imports gen");

@@ -121,6 +121,14 @@ pub struct Runner {
 
 pub trait Backend: Sync {
     fn lang(&self) -> Lang;
+    /// Commands that build every rule's runner of a language folder at once (one javac for
+    /// every class), where that is quicker than rule by rule. When they succeed, `rulec test`
+    /// skips each runner's own `build`; when they fail, each rule builds on its own, so a
+    /// failure names the rule it belongs to.
+    /// `files` are the folder's files, relative to it, sorted.
+    fn build_all(&self, _files: &[String]) -> Option<Vec<Vec<String>>> {
+        None
+    }
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;

@@ -32,6 +32,8 @@ pub struct Names {
     pub core: String,
     /// By table, in evaluation order: the local holding the row it matched.
     pub slots: Vec<String>,
+    /// By enum, by value: the module constant holding the member, where the language has them.
+    pub member_consts: Vec<Vec<Option<String>>>,
     /// By enum: the function giving a value's place, where the language needs one.
     pub ranks: Vec<Option<String>>,
     /// By variable: the identifier of the parameter or local that holds it.
@@ -114,7 +116,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
     let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
-    let members = plan
+    let members: Vec<Vec<String>> = plan
         .enums
         .iter()
         .zip(&enums)
@@ -128,6 +130,15 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
                     let scope = if n.members_global { &mut global } else { &mut own };
                     scope.claim(ident, n.member)
                 })
+                .collect()
+        })
+        .collect();
+    let member_consts = members
+        .iter()
+        .zip(&enums)
+        .map(|(ms, ty): (&Vec<String>, &String)| {
+            ms.iter()
+                .map(|m| n.member_const.map(|t| global.claim_top(t.replace("{0}", ty).replace("{1}", m), Case::Keep)))
                 .collect()
         })
         .collect();
@@ -160,5 +171,21 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
             scope.claim_field(f, n.field, &reserved)
         })
         .collect();
-    Names { lang, module, function, traced, record, wire, core, slots, units, enums, members, ranks, vars, fields }
+    Names {
+        lang,
+        module,
+        function,
+        traced,
+        record,
+        wire,
+        core,
+        slots,
+        units,
+        enums,
+        members,
+        member_consts,
+        ranks,
+        vars,
+        fields,
+    }
 }

@@ -92,6 +92,7 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     let mut report = Report::default();
     let wanted: Vec<Lang> = if opts.langs.is_empty() { Lang::ALL.to_vec() } else { opts.langs.clone() };
     let mut jobs: Vec<(Lang, String)> = Vec::new();
+    let mut scratch: Vec<(Lang, tempfile::TempDir, bool)> = Vec::new();
     for lang in wanted {
         let lang_dir = dir.join(lang.name());
         if !lang_dir.is_dir() {
@@ -105,6 +106,18 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
             report.skipped.push(Skipped { lang, reason: format!("{missing} is not on PATH") });
             continue;
         }
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        copy_dir(&lang_dir, dir.path()).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
+        let mut files: Vec<String> = std::fs::read_dir(dir.path())
+            .map_err(|e| e.to_string())?
+            .filter_map(|e| e.ok().and_then(|e| e.file_name().into_string().ok()))
+            .collect();
+        files.sort();
+        let built = match gen::backend(lang).build_all(&files) {
+            Some(steps) => steps.iter().all(|step| run_step(step, dir.path()).is_ok()),
+            None => false,
+        };
+        scratch.push((lang, dir, built));
         jobs.extend(rules.iter().map(|r| (lang, r.clone())));
     }
     let threads =
@@ -116,7 +129,9 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((lang, alias)) = jobs.get(i) else { break };
-                let r = test_one(&vectors_dir, &dir.join(lang.name()), *lang, alias);
+                let (_, folder, built) =
+                    scratch.iter().find(|(l, ..)| l == lang).expect("a scratch folder per language");
+                let r = test_one(&vectors_dir, folder.path(), *built, *lang, alias);
                 done.lock().expect("no job panics holding the lock").push((i, r));
             });
         }
@@ -127,7 +142,7 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     Ok(report)
 }
 
-fn test_one(vectors_dir: &Path, lang_dir: &Path, lang: Lang, alias: &str) -> TestResult {
+fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &str) -> TestResult {
     let vectors = std::fs::read_to_string(vectors_dir.join(format!("{alias}.jsonl"))).unwrap_or_default();
     let expected = std::fs::read_to_string(vectors_dir.join(format!("{alias}.expected.jsonl"))).unwrap_or_default();
     let count = vectors.lines().count();
@@ -143,7 +158,7 @@ fn test_one(vectors_dir: &Path, lang_dir: &Path, lang: Lang, alias: &str) -> Tes
         first_diff: None,
         error: None,
     };
-    match build_and_run(lang_dir, lang, alias, &vectors) {
+    match build_and_run(folder, built, lang, alias, &vectors) {
         Err(e) => result.error = Some(e),
         Ok(got) => {
             result.ran = true;
@@ -164,28 +179,36 @@ fn test_one(vectors_dir: &Path, lang_dir: &Path, lang: Lang, alias: &str) -> Tes
     result
 }
 
-/// Copy the language's files into a scratch folder, build the runner there, run it on the vectors.
-fn build_and_run(lang_dir: &Path, lang: Lang, alias: &str, vectors: &str) -> Result<String, String> {
-    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
-    copy_dir(lang_dir, scratch.path()).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
+/// Run one command in `dir`: its output when it fails.
+fn run_step(step: &[String], dir: &Path) -> Result<(), String> {
+    let out = Command::new(&step[0])
+        .args(&step[1..])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot start {}: {e}", step[0]))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "does not compile:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Build the rule's runner in the language's scratch folder (unless every runner was built at
+/// once) and run it on the vectors.
+fn build_and_run(folder: &Path, built: bool, lang: Lang, alias: &str, vectors: &str) -> Result<String, String> {
     let runner = gen::backend(lang).runner(alias);
-    for step in &runner.build {
-        let out = Command::new(&step[0])
-            .args(&step[1..])
-            .current_dir(scratch.path())
-            .output()
-            .map_err(|e| format!("cannot start {}: {e}", step[0]))?;
-        if !out.status.success() {
-            return Err(format!(
-                "does not compile:\n{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+    if !built {
+        for step in &runner.build {
+            run_step(step, folder)?;
         }
     }
     let mut child = Command::new(&runner.run[0])
         .args(&runner.run[1..])
-        .current_dir(scratch.path())
+        .current_dir(folder)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

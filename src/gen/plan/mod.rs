@@ -14,6 +14,7 @@
 pub mod code;
 pub mod door;
 pub mod interp;
+mod sign;
 
 pub use code::{Arith, Expr, Kind, Node};
 pub use door::{Constraint, Door, InputDoor, RangeCheck};
@@ -254,7 +255,7 @@ pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) 
         enums[*e].ranked = true;
     }
     let dates = vars.iter().any(|v| !v.scaled && v.ty == BoundaryTy::Date && v.role != Role::Define);
-    Plan {
+    let mut plan = Plan {
         rule: RuleInfo {
             name: p.name.clone(),
             base: p.ident().to_string(),
@@ -274,7 +275,9 @@ pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) 
         steps,
         helpers: b.helpers,
         preconditions: p.constraints.iter().map(|c| c.text.clone()).collect(),
-    }
+    };
+    sign::settle_roundings(&mut plan);
+    plan
 }
 
 fn enums(p: &Program) -> Vec<EnumPlan> {

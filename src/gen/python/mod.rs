@@ -145,6 +145,18 @@ impl Syntax for Py<'_> {
             },
             // Exact: E106 proved the division lands on a whole number, so flooring changes nothing.
             Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" // {q}"))], MUL),
+            // By a positive constant, floor and ceiling are Python's own `//`.
+            Node::DivRound(_, d, crate::num::RoundMode::Floor) if matches!(d.node, Node::Int(k) if k > 0) => {
+                let Node::Int(k) = d.node else { unreachable!() };
+                Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" // {k}"))], MUL)
+            }
+            Node::DivRound(_, d, crate::num::RoundMode::Ceiling) if matches!(d.node, Node::Int(k) if k > 0) => {
+                let Node::Int(k) = d.node else { unreachable!() };
+                Form::Parts(
+                    vec![Part::Text("-(-".into()), Part::Kid(0, UNARY + 1), Part::Text(format!(" // {k})"))],
+                    UNARY,
+                )
+            }
             Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
             Node::Min(xs) | Node::Max(xs) => {
                 let f = if matches!(e.node, Node::Min(_)) { "_min(" } else { "_max(" };
@@ -200,7 +212,10 @@ impl Syntax for Py<'_> {
 impl Py<'_> {
     fn member(&self, kind: Kind, i: u32) -> String {
         let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
+        match &self.n.member_consts[e][i as usize] {
+            Some(c) => c.clone(),
+            None => format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize]),
+        }
     }
 
     fn rank(&self, e: usize) -> &str {
@@ -413,6 +428,15 @@ impl Py<'_> {
                 o.line(format!("{} = {}", self.n.members[e][i], py_str(&v.name)));
             }
             o.dedent();
+            o.blank();
+            o.blank();
+            o.line("# The members as names of the module: read through the enum, a member costs a walk through");
+            o.line("# the enum's machinery on every call; a name of the module does not.");
+            for (i, c) in self.n.member_consts[e].iter().enumerate() {
+                if let Some(c) = c {
+                    o.line(format!("{c} = {name}.{}", self.n.members[e][i]));
+                }
+            }
             o.blank();
             o.blank();
             if let Some(rank) = &self.n.ranks[e] {
