@@ -11,6 +11,8 @@ command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
 command -v javac >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
+command -v ruby >/dev/null 2>&1 || need_apt+=(ruby)
+command -v php >/dev/null 2>&1 || need_apt+=(php-cli php-mbstring)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_apt[*]}"
   apt-get update -qq
@@ -18,9 +20,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-if ! command -v ruff >/dev/null 2>&1 || ! command -v mypy >/dev/null 2>&1; then
-  echo "setup: pip install ruff mypy"
-  python3 -m pip install -q ruff mypy 2>/dev/null || python3 -m pip install -q --break-system-packages ruff mypy
+if ! command -v ruff >/dev/null 2>&1 || ! command -v mypy >/dev/null 2>&1 \
+    || ! python3 -c "import tree_sitter, tree_sitter_swift" 2>/dev/null; then
+  # tree-sitter's Swift grammar: the syntax check of the generated Swift (swiftc cannot be installed here).
+  echo "setup: pip install ruff mypy tree-sitter tree-sitter-swift"
+  pip_args=(-q ruff mypy tree-sitter tree-sitter-swift)
+  python3 -m pip install "${pip_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${pip_args[@]}"
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
 

@@ -26,13 +26,19 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::JavaScript => &typescript::JavaScript,
         Lang::Go => &go::Go,
         Lang::Java => &java::Java,
+        Lang::Ruby => &ruby::Ruby,
+        Lang::Php => &php::Php,
+        Lang::Swift => &swift::Swift,
     }
 }
 
 pub mod go;
 pub mod java;
+pub mod php;
 pub mod python;
+pub mod ruby;
 pub mod rust;
+pub mod swift;
 pub mod typescript;
 
 /// One generated file, its path relative to the language's folder.

@@ -45,16 +45,61 @@ pub struct Names {
 /// Identifiers taken in one namespace.
 struct Scope<'a> {
     naming: &'a Naming,
+    /// Words no identifier of this namespace may be: the language's, and the generated code's.
+    reserved: Vec<&'a str>,
     taken: HashSet<String>,
 }
 
 impl<'a> Scope<'a> {
     fn new(naming: &'a Naming) -> Scope<'a> {
-        Scope { naming, taken: HashSet::new() }
+        let reserved = naming.reserved.iter().chain(naming.used).copied().collect();
+        Scope { naming, reserved, taken: HashSet::new() }
+    }
+
+    /// The scope of values where the language keeps them apart from the module's names.
+    fn values(naming: &'a Naming) -> Scope<'a> {
+        if naming.values_apart {
+            Scope { naming, reserved: naming.value_reserved.to_vec(), taken: HashSet::new() }
+        } else {
+            Scope::new(naming)
+        }
+    }
+
+    fn key(&self, ident: &str) -> String {
+        if self.naming.fold_case {
+            ident.to_ascii_lowercase()
+        } else {
+            ident.to_string()
+        }
     }
 
     fn reserved(&self, ident: &str) -> bool {
-        self.naming.reserved.contains(&ident) || self.naming.used.contains(&ident)
+        let k = self.key(ident);
+        self.reserved.iter().any(|w| self.key(w) == k)
+    }
+
+    fn is_taken(&self, ident: &str) -> bool {
+        self.taken.contains(&self.key(ident))
+    }
+
+    /// Claim `ident` (already spelled), or the first free spelling after it. A keyword the
+    /// language can quote is quoted; any other reserved word takes `_` after it.
+    fn claim(&mut self, ident: String, case: Case) -> String {
+        if self.reserved(&ident) && !self.is_taken(&ident) {
+            let keyword = self.naming.reserved.contains(&ident.as_str()) && !self.naming.used.contains(&ident.as_str());
+            if let (Some((open, close)), true) = (self.naming.escape, keyword) {
+                self.taken.insert(self.key(&ident));
+                return format!("{open}{ident}{close}");
+            }
+        }
+        let mut candidate = if self.reserved(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut n = 2;
+        while self.is_taken(&candidate) || self.reserved(&candidate) {
+            candidate = case.numbered(&ident, n);
+            n += 1;
+        }
+        self.taken.insert(self.key(&candidate));
+        candidate
     }
 
     /// Claim a module-level name: it must not shadow a builtin the fixed text calls either.
@@ -64,28 +109,16 @@ impl<'a> Scope<'a> {
         self.claim(ident, case)
     }
 
-    /// Claim `ident` (already spelled), or the first free spelling after it.
-    fn claim(&mut self, ident: String, case: Case) -> String {
-        let mut candidate = if self.reserved(&ident) { format!("{ident}_") } else { ident.clone() };
-        let mut n = 2;
-        while self.taken.contains(&candidate) || self.reserved(&candidate) {
-            candidate = case.numbered(&ident, n);
-            n += 1;
-        }
-        self.taken.insert(candidate.clone());
-        candidate
-    }
-
-    /// Claim a spelling that must be unique but is also not one of `extra`.
+    /// Claim a field: unique, and not one of `extra`.
     fn claim_field(&mut self, ident: String, case: Case, extra: &[&str]) -> String {
         let clash = |s: &str| extra.contains(&s);
         let mut candidate = if clash(&ident) { format!("{ident}_") } else { ident.clone() };
         let mut n = 2;
-        while self.taken.contains(&candidate) || clash(&candidate) {
+        while self.is_taken(&candidate) || clash(&candidate) {
             candidate = case.numbered(&ident, n);
             n += 1;
         }
-        self.taken.insert(candidate.clone());
+        self.taken.insert(self.key(&candidate));
         candidate
     }
 }
@@ -151,7 +184,9 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         })
         .collect();
     let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
-    let vars = plan.vars.iter().map(|v| global.claim(n.value.apply(&v.base), n.value)).collect();
+    let mut values =
+        if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
+    let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
     let mut inputs = Scope::new(n);
     let mut outputs = Scope::new(n);
     let fields = plan
