@@ -360,7 +360,10 @@ fn graph_cmd(file: &Path) -> Result<u8, String> {
     let checked = rulec::check_path(&mut sources, file, &rulec::analysis::Options::default())?;
     let Some(graph) = rulec::graph::of_checked(&sources, &checked) else {
         eprint!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
-        eprintln!("error: the names of {} do not resolve; there is nothing to draw an edge between", file.display());
+        eprintln!(
+            "error: {} does not resolve its names and types, so there is nothing to draw an edge between; fix the errors above",
+            file.display()
+        );
         return Ok(1);
     };
     if checked.has_errors() {

@@ -340,6 +340,17 @@ fn customer(r: &Rule, b: &mut Vec<Block>) {
         })
         .collect();
     b.push(Block::List(items));
+    if !p.constraints.is_empty() {
+        let mut l = vec![text("It answers only when ")];
+        for (i, c) in p.constraints.iter().enumerate() {
+            if i > 0 {
+                l.push(text(if i + 1 == p.constraints.len() { " and " } else { ", " }));
+            }
+            l.push(code(&c.text));
+        }
+        l.push(text("."));
+        b.push(Block::Para(l));
+    }
     b.push(h(2, "outputs", vec![text("What it gives")]));
     let items = p
         .outputs
@@ -388,10 +399,10 @@ fn decider_section(r: &Rule, d: DeciderRef, audience: Audience, b: &mut Vec<Bloc
             b.push(h(3, &anchor(&["table", &name]), heading));
             let policy = match audience {
                 Audience::Approver => vec![
-                    text(words::policy_words(&table.policy, audience)),
+                    text(words::policy_words(&table.policy, audience).trim_end_matches('.')),
                     text(" (policy "),
                     code(table.policy.as_str()),
-                    text(".)"),
+                    text(")."),
                 ],
                 Audience::Customer => vec![text(words::policy_words(&table.policy, audience))],
             };
@@ -509,7 +520,8 @@ fn where_from(r: &Rule, d: DeciderRef) -> Table {
         let var = r.var(v);
         let from = match graph::decider_of(p, v) {
             None => {
-                vec![text(format!("input: {}", words::type_words(p, &var.ty, Audience::Approver)))]
+                let optional = if var.optional { "; may be left out" } else { "" };
+                vec![text(format!("input: {}{optional}", words::type_words(p, &var.ty, Audience::Approver)))]
             }
             Some(DeciderRef::Table(t)) => vec![text("decided by table "), code(&p.tables[t].name)],
             Some(DeciderRef::Define(def)) => {
@@ -612,6 +624,12 @@ fn verified_lines(r: &Rule, d: DeciderRef) -> Vec<Line> {
                 words::grouped(&(f.disjoint + f.refuted_pairs).to_string()),
                 words::grouped(&f.pairs.to_string())
             ))]),
+            crate::syntax::ast::Policy::Any => out.push(vec![text(format!(
+                "agree: {} of {} pairs of rows are apart on some column; {} that can match the same call give the same answer",
+                words::grouped(&f.disjoint.to_string()),
+                words::grouped(&f.pairs.to_string()),
+                plural(f.pairs - f.disjoint, "pair", "pairs")
+            ))]),
             _ => {
                 let mut apart = format!(
                     "exclusive: {} of {} pairs of rows are apart on some column",
@@ -644,8 +662,16 @@ fn verified_lines(r: &Rule, d: DeciderRef) -> Vec<Line> {
         ))]);
     }
     for v in d.decides(p) {
-        if let Some(line) = value_line(r, v) {
-            out.push(line);
+        match value_line(r, v) {
+            Some(line) => out.push(line),
+            None if matches!(d, DeciderRef::Define(_)) => out.push(vec![
+                code(&r.var(v).name),
+                text(format!(
+                    " is {}: nothing to bound, nothing to overflow",
+                    words::type_words(p, &r.var(v).ty, Audience::Approver)
+                )),
+            ]),
+            None => {}
         }
     }
     out
@@ -662,8 +688,13 @@ fn value_line(r: &Rule, v: VarId) -> Option<Line> {
         .flat_map(|e| e.intermediates.iter().map(|(_, m)| m))
         .filter(|m| **m > entry.stored_max)
         .max();
-    let show = |s: &str| match var.ty {
+    let show = |s: &str| match &var.ty {
         Ty::Date => s.to_string(),
+        // A rate's interval counts its steps.
+        Ty::Rate { step } => match crate::num::parse_decimal(s) {
+            Some(steps) => words::amount(&var.ty, &(steps * step)),
+            None => s.to_string(),
+        },
         _ => {
             let unit = words::unit_column(&var.ty);
             let unit = if unit.is_empty() || unit == "%" { unit } else { format!(" {unit}") };
@@ -671,15 +702,14 @@ fn value_line(r: &Rule, v: VarId) -> Option<Line> {
         }
     };
     let mut said = format!(
-        " is always {} to {}; the code holds it as an integer of at most {}",
+        " is always {} to {}; in the generated code it is an int64 of at most {}",
         show(&entry.interval.0),
         show(&entry.interval.1),
         words::grouped(&entry.stored_max.to_string())
     );
     if let Some(m) = on_the_way {
-        said.push_str(&format!(", and computes integers up to {} on the way", words::grouped(&m.to_string())));
+        said.push_str(&format!(", computed through integers of at most {}", words::grouped(&m.to_string())));
     }
-    said.push_str(" (int64)");
     Some(vec![code(&var.name), text(said)])
 }
 

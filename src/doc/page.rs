@@ -108,7 +108,7 @@ fn field_kind(ty: &Ty) -> (&'static str, Option<String>) {
 }
 
 /// What the page script needs beside the DOM: how to read each field and show each output,
-/// the links between cards, and the case the page opens on.
+/// the links between cards, and which cards decide an output.
 fn data(r: &Rule) -> Json {
     let p = r.p;
     let inputs: Vec<Json> = p
@@ -151,14 +151,7 @@ fn data(r: &Rule) -> Json {
                 .map(|v| p.vars[v].name.clone()).collect::<Vec<_>>()})
         })
         .collect();
-    json!({
-        "rule": p.name,
-        "inputs": inputs,
-        "outputs": outputs,
-        "links": links,
-        "decides": outputs_by,
-        "initial": r.first_case().cloned().unwrap_or(Json::Null),
-    })
+    json!({"inputs": inputs, "outputs": outputs, "links": links, "decides": outputs_by})
 }
 
 /// The board's per-rule markup.
@@ -196,9 +189,13 @@ fn board(r: &Rule) -> String {
         "<div class=\"canvas\" role=\"region\" aria-label=\"The deciders, placed by how far each is from the inputs\">\n",
     );
     let columns = r.layout.iter().map(|c| c.column).max().unwrap_or(1);
-    let _ = writeln!(o, "<div class=\"grid\" style=\"--columns:{columns}\" role=\"list\">");
-    for (i, placed) in r.layout.iter().enumerate() {
-        o.push_str(&card(r, i, placed));
+    o.push_str("<div class=\"grid\" role=\"list\">\n");
+    for column in 1..=columns {
+        let _ = writeln!(o, "<div class=\"column\" role=\"none\" data-column=\"{column}\">");
+        for (i, placed) in r.layout.iter().enumerate().filter(|(_, c)| c.column == column) {
+            o.push_str(&card(r, i, placed));
+        }
+        o.push_str("</div>\n");
     }
     o.push_str("</div>\n<svg class=\"wires\" aria-hidden=\"true\" focusable=\"false\"></svg>\n</div>\n");
     o.push_str(
@@ -449,11 +446,8 @@ fn card(r: &Rule, i: usize, placed: &graph::Placed) -> String {
     let _ = writeln!(
         o,
         "<article class=\"card\" role=\"listitem\" data-decider=\"{}\" data-column=\"{}\" data-row=\"{}\" \
-         style=\"grid-column:{};grid-row:{}\" tabindex=\"-1\" aria-labelledby=\"card-{i}-title\" \
-         aria-describedby=\"card-{i}-fired\">",
+         tabindex=\"-1\" aria-labelledby=\"card-{i}-title\" aria-describedby=\"card-{i}-fired\">",
         esc(&id),
-        placed.column,
-        placed.row,
         placed.column,
         placed.row
     );

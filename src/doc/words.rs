@@ -104,14 +104,14 @@ pub fn type_words(p: &Program, ty: &Ty, audience: Audience) -> String {
             let values: Vec<String> = (0..en.values.len() as u32).map(|i| enum_value(p, *e, i, audience)).collect();
             match audience {
                 Audience::Customer => listed(&values, "or"),
-                Audience::Approver if en.ordered => format!("one of {} (in this order)", values.join(" < ")),
+                Audience::Approver if en.ordered => format!("one of {}, in this order", values.join(", ")),
                 Audience::Approver => format!("one of {}", values.join(", ")),
             }
         }
         Ty::Money { unit, tag } => {
             let tax = match tag {
                 Tag::Incl => ", tax included",
-                Tag::Excl => ", before tax",
+                Tag::Excl => ", tax excluded",
                 _ => "",
             };
             format!("an amount in {} ({}){tax}", unit_words(unit.symbol), unit.symbol)
