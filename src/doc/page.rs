@@ -177,8 +177,8 @@ fn board(r: &Rule) -> String {
     );
     o.push_str("<div class=\"workspace\">\n<aside class=\"pane\" id=\"board-pane\" aria-label=\"The case\">\n");
     o.push_str(&form(r));
-    o.push_str(&answer(r));
     o.push_str(&types(r));
+    o.push_str(&answer(r));
     o.push_str("</aside>\n");
     o.push_str(
         "<div class=\"split split-v\" role=\"separator\" tabindex=\"0\" aria-orientation=\"vertical\" \
@@ -347,7 +347,8 @@ fn form(r: &Rule) -> String {
         o.push_str(&items.join(", "));
         o.push_str("</p>\n");
     }
-    o.push_str("</form>\n");
+    // A refusal that is not about one field (a constraint) is shown here, by the form.
+    o.push_str("<p class=\"error form-error\" hidden></p>\n</form>\n");
     o
 }
 

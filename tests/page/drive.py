@@ -112,6 +112,37 @@ def fill(driver, fields, case):
             el.send_keys(want if want != "" else Keys.DELETE)
 
 
+def interact(driver):
+    """The keyboard moves between cards and the dock follows; both borders move."""
+    wrong = []
+    first = driver.find_element("css selector", ".card.selected")
+    dock = lambda: driver.execute_script("return document.querySelector('.dock-body [data-part]')?.dataset.decider")
+    before = first.get_attribute("data-decider")
+    if dock() != before:
+        wrong.append(f"the dock shows {dock()}, not the selected {before}")
+    first.send_keys(Keys.ARROW_RIGHT)
+    now = driver.switch_to.active_element
+    after = now.get_attribute("data-decider")
+    if after == before or "selected" not in now.get_attribute("class") or dock() != after:
+        wrong.append(f"ArrowRight from {before} selected {after}, the dock shows {dock()}")
+    now.send_keys(Keys.ARROW_LEFT)
+    if driver.switch_to.active_element.get_attribute("data-decider") != before:
+        wrong.append("ArrowLeft does not come back")
+    for selector, key, prop in ((".split-v", Keys.ARROW_RIGHT, "--pane"), (".split-h", Keys.ARROW_UP, "--dock")):
+        split = driver.find_element("css selector", selector)
+        read = f"return document.querySelector('.board').style.getPropertyValue('{prop}')"
+        was = driver.execute_script(read)
+        split.send_keys(key)
+        keyed = driver.execute_script(read)
+        if keyed == was:
+            wrong.append(f"{selector} does not move with the arrow keys ({prop} stays {was})")
+        (webdriver.ActionChains(driver).move_to_element(split).click_and_hold()
+         .move_by_offset(-40 if prop == "--pane" else 0, -40 if prop == "--dock" else 0).release().perform())
+        if driver.execute_script(read) == keyed:
+            wrong.append(f"{selector} does not drag ({prop} stays {keyed})")
+    return wrong
+
+
 def check(case, seen):
     """What is wrong with what the page shows, against the expected line (empty: nothing)."""
     exp = json.loads(case["expected"])
@@ -198,6 +229,7 @@ def main():
                         entry["failures"].append(f"{a['decider']} and {b['decider']} share column {ca} but not its left edge")
             if rule.get("screenshot"):
                 driver.save_screenshot(rule["screenshot"])
+                entry["failures"].extend(interact(driver))
             for case in rule["cases"]:
                 fill(driver, rule["fields"], case)
                 seen = driver.execute_script(READ)

@@ -27,6 +27,7 @@ function startPage(wire, dataId) {
   const wires = board.querySelector(".wires");
   const status = board.querySelector(".status");
   const recordLine = board.querySelector(".record-line");
+  const formError = board.querySelector(".form-error");
 
   // ---- the document's parts: a card's table, a dock's notes. Moved, never copied, so the
   // board and the document cannot disagree; "Read as a document" puts them back.
@@ -447,6 +448,8 @@ function startPage(wire, dataId) {
       c.classList.remove("answered");
       c.querySelector(".fired").textContent = "";
     }
+    formError.hidden = true;
+    formError.textContent = "";
     status.textContent = "";
     status.className = "status";
     recordLine.textContent = "";
@@ -471,10 +474,11 @@ function startPage(wire, dataId) {
       error.textContent = what;
       error.hidden = false;
       el.setAttribute("aria-invalid", "true");
-      status.textContent = "Refused at the door: " + what + ".";
     } else {
-      status.textContent = "Refused at the door: " + what + ".";
+      formError.textContent = what;
+      formError.hidden = false;
     }
+    status.textContent = "Refused at the door: " + what + ".";
   }
 
   function run() {
