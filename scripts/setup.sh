@@ -36,3 +36,19 @@ if [ ! -x "$ts_dir/node_modules/.bin/tsc" ]; then
 fi
 export RULEC_TSC="$ts_dir/node_modules/.bin/tsc"
 export PATH="$ts_dir/node_modules/.bin:$PATH"
+
+# The page's browser test (tests/page.rs): Debian's chromium and chromium-driver, a font
+# to draw the screenshot with, and Selenium from PyPI to drive them (no browser download).
+need_browser=()
+[ -x /usr/bin/chromium ] || need_browser+=(chromium)
+[ -x /usr/bin/chromedriver ] || need_browser+=(chromium-driver)
+[ -d /usr/share/fonts/truetype/dejavu ] || need_browser+=(fonts-dejavu-core)
+if [ ${#need_browser[@]} -gt 0 ]; then
+  echo "setup: apt-get install ${need_browser[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_browser[@]}" >/dev/null
+fi
+if ! python3 -c "import selenium" >/dev/null 2>&1; then
+  echo "setup: pip install selenium"
+  python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium
+fi

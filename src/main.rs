@@ -36,6 +36,18 @@ enum CheckFormat {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DocAudience {
+    Approver,
+    Customer,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DocFormat {
+    Markdown,
+    Html,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Color {
     Auto,
     Always,
@@ -135,6 +147,19 @@ enum Command {
     },
     /// Print the certificate of a rule that checks clean: the evidence behind what check proved.
     Certificate { file: PathBuf },
+    /// Print the rule as a graph: what decides each value, and which values it reads (JSON).
+    Graph { file: PathBuf },
+    /// Write the rule for people: markdown for the approver or the customer, or the HTML page.
+    Doc {
+        file: PathBuf,
+        /// Write `<alias>.md` (`.customer.md`, `.html`) into this folder instead of printing.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "approver")]
+        audience: DocAudience,
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: DocFormat,
+    },
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
@@ -169,6 +194,8 @@ fn main() -> ExitCode {
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
         Command::Certificate { file } => certificate_cmd(&file),
+        Command::Graph { file } => graph_cmd(&file),
+        Command::Doc { file, out, audience, format } => doc_cmd(&file, out.as_deref(), audience, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
     };
     match result {
@@ -332,6 +359,56 @@ fn certificate_cmd(file: &Path) -> Result<u8, String> {
             Ok(1)
         }
     }
+}
+
+fn graph_cmd(file: &Path) -> Result<u8, String> {
+    let mut sources = Sources::new();
+    let checked = rulec::check_path(&mut sources, file, &rulec::analysis::Options::default())?;
+    let Some(graph) = rulec::graph::of_checked(&sources, &checked) else {
+        eprint!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
+        eprintln!(
+            "error: {} does not resolve its names and types, so there is nothing to draw an edge between; fix the errors above",
+            file.display()
+        );
+        return Ok(1);
+    };
+    if checked.has_errors() {
+        let codes: Vec<&str> = checked.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+        eprintln!(
+            "note: {} does not check clean ({}); its graph needs only names and types",
+            file.display(),
+            codes.join(", ")
+        );
+    }
+    println!("{graph}");
+    Ok(0)
+}
+
+fn doc_cmd(file: &Path, out: Option<&Path>, audience: DocAudience, format: DocFormat) -> Result<u8, String> {
+    use rulec::doc::Audience;
+    let audience = match audience {
+        DocAudience::Approver => Audience::Approver,
+        DocAudience::Customer => Audience::Customer,
+    };
+    if format == DocFormat::Html && audience == Audience::Customer {
+        return Err("--format html is the page for the approver; --audience customer is markdown only".into());
+    }
+    let (sources, checked) = match load_program(file) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { return Ok(1) };
+    let (name, text) = rulec::doc::render(&unit, audience, format == DocFormat::Html);
+    match out {
+        None => print!("{text}"),
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let path = dir.join(name);
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(0)
 }
 
 fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {

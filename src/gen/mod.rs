@@ -228,6 +228,9 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
         for f in backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
+        if lang == Lang::JavaScript {
+            out.push(crate::doc::page_file(u));
+        }
     }
     out.extend(helper_vectors());
     let p = u.program;
