@@ -21,12 +21,12 @@ RULEC_RULES ?=
 RULEC_OUT ?= generated
 RULEC_LANGS ?= rust,python,typescript,javascript,go,java
 RULEC_LOCK ?= rulec.lock
-# One depfile per rule: what rulec read for it, and the record that it ran.
+# Per rule, a stamp (the record that it was generated) and a depfile (what rulec read for it).
 RULEC_STATE ?= .rulec
 
 # The binary a rule's outputs depend on: RULEC itself when it is a path, else the one on PATH.
 RULEC_BIN := $(or $(wildcard $(RULEC)),$(shell command -v $(RULEC) 2>/dev/null))
-RULEC_DEPFILES := $(patsubst %.rule,$(RULEC_STATE)/%.d,$(RULEC_RULES))
+RULEC_STAMPS := $(patsubst %.rule,$(RULEC_STATE)/%.stamp,$(RULEC_RULES))
 
 # The settings every rule is generated with: a change to one regenerates them all.
 _rulec_settings := out=$(RULEC_OUT) langs=$(RULEC_LANGS) lock=$(RULEC_LOCK)
@@ -38,12 +38,16 @@ endif
 
 .PHONY: rulec-gen rulec-check rulec-test
 
-rulec-gen: $(RULEC_DEPFILES)
+rulec-gen: $(RULEC_STAMPS)
 
-$(RULEC_STATE)/%.d: %.rule $(RULEC_BIN) $(_rulec_settings_file)
-	$(RULEC) gen $< --out $(RULEC_OUT) --lang $(RULEC_LANGS) --lock $(RULEC_LOCK) --quiet --depfile $@
+# rulec writes the depfile last, and the stamp is touched after it: both are newer than
+# every output. The depfiles are not targets, so make never regenerates a rule just to read
+# them (as it would before `rulec-check`).
+$(RULEC_STATE)/%.stamp: %.rule $(RULEC_BIN) $(_rulec_settings_file)
+	$(RULEC) gen $< --out $(RULEC_OUT) --lang $(RULEC_LANGS) --lock $(RULEC_LOCK) --quiet --depfile $(@:.stamp=.d) --depfile-target $@
+	@touch $@
 
--include $(RULEC_DEPFILES)
+-include $(RULEC_STAMPS:.stamp=.d)
 
 rulec-check:
 	$(RULEC) check --color never $(RULEC_RULES)

@@ -155,9 +155,12 @@ struct BuildArgs {
     /// A file the rules generate that another run writes (one rule's run writes the shared `_helpers` files).
     #[arg(long = "written-elsewhere", value_name = "PATH", requires = "only")]
     written_elsewhere: Vec<String>,
-    /// Write a Make rule to FILE, last: FILE depends on every rule and enums file the run read.
+    /// Write a Make rule to FILE, last: its target depends on every rule and enums file the run read.
     #[arg(long, value_name = "FILE")]
     depfile: Option<PathBuf>,
+    /// The target the depfile's rule names (default: the depfile itself).
+    #[arg(long, value_name = "TARGET", requires = "depfile")]
+    depfile_target: Option<String>,
     /// Write to FILE, one a line, the enums files named on the command line that no rule of
     /// the run read (what Bazel's unused_inputs_list reads).
     #[arg(long, value_name = "FILE")]
@@ -596,8 +599,9 @@ fn write_build_files(build: &BuildArgs, read: &[PathBuf], enums_named: &[PathBuf
         let escape = |p: &str| p.replace(' ', "\\ ").replace('$', "$$").replace('#', "\\#");
         let escaped: Vec<String> = deps.iter().map(|d| escape(d)).collect();
         // Each prerequisite also as a target of its own, so a deleted enums file does not stop make.
-        // The target is the depfile as make named it, so the rule attaches to make's own target.
-        let mut text = format!("{}: {}\n", escape(&file.to_string_lossy()), escaped.join(" "));
+        // The target as make names it, so the rule attaches to make's own target.
+        let target = build.depfile_target.clone().unwrap_or_else(|| file.to_string_lossy().into_owned());
+        let mut text = format!("{}: {}\n", escape(&target), escaped.join(" "));
         for d in &escaped {
             text.push_str(&format!("{d}:\n"));
         }
