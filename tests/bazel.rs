@@ -8,11 +8,12 @@
 //!   actions of the rules that use it (read from bazel's execution log);
 //! - the `locked` target fails on a hand-edited generated file and on a stale lock, naming
 //!   the file;
-//! - a second clean build against a real remote cache (BuildGrid on loopback) is served
-//!   from it, byte for byte.
+//! - on a real remote executor (BuildGrid on loopback, with tests/remote/worker.py as its
+//!   worker) the actions run remotely and give the local bytes; a third clean build is
+//!   served from its cache.
 //!
 //! One bazel at a time (the machine has two cores); each test shuts its servers down.
-//! Without bazel (or BuildGrid, for the last) the tests say so and pass, unless CI is set.
+//! Without bazel (or BuildGrid and PostgreSQL, for the last) the tests say so and pass, unless CI is set.
 
 mod polyglot;
 
@@ -196,79 +197,171 @@ fn the_locked_target_names_a_hand_edited_file_and_a_stale_lock() {
     bz.shutdown(&["a"]);
 }
 
-/// A BuildGrid server on a loopback port, stopped when dropped.
-struct BuildGrid {
-    child: std::process::Child,
-    port: u16,
-    log: PathBuf,
+/// A process the test started, ended (by its id) when dropped.
+struct Started(std::process::Child);
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
-impl BuildGrid {
-    /// BuildGrid's `bgd`: RULEC_BGD (scripts/setup.sh installs it into a virtualenv) or the one on PATH.
-    fn start(test: &str, config: &str, dir: &Path) -> Option<BuildGrid> {
-        let bgd = std::env::var_os("RULEC_BGD").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("bgd"));
-        if !Command::new(&bgd).arg("--help").output().is_ok_and(|o| o.status.success()) {
-            assert!(std::env::var_os("CI").is_none(), "{test}: BuildGrid is not installed, and CI is set");
-            eprintln!("note: {test} skipped: no BuildGrid (scripts/setup.sh installs it: pip install buildgrid)");
-            return None;
+/// A free loopback port, and a wait (a minute at most) for a server to listen on it.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn wait_for(port: u16, what: &str, log: &Path) {
+    let up = (0..600).any(|_| {
+        let up = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+        if !up {
+            std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let yml = dir.join("buildgrid.yml");
-        std::fs::write(
-            &yml,
-            std::fs::read_to_string(Path::new(ROOT).join(config)).unwrap().replace("${PORT}", &port.to_string()),
-        )
-        .unwrap();
-        let log = dir.join("buildgrid.log");
-        let child = Command::new(&bgd)
-            .args(["server", "start"])
-            .arg(&yml)
-            .stdout(std::fs::File::create(&log).unwrap())
-            .stderr(std::fs::File::create(dir.join("buildgrid.err")).unwrap())
-            .spawn()
-            .expect("bgd starts");
-        let server = BuildGrid { child, port, log };
-        // Ready when it accepts a connection: at most a minute on a busy machine.
-        let ready = (0..600).any(|_| {
-            let up = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
-            if !up {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            up
-        });
+        up
+    });
+    assert!(up, "{what} did not listen on {port}:\n{}", std::fs::read_to_string(log).unwrap_or_default());
+}
+
+/// A PostgreSQL cluster of its own in `dir` (BuildGrid's scheduler keeps its jobs there),
+/// stopped when dropped. initdb refuses root, so as root it runs as the `postgres` user.
+struct Postgres {
+    bin: PathBuf,
+    data: PathBuf,
+    port: u16,
+    as_root: bool,
+}
+
+impl Postgres {
+    fn bin_dir() -> Option<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+            .filter(|b| b.join("initdb").is_file())
+            .collect();
+        found.sort();
+        found.pop()
+    }
+
+    fn command(&self, program: &str) -> Command {
+        let mut c = if self.as_root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(self.bin.join(program));
+            c
+        } else {
+            Command::new(self.bin.join(program))
+        };
+        c.current_dir("/");
+        c
+    }
+
+    fn start(bin: PathBuf, dir: &Path) -> Postgres {
+        let as_root = Command::new("id").arg("-u").output().is_ok_and(|o| text(&o.stdout).trim() == "0");
+        std::fs::create_dir_all(dir).unwrap();
+        if as_root {
+            assert!(Command::new("chown").arg("postgres").arg(dir).status().unwrap().success());
+        }
+        let pg = Postgres { bin, data: dir.join("data"), port: free_port(), as_root };
+        let init = pg.command("initdb").arg("-D").arg(&pg.data).args(["-U", "postgres", "--auth=trust"]).output();
+        assert!(init.as_ref().is_ok_and(|o| o.status.success()), "initdb: {init:?}");
+        let options = format!("-c listen_addresses=127.0.0.1 -p {} -k {}", pg.port, dir.display());
+        let log = dir.join("postgres.log");
+        let started = pg
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&pg.data)
+            .args(["-o", &options, "-l"])
+            .arg(&log)
+            .args(["-w", "start"])
+            .output();
         assert!(
-            ready,
-            "BuildGrid did not listen on {port}:\n{}",
-            std::fs::read_to_string(&server.log).unwrap_or_default()
+            started.unwrap().status.success(),
+            "pg_ctl start:\n{}",
+            std::fs::read_to_string(&log).unwrap_or_default()
         );
-        Some(server)
+        pg
     }
 
     fn url(&self) -> String {
-        format!("grpc://127.0.0.1:{}", self.port)
+        format!("postgresql+psycopg2://postgres@127.0.0.1:{}/postgres", self.port)
     }
 }
 
-impl Drop for BuildGrid {
+impl Drop for Postgres {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.command("pg_ctl").arg("-D").arg(&self.data).args(["-m", "fast", "-w", "stop"]).output();
     }
+}
+
+/// BuildGrid's `bgd`: RULEC_BGD (scripts/setup.sh installs it into a virtualenv, with the
+/// Python that runs tests/remote/worker.py beside it) or the one on PATH.
+fn buildgrid(test: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let bgd = std::env::var_os("RULEC_BGD").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("bgd"));
+    let python = bgd.parent().map(|b| b.join("python")).unwrap_or_else(|| PathBuf::from("python3"));
+    let ok = Command::new(&bgd).arg("--help").output().is_ok_and(|o| o.status.success());
+    let pg = Postgres::bin_dir();
+    if !ok || pg.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "{test}: BuildGrid or PostgreSQL is not installed, and CI is set");
+        eprintln!("note: {test} skipped: no BuildGrid or PostgreSQL (scripts/setup.sh installs both)");
+        return None;
+    }
+    Some((bgd, python, pg.unwrap()))
 }
 
 #[test]
-fn a_clean_build_is_served_by_a_real_remote_cache() {
-    let Some(bz) = Bazel::new("bazel --remote_cache") else { return };
-    let Some(grid) = BuildGrid::start("bazel --remote_cache", "tests/remote/cache.yml", &bz.bases_dir()) else {
-        return;
-    };
-    let cache = format!("--remote_cache={}", grid.url());
-    let first = bz.ok("a", "build", &["//:rules", &cache]);
-    assert!(first.contains("3 linux-sandbox") || first.contains("3 processwrapper-sandbox"), "{first}");
-    let built = bz.tree("rules");
-    // A second output base is a clean build: every action comes from the cache.
-    let second = bz.ok("b", "build", &["//:rules", &cache]);
-    assert!(second.contains("3 remote cache hit"), "{second}");
-    assert_eq!(bz.tree("rules"), built, "the cached outputs are the built ones, byte for byte");
-    bz.shutdown(&["a", "b"]);
+fn the_rules_run_on_a_remote_executor_and_come_back_from_its_cache() {
+    let test = "bazel --remote_executor";
+    let Some(bz) = Bazel::new(test) else { return };
+    let Some((bgd, python, pg_bin)) = buildgrid(test) else { return };
+    let dir = bz.bases_dir().join("remote");
+    let pg = Postgres::start(pg_bin, &dir.join("pg"));
+    let migrate = Command::new(&bgd).args(["migrate", "apply", &pg.url()]).output().unwrap();
+    assert!(migrate.status.success(), "bgd migrate: {}", text(&migrate.stderr));
+
+    let port = free_port();
+    let config = std::fs::read_to_string(Path::new(ROOT).join("tests/remote/buildgrid.yml"))
+        .unwrap()
+        .replace("${PORT}", &port.to_string())
+        .replace("${DATABASE}", &pg.url());
+    std::fs::write(dir.join("buildgrid.yml"), config).unwrap();
+    let log = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+    let _server = Started(
+        Command::new(&bgd)
+            .args(["server", "start"])
+            .arg(dir.join("buildgrid.yml"))
+            .stdout(log("buildgrid.log"))
+            .stderr(log("buildgrid.err"))
+            .spawn()
+            .unwrap(),
+    );
+    wait_for(port, "BuildGrid", &dir.join("buildgrid.err"));
+    let url = format!("grpc://127.0.0.1:{port}");
+    std::fs::create_dir_all(dir.join("work")).unwrap();
+    let _worker = Started(
+        Command::new(&python)
+            .arg(Path::new(ROOT).join("tests/remote/worker.py"))
+            .arg(&url)
+            .arg(dir.join("work"))
+            .stdout(log("worker.log"))
+            .stderr(log("worker.err"))
+            .spawn()
+            .unwrap(),
+    );
+
+    // One output base, cleaned between the builds: a local build, the same on the remote
+    // executor, then from the remote cache alone.
+    bz.ok("a", "build", &["//:rules"]);
+    let local = bz.tree("rules");
+    bz.ok("a", "clean", &[]);
+    // Every action on BuildGrid's worker, in a folder holding the declared inputs alone.
+    let remote = bz.ok("a", "build", &["//:rules", &format!("--remote_executor={url}")]);
+    assert!(remote.contains("3 remote"), "{remote}\n{}", std::fs::read_to_string(dir.join("worker.err")).unwrap());
+    let worker = std::fs::read_to_string(dir.join("worker.log")).unwrap();
+    assert_eq!(worker.matches(": exit 0").count(), 3, "the worker ran the three actions:\n{worker}");
+    assert_eq!(bz.tree("rules"), local, "the remote outputs are the local ones, byte for byte");
+    bz.ok("a", "clean", &[]);
+    let cached = bz.ok("a", "build", &["//:rules", &format!("--remote_cache={url}")]);
+    assert!(cached.contains("3 remote cache hit"), "{cached}");
+    assert_eq!(bz.tree("rules"), local, "and so are the cached ones");
+    bz.shutdown(&["a"]);
 }

@@ -192,3 +192,98 @@ fn the_committed_example_is_up_to_date() {
         text(&o.stderr)
     );
 }
+
+/// The flags of `rulec gen` the two doors rely on, one by one, on the example's rules.
+#[test]
+fn gen_writes_what_a_build_declared_and_says_what_it_read() {
+    let ws = workspace();
+    let d = ws.example.as_path();
+    let gen = |args: &[&str]| Command::new(&ws.bin).arg("gen").args(args).current_dir(d).output().unwrap();
+    let out = "out";
+    let lock_before = std::fs::read(d.join("rulec.lock")).unwrap();
+
+    // --only: a file generated but not declared, and one declared but not generated, are named.
+    let o = gen(&[
+        "rules/parcel_rate.rule",
+        "--lang",
+        "python",
+        "--out",
+        out,
+        "--no-lock",
+        "--only",
+        "python/parcel_rate.py",
+        "--only",
+        "python/parcelrate.py",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("error: out/python/parcel_rate_runner.py is generated, but not declared"), "{err}");
+    assert!(err.contains("error: out/python/parcelrate.py is declared, but not generated"), "{err}");
+    assert!(!d.join(out).exists(), "nothing is written when the declaration is wrong");
+
+    // Declared exactly: those files alone are written, no lock, and nothing is printed.
+    let mut args: Vec<String> =
+        ["rules/member_discount.rule", "rules/shared/tiers.rule", "rules/parcel_rate.rule", "--lang", "python"]
+            .map(String::from)
+            .to_vec();
+    args.extend(["--out", out, "--no-lock", "--quiet", "--unused-inputs-list", "unused.txt"].map(String::from));
+    args.extend(["--depfile", "deps.d"].map(String::from));
+    for r in ["member_discount", "parcel_rate"] {
+        for f in [format!("python/{r}.py"), format!("python/{r}_runner.py")] {
+            args.extend(["--only".to_string(), f]);
+        }
+        for f in [format!("vectors/{r}.jsonl"), format!("vectors/{r}.expected.jsonl")] {
+            args.extend(["--only".to_string(), f]);
+        }
+    }
+    for f in ["python/_helpers_runner.py", "vectors/_helpers.jsonl", "vectors/_helpers.expected.jsonl"] {
+        args.extend(["--written-elsewhere".to_string(), f.to_string()]);
+    }
+    let o = gen(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "", "--quiet");
+    let written: Vec<String> = read_tree(&d.join(out)).into_keys().collect();
+    assert_eq!(written.len(), 8, "{written:?}");
+    assert!(!written.iter().any(|f| f.contains("_helpers")), "{written:?}");
+    assert_eq!(std::fs::read(d.join("rulec.lock")).unwrap(), lock_before, "--no-lock leaves the lock alone");
+    // The enums file was read by member_discount, so nothing is unused; the depfile names it.
+    assert_eq!(std::fs::read_to_string(d.join("unused.txt")).unwrap(), "");
+    let deps = std::fs::read_to_string(d.join("deps.d")).unwrap();
+    assert!(
+        deps.starts_with("deps.d: rules/member_discount.rule rules/parcel_rate.rule rules/shared/tiers.rule\n"),
+        "{deps}"
+    );
+
+    // parcel_rate alone does not read the enums file: it is unused.
+    let o = gen(&[
+        "rules/parcel_rate.rule",
+        "rules/shared/tiers.rule",
+        "--lang",
+        "python",
+        "--out",
+        out,
+        "--no-lock",
+        "--unused-inputs-list",
+        "unused.txt",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(d.join("unused.txt")).unwrap(), "rules/shared/tiers.rule\n");
+
+    // A rule that reads an enums file the build did not name is refused.
+    let o = gen(&[
+        "rules/member_discount.rule",
+        "--lang",
+        "python",
+        "--out",
+        out,
+        "--no-lock",
+        "--unused-inputs-list",
+        "u",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("error: a rule uses rules/shared/tiers.rule, which is not named on the command line"),
+        "{}",
+        text(&o.stderr)
+    );
+}
