@@ -62,20 +62,20 @@ fn workspace() -> Workspace {
 fn make_remakes_exactly_what_an_edit_touches_and_nothing_twice() {
     let ws = workspace();
     let (d, bin) = (ws.example.as_path(), ws.bin.as_path());
-    let first = ok(&make(d, &bin, &["-j4"]), "make -j4");
+    let first = ok(&make(d, bin, &["-j4"]), "make -j4");
     let all = ["rules/member_discount.rule", "rules/parcel_rate.rule", "rules/single_coupon.rule"];
     assert_eq!(generated_rules(&first), all, "{first}");
     assert_eq!(read_tree(&d.join("generated")), rulec_gen_tree(d, "python,go"), "make writes rulec gen's bytes");
 
     // A second make -j4 runs no command at all.
-    let second = ok(&make(d, &bin, &["-j4"]), "make -j4, again");
+    let second = ok(&make(d, bin, &["-j4"]), "make -j4, again");
     assert_eq!(second.trim(), "make: Nothing to be done for 'build'.", "{second}");
-    assert!(make(d, &bin, &["-q"]).status.success(), "make -q: up to date");
+    assert!(make(d, bin, &["-q"]).status.success(), "make -q: up to date");
 
     // One rule edited: its rulec gen alone runs, and only its files (and its lock entry) change.
     let before = read_tree(d);
     edit_parcel_rate(d);
-    let after_edit = ok(&make(d, &bin, &["-j4"]), "make after editing parcel_rate");
+    let after_edit = ok(&make(d, bin, &["-j4"]), "make after editing parcel_rate");
     assert_eq!(generated_rules(&after_edit), ["rules/parcel_rate.rule"], "{after_edit}");
     let changed = changed_files(&before, &read_tree(d));
     let own: Vec<String> = own_files("parcel_rate", "parcelrate").iter().map(|f| format!("generated/{f}")).collect();
@@ -88,17 +88,17 @@ fn make_remakes_exactly_what_an_edit_touches_and_nothing_twice() {
 
     // The enums file edited: exactly the rule that uses it is regenerated.
     edit_tiers(d);
-    let after_enums = ok(&make(d, &bin, &["-j4"]), "make after editing tiers");
+    let after_enums = ok(&make(d, bin, &["-j4"]), "make after editing tiers");
     assert_eq!(generated_rules(&after_enums), ["rules/member_discount.rule"], "{after_enums}");
 
     // A new rulec binary: every rule's outputs depend on it.
     std::thread::sleep(std::time::Duration::from_millis(1100)); // mtimes are compared, some filesystems keep seconds
     std::fs::copy(rulec_bin(), bin).unwrap();
-    let after_bin = ok(&make(d, &bin, &["-j4"]), "make after a new rulec");
+    let after_bin = ok(&make(d, bin, &["-j4"]), "make after a new rulec");
     assert_eq!(generated_rules(&after_bin), all, "{after_bin}");
-    let settled = ok(&make(d, &bin, &["-j4"]), "make, settled");
+    let settled = ok(&make(d, bin, &["-j4"]), "make, settled");
     assert_eq!(settled.trim(), "make: Nothing to be done for 'build'.");
-    ok(&make(d, &bin, &["check"]), "make check after the edits");
+    ok(&make(d, bin, &["check"]), "make check after the edits");
 }
 
 /// Paths (relative to the example) whose bytes differ between two snapshots.
@@ -118,14 +118,14 @@ fn make_j_from_nothing_locks_every_rule() {
     let (d, bin) = (ws.example.as_path(), ws.bin.as_path());
     std::fs::remove_dir_all(d.join("generated")).unwrap();
     std::fs::remove_file(d.join("rulec.lock")).unwrap();
-    ok(&make(d, &bin, &["-j4"]), "make -j4 from nothing");
+    ok(&make(d, bin, &["-j4"]), "make -j4 from nothing");
     // Three rulec gen at once each merged their entries into the one lock.
     let lock = std::fs::read_to_string(d.join("rulec.lock")).unwrap();
     for r in ["rules/member_discount.rule", "rules/parcel_rate.rule", "rules/single_coupon.rule"] {
         assert!(lock.contains(&format!("path = \"{r}\"")), "{r} is locked:\n{lock}");
     }
     assert_eq!(lock, std::fs::read_to_string(Path::new(ROOT).join("examples/polyglot/rulec.lock")).unwrap());
-    ok(&make(d, &bin, &["check"]), "make check");
+    ok(&make(d, bin, &["check"]), "make check");
     let stray: Vec<String> = read_tree(d).into_keys().filter(|k| k.contains(".part") || k.ends_with(".tmp")).collect();
     assert!(stray.is_empty(), "no half-written file is left: {stray:?}");
 }
@@ -134,27 +134,27 @@ fn make_j_from_nothing_locks_every_rule() {
 fn make_check_names_a_hand_edited_file_and_a_stale_lock() {
     let ws = workspace();
     let (d, bin) = (ws.example.as_path(), ws.bin.as_path());
-    ok(&make(d, &bin, &["check"]), "make check on the example as committed");
+    ok(&make(d, bin, &["check"]), "make check on the example as committed");
 
     let module = d.join("generated/python/single_coupon.py");
     let original = std::fs::read_to_string(&module).unwrap();
     edit(&module, "DO NOT EDIT.", "DO NOT EDIT (edited anyway).");
-    let o = make(d, &bin, &["check"]);
+    let o = make(d, bin, &["check"]);
     assert!(!o.status.success(), "a hand edit fails make check");
     let err = text(&o.stderr);
     assert!(err.contains("generated/python/single_coupon.py: the file on disk differs from the lock"), "{err}");
     std::fs::write(&module, original).unwrap();
-    ok(&make(d, &bin, &["check"]), "make check once the file is restored");
+    ok(&make(d, bin, &["check"]), "make check once the file is restored");
 
     // The rule edited and not regenerated: the lock is stale.
     edit(&d.join("rules/single_coupon.rule"), "before rounding.", "before rounding (edited).");
-    let o = make(d, &bin, &["check"]);
+    let o = make(d, bin, &["check"]);
     assert!(!o.status.success(), "a stale lock fails make check");
     let err = text(&o.stderr);
     assert!(err.contains("rules/single_coupon.rule: the source changed since it was locked"), "{err}");
     assert!(err.contains("generated/python/single_coupon.py: the output differs from the lock"), "{err}");
-    ok(&make(d, &bin, &[]), "make regenerates and relocks");
-    ok(&make(d, &bin, &["check"]), "make check after make");
+    ok(&make(d, bin, &[]), "make regenerates and relocks");
+    ok(&make(d, bin, &["check"]), "make check after make");
 }
 
 #[test]

@@ -19,9 +19,14 @@ import time
 
 import grpc
 from buildgrid._protos.build.bazel.remote.execution.v2 import remote_execution_pb2 as re
-from buildgrid._protos.build.bazel.remote.execution.v2 import remote_execution_pb2_grpc as re_grpc
+from buildgrid._protos.build.bazel.remote.execution.v2 import (
+    remote_execution_pb2_grpc as re_grpc,
+)
 from buildgrid._protos.google.bytestream import bytestream_pb2, bytestream_pb2_grpc
-from buildgrid._protos.google.devtools.remoteworkers.v1test2 import bots_pb2, bots_pb2_grpc
+from buildgrid._protos.google.devtools.remoteworkers.v1test2 import (
+    bots_pb2,
+    bots_pb2_grpc,
+)
 
 LEASE_PENDING, LEASE_ACTIVE, LEASE_COMPLETED = 1, 2, 4
 BOT_OK = 1
@@ -48,15 +53,21 @@ class Cas:
             if d.size_bytes > BATCH_LIMIT:
                 if d.hash not in self.large:
                     name = f"blobs/{d.hash}/{d.size_bytes}"
-                    reads = self.bytestream.Read(bytestream_pb2.ReadRequest(resource_name=name))
+                    reads = self.bytestream.Read(
+                        bytestream_pb2.ReadRequest(resource_name=name)
+                    )
                     self.large[d.hash] = b"".join(r.data for r in reads)
                 out[d.hash] = self.large[d.hash]
         wanted = [d for d in digests if 0 < d.size_bytes <= BATCH_LIMIT]
         for i in range(0, len(wanted), 500):
-            resp = self.stub.BatchReadBlobs(re.BatchReadBlobsRequest(digests=wanted[i : i + 500]))
+            resp = self.stub.BatchReadBlobs(
+                re.BatchReadBlobsRequest(digests=wanted[i : i + 500])
+            )
             for r in resp.responses:
                 if r.status.code != 0:
-                    raise RuntimeError(f"CAS has no {r.digest.hash}: {r.status.message}")
+                    raise RuntimeError(
+                        f"CAS has no {r.digest.hash}: {r.status.message}"
+                    )
                 out[r.digest.hash] = r.data
         out[digest_of(b"").hash] = b""
         return out
@@ -68,17 +79,28 @@ class Cas:
                 name = f"uploads/{os.getpid()}/blobs/{d.hash}/{d.size_bytes}"
                 chunks = (
                     bytestream_pb2.WriteRequest(
-                        resource_name=name, write_offset=o, data=b[o : o + BATCH_LIMIT], finish_write=o + BATCH_LIMIT >= len(b)
+                        resource_name=name,
+                        write_offset=o,
+                        data=b[o : o + BATCH_LIMIT],
+                        finish_write=o + BATCH_LIMIT >= len(b),
                     )
                     for o in range(0, len(b), BATCH_LIMIT)
                 )
                 self.bytestream.Write(chunks)
-        reqs = [re.BatchUpdateBlobsRequest.Request(digest=digest_of(b), data=b) for b in blobs if len(b) <= BATCH_LIMIT]
+        reqs = [
+            re.BatchUpdateBlobsRequest.Request(digest=digest_of(b), data=b)
+            for b in blobs
+            if len(b) <= BATCH_LIMIT
+        ]
         for i in range(0, len(reqs), 200):
-            resp = self.stub.BatchUpdateBlobs(re.BatchUpdateBlobsRequest(requests=reqs[i : i + 200]))
+            resp = self.stub.BatchUpdateBlobs(
+                re.BatchUpdateBlobsRequest(requests=reqs[i : i + 200])
+            )
             for r in resp.responses:
                 if r.status.code != 0:
-                    raise RuntimeError(f"cannot upload {r.digest.hash}: {r.status.message}")
+                    raise RuntimeError(
+                        f"cannot upload {r.digest.hash}: {r.status.message}"
+                    )
 
 
 def stage(cas: Cas, root_digest: re.Digest, into: str) -> None:
@@ -96,11 +118,15 @@ def stage(cas: Cas, root_digest: re.Digest, into: str) -> None:
             os.chmod(target, 0o755 if f.is_executable else 0o644)
         for s in directory.symlinks:
             os.symlink(s.target, os.path.join(path, s.name))
-        pending.extend((d.digest, os.path.join(path, d.name)) for d in directory.directories)
+        pending.extend(
+            (d.digest, os.path.join(path, d.name)) for d in directory.directories
+        )
 
 
 def execute(cas: Cas, action: re.Action, workdir: str) -> re.ActionResult:
-    command = re.Command.FromString(cas.read([action.command_digest])[action.command_digest.hash])
+    command = re.Command.FromString(
+        cas.read([action.command_digest])[action.command_digest.hash]
+    )
     root = os.path.join(workdir, action.command_digest.hash[:16])
     shutil.rmtree(root, ignore_errors=True)
     stage(cas, action.input_root_digest, root)
@@ -108,7 +134,9 @@ def execute(cas: Cas, action: re.Action, workdir: str) -> re.ActionResult:
     for out in list(command.output_files) + list(command.output_directories):
         os.makedirs(os.path.dirname(os.path.join(cwd, out)), exist_ok=True)
     env = {v.name: v.value for v in command.environment_variables}
-    run = subprocess.run(list(command.arguments), cwd=cwd, env=env, capture_output=True)
+    run = subprocess.run(
+        list(command.arguments), cwd=cwd, env=env, capture_output=True, check=False
+    )
     result = re.ActionResult(exit_code=run.returncode)
     blobs = [run.stdout, run.stderr]
     result.stdout_digest.CopyFrom(digest_of(run.stdout))
@@ -120,7 +148,9 @@ def execute(cas: Cas, action: re.Action, workdir: str) -> re.ActionResult:
         with open(path, "rb") as f:
             data = f.read()
         blobs.append(data)
-        result.output_files.add(path=out, digest=digest_of(data), is_executable=os.access(path, os.X_OK))
+        result.output_files.add(
+            path=out, digest=digest_of(data), is_executable=os.access(path, os.X_OK)
+        )
     cas.write(blobs)
     result.execution_metadata.worker = "rulec-test-worker"
     shutil.rmtree(root, ignore_errors=True)
@@ -132,9 +162,13 @@ def main() -> None:
     channel = grpc.insecure_channel(url.removeprefix("grpc://"))
     bots = bots_pb2_grpc.BotsStub(channel)
     cas = Cas(channel)
-    session = bots_pb2.BotSession(bot_id=f"rulec-test-worker-{os.getpid()}", status=BOT_OK)
+    session = bots_pb2.BotSession(
+        bot_id=f"rulec-test-worker-{os.getpid()}", status=BOT_OK
+    )
     session.worker.devices.add(handle="local")
-    session = bots.CreateBotSession(bots_pb2.CreateBotSessionRequest(parent="", bot_session=session))
+    session = bots.CreateBotSession(
+        bots_pb2.CreateBotSessionRequest(parent="", bot_session=session)
+    )
     print(f"bot session {session.name}", flush=True)
     while True:
         for lease in session.leases:
@@ -150,14 +184,21 @@ def main() -> None:
                     result = execute(cas, action, workdir)
                     lease.result.Pack(result)
                     print(f"ran {lease.id}: exit {result.exit_code}", flush=True)
-                except Exception as e:  # the lease fails with the reason; the worker goes on
+                except (
+                    grpc.RpcError,
+                    OSError,
+                    RuntimeError,
+                ) as e:  # the lease fails with the reason; the worker goes on
                     lease.status.code = 13  # INTERNAL
                     lease.status.message = str(e)
                     print(f"failed {lease.id}: {e}", flush=True)
                 lease.state = LEASE_COMPLETED
         try:
             session = bots.UpdateBotSession(
-                bots_pb2.UpdateBotSessionRequest(name=session.name, bot_session=session), timeout=30
+                bots_pb2.UpdateBotSessionRequest(
+                    name=session.name, bot_session=session
+                ),
+                timeout=30,
             )
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
