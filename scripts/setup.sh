@@ -52,3 +52,20 @@ if ! python3 -c "import selenium" >/dev/null 2>&1; then
   echo "setup: pip install selenium"
   python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium
 fi
+
+# --- The Bazel and Make doors (tests/bazel.rs, tests/make.rs) ---
+# Debian's Bazel (4.2.3) runs offline with the stand-ins of bazel/offline; make is the
+# system's. BuildGrid (PyPI) is the remote-execution server the remote test builds on; its
+# scheduler keeps its jobs in PostgreSQL (Debian), through psycopg2.
+if ! command -v bazel >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "setup: apt-get install bazel-bootstrap make postgresql"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bazel-bootstrap make postgresql >/dev/null
+fi
+bgd_dir="${RULEC_TOOLS:-$HOME/.cache/rulec-tools}/buildgrid"
+if [ ! -x "$bgd_dir/bin/bgd" ] || ! "$bgd_dir/bin/python" -c "import psycopg2" 2>/dev/null; then
+  echo "setup: pip install buildgrid psycopg2-binary (a virtualenv in $bgd_dir)"
+  python3 -m venv "$bgd_dir"
+  "$bgd_dir/bin/pip" install -q buildgrid==0.4.4 psycopg2-binary==2.9.13
+fi
+export RULEC_BGD="$bgd_dir/bin/bgd"

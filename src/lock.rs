@@ -177,6 +177,48 @@ impl Lock {
     }
 }
 
+/// Merge `fresh` into the lock at `path` and write it when its text changes. `make -j` runs
+/// one `rulec gen` per rule, each updating its own entries of the one shared file, so the
+/// read, merge and write happen under an exclusive lock on the lock's folder (on Unix), and
+/// the file is replaced whole, never seen half written.
+pub fn update_file(path: &Path, fresh: &[LockedRule]) -> Result<(), String> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let _held = hold_folder(dir)?;
+    let base = if path.exists() { Lock::read(path)? } else { Lock::new(Vec::new()) };
+    let text = base.updated(fresh).to_toml();
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {
+        write_whole(path, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// An exclusive advisory lock on a folder, released when the value is dropped.
+#[cfg(unix)]
+fn hold_folder(dir: &Path) -> Result<std::fs::File, String> {
+    let held = std::fs::File::open(dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
+    rustix::fs::flock(&held, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|e| format!("cannot lock {}: {e}", dir.display()))?;
+    Ok(held)
+}
+
+/// Elsewhere one `rulec gen` at a time updates a lock (run make without -j there).
+#[cfg(not(unix))]
+fn hold_folder(_dir: &Path) -> Result<(), String> {
+    Ok(())
+}
+
+/// Write `bytes` to `path` through a file beside it renamed over it, so a reader (another
+/// `rulec gen` of the same folder, a build running alongside) sees the old file or the new one.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let part = path.with_file_name(format!(".{name}.{}.part", std::process::id()));
+    std::fs::write(&part, bytes).map_err(|e| format!("cannot write {}: {e}", part.display()))?;
+    std::fs::rename(&part, path).map_err(|e| {
+        let _ = std::fs::remove_file(&part);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

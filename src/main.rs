@@ -109,6 +109,8 @@ enum Command {
         lock: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        #[command(flatten)]
+        build: BuildArgs,
     },
     /// Build each generated language's runner and hold it to the vectors, byte for byte.
     Test {
@@ -171,6 +173,34 @@ enum Command {
     },
 }
 
+/// What a build system that runs `rulec gen` once per rule asks of it (bazel/, bazel/rulec.mk).
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// Write no rulec.lock: the outputs belong to a build system, not to the repository.
+    #[arg(long, conflicts_with_all = ["lock", "locked"])]
+    no_lock: bool,
+    /// Write only these generated files (paths below --out, with `/`). Every file the rules
+    /// generate must be named here or by --written-elsewhere, and every file named generated.
+    #[arg(long = "only", value_name = "PATH")]
+    only: Vec<String>,
+    /// A file the rules generate that another run writes (one rule's run writes the shared `_helpers` files).
+    #[arg(long = "written-elsewhere", value_name = "PATH", requires = "only")]
+    written_elsewhere: Vec<String>,
+    /// Write a Make rule to FILE, last: its target depends on every rule and enums file the run read.
+    #[arg(long, value_name = "FILE")]
+    depfile: Option<PathBuf>,
+    /// The target the depfile's rule names (default: the depfile itself).
+    #[arg(long, value_name = "TARGET", requires = "depfile")]
+    depfile_target: Option<String>,
+    /// Write to FILE, one a line, the enums files named on the command line that no rule of
+    /// the run read (what Bazel's unused_inputs_list reads).
+    #[arg(long, value_name = "FILE")]
+    unused_inputs_list: Option<PathBuf>,
+    /// Print nothing when all is well (a build system's action).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -179,8 +209,8 @@ fn main() -> ExitCode {
         }
         Command::Fmt { paths, check, format } => fmt(&paths, check, format),
         Command::Eval { file, input, tag } => eval_cmd(&file, &input, &tag),
-        Command::Gen { paths, out, lang, check, locked, lock, format } => {
-            gen(&paths, &out, &lang, check, locked, lock.as_deref(), format)
+        Command::Gen { paths, out, lang, check, locked, lock, format, build } => {
+            gen(&paths, &out, &lang, check, locked, lock.as_deref(), format, &build)
         }
         Command::Test { dir, lang, require_all, jobs, format } => test(&dir, &lang, require_all, jobs, format),
         Command::Api { file, lang } => api(&file, &lang),
@@ -461,6 +491,7 @@ fn gen(
     locked: bool,
     lock: Option<&Path>,
     format: Format,
+    build: &BuildArgs,
 ) -> Result<u8, String> {
     use rulec::lock::{self, Artifact, Lock, LockedRule};
     let langs = parse_langs(langs)?;
@@ -471,6 +502,9 @@ fn gen(
     let mut writers = Vec::new();
     let mut fresh = Vec::new();
     let mut failed = Vec::new();
+    // For a build system: the enums files named, and every file a rule read.
+    let (mut enums_named, mut read) = (Vec::new(), Vec::new());
+    let mut renamed = Vec::new();
     for path in rule_files(paths)? {
         let checked = rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default())?;
         if checked.has_errors() {
@@ -478,7 +512,15 @@ fn gen(
             continue;
         }
         // An enums file has no code of its own: the rules that use it carry its enums.
-        let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { continue };
+        let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else {
+            enums_named.push(path);
+            continue;
+        };
+        read.extend(checked.files_read(&sources));
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if stem != unit.program.ident() {
+            renamed.push(format!("{} holds the rule `{}`", path.display(), unit.program.ident()));
+        }
         let outputs = rulec::gen::outputs(&unit, &langs);
         let artifacts = outputs
             .iter()
@@ -501,12 +543,47 @@ fn gen(
         eprintln!("error: rules with errors generate nothing");
         return Ok(1);
     }
+    if build.unused_inputs_list.is_some() {
+        // The build named every enums file it declared: reading another would be an input
+        // it does not know of (a sandbox would refuse it; a plain run would hide it).
+        let here = Path::new(".");
+        let named: Vec<String> = rule_files(paths)?.iter().map(|p| lock::relative(p, here)).collect();
+        let mut unknown: Vec<String> =
+            read.iter().map(|p| lock::relative(p, here)).filter(|p| !named.contains(p)).collect();
+        unknown.sort();
+        unknown.dedup();
+        if !unknown.is_empty() {
+            for u in &unknown {
+                eprintln!("error: a rule uses {u}, which is not named on the command line");
+            }
+            eprintln!("error: name every enums file the rules use (with Bazel: in `enums` of the rulec_library)");
+            return Ok(2);
+        }
+    }
+    if !build.only.is_empty() {
+        let problems = undeclared(&files, &build.only, &build.written_elsewhere, out);
+        if !problems.is_empty() {
+            for p in &problems {
+                eprintln!("error: {p}");
+            }
+            for r in &renamed {
+                eprintln!("note: {r}: outputs named after a rule file's name need the file named after the rule");
+            }
+            eprintln!("error: the files declared with --only and --written-elsewhere are not what rulec generates");
+            return Ok(2);
+        }
+        files.retain(|f| build.only.contains(&f.path));
+    }
     if locked {
         let existing = Lock::read(&lock_path)?;
         let mut drift = existing.drift(&fresh);
-        // What is on disk must be what the lock says, too: a hand edit is drift.
-        for r in &existing.rules {
-            for a in &r.artifacts {
+        // What is on disk must be what the lock says, too: a hand edit is drift. Only the
+        // rules and the languages of this run are held to it, so a build that checks one
+        // rule needs no other rule's files.
+        let mut kinds: Vec<&str> = langs.iter().map(|l| l.name()).collect();
+        kinds.push("vectors");
+        for r in existing.rules.iter().filter(|r| fresh.iter().any(|f| f.path == r.path)) {
+            for a in r.artifacts.iter().filter(|a| kinds.contains(&a.lang.as_str())) {
                 let on_disk = std::fs::read(lock_dir.join(&a.path)).map(|b| lock::digest(&b));
                 match on_disk {
                     Ok(d) if d == a.sha256 => {}
@@ -540,19 +617,20 @@ fn gen(
                 if let Some(dir) = target.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 }
-                std::fs::write(&target, &f.text).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+                // Several runs of one folder at once (make -j) write the shared files too.
+                lock::write_whole(&target, f.text.as_bytes())?;
                 written.push(shown);
             }
         }
     }
-    if !check_only && !locked {
-        let base = if lock_path.exists() { Lock::read(&lock_path)? } else { Lock::new(Vec::new()) };
-        let text = base.updated(&fresh).to_toml();
-        if std::fs::read_to_string(&lock_path).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&lock_path, text).map_err(|e| format!("cannot write {}: {e}", lock_path.display()))?;
-        }
+    if !check_only && !locked && !build.no_lock {
+        lock::update_file(&lock_path, &fresh)?;
+    }
+    if stale.is_empty() && missing.is_empty() {
+        write_build_files(build, &read, &enums_named)?;
     }
     match format {
+        _ if build.quiet && stale.is_empty() && missing.is_empty() => {}
         Format::Json => println!("{}", json!({"written": written, "stale": stale, "missing": missing})),
         Format::Text => {
             for f in &written {
@@ -567,6 +645,67 @@ fn gen(
         }
     }
     Ok(if stale.is_empty() && missing.is_empty() { 0 } else { 1 })
+}
+
+/// Where the files a run generates and the files a build declared for it (--only and
+/// --written-elsewhere) disagree, one sentence each.
+fn undeclared(files: &[rulec::gen::File], only: &[String], elsewhere: &[String], out: &Path) -> Vec<String> {
+    let shown = |p: &str| out.join(p).to_string_lossy().replace('\\', "/");
+    let generated: std::collections::BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut problems: Vec<String> = generated
+        .iter()
+        .filter(|g| !only.iter().chain(elsewhere).any(|d| d == *g))
+        .map(|g| format!("{} is generated, but not declared", shown(g)))
+        .collect();
+    let mut declared: Vec<&String> = only.iter().chain(elsewhere).collect();
+    declared.sort();
+    declared.dedup();
+    problems.extend(
+        declared
+            .into_iter()
+            .filter(|d| !generated.contains(d.as_str()))
+            .map(|d| format!("{} is declared, but not generated", shown(d))),
+    );
+    problems
+}
+
+/// The depfile and the unused-inputs list, written after every output so that the depfile,
+/// which doubles as make's record of the run, is newer than all of them.
+fn write_build_files(build: &BuildArgs, read: &[PathBuf], enums_named: &[PathBuf]) -> Result<(), String> {
+    use rulec::lock::{relative, write_whole};
+    let here = Path::new(".");
+    let mut deps: Vec<String> = read.iter().map(|p| relative(p, here)).collect();
+    deps.sort();
+    deps.dedup();
+    let parent = |f: &Path| -> Result<(), String> {
+        match f.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(d) => std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display())),
+            None => Ok(()),
+        }
+    };
+    if let Some(file) = &build.depfile {
+        let escape = |p: &str| p.replace(' ', "\\ ").replace('$', "$$").replace('#', "\\#");
+        let escaped: Vec<String> = deps.iter().map(|d| escape(d)).collect();
+        // Each prerequisite also as a target of its own, so a deleted enums file does not stop make.
+        // The target as make names it, so the rule attaches to make's own target.
+        let target = build.depfile_target.clone().unwrap_or_else(|| file.to_string_lossy().into_owned());
+        let mut text = format!("{}: {}\n", escape(&target), escaped.join(" "));
+        for d in &escaped {
+            text.push_str(&format!("{d}:\n"));
+        }
+        parent(file)?;
+        write_whole(file, text.as_bytes())?;
+    }
+    if let Some(file) = &build.unused_inputs_list {
+        let text: String = enums_named
+            .iter()
+            .filter(|e| !deps.contains(&relative(e, here)))
+            .map(|e| format!("{}\n", e.to_string_lossy()))
+            .collect();
+        parent(file)?;
+        write_whole(file, text.as_bytes())?;
+    }
+    Ok(())
 }
 
 fn api(file: &Path, langs: &[String]) -> Result<u8, String> {
