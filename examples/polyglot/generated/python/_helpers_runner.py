@@ -6,71 +6,58 @@ import sys
 
 
 def _div_round_up(n: int, d: int) -> int:
-    """n / d rounded away from zero (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded away from zero (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if r > 0 and n > 0:
-        q += 1
-    return q
+    q, r = n // d, n % d
+    return q + 1 if r > 0 and n > 0 else q
 
 
 def _div_round_down(n: int, d: int) -> int:
-    """n / d rounded toward zero (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded toward zero (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if r > 0 and n < 0:
-        q += 1
-    return q
+    q, r = n // d, n % d
+    return q + 1 if r > 0 and n < 0 else q
 
 
 def _div_round_ceiling(n: int, d: int) -> int:
-    """n / d rounded toward +infinity (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded toward +infinity (d != 0)."""
     if d < 0:
         n, d = -n, -d
     q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if r > 0:
-        q += 1
-    return q
+    return q + 1 if r > 0 else q
 
 
 def _div_round_floor(n: int, d: int) -> int:
     """n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    return q
+    return n // d  # d > 0: the floor
 
 
 def _div_round_half_up(n: int, d: int) -> int:
-    """n / d rounded to the nearest, ties away from zero (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded to the nearest, ties away from zero (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if 2 * r > d or (2 * r == d and n > 0):
-        q += 1
-    return q
+    q, r = n // d, n % d
+    return q + 1 if 2 * r > d or (2 * r == d and n > 0) else q
 
 
 def _div_round_half_down(n: int, d: int) -> int:
-    """n / d rounded to the nearest, ties toward zero (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded to the nearest, ties toward zero (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if 2 * r > d or (2 * r == d and n < 0):
-        q += 1
-    return q
+    q, r = n // d, n % d
+    return q + 1 if 2 * r > d or (2 * r == d and n < 0) else q
 
 
 def _div_round_half_even(n: int, d: int) -> int:
-    """n / d rounded to the nearest, ties to even (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded to the nearest, ties to the even multiple (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if 2 * r > d or (2 * r == d and q % 2 != 0):
-        q += 1
-    return q
+    q, r = n // d, n % d
+    return q + 1 if 2 * r > d or (2 * r == d and q % 2 != 0) else q
 
 
 def _mod(a: int, b: int) -> int:
@@ -92,26 +79,22 @@ def _isqrt(x: int) -> int:
     return lo
 
 
+_HELPERS = {
+    "quot_floor": _div_round_floor,
+    "quot_ceiling": _div_round_ceiling,
+    "quot_down": _div_round_down,
+    "quot_up": _div_round_up,
+    "quot_half_up": _div_round_half_up,
+    "quot_half_down": _div_round_half_down,
+    "quot_half_even": _div_round_half_even,
+    "mod": _mod,
+}
+
+
 def _apply(op: str, a: int, b: int) -> int:
-    if op == "quot_up":
-        return _div_round_up(a, b)
-    if op == "quot_down":
-        return _div_round_down(a, b)
-    if op == "quot_ceiling":
-        return _div_round_ceiling(a, b)
-    if op == "quot_floor":
-        return _div_round_floor(a, b)
-    if op == "quot_half_up":
-        return _div_round_half_up(a, b)
-    if op == "quot_half_down":
-        return _div_round_half_down(a, b)
-    if op == "quot_half_even":
-        return _div_round_half_even(a, b)
-    if op == "mod":
-        return _mod(a, b)
     if op == "isqrt":
         return _isqrt(a)
-    raise ValueError("unknown helper " + op)
+    return _HELPERS[op](a, b)
 
 
 def main() -> None:

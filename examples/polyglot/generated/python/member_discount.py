@@ -4,11 +4,12 @@
 # Discount on an order by member tier and channel; banker's rounding to 10 yen.
 
 from enum import Enum
-from typing import NamedTuple, NewType, Sequence
+from typing import Any, NamedTuple, NewType, NoReturn, Sequence, TypeVar
 
 # The builtins the functions call, under names of the module's own, so that an input
 # called int or len cannot stand in their way.
 _isinstance = isinstance
+_type = type
 _int = int
 _float = float
 _bool = bool
@@ -17,6 +18,8 @@ _repr = repr
 _min = min
 _max = max
 _ord = ord
+_len = len
+_dict = dict
 
 
 JPYInclTax = NewType("JPYInclTax", int)  # money[JPY, incl_tax]: a whole number of its unit
@@ -32,7 +35,15 @@ class Tier(Enum):
     PLATINUM = "platinum"
 
 
-_TIER_RANK_PLACE: dict[Tier, int] = {Tier.BASIC: 0, Tier.SILVER: 1, Tier.GOLD: 2, Tier.PLATINUM: 3}
+# The members as names of the module: read through the enum, a member costs a walk through
+# the enum's machinery on every call; a name of the module does not.
+_Tier_BASIC = Tier.BASIC
+_Tier_SILVER = Tier.SILVER
+_Tier_GOLD = Tier.GOLD
+_Tier_PLATINUM = Tier.PLATINUM
+
+
+_TIER_RANK_PLACE: dict[Tier, int] = {_Tier_BASIC: 0, _Tier_SILVER: 1, _Tier_GOLD: 2, _Tier_PLATINUM: 3}
 
 
 def tier_rank(value: Tier) -> int:
@@ -48,6 +59,13 @@ class Channel(Enum):
     PHONE = "phone"
 
 
+# The members as names of the module: read through the enum, a member costs a walk through
+# the enum's machinery on every call; a name of the module does not.
+_Channel_WEB = Channel.WEB
+_Channel_STORE = Channel.STORE
+_Channel_PHONE = Channel.PHONE
+
+
 class CouponKind(Enum):
     """enum coupon_kind: a member is the alias in upper case, its value the name the wire and the records write."""
 
@@ -55,15 +73,21 @@ class CouponKind(Enum):
     GIFT = "gift"
 
 
+# The members as names of the module: read through the enum, a member costs a walk through
+# the enum's machinery on every call; a name of the module does not.
+_CouponKind_TEN_OFF = CouponKind.TEN_OFF
+_CouponKind_GIFT = CouponKind.GIFT
+
+
 class RuleInputError(ValueError):
     """The caller broke the contract: fix the call site.
 
-    what is the sentence; value the repr() of what was refused (None when the
-    refusal is not about one value). The message is the sentence.
+    what is the sentence; value the repr() of what was refused (None when the refusal is
+    not about one value). Printed, the error is the sentence and the value after it.
     """
 
     def __init__(self, what: str, value: str | None = None) -> None:
-        super().__init__(what)
+        super().__init__(what if value is None else what + ": " + value)
         self.what = what
         self.value = value
 
@@ -99,63 +123,80 @@ class Output(NamedTuple):
 
 def member_discount(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> Output:
     """Discount on an order by member tier and channel; banker's rounding to 10 yen."""
-    return member_discount_traced(tier, channel, subtotal, coupon)[0]
+    return _member_discount_rows(tier, channel, subtotal, coupon)[0]
 
 
 def member_discount_traced(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> tuple[Output, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
-    # The entry guard: what the proofs assumed of every call.
-    if tier is None:
-        raise RuleInputError("tier is missing")
-    if not _isinstance(tier, Tier):
-        raise RuleInputError("tier is not a value of enum tier", _repr(tier))
-    if not tier_rank(Tier.SILVER) <= tier_rank(tier) <= tier_rank(Tier.PLATINUM):
+    _out, _rows = _member_discount_rows(tier, channel, subtotal, coupon)
+    return _out, [Fired("pct_of", _rows[0]), Fired("coupon_of", _rows[1])]
+
+
+def member_discount_wire(call: object, tag: str = "") -> str:
+    """One call in the wire form (formats.md), an object of the inputs under their declared names: the door's checks in the reference's order, then the rule; the record line."""
+    _call = _object(call, "the input is not an object")
+    tier: Tier = _get(_call, "tier")
+    tier = _wire_member(Tier, tier, "tier is missing", "tier is not a value of enum tier")
+    if not tier_rank(_Tier_SILVER) <= tier_rank(tier) <= tier_rank(_Tier_PLATINUM):
         raise RuleInputError("tier is out of range", _repr(tier))
-    if channel is None:
-        raise RuleInputError("channel is missing")
-    if not _isinstance(channel, Channel):
-        raise RuleInputError("channel is not a value of enum channel", _repr(channel))
-    if subtotal is None:
-        raise RuleInputError("subtotal is missing")
-    if _isinstance(subtotal, _float) and _float(subtotal).is_integer():
-        subtotal = JPYInclTax(_int(subtotal))
-    if not _isinstance(subtotal, _int) or _isinstance(subtotal, _bool):
-        raise RuleInputError("subtotal is not an integer", _repr(subtotal))
-    if not 0 <= subtotal <= 5000000:
-        raise RuleInputError("subtotal is out of range", _repr(subtotal))
+    channel: Channel = _get(_call, "channel")
+    channel = _wire_member(Channel, channel, "channel is missing", "channel is not a value of enum channel")
+    subtotal: JPYInclTax = _get(_call, "subtotal")
+    if _type(subtotal) is not _int or not 0 <= subtotal <= 5000000:
+        subtotal = JPYInclTax(_check_int(subtotal, 0, 5000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
+    coupon: CouponKind | None = _get(_call, "coupon")
     if coupon is not None:
-        if not _isinstance(coupon, CouponKind):
-            raise RuleInputError("coupon is not a value of enum coupon_kind", _repr(coupon))
-    _trace: list[Fired] = []
+        coupon = _wire_member(CouponKind, coupon, "coupon is missing", "coupon is not a value of enum coupon_kind")
+    for _key in _call:
+        if _key not in ("tier", "channel", "subtotal", "coupon"):
+            raise RuleInputError(_str(_key) + " is not an input")
+    _out, _rows = _member_discount_rows(tier, channel, subtotal, coupon)
+    return member_discount_record(tier, channel, subtotal, coupon, _out, [Fired("pct_of", _rows[0]), Fired("coupon_of", _rows[1])], tag)
+
+
+def _member_discount_rows(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> tuple[Output, tuple[int, int]]:
+    """The rule's branches, written once: the outputs, and the row each table matched."""
+    # The entry guard: what the proofs assumed of every call.
+    if _type(tier) is not Tier:
+        _refuse(tier, "tier is missing", "tier is not a value of enum tier")
+    if not tier_rank(_Tier_SILVER) <= tier_rank(tier) <= tier_rank(_Tier_PLATINUM):
+        raise RuleInputError("tier is out of range", _repr(tier))
+    if _type(channel) is not Channel:
+        _refuse(channel, "channel is missing", "channel is not a value of enum channel")
+    if _type(subtotal) is not _int or not 0 <= subtotal <= 5000000:
+        subtotal = JPYInclTax(_check_int(subtotal, 0, 5000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
+    if coupon is not None:
+        if _type(coupon) is not CouponKind:
+            _refuse(coupon, "coupon is missing", "coupon is not a value of enum coupon_kind")
     # table pct_of (policy unique)
     pct: int
     note: str | None
-    if tier is Tier.SILVER:  # row 1: silver | - | 2.5% | none
+    if tier is _Tier_SILVER:  # row 1: silver | - | 2.5% | none
         pct = 25 // 5
         note = None
-        _trace.append(Fired("pct_of", 1))
-    elif (tier in (Tier.GOLD, Tier.PLATINUM)) and (channel is Channel.WEB):  # row 2: premium | web | 7.5% | "web bonus"
+        _row0 = 1
+    elif tier in (_Tier_GOLD, _Tier_PLATINUM) and channel is _Channel_WEB:  # row 2: premium | web | 7.5% | "web bonus"
         pct = 75 // 5
         note = "web bonus"
-        _trace.append(Fired("pct_of", 2))
-    elif (tier in (Tier.GOLD, Tier.PLATINUM)) and (channel is not Channel.WEB):  # row 3: premium | not: web | 5% | none
+        _row0 = 2
+    elif tier in (_Tier_GOLD, _Tier_PLATINUM) and channel is not _Channel_WEB:  # row 3: premium | not: web | 5% | none
         pct = 5 * 2
         note = None
-        _trace.append(Fired("pct_of", 3))
+        _row0 = 3
     else:
         raise RuleContradictionError("table pct_of: no row matched")
     # table coupon_of (policy unique)
     coupon_value: int
-    if (coupon is None) or (coupon is not None and (coupon is CouponKind.GIFT)):  # row 1: none, gift | 0JPY
+    if coupon is None or coupon is not None and coupon is _CouponKind_GIFT:  # row 1: none, gift | 0JPY
         coupon_value = 0
-        _trace.append(Fired("coupon_of", 1))
-    elif coupon is not None and (coupon is CouponKind.TEN_OFF):  # row 2: ten_off | 500JPY
+        _row1 = 1
+    elif coupon is not None and coupon is _CouponKind_TEN_OFF:  # row 2: ten_off | 500JPY
         coupon_value = 500
-        _trace.append(Fired("coupon_of", 2))
+        _row1 = 2
     else:
         raise RuleContradictionError("table coupon_of: no row matched")
-    discount: int = _div_round_half_even((subtotal * pct) + (coupon_value * 200), 2000) * 10  # define discount
-    return Output(pct=Rate(pct), discount=JPYInclTax(discount), note=note), _trace
+    discount: int = _div_round_half_even(subtotal * pct + coupon_value * 200, 2000) * 10  # define discount
+    return Output(pct=Rate(pct), discount=JPYInclTax(discount), note=note), (_row0, _row1)
 
 
 def member_discount_record(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None, out: Output, trace: _Trace, tag: str = "") -> str:
@@ -183,8 +224,54 @@ def member_discount_record(tier: Tier, channel: Channel, subtotal: JPYInclTax, c
     return "".join(_s)
 
 
+def _refuse(x: object, missing: str, kind: str) -> NoReturn:
+    """The door's refusal of a value that is not of its kind: missing first."""
+    if x is None:
+        raise RuleInputError(missing)
+    raise RuleInputError(kind, repr(x))
+
+
+def _check_int(x: object, lo: int | None, hi: int | None, missing: str, kind: str, out: str) -> int:
+    """The door of a whole number (a date as its day number): missing, its kind (a float
+    that is whole is the integer it equals), its range."""
+    if x is None:
+        raise RuleInputError(missing)
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise RuleInputError(kind, repr(x))
+    if lo is not None and hi is not None and not lo <= x <= hi:
+        raise RuleInputError(out, repr(x))
+    return x
+
+
+_E = TypeVar("_E", bound=Enum)
+
+
+def _wire_member(kind: type[_E], x: object, missing: str, not_member: str) -> _E:
+    """The member of an enum whose name the wire carries."""
+    if isinstance(x, str):
+        for member in kind:
+            if member.value == x:
+                return member
+    _refuse(x, missing, not_member)
+
+
+def _object(x: object, sentence: str) -> dict[str, Any]:
+    """A call in the wire form is a JSON object."""
+    if not isinstance(x, dict):
+        raise RuleInputError(sentence)
+    return x
+
+
+def _get(call: dict[str, Any], key: str) -> Any:
+    """The value under a key of the call, None when there is none: what the door holds."""
+    return call.get(key)
+
+
 def _json_str(text: str) -> str:
-    """A JSON string as the records write it: quote, backslash and control characters escaped, the rest as it is."""
+    """A JSON string as the records write it: quote, backslash and control characters
+    escaped, the rest as it is."""
     out = ['"']
     for c in text:
         if c == '"':
@@ -204,16 +291,14 @@ def _json_str(text: str) -> str:
         elif c == "\f":
             out.append("\\f")
         else:
-            out.append(f"\\u{_ord(c):04x}")
+            out.append(f"\\u{ord(c):04x}")
     out.append('"')
     return "".join(out)
 
 
 def _div_round_half_even(n: int, d: int) -> int:
-    """n / d rounded to the nearest, ties to even (d != 0; the proof, E132, rules out a zero divisor)."""
+    """n / d rounded to the nearest, ties to the even multiple (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if 2 * r > d or (2 * r == d and q % 2 != 0):
-        q += 1
-    return q
+    q, r = n // d, n % d
+    return q + 1 if 2 * r > d or (2 * r == d and q % 2 != 0) else q

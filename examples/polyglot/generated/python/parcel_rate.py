@@ -4,11 +4,12 @@
 # What one parcel costs to ship, by destination, size and weight.
 
 from enum import Enum
-from typing import NamedTuple, NewType, Sequence
+from typing import Any, NamedTuple, NewType, NoReturn, Sequence, TypeVar
 
 # The builtins the functions call, under names of the module's own, so that an input
 # called int or len cannot stand in their way.
 _isinstance = isinstance
+_type = type
 _int = int
 _float = float
 _bool = bool
@@ -17,6 +18,8 @@ _repr = repr
 _min = min
 _max = max
 _ord = ord
+_len = len
+_dict = dict
 
 
 Pounds = NewType("Pounds", int)  # mass[lb]: a whole number of its unit
@@ -33,6 +36,13 @@ class Zone(Enum):
     OVERSEAS = "overseas"
 
 
+# The members as names of the module: read through the enum, a member costs a walk through
+# the enum's machinery on every call; a name of the module does not.
+_Zone_DOMESTIC = Zone.DOMESTIC
+_Zone_CANADA = Zone.CANADA
+_Zone_OVERSEAS = Zone.OVERSEAS
+
+
 class SizeClass(Enum):
     """enum size_class: a member is the alias in upper case, its value the name the wire and the records write."""
 
@@ -41,15 +51,22 @@ class SizeClass(Enum):
     LARGE = "large"
 
 
+# The members as names of the module: read through the enum, a member costs a walk through
+# the enum's machinery on every call; a name of the module does not.
+_SizeClass_SMALL = SizeClass.SMALL
+_SizeClass_MEDIUM = SizeClass.MEDIUM
+_SizeClass_LARGE = SizeClass.LARGE
+
+
 class RuleInputError(ValueError):
     """The caller broke the contract: fix the call site.
 
-    what is the sentence; value the repr() of what was refused (None when the
-    refusal is not about one value). The message is the sentence.
+    what is the sentence; value the repr() of what was refused (None when the refusal is
+    not about one value). Printed, the error is the sentence and the value after it.
     """
 
     def __init__(self, what: str, value: str | None = None) -> None:
-        super().__init__(what)
+        super().__init__(what if value is None else what + ": " + value)
         self.what = what
         self.value = value
 
@@ -77,107 +94,117 @@ _Trace = Sequence[Fired]
 
 def parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> USD:
     """What one parcel costs to ship, by destination, size and weight."""
-    return parcel_rate_traced(weight, girth, dest, signature)[0]
+    return _parcel_rate_rows(weight, girth, dest, signature)[0]
 
 
 def parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> tuple[USD, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
+    _out, _rows = _parcel_rate_rows(weight, girth, dest, signature)
+    return _out, [Fired("size_of", _rows[0]), Fired("base_rate", _rows[1]), Fired("fuel_rate", _rows[2]), Fired("signature_fee", _rows[3])]
+
+
+def parcel_rate_wire(call: object, tag: str = "") -> str:
+    """One call in the wire form (formats.md), an object of the inputs under their declared names: the door's checks in the reference's order, then the rule; the record line."""
+    _call = _object(call, "the input is not an object")
+    weight: Pounds = _get(_call, "weight")
+    if _type(weight) is not _int or not 1 <= weight <= 70:
+        weight = Pounds(_check_int(weight, 1, 70, "weight is missing", "weight is not an integer", "weight is out of range"))
+    girth: Inches = _get(_call, "girth")
+    if _type(girth) is not _int or not 1 <= girth <= 130:
+        girth = Inches(_check_int(girth, 1, 130, "girth is missing", "girth is not an integer", "girth is out of range"))
+    dest: Zone = _get(_call, "dest")
+    dest = _wire_member(Zone, dest, "dest is missing", "dest is not a value of enum zone")
+    signature: bool = _get(_call, "signature")
+    if _type(signature) is not _bool:
+        _refuse(signature, "signature is missing", "signature is not a boolean")
+    for _key in _call:
+        if _key not in ("weight", "girth", "dest", "signature"):
+            raise RuleInputError(_str(_key) + " is not an input")
+    _out, _rows = _parcel_rate_rows(weight, girth, dest, signature)
+    return parcel_rate_record(weight, girth, dest, signature, _out, [Fired("size_of", _rows[0]), Fired("base_rate", _rows[1]), Fired("fuel_rate", _rows[2]), Fired("signature_fee", _rows[3])], tag)
+
+
+def _parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> tuple[USD, tuple[int, int, int, int]]:
+    """The rule's branches, written once: the outputs, and the row each table matched."""
     # The entry guard: what the proofs assumed of every call.
-    if weight is None:
-        raise RuleInputError("weight is missing")
-    if _isinstance(weight, _float) and _float(weight).is_integer():
-        weight = Pounds(_int(weight))
-    if not _isinstance(weight, _int) or _isinstance(weight, _bool):
-        raise RuleInputError("weight is not an integer", _repr(weight))
-    if not 1 <= weight <= 70:
-        raise RuleInputError("weight is out of range", _repr(weight))
-    if girth is None:
-        raise RuleInputError("girth is missing")
-    if _isinstance(girth, _float) and _float(girth).is_integer():
-        girth = Inches(_int(girth))
-    if not _isinstance(girth, _int) or _isinstance(girth, _bool):
-        raise RuleInputError("girth is not an integer", _repr(girth))
-    if not 1 <= girth <= 130:
-        raise RuleInputError("girth is out of range", _repr(girth))
-    if dest is None:
-        raise RuleInputError("dest is missing")
-    if not _isinstance(dest, Zone):
-        raise RuleInputError("dest is not a value of enum zone", _repr(dest))
-    if signature is None:
-        raise RuleInputError("signature is missing")
-    if not _isinstance(signature, _bool):
-        raise RuleInputError("signature is not a boolean", _repr(signature))
-    _trace: list[Fired] = []
+    if _type(weight) is not _int or not 1 <= weight <= 70:
+        weight = Pounds(_check_int(weight, 1, 70, "weight is missing", "weight is not an integer", "weight is out of range"))
+    if _type(girth) is not _int or not 1 <= girth <= 130:
+        girth = Inches(_check_int(girth, 1, 130, "girth is missing", "girth is not an integer", "girth is out of range"))
+    if _type(dest) is not Zone:
+        _refuse(dest, "dest is missing", "dest is not a value of enum zone")
+    if _type(signature) is not _bool:
+        _refuse(signature, "signature is missing", "signature is not a boolean")
     # table size_of (policy unique)
     size: SizeClass
-    if (girth <= 60) and (weight <= 10):  # row 1: <=60in | <=10lb | small
-        size = SizeClass.SMALL
-        _trace.append(Fired("size_of", 1))
-    elif (girth <= 60) and (weight > 10):  # row 2: <=60in | >10lb | medium
-        size = SizeClass.MEDIUM
-        _trace.append(Fired("size_of", 2))
+    if girth <= 60 and weight <= 10:  # row 1: <=60in | <=10lb | small
+        size = _SizeClass_SMALL
+        _row0 = 1
+    elif girth <= 60 and weight > 10:  # row 2: <=60in | >10lb | medium
+        size = _SizeClass_MEDIUM
+        _row0 = 2
     elif girth > 60:  # row 3: >60in | - | large
-        size = SizeClass.LARGE
-        _trace.append(Fired("size_of", 3))
+        size = _SizeClass_LARGE
+        _row0 = 3
     else:
         raise RuleContradictionError("table size_of: no row matched")
     # table base_rate (policy unique)
     base: int
-    if (dest is Zone.DOMESTIC) and (size is SizeClass.SMALL):  # row 1: domestic | small | 8USD
+    if dest is _Zone_DOMESTIC and size is _SizeClass_SMALL:  # row 1: domestic | small | 8USD
         base = 8
-        _trace.append(Fired("base_rate", 1))
-    elif (dest is Zone.DOMESTIC) and (size is SizeClass.MEDIUM):  # row 2: domestic | medium | 12USD
+        _row1 = 1
+    elif dest is _Zone_DOMESTIC and size is _SizeClass_MEDIUM:  # row 2: domestic | medium | 12USD
         base = 12
-        _trace.append(Fired("base_rate", 2))
-    elif (dest is Zone.DOMESTIC) and (size is SizeClass.LARGE):  # row 3: domestic | large | 20USD
+        _row1 = 2
+    elif dest is _Zone_DOMESTIC and size is _SizeClass_LARGE:  # row 3: domestic | large | 20USD
         base = 20
-        _trace.append(Fired("base_rate", 3))
-    elif (dest is Zone.CANADA) and (size is SizeClass.SMALL):  # row 4: canada | small | 10USD
+        _row1 = 3
+    elif dest is _Zone_CANADA and size is _SizeClass_SMALL:  # row 4: canada | small | 10USD
         base = 10
-        _trace.append(Fired("base_rate", 4))
-    elif (dest is Zone.CANADA) and (size is SizeClass.MEDIUM):  # row 5: canada | medium | 15USD
+        _row1 = 4
+    elif dest is _Zone_CANADA and size is _SizeClass_MEDIUM:  # row 5: canada | medium | 15USD
         base = 15
-        _trace.append(Fired("base_rate", 5))
-    elif (dest is Zone.CANADA) and (size is SizeClass.LARGE):  # row 6: canada | large | 25USD
+        _row1 = 5
+    elif dest is _Zone_CANADA and size is _SizeClass_LARGE:  # row 6: canada | large | 25USD
         base = 25
-        _trace.append(Fired("base_rate", 6))
-    elif (dest is Zone.OVERSEAS) and (size is SizeClass.SMALL):  # row 7: overseas | small | 18USD
+        _row1 = 6
+    elif dest is _Zone_OVERSEAS and size is _SizeClass_SMALL:  # row 7: overseas | small | 18USD
         base = 18
-        _trace.append(Fired("base_rate", 7))
-    elif (dest is Zone.OVERSEAS) and (size is SizeClass.MEDIUM):  # row 8: overseas | medium | 30USD
+        _row1 = 7
+    elif dest is _Zone_OVERSEAS and size is _SizeClass_MEDIUM:  # row 8: overseas | medium | 30USD
         base = 30
-        _trace.append(Fired("base_rate", 8))
-    elif (dest is Zone.OVERSEAS) and (size is SizeClass.LARGE):  # row 9: overseas | large | 45USD
+        _row1 = 8
+    elif dest is _Zone_OVERSEAS and size is _SizeClass_LARGE:  # row 9: overseas | large | 45USD
         base = 45
-        _trace.append(Fired("base_rate", 9))
+        _row1 = 9
     else:
         raise RuleContradictionError("table base_rate: no row matched")
     # table fuel_rate (policy unique)
     fuel_pct: int
-    if dest in (Zone.DOMESTIC, Zone.CANADA):  # row 1: north_america | 10%
+    if dest in (_Zone_DOMESTIC, _Zone_CANADA):  # row 1: north_america | 10%
         fuel_pct = 10
-        _trace.append(Fired("fuel_rate", 1))
-    elif dest is Zone.OVERSEAS:  # row 2: overseas | 20%
+        _row2 = 1
+    elif dest is _Zone_OVERSEAS:  # row 2: overseas | 20%
         fuel_pct = 20
-        _trace.append(Fired("fuel_rate", 2))
+        _row2 = 2
     else:
         raise RuleContradictionError("table fuel_rate: no row matched")
-    surcharge: int = _div_round_up(base * fuel_pct, 100)  # define surcharge
+    surcharge: int = -(-(base * fuel_pct) // 100)  # define surcharge
     # table signature_fee (policy unique)
     sig: int
-    if signature and (dest in (Zone.DOMESTIC, Zone.CANADA)):  # row 1: true | north_america | 2USD
+    if signature and dest in (_Zone_DOMESTIC, _Zone_CANADA):  # row 1: true | north_america | 2USD
         sig = 2
-        _trace.append(Fired("signature_fee", 1))
-    elif signature and (dest is Zone.OVERSEAS):  # row 2: true | overseas | 5USD
+        _row3 = 1
+    elif signature and dest is _Zone_OVERSEAS:  # row 2: true | overseas | 5USD
         sig = 5
-        _trace.append(Fired("signature_fee", 2))
+        _row3 = 2
     elif not signature:  # row 3: false | - | 0USD
         sig = 0
-        _trace.append(Fired("signature_fee", 3))
+        _row3 = 3
     else:
         raise RuleContradictionError("table signature_fee: no row matched")
-    fee: int = (base + surcharge) + sig  # define fee
-    return USD(fee), _trace
+    fee: int = base + surcharge + sig  # define fee
+    return USD(fee), (_row0, _row1, _row2, _row3)
 
 
 def parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: bool, out: USD, trace: _Trace, tag: str = "") -> str:
@@ -201,8 +228,54 @@ def parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: boo
     return "".join(_s)
 
 
+def _refuse(x: object, missing: str, kind: str) -> NoReturn:
+    """The door's refusal of a value that is not of its kind: missing first."""
+    if x is None:
+        raise RuleInputError(missing)
+    raise RuleInputError(kind, repr(x))
+
+
+def _check_int(x: object, lo: int | None, hi: int | None, missing: str, kind: str, out: str) -> int:
+    """The door of a whole number (a date as its day number): missing, its kind (a float
+    that is whole is the integer it equals), its range."""
+    if x is None:
+        raise RuleInputError(missing)
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise RuleInputError(kind, repr(x))
+    if lo is not None and hi is not None and not lo <= x <= hi:
+        raise RuleInputError(out, repr(x))
+    return x
+
+
+_E = TypeVar("_E", bound=Enum)
+
+
+def _wire_member(kind: type[_E], x: object, missing: str, not_member: str) -> _E:
+    """The member of an enum whose name the wire carries."""
+    if isinstance(x, str):
+        for member in kind:
+            if member.value == x:
+                return member
+    _refuse(x, missing, not_member)
+
+
+def _object(x: object, sentence: str) -> dict[str, Any]:
+    """A call in the wire form is a JSON object."""
+    if not isinstance(x, dict):
+        raise RuleInputError(sentence)
+    return x
+
+
+def _get(call: dict[str, Any], key: str) -> Any:
+    """The value under a key of the call, None when there is none: what the door holds."""
+    return call.get(key)
+
+
 def _json_str(text: str) -> str:
-    """A JSON string as the records write it: quote, backslash and control characters escaped, the rest as it is."""
+    """A JSON string as the records write it: quote, backslash and control characters
+    escaped, the rest as it is."""
     out = ['"']
     for c in text:
         if c == '"':
@@ -222,16 +295,14 @@ def _json_str(text: str) -> str:
         elif c == "\f":
             out.append("\\f")
         else:
-            out.append(f"\\u{_ord(c):04x}")
+            out.append(f"\\u{ord(c):04x}")
     out.append('"')
     return "".join(out)
 
 
-def _div_round_up(n: int, d: int) -> int:
-    """n / d rounded away from zero (d != 0; the proof, E132, rules out a zero divisor)."""
+def _div_round_ceiling(n: int, d: int) -> int:
+    """n / d rounded toward +infinity (d != 0)."""
     if d < 0:
         n, d = -n, -d
     q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if r > 0 and n > 0:
-        q += 1
-    return q
+    return q + 1 if r > 0 else q

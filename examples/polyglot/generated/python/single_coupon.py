@@ -4,11 +4,12 @@
 # Whether one coupon applies to an order, and the discount it gives before rounding.
 
 from enum import Enum
-from typing import NamedTuple, NewType, Sequence
+from typing import Any, NamedTuple, NewType, NoReturn, Sequence, TypeVar
 
 # The builtins the functions call, under names of the module's own, so that an input
 # called int or len cannot stand in their way.
 _isinstance = isinstance
+_type = type
 _int = int
 _float = float
 _bool = bool
@@ -17,6 +18,8 @@ _repr = repr
 _min = min
 _max = max
 _ord = ord
+_len = len
+_dict = dict
 
 
 JPYInclTax = NewType("JPYInclTax", int)  # money[JPY, incl_tax]: a whole number of its unit
@@ -31,15 +34,22 @@ class CouponKind(Enum):
     FREE_SHIP = "free_ship"
 
 
+# The members as names of the module: read through the enum, a member costs a walk through
+# the enum's machinery on every call; a name of the module does not.
+_CouponKind_PERCENT = CouponKind.PERCENT
+_CouponKind_FIXED = CouponKind.FIXED
+_CouponKind_FREE_SHIP = CouponKind.FREE_SHIP
+
+
 class RuleInputError(ValueError):
     """The caller broke the contract: fix the call site.
 
-    what is the sentence; value the repr() of what was refused (None when the
-    refusal is not about one value). The message is the sentence.
+    what is the sentence; value the repr() of what was refused (None when the refusal is
+    not about one value). Printed, the error is the sentence and the value after it.
     """
 
     def __init__(self, what: str, value: str | None = None) -> None:
-        super().__init__(what)
+        super().__init__(what if value is None else what + ": " + value)
         self.what = what
         self.value = value
 
@@ -74,86 +84,92 @@ class Output(NamedTuple):
 
 def single_coupon(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> Output:
     """Whether one coupon applies to an order, and the discount it gives before rounding."""
-    return single_coupon_traced(subtotal, applied, kind, rate, face, dup)[0]
+    return _single_coupon_rows(subtotal, applied, kind, rate, face, dup)[0]
 
 
 def single_coupon_traced(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> tuple[Output, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
-    # The entry guard: what the proofs assumed of every call.
-    if subtotal is None:
-        raise RuleInputError("subtotal is missing")
-    if _isinstance(subtotal, _float) and _float(subtotal).is_integer():
-        subtotal = JPYInclTax(_int(subtotal))
-    if not _isinstance(subtotal, _int) or _isinstance(subtotal, _bool):
-        raise RuleInputError("subtotal is not an integer", _repr(subtotal))
-    if not 0 <= subtotal <= 1000000:
-        raise RuleInputError("subtotal is out of range", _repr(subtotal))
-    if applied is None:
-        raise RuleInputError("applied is missing")
-    if _isinstance(applied, _float) and _float(applied).is_integer():
-        applied = JPYInclTax(_int(applied))
-    if not _isinstance(applied, _int) or _isinstance(applied, _bool):
-        raise RuleInputError("applied is not an integer", _repr(applied))
-    if not 0 <= applied <= 1000000:
-        raise RuleInputError("applied is out of range", _repr(applied))
-    if kind is None:
-        raise RuleInputError("kind is missing")
-    if not _isinstance(kind, CouponKind):
-        raise RuleInputError("kind is not a value of enum coupon_kind", _repr(kind))
-    if rate is None:
-        raise RuleInputError("rate is missing")
-    if _isinstance(rate, _float) and _float(rate).is_integer():
-        rate = Rate(_int(rate))
-    if not _isinstance(rate, _int) or _isinstance(rate, _bool):
-        raise RuleInputError("rate is not an integer", _repr(rate))
-    if not 0 <= rate <= 100:
-        raise RuleInputError("rate is out of range", _repr(rate))
-    if face is None:
-        raise RuleInputError("face is missing")
-    if _isinstance(face, _float) and _float(face).is_integer():
-        face = JPYInclTax(_int(face))
-    if not _isinstance(face, _int) or _isinstance(face, _bool):
-        raise RuleInputError("face is not an integer", _repr(face))
-    if not 0 <= face <= 100000:
-        raise RuleInputError("face is out of range", _repr(face))
-    if dup is None:
-        raise RuleInputError("dup is missing")
-    if not _isinstance(dup, _bool):
-        raise RuleInputError("dup is not a boolean", _repr(dup))
-    if not (applied <= subtotal):
+    _out, _rows = _single_coupon_rows(subtotal, applied, kind, rate, face, dup)
+    return _out, [Fired("applicable", _rows[0]), Fired("raw_discount", _rows[1])]
+
+
+def single_coupon_wire(call: object, tag: str = "") -> str:
+    """One call in the wire form (formats.md), an object of the inputs under their declared names: the door's checks in the reference's order, then the rule; the record line."""
+    _call = _object(call, "the input is not an object")
+    subtotal: JPYInclTax = _get(_call, "subtotal")
+    if _type(subtotal) is not _int or not 0 <= subtotal <= 1000000:
+        subtotal = JPYInclTax(_check_int(subtotal, 0, 1000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
+    applied: JPYInclTax = _get(_call, "applied")
+    if _type(applied) is not _int or not 0 <= applied <= 1000000:
+        applied = JPYInclTax(_check_int(applied, 0, 1000000, "applied is missing", "applied is not an integer", "applied is out of range"))
+    kind: CouponKind = _get(_call, "kind")
+    kind = _wire_member(CouponKind, kind, "kind is missing", "kind is not a value of enum coupon_kind")
+    rate: Rate = _get(_call, "rate")
+    if _type(rate) is not _int or not 0 <= rate <= 100:
+        rate = Rate(_check_int(rate, 0, 100, "rate is missing", "rate is not an integer", "rate is out of range"))
+    face: JPYInclTax = _get(_call, "face")
+    if _type(face) is not _int or not 0 <= face <= 100000:
+        face = JPYInclTax(_check_int(face, 0, 100000, "face is missing", "face is not an integer", "face is out of range"))
+    dup: bool = _get(_call, "dup")
+    if _type(dup) is not _bool:
+        _refuse(dup, "dup is missing", "dup is not a boolean")
+    if not applied <= subtotal:
         raise RuleInputError("the constraint does not hold: applied <= subtotal")
-    _trace: list[Fired] = []
+    for _key in _call:
+        if _key not in ("subtotal", "applied", "kind", "rate", "face", "dup"):
+            raise RuleInputError(_str(_key) + " is not an input")
+    _out, _rows = _single_coupon_rows(subtotal, applied, kind, rate, face, dup)
+    return single_coupon_record(subtotal, applied, kind, rate, face, dup, _out, [Fired("applicable", _rows[0]), Fired("raw_discount", _rows[1])], tag)
+
+
+def _single_coupon_rows(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> tuple[Output, tuple[int, int]]:
+    """The rule's branches, written once: the outputs, and the row each table matched."""
+    # The entry guard: what the proofs assumed of every call.
+    if _type(subtotal) is not _int or not 0 <= subtotal <= 1000000:
+        subtotal = JPYInclTax(_check_int(subtotal, 0, 1000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
+    if _type(applied) is not _int or not 0 <= applied <= 1000000:
+        applied = JPYInclTax(_check_int(applied, 0, 1000000, "applied is missing", "applied is not an integer", "applied is out of range"))
+    if _type(kind) is not CouponKind:
+        _refuse(kind, "kind is missing", "kind is not a value of enum coupon_kind")
+    if _type(rate) is not _int or not 0 <= rate <= 100:
+        rate = Rate(_check_int(rate, 0, 100, "rate is missing", "rate is not an integer", "rate is out of range"))
+    if _type(face) is not _int or not 0 <= face <= 100000:
+        face = JPYInclTax(_check_int(face, 0, 100000, "face is missing", "face is not an integer", "face is out of range"))
+    if _type(dup) is not _bool:
+        _refuse(dup, "dup is missing", "dup is not a boolean")
+    if not applied <= subtotal:
+        raise RuleInputError("the constraint does not hold: applied <= subtotal")
     rest: int = subtotal - applied  # define rest
     # table applicable (policy unique)
     ok: bool
     if dup:  # row 1: true | - | false
         ok = False
-        _trace.append(Fired("applicable", 1))
-    elif (not dup) and (subtotal < 1000):  # row 2: false | <1000JPY | false
+        _row0 = 1
+    elif not dup and subtotal < 1000:  # row 2: false | <1000JPY | false
         ok = False
-        _trace.append(Fired("applicable", 2))
-    elif (not dup) and (subtotal >= 1000):  # row 3: false | >=1000JPY | true
+        _row0 = 2
+    elif not dup and subtotal >= 1000:  # row 3: false | >=1000JPY | true
         ok = True
-        _trace.append(Fired("applicable", 3))
+        _row0 = 3
     else:
         raise RuleContradictionError("table applicable: no row matched")
     # table raw_discount (policy unique)
     raw: int
     if not ok:  # row 1: false | - | 0JPY
         raw = 0
-        _trace.append(Fired("raw_discount", 1))
-    elif ok and (kind is CouponKind.PERCENT):  # row 2: true | percent | rest * rate
-        raw = _div_round_down(rest * rate, 100)
-        _trace.append(Fired("raw_discount", 2))
-    elif ok and (kind is CouponKind.FIXED):  # row 3: true | fixed | min(face, rest)
+        _row1 = 1
+    elif ok and kind is _CouponKind_PERCENT:  # row 2: true | percent | rest * rate
+        raw = rest * rate // 100
+        _row1 = 2
+    elif ok and kind is _CouponKind_FIXED:  # row 3: true | fixed | min(face, rest)
         raw = _min(face, rest)
-        _trace.append(Fired("raw_discount", 3))
-    elif ok and (kind is CouponKind.FREE_SHIP):  # row 4: true | free_ship | 0JPY
+        _row1 = 3
+    elif ok and kind is _CouponKind_FREE_SHIP:  # row 4: true | free_ship | 0JPY
         raw = 0
-        _trace.append(Fired("raw_discount", 4))
+        _row1 = 4
     else:
         raise RuleContradictionError("table raw_discount: no row matched")
-    return Output(ok=ok, raw=JPYInclTax(raw)), _trace
+    return Output(ok=ok, raw=JPYInclTax(raw)), (_row0, _row1)
 
 
 def single_coupon_record(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool, out: Output, trace: _Trace, tag: str = "") -> str:
@@ -183,8 +199,54 @@ def single_coupon_record(subtotal: JPYInclTax, applied: JPYInclTax, kind: Coupon
     return "".join(_s)
 
 
+def _refuse(x: object, missing: str, kind: str) -> NoReturn:
+    """The door's refusal of a value that is not of its kind: missing first."""
+    if x is None:
+        raise RuleInputError(missing)
+    raise RuleInputError(kind, repr(x))
+
+
+def _check_int(x: object, lo: int | None, hi: int | None, missing: str, kind: str, out: str) -> int:
+    """The door of a whole number (a date as its day number): missing, its kind (a float
+    that is whole is the integer it equals), its range."""
+    if x is None:
+        raise RuleInputError(missing)
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise RuleInputError(kind, repr(x))
+    if lo is not None and hi is not None and not lo <= x <= hi:
+        raise RuleInputError(out, repr(x))
+    return x
+
+
+_E = TypeVar("_E", bound=Enum)
+
+
+def _wire_member(kind: type[_E], x: object, missing: str, not_member: str) -> _E:
+    """The member of an enum whose name the wire carries."""
+    if isinstance(x, str):
+        for member in kind:
+            if member.value == x:
+                return member
+    _refuse(x, missing, not_member)
+
+
+def _object(x: object, sentence: str) -> dict[str, Any]:
+    """A call in the wire form is a JSON object."""
+    if not isinstance(x, dict):
+        raise RuleInputError(sentence)
+    return x
+
+
+def _get(call: dict[str, Any], key: str) -> Any:
+    """The value under a key of the call, None when there is none: what the door holds."""
+    return call.get(key)
+
+
 def _json_str(text: str) -> str:
-    """A JSON string as the records write it: quote, backslash and control characters escaped, the rest as it is."""
+    """A JSON string as the records write it: quote, backslash and control characters
+    escaped, the rest as it is."""
     out = ['"']
     for c in text:
         if c == '"':
@@ -204,16 +266,13 @@ def _json_str(text: str) -> str:
         elif c == "\f":
             out.append("\\f")
         else:
-            out.append(f"\\u{_ord(c):04x}")
+            out.append(f"\\u{ord(c):04x}")
     out.append('"')
     return "".join(out)
 
 
-def _div_round_down(n: int, d: int) -> int:
-    """n / d rounded toward zero (d != 0; the proof, E132, rules out a zero divisor)."""
+def _div_round_floor(n: int, d: int) -> int:
+    """n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    if r > 0 and n < 0:
-        q += 1
-    return q
+    return n // d  # d > 0: the floor
