@@ -15,6 +15,7 @@ pub enum Lang {
     Ruby,
     Php,
     Swift,
+    Numpy,
 }
 
 impl Lang {
@@ -28,6 +29,7 @@ impl Lang {
         Lang::Ruby,
         Lang::Php,
         Lang::Swift,
+        Lang::Numpy,
     ];
 
     pub fn name(self) -> &'static str {
@@ -41,6 +43,7 @@ impl Lang {
             Lang::Ruby => "ruby",
             Lang::Php => "php",
             Lang::Swift => "swift",
+            Lang::Numpy => "numpy",
         }
     }
 
@@ -56,6 +59,7 @@ impl Lang {
             Lang::Ruby => "Ruby",
             Lang::Php => "PHP",
             Lang::Swift => "Swift",
+            Lang::Numpy => "NumPy",
         }
     }
 
@@ -227,6 +231,8 @@ impl Lang {
             Lang::Ruby => &RUBY,
             Lang::Php => &PHP,
             Lang::Swift => &SWIFT,
+            // The plan names its columns by the rule's own names: nothing is renamed.
+            Lang::Numpy => &NUMPY,
         }
     }
 
@@ -872,6 +878,8 @@ impl Lang {
             Lang::Php => Guard { missing: &[], kind: &[] },
             // The types make every check but the range.
             Lang::Swift => Guard { missing: &[], kind: &[] },
+            // The evaluator's door reads every column: it has no typed function of its own.
+            Lang::Numpy => Guard { missing: ALL_CLASSES, kind: ALL_CLASSES },
         }
     }
 }
@@ -1359,4 +1367,32 @@ const SWIFT: Naming = Naming {
     values_apart: false,
     value_reserved: &[],
     escape: Some(("`", "`")),
+};
+
+const NUMPY: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    traced: "{}",
+    record: "{}",
+    wire: "{}",
+    rank: None,
+    core: "{}",
+    slot: "{}",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Keep,
+    member: Case::Keep,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: &[],
+    fields: &[],
+    field_no_underscore: false,
+    fold_case: false,
+    values_apart: true,
+    value_reserved: &[],
+    escape: None,
 };

@@ -29,11 +29,13 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Ruby => &ruby::Ruby,
         Lang::Php => &php::Php,
         Lang::Swift => &swift::Swift,
+        Lang::Numpy => &numpy::Numpy,
     }
 }
 
 pub mod go;
 pub mod java;
+pub mod numpy;
 pub mod php;
 pub mod python;
 pub mod ruby;
