@@ -49,6 +49,16 @@ pub fn check_text(sources: &mut Sources, path: &str, text: &str, opts: &analysis
 }
 
 fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
+    let mut checked = crate::stack::deep(|| check_file_here(sources, f, opts));
+    let found = std::mem::take(&mut checked.diagnostics);
+    checked.diagnostics = crate::diag::cap(found, |d| {
+        let at = &d.primary;
+        (at.file, sources.get(at.file).line_col(at.span.start).0)
+    });
+    checked
+}
+
+fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
     let dir = f.path.parent().map(Path::to_path_buf).unwrap_or_default();
     let id = sources.add(f);
     let parsed = syntax::parse(&sources.get(id).text, id);

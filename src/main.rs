@@ -140,9 +140,85 @@ enum Command {
     },
 }
 
+/// Standard output and error for every command. A reader that goes away (`rulec … | head -1`)
+/// ends that stream quietly, as it ends cat's: what is left is not written, nothing is said,
+/// and the command still finishes and exits with its own code. Any other write error is
+/// reported once at the end (exit 2).
+mod output {
+    use std::fmt::Arguments;
+    use std::io::{ErrorKind, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+
+    static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+    static STDERR_GONE: AtomicBool = AtomicBool::new(false);
+    static FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+    fn write(gone: &AtomicBool, what: &str, w: &mut dyn Write, args: Arguments) {
+        if gone.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(e) = w.write_fmt(args).and_then(|()| w.flush()) {
+            gone.store(true, Ordering::Relaxed);
+            if e.kind() != ErrorKind::BrokenPipe {
+                FAILED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(format!("cannot write to {what}: {e}"));
+            }
+        }
+    }
+
+    pub fn out(args: Arguments) {
+        write(&STDOUT_GONE, "standard output", &mut std::io::stdout().lock(), args)
+    }
+
+    pub fn err(args: Arguments) {
+        write(&STDERR_GONE, "standard error", &mut std::io::stderr().lock(), args)
+    }
+
+    pub fn stdout_gone() -> bool {
+        STDOUT_GONE.load(Ordering::Relaxed)
+    }
+
+    /// The first write error that was not a closed pipe.
+    pub fn failure() -> Option<String> {
+        FAILED.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+macro_rules! outln {
+    () => { output::out(format_args!("\n")) };
+    ($($t:tt)*) => { output::out(format_args!("{}\n", format_args!($($t)*))) };
+}
+macro_rules! err {
+    ($($t:tt)*) => { output::err(format_args!($($t)*)) };
+}
+macro_rules! errln {
+    ($($t:tt)*) => { output::err(format_args!("{}\n", format_args!($($t)*))) };
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // Every stage recurses over expressions: run them on a stack that holds the deepest
+    // expression the parser accepts.
+    let result = rulec::stack::deep(|| run(cli));
+    let code = match result {
+        Ok(code) => code,
+        Err(msg) => {
+            errln!("error: {msg}");
+            2
+        }
+    };
+    match output::failure() {
+        Some(e) => {
+            // Standard error may be the stream that failed; this is the last word either way.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        }
+        None => ExitCode::from(code),
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, String> {
+    match cli.command {
         Command::Check { paths, format, color, budget } => {
             check(&paths, format, color, &rulec::analysis::Options { budget })
         }
@@ -155,7 +231,7 @@ fn main() -> ExitCode {
         Command::Api { file, lang } => api(&file, &lang),
         Command::Schema { file } => match load_program(&file) {
             Ok((_, checked)) => {
-                println!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean")));
+                outln!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean")));
                 Ok(0)
             }
             Err(code) => Ok(code),
@@ -164,13 +240,6 @@ fn main() -> ExitCode {
         Command::Coverage { files, format } => coverage(&files, format),
         Command::Certificate { file } => certificate_cmd(&file),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
-    };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
-        }
     }
 }
 
@@ -215,21 +284,20 @@ fn check(paths: &[PathBuf], format: CheckFormat, color: Color, opts: &rulec::ana
     }
     let findings = all.iter().filter(|d| d.severity != rulec::diag::Severity::Note).count();
     match format {
-        CheckFormat::Sarif => println!("{}", render::sarif(&sources, &all)),
+        CheckFormat::Sarif => outln!("{}", render::sarif(&sources, &all)),
         CheckFormat::Json => {
-            let mut out = std::io::stdout().lock();
             for d in &all {
-                writeln!(out, "{}", render::json(&sources, d)).map_err(|e| e.to_string())?;
+                outln!("{}", render::json(&sources, d));
             }
         }
         CheckFormat::Text => {
-            eprint!("{}", render::text(&sources, &all, use_color(color)));
+            err!("{}", render::text(&sources, &all, use_color(color)));
             let errors = all.iter().filter(|d| d.is_error()).count();
             let warnings = findings - errors;
             if findings == 0 {
-                eprintln!("checked {} file{}: clean", files.len(), plural(files.len()));
+                errln!("checked {} file{}: clean", files.len(), plural(files.len()));
             } else {
-                eprintln!(
+                errln!(
                     "checked {} file{}: {errors} error{}, {warnings} warning{}",
                     files.len(),
                     plural(files.len()),
@@ -277,16 +345,16 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
         }
     }
     if !broken.is_empty() {
-        eprint!("{}", render::text(&sources, &broken, use_color(Color::Auto)));
+        err!("{}", render::text(&sources, &broken, use_color(Color::Auto)));
     }
     match format {
-        Format::Json => println!("{}", json!({"unformatted": unformatted, "formatted": formatted})),
+        Format::Json => outln!("{}", json!({"unformatted": unformatted, "formatted": formatted})),
         Format::Text => {
             for f in &unformatted {
-                println!("would reformat {f}");
+                outln!("would reformat {f}");
             }
             for f in &formatted {
-                println!("formatted {f}");
+                outln!("formatted {f}");
             }
         }
     }
@@ -299,13 +367,13 @@ fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
     let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Err(2);
         }
     };
     if checked.has_errors() || checked.program.is_none() {
-        eprint!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
-        eprintln!("error: {} does not check clean; fix it first", path.display());
+        err!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
+        errln!("error: {} does not check clean; fix it first", path.display());
         return Err(1);
     }
     Ok((sources, checked))
@@ -318,11 +386,11 @@ fn certificate_cmd(file: &Path) -> Result<u8, String> {
     };
     match rulec::certificate::certificate(&sources, &checked) {
         Some(cert) => {
-            println!("{cert}");
+            outln!("{cert}");
             Ok(0)
         }
         None => {
-            eprintln!("error: {} was not proved in full; no certificate", file.display());
+            errln!("error: {} was not proved in full; no certificate", file.display());
             Ok(1)
         }
     }
@@ -334,8 +402,7 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
         Err(code) => return Ok(code),
     };
     let p = checked.program.as_ref().expect("checked clean");
-    let mut out = std::io::stdout().lock();
-    let mut run = |line: &str, at: usize| -> Result<(), String> {
+    let run = |line: &str, at: usize| -> Result<(), String> {
         let obj: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("input {at} is not JSON: {e}"))?;
         let printed = match wire::read_inputs(p, &obj) {
             Err(r) => wire::refusal_line(&r),
@@ -344,10 +411,15 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
                 Err(e) => wire::contradiction_line(&e),
             },
         };
-        writeln!(out, "{printed}").map_err(|e| e.to_string())
+        outln!("{printed}");
+        Ok(())
     };
     if input == "-" {
         for (i, line) in std::io::stdin().lock().lines().enumerate() {
+            // Nobody reads the records any more: stop reading calls too.
+            if output::stdout_gone() {
+                break;
+            }
             let line = line.map_err(|e| e.to_string())?;
             if !line.trim().is_empty() {
                 run(&line, i + 1)?;
@@ -409,8 +481,8 @@ fn gen(
         files.extend(outputs);
     }
     if !failed.is_empty() {
-        eprint!("{}", render::text(&sources, &failed, use_color(Color::Auto)));
-        eprintln!("error: rules with errors generate nothing");
+        err!("{}", render::text(&sources, &failed, use_color(Color::Auto)));
+        errln!("error: rules with errors generate nothing");
         return Ok(1);
     }
     if locked {
@@ -431,9 +503,9 @@ fn gen(
         drift.dedup();
         if !drift.is_empty() {
             for d in &drift {
-                eprintln!("error: {d}");
+                errln!("error: {d}");
             }
-            eprintln!(
+            errln!(
                 "error: the generation differs from {}; run rulec gen without --locked to update it",
                 lock_path.display()
             );
@@ -465,16 +537,16 @@ fn gen(
         }
     }
     match format {
-        Format::Json => println!("{}", json!({"written": written, "stale": stale, "missing": missing})),
+        Format::Json => outln!("{}", json!({"written": written, "stale": stale, "missing": missing})),
         Format::Text => {
             for f in &written {
-                println!("wrote {f}");
+                outln!("wrote {f}");
             }
             for f in &stale {
-                println!("stale {f}");
+                outln!("stale {f}");
             }
             for f in &missing {
-                println!("missing {f}");
+                outln!("missing {f}");
             }
         }
     }
@@ -488,7 +560,7 @@ fn api(file: &Path, langs: &[String]) -> Result<u8, String> {
         Err(code) => return Ok(code),
     };
     let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { return Ok(1) };
-    println!("{}", rulec::gen::api(&unit, &langs));
+    outln!("{}", rulec::gen::api(&unit, &langs));
     Ok(0)
 }
 
@@ -496,22 +568,22 @@ fn test(dir: &Path, langs: &[String], format: Format) -> Result<u8, String> {
     let langs = if langs.is_empty() { Vec::new() } else { parse_langs(langs)? };
     let report = rulec::harness::run(dir, &langs)?;
     match format {
-        Format::Json => println!("{}", report.to_json()),
+        Format::Json => outln!("{}", report.to_json()),
         Format::Text => {
             for s in &report.skipped {
-                println!("skipped {}: {}", s.lang.name(), s.reason);
+                outln!("skipped {}: {}", s.lang.name(), s.reason);
             }
             for r in &report.results {
                 let lang = r.lang.name();
                 match (r.ok, r.ran) {
-                    (true, _) => println!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
-                    (false, true) => println!(
+                    (true, _) => outln!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
+                    (false, true) => outln!(
                         "FAIL {} ({lang}) disagrees with the reference evaluator: {}",
                         r.rule,
                         r.first_diff.as_ref().map(|d| d.to_string()).unwrap_or_default()
                     ),
                     (false, false) => {
-                        println!("FAIL {} ({lang}) could not be run: {}", r.rule, r.error.as_deref().unwrap_or(""))
+                        outln!("FAIL {} ({lang}) could not be run: {}", r.rule, r.error.as_deref().unwrap_or(""))
                     }
                 }
             }
@@ -529,9 +601,8 @@ fn vectors(file: &Path, out: Option<&Path>) -> Result<u8, String> {
     let suite = rulec::vectors::build(p);
     match out {
         None => {
-            let mut o = std::io::stdout().lock();
             for v in &suite.vectors {
-                writeln!(o, "{}", v.line(p)).map_err(|e| e.to_string())?;
+                outln!("{}", v.line(p));
             }
         }
         Some(dir) => {
@@ -563,13 +634,13 @@ fn coverage(files: &[PathBuf], format: Format) -> Result<u8, String> {
         let shown = sources.get(checked.file).display.clone();
         incomplete |= suite.criteria.iter().any(|c| !c.missing.is_empty());
         match format {
-            Format::Json => println!("{}", suite.coverage_json(&shown)),
+            Format::Json => outln!("{}", suite.coverage_json(&shown)),
             Format::Text => {
-                println!("{shown}: {} vectors", suite.vectors.len());
+                outln!("{shown}: {} vectors", suite.vectors.len());
                 for c in &suite.criteria {
-                    println!("  {:<18} {}/{}", c.name, c.satisfied, c.total);
+                    outln!("  {:<18} {}/{}", c.name, c.satisfied, c.total);
                     for (what, hint) in &c.missing {
-                        println!("    missing: {what} ({hint})");
+                        outln!("    missing: {what} ({hint})");
                     }
                 }
             }
@@ -595,27 +666,27 @@ fn explain(code: Option<&str>, all: bool, format: Format) -> Result<u8, String> 
                 if let Some(b) = e.budget {
                     obj["budget"] = json!(b);
                 }
-                println!("{obj}");
+                outln!("{obj}");
             }
             Format::Text => {
-                println!("{}: {}\n", e.code, e.title);
-                println!("When: {}\n", e.when);
-                println!("Fix: {}\n", e.fix);
+                outln!("{}: {}\n", e.code, e.title);
+                outln!("When: {}\n", e.when);
+                outln!("Fix: {}\n", e.fix);
                 match e.budget {
-                    Some(b) => println!("Example (reproduce with `rulec check --budget {b}`):"),
-                    None => println!("Example:"),
+                    Some(b) => outln!("Example (reproduce with `rulec check --budget {b}`):"),
+                    None => outln!("Example:"),
                 }
                 for l in e.example.lines() {
                     if l.is_empty() {
-                        println!();
+                        outln!();
                     } else {
-                        println!("    {l}");
+                        outln!("    {l}");
                     }
                 }
                 if !e.related.is_empty() {
-                    println!("\nRelated: {}", e.related.join(", "));
+                    outln!("\nRelated: {}", e.related.join(", "));
                 }
-                println!();
+                outln!();
             }
         }
     }

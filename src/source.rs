@@ -97,6 +97,13 @@ impl SourceFile {
         (line + 1, col)
     }
 
+    /// The bytes of a 0-based line, with its newline.
+    pub fn line_range(&self, line_index: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line_index)?;
+        let end = self.line_starts.get(line_index + 1).copied().unwrap_or(self.text.len());
+        Some(start..end)
+    }
+
     /// The text of a 1-based line, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];
