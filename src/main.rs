@@ -485,8 +485,18 @@ fn gen(
         errln!("error: rules with errors generate nothing");
         return Ok(1);
     }
+    let owned = |entry: &str| lock::owns(paths, &lock_dir, entry);
+    // What no rule writes any more, as the lock's folder sees it and as the user does; only
+    // files below --out are ever removed, whatever a lock says.
+    let out_rel = lock::relative(out, &lock_dir);
+    let below_out = |p: &String| out_rel.is_empty() || p.strip_prefix(&out_rel).is_some_and(|r| r.starts_with('/'));
+    let shown = |p: &Path| {
+        let s = p.to_string_lossy().replace('\\', "/");
+        s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+    };
     if locked {
         let existing = Lock::read(&lock_path)?;
+        let merged = existing.merge(&fresh, &owned);
         let mut drift = existing.drift(&fresh);
         // What is on disk must be what the lock says, too: a hand edit is drift.
         for r in &existing.rules {
@@ -495,9 +505,16 @@ fn gen(
                 match on_disk {
                     Ok(d) if d == a.sha256 => {}
                     Ok(_) => drift.push(format!("{}: the file on disk differs from the lock", a.path)),
+                    Err(_) if merged.stale.contains(&a.path) => {}
                     Err(_) => drift.push(format!("{}: locked, but missing on disk", a.path)),
                 }
             }
+        }
+        for r in &merged.gone {
+            drift.push(format!("{r}: locked, but the rule is gone"));
+        }
+        for a in &merged.stale {
+            drift.push(format!("{a}: stale: no rule generates it any more"));
         }
         drift.sort();
         drift.dedup();
@@ -512,35 +529,76 @@ fn gen(
             return Ok(1);
         }
     }
-    let (mut written, mut stale, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut written, mut stale, mut missing, mut removed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // The lock is held from the read of the lock to the write of it, so two runs into one
+    // lock merge one after the other and neither loses the other's entries.
+    let _hold = if check_only || locked { None } else { Some(lock::hold(&lock_path)?) };
+    let existing = match Lock::read_if_present(&lock_path)? {
+        Some(l) => l,
+        None if check_only => {
+            errln!("error: {} does not exist; run rulec gen to write it", lock_path.display());
+            missing.push(shown(&lock_path));
+            Lock::new(Vec::new())
+        }
+        None => Lock::new(Vec::new()),
+    };
+    let merged = existing.merge(&fresh, &owned);
     for f in &files {
         let target = out.join(&f.path);
-        let shown = target.to_string_lossy().replace('\\', "/");
+        let shown = shown(&target);
         match std::fs::read(&target) {
             Ok(bytes) if bytes == f.text.as_bytes() => {}
             Ok(_) if check_only => stale.push(shown),
             Err(_) if check_only => missing.push(shown),
             _ => {
-                if let Some(dir) = target.parent() {
-                    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-                }
-                std::fs::write(&target, &f.text).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+                lock::write_whole(&target, f.text.as_bytes())?;
                 written.push(shown);
             }
         }
     }
-    if !check_only && !locked {
-        let base = if lock_path.exists() { Lock::read(&lock_path)? } else { Lock::new(Vec::new()) };
-        let text = base.updated(&fresh).to_toml();
-        if std::fs::read_to_string(&lock_path).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&lock_path, text).map_err(|e| format!("cannot write {}: {e}", lock_path.display()))?;
+    for a in merged.stale.iter().filter(|a| below_out(a)) {
+        let at = lock_dir.join(a);
+        if !at.is_file() {
+            continue;
+        }
+        if check_only {
+            stale.push(shown(&at));
+        } else {
+            std::fs::remove_file(&at).map_err(|e| format!("cannot remove {}: {e}", at.display()))?;
+            // And the folders that held only generated files, up to --out.
+            let mut dir = at.parent();
+            while let Some(d) = dir.filter(|d| below_out(&lock::relative(d, &lock_dir))) {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+                dir = d.parent();
+            }
+            removed.push(shown(&at));
         }
     }
+    let text = merged.lock.to_toml();
+    let lock_is_current = std::fs::read_to_string(&lock_path).ok().as_deref() == Some(text.as_str());
+    if check_only {
+        if !lock_is_current && lock_path.exists() {
+            stale.push(shown(&lock_path));
+        }
+    } else if !locked && !lock_is_current {
+        lock::write_whole(&lock_path, text.as_bytes())?;
+    }
     match format {
-        Format::Json => outln!("{}", json!({"written": written, "stale": stale, "missing": missing})),
+        Format::Json => {
+            let mut report = json!({"written": written, "stale": stale, "missing": missing});
+            if !removed.is_empty() {
+                report["removed"] = json!(removed);
+            }
+            outln!("{report}")
+        }
         Format::Text => {
             for f in &written {
                 outln!("wrote {f}");
+            }
+            for f in &removed {
+                outln!("removed {f}: no rule generates it any more");
             }
             for f in &stale {
                 outln!("stale {f}");

@@ -87,6 +87,11 @@ fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refus
             }
         }
         ty => {
+            if let Json::Number(n) = raw {
+                if let Some(refused) = too_wide(var, &n.to_string()) {
+                    return refuse(refused);
+                }
+            }
             let n = match raw {
                 Json::Number(n) => json_number(n).filter(|r| r.is_integer()),
                 _ => None,
@@ -107,6 +112,31 @@ fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refus
         }
     }
     Ok(value)
+}
+
+/// The refusal of a number too wide to convert, decided from its digits alone (converting a
+/// number of a million digits takes time quadratic in them): a fraction is not an integer,
+/// and a whole number of more digits than int64 holds (or than the range's widest end, if
+/// that is wider) is out of range. The same sentences as for any other number.
+fn too_wide(var: &Var, text: &str) -> Option<&'static str> {
+    const INT64_DIGITS: u64 = 19;
+    if text.len() as u64 <= INT64_DIGITS + 2 {
+        return None;
+    }
+    let (whole, digits) = num::decimal_digits(text)?;
+    if !whole {
+        return Some("is not an integer");
+    }
+    let widest = match &var.range {
+        Some((Value::Num(lo), Value::Num(hi))) => {
+            let end = |x: &num::Rat| {
+                (num_traits::Signed::abs(x) / var.ty.factor()).ceil().to_integer().to_string().len() as u64
+            };
+            end(lo).max(end(hi))
+        }
+        _ => 0,
+    };
+    (digits > INT64_DIGITS.max(widest)).then_some("is out of range")
 }
 
 /// A value in the wire form: an integer in the declared unit, a name, a date, a boolean, null.
