@@ -17,8 +17,23 @@ use std::process::ExitCode;
     propagate_version = true
 )]
 struct Cli {
+    /// The project root no `use` may leave (default: the nearest folder above each rule that
+    /// holds rulec.lock, Cargo.toml, WORKSPACE, WORKSPACE.bazel, MODULE.bazel or .git).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--root`, for every command that reads rules.
+static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// The files a command reads, held inside `--root` when it is given.
+fn new_sources() -> Sources {
+    match ROOT.get() {
+        Some(root) => Sources::new().with_root(root),
+        None => Sources::new(),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -197,6 +212,9 @@ macro_rules! errln {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(root) = &cli.root {
+        let _ = ROOT.set(root.clone());
+    }
     // Every stage recurses over expressions: run them on a stack that holds the deepest
     // expression the parser accepts.
     let result = rulec::stack::deep(|| run(cli));
@@ -243,18 +261,38 @@ fn run(cli: Cli) -> Result<u8, String> {
     }
 }
 
-/// Every `.rule` file named, or found below a named folder, in a stable order.
+/// Every `.rule` file named, or found below a named folder, in a stable order. Links below
+/// a folder are followed while they stay inside its project root; a folder with no rule in
+/// it is an error, not a clean run.
 fn rule_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
-                .sort_by_file_name()
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rule"))
-                .map(|e| e.into_path())
-                .collect();
+            let root = match ROOT.get() {
+                Some(r) => rulec::source::lexical_absolute(r),
+                None => rulec::source::project_root(p),
+            };
+            let real_root = std::fs::canonicalize(&root).unwrap_or(root.clone());
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name() {
+                let entry = entry.map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                if !entry.file_type().is_file() || entry.path().extension().is_none_or(|x| x != "rule") {
+                    continue;
+                }
+                let real = std::fs::canonicalize(entry.path())
+                    .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
+                if !real.starts_with(&real_root) {
+                    return Err(format!(
+                        "{} is a link to a file outside the project root {}; not read",
+                        entry.path().display(),
+                        root.display()
+                    ));
+                }
+                found.push(entry.into_path());
+            }
+            if found.is_empty() {
+                return Err(format!("no rule found in {} (no *.rule file below it)", p.display()));
+            }
             found.sort();
             out.extend(found);
         } else if p.exists() {
@@ -276,7 +314,7 @@ fn use_color(c: Color) -> bool {
 
 fn check(paths: &[PathBuf], format: CheckFormat, color: Color, opts: &rulec::analysis::Options) -> Result<u8, String> {
     let files = rule_files(paths)?;
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let mut all: Vec<Diagnostic> = Vec::new();
     for f in &files {
         let checked = rulec::check_path(&mut sources, f, opts)?;
@@ -322,7 +360,7 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
     let files = rule_files(paths)?;
     let mut unformatted = Vec::new();
     let mut formatted = Vec::new();
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let mut broken = Vec::new();
     for f in &files {
         let sf = rulec::source::SourceFile::read(f)?;
@@ -363,7 +401,7 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
 
 /// Check a rule for a command that needs its program; print the diagnostics if it has errors.
 fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
         Ok(c) => c,
         Err(e) => {
@@ -460,7 +498,7 @@ fn gen(
     let langs = parse_langs(langs)?;
     let lock_path = lock.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let mut files = Vec::new();
     let mut fresh = Vec::new();
     let mut failed = Vec::new();

@@ -137,6 +137,38 @@ pub struct Sources {
     /// Where relative paths are read from (the current folder when `None`); they are still
     /// shown as given, so a diagnostic names `rules/parcel_rate.rule`, not a long absolute path.
     base: Option<PathBuf>,
+    /// The project root every `use` must stay inside (`--root`); found from each rule's
+    /// folder when `None` (see `project_root`).
+    root: Option<PathBuf>,
+}
+
+/// What marks a project's root folder.
+pub const ROOT_MARKERS: &[&str] = &["rulec.lock", "Cargo.toml", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".git"];
+
+/// The project root of a file in `dir`: the nearest folder at or above it that holds one of
+/// `ROOT_MARKERS`, or `dir` itself when none does. Absolute, with no `.` or `..`.
+pub fn project_root(dir: &Path) -> PathBuf {
+    let dir = lexical_absolute(dir);
+    dir.ancestors().find(|d| ROOT_MARKERS.iter().any(|m| d.join(m).exists())).unwrap_or(&dir).to_path_buf()
+}
+
+/// `path` made absolute against the current folder, `.` and `..` resolved by their names
+/// (not by following links).
+pub fn lexical_absolute(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let path = if path.as_os_str().is_empty() { Path::new(".") } else { path };
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 impl Sources {
@@ -146,7 +178,19 @@ impl Sources {
     /// Sources whose relative paths are read from below `base` (as `include_rule!` reads them
     /// from below `CARGO_MANIFEST_DIR`), and shown as given.
     pub fn in_dir(base: impl Into<PathBuf>) -> Sources {
-        Sources { files: Vec::new(), base: Some(base.into()) }
+        Sources { base: Some(base.into()), ..Sources::default() }
+    }
+    /// Hold every `use` inside `root`, whatever the markers say.
+    pub fn with_root(mut self, root: impl Into<PathBuf>) -> Sources {
+        self.root = Some(lexical_absolute(&root.into()));
+        self
+    }
+    /// The root the `use`s of a file in `dir` (as named) must stay inside.
+    pub fn root_for(&self, dir: &Path) -> PathBuf {
+        match &self.root {
+            Some(r) => r.clone(),
+            None => project_root(&self.resolve(dir)),
+        }
     }
     /// Where a path as named is on disk: below the base folder when it is relative.
     pub fn resolve(&self, path: &Path) -> PathBuf {
