@@ -52,7 +52,13 @@ impl SourceFile {
         use sha2::{Digest, Sha256};
         let sha256 = hex(&Sha256::digest(bytes));
         let text = std::str::from_utf8(bytes)
-            .map_err(|e| format!("{} is not UTF-8 (byte {})", path.display(), e.valid_up_to()))?
+            .map_err(|e| {
+                // Located as a diagnostic is: the line, and the column in characters.
+                let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+                let line = valid.matches('\n').count() + 1;
+                let col = valid.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                format!("{}:{line}:{col}: not UTF-8 (byte {})", path.display(), e.valid_up_to())
+            })?
             .replace("\r\n", "\n");
         let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
         Ok(SourceFile::from_parts(path, text, sha256))

@@ -132,6 +132,9 @@ pub const KEYWORDS: &[&str] = &[
     "in",
 ];
 
+/// The most digits a number literal may have (whole and fractional part together).
+pub const MAX_LITERAL_DIGITS: usize = 100;
+
 pub fn is_keyword(s: &str) -> bool {
     KEYWORDS.contains(&s)
 }
@@ -364,7 +367,24 @@ impl Lexer<'_, '_> {
             }
             unit = Some((self.src[us..self.pos].to_string(), self.span(us)));
         }
-        let value = decimal_value(&int_text, &frac_text);
+        let digits = int_text.len() + frac_text.len();
+        let value = if digits > MAX_LITERAL_DIGITS {
+            // Refused before it is converted: reading a number of a million digits takes
+            // time quadratic in them, and no such number fits a rule's int64 arithmetic.
+            let d = Diagnostic::new(
+                "E008",
+                self.file,
+                self.span(start),
+                format!("this number has {digits} digits; the most a number may have is {MAX_LITERAL_DIGITS}"),
+            )
+            .label("too many digits")
+            .note("every value a rule computes with is a whole int64 in its unit: at most 19 digits")
+            .help("write the number in a unit that makes it short, or remove digits that were pasted by mistake");
+            self.report(d);
+            BigRational::from_integer(BigInt::default())
+        } else {
+            decimal_value(&int_text, &frac_text)
+        };
         if separated {
             let mut canonical = int_text.clone();
             if !frac_text.is_empty() {
