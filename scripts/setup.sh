@@ -31,3 +31,10 @@ if [ ! -x "$ts_dir/node_modules/.bin/tsc" ]; then
 fi
 export RULEC_TSC="$ts_dir/node_modules/.bin/tsc"
 export PATH="$ts_dir/node_modules/.bin:$PATH"
+
+# Fuzzing (scripts/fuzz.sh): libfuzzer-sys builds libFuzzer from its C++ source.
+if ! command -v c++ >/dev/null 2>&1; then
+  echo "setup: apt-get install g++"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
+fi
