@@ -225,9 +225,9 @@ impl Builder {
         for f in &read {
             say(format!("cargo:rerun-if-changed={}", f.display()))?;
         }
-        // The lock too, held to or not yet there: cargo reruns the script when it changes,
-        // appears or disappears (a path that does not exist is always out of date to cargo,
-        // so a workspace without a lock reruns this script on every build, until one is added).
+        // The lock held to: cargo reruns the script when it changes or disappears. (One not
+        // yet there is not watched: cargo counts a missing path as changed on every build,
+        // which would rerun this script, and rebuild the crate, on each build without a lock.)
         if let Some(l) = &watch_lock {
             say(format!("cargo:rerun-if-changed={}", l.display()))?;
         }
@@ -286,8 +286,7 @@ impl Builder {
         Ok(out)
     }
 
-    /// The lock to hold the generation to, if any, and the lock to watch: the same one, or
-    /// where the workspace's lock would be when there is none yet.
+    /// The lock to hold the generation to, if any, and the lock to watch (the same one).
     fn lock_to_hold(&self) -> Result<(Option<PathBuf>, Option<PathBuf>), Error> {
         if self.locked == Some(false) {
             return Ok((None, None));
@@ -303,7 +302,7 @@ impl Builder {
         match (path.is_file(), self.locked) {
             (true, _) => Ok((Some(path.clone()), Some(path))),
             (false, Some(true)) => Err(Error::Other(format!("locked, but there is no {}", path.display()))),
-            (false, _) => Ok((None, Some(path))),
+            (false, _) => Ok((None, None)),
         }
     }
 }

@@ -245,19 +245,3 @@ fn without_out_dir_it_says_so() {
     let (r, _) = compile(Builder::new().rule(corpus("parcel_rate.rule")).locked(false));
     assert!(r.unwrap_err().to_string().contains("OUT_DIR is not set"));
 }
-
-#[test]
-fn the_workspace_lock_is_watched_before_it_exists() {
-    // No lock is held to (none at this workspace's root), but cargo is told to watch where
-    // it would be: one added later reruns the script, which then holds the rules to it.
-    let tmp = rules_tree();
-    let out = tmp.path().join("out");
-    let (_, said) = compile(Builder::new().rule(tmp.path().join("rules/parcel_rate.rule")).out_dir(&out));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap();
-    let watched = format!("cargo:rerun-if-changed={}", root.join("rulec.lock").display());
-    assert!(said.contains(&watched), "{said:#?}");
-    // Told not to hold to a lock, it does not watch one either.
-    let (r, said) = compile(Builder::new().rule(tmp.path().join("rules/parcel_rate.rule")).out_dir(&out).locked(false));
-    r.unwrap();
-    assert!(!said.iter().any(|l| l.ends_with("rulec.lock")), "{said:#?}");
-}
