@@ -69,3 +69,10 @@ if [ ! -x "$bgd_dir/bin/bgd" ] || ! "$bgd_dir/bin/python" -c "import psycopg2" 2
   "$bgd_dir/bin/pip" install -q buildgrid==0.4.4 psycopg2-binary==2.9.13
 fi
 export RULEC_BGD="$bgd_dir/bin/bgd"
+
+# Fuzzing (scripts/fuzz.sh): libfuzzer-sys builds libFuzzer from its C++ source.
+if ! command -v c++ >/dev/null 2>&1; then
+  echo "setup: apt-get install g++"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
+fi

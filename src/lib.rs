@@ -20,6 +20,7 @@ pub mod num;
 pub mod schema;
 pub mod sema;
 pub mod source;
+pub mod stack;
 pub mod syntax;
 pub mod vectors;
 

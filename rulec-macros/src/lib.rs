@@ -102,7 +102,7 @@ fn expand(manifest_dir: &Path, path: &Path) -> TokenStream {
             path.display()
         ));
     };
-    let module = rulec::gen::rust_module(&unit);
+    let module = rulec::stack::deep(|| rulec::gen::rust_module(&unit));
     // The module may open with inner doc comments, so the watches go after it.
     let code = format!("pub mod {} {{\n{}\n{watch}\n}}\n", unit.program.ident(), module.text);
     match code.parse::<TokenStream>() {

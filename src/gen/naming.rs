@@ -40,6 +40,18 @@ pub struct Names {
     pub vars: Vec<String>,
     /// By variable: its field in `Output` (outputs) or Go's `Input` (inputs).
     pub fields: Vec<String>,
+    /// The language's `locals`, each with the spelling left free by the rule's values.
+    locals: Vec<(&'static str, String)>,
+}
+
+impl Names {
+    /// The spelling of the generated code's own local `base` (one of the language's `locals`).
+    pub fn local(&self, base: &str) -> &str {
+        match self.locals.iter().find(|(b, _)| *b == base) {
+            Some((_, spelled)) => spelled,
+            None => panic!("`{base}` is not among the {} locals of src/lang.rs", self.lang.name()),
+        }
+    }
 }
 
 /// Identifiers taken in one namespace.
@@ -187,6 +199,8 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let mut values =
         if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
     let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
+    // After the values: a value named like one of them keeps its name, the local moves.
+    let locals = n.locals.iter().map(|&l| (l, values.claim(l.to_string(), Case::Keep))).collect();
     let mut inputs = Scope::new(n);
     let mut outputs = Scope::new(n);
     let fields = plan
@@ -222,5 +236,6 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         ranks,
         vars,
         fields,
+        locals,
     }
 }
