@@ -83,6 +83,22 @@ fn rs_str(s: &str) -> String {
     c_string(s, |c| format!("\\u{{{c:x}}}"))
 }
 
+/// An integer as a person writes a long one: `10_000_000` (clippy's unreadable_literal).
+fn int_lit(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    if digits.len() < 6 {
+        return n.to_string();
+    }
+    let mut out = String::from(if n < 0 { "-" } else { "" });
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn quot_fn(m: RoundMode) -> String {
     format!("quot_{}", m.as_str())
 }
@@ -156,7 +172,7 @@ impl Syntax for Rs<'_> {
         let kid: Lift = &|i, _, q| Part::Kid(i, q);
         let text = |s: &str| Part::Text(s.to_string());
         match &e.node {
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
+            Node::Int(n) => Form::Leaf(int_lit(*n), if *n < 0 { UNARY } else { ATOM }),
             Node::Bool(b) => leaf(b.to_string()),
             Node::Str(s) => leaf(rs_str(s)),
             Node::Member(i) => leaf(self.member(e.kind, *i)),
@@ -181,8 +197,8 @@ impl Syntax for Rs<'_> {
                 let f = if matches!(e.node, Node::Min(_)) { ".min(" } else { ".max(" };
                 // A literal receiver says its type: `{integer}` has no `min`.
                 let mut parts = vec![match xs[0].node {
-                    Node::Int(n) if n < 0 => Part::Text(format!("({n}_i64)")),
-                    Node::Int(n) => Part::Text(format!("{n}_i64")),
+                    Node::Int(n) if n < 0 => Part::Text(format!("({}_i64)", int_lit(n))),
+                    Node::Int(n) => Part::Text(format!("{}_i64", int_lit(n))),
                     _ => Part::Kid(0, ATOM),
                 }];
                 for i in 1..xs.len() {
@@ -523,6 +539,7 @@ impl Rs<'_> {
             o.line(format!("pub const ALL: [{name}; {}] = [{}];", all.len(), all.join(", ")));
             o.blank();
             o.line("/// The value's name, as the wire and the records write it.");
+            o.line("#[must_use]");
             o.line("pub fn as_str(self) -> &'static str {");
             o.indent();
             o.line("match self {");
@@ -534,6 +551,7 @@ impl Rs<'_> {
             o.line("}");
             o.blank();
             o.line("/// The value a name of the wire names.");
+            o.line("#[must_use]");
             o.line(format!("pub fn parse(name: &str) -> Option<{name}> {{"));
             o.indent();
             o.line("match name {");
@@ -556,12 +574,19 @@ impl Rs<'_> {
         let (args, ret, inputs) = (self.args(), self.returns(), plan.inputs.len());
         let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
         o.line(format!("/// {}", comment(&about)));
+        o.line("///");
+        o.line("/// # Errors");
+        o.line("///");
+        o.line("/// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);");
+        o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
         self.allow(o, inputs);
         o.line(format!("{} {{", self.signature(&n.function, &ret)));
         o.line(format!("    {}({args}).map(|(out, _)| out)", n.core));
         o.line("}");
         o.blank();
         o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
+        o.line("///");
+        o.line(format!("/// # Errors\n///\n/// As [`{}`].", n.function));
         self.allow(o, inputs);
         o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
         o.indent();
@@ -583,6 +608,7 @@ impl Rs<'_> {
     fn record(&self, o: &mut Code) {
         o.line("/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.");
         self.allow(o, self.plan.inputs.len() + 3);
+        o.line("#[must_use]");
         o.line(format!("{} {{", self.record_signature()));
         o.indent();
         o.line("let mut s = String::with_capacity(256);");
@@ -592,7 +618,7 @@ impl Rs<'_> {
         o.line("    push_json_str(&mut s, tag);");
         o.line("    s.push(',');");
         o.line("}");
-        let mut body = Body { rs: self, o };
+        let mut body = Body { rs: self, o, total: false };
         walk::record(self.plan, &mut body);
         let o = body.o;
         o.line("for (i, f) in trace.iter().enumerate() {");
@@ -636,10 +662,15 @@ impl Rs<'_> {
         o.line("/// One call in the wire form (formats.md): the members of a JSON object in order (a key given");
         o.line("/// twice: the last one), the door's checks in the reference's order, then the rule; the");
         o.line("/// record line.");
+        o.line("///");
+        o.line("/// # Errors");
+        o.line("///");
+        o.line("/// `RuleError::Input` or `RuleError::NotAnInput` for a call the door refuses, with the");
+        o.line(format!("/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].", self.n.function));
         self.allow(o, 2);
         o.line(format!("{} {{", self.wire_signature()));
         o.indent();
-        let mut body = Body { rs: self, o };
+        let mut body = Body { rs: self, o, total: false };
         walk::wire(self.plan, &mut body);
         let o = body.o;
         let args = self.wrapped_args();
@@ -673,7 +704,7 @@ impl Rs<'_> {
         if plan.door.inputs.iter().any(|i| i.range.is_some()) || !plan.door.constraints.is_empty() {
             o.line("// The entry guard: what the proofs assumed of every call.");
         }
-        let mut body = Body { rs: self, o };
+        let mut body = Body { rs: self, o, total: false };
         walk::guard(plan, Lang::Rust, &mut body);
         walk::body(plan, &mut body);
         let o = body.o;
@@ -781,6 +812,8 @@ impl Rs<'_> {
 struct Body<'a, 'b> {
     rs: &'a Rs<'a>,
     o: &'b mut Code,
+    /// Whether the last row written takes every call left (`} else {`): no refusal follows it.
+    total: bool,
 }
 
 impl Body<'_, '_> {
@@ -816,7 +849,7 @@ impl Body<'_, '_> {
         let kind = self.rs.plan.var(input.var).kind;
         let (lo, hi) = match input.kind {
             WireKind::Enum(_) => (self.rs.member(kind, r.lo as u32), self.rs.member(kind, r.hi as u32)),
-            _ => (r.lo.to_string(), r.hi.to_string()),
+            _ => (int_lit(r.lo), int_lit(r.hi)),
         };
         let by_place = matches!(input.kind, WireKind::Enum(_));
         let outside = |x: &str| format!("!({lo}..={hi}).contains({x})");
@@ -917,7 +950,12 @@ impl Hooks for Body<'_, '_> {
 
     fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
         let cond = self.rs.top(&row.cond);
-        self.o.line(if first { format!("if {cond} {{") } else { format!("}} else if {cond} {{") });
+        self.total = !first && row.cond.node == Node::Bool(true);
+        self.o.line(match (first, self.total) {
+            (true, _) => format!("if {cond} {{"),
+            (false, true) => "} else {".to_string(),
+            (false, false) => format!("}} else if {cond} {{"),
+        });
         self.o.indent();
         self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
         self.o.dedent();
@@ -925,6 +963,10 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn no_row(&mut self, t: &TablePlan) {
+        if self.total {
+            self.o.line("}");
+            return;
+        }
         self.o.line("} else {");
         self.o.line(format!("    return Err(RuleError::Contradiction {{ what: {} }});", rs_str(&t.no_row)));
         self.o.line("}");

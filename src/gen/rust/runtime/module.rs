@@ -114,12 +114,13 @@ fn wire_int(x: Wire<'_>, not_int: &'static str, out_of_range: &'static str) -> R
         let all = || int.iter().chain(frac.iter());
         let Some(first) = all().position(|&c| c != b'0') else { return Some(Some(0)) };
         let trailing = all().rev().position(|&c| c != b'0').unwrap_or(0);
-        let scale = exponent.saturating_sub(frac.len() as i64).saturating_add(trailing as i64);
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let scale = exponent.saturating_sub(count(frac.len())).saturating_add(count(trailing));
         let significant = int.len() + frac.len() - first - trailing;
         if scale < 0 {
             return None;
         }
-        if (significant as i64).saturating_add(scale) > 19 {
+        if count(significant).saturating_add(scale) > 19 {
             return Some(None);
         }
         let mut n: i128 = 0;
@@ -186,6 +187,7 @@ pub struct Date(pub i64);
 
 impl Date {
     /// The day exactly "YYYY-MM-DD" names, when the calendar has that day.
+    #[must_use]
     pub fn from_wire(text: &str) -> Option<Date> {
         let b = text.as_bytes();
         if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
@@ -250,95 +252,97 @@ fn push_date(s: &mut String, days: i64) {
 }
 
 // rulec: quot_floor
-/// n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor). A
-/// positive divisor stays in i64, where nothing overflows; a negative one turns both signs
-/// over in i128, since -i64::MIN does not fit in 64 bits.
+/// n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor). Each
+/// rounding divides the magnitudes in u64, where nothing overflows (|n| + |d| - 1 < 2^64),
+/// and puts the sign back after: exact for every pair of i64 whose quotient is one. A
+/// magnitude rounded up is `(x + (e - 1)) / e`: one addition, where `div_ceil` takes a
+/// remainder (and measured a quarter slower on a whole table).
+#[allow(clippy::manual_div_ceil)]
 fn quot_floor(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        return (-(n as i128)).div_euclid(-(d as i128)) as i64;
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = if negative { (x + (e - 1)) / e } else { x / e };
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
     }
-    n.div_euclid(d)
 }
 
 // rulec: quot_ceiling
-/// n / d rounded toward +infinity (d != 0). `/` and `%` truncate: r has the sign of n.
+/// n / d rounded toward +infinity (d != 0), the magnitudes divided in u64, the sign put back.
+#[allow(clippy::manual_div_ceil)]
 fn quot_ceiling(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        let (n, d) = (-(n as i128), -(d as i128));
-        return (n / d + i128::from(n % d > 0)) as i64;
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = if negative { x / e } else { (x + (e - 1)) / e };
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
     }
-    n / d + i64::from(n % d > 0)
 }
 
 // rulec: quot_down
-/// n / d rounded toward zero (d != 0).
+/// n / d rounded toward zero (d != 0), the magnitudes divided in u64, the sign put back.
 fn quot_down(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        return (-(n as i128) / -(d as i128)) as i64;
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = x / e;
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
     }
-    n / d
 }
 
 // rulec: quot_up
-/// n / d rounded away from zero (d != 0).
+/// n / d rounded away from zero (d != 0), the magnitudes divided in u64, the sign put back.
+#[allow(clippy::manual_div_ceil)]
 fn quot_up(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        let (n, d) = (-(n as i128), -(d as i128));
-        return (n / d + (n % d).signum()) as i64;
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = (x + (e - 1)) / e;
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
     }
-    n / d + (n % d).signum()
 }
 
 // rulec: quot_half_up
-/// n / d rounded to the nearest, ties away from zero (d != 0). |r| < d, so d - |r| cannot
-/// overflow where 2|r| could.
+/// n / d rounded to the nearest, ties away from zero (d != 0): the magnitude plus half the
+/// divisor, truncated.
 fn quot_half_up(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        let (n, d) = (-(n as i128), -(d as i128));
-        let (q, r) = (n / d, n % d);
-        let q = if r.abs() >= d - r.abs() { q + r.signum() } else { q };
-        return q as i64;
-    }
-    let (q, r) = (n / d, n % d);
-    if r.abs() >= d - r.abs() {
-        q + r.signum()
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = (x + e / 2) / e;
+    if negative {
+        (m as i64).wrapping_neg()
     } else {
-        q
+        m as i64
     }
 }
 
 // rulec: quot_half_down
-/// n / d rounded to the nearest, ties toward zero (d != 0).
+/// n / d rounded to the nearest, ties toward zero (d != 0): the magnitude plus just under
+/// half the divisor, truncated.
 fn quot_half_down(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        let (n, d) = (-(n as i128), -(d as i128));
-        let (q, r) = (n / d, n % d);
-        let q = if r.abs() > d - r.abs() { q + r.signum() } else { q };
-        return q as i64;
-    }
-    let (q, r) = (n / d, n % d);
-    if r.abs() > d - r.abs() {
-        q + r.signum()
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = (x + (e - 1) / 2) / e;
+    if negative {
+        (m as i64).wrapping_neg()
     } else {
-        q
+        m as i64
     }
 }
 
 // rulec: quot_half_even
-/// n / d rounded to the nearest, ties to the even neighbour (d != 0).
+/// n / d rounded to the nearest, ties to the even neighbour (d != 0). r < e <= 2^63, so 2r
+/// fits in u64.
 fn quot_half_even(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        let (n, d) = (-(n as i128), -(d as i128));
-        let (q, r) = (n / d, n % d);
-        let away = r.abs() > d - r.abs() || (r.abs() == d - r.abs() && q % 2 != 0);
-        let q = if away { q + r.signum() } else { q };
-        return q as i64;
-    }
-    let (q, r) = (n / d, n % d);
-    if r.abs() > d - r.abs() || (r.abs() == d - r.abs() && q % 2 != 0) {
-        q + r.signum()
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let (q, r) = (x / e, x % e);
+    let m = q + u64::from(2 * r > e || (2 * r == e && q % 2 == 1));
+    if negative {
+        (m as i64).wrapping_neg()
     } else {
-        q
+        m as i64
     }
 }
 
