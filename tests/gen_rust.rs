@@ -334,11 +334,8 @@ fn reference_answer(p: &rulec::sema::Program, line: &str) -> String {
 
 /// Feed lines to a built runner; the lines it prints.
 fn feed(runner: &Path, input: &[u8]) -> Vec<String> {
-    let mut child = Command::new(runner)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        Command::new(runner).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());

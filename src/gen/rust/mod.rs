@@ -606,7 +606,9 @@ impl Rs<'_> {
 
     /// The values of the record line, built from `plan.record`.
     fn record(&self, o: &mut Code) {
-        o.line("/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.");
+        o.line(
+            "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+        );
         self.allow(o, self.plan.inputs.len() + 3);
         o.line("#[must_use]");
         o.line(format!("{} {{", self.record_signature()));
@@ -666,7 +668,10 @@ impl Rs<'_> {
         o.line("/// # Errors");
         o.line("///");
         o.line("/// `RuleError::Input` or `RuleError::NotAnInput` for a call the door refuses, with the");
-        o.line(format!("/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].", self.n.function));
+        o.line(format!(
+            "/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].",
+            self.n.function
+        ));
         self.allow(o, 2);
         o.line(format!("{} {{", self.wire_signature()));
         o.indent();
@@ -1053,4 +1058,26 @@ fn helpers_runner() -> String {
         o.push('\n');
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_integers_are_grouped_by_thousands() {
+        assert_eq!(int_lit(99_999), "99999");
+        assert_eq!(int_lit(100_000), "100_000");
+        assert_eq!(int_lit(-10_000_000), "-10_000_000");
+        assert_eq!(int_lit(i64::MIN), "-9_223_372_036_854_775_808");
+    }
+
+    #[test]
+    fn the_case_checks_are_rustcs() {
+        assert!(is_snake("unit_price") && is_snake("_row0") && is_snake("trace_") && is_snake("x2"));
+        assert!(!is_snake("fooBar") && !is_snake("a__b") && !is_snake("MaritalStatus"));
+        assert!(is_camel("CouponKind") && is_camel("None_") && is_camel("Rate0_5") && is_camel("RED"));
+        assert!(!is_camel("coupon") && !is_camel("Coupon_Kind") && !is_camel("A__B"));
+        assert!(is_acronym("USD") && is_acronym("JPY") && !is_acronym("X") && !is_acronym("JPYInclTax"));
+    }
 }
