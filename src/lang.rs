@@ -308,6 +308,10 @@ const RUST: Naming = Naming {
         "TryInto",
         "FromIterator",
     ],
+    // The names the module declares at its top and calls from a function that also holds the
+    // rule's names, and the parameters and locals that share a scope with them. A binding of
+    // the fixed text whose scope reads none of the rule's names (a closure's `x`, a helper's
+    // `n`) takes nothing from them.
     used: &[
         "Output",
         "Fired",
@@ -321,17 +325,8 @@ const RUST: Naming = Naming {
         "out",
         "tag",
         "call",
-        "value",
-        "what",
-        "key",
         "rule",
-        "x",
-        "s",
-        "n",
-        "d",
-        "v",
-        "f",
-        "main",
+        "json",
         "rows",
         "ALL",
         "wire_get",

@@ -154,36 +154,36 @@ pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: 
 /// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
 #[must_use]
 pub fn parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: bool, out: &USD, trace: &[Fired], tag: &str) -> String {
-    let mut s = String::with_capacity(256);
-    s.push('{');
+    let mut json = String::with_capacity(256);
+    json.push('{');
     if !tag.is_empty() {
-        s.push_str("\"tag\":");
-        push_json_str(&mut s, tag);
-        s.push(',');
+        json.push_str("\"tag\":");
+        push_json_str(&mut json, tag);
+        json.push(',');
     }
-    s.push_str("\"in\":{\"weight\":");
-    s.push_str(&weight.0.to_string());
-    s.push_str(",\"girth\":");
-    s.push_str(&girth.0.to_string());
-    s.push_str(",\"dest\":");
-    push_json_str(&mut s, dest.as_str());
-    s.push_str(",\"signature\":");
-    s.push_str(&signature.to_string());
-    s.push_str("},\"observed\":{\"fee\":");
-    s.push_str(&out.0.to_string());
-    s.push_str("},\"trace\":[");
+    json.push_str("\"in\":{\"weight\":");
+    json.push_str(&weight.0.to_string());
+    json.push_str(",\"girth\":");
+    json.push_str(&girth.0.to_string());
+    json.push_str(",\"dest\":");
+    push_json_str(&mut json, dest.as_str());
+    json.push_str(",\"signature\":");
+    json.push_str(&signature.to_string());
+    json.push_str("},\"observed\":{\"fee\":");
+    json.push_str(&out.0.to_string());
+    json.push_str("},\"trace\":[");
     for (i, f) in trace.iter().enumerate() {
         if i > 0 {
-            s.push(',');
+            json.push(',');
         }
-        s.push_str("{\"table\":");
-        push_json_str(&mut s, f.table);
-        s.push_str(",\"row\":");
-        s.push_str(&f.row.to_string());
-        s.push('}');
+        json.push_str("{\"table\":");
+        push_json_str(&mut json, f.table);
+        json.push_str(",\"row\":");
+        json.push_str(&f.row.to_string());
+        json.push('}');
     }
-    s.push_str("]}");
-    s
+    json.push_str("]}");
+    json
 }
 
 /// One call in the wire form (formats.md): the members of a JSON object in order (a key given

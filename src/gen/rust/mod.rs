@@ -164,6 +164,8 @@ struct Rs<'a> {
     n: &'a Names,
     /// Whether a function needs `#[allow(non_snake_case)]` for the rule's names.
     snake: bool,
+    /// Whether two inputs are spelled `x` and `_x` (clippy's duplicate_underscore_argument).
+    underscored: bool,
 }
 
 impl Syntax for Rs<'_> {
@@ -260,7 +262,9 @@ impl<'a> Rs<'a> {
     fn new(plan: &'a Plan, n: &'a Names) -> Rs<'a> {
         let fns = [&n.function, &n.traced, &n.record, &n.wire, &n.core];
         let snake = n.vars.iter().chain(fns).all(|i| is_snake(i));
-        Rs { plan, n, snake }
+        let params: Vec<&str> = plan.inputs.iter().map(|&v| n.vars[v].as_str()).collect();
+        let underscored = params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)));
+        Rs { plan, n, snake, underscored }
     }
 
     /// The operand `a op b` equals, when the other one is the operation's identity.
@@ -435,14 +439,18 @@ impl Rs<'_> {
         format!("pub fn {}(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, RuleError>", self.n.wire)
     }
 
-    /// The lints a function's shape may meet in the crate that includes the module.
-    fn allow(&self, o: &mut Code, params: usize) {
+    /// The lints a function's shape may meet in the crate that includes the module: `params`
+    /// parameters, the inputs among them when `inputs`.
+    fn allow(&self, o: &mut Code, inputs: bool, params: usize) {
         let mut lints = Vec::new();
         if !self.snake {
             lints.push("non_snake_case");
         }
         if params > 7 {
             lints.push("clippy::too_many_arguments");
+        }
+        if self.underscored && inputs {
+            lints.push("clippy::duplicate_underscore_argument");
         }
         if !lints.is_empty() {
             o.line(format!("#[allow({})]", lints.join(", ")));
@@ -579,7 +587,7 @@ impl Rs<'_> {
         o.line("///");
         o.line("/// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);");
         o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
-        self.allow(o, inputs);
+        self.allow(o, true, inputs);
         o.line(format!("{} {{", self.signature(&n.function, &ret)));
         o.line(format!("    {}({args}).map(|(out, _)| out)", n.core));
         o.line("}");
@@ -587,7 +595,7 @@ impl Rs<'_> {
         o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
         o.line("///");
         o.line(format!("/// # Errors\n///\n/// As [`{}`].", n.function));
-        self.allow(o, inputs);
+        self.allow(o, true, inputs);
         o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
         o.indent();
         let tables: Vec<&TablePlan> = plan.tables().collect();
@@ -609,16 +617,16 @@ impl Rs<'_> {
         o.line(
             "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
         );
-        self.allow(o, self.plan.inputs.len() + 3);
+        self.allow(o, true, self.plan.inputs.len() + 3);
         o.line("#[must_use]");
         o.line(format!("{} {{", self.record_signature()));
         o.indent();
-        o.line("let mut s = String::with_capacity(256);");
-        o.line("s.push('{');");
+        o.line("let mut json = String::with_capacity(256);");
+        o.line("json.push('{');");
         o.line("if !tag.is_empty() {");
-        o.line("    s.push_str(\"\\\"tag\\\":\");");
-        o.line("    push_json_str(&mut s, tag);");
-        o.line("    s.push(',');");
+        o.line("    json.push_str(\"\\\"tag\\\":\");");
+        o.line("    push_json_str(&mut json, tag);");
+        o.line("    json.push(',');");
         o.line("}");
         let mut body = Body { rs: self, o, total: false };
         walk::record(self.plan, &mut body);
@@ -626,17 +634,17 @@ impl Rs<'_> {
         o.line("for (i, f) in trace.iter().enumerate() {");
         o.indent();
         o.line("if i > 0 {");
-        o.line("    s.push(',');");
+        o.line("    json.push(',');");
         o.line("}");
-        o.line("s.push_str(\"{\\\"table\\\":\");");
-        o.line("push_json_str(&mut s, f.table);");
-        o.line("s.push_str(\",\\\"row\\\":\");");
-        o.line("s.push_str(&f.row.to_string());");
-        o.line("s.push('}');");
+        o.line("json.push_str(\"{\\\"table\\\":\");");
+        o.line("push_json_str(&mut json, f.table);");
+        o.line("json.push_str(\",\\\"row\\\":\");");
+        o.line("json.push_str(&f.row.to_string());");
+        o.line("json.push('}');");
         o.dedent();
         o.line("}");
-        o.line("s.push_str(\"]}\");");
-        o.line("s");
+        o.line("json.push_str(\"]}\");");
+        o.line("json");
         o.dedent();
         o.line("}");
         o.blank();
@@ -672,7 +680,7 @@ impl Rs<'_> {
             "/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].",
             self.n.function
         ));
-        self.allow(o, 2);
+        self.allow(o, false, 2);
         o.line(format!("{} {{", self.wire_signature()));
         o.indent();
         let mut body = Body { rs: self, o, total: false };
@@ -691,7 +699,7 @@ impl Rs<'_> {
     fn core(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
-        self.allow(o, plan.inputs.len());
+        self.allow(o, true, plan.inputs.len());
         o.line("#[inline]");
         let ret = format!("({}, [u32; {}])", self.returns(), n.slots.len());
         o.line(format!("fn {}({}) -> Result<{ret}, RuleError> {{", n.core, self.params()));
@@ -787,23 +795,23 @@ impl Rs<'_> {
         o
     }
 
-    /// A variable's wire form appended to `s`; `x` reads it (a parameter, `out`, a field).
+    /// A variable's wire form appended to `json`; `x` reads it (a parameter, `out`, a field).
     fn push_value(&self, o: &mut Code, v: VarId, x: &str, field: bool) {
         let var = self.plan.var(v);
         let one = |x: &str| -> String {
             match var.ty {
-                BoundaryTy::Str => format!("push_json_str(&mut s, {x});"),
-                BoundaryTy::Enum(_) => format!("push_json_str(&mut s, {x}.as_str());"),
-                BoundaryTy::Date => format!("push_date(&mut s, {x}.0);"),
-                BoundaryTy::Unit(_) => format!("s.push_str(&{x}.0.to_string());"),
-                BoundaryTy::Int | BoundaryTy::Bool => format!("s.push_str(&{x}.to_string());"),
+                BoundaryTy::Str => format!("push_json_str(&mut json, {x});"),
+                BoundaryTy::Enum(_) => format!("push_json_str(&mut json, {x}.as_str());"),
+                BoundaryTy::Date => format!("push_date(&mut json, {x}.0);"),
+                BoundaryTy::Unit(_) => format!("json.push_str(&{x}.0.to_string());"),
+                BoundaryTy::Int | BoundaryTy::Bool => format!("json.push_str(&{x}.to_string());"),
             }
         };
         if var.optional {
             let place = if field { format!("&{x}") } else { x.to_string() };
             o.line(format!("match {place} {{"));
             o.line(format!("    Some(x) => {},", one("x").trim_end_matches(';')));
-            o.line("    None => s.push_str(\"null\"),");
+            o.line("    None => json.push_str(\"null\"),");
             o.line("}");
         } else if field && var.ty == BoundaryTy::Str {
             o.line(one(&format!("&{x}")));
@@ -1018,7 +1026,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("s.push_str({});", rs_str(json)));
+        self.o.line(format!("json.push_str({});", rs_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
