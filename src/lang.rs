@@ -82,8 +82,17 @@ impl Case {
     /// The `n`th spelling of a name that is taken (n ≥ 2), in this case's own manner.
     pub fn numbered(self, ident: &str, n: usize) -> String {
         match self {
-            Case::Pascal | Case::Camel => format!("{ident}{n}"),
-            Case::Keep | Case::Upper | Case::Flat => format!("{ident}_{n}"),
+            Case::Pascal | Case::Camel | Case::Flat => format!("{ident}{n}"),
+            Case::Keep | Case::Upper => format!("{ident}_{n}"),
+        }
+    }
+
+    /// The spelling of a name the language reserves: `class_`; a Go package, which is
+    /// letters and digits only, `mainrule`.
+    pub fn escaped(self, ident: &str) -> String {
+        match self {
+            Case::Flat => format!("{ident}rule"),
+            _ => format!("{ident}_"),
         }
     }
 }
@@ -140,6 +149,9 @@ pub struct Naming {
     /// The function giving the place of an ordered enum's value, where the language needs
     /// one: `{}` is the enum's base spelled in the case given.
     pub rank: Option<(&'static str, Case)>,
+    /// The function reading an enum's value back from its wire name, where the language
+    /// declares one beside the type: `{}` is the enum's type identifier.
+    pub parse: Option<&'static str>,
     /// The branches of every table are written once, in a function of the module's own that
     /// answers the outputs and the row each table matched: `{}` is the function's identifier.
     pub core: &'static str,
@@ -192,6 +204,7 @@ const RUST: Naming = Naming {
     record: "{}_record",
     wire: "{}_wire",
     rank: None,
+    parse: None,
     core: "{}_rows",
     slot: "row{}",
     builtins: &[],
@@ -246,6 +259,7 @@ const PYTHON: Naming = Naming {
     record: "{}_record",
     wire: "{}_wire",
     rank: Some(("{}_rank", Case::Keep)),
+    parse: None,
     core: "_{}_rows",
     slot: "_row{}",
     builtins: &[
@@ -369,6 +383,7 @@ const TYPESCRIPT: Naming = Naming {
     record: "{}_record",
     wire: "{}_wire",
     rank: Some(("_{}Rank", Case::Camel)),
+    parse: None,
     core: "_{}_rows",
     slot: "_row{}",
     builtins: &[],
@@ -509,10 +524,11 @@ const GO: Naming = Naming {
     record: "{}Record",
     wire: "{}Wire",
     rank: None,
-    core: "{}Rows",
+    parse: Some("Parse{}"),
+    core: "decide",
     slot: "row{}",
     builtins: &[],
-    value: Case::Keep,
+    value: Case::Camel,
     ty: Case::Pascal,
     member: Case::Pascal,
     field: Case::Pascal,
@@ -598,18 +614,45 @@ const GO: Naming = Naming {
         "RuleInputError",
         "RuleContradictionError",
         "Date",
-        "WireNumber",
+        "ParseDate",
         "in",
         "out",
-        "trace",
-        "tag",
-        "call",
+        "rows",
         "err",
-        "what",
-        "value",
-        "s",
+        "call",
+        "tag",
+        "keys",
+        "key",
+        "unknown",
+        "x",
+        "v",
         "main",
-        "Error",
+        "appendInt",
+        "appendJSONString",
+        "appendBool",
+        "appendDate",
+        "days",
+        "wholeNumber",
+        "wireInt",
+        "wireBool",
+        "wireText",
+        "wireMember",
+        "wireDay",
+        "unknownKey",
+        "minInt",
+        "maxInt",
+        "minEnum",
+        "maxEnum",
+        "modFloor",
+        "isqrtInt",
+        "divRoundUp",
+        "divRoundDown",
+        "divRoundCeiling",
+        "divRoundFloor",
+        "divRoundHalfUp",
+        "divRoundHalfDown",
+        "divRoundHalfEven",
+        "halfway",
     ],
     fields: &[],
     field_no_underscore: false,
@@ -623,6 +666,7 @@ const JAVA: Naming = Naming {
     record: "{}Record",
     wire: "{}Wire",
     rank: None,
+    parse: None,
     core: "{}Rows",
     slot: "row{}",
     builtins: &[],

@@ -26,6 +26,9 @@ pub struct Names {
     pub units: Vec<String>,
     /// By enum: its type.
     pub enums: Vec<String>,
+    /// By enum: the function reading a value back from its wire name, where the language
+    /// declares one beside the type (Go's `ParseCouponKind`).
+    pub parsers: Vec<Option<String>>,
     /// By enum, by value: the member's identifier (bare: without the enum's qualifier).
     pub members: Vec<Vec<String>>,
     /// The function holding the branches (answers the outputs and the rows).
@@ -64,7 +67,7 @@ impl<'a> Scope<'a> {
 
     /// Claim `ident` (already spelled), or the first free spelling after it.
     fn claim(&mut self, ident: String, case: Case) -> String {
-        let mut candidate = if self.reserved(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut candidate = if self.reserved(&ident) { case.escaped(&ident) } else { ident.clone() };
         let mut n = 2;
         while self.taken.contains(&candidate) || self.reserved(&candidate) {
             candidate = case.numbered(&ident, n);
@@ -92,10 +95,17 @@ fn template(t: &str, ident: &str) -> String {
     t.replace("{}", ident)
 }
 
+/// The module, package or class of a rule, from its base alone: what `rulec test` finds a
+/// rule's files under when it has only the vectors' name.
+pub fn module_name(base: &str, lang: Lang) -> String {
+    let n = lang.naming();
+    Scope::new(n).claim_top(n.module.apply(base), n.module)
+}
+
 pub fn names(plan: &Plan, lang: Lang) -> Names {
     let n = lang.naming();
     let mut global = Scope::new(n);
-    let module = Scope::new(n).claim_top(n.module.apply(&plan.rule.base), n.module);
+    let module = module_name(&plan.rule.base, lang);
     if n.module_in_scope {
         global.taken.insert(module.clone());
     }
@@ -107,6 +117,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
     let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
+    let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
     let members = plan
         .enums
         .iter()
@@ -153,5 +164,21 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
             scope.claim_field(f, n.field, &reserved)
         })
         .collect();
-    Names { lang, module, function, traced, record, wire, core, slots, units, enums, members, ranks, vars, fields }
+    Names {
+        lang,
+        module,
+        function,
+        traced,
+        record,
+        wire,
+        core,
+        slots,
+        units,
+        enums,
+        parsers,
+        members,
+        ranks,
+        vars,
+        fields,
+    }
 }
