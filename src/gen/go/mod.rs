@@ -205,44 +205,6 @@ fn nodes<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-/// The expression with the optionals `held` read as the values they hold (a constraint
-/// runs only when every optional it reads holds one).
-fn held(e: &Expr, vars: &[VarId]) -> Expr {
-    let mut e = e.clone();
-    fn walk(e: &mut Expr, vars: &[VarId]) {
-        if let Node::Var(v) = e.node {
-            if vars.contains(&v) {
-                e.optional = false;
-            }
-        }
-        match &mut e.node {
-            Node::Neg(x) | Node::Not(x) | Node::Isqrt(x) | Node::DivExact(x, _) | Node::Present(_, x) => walk(x, vars),
-            Node::Arith(_, a, b)
-            | Node::DivRound(a, b, _)
-            | Node::Mod(a, b)
-            | Node::Cmp(_, a, b)
-            | Node::And(a, b)
-            | Node::Or(a, b) => {
-                walk(a, vars);
-                walk(b, vars);
-            }
-            Node::If(a, b, c) => {
-                walk(a, vars);
-                walk(b, vars);
-                walk(c, vars);
-            }
-            Node::Min(xs) | Node::Max(xs) => xs.iter_mut().for_each(|x| walk(x, vars)),
-            Node::OneOf(x, vs) => {
-                walk(x, vars);
-                vs.iter_mut().for_each(|v| walk(v, vars));
-            }
-            _ => {}
-        }
-    }
-    walk(&mut e, vars);
-    e
-}
-
 /// What the backend spells with: the plan and the names.
 struct Spell<'a> {
     plan: &'a Plan,
@@ -254,22 +216,20 @@ impl Syntax for Spell<'_> {
         let leaf = |s: String| Form::Leaf(s, ATOM);
         // Another expression standing for this one (Go spells the node with other nodes).
         let alias = |x: Expr| Form::Parts(vec![Part::Expr(x, ATOM)], ATOM);
-        let pointer = |v: VarId| Expr { kind: self.plan.var(v).kind, optional: true, node: Node::Var(v) };
-        let nil = |v: VarId| Expr { kind: self.plan.var(v).kind, optional: true, node: Node::Absent };
+        // `x == nil`, `x != nil` of an optional (a pointer).
+        let is_nil = |v: VarId, op: &str| {
+            Form::Parts(vec![Part::Text(self.n.vars[v].clone()), Part::Text(op.into()), Part::Text("nil".into())], CMP)
+        };
         match &e.node {
             Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
             Node::Bool(b) => leaf(b.to_string()),
             Node::Str(s) => leaf(go_str(s)),
             Node::Member(i) => leaf(self.member(e.kind, *i)),
             Node::Absent => leaf("nil".into()),
-            Node::Var(v) => {
-                let x = &self.n.vars[*v];
-                if self.plan.var(*v).optional && !e.optional {
-                    Form::Leaf(format!("*{x}"), UNARY)
-                } else {
-                    leaf(x.clone())
-                }
-            }
+            // An optional is a pointer: an expression reads the value it holds (a row or a
+            // define that stores one optional in another copies the pointer, see `store`).
+            Node::Var(v) if self.plan.var(*v).optional => Form::Leaf(format!("*{}", self.n.vars[*v]), UNARY),
+            Node::Var(v) => leaf(self.n.vars[*v].clone()),
             Node::Neg(_) => Form::Prefix("-".into(), UNARY),
             Node::Arith(op, ..) => match op {
                 Arith::Add => Form::Infix("+".into(), ADD),
@@ -301,16 +261,16 @@ impl Syntax for Spell<'_> {
             Node::And(..) => Form::Infix("&&".into(), AND),
             Node::Or(..) => Form::Infix("||".into(), OR),
             Node::Not(x) => match &x.node {
-                Node::IsNone(v) => alias(Expr::cmp(CmpOp::Ne, pointer(*v), nil(*v))),
+                Node::IsNone(v) => is_nil(*v, " != "),
                 _ => Form::Prefix("!".into(), UNARY),
             },
             Node::OneOf(x, vals) => {
                 let eq = |v: &Expr| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone());
                 alias(vals.iter().map(eq).reduce(Expr::or).unwrap_or(Expr::truth(false)))
             }
-            Node::IsNone(v) => alias(Expr::cmp(CmpOp::Eq, pointer(*v), nil(*v))),
+            Node::IsNone(v) => is_nil(*v, " == "),
             Node::Present(v, t) => {
-                alias(Expr::bool(Node::And(Box::new(Expr::cmp(CmpOp::Ne, pointer(*v), nil(*v))), t.clone())))
+                alias(Expr::bool(Node::And(Box::new(Expr::negate(Expr::bool(Node::IsNone(*v)))), t.clone())))
             }
         }
     }
@@ -902,7 +862,7 @@ impl Body<'_, '_> {
         }
         match &value.node {
             Node::Absent => self.o.line(format!("{x} = nil")),
-            Node::Var(y) if value.optional => self.o.line(format!("{x} = {}", self.g.n.vars[*y])),
+            Node::Var(y) if self.g.plan.var(*y).optional => self.o.line(format!("{x} = {}", self.g.n.vars[*y])),
             _ => {
                 self.o.line(format!("{x} = new({})", self.g.kind_type(self.g.plan.var(v).kind)));
                 emit(self.o, &format!("*{x} = {}", self.expr(value)));
@@ -978,7 +938,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn constraint(&mut self, c: &Constraint) {
-        let mut test = Expr::negate(held(&c.test, &c.optionals));
+        let mut test = Expr::negate(c.test.clone());
         for &v in c.optionals.iter().rev() {
             test = Expr::bool(Node::And(Box::new(Expr::negate(Expr::bool(Node::IsNone(v)))), Box::new(test)));
         }
@@ -1399,5 +1359,101 @@ mod gofmt {
         } else {
             4
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULE: &str = "rule t v1\n\nenum level: low < mid < high\n\ninput a: int -100..100\ninput b: int -100..100\ninput p: int? 0..10\ninput lvl: level\n\noutput o: int -300..300\ndefine o = a + b\n";
+
+    /// A deterministic stream of small numbers (no dependency for randomness).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    /// A random expression over the rule's inputs `a`, `b`, `p` (optional) and `lvl`: the
+    /// printer lays out whatever nodes it is given, whether or not they would type-check.
+    fn random(r: &mut Lcg, plan: &Plan, depth: usize) -> Expr {
+        let var = |name: &str, optional: bool| {
+            let v = plan.vars.iter().position(|x| x.name == name).unwrap();
+            Expr { kind: plan.var(v).kind, optional, node: Node::Var(v) }
+        };
+        let p = plan.vars.iter().position(|x| x.name == "p").unwrap();
+        if depth == 0 {
+            return match r.next(6) {
+                0 => Expr::int(-(r.next(20) as i64)),
+                1 => var("p", false),
+                2 => Expr::int(r.next(100) as i64),
+                3 => Expr::new(var("lvl", false).kind, Node::Member(r.next(3) as u32)),
+                _ => var(["a", "b", "lvl"][r.next(3) as usize], false),
+            };
+        }
+        let kid = |r: &mut Lcg| Box::new(random(r, plan, depth - 1));
+        let cmps = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Ge];
+        let arith = [Arith::Add, Arith::Sub, Arith::Mul];
+        match r.next(16) {
+            0 => Expr::num(Node::Neg(kid(r))),
+            1 => Expr::negate(*kid(r)),
+            2 => Expr::num(Node::DivRound(kid(r), kid(r), RoundMode::HalfEven)),
+            3 => Expr::num(Node::Mod(kid(r), kid(r))),
+            4 => Expr::num(Node::Min((0..2 + r.next(2)).map(|_| *kid(r)).collect())),
+            5 => Expr::num(Node::DivExact(kid(r), 1 + r.next(9) as i64)),
+            6 => Expr::num(Node::If(kid(r), kid(r), kid(r))),
+            7 => Expr::bool(Node::OneOf(kid(r), (0..1 + r.next(3)).map(|_| *kid(r)).collect())),
+            8 => Expr::bool(Node::Present(p, kid(r))),
+            9 => Expr::bool(Node::IsNone(p)),
+            10 | 11 => Expr::cmp(cmps[r.next(4) as usize], *kid(r), *kid(r)),
+            12 => Expr::bool(Node::And(kid(r), kid(r))),
+            13 => Expr::or(*kid(r), *kid(r)),
+            _ => Expr::num(Node::Arith(arith[r.next(3) as usize], kid(r), kid(r))),
+        }
+    }
+
+    /// The printer agrees with gofmt: random expressions, printed where the generated code
+    /// prints them (an assignment, an `if`, a call's arguments, a composite literal), come
+    /// back from `gofmt -d` unchanged. Skipped without gofmt (a failure under CI).
+    /// GOFMT_FUZZ and GOFMT_SEED run more of them, or others.
+    #[test]
+    fn expressions_print_as_gofmt_prints_them() {
+        if std::process::Command::new("gofmt").arg("-h").output().is_err() {
+            assert!(std::env::var_os("CI").is_none(), "gofmt is not on PATH, and CI is set");
+            eprintln!("note: gofmt is not on PATH; the printer is not compared with it");
+            return;
+        }
+        let mut sources = crate::Sources::new();
+        let checked = crate::check_text(&mut sources, "t.rule", RULE, &Default::default());
+        let unit = crate::gen::Unit::of(&checked, &sources).expect("the rule checks clean");
+        let names = unit.names(Lang::Go);
+        let g = Spell { plan: &unit.plan, n: &names };
+        let mut r = Lcg(std::env::var("GOFMT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7));
+        let n: usize = std::env::var("GOFMT_FUZZ").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+        let mut src = String::from("package p\n\nfunc g() {\n");
+        for i in 0..n {
+            let e = random(&mut r, &unit.plan, 1 + i % 5);
+            let line = match i % 4 {
+                0 => format!("x = {}", g.top(&e)),
+                1 => format!("if {} {{\n\tx = 1\n}}", g.top(&e)),
+                2 => {
+                    let call = Expr::num(Node::DivRound(Box::new(e), Box::new(random(&mut r, &unit.plan, 2)), RoundMode::Up));
+                    format!("x = {}", g.top(&call))
+                }
+                _ => format!("x = T{{A: {}, B: 1}}", g.top(&e)),
+            };
+            src.push_str(&format!("\t{}\n", indent_rest(&line, 1)));
+        }
+        src.push_str("}\n");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.go");
+        std::fs::write(&file, &src).unwrap();
+        let out = std::process::Command::new("gofmt").arg("-d").arg(&file).output().unwrap();
+        assert!(out.status.success(), "gofmt: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "gofmt would change:\n{}", String::from_utf8_lossy(&out.stdout));
     }
 }
