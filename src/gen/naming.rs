@@ -95,9 +95,9 @@ fn template(t: &str, ident: &str) -> String {
     t.replace("{}", ident)
 }
 
-/// The module, package or class of a rule, from its base alone: what `rulec test` finds a
-/// rule's files under when it has only the vectors' name.
-pub fn module_name(base: &str, lang: Lang) -> String {
+/// The module (file stem, package, class) of a rule whose identifier base is `base`: what
+/// `names` gives, from the base alone (the harness finds a runner by it).
+pub fn module_name(lang: Lang, base: &str) -> String {
     let n = lang.naming();
     Scope::new(n).claim_top(n.module.apply(base), n.module)
 }
@@ -105,7 +105,7 @@ pub fn module_name(base: &str, lang: Lang) -> String {
 pub fn names(plan: &Plan, lang: Lang) -> Names {
     let n = lang.naming();
     let mut global = Scope::new(n);
-    let module = module_name(&plan.rule.base, lang);
+    let module = module_name(lang, &plan.rule.base);
     if n.module_in_scope {
         global.taken.insert(module.clone());
     }

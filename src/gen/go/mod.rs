@@ -58,21 +58,23 @@ impl Backend for Go {
     }
 
     /// Built with `go build` alone, with GOPROXY=off: a package that needed anything outside
-    /// the standard library would not build. The `_helpers` runner is one file outside any
-    /// module (the go command skips a file whose name starts with `_`, so it is copied first).
+    /// the standard library would not build. Each runner lands in its own package's folder,
+    /// so the rules of one folder build side by side. The `_helpers` runner is one file
+    /// outside any module (the go command skips a file whose name starts with `_`, so it is
+    /// copied first).
     fn runner(&self, base: &str) -> Runner {
         let env = "GO111MODULE=on GOWORK=off GOPROXY=off";
-        let build = if base == "_helpers" {
-            format!("cp _helpers_runner.go helpers_runner_main.go && {env} go build -o runner helpers_runner_main.go")
+        let (build, run) = if base == "_helpers" {
+            (
+                format!("cp _helpers_runner.go helpers_runner_main.go && {env} go build -o helpers_runner helpers_runner_main.go"),
+                "./helpers_runner".to_string(),
+            )
         } else {
             // A package name is letters and digits: nothing to quote.
-            format!("cd {} && {env} go build -o ../runner ./cmd/runner", naming::module_name(base, Lang::Go))
+            let pkg = naming::module_name(Lang::Go, base);
+            (format!("cd {pkg} && {env} go build -o runner ./cmd/runner"), format!("./{pkg}/runner"))
         };
-        Runner {
-            needs: vec!["go", "sh"],
-            build: vec![vec!["sh".into(), "-c".into(), build]],
-            run: vec!["./runner".into()],
-        }
+        Runner { needs: vec!["go", "sh"], build: vec![vec!["sh".into(), "-c".into(), build]], run: vec![run] }
     }
 
     fn api(&self, u: &super::Unit) -> Json {
@@ -809,10 +811,7 @@ impl Body<'_, '_> {
     }
 
     fn refuse(&mut self, test: &str, what: &str, value: Option<&str>) {
-        let err = match value {
-            Some(v) => format!("&RuleInputError{{What: {}, Value: {v}, HasValue: true}}", go_str(what)),
-            None => format!("&RuleInputError{{What: {}}}", go_str(what)),
-        };
+        let err = input_error(what, value);
         emit(self.o, &format!("if {test} {{"));
         self.o.line(format!("\t{}", self.fail(err)));
         self.o.line("}");
@@ -1101,6 +1100,14 @@ impl Hooks for Body<'_, '_> {
     }
 }
 
+/// The input error of a sentence, with the value refused when there is one.
+fn input_error(what: &str, value: Option<&str>) -> String {
+    match value {
+        Some(v) => format!("&RuleInputError{{What: {}, Value: {v}, HasValue: true}}", go_str(what)),
+        None => format!("&RuleInputError{{What: {}}}", go_str(what)),
+    }
+}
+
 /// Whether an expression is an untyped constant in Go (it takes its type from where it goes).
 fn untyped(e: &Expr) -> bool {
     match &e.node {
@@ -1159,7 +1166,7 @@ impl Tree {
             let taking: Vec<usize> = rows
                 .iter()
                 .copied()
-                .filter(|&r| shape.patterns[r][c].as_ref().map_or(true, |vs| vs.contains(value)))
+                .filter(|&r| shape.patterns[r][c].as_ref().is_none_or(|vs| vs.contains(value)))
                 .collect();
             match groups.iter_mut().find(|(rs, _)| *rs == taking) {
                 Some((_, vs)) => vs.push(i as u32),
@@ -1441,7 +1448,8 @@ mod tests {
                 0 => format!("x = {}", g.top(&e)),
                 1 => format!("if {} {{\n\tx = 1\n}}", g.top(&e)),
                 2 => {
-                    let call = Expr::num(Node::DivRound(Box::new(e), Box::new(random(&mut r, &unit.plan, 2)), RoundMode::Up));
+                    let call =
+                        Expr::num(Node::DivRound(Box::new(e), Box::new(random(&mut r, &unit.plan, 2)), RoundMode::Up));
                     format!("x = {}", g.top(&call))
                 }
                 _ => format!("x = T{{A: {}, B: 1}}", g.top(&e)),
