@@ -117,8 +117,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
     let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
-    let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
-    let members = plan
+    let members: Vec<Vec<String>> = plan
         .enums
         .iter()
         .zip(&enums)
@@ -143,6 +142,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
             _ => None,
         })
         .collect();
+    let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
     let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
     let vars = plan.vars.iter().map(|v| global.claim(n.value.apply(&v.base), n.value)).collect();
     let mut inputs = Scope::new(n);
