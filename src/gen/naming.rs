@@ -26,6 +26,9 @@ pub struct Names {
     pub units: Vec<String>,
     /// By enum: its type.
     pub enums: Vec<String>,
+    /// By enum: the function reading a value back from its wire name, where the language
+    /// declares one beside the type (Go's `ParseCouponKind`).
+    pub parsers: Vec<Option<String>>,
     /// By enum, by value: the member's identifier (bare: without the enum's qualifier).
     pub members: Vec<Vec<String>>,
     /// The function holding the branches (answers the outputs and the rows).
@@ -104,7 +107,7 @@ impl<'a> Scope<'a> {
                 return format!("{open}{ident}{close}");
             }
         }
-        let mut candidate = if self.reserved(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut candidate = if self.reserved(&ident) { case.escaped(&ident) } else { ident.clone() };
         let mut n = 2;
         while self.is_taken(&candidate) || self.reserved(&candidate) {
             candidate = case.numbered(&ident, n);
@@ -121,7 +124,7 @@ impl<'a> Scope<'a> {
         self.claim(ident, case)
     }
 
-    /// Claim a field: unique, and not one of `extra`.
+    /// Claim a spelling that must be unique but is also not one of `extra`.
     fn claim_field(&mut self, ident: String, case: Case, extra: &[&str]) -> String {
         let clash = |s: &str| extra.contains(&s);
         let mut candidate = if clash(&ident) { format!("{ident}_") } else { ident.clone() };
@@ -195,6 +198,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
             _ => None,
         })
         .collect();
+    let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
     let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
     let mut values =
         if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
@@ -231,6 +235,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         slots,
         units,
         enums,
+        parsers,
         members,
         member_consts,
         ranks,
