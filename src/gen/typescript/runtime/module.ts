@@ -124,14 +124,7 @@ function _days(text: string): bigint | null {
  * The door of a whole number (a date as its day number): missing, its kind (a JavaScript
  * number whose value is whole is the integer it equals), its range when it has one.
  */
-function _checkInt(
-  x: unknown,
-  lo: bigint | null,
-  hi: bigint | null,
-  missing: string,
-  kind: string,
-  out: string,
-): bigint {
+function _checkInt(x: unknown, lo: bigint | null, hi: bigint | null, missing: string, kind: string, out: string): bigint {
   if (x === null || x === undefined) {
     throw new RuleInputError(missing, null);
   }
@@ -221,12 +214,7 @@ export function parseMember<E extends Readonly<Record<string, string>>>(e: E, na
 
 // rulec: wire_member
 /** The value of an enum whose name the wire carries. */
-function _wireMember<E extends Readonly<Record<string, string>>>(
-  e: E,
-  x: unknown,
-  missing: string,
-  kind: string,
-): E[keyof E] {
+function _wireMember<E extends Readonly<Record<string, string>>>(e: E, x: unknown, missing: string, kind: string): E[keyof E] {
   const v = parseMember(e, x);
   if (v === undefined) {
     _refuse(x, missing, kind);
