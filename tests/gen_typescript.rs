@@ -321,7 +321,7 @@ fn every_name_api_gives_is_in_the_module() {
                 let alias = en["alias"].as_str().unwrap();
                 names.push(format!("export const {alias} = Object.freeze("));
                 for v in en["values"].as_array().unwrap() {
-                    names.push(format!("  {}: {},", v["alias"].as_str().unwrap(), v["name"]));
+                    names.push(format!("  {}: {}", v["alias"].as_str().unwrap(), v["name"]));
                 }
                 let generic = if lang == "typescript" { "<" } else { "(" };
                 names.push(format!("export function {}{generic}", s("enum_from_wire")));

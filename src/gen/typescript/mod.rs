@@ -49,6 +49,17 @@ pub fn tsc() -> Option<String> {
     std::env::var("RULEC_TSC").ok().filter(|s| !s.is_empty())
 }
 
+/// The commands that build `runners` into `.tsbuild/`, beside a package.json that says the
+/// emitted `.js` files are ES modules.
+fn tsc_build(runners: Vec<String>) -> Vec<Vec<String>> {
+    let mut build: Vec<String> = vec![tsc().unwrap_or_else(|| "tsc".into())];
+    build.extend(TSC_FLAGS.iter().map(|s| s.to_string()));
+    build.extend(["--rewriteRelativeImportExtensions", "--outDir", ".tsbuild"].map(String::from));
+    build.extend(runners);
+    let package = ["node", "-e", "require('fs').writeFileSync('.tsbuild/package.json', '{\"type\":\"module\"}\\n')"];
+    vec![build, package.map(String::from).to_vec()]
+}
+
 /// `Lang::TypeScript`: `<alias>.ts`, built with `tsc --strict` and run with node.
 pub struct TypeScript;
 
@@ -64,24 +75,16 @@ impl Backend for TypeScript {
         generate(u, true)
     }
 
+    /// One `tsc` over every runner of the folder (each brings its module along).
+    fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
+        let runners: Vec<String> = files.iter().filter(|f| f.ends_with("_runner.ts")).cloned().collect();
+        Some(tsc_build(runners))
+    }
+
     fn runner(&self, base: &str) -> Runner {
-        let explicit = tsc();
-        let mut build: Vec<String> = vec![explicit.clone().unwrap_or_else(|| "tsc".into())];
-        build.extend(TSC_FLAGS.iter().map(|s| s.to_string()));
-        build.extend(
-            ["--rewriteRelativeImportExtensions", "--outDir", ".tsbuild", &format!("{base}_runner.ts")]
-                .iter()
-                .map(|s| s.to_string()),
-        );
-        // The emitted .js files are ES modules: say so beside them.
-        let package = vec![
-            "node".to_string(),
-            "-e".to_string(),
-            "require('fs').writeFileSync('.tsbuild/package.json', '{\"type\":\"module\"}\\n')".to_string(),
-        ];
         Runner {
-            needs: if explicit.is_some() { vec!["node"] } else { vec!["node", "tsc"] },
-            build: vec![build, package],
+            needs: if tsc().is_some() { vec!["node"] } else { vec!["node", "tsc"] },
+            build: tsc_build(vec![format!("{base}_runner.ts")]),
             run: vec!["node".into(), format!(".tsbuild/{base}_runner.js")],
         }
     }
@@ -254,14 +257,14 @@ impl Syntax for Ts<'_> {
                 vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, COND), text(" : "), Part::Kid(2, COND)],
                 COND,
             ),
-            Node::Cmp(op, a, _) => self.cmp(*op, a.kind, &|i, q| Part::Kid(i, q)),
+            Node::Cmp(op, a, b) => self.cmp(*op, a, b, &|i, q| Part::Kid(i, q)),
             Node::And(..) => Form::Infix("&&".into(), AND),
             Node::Or(..) => Form::Infix("||".into(), OR),
             Node::Not(x) => match &x.node {
                 // A negation is written as the test it is: `a !== b`, `x >= 3n`, `v !== null`.
                 Node::Cmp(op, a, b) => {
-                    let (a, b) = ((**a).clone(), (**b).clone());
-                    self.cmp(negated(*op), a.kind, &|i, q| Part::Expr(if i == 0 { a.clone() } else { b.clone() }, q))
+                    let kids = [(**a).clone(), (**b).clone()];
+                    self.cmp(negated(*op), a, b, &|i, q| Part::Expr(kids[i].clone(), q))
                 }
                 Node::IsNone(v) => Form::Parts(vec![text(&format!("{} !== null", self.n.vars[*v]))], EQ),
                 Node::OneOf(..) => self.one_of(x, true),
@@ -288,9 +291,9 @@ impl Ts<'_> {
 
     /// `a op b`: numbers as bigints, an ordered enum by its place, anything else by identity.
     /// Each side binds more tightly than a comparison.
-    fn cmp(&self, op: CmpOp, kind: Kind, side: &dyn Fn(usize, u8) -> Part) -> Form {
+    fn cmp(&self, op: CmpOp, a: &Expr, b: &Expr, side: &dyn Fn(usize, u8) -> Part) -> Form {
         let text = |s: String| Part::Text(s);
-        match (kind, op) {
+        match (a.kind, op) {
             (Kind::Enum(e), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
                 let r = self.rank(e);
                 let parts = vec![
@@ -302,11 +305,28 @@ impl Ts<'_> {
                 ];
                 Form::Parts(parts, REL)
             }
-            _ => {
-                let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
-                Form::Parts(vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)], prec)
+            (_, CmpOp::Eq | CmpOp::Ne) => {
+                let mut parts = vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)];
+                parts.extend(self.widened(a, b).map(|t| text(format!(" as {t}"))));
+                Form::Parts(parts, EQ)
             }
+            _ => Form::Parts(vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)], REL),
         }
+    }
+
+    /// `x === 5n` narrows `x` to `5n` where it holds, and TypeScript then refuses a test of
+    /// `x === 6n` there (TS2367): a literal compared with a variable of a type without a brand
+    /// is cast to the type it belongs to, which narrows nothing.
+    fn widened(&self, a: &Expr, b: &Expr) -> Option<&'static str> {
+        let Node::Var(v) = a.node else { return None };
+        if self.brand(v).is_some() || !matches!(b.node, Node::Int(_) | Node::Bool(_) | Node::Str(_)) {
+            return None;
+        }
+        Some(match b.kind {
+            Kind::Num => "bigint",
+            Kind::Bool => "boolean",
+            _ => "string",
+        })
     }
 
     /// `x === a || x === b` over the node `of` (a `OneOf`), or `x !== a && x !== b`.
@@ -319,6 +339,7 @@ impl Ts<'_> {
                 parts.push(Part::Text(join.into()));
             }
             parts.extend([Part::Expr((**x).clone(), ADD), Part::Text(op.into()), Part::Expr(v.clone(), ADD)]);
+            parts.extend(self.widened(x, v).map(|t| Part::Text(format!(" as {t}"))));
         }
         Form::Parts(parts, if vals.len() == 1 { EQ } else { prec })
     }
@@ -476,20 +497,26 @@ impl Ts<'_> {
                 "/** enum {}{order}: a member is the alias in upper case, its value the name the wire and the records write. */",
                 doc(&en.name)
             ));
+            // Each member is typed as the whole union, so that comparing a value with one
+            // narrows nothing: a later row may test a value an earlier one already has.
             o.line(format!("export const {name} = Object.freeze({{"));
             for (member, v) in self.n.members[e].iter().zip(&en.values) {
-                o.line(format!("  {member}: {},", js_str(&v.name)));
+                o.line(format!("  {member}: {} as {name},", js_str(&v.name)));
             }
-            o.line("} as const);");
-            o.line(format!("export type {name} = (typeof {name})[keyof typeof {name}];"));
+            o.line("});");
+            let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
+            o.line(format!("export type {name} = {};", values.join(" | ")));
             o.blank();
             if let Some(rank) = &self.n.ranks[e] {
                 o.line(format!("/** The place of a value of enum {} in its order (from 0). */", doc(&en.name)));
                 o.line(format!("function {rank}(v: {name}): number {{"));
                 o.indent();
                 o.line("switch (v) {");
-                for (i, member) in self.n.members[e].iter().enumerate() {
-                    o.line(format!("  case {name}.{member}:"));
+                let members = &self.n.members[e];
+                for (i, member) in members.iter().enumerate() {
+                    // The guard let in only the enum's values: the last is the one left.
+                    let case = if i + 1 == members.len() { "default".into() } else { format!("case {name}.{member}") };
+                    o.line(format!("  {case}:"));
                     o.line(format!("    return {i};"));
                 }
                 o.line("}");

@@ -8,7 +8,8 @@
 //!   lines right above them);
 //! - annotations on parameters (of `function`s, methods and arrow functions), on the return
 //!   of a function or method, and on a `let`/`const` binding;
-//! - `as T` casts, chained or not, that end at `)`, `]`, `}`, `,` or `;`;
+//! - `as T` casts, chained or not, that end at a bracket, `,`, `;`, a logical operator, a
+//!   comparison by identity, `?` or `:` (`x === 5n as bigint && …`);
 //! - class fields declared without a value (`readonly what: string;`);
 //! - a function's own type parameters (`function f<T>(`).
 //!
@@ -93,6 +94,9 @@ pub fn tokens(s: &str) -> Vec<Token<'_>> {
     }
     out
 }
+
+/// What ends the type of an `as` cast (besides a bracket it did not open).
+const CAST_ENDS: &[&str] = &[",", ";", "as", "||", "&&", "??", "?", ":", "===", "!==", "==", "!=", "="];
 
 /// What an open bracket opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,9 +242,9 @@ impl<'a> Stripper<'a> {
                     continue;
                 }
                 (Tok::Word, "as") if k > 0 && self.ends_expression(k - 1) => {
-                    let mut end = self.type_end(k + 1, &[")", "]", "}", ",", ";", "as"]);
+                    let mut end = self.type_end(k + 1, CAST_ENDS);
                     while self.is(end + 1, "as") {
-                        end = self.type_end(end + 2, &[")", "]", "}", ",", ";", "as"]);
+                        end = self.type_end(end + 2, CAST_ENDS);
                     }
                     // With the space before `as`.
                     self.cuts.push((self.sig[k - 1].end(), self.sig[end].end(), false));
@@ -292,7 +296,7 @@ impl<'a> Stripper<'a> {
 
     fn apply(self) -> String {
         let src = self.src;
-        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        let mut ranges: Vec<(usize, usize, bool)> = Vec::new();
         for &(mut from, mut to, statement) in &self.cuts {
             if statement {
                 // The whole lines, and the comment lines right above.
@@ -317,18 +321,24 @@ impl<'a> Stripper<'a> {
                     to += eol;
                 }
             }
-            ranges.push((from, to));
+            ranges.push((from, to, statement));
         }
         ranges.sort();
         let mut out = String::with_capacity(src.len());
-        let mut at = 0;
-        for (from, to) in ranges.drain(..) {
+        let (mut at, mut after_statement) = (0, false);
+        // A statement taken off right after a `{` leaves no blank line below it.
+        let keep = |out: &mut String, chunk: &str, after_statement: bool| {
+            let blank_after_brace = after_statement && out.ends_with("{\n") && chunk.starts_with('\n');
+            out.push_str(if blank_after_brace { &chunk[1..] } else { chunk });
+        };
+        for (from, to, statement) in ranges.drain(..) {
             if from >= at {
-                out.push_str(&src[at..from]);
+                keep(&mut out, &src[at..from], after_statement);
             }
             at = at.max(to);
+            after_statement = statement;
         }
-        out.push_str(&src[at..]);
+        keep(&mut out, &src[at..], after_statement);
         // A statement taken off between two blank lines leaves one (and none at the top).
         while out.contains("\n\n\n") {
             out = out.replace("\n\n\n", "\n\n");
@@ -375,13 +385,13 @@ export function f(x: bigint | null, tag: string = ""): [USD, Fired[]] {
   const o: Record<string, unknown> = { table: x, row: 1 };
   const g = globalThis as unknown as { process: { a: string; b: (x: number) => void } };
   const p = new Proxy(o, { ownKeys: (t: object) => [] });
+  const t = s === "a" as string && x === 5n as bigint ? 1 : 2;
   return [x as USD | null, [{ table: "t", row: 1 } as Fired], s ? "a" : "b"];
 }
 "#;
         let js = r#"export const Zone = Object.freeze({ A: "a" });
 
 export class E extends Error {
-
   constructor(what, value) {
     super(what);
     this.what = what;
@@ -401,6 +411,7 @@ export function f(x, tag = "") {
   const o = { table: x, row: 1 };
   const g = globalThis;
   const p = new Proxy(o, { ownKeys: (t) => [] });
+  const t = s === "a" && x === 5n ? 1 : 2;
   return [x, [{ table: "t", row: 1 }], s ? "a" : "b"];
 }
 "#;
