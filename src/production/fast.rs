@@ -346,11 +346,16 @@ impl Compiler<'_> {
                         TestIr::Bounds(bs) => {
                             let mut out = Vec::new();
                             for (op, v) in bs {
-                                let Value::Num(x) = v else { return Err(Bail) };
-                                let q = x / self.scale[var].as_ref().ok_or(Bail)?;
-                                let num = q.numer().to_i128().ok_or(Bail)?;
-                                let den = q.denom().to_i128().ok_or(Bail)?;
-                                out.push((*op, num, den));
+                                // An ordered enum is compared by position, a number at its scale.
+                                out.push(match v {
+                                    Value::Enum(i) => (*op, *i as i128, 1),
+                                    Value::Bool(b) => (*op, *b as i128, 1),
+                                    Value::Num(x) => {
+                                        let q = x / self.scale[var].as_ref().ok_or(Bail)?;
+                                        (*op, q.numer().to_i128().ok_or(Bail)?, q.denom().to_i128().ok_or(Bail)?)
+                                    }
+                                    _ => return Err(Bail),
+                                });
                             }
                             Test::Bounds(out)
                         }

@@ -99,16 +99,24 @@ enum Status {
     Unrealized,
 }
 
-/// One transition: the rows that fire in each version, and the move at its first witness.
+/// One transition: the rows that fire in each version, and whether the move is the same
+/// everywhere (then the move is part of what groups leaves together).
 #[derive(Clone, Debug)]
 struct Group {
     old_rows: Vec<(String, usize)>,
     new_rows: Vec<(String, usize)>,
-    /// The outputs that move, at the witness: (name, old wire text, new wire text).
-    outputs: Vec<(String, String, String)>,
-    /// The same as shown, for the text: old and new in the rule's notation.
-    shown: Vec<(String, String, String)>,
     uniform: bool,
+}
+
+/// An input both versions answer differently, and how.
+#[derive(Clone, Debug)]
+struct Witness {
+    /// Joint inputs.
+    inputs: Vec<Value>,
+    /// The outputs that move: (name, old wire text, new wire text).
+    outputs: Vec<(String, String, String)>,
+    /// The same in the rule's notation, for the text.
+    shown: Vec<(String, String, String)>,
 }
 
 /// A box: per column, the run of coordinates it takes.
@@ -123,8 +131,7 @@ struct Boxed {
 pub struct Change {
     ranges: Vec<(u32, u32)>,
     group: usize,
-    /// Joint inputs of the witness.
-    witness: Vec<Value>,
+    witness: Witness,
     /// Differing cells inside the box.
     pub cells: BigUint,
 }
@@ -349,7 +356,7 @@ struct Analysis<'a> {
 struct Decided {
     cover: Cover,
     status: Vec<Status>,
-    witness: Vec<Option<Vec<Value>>>,
+    witness: Vec<Option<Witness>>,
     groups: Vec<Group>,
     exhausted: bool,
 }
@@ -432,9 +439,9 @@ impl<'a> Analysis<'a> {
         let mut index: HashMap<String, usize> = HashMap::new();
         for i in 0..n {
             let (s, w, g) = self.decide(i, &finder)?;
-            let s = match (s, g) {
-                (Status::Differs(_), Some(g)) => {
-                    let moved = if g.uniform { format!("{:?}", g.outputs) } else { String::new() };
+            let s = match (s, g, &w) {
+                (Status::Differs(_), Some(g), Some(w)) => {
+                    let moved = if g.uniform { format!("{:?}", w.outputs) } else { String::new() };
                     let key = format!("{:?}|{:?}|{}|{moved}", g.old_rows, g.new_rows, g.uniform);
                     let k = *index.entry(key).or_insert_with(|| {
                         groups.push(g);
@@ -442,7 +449,7 @@ impl<'a> Analysis<'a> {
                     });
                     Status::Differs(k)
                 }
-                (s, _) => s,
+                (s, _, _) => s,
             };
             status.push(s);
             witness.push(w);
@@ -452,7 +459,7 @@ impl<'a> Analysis<'a> {
 
     /// Decide one leaf: its status, a witness, and (when it differs) its transition.
     #[allow(clippy::type_complexity)]
-    fn decide(&self, i: usize, finder: &Finder) -> Option<(Status, Option<Vec<Value>>, Option<Group>)> {
+    fn decide(&self, i: usize, finder: &Finder) -> Option<(Status, Option<Witness>, Option<Group>)> {
         let ranges = self.cover.leaves[i].ranges.clone();
         if self.lin.linked {
             const PER_BOX: u64 = 200_000;
@@ -542,14 +549,8 @@ impl<'a> Analysis<'a> {
                 })
                 .collect()
         };
-        let g = Group {
-            old_rows: names(self.old, &old_rows),
-            new_rows: names(self.new, &new_rows),
-            outputs,
-            shown,
-            uniform,
-        };
-        Some((Status::Differs(0), Some(inputs), Some(g)))
+        let g = Group { old_rows: names(self.old, &old_rows), new_rows: names(self.new, &new_rows), uniform };
+        Some((Status::Differs(0), Some(Witness { inputs, outputs, shown }), Some(g)))
     }
 
     /// The row each joint table fires in a leaf, read off the leaf (0-based).
@@ -1319,7 +1320,7 @@ impl Region {
     pub fn witness_json(&self, change: usize) -> Json {
         let jp = &self.joint.p;
         let mut m = Map::new();
-        for (&v, x) in jp.inputs.iter().zip(&self.changes[change].witness) {
+        for (&v, x) in jp.inputs.iter().zip(&self.changes[change].witness.inputs) {
             m.insert(jp.vars[v].name.clone(), Plain::of(jp, &jp.vars[v], x).wire(&jp.vars[v]));
         }
         Json::Object(m)
@@ -1339,12 +1340,12 @@ impl Region {
                 let mut witness: Vec<(String, String)> = jp
                     .inputs
                     .iter()
-                    .zip(&c.witness)
+                    .zip(&c.witness.inputs)
                     .map(|(&v, x)| (jp.vars[v].name.clone(), Plain::of(jp, &jp.vars[v], x).wire_text(&jp.vars[v])))
                     .collect();
                 witness.sort();
                 json!({"region": self.columns_json(&c.ranges), "text": self.box_text(&c.ranges),
-                       "outputs": g.outputs.iter().map(|(o, a, b)| json!({"output": o, "old": a, "new": b})).collect::<Vec<_>>(),
+                       "outputs": c.witness.outputs.iter().map(|(o, a, b)| json!({"output": o, "old": a, "new": b})).collect::<Vec<_>>(),
                        "uniform": g.uniform, "old_rows": rows(&g.old_rows), "new_rows": rows(&g.new_rows),
                        "witness": witness.iter().map(|(k, v)| json!({"input": k, "value": v})).collect::<Vec<_>>(),
                        "cells": n(&c.cells)})

@@ -44,7 +44,7 @@ impl Region {
                     .map(|i| {
                         let i = i as usize;
                         match &a.coords[i] {
-                            Coord::None => json!("none"),
+                            Coord::None => Json::Null,
                             Coord::OtherString => json!("(any other string)"),
                             Coord::Value(v) if i >= a.numeric => json!(Plain::of(jp, var, v).wire_text(var)),
                             c => {
@@ -167,7 +167,7 @@ impl Region {
         s.push_str(")\n");
         for c in &self.changes {
             let g = &self.groups[c.group];
-            let moved: Vec<String> = g.shown.iter().map(|(o, a, b)| format!("{o} {a} → {b}")).collect();
+            let moved: Vec<String> = c.witness.shown.iter().map(|(o, a, b)| format!("{o} {a} → {b}")).collect();
             let rows: Vec<String> = g
                 .new_rows
                 .iter()
@@ -188,7 +188,7 @@ impl Region {
                 let w: Vec<String> = jp
                     .inputs
                     .iter()
-                    .zip(&c.witness)
+                    .zip(&c.witness.inputs)
                     .map(|(&v, x)| {
                         format!("{} = {}", jp.vars[v].name, Plain::of(jp, &jp.vars[v], x).display(&jp.vars[v]))
                     })
