@@ -138,6 +138,8 @@ pub struct Scratch {
     n: Vec<i64>,
     present: Vec<bool>,
     fired: Vec<u32>,
+    /// The rows the record's trace names, per table (0: not named).
+    recorded: Vec<u32>,
     observed: Vec<Option<i64>>,
 }
 
@@ -151,8 +153,21 @@ fn narrow(x: i128) -> R<i64> {
 
 /// `n / d` rounded to a whole number by `mode` (d ≠ 0), exactly as `num::round_to_integer`.
 fn div_round(n: i128, d: i128, mode: RoundMode) -> R<i128> {
+    if d == 1 {
+        return Ok(n);
+    }
     if d == 0 {
         return Err(Bail);
+    }
+    // In i64 where both fit: the same arithmetic, without 128-bit division.
+    if let (Ok(n), Ok(d)) = (i64::try_from(n), i64::try_from(d)) {
+        if d > 0 && n != i64::MIN {
+            let (floor, rem) = (n.div_euclid(d), n.rem_euclid(d));
+            if rem == 0 {
+                return Ok(floor as i128);
+            }
+            return Ok(round_rest(floor as i128, rem as i128, d as i128, n < 0, mode));
+        }
     }
     let (n, d) = if d < 0 { (n.checked_neg().ok_or(Bail)?, -d) } else { (n, d) };
     let floor = n.div_euclid(d);
@@ -160,10 +175,14 @@ fn div_round(n: i128, d: i128, mode: RoundMode) -> R<i128> {
     if rem == 0 {
         return Ok(floor);
     }
+    Ok(round_rest(floor, rem, d, n < 0, mode))
+}
+
+/// The rounding of `n / d` (d > 0) that is not whole: `floor` and the remainder `rem` > 0.
+fn round_rest(floor: i128, rem: i128, d: i128, negative: bool, mode: RoundMode) -> i128 {
     let ceil = floor + 1;
-    let negative = n < 0;
     let (away, toward) = if negative { (floor, ceil) } else { (ceil, floor) };
-    Ok(match mode {
+    match mode {
         RoundMode::Up => away,
         RoundMode::Down => toward,
         RoundMode::Ceiling => ceil,
@@ -183,7 +202,7 @@ fn div_round(n: i128, d: i128, mode: RoundMode) -> R<i128> {
                 }
             },
         },
-    })
+    }
 }
 
 /// The largest r with r·r ≤ x (Newton's method on integers, from above).
@@ -452,6 +471,7 @@ impl Compiled {
             n: vec![0; self.vars],
             present: vec![false; self.vars],
             fired: vec![0; self.tables.len()],
+            recorded: vec![0; self.tables.len()],
             observed: vec![None; self.outputs.len()],
         }
     }
@@ -574,6 +594,7 @@ impl Compiled {
         let n = n as i128;
         Ok(Some(match put {
             Put::AsIs => narrow(n)?,
+            Put::Exact(p, 1) => narrow(n * *p as i128)?,
             Put::Exact(p, q) => {
                 let x = n * *p as i128;
                 if *q == 0 || x % *q as i128 != 0 {
@@ -594,7 +615,13 @@ impl Compiled {
                     Test::IsNone => !present,
                     _ if !present => false,
                     Test::OneOf(ns) => ns.contains(&n),
-                    Test::Bounds(bs) => bs.iter().all(|(op, num, den)| op.holds((n as i128 * den).cmp(num))),
+                    Test::Bounds(bs) => bs.iter().all(|&(op, num, den)| {
+                        if den == 1 {
+                            op.holds((n as i128).cmp(&num))
+                        } else {
+                            op.holds((n as i128 * den).cmp(&num))
+                        }
+                    }),
                 });
                 any != *negated
             }
@@ -682,7 +709,7 @@ impl Compiled {
     /// `None` for every other line — the reference reads it.
     pub fn matches(&self, line: &[u8], s: &mut Scratch) -> Option<bool> {
         let text = std::str::from_utf8(line).ok()?;
-        let trace = self.scan(text.as_bytes(), s).ok()?;
+        let traced = self.scan(text.as_bytes(), s).ok()?;
         self.run(s).ok()?;
         for (o, want) in self.outputs.iter().zip(&s.observed) {
             let got = s.present[o.var].then_some(s.n[o.var]);
@@ -690,21 +717,20 @@ impl Compiled {
                 return None;
             }
         }
-        if let Some(trace) = trace {
-            if trace != s.fired {
-                return None;
-            }
+        if traced && s.recorded != s.fired {
+            return None;
         }
         Some(true)
     }
 
-    /// Read a record into `s`: inputs, observed; the trace as a row per table when present.
-    fn scan(&self, b: &[u8], s: &mut Scratch) -> R<Option<Vec<u32>>> {
+    /// Read a record into `s`: inputs, observed, and the trace as a row per table (whether
+    /// the record has one is the answer).
+    fn scan(&self, b: &[u8], s: &mut Scratch) -> R<bool> {
         let mut sc = Scan { b, i: 0 };
         let mut seen_in = 0u64;
         let mut seen_out = 0u64;
         let mut seen_top = 0u8;
-        let mut trace: Option<Vec<u32>> = None;
+        let mut traced = false;
         if self.inputs.len() > 64 || self.outputs.len() > 64 {
             return Err(Bail);
         }
@@ -742,7 +768,10 @@ impl Compiled {
             match key {
                 b"in" => seen_in = self.object(&mut sc, &self.inputs, s, false)?,
                 b"observed" => seen_out = self.object(&mut sc, &self.outputs, s, true)?,
-                b"trace" => trace = Some(self.trace(&mut sc)?),
+                b"trace" => {
+                    self.trace(&mut sc, &mut s.recorded)?;
+                    traced = true;
+                }
                 b"tag" => {
                     sc.string()?;
                 }
@@ -765,7 +794,7 @@ impl Compiled {
         if seen_out.count_ones() as usize != self.outputs.len() {
             return Err(Bail);
         }
-        Ok(trace)
+        Ok(traced)
     }
 
     /// An object of wire values for `slots`; each key once, each value as the door reads it.
@@ -832,8 +861,8 @@ impl Compiled {
     }
 
     /// `[{"table":…,"row":…},…]`, every table of the rule once: the row of each.
-    fn trace(&self, sc: &mut Scan) -> R<Vec<u32>> {
-        let mut rows = vec![0u32; self.tables.len()];
+    fn trace(&self, sc: &mut Scan, rows: &mut [u32]) -> R<()> {
+        rows.fill(0);
         sc.eat(b'[')?;
         let mut first = true;
         loop {
@@ -879,7 +908,7 @@ impl Compiled {
         if rows.contains(&0) {
             return Err(Bail);
         }
-        Ok(rows)
+        Ok(())
     }
 }
 
@@ -1042,8 +1071,11 @@ mod tests {
 
     #[test]
     fn division_rounds_as_the_reference() {
-        for n in -40i128..=40 {
-            for d in [-7i128, -4, -2, -1, 1, 2, 3, 4, 10] {
+        // Small operands (the i64 path) and ones past i64 (the i128 path).
+        let big = i64::MAX as i128 * 4;
+        let ns: Vec<i128> = (-40i128..=40).chain((-40i128..=40).map(|n| big + n)).chain([-big - 3, -big]).collect();
+        for n in ns {
+            for d in [-7i128, -4, -2, -1, 1, 2, 3, 4, 10, big / 3] {
                 for mode in RoundMode::ALL {
                     let want = round_to_integer(&Rat::new(n.into(), d.into()), mode);
                     assert_eq!(BigInt::from(div_round(n, d, mode).unwrap()), want, "{n}/{d} {mode:?}");

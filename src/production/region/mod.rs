@@ -49,7 +49,7 @@ mod text;
 
 use super::values::Plain;
 use crate::analysis::model::{self, Model};
-use crate::analysis::tables::axes::{build_axis, produced_values, var_step, Axis, AxisKind, Coord};
+use crate::analysis::tables::axes::{build_axis, var_step, Axis, AxisKind, Coord};
 use crate::analysis::tables::cover::{self, Cover, Leaf, Node};
 use crate::analysis::tables::facts::LinearSystem;
 use crate::analysis::tables::witness::{Finder, Search, SplitMix};
@@ -168,9 +168,13 @@ pub struct Region {
     groups: Vec<Group>,
 }
 
-/// A value decided by a table with constant cells: a function of that table's columns.
+/// A value decided by a table with constant cells (what `axes::produced_values` lists the
+/// values of): a function of that table's columns.
 fn determined(p: &Program, v: VarId) -> bool {
-    matches!(p.vars[v].decided_by, Some(Decider::Table(_))) && produced_values(p, v).is_some()
+    let Some(Decider::Table(t)) = p.vars[v].decided_by else { return false };
+    let table = &p.tables[t];
+    let Some(col) = table.results.iter().position(|&r| r == v) else { return false };
+    table.rows.iter().all(|r| matches!(&r.results[col], None | Some(TExpr { kind: TExprKind::Const(_), .. })))
 }
 
 fn cells_of(ranges: &[(u32, u32)]) -> BigUint {
@@ -336,6 +340,8 @@ struct Analysis<'a> {
     region_table: usize,
     /// Per joint variable, its axis.
     axis_of: Vec<Option<usize>>,
+    /// Per joint variable, whether a table decides it from constant cells.
+    determined: Vec<bool>,
     /// Per joint table, where its rows start among the boxes.
     row_start: Vec<usize>,
     cover: Cover,
@@ -390,6 +396,7 @@ impl<'a> Analysis<'a> {
             reads(jp, n, &mut read);
         }
         Analysis {
+            determined: (0..jp.vars.len()).map(|v| determined(jp, v)).collect(),
             jp,
             joint: &r.joint,
             old,
@@ -576,7 +583,7 @@ impl<'a> Analysis<'a> {
             }
             rows[t] = first;
             for (i, &v) in table.results.iter().enumerate() {
-                if determined(jp, v) {
+                if self.determined[v] {
                     values[v] = Some(match &table.rows[first].results[i] {
                         None => Value::None,
                         Some(TExpr { kind: TExprKind::Const(c), .. }) => eval::stored(jp, v, c.clone()),
