@@ -157,7 +157,11 @@ fn records(old: &Program, new: &Program) -> Vec<Json> {
 fn accepted(accepts: &Json, value: &Json) -> bool {
     accepts.as_array().unwrap().iter().any(|a| match a {
         Json::Null => value.is_null(),
-        Json::String(w) => value.as_str().map_or(value.to_string() == *w, |v| v == w),
+        Json::String(w) => match value {
+            Json::String(v) => v == w,
+            Json::Bool(b) => w == if *b { "true" } else { "false" },
+            _ => false,
+        },
         Json::Object(m) => {
             let v = match value {
                 Json::String(s) => rulec::num::date::parse(s).map(rulec::num::int),
