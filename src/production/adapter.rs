@@ -39,7 +39,8 @@ impl std::fmt::Display for Failure {
 /// The adapter's process: its input, its lines, what it says on stderr.
 struct Adapter {
     child: Child,
-    stdin: std::process::ChildStdin,
+    /// Taken when the run ends: the adapter sees the end of its input.
+    stdin: Option<std::process::ChildStdin>,
     lines: mpsc::Receiver<std::io::Result<String>>,
     stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
     timeout: Duration,
@@ -86,16 +87,18 @@ impl Adapter {
                 }
             }
         });
-        Ok(Adapter { child, stdin, lines, stderr, timeout, shown })
+        Ok(Adapter { child, stdin: Some(stdin), lines, stderr, timeout, shown })
     }
 
     fn send(&mut self, line: &str, at: &str) -> Result<(), Failure> {
-        let written = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        let stdin = self.stdin.as_mut().expect("open until the run ends");
+        let written = writeln!(stdin, "{line}").and_then(|_| stdin.flush());
         written.map_err(|e| self.died(&format!("{at}: cannot write to the adapter ({e})")))
     }
 
-    fn receive(&mut self, at: &str) -> Result<String, Failure> {
-        match self.lines.recv_timeout(self.timeout) {
+    /// One line of the adapter's, within `wait`.
+    fn receive_within(&mut self, at: &str, wait: Duration) -> Result<String, Failure> {
+        match self.lines.recv_timeout(wait) {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(e)) => Err(self.died(&format!("{at}: cannot read the adapter's answer ({e})"))),
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -105,7 +108,7 @@ impl Adapter {
                     what: format!(
                         "{at}: the adapter `{}` gave no answer within {} ms; it was stopped{}",
                         self.shown,
-                        self.timeout.as_millis(),
+                        wait.as_millis(),
                         self.said()
                     ),
                 })
@@ -114,6 +117,10 @@ impl Adapter {
                 Err(self.died(&format!("{at}: the adapter stopped answering")))
             }
         }
+    }
+
+    fn receive(&mut self, at: &str) -> Result<String, Failure> {
+        self.receive_within(at, self.timeout)
     }
 
     /// The child is gone or going: how it ended, and what it said.
@@ -141,9 +148,9 @@ impl Adapter {
         }
     }
 
-    fn close(mut self) {
-        drop(self.stdin);
-        // A well-behaved adapter ends when its input does; one that does not is stopped.
+    /// End the run: close the adapter's input, give it a moment to finish, then stop it.
+    fn close(&mut self) {
+        drop(self.stdin.take());
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return;
@@ -154,6 +161,16 @@ impl Adapter {
         let _ = self.child.wait();
     }
 }
+
+/// However the run ends, the child does not outlive it.
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// The least an adapter is given to start and answer the handshake.
+const STARTUP: Duration = Duration::from_secs(10);
 
 /// The handshake line.
 pub fn handshake(p: &Program) -> Json {
@@ -166,7 +183,8 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, 
     let suite = vectors::build(p);
     let mut a = Adapter::start(cmd, timeout)?;
     a.send(&handshake(p).to_string(), "the handshake")?;
-    let hello = a.receive("the handshake")?;
+    // Starting a process (an interpreter, a JVM) may take longer than one answer does.
+    let hello = a.receive_within("the handshake", timeout.max(STARTUP))?;
     let hello: Json = serde_json::from_str(&hello)
         .map_err(|e| Failure { what: format!("the handshake: the adapter's answer is not JSON ({e}): {hello}") })?;
     if hello.get("ok") != Some(&Json::Bool(true)) {
@@ -241,7 +259,6 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, 
             theirs,
         });
     }
-    a.close();
     Ok(report)
 }
 
