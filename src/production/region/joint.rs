@@ -39,12 +39,14 @@ struct Map {
     value_map: Vec<Vec<u32>>,
 }
 
-fn range_text(v: &Var) -> Json {
-    match (&v.range_text, v.optional) {
-        (Some(t), o) => json!(format!("{t}{}", if o { ", optional" } else { "" })),
-        (None, true) => json!("optional"),
-        (None, false) => json!("any"),
-    }
+/// An input's declaration as the rule writes it: `rate[1%] 0%..100%`, `zone?`.
+fn declared(p: &Program, v: &Var) -> Json {
+    let ty = crate::sema::lower::ty_name(&v.ty, &p.enums);
+    let opt = if v.optional { "?" } else { "" };
+    json!(match &v.range_text {
+        Some(r) => format!("{ty}{opt} {r}"),
+        None => format!("{ty}{opt}"),
+    })
 }
 
 /// Whether two types hold the same kind of value (an enum by name, a number of one dimension).
@@ -111,8 +113,8 @@ impl Joint {
                     let var = &mut p.vars[nv];
                     var.range = range;
                     var.optional = o.optional && n.optional;
-                    if o.range_text != n.range_text || o.optional != n.optional || o.ty != n.ty {
-                        domain.push(json!({"input": o.name, "old": range_text(o), "new": range_text(n)}));
+                    if declared(old, o) != declared(new, n) {
+                        domain.push(json!({"input": o.name, "old": declared(old, o), "new": declared(new, n)}));
                     }
                     j.old_var[ov] = nv;
                 }
@@ -128,13 +130,13 @@ impl Joint {
                     p.inputs.push(p.vars.len() - 1);
                     old_only.push(true);
                     j.old_var[ov] = p.vars.len() - 1;
-                    domain.push(json!({"input": o.name, "old": range_text(o), "new": null}));
+                    domain.push(json!({"input": o.name, "old": declared(old, o), "new": null}));
                 }
             }
         }
         for &nv in &new.inputs {
             if !old.inputs.iter().any(|&ov| old.vars[ov].name == new.vars[nv].name) {
-                domain.push(json!({"input": new.vars[nv].name, "old": null, "new": range_text(&new.vars[nv])}));
+                domain.push(json!({"input": new.vars[nv].name, "old": null, "new": declared(new, &new.vars[nv])}));
             }
         }
         for &no in &new.outputs {
