@@ -384,6 +384,8 @@ fn fixtures_lint_reports_every_problem_kind() {
     let want: Vec<(String, Json, u64, u64, String)> =
         want.iter().map(|(k, f, l, t)| (k.to_string(), f.clone(), 1, *l, t.to_string())).collect();
     assert_eq!(got, want, "{r}");
+    let every: Vec<&str> = rulec::production::records::Kind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(), every, "each kind there is, once");
     let decimal = &r["problems"][4];
     assert_eq!(decimal["what"], "`in.weight`: `5.5` is not an integer");
     insta::assert_snapshot!(serde_json::to_string_pretty(&r).unwrap());

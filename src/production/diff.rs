@@ -49,8 +49,8 @@ pub fn diff(
         .iter()
         .filter_map(|&n| old.outputs.iter().find(|&&o| old.vars[o].name == new.vars[n].name).map(|&o| (o, n)))
         .collect();
-    let mut report =
-        Report::over(common.iter().map(|&(_, n)| new.vars[n].clone()).collect(), old_shown, fills.defaults_json());
+    let outputs = common.iter().map(|&(_, n)| new.vars[n].clone()).collect();
+    let mut report = Report::over(outputs, old_shown, fills.defaults_json()).sides("new", "old");
     let tables: Vec<String> = new.tables.iter().map(|t| t.name.clone()).collect();
     let new_only: Vec<&str> = new
         .inputs

@@ -134,6 +134,8 @@ struct Moved {
 /// The report, built one record at a time.
 pub struct Report {
     outputs: Vec<Var>,
+    /// What the text calls the two sides (the JSON keeps `ours` and `theirs`).
+    sides: (&'static str, &'static str),
     pub counterpart: String,
     pub compared: usize,
     pub matched: usize,
@@ -159,6 +161,7 @@ impl Report {
     pub fn over(outputs: Vec<Var>, counterpart: &str, defaults: Json) -> Report {
         Report {
             outputs,
+            sides: ("ours", "theirs"),
             counterpart: counterpart.to_string(),
             compared: 0,
             matched: 0,
@@ -173,6 +176,12 @@ impl Report {
             filled_by_field: BTreeMap::new(),
             defaults,
         }
+    }
+
+    /// Name the two sides in the text (`new`, `old` for a diff).
+    pub fn sides(mut self, ours: &'static str, theirs: &'static str) -> Report {
+        self.sides = (ours, theirs);
+        self
     }
 
     pub fn exclude(&mut self, reason: &str) {
@@ -429,7 +438,7 @@ impl Report {
                 .collect();
             let more = if c.records.len() > 10 { format!(" and {} more", c.records.len() - 10) } else { String::new() };
             s.push_str(&format!(
-                "{} record{} at {}: {}{}; e.g. {shown}: ours {}, theirs {}; line{} {}{more}\n",
+                "{} record{} at {}: {}{}; e.g. {shown}: {} {}, {} {}; line{} {}{more}\n",
                 c.count,
                 super::lint::plural(c.count),
                 rows.join(", "),
@@ -439,7 +448,9 @@ impl Report {
                 } else {
                     ""
                 },
+                self.sides.0,
                 at(ours),
+                self.sides.1,
                 at(theirs),
                 super::lint::plural(c.records.len()),
                 lines.join(", ")
