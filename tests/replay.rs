@@ -4,7 +4,6 @@
 //! traces and `moved`, and every problem kind lint reports.
 
 use rulec::eval::{self, wire};
-use rulec::harness::on_path;
 use rulec::production::fast::Compiled;
 use rulec::production::records::{Fills, Reader};
 use rulec::production::replay::{self, Options};
@@ -15,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{program, random_call, Lcg};
+use common::{on_path, program, random_call, Lcg};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -5,10 +5,12 @@
 //! Without python3 or go a test says so and passes, unless CI is set: there a missing
 //! toolchain is a failure.
 
-use rulec::harness::on_path;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+mod common;
+use common::on_path;
 
 const RULE: &str = "tests/corpus/parcel_rate.rule";
 

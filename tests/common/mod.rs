@@ -1,9 +1,16 @@
-//! What more than one test file needs: a rule's program, and calls drawn at random.
+//! What more than one test file needs: a rule's program, calls drawn at random, and whether
+//! a tool is installed. (Each test file uses some of it.)
+#![allow(dead_code)]
 
 use rulec::eval::wire;
 use rulec::sema::{Program, Ty, Value};
 use serde_json::Value as Json;
 use std::path::Path;
+
+/// Whether a program is on PATH.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+}
 
 /// The program of a rule that checks clean.
 pub fn program(path: &Path) -> Program {
