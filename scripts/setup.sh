@@ -13,6 +13,8 @@ command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
 command -v ruby >/dev/null 2>&1 || need_apt+=(ruby)
 command -v php >/dev/null 2>&1 || need_apt+=(php-cli php-mbstring)
+# git: the production loop's tests read rules at git revisions (`rules/x.rule@HEAD~1`).
+command -v git >/dev/null 2>&1 || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_apt[*]}"
   apt-get update -qq

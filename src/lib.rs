@@ -17,6 +17,7 @@ pub mod harness;
 pub mod lang;
 pub mod lock;
 pub mod num;
+pub mod production;
 pub mod schema;
 pub mod sema;
 pub mod source;

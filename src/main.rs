@@ -177,6 +177,59 @@ enum Command {
         #[arg(long, value_enum, default_value = "markdown")]
         format: DocFormat,
     },
+    /// Check a fixtures file against a rule: every problem, by kind and field (formats.md).
+    Fixtures {
+        #[command(subcommand)]
+        command: FixturesCommand,
+    },
+    /// Run every record of a fixtures file through the rule: what matches, and what moved.
+    Replay {
+        /// The rule (a file, or `file@rev` for a git revision).
+        rule: String,
+        #[command(flatten)]
+        records: RecordsArgs,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Hold the rule's boundary suite to a legacy implementation run as an adapter.
+    Verify {
+        rule: String,
+        /// How long to wait for one answer (`10s`, `500ms`).
+        #[arg(long, default_value = "10s")]
+        timeout: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// The command that starts the adapter, and its arguments (last on the line).
+        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "CMD")]
+        adapter: Vec<String>,
+    },
+    /// Print an adapter template for `verify`, to fill in with a call to the legacy code.
+    Adapter {
+        rule: String,
+        #[arg(long, value_enum)]
+        template: TemplateKind,
+    },
+    /// Compare two versions of a rule: over records (--fixtures), or over every input.
+    Diff {
+        /// The old version (a file, or `file@rev`: `rules/x.rule@HEAD~1`).
+        old: String,
+        /// The new version.
+        new: String,
+        /// Compare over these records instead of over every input.
+        #[arg(long)]
+        fixtures: Option<PathBuf>,
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        #[arg(long = "fill", value_name = "NAME=VALUE")]
+        fill: Vec<String>,
+        #[arg(long = "read-as", value_name = "RULE[@REV]")]
+        read_as: Option<String>,
+        /// How much work the region analysis may do before it stops (`over_budget`).
+        #[arg(long, default_value_t = rulec::production::region::Options::default().budget)]
+        budget: u64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
@@ -271,6 +324,47 @@ macro_rules! errln {
     ($($t:tt)*) => { output::err(format_args!("{}\n", format_args!($($t)*))) };
 }
 
+#[derive(Subcommand)]
+enum FixturesCommand {
+    /// Report every problem of a fixtures file: kind, field, count, the first record.
+    Lint {
+        file: PathBuf,
+        /// The rule the records are read for.
+        #[arg(long)]
+        rule: String,
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        #[arg(long = "fill", value_name = "NAME=VALUE")]
+        fill: Vec<String>,
+        #[arg(long = "read-as", value_name = "RULE[@REV]")]
+        read_as: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+}
+
+/// Where records come from and how they are read.
+#[derive(clap::Args)]
+struct RecordsArgs {
+    #[arg(long)]
+    fixtures: PathBuf,
+    /// The replay manifest: the defaults a missing field is filled with.
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// One default, over the manifest's (`--fill weight=5`).
+    #[arg(long = "fill", value_name = "NAME=VALUE")]
+    fill: Vec<String>,
+    /// Read every number at the steps and units of this version (`rules/x.rule@v1`).
+    #[arg(long = "read-as", value_name = "RULE[@REV]")]
+    read_as: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TemplateKind {
+    Python,
+    Go,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(root) = &cli.root {
@@ -321,6 +415,19 @@ fn run(cli: Cli) -> Result<u8, String> {
         Command::Graph { file } => graph_cmd(&file),
         Command::Doc { file, out, audience, format } => doc_cmd(&file, out.as_deref(), audience, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
+        Command::Fixtures { command: FixturesCommand::Lint { file, rule, manifest, fill, read_as, format } } => {
+            fixtures_lint(&file, &rule, manifest.as_deref(), &fill, read_as.as_deref(), format)
+        }
+        Command::Replay { rule, records, format } => replay(&rule, &records, format),
+        Command::Verify { rule, timeout, format, adapter } => verify(&rule, &timeout, &adapter, format),
+        Command::Adapter { rule, template } => adapter_template(&rule, template),
+        Command::Diff { old, new, fixtures, manifest, fill, read_as, budget, format } => match fixtures {
+            Some(f) => {
+                let records = RecordsArgs { fixtures: f, manifest, fill, read_as };
+                diff_records(&old, &new, &records, format)
+            }
+            None => diff_region(&old, &new, budget, format),
+        },
     }
 }
 
@@ -1020,4 +1127,236 @@ fn explain(code: Option<&str>, all: bool, format: Format) -> Result<u8, String> 
         }
     }
     Ok(0)
+}
+
+// ---- the production loop: fixtures lint, replay, verify, adapter, diff
+
+use rulec::production::{self, records::Fills, revision::Loaded};
+
+/// A rule named as a file or `file@rev`, checked; its diagnostics printed when it has errors.
+fn load_rule(spec: &str) -> Result<Loaded, u8> {
+    let loaded = match production::revision::load(spec, &rulec::analysis::Options::default()) {
+        Ok(l) => l,
+        Err(e) => {
+            errln!("error: {e}");
+            return Err(2);
+        }
+    };
+    if loaded.program().is_none() {
+        err!("{}", render::text(&loaded.sources, &loaded.checked.diagnostics, use_color(Color::Auto)));
+        errln!("error: {spec} does not check clean; fix it first");
+        return Err(1);
+    }
+    Ok(loaded)
+}
+
+/// The version `--read-as` names, which must be the same rule.
+fn load_read_as(spec: Option<&str>, rule: &rulec::sema::Program) -> Result<Option<Loaded>, u8> {
+    let Some(spec) = spec else { return Ok(None) };
+    let loaded = load_rule(spec)?;
+    let p = loaded.program().expect("checked clean");
+    if p.name != rule.name {
+        errln!("error: --read-as {spec} is rule `{}`, not `{}`: it has to be the same rule", p.name, rule.name);
+        return Err(2);
+    }
+    Ok(Some(loaded))
+}
+
+fn load_fills(rule: &rulec::sema::Program, manifest: Option<&Path>, fill: &[String]) -> Result<Fills, String> {
+    let text = match manifest {
+        Some(m) => Some(std::fs::read_to_string(m).map_err(|e| format!("cannot read {}: {e}", m.display()))?),
+        None => None,
+    };
+    let shown = manifest.map(|m| m.display().to_string()).unwrap_or_default();
+    Fills::load(rule, text.as_deref().map(|t| (shown.as_str(), t)), fill)
+}
+
+fn open_records(path: &Path) -> Result<std::io::BufReader<std::fs::File>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(std::io::BufReader::with_capacity(1 << 20, f))
+}
+
+/// A progress line on stderr, when it is a terminal.
+struct TermProgress {
+    start: std::time::Instant,
+    on: bool,
+}
+
+impl TermProgress {
+    fn new() -> TermProgress {
+        TermProgress { start: std::time::Instant::now(), on: std::io::stderr().is_terminal() }
+    }
+}
+
+impl production::Progress for TermProgress {
+    fn tick(&mut self, done: usize) {
+        if self.on {
+            let secs = self.start.elapsed().as_millis().max(1);
+            err!("\r{done} records, {} records/s", done as u128 * 1000 / secs);
+        }
+    }
+    fn finish(&mut self, _: usize) {
+        if self.on {
+            err!("\r\x1b[K");
+        }
+    }
+}
+
+fn fixtures_lint(
+    file: &Path,
+    rule: &str,
+    manifest: Option<&Path>,
+    fill: &[String],
+    read_as: Option<&str>,
+    format: Format,
+) -> Result<u8, String> {
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let p = loaded.program().expect("checked clean");
+    let read_as = match load_read_as(read_as, p) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let fills = load_fills(p, manifest, fill)?;
+    let reader = production::records::Reader {
+        rule: p,
+        written_by: read_as.as_ref().and_then(Loaded::program),
+        fills: &fills,
+        fills_for: None,
+    };
+    let shown = file.display().to_string();
+    let lint = production::lint::lint(&reader, &shown, open_records(file)?)?;
+    match format {
+        Format::Json => outln!("{}", lint.to_json()),
+        Format::Text => output::out(format_args!("{}", lint.text())),
+    }
+    Ok(if lint.problems.is_empty() { 0 } else { 1 })
+}
+
+/// Print a report; exit 0 when everything compared matched, 1 otherwise (nothing compared included).
+fn print_report(report: &production::report::Report, format: Format) -> u8 {
+    match format {
+        Format::Json => outln!("{}", report.to_json()),
+        Format::Text => output::out(format_args!("{}", report.text())),
+    }
+    if !report.compared_anything() {
+        errln!("error: nothing was compared: every record was excluded");
+        return 1;
+    }
+    if report.all_matched() {
+        0
+    } else {
+        1
+    }
+}
+
+fn replay(rule: &str, args: &RecordsArgs, format: Format) -> Result<u8, String> {
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let p = loaded.program().expect("checked clean");
+    let read_as = match load_read_as(args.read_as.as_deref(), p) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let fills = load_fills(p, args.manifest.as_deref(), &args.fill)?;
+    let reader = production::records::Reader {
+        rule: p,
+        written_by: read_as.as_ref().and_then(Loaded::program),
+        fills: &fills,
+        fills_for: None,
+    };
+    let shown = args.fixtures.display().to_string();
+    let report = production::replay::replay(
+        &reader,
+        &shown,
+        open_records(&args.fixtures)?,
+        &production::replay::Options::default(),
+        &mut TermProgress::new(),
+    )?;
+    Ok(print_report(&report, format))
+}
+
+/// `10s`, `500ms`, `2m`.
+fn parse_duration(t: &str) -> Result<std::time::Duration, String> {
+    let (n, unit) = t.find(|c: char| !c.is_ascii_digit()).map_or((t, "s"), |i| t.split_at(i));
+    let n: u64 = n.parse().map_err(|_| format!("--timeout {t}: write it as 10s or 500ms"))?;
+    match unit {
+        "ms" => Ok(std::time::Duration::from_millis(n)),
+        "s" => Ok(std::time::Duration::from_secs(n)),
+        "m" => Ok(std::time::Duration::from_secs(n * 60)),
+        _ => Err(format!("--timeout {t}: write it as 10s or 500ms")),
+    }
+}
+
+fn verify(rule: &str, timeout: &str, adapter: &[String], format: Format) -> Result<u8, String> {
+    let timeout = parse_duration(timeout)?;
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let p = loaded.program().expect("checked clean");
+    match production::adapter::verify(p, adapter, timeout) {
+        Ok(report) => Ok(print_report(&report, format)),
+        Err(f) => {
+            errln!("error: {f}");
+            Ok(2)
+        }
+    }
+}
+
+fn adapter_template(rule: &str, t: TemplateKind) -> Result<u8, String> {
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let t = match t {
+        TemplateKind::Python => production::adapter::Template::Python,
+        TemplateKind::Go => production::adapter::Template::Go,
+    };
+    output::out(format_args!("{}", production::adapter::template(loaded.program().expect("checked clean"), t)));
+    Ok(0)
+}
+
+fn diff_records(old: &str, new: &str, args: &RecordsArgs, format: Format) -> Result<u8, String> {
+    let (lo, ln) = match (load_rule(old), load_rule(new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return Ok(c),
+    };
+    let (po, pn) = (lo.program().expect("checked clean"), ln.program().expect("checked clean"));
+    if po.name != pn.name {
+        errln!("error: {old} is rule `{}` and {new} is rule `{}`: diff compares one rule", po.name, pn.name);
+        return Ok(2);
+    }
+    let read_as = match load_read_as(args.read_as.as_deref(), pn) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let fills = load_fills(pn, args.manifest.as_deref(), &args.fill)?;
+    let shown = args.fixtures.display().to_string();
+    let report = production::diff::diff(
+        &production::diff::Versions { old: po, new: pn, old_shown: old },
+        &production::diff::Reading { written_by: read_as.as_ref().and_then(Loaded::program), fills: &fills },
+        &shown,
+        open_records(&args.fixtures)?,
+        &mut TermProgress::new(),
+    )?;
+    Ok(print_report(&report, format))
+}
+
+fn diff_region(old: &str, new: &str, budget: u64, format: Format) -> Result<u8, String> {
+    let (lo, ln) = match (load_rule(old), load_rule(new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return Ok(c),
+    };
+    let (po, pn) = (lo.program().expect("checked clean"), ln.program().expect("checked clean"));
+    let region = production::region::region(po, pn, old, new, &production::region::Options { budget })?;
+    match format {
+        Format::Json => outln!("{}", region.to_json()),
+        Format::Text => output::out(format_args!("{}", region.text())),
+    }
+    Ok(if region.changes.is_empty() && region.total() { 0 } else { 1 })
 }

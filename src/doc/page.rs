@@ -15,8 +15,6 @@ use std::fmt::Write;
 
 const CSS: &str = include_str!("page/page.css");
 const PAGE_JS: &str = include_str!("page/page.js");
-/// Until the JavaScript module exports `<fn>_wire`, the page builds it from `<fn>_traced`
-/// and `<fn>_record` (see [`wire_binding`]). Delete the file and that branch when it does.
 
 /// The page `rulec gen` writes beside the JavaScript module: `javascript/<alias>_page.html`.
 pub fn page_file(u: &Unit) -> File {

@@ -146,7 +146,9 @@ pub fn json_number(n: &serde_json::Number) -> Option<Rat> {
     num::parse_decimal(&n.to_string())
 }
 
-fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refusal> {
+/// Read one value of `var` from its wire form (`None` when the key is absent): the checks
+/// [`read_inputs`] makes of each input, in its order (missing, kind, enum membership, range).
+pub fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refusal> {
     let name = &var.name;
     let raw = match raw {
         None | Some(Json::Null) if var.optional => return Ok(Value::None),
