@@ -15,6 +15,8 @@ pub enum Lang {
     Ruby,
     Php,
     Swift,
+    /// A query and a PL/pgSQL function: one door, no module (src/gen/sql).
+    Sql,
 }
 
 impl Lang {
@@ -28,6 +30,7 @@ impl Lang {
         Lang::Ruby,
         Lang::Php,
         Lang::Swift,
+        Lang::Sql,
     ];
 
     pub fn name(self) -> &'static str {
@@ -41,6 +44,7 @@ impl Lang {
             Lang::Ruby => "ruby",
             Lang::Php => "php",
             Lang::Swift => "swift",
+            Lang::Sql => "sql",
         }
     }
 
@@ -56,6 +60,7 @@ impl Lang {
             Lang::Ruby => "Ruby",
             Lang::Php => "PHP",
             Lang::Swift => "Swift",
+            Lang::Sql => "SQL",
         }
     }
 
@@ -227,6 +232,7 @@ impl Lang {
             Lang::Ruby => &RUBY,
             Lang::Php => &PHP,
             Lang::Swift => &SWIFT,
+            Lang::Sql => &SQL,
         }
     }
 
@@ -872,6 +878,10 @@ impl Lang {
             Lang::Php => Guard { missing: &[], kind: &[] },
             // The types make every check but the range.
             Lang::Swift => Guard { missing: &[], kind: &[] },
+            // A column of the relation may be NULL in any row, a number may have a fraction
+            // (18.3 in a numeric column of steps), a text may not be a value of its enum; a
+            // boolean or a text column holds nothing of another kind.
+            Lang::Sql => Guard { missing: ALL_CLASSES, kind: &[Class::Integer, Class::Date, Class::Enum] },
         }
     }
 }
@@ -1360,3 +1370,40 @@ const SWIFT: Naming = Naming {
     value_reserved: &[],
     escape: Some(("`", "`")),
 };
+
+/// SQL quotes every identifier it writes, so a rule's names need stay away only from the
+/// columns the query and the function declare themselves. Columns (the variables and the
+/// row each table matched) live apart from relations and functions.
+const SQL: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    // SQL has no traced twin, record function or core: only the function (the PL/pgSQL
+    // door) and the relation the query reads, under `wire`.
+    traced: "{}_traced",
+    record: "{}_record",
+    wire: "{}_input",
+    rank: None,
+    core: "{}_rows",
+    slot: "{name}_row",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Keep,
+    member: Case::Keep,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: SQL_COLUMNS,
+    fields: &[],
+    field_no_underscore: false,
+    fold_case: false,
+    values_apart: true,
+    value_reserved: SQL_COLUMNS,
+    escape: None,
+};
+
+/// The columns the query declares itself, the record the function loops over, the function
+/// the query calls, and the function the test runner wraps each call in.
+const SQL_COLUMNS: &[&str] = &["_id", "_input_error", "_contradiction", "_door", "_r", "rulec_isqrt", "_rulec_try"];
