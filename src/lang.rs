@@ -1373,7 +1373,9 @@ const SWIFT: Naming = Naming {
 
 /// SQL quotes every identifier it writes, so a rule's names need stay away only from the
 /// columns the query and the function declare themselves. Columns (the variables and the
-/// row each table matched) live apart from relations and functions.
+/// row each table matched) live apart from relations and functions. SQLite folds the case
+/// of a quoted name too, and reads a column of a subquery named "true" or "false" as the
+/// boolean.
 const SQL: Naming = Naming {
     module: Case::Keep,
     module_in_scope: false,
@@ -1398,12 +1400,13 @@ const SQL: Naming = Naming {
     used: SQL_COLUMNS,
     fields: &[],
     field_no_underscore: false,
-    fold_case: false,
+    fold_case: true,
     values_apart: true,
     value_reserved: SQL_COLUMNS,
     escape: None,
 };
 
 /// The columns the query declares itself, the record the function loops over, the function
-/// the query calls, and the function the test runner wraps each call in.
-const SQL_COLUMNS: &[&str] = &["_id", "_input_error", "_contradiction", "_door", "_r", "rulec_isqrt", "_rulec_try"];
+/// the query calls, the function the test runner wraps each call in, and SQLite's two.
+const SQL_COLUMNS: &[&str] =
+    &["_id", "_input_error", "_contradiction", "_door", "_r", "rulec_isqrt", "_rulec_try", "true", "false"];

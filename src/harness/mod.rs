@@ -168,7 +168,7 @@ fn unavailable(pass: &gen::Pass) -> Option<String> {
         .stderr(Stdio::piped())
         .spawn();
     let said = |out: &std::process::Output| {
-        let text = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        let text = String::from_utf8_lossy(&out.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
         if text.is_empty() {
             format!("{} exited with {}", probe[0], out.status)
         } else {
