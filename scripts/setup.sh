@@ -69,3 +69,13 @@ if [ ! -x "$bgd_dir/bin/bgd" ] || ! "$bgd_dir/bin/python" -c "import psycopg2" 2
   "$bgd_dir/bin/pip" install -q buildgrid==0.4.4 psycopg2-binary==2.9.13
 fi
 export RULEC_BGD="$bgd_dir/bin/bgd"
+
+# --- SQL (tests/gen_sql.rs) ---
+# The query runs on SQLite through python3's own sqlite3; the function, and the query again,
+# on a real PostgreSQL through psql (the server is the one installed above; .ci/run starts a
+# cluster of it and exports PGHOST, PGPORT, PGUSER and PGDATABASE).
+if ! command -v psql >/dev/null 2>&1 || ! python3 -c "import sqlite3" >/dev/null 2>&1; then
+  echo "setup: apt-get install postgresql-client"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql-client >/dev/null
+fi

@@ -57,7 +57,7 @@ pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
 }
 
 /// The languages this machine kind can install: every one but Swift.
-pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php";
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,sql";
 
 /// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
 /// language under CI (Swift cannot be installed here, and is tested apart); the report.
@@ -112,4 +112,24 @@ pub fn api(rule: &Path, lang: &str) -> serde_json::Value {
     let out = rulec(&["api", rule.to_str().unwrap(), "--lang", lang], Path::new(ROOT));
     assert!(out.status.success(), "rulec api: {}", text(&out.stderr));
     serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()[lang].clone()
+}
+
+/// Whether the PostgreSQL libpq's environment names (PGHOST, PGPORT, PGUSER, PGDATABASE)
+/// answers psql. When it does not: a failure under CI (.ci/run starts one), a note elsewhere.
+pub fn postgres(test: &str) -> bool {
+    if !toolchain(test, &["psql"]) {
+        return false;
+    }
+    let out = Command::new("psql").args(["-X", "-q", "-A", "-t", "-c", "SELECT 1"]).env("PGCONNECT_TIMEOUT", "10").output();
+    match out {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = other.map(|o| text(&o.stderr)).unwrap_or_else(|e| e.to_string());
+            if std::env::var_os("CI").is_some() {
+                panic!("{test}: no PostgreSQL server answers, and CI is set: {why}");
+            }
+            eprintln!("note: {test} skipped: no PostgreSQL server answers (set PGHOST, PGPORT, PGUSER): {why}");
+            false
+        }
+    }
 }

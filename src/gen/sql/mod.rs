@@ -79,12 +79,20 @@ impl Backend for Sql {
             ty: &|v| sql_type(plan, v).to_string(),
             member: &|e, i| plan.enums[e].values[i].name.clone(),
         };
-        let columns: Vec<serde_json::Value> = plan.inputs.iter().map(|&v| spell.param(plan, v, &n.vars[v])).collect();
+        // A column of an enum names it: its values are under `enums`.
+        let column = |v: VarId| {
+            let mut c = spell.param(plan, v, &n.vars[v]);
+            if let BoundaryTy::Enum(e) = plan.var(v).ty {
+                c["enum"] = json!(plan.enums[e].name);
+            }
+            c
+        };
+        let columns: Vec<serde_json::Value> = plan.inputs.iter().map(|&v| column(v)).collect();
         let outputs: Vec<serde_json::Value> = plan
             .outputs
             .iter()
             .map(|&v| {
-                let mut o = spell.param(plan, v, &n.vars[v]);
+                let mut o = column(v);
                 if let Some((mode, grid)) = plan.var(v).rounding {
                     o["rounding"] = json!({"mode": mode.as_str(), "grid": grid});
                 }
@@ -456,10 +464,10 @@ impl Q<'_> {
         // The door: each input as the rule reads it (a number cast to BIGINT, NULL where it
         // is outside its range, so that nothing past the door computes with a value the
         // proof does not cover), and the checks the relation's types leave open.
-        let mut first: Vec<Vec<String>> = vec![vec!["\"_id\"".into()]];
+        let mut first: Vec<Col> = vec![(None, vec!["\"_id\"".into()])];
         for input in &plan.door.inputs {
             let x = self.col(input.var);
-            first.push(vec![match (input.kind, &input.range) {
+            let cast = match (input.kind, &input.range) {
                 (WireKind::Integer | WireKind::Date, Some(r)) => {
                     format!("CASE WHEN {x} >= {} AND {x} <= {} THEN CAST({x} AS BIGINT) END AS {x}", r.lo, r.hi)
                 }
@@ -467,24 +475,28 @@ impl Q<'_> {
                     "CASE WHEN {x} BETWEEN -9223372036854775808 AND 9223372036854775807 THEN CAST({x} AS BIGINT) END AS {x}"
                 ),
                 _ => x,
-            }]);
+            };
+            first.push((Some(n.vars[input.var].clone()), vec![cast]));
         }
-        first.push(case_column(&checks, error));
-        let mut ctes = vec![cte("_c0", &first, &id(&n.wire))];
-
+        first.push((Some(error.into()), case_column(&checks, error)));
+        let mut layers = vec![first];
         for (i, layer) in walk::layers(plan).iter().enumerate() {
-            let mut cols: Vec<Vec<String>> = vec![vec!["*".into()]];
+            let mut cols: Vec<Col> = vec![(None, vec!["*".into()])];
             if i == 0 && !constraints.is_empty() {
                 let mut c = vec!["-- the constraints, once every input has passed".to_string()];
                 c.push("COALESCE(\"_door\", CASE".into());
                 c.extend(constraints.iter().map(|w| format!("  {w}")));
                 c.push("END) AS \"_input_error\"".into());
-                cols.push(c);
+                cols.push((Some("_input_error".into()), c));
             }
             for c in layer {
-                cols.push(self.column(c));
+                let name = match c {
+                    Column::Define(v, _) | Column::Result(_, v) => &n.vars[*v],
+                    Column::Row(t) => &n.slots[t.slot],
+                };
+                cols.push((Some(name.clone()), self.column(c)));
             }
-            ctes.push(cte(&format!("_c{}", i + 1), &cols, &id(&format!("_c{i}"))));
+            layers.push(cols);
         }
 
         let mut out: Vec<String> = vec!["\"_id\"".into()];
@@ -511,6 +523,16 @@ impl Q<'_> {
             c.push("END AS \"_contradiction\"".into());
             last.push(c);
         }
+        let fenced = fences(&layers, &last);
+        let ctes: Vec<String> = layers
+            .iter()
+            .enumerate()
+            .map(|(i, cols)| {
+                let from = if i == 0 { id(&n.wire) } else { id(&format!("_c{}", i - 1)) };
+                let lines: Vec<Vec<String>> = cols.iter().map(|(_, l)| l.clone()).collect();
+                cte(&format!("_c{i}"), &lines, &from, fenced[i])
+            })
+            .collect();
         let mut o = String::from("WITH ");
         o.push_str(&ctes.join(",\n"));
         o.push_str("\nSELECT\n");
@@ -748,9 +770,47 @@ impl Q<'_> {
     }
 }
 
-/// A CTE: `"name" AS (SELECT …columns FROM from)`.
-fn cte(name: &str, columns: &[Vec<String>], from: &str) -> String {
-    format!("{} AS (\n  SELECT\n{}  FROM {from}\n)", id(name), list(columns, "    "))
+/// A column of a CTE: the name it defines (none for `"_id"` or `*`), and its lines.
+type Col = (Option<String>, Vec<String>);
+
+/// The fence that has a CTE computed once a row: without it, PostgreSQL and SQLite both
+/// pull a CTE read once up into the query that reads it, and copy each of its columns into
+/// every place that names it (a value nine rows read is worked out nine times).
+const FENCE: &str = "LIMIT 9223372036854775807 OFFSET 0";
+
+/// A CTE: `"name" AS (SELECT …columns FROM from [FENCE])`.
+fn cte(name: &str, columns: &[Vec<String>], from: &str, fenced: bool) -> String {
+    let fence = if fenced { format!("  {FENCE} -- computed once a row: read more than once below\n") } else { String::new() };
+    format!("{} AS (\n  SELECT\n{}  FROM {from}\n{fence})", id(name), list(columns, "    "))
+}
+
+/// Which layers need the fence: those with a column that would be worked out more than
+/// once a row, counting each place that names it — through a layer without the fence, as
+/// often as that layer's column is itself named. From the last layer back to the first.
+fn fences(layers: &[Vec<Col>], last: &[Vec<String>]) -> Vec<bool> {
+    let code = |lines: &[String]| -> String {
+        lines.iter().filter(|l| !l.trim_start().starts_with("--")).cloned().collect::<Vec<_>>().join("\n")
+    };
+    let last: String = last.iter().map(|c| code(c)).collect::<Vec<_>>().join("\n");
+    let texts: Vec<Vec<String>> = layers.iter().map(|l| l.iter().map(|(_, lines)| code(lines)).collect()).collect();
+    let mut refs: Vec<Vec<usize>> = layers.iter().map(|l| vec![0; l.len()]).collect();
+    let mut fenced = vec![false; layers.len()];
+    for k in (0..layers.len()).rev() {
+        for (j, (name, _)) in layers[k].iter().enumerate() {
+            let Some(name) = name else { continue };
+            let quoted = id(name);
+            let mut r = last.matches(&quoted).count();
+            for m in k + 1..layers.len() {
+                for (jj, text) in texts[m].iter().enumerate() {
+                    let named = text.matches(&quoted).count();
+                    r += named * if fenced[m] { 1 } else { refs[m][jj] };
+                }
+            }
+            refs[k][j] = r;
+        }
+        fenced[k] = refs[k].iter().any(|&r| r > 1);
+    }
+    fenced
 }
 
 /// Columns of a SELECT, one or more lines each, a comma after each but the last (after its
@@ -770,15 +830,29 @@ fn list(columns: &[Vec<String>], indent: &str) -> String {
     o
 }
 
-/// `CASE WHEN … END AS "name"` over the WHEN lines, or NULL when there is none.
-fn case_column(whens: &[String], name: &str) -> Vec<String> {
-    if whens.is_empty() {
-        return vec![format!("CAST(NULL AS TEXT) AS {}", id(name))];
+/// The first sentence of the inputs' CASEs, in order (COALESCE stops at the first that is
+/// not NULL), as the column `name`; NULL when no input is checked.
+fn case_column(cases: &[Vec<String>], name: &str) -> Vec<String> {
+    match cases {
+        [] => vec![format!("CAST(NULL AS TEXT) AS {}", id(name))],
+        [one] => {
+            let mut c = one.clone();
+            let last = c.pop().expect("a CASE ends");
+            c.push(format!("{last} AS {}", id(name)));
+            c
+        }
+        many => {
+            let mut c = vec!["COALESCE(".to_string()];
+            for (i, case) in many.iter().enumerate() {
+                for (j, line) in case.iter().enumerate() {
+                    let comma = if j + 1 == case.len() && i + 1 < many.len() { "," } else { "" };
+                    c.push(format!("  {line}{comma}"));
+                }
+            }
+            c.push(format!(") AS {}", id(name)));
+            c
+        }
     }
-    let mut c = vec!["CASE".to_string()];
-    c.extend(whens.iter().map(|w| format!("  {w}")));
-    c.push(format!("END AS {}", id(name)));
-    c
 }
 
 /// A Python string literal.
@@ -816,45 +890,72 @@ fn py_list(decl: &str, items: &[String]) -> String {
 /// open (`walk::guard` with SQL's `Guard`), in the door's order; then the constraints.
 struct QueryDoor<'a, 'b> {
     q: &'a Q<'b>,
-    checks: Vec<String>,
+    /// Per input it checks, the lines of its CASE.
+    checks: Vec<Vec<String>>,
     constraints: Vec<String>,
 }
 
 impl Hooks for QueryDoor<'_, '_> {
+    /// One CASE per input, NULL when the input passes: the common case first (a value in its
+    /// range, of its enum), then the checks in the door's order. A NULL passes every check
+    /// but the first, so an optional input that holds none is let through.
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        // The relation's column as it came: a NULL passes every check but the first, so an
-        // optional input that holds none is let through.
         let x = self.q.col(input.var);
         let values = |lo: usize, hi: usize| -> String {
             let WireKind::Enum(e) = input.kind else { unreachable!("the values of an enum") };
             let names: Vec<String> = self.q.plan.enums[e].values[lo..=hi].iter().map(|m| lit(&m.name)).collect();
             names.join(", ")
         };
-        for check in checks {
-            let (test, sentence) = match (check, input.kind) {
-                (Check::Missing, _) => (format!("{x} IS NULL"), &input.missing),
-                (Check::Kind, WireKind::Enum(e)) => {
-                    (format!("{x} NOT IN ({})", values(0, self.q.plan.enums[e].values.len() - 1)), &input.not_of_kind)
-                }
-                // A number with a fraction (a double or a numeric): CAST would round it.
-                // Past int64 only ROUND can say, and it is whole past 2^53 as a double.
-                (Check::Kind, _) => (
-                    format!(
-                        "CASE WHEN {x} BETWEEN -9223372036854775808 AND 9223372036854775807 \
-                         THEN CAST({x} AS BIGINT) <> {x} ELSE ROUND({x}) <> {x} END"
-                    ),
-                    &input.not_of_kind,
-                ),
-                (Check::Range, kind) => {
-                    let r = input.range.as_ref().expect("a range to check");
-                    let test = match kind {
-                        WireKind::Enum(_) => format!("{x} NOT IN ({})", values(r.lo as usize, r.hi as usize)),
-                        _ => format!("{x} < {} OR {x} > {}", r.lo, r.hi),
+        let (kind, missing) = (checks.contains(&Check::Kind), checks.contains(&Check::Missing));
+        let range = input.range.as_ref().filter(|_| checks.contains(&Check::Range));
+        let mut whens = Vec::new();
+        let absent = if missing { lit(&input.missing) } else { "NULL".into() };
+        match input.kind {
+            WireKind::Integer | WireKind::Date => {
+                let not_whole = lit(&input.not_of_kind);
+                if let Some(r) = range {
+                    // In its range, a number is a bigint but for a fraction CAST would round.
+                    let fraction = if kind {
+                        format!("CASE WHEN CAST({x} AS BIGINT) <> {x} THEN {not_whole} END")
+                    } else {
+                        "NULL".into()
                     };
-                    (test, &r.sentence)
+                    whens.push(format!("WHEN {x} >= {} AND {x} <= {} THEN {fraction}", r.lo, r.hi));
                 }
-            };
-            self.checks.push(format!("WHEN {test} THEN {}", lit(sentence)));
+                whens.push(format!("WHEN {x} IS NULL THEN {absent}"));
+                if kind {
+                    // Past int64 only ROUND can say (a double is whole past 2^53).
+                    whens.push(format!(
+                        "WHEN CASE WHEN {x} BETWEEN -9223372036854775808 AND 9223372036854775807 \
+                         THEN CAST({x} AS BIGINT) <> {x} ELSE ROUND({x}) <> {x} END THEN {not_whole}"
+                    ));
+                }
+                if let Some(r) = range {
+                    whens.push(format!("ELSE {}", lit(&r.sentence)));
+                }
+            }
+            WireKind::Enum(e) => {
+                let all = values(0, self.q.plan.enums[e].values.len() - 1);
+                let taken = range.map(|r| values(r.lo as usize, r.hi as usize)).unwrap_or_else(|| all.clone());
+                whens.push(format!("WHEN {x} IN ({taken}) THEN NULL"));
+                whens.push(format!("WHEN {x} IS NULL THEN {absent}"));
+                match (kind, range) {
+                    (true, Some(r)) => {
+                        whens.push(format!("WHEN {x} NOT IN ({all}) THEN {}", lit(&input.not_of_kind)));
+                        whens.push(format!("ELSE {}", lit(&r.sentence)));
+                    }
+                    (true, None) => whens.push(format!("ELSE {}", lit(&input.not_of_kind))),
+                    (false, Some(r)) => whens.push(format!("ELSE {}", lit(&r.sentence))),
+                    (false, None) => {}
+                }
+            }
+            WireKind::Boolean | WireKind::Text => whens.push(format!("WHEN {x} IS NULL THEN {absent}")),
+        }
+        if missing || kind || range.is_some() {
+            let mut case = vec!["CASE".to_string()];
+            case.extend(whens.into_iter().map(|w| format!("  {w}")));
+            case.push("END".into());
+            self.checks.push(case);
         }
     }
 
@@ -1012,7 +1113,7 @@ fn helpers_query() -> String {
          -- spelled as the rules' queries spell them, over \"_helpers_input\" (\"_id\", \"op\", \"a\", \"b\").\n",
     );
     o.push_str("WITH ");
-    o.push_str(&cte("_c0", &columns, "\"_helpers_input\""));
+    o.push_str(&cte("_c0", &columns, "\"_helpers_input\"", false));
     o.push_str("\nSELECT\n");
     o.push_str(&list(&[vec!["\"_id\"".to_string()], result, constant], "  "));
     o.push_str("FROM \"_c0\"\nORDER BY \"_id\";\n");
