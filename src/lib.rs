@@ -17,9 +17,11 @@ pub mod harness;
 pub mod lang;
 pub mod lock;
 pub mod num;
+pub mod production;
 pub mod schema;
 pub mod sema;
 pub mod source;
+pub mod stack;
 pub mod syntax;
 pub mod vectors;
 

@@ -136,7 +136,9 @@ fn sql_refuses_through_input_error_and_sqlstate_22023() {
     let out = child.wait_with_output().unwrap();
     let errors: Vec<String> = text(&out.stderr)
         .lines()
-        .filter_map(|l| l.strip_prefix("psql:<stdin>:").and_then(|l| l.split_once("ERROR:  ")).map(|(_, e)| e.to_string()))
+        .filter_map(|l| {
+            l.strip_prefix("psql:<stdin>:").and_then(|l| l.split_once("ERROR:  ")).map(|(_, e)| e.to_string())
+        })
         .collect();
     let want: Vec<String> =
         cases.iter().filter(|c| !c.0.contains('.') && !c.3.contains('.')).map(|c| format!("22023: {}", c.6)).collect();

@@ -310,7 +310,11 @@ fn the_function_holds_the_query_as_it_is() {
         let function = std::fs::read_to_string(sql.join(api["function"]["file"].as_str().unwrap())).unwrap();
         let at = query.find("\nWITH \"_c0\" AS (").expect("the query starts after its header");
         let body = query[at + "\nWITH ".len()..].trim_end().trim_end_matches(';');
-        assert!(function.contains(&format!("),\n{body}\n  LOOP\n")), "{}: the function's query differs", rule.display());
+        assert!(
+            function.contains(&format!("),\n{body}\n  LOOP\n")),
+            "{}: the function's query differs",
+            rule.display()
+        );
         let bind = format!("WITH \"{}\" AS (\n  SELECT\n    1 AS \"_id\"", api["input"].as_str().unwrap());
         assert!(function.contains(&bind), "{}", rule.display());
     }
@@ -330,10 +334,18 @@ fn every_name_rulec_api_gives_is_in_the_files() {
         assert!(query.contains(&format!("FROM {}\n", quoted(api["input"].as_str().unwrap()))), "{}", rule.display());
         let last = &query[query.rfind("\nSELECT\n").unwrap()..];
         for c in api["columns"].as_array().unwrap().iter().chain(api["outputs"].as_array().unwrap()) {
-            assert!(last.contains(&format!("  {},\n", quoted(c["alias"].as_str().unwrap()))), "{}: {c}", rule.display());
+            assert!(
+                last.contains(&format!("  {},\n", quoted(c["alias"].as_str().unwrap()))),
+                "{}: {c}",
+                rule.display()
+            );
         }
         for r in api["rows"].as_array().unwrap() {
-            assert!(last.contains(&format!("  {},\n", quoted(r["column"].as_str().unwrap()))), "{}: {r}", rule.display());
+            assert!(
+                last.contains(&format!("  {},\n", quoted(r["column"].as_str().unwrap()))),
+                "{}: {r}",
+                rule.display()
+            );
         }
         assert!(last.contains(&format!("  {}", quoted(api["guard"].as_str().unwrap()))));
         let function = std::fs::read_to_string(sql.join(api["function"]["file"].as_str().unwrap())).unwrap();

@@ -71,8 +71,11 @@ impl Report {
                        "ok": r.ok, "ran": r.ran, "first_diff": r.first_diff, "error": r.error})
             })
             .collect();
-        let skipped: Vec<Json> =
-            self.skipped.iter().map(|s| json!({"lang": s.lang.name(), "via": s.via, "reason": s.reason, "ran": false})).collect();
+        let skipped: Vec<Json> = self
+            .skipped
+            .iter()
+            .map(|s| json!({"lang": s.lang.name(), "via": s.via, "reason": s.reason, "ran": false}))
+            .collect();
         json!({"results": results, "skipped": skipped})
     }
 }

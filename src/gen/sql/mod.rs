@@ -55,7 +55,11 @@ impl Backend for Sql {
 
     /// The query on SQLite: the runner alone, with Python's sqlite3.
     fn runner(&self, base: &str) -> Runner {
-        Runner { needs: vec!["python3"], build: vec![], run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")] }
+        Runner {
+            needs: vec!["python3"],
+            build: vec![],
+            run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")],
+        }
     }
 
     /// The query on SQLite, and the function (for the helpers, the query) on the PostgreSQL
@@ -257,7 +261,10 @@ fn divisor(d: &Expr, kid: usize) -> (By, Box<dyn Fn() -> Vec<Part>>) {
     match d.node {
         Node::Int(k) if k > 0 => (By::Positive, Box::new(move || vec![Part::Text(k.to_string())])),
         Node::Int(_) => (By::Other, Box::new(move || vec![Part::Kid(kid, MUL + 1)])),
-        _ => (By::Other, Box::new(move || vec![Part::Text("NULLIF(".into()), Part::Kid(kid, TOP), Part::Text(", 0)".into())])),
+        _ => (
+            By::Other,
+            Box::new(move || vec![Part::Text("NULLIF(".into()), Part::Kid(kid, TOP), Part::Text(", 0)".into())]),
+        ),
     }
 }
 
@@ -306,7 +313,12 @@ impl Syntax for Q<'_> {
                     Form::Infix(sym.into(), p)
                 } else {
                     Form::Parts(
-                        vec![text("CAST("), Part::Kid(0, TOP), text(&format!(" AS BIGINT) {sym} ")), Part::Kid(1, p + 1)],
+                        vec![
+                            text("CAST("),
+                            Part::Kid(0, TOP),
+                            text(&format!(" AS BIGINT) {sym} ")),
+                            Part::Kid(1, p + 1),
+                        ],
                         p,
                     )
                 }
@@ -630,11 +642,13 @@ impl Q<'_> {
              -- the row; it comes back unchanged) and a column per input:\n",
             id(&n.wire)
         ));
-        let mut ins: Vec<(String, String)> = plan.inputs.iter().map(|&v| (n.vars[v].clone(), self.describe(v))).collect();
+        let mut ins: Vec<(String, String)> =
+            plan.inputs.iter().map(|&v| (n.vars[v].clone(), self.describe(v))).collect();
         let mut outs: Vec<(String, String)> =
             plan.outputs.iter().map(|&v| (n.vars[v].clone(), self.describe(v))).collect();
         outs.extend(
-            plan.tables().map(|t| (n.slots[t.slot].clone(), format!("int, the row of table {} that matched", comment(&t.name)))),
+            plan.tables()
+                .map(|t| (n.slots[t.slot].clone(), format!("int, the row of table {} that matched", comment(&t.name)))),
         );
         let guard = "text, NULL inside the declared domain, else the sentence every language refuses the call with";
         outs.push(("_input_error".into(), guard.into()));
@@ -670,7 +684,8 @@ impl Q<'_> {
     fn signature(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let args: Vec<String> = plan.inputs.iter().map(|&v| format!("{} {}", self.col(v), sql_type(plan, v))).collect();
-        let mut cols: Vec<String> = plan.outputs.iter().map(|&v| format!("{} {}", self.col(v), sql_type(plan, v))).collect();
+        let mut cols: Vec<String> =
+            plan.outputs.iter().map(|&v| format!("{} {}", self.col(v), sql_type(plan, v))).collect();
         cols.extend(plan.tables().map(|t| format!("{} int", id(&n.slots[t.slot]))));
         format!("{}({}) RETURNS TABLE ({})", id(&n.function), args.join(", "), cols.join(", "))
     }
@@ -715,7 +730,9 @@ impl Q<'_> {
         o.push_str("      RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = _r.\"_input_error\";\n    END IF;\n");
         if self.contradictions() {
             o.push_str("    IF _r.\"_contradiction\" IS NOT NULL THEN\n");
-            o.push_str("      RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = _r.\"_contradiction\";\n    END IF;\n");
+            o.push_str(
+                "      RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = _r.\"_contradiction\";\n    END IF;\n",
+            );
         }
         for &v in &plan.outputs {
             o.push_str(&format!("    {} := _r.{};\n", self.col(v), self.col(v)));
@@ -735,7 +752,9 @@ impl Q<'_> {
         walk::wire(plan, &mut data);
         walk::record(plan, &mut data);
         let mut o = text::header(plan, "#");
-        o.push_str("#\n# The runner `rulec test` drives for this rule's SQL: see the comments of the sections below.\n\n");
+        o.push_str(
+            "#\n# The runner `rulec test` drives for this rule's SQL: see the comments of the sections below.\n\n",
+        );
         o.push_str(section(RUNNER, "# rulec:", "head"));
         o.push_str("\n\n\n");
         o.push_str(&format!("QUERY = {}\n", py(&format!("{}.sql", n.module))));
@@ -780,7 +799,8 @@ const FENCE: &str = "LIMIT 9223372036854775807 OFFSET 0";
 
 /// A CTE: `"name" AS (SELECT …columns FROM from [FENCE])`.
 fn cte(name: &str, columns: &[Vec<String>], from: &str, fenced: bool) -> String {
-    let fence = if fenced { format!("  {FENCE} -- computed once a row: read more than once below\n") } else { String::new() };
+    let fence =
+        if fenced { format!("  {FENCE} -- computed once a row: read more than once below\n") } else { String::new() };
     format!("{} AS (\n  SELECT\n{}  FROM {from}\n{fence})", id(name), list(columns, "    "))
 }
 

@@ -310,7 +310,7 @@ def postgresql_query(
         values = ", ".join("(" + ", ".join(literal(x) for x in [n, *rows[n]]) + ")" for n in range(i, min(i + 500, len(rows))))
         table.append("INSERT INTO " + quote(relation) + " VALUES " + values + ";")
     body = query.rstrip().rstrip(";")
-    ask = "SELECT '[' || COALESCE(string_agg(row_to_json(a)::text, ','), '') || ']' FROM (\n" + body + "\n) AS a"
+    ask = "SELECT '[' || COALESCE(string_agg(row_to_json(\"_r\")::text, ','), '') || ']' FROM (\n" + body + '\n) AS "_r"'
     (answer,) = psql(setup + table, [ask])
     if not isinstance(answer, list):
         sys.exit("the query answered " + json.dumps(answer))
@@ -432,7 +432,7 @@ def main() -> None:
         asks = []
         for c in asked:
             args = ", ".join(quote(d.column) + " => " + literal(x) for d, x in zip(DOOR, c.values))
-            asks.append("SELECT json_build_object('row', row_to_json(r))::text FROM " + quote(NAME) + "(" + args + ") AS r")
+            asks.append("SELECT json_build_object('row', row_to_json(\"_r\"))::text FROM " + quote(NAME) + "(" + args + ') AS "_r"')
         for got in psql(setup, asks):
             if "row" in got:
                 found.append((None, None, got["row"]))
