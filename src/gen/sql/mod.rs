@@ -340,14 +340,14 @@ impl Syntax for Q<'_> {
                     Kind::Enum(en) => {
                         // Over the places of an ordered enum, then back to the value.
                         let mut ps = vec![text(&format!("CASE {f}"))];
-                        for i in 0..xs.len() {
+                        for (i, x) in xs.iter().enumerate() {
                             if i > 0 {
                                 ps.push(text(", "));
                             }
-                            ps.extend(self.place(&xs[i], i));
+                            ps.extend(self.place(x, i));
                         }
                         ps.push(text(")"));
-                        ps.push(text(&self.from_place(en)));
+                        ps.push(text(&self.back_from_place(en)));
                         Form::Parts(ps, ATOM)
                     }
                     _ => Form::Call(f.trim_end_matches('(').into()),
@@ -434,7 +434,7 @@ impl Q<'_> {
     }
 
     /// ` WHEN 0 THEN 'first' … END`: a place back to its value.
-    fn from_place(&self, e: usize) -> String {
+    fn back_from_place(&self, e: usize) -> String {
         let whens: String = self.plan.enums[e]
             .values
             .iter()
@@ -769,7 +769,7 @@ impl Q<'_> {
         let tables: Vec<String> =
             plan.tables().map(|t| format!("({}, {})", py(&t.name), py(&n.slots[t.slot]))).collect();
         o.push_str(&py_list("TABLES: list[tuple[str, str]]", &tables));
-        o.push_str("\n");
+        o.push('\n');
         o.push_str(section(RUNNER, "# rulec:", "common"));
         o.push_str("\n\n\n");
         o.push_str(section(RUNNER, "# rulec:", "rule"));
