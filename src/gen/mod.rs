@@ -27,6 +27,7 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Ruby => &ruby::Ruby,
         Lang::Php => &php::Php,
         Lang::Swift => &swift::Swift,
+        Lang::Sql => &sql::Sql,
         Lang::Numpy => &numpy::Numpy,
     }
 }
@@ -38,6 +39,7 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub mod sql;
 pub mod swift;
 pub mod typescript;
 
@@ -134,6 +136,18 @@ pub struct Runner {
     pub run: Vec<String>,
 }
 
+/// One way `rulec test` reaches a language's code, named in the report by `via`: most
+/// languages have one, their runner; SQL has two (the query on SQLite, the function on a
+/// real PostgreSQL).
+#[derive(Clone, Debug)]
+pub struct Pass {
+    pub via: &'static str,
+    pub runner: Runner,
+    /// A command that succeeds when what the pass needs beyond its programs is there (a
+    /// server it can reach); when it fails, the pass is not run, and what it printed says why.
+    pub probe: Option<Vec<String>>,
+}
+
 pub trait Backend: Sync {
     fn lang(&self) -> Lang;
     /// Commands that build every rule's runner of a language folder at once (one javac for
@@ -147,6 +161,10 @@ pub trait Backend: Sync {
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;
+    /// Every pass `rulec test` makes over one rule: by default the runner alone.
+    fn passes(&self, alias: &str) -> Vec<Pass> {
+        vec![Pass { via: "runner", runner: self.runner(alias), probe: None }]
+    }
     /// This language's entry in `rulec api` (formats.md): every name the generated code
     /// really uses (built with `api::Entry`).
     fn api(&self, unit: &Unit) -> serde_json::Value;
@@ -229,6 +247,13 @@ pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
         .collect()
 }
 
+/// The divisors of the unit vectors' quotients: a backend that spells a division by a
+/// constant its own way holds that spelling to the same cases (SQL).
+pub const HELPER_DIVISORS: [i64; 12] = [1, 2, 3, 4, 10, -1, -2, -3, -4, -10, i64::MAX, i64::MIN + 1];
+
+/// The moduli of the unit vectors' remainders.
+pub const HELPER_MODULI: [i64; 6] = [1, 3, -3, 7, -7, i64::MAX];
+
 /// The unit vectors of the arithmetic every module carries (the seven roundings of a
 /// quotient, the remainder from zero up, the whole square root), with the reference's
 /// answers: `vectors/_helpers.jsonl` and its expected file. The harness runs each
@@ -244,7 +269,7 @@ fn unit_vector_files() -> Vec<File> {
     let (min, max) = (i64::MIN, i64::MAX);
     let mut cases: Vec<(String, i64, i64, i64)> = Vec::new();
     let dividends = [-7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, -9, 15, -15, max, min + 1, min, max - 1];
-    let divisors = [1, 2, 3, 4, 10, -1, -2, -3, -4, -10, max, min + 1];
+    let divisors = HELPER_DIVISORS;
     for m in RoundMode::ALL {
         for &n in &dividends {
             for &d in &divisors {
@@ -256,7 +281,7 @@ fn unit_vector_files() -> Vec<File> {
         }
     }
     for &a in &[-7, -6, -3, -1, 0, 1, 3, 6, 7, max, min, min + 1] {
-        for &b in &[1, 3, -3, 7, -7, max] {
+        for &b in &HELPER_MODULI {
             let r = mod_euclid(&int(a), &int(b)).to_integer();
             cases.push(("mod".into(), a, b, i64::try_from(r).expect("a remainder below |b|")));
         }
