@@ -82,8 +82,10 @@ fn clean_corpus_is_clean() {
 #[test]
 fn overflow_gives_e108_with_a_confirmed_witness() {
     let (c, _) = check_file(&corpus("broken/overflow.rule"));
-    assert_eq!(codes(&c), ["E108"]);
-    let d = &c.diagnostics[0];
+    // The value also leaves its declared range: both are reported (issue 17).
+    assert_eq!(codes(&c), ["E107", "E108"]);
+    let d = &c.diagnostics[1];
+    assert!(d.message.contains("overflows int64"), "{}", d.message);
     assert!(d.notes.iter().any(|n| n.contains("1000000000000000000000")), "{:?}", d.notes);
     let w = witness_inputs(d);
     assert_eq!(w["price"], json!(1000000000000u64));
@@ -257,9 +259,10 @@ fn overflows_of_rescaling_storing_and_the_door() {
     // USD meets USDc at cents: the dollars are multiplied by 100.
     let c = check_text("rule t v1\ninput a: money[USD] 0USD..100000000000000000USD\ninput b: money[USDc] 0USDc..100USDc\noutput t: money[USDc] 0USDc..5USDc\ndefine t = min(a + b, 5USDc)\n");
     assert_eq!(value_codes(&c), ["E108"]);
-    // Stored in cents, a dollar amount is 100 times larger.
+    // Stored in cents, a dollar amount is 100 times larger: it overflows, and it leaves the
+    // declared range too (both are reported).
     let c = check_text("rule t v1\ninput a: money[USD] 0USD..100000000000000000USD\noutput t: money[USDc] 0USDc..9000000000000000000USDc\ndefine t = a\n");
-    assert_eq!(value_codes(&c), ["E108"]);
+    assert_eq!(value_codes(&c), ["E107", "E108"]);
     // A constraint's own arithmetic runs before the constraint holds.
     let text = "rule t v1\ninput a: int 0..9000000000000000000\ninput b: int 0..9000000000000000000\nconstraint a + b <= 9000000000000000000\noutput t: int 0..9000000000000000000\ndefine t = a + b\n";
     let c = check_text(text);

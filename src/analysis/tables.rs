@@ -224,20 +224,38 @@ const FIRST_CONFIRMED: usize = 2_000;
 /// At most this many leaves are tried for one diagnostic's witness.
 const LEAVES_TRIED: usize = 16;
 
+/// What every table's analysis of one program shares: the linear model, each table's
+/// axes, and the witness finder over them.
+pub struct Shared<'a> {
+    pub p: &'a Program,
+    pub text: &'a str,
+    pub model: &'a Model,
+    pub axes: &'a [Vec<Axis>],
+    pub finder: &'a Finder<'a>,
+}
+
+/// Every table's axes, in the program's order.
+pub fn build_axes(p: &Program) -> Vec<Vec<Axis>> {
+    p.tables.iter().map(|t| (0..t.conds.len()).map(|c| build_axis(p, t, c)).collect()).collect()
+}
+
+/// What the analysis of one table found.
+pub struct TableOutcome {
+    pub diagnostics: Vec<Diagnostic>,
+    pub guards: Vec<Guard>,
+    pub proof: TableProof,
+}
+
+/// Analyse table `t`.
+pub fn analyse_table(sh: &Shared, t: usize, opts: &Options) -> TableOutcome {
+    let mut a = TableAnalysis::new(sh.p, sh.text, t, sh.axes, sh.model, sh.finder, opts);
+    a.run();
+    TableOutcome { diagnostics: a.diags, guards: a.guards, proof: a.proof }
+}
+
+/// The table analysis of every table, as the whole analysis runs it.
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> TablesResult {
-    let model = model::build(p);
-    let axes: Vec<Vec<Axis>> =
-        p.tables.iter().map(|t| (0..t.conds.len()).map(|c| build_axis(p, t, c)).collect()).collect();
-    let finder = Finder::new(p, &axes, &model);
-    let mut out = TablesResult::default();
-    for t in 0..p.tables.len() {
-        let mut a = TableAnalysis::new(p, text, t, &axes, &model, &finder, opts);
-        a.run();
-        out.diagnostics.extend(a.diags);
-        out.guards.extend(a.guards);
-        out.proofs.push(a.proof);
-    }
-    out
+    super::run(p, text, opts).0
 }
 
 struct TableAnalysis<'a> {

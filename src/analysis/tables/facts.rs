@@ -197,6 +197,24 @@ impl LinearSystem {
     }
 }
 
+/// The bounds a box (per axis a run of coordinates) puts on its numeric columns.
+pub fn coord_facts(p: &Program, axes: &[Axis], ranges: &[(u32, u32)]) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for (axis, &(a, b)) in axes.iter().zip(ranges) {
+        if !numeric_axis(p, axis) {
+            continue;
+        }
+        let x = Lin::var(axis.var);
+        if let Some((Some(lo), _)) = axis.coords[a as usize].numeric_bounds() {
+            facts.push(Fact { lin: Lin::constant(lo.at).sub(&x), strict: lo.open });
+        }
+        if let Some((_, Some(hi))) = axis.coords[b as usize].numeric_bounds() {
+            facts.push(Fact { lin: x.sub(&Lin::constant(hi.at)), strict: hi.open });
+        }
+    }
+    facts
+}
+
 fn refute_refs(facts: Vec<Fact>, refs: Vec<FactRef>, budget: &mut u64) -> Result<Option<Farkas>, OutOfBudget> {
     {
         match linear::refute(&facts, budget) {
