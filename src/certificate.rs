@@ -50,8 +50,8 @@ use crate::analysis::linear::{Fact, Lin};
 use crate::analysis::model::{self, Origin};
 use crate::analysis::tables::axes::{Axis, Coord};
 use crate::analysis::tables::cover::{Asked, Node};
-use crate::analysis::tables::facts::FactRef;
-use crate::analysis::tables::{Refutation, TableProof};
+use crate::analysis::tables::facts::{Derivation, FactRef};
+use crate::analysis::tables::{Basis, Refutation, TableProof};
 use crate::num::Rat;
 use crate::sema::lower::ty_name;
 use crate::sema::*;
@@ -122,6 +122,69 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// One fact of a refutation: its linear form and what it is.
+    fn fact_item(&self, t: &TableProof, f: &FactRef) -> Map<String, Json> {
+        let p = self.p;
+        match f {
+            FactRef::Model(i) => {
+                let mut m = fact_json(p, &self.model.facts[*i]);
+                m.insert("fact".into(), origin_json(p, &self.model.origins[*i]));
+                m.insert("index".into(), json!(i));
+                m
+            }
+            FactRef::Coord { axis, hi, at, open } => {
+                let x = Lin::var(t.axes[*axis].var);
+                let c = Lin::constant(at.clone());
+                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
+                let mut m = fact_json(p, &Fact { lin, strict: *open });
+                m.insert("coord".into(), json!({"axis": axis, "hi": hi, "at": rat(at), "open": open}));
+                m
+            }
+            FactRef::Cell { table, row, column, hi, at, open } => {
+                // A producing row's cell: its column's variable against a bound.
+                let var = p.tables[*table].conds[*column];
+                let x = Lin::var(var);
+                let c = Lin::constant(at.clone());
+                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
+                let mut m = fact_json(p, &Fact { lin, strict: *open });
+                m.insert(
+                    "cell".into(),
+                    json!({"table": p.tables[*table].name, "row": row + 1, "column": column, "hi": hi, "at": rat(at), "open": open}),
+                );
+                m
+            }
+            FactRef::BoolDefine { axis, value, index } => {
+                let f = t.linear.bool_facts[*axis].as_ref().map(|b| &b[*value as usize][*index]);
+                let mut m = f.map(|f| fact_json(p, f)).unwrap_or_default();
+                m.insert("bool_define".into(), json!({"axis": axis, "value": value, "index": index}));
+                m
+            }
+            FactRef::Derived { fact, how } => {
+                let mut m = fact_json(p, fact);
+                m.insert("derived".into(), self.derivation(t, how));
+                m
+            }
+        }
+    }
+
+    /// How a derived fact follows (re-checked by `proofs/recheck.py`).
+    fn derivation(&self, t: &TableProof, how: &Derivation) -> Json {
+        let name = |v: &VarId| self.p.vars[*v].name.clone();
+        match how {
+            Derivation::Proven { var } => json!({"proven": name(var)}),
+            Derivation::Fixed { var, at } => json!({"fixed": name(var), "at": rat(at)}),
+            Derivation::DefineAt { var } => json!({"define_at": name(var)}),
+            Derivation::BoolAt { axis, value, index } => {
+                json!({"bool_at": {"axis": axis, "value": value, "index": index}})
+            }
+            Derivation::Monotone { var, from, step } => {
+                json!({"monotone": name(var), "step": rat(step), "from": Json::Object(self.fact_item(t, from))})
+            }
+            Derivation::Interval { var, given } => json!({"interval": name(var),
+                "given": given.iter().map(|g| Json::Object(self.fact_item(t, g))).collect::<Vec<_>>()}),
+        }
+    }
+
     fn refutation(&self, t: &TableProof, r: &Refutation) -> Json {
         let p = self.p;
         match r {
@@ -129,47 +192,25 @@ impl Ctx<'_> {
                 let items: Vec<Json> = ys
                     .iter()
                     .map(|(f, y)| {
-                        let mut m = match f {
-                            FactRef::Model(i) => {
-                                let mut m = fact_json(p, &self.model.facts[*i]);
-                                m.insert("fact".into(), origin_json(p, &self.model.origins[*i]));
-                                m.insert("index".into(), json!(i));
-                                m
-                            }
-                            FactRef::Coord { axis, hi, at, open } => {
-                                let x = Lin::var(t.axes[*axis].var);
-                                let c = Lin::constant(at.clone());
-                                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
-                                let mut m = fact_json(p, &Fact { lin, strict: *open });
-                                m.insert("coord".into(), json!({"axis": axis, "hi": hi, "at": rat(at), "open": open}));
-                                m
-                            }
-                            FactRef::Cell { table, row, column, hi, at, open } => {
-                                // A producing row's cell: its column's variable against a bound.
-                                let var = p.tables[*table].conds[*column];
-                                let x = Lin::var(var);
-                                let c = Lin::constant(at.clone());
-                                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
-                                let mut m = fact_json(p, &Fact { lin, strict: *open });
-                                m.insert(
-                                    "cell".into(),
-                                    json!({"table": p.tables[*table].name, "row": row + 1, "column": column, "hi": hi, "at": rat(at), "open": open}),
-                                );
-                                m
-                            }
-                            FactRef::BoolDefine { axis, value, index } => {
-                                let f = t.linear.bool_facts[*axis].as_ref().map(|b| &b[*value as usize][*index]);
-                                let mut m = f.map(|f| fact_json(p, f)).unwrap_or_default();
-                                m.insert("bool_define".into(), json!({"axis": axis, "value": value, "index": index}));
-                                m
-                            }
-                        };
+                        let mut m = self.fact_item(t, f);
                         m.insert("y".into(), rat(y));
                         Json::Object(m)
                     })
                     .collect();
                 json!({"farkas": items})
             }
+            Refutation::Split { var, basis, cases } => {
+                let basis = match basis {
+                    Basis::Rows { table, rows } => {
+                        json!({"rows": {"table": p.tables[*table].name, "rows": rows.iter().map(|r| r + 1).collect::<Vec<_>>()}})
+                    }
+                    Basis::Grid { step, lo, hi } => json!({"grid": {"step": rat(step),
+                        "lo": Json::Object(self.fact_item(t, lo)), "hi": Json::Object(self.fact_item(t, hi))}}),
+                };
+                json!({"split": {"var": p.vars[*var].name, "basis": basis,
+                    "cases": cases.iter().map(|(at, r)| json!({"at": rat(at), "refutation": self.refutation(t, r)})).collect::<Vec<_>>()}})
+            }
+            Refutation::Cells { var } => json!({"cells": {"var": p.vars[*var].name}}),
             // Two columns on one variable whose coordinates in the box share no value.
             Refutation::SameColumn { a, b } => json!({"same_column": {"a": a, "b": b}}),
             Refutation::Produced { axis, by, rows } => json!({"produced": {
@@ -180,6 +221,8 @@ impl Ctx<'_> {
                     // Its own cells, with the box's facts, contradict (stated, like every `produced`).
                     crate::analysis::tables::Producer::Farkas(f) => json!({"row": r + 1,
                         "multipliers": f.iter().map(|(i, y)| json!({"fact": format!("{i:?}"), "y": rat(y)})).collect::<Vec<_>>()}),
+                    // With its cells, the box searched by cases is refuted.
+                    crate::analysis::tables::Producer::Cases(why) => json!({"row": r + 1, "refutation": self.refutation(t, why)}),
                 }).collect::<Vec<_>>()}}),
         }
     }

@@ -13,6 +13,9 @@ use rulec::{check_text, Checked, Sources};
 use serde_json::json;
 use std::path::Path;
 
+mod common;
+use common::assert_no_unproven_claim;
+
 fn check_with(text: &str, opts: &Options) -> Checked {
     let mut sources = Sources::new();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/scratch.rule");
@@ -44,30 +47,6 @@ fn interval(c: &Checked, name: &str) -> Option<(Rat, Rat)> {
 fn witness(c: &Checked, d: &Diagnostic) -> Vec<Value> {
     let w = d.witness.as_ref().expect("a witness");
     wire::read_inputs(program(c), &w["inputs"]).expect("the witness passes the door")
-}
-
-/// The codes whose claims need a witness: without one the text says what is not proven.
-const CLAIMS: &[&str] = &["E101", "E103", "E107", "E108", "E132", "E134"];
-
-/// Every diagnostic that carries no witness states only what the checker has shown: the
-/// text says "not proven", and claims no value it has not seen.
-pub fn assert_no_unproven_claim(c: &Checked, context: &str) {
-    for d in &c.diagnostics {
-        if !CLAIMS.contains(&d.code) || d.witness.is_some() {
-            continue;
-        }
-        let text = format!("{} {} {}", d.message, d.primary.text, d.notes.join(" "));
-        if d.code == "E103" {
-            // A shadowed row is proven to never fire; without an example input the text says
-            // it did not find one that matches the row.
-            assert!(text.contains("not proven"), "{context}: E103 without a witness: {text}");
-            continue;
-        }
-        assert!(text.contains("not proven"), "{context}: {} without a witness says what is proven: {text}", d.code);
-        for claim in ["can reach", "can be zero", "can be negative", "reaches", "overflows int64", "matches no row:"] {
-            assert!(!text.contains(claim), "{context}: {} claims `{claim}` without a witness: {text}", d.code);
-        }
-    }
 }
 
 const TAX: &str = "rule income_tax v1
@@ -213,7 +192,9 @@ expect x=10, amount=110 -> share=10
     let c = check(&text);
     assert!(c.diagnostics.is_empty(), "{}", describe(&c));
     // The same divisor with the row's bound one lower can be zero: x = 50 in row 2's place.
-    let text = text.replace("| >50        | 50    |", "| >=50       | 50    |").replace("| <=50       | -1    |", "| <50        | -1    |");
+    let text = text
+        .replace("| >50        | 50    |", "| >=50       | 50    |")
+        .replace("| <=50       | -1    |", "| <50        | -1    |");
     let c = check(&text);
     assert_eq!(codes(&c), ["E132"], "{}", describe(&c));
     let d = &c.diagnostics[0];
@@ -223,10 +204,15 @@ expect x=10, amount=110 -> share=10
 
 #[test]
 fn a_small_budget_says_not_proven_and_never_a_value_no_input_reaches() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/late_fee.rule")).unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/late_fee.rule")).unwrap();
     let c = check_with(&text, &Options { budget: 10 });
     let d = c.diagnostics.iter().find(|d| d.code == "E107").expect("days_late is not proven inside its range");
-    assert!(d.message.contains("`days_late` is not proven to stay inside its declared range -60..730"), "{}", d.message);
+    assert!(
+        d.message.contains("`days_late` is not proven to stay inside its declared range -60..730"),
+        "{}",
+        d.message
+    );
     assert!(d.witness.is_none());
     let all = format!("{} {} {}", d.message, d.primary.text, d.notes.join(" "));
     assert!(!all.contains("can reach"), "{all}");
@@ -291,7 +277,11 @@ fn random_bracket(rng: &mut Rng) -> Bracket {
     text.push_str(&format!("output tax: money[JPY] -1000000000000JPY..1000000000000JPY round {mode}(1JPY)\n"));
     text.push_str(&defines);
     text.push_str(&format!("define tax = {out}\n"));
-    let head = if has_kind { "| kind | income | rate | lower | base |\n|---|---|---|---|---|\n" } else { "| income | rate | lower | base |\n|---|---|---|---|\n" };
+    let head = if has_kind {
+        "| kind | income | rate | lower | base |\n|---|---|---|---|---|\n"
+    } else {
+        "| income | rate | lower | base |\n|---|---|---|---|\n"
+    };
     text.push_str(&format!("table bracket_of{} -> rate, lower, base\n{head}", if first { " first" } else { "" }));
     let mut ends = Vec::new();
     for kind in if has_kind { vec![Some(false), Some(true)] } else { vec![None] } {
@@ -342,12 +332,13 @@ fn randomized_bounds_contain_every_value_and_are_the_exact_per_row_bound() {
         assert!(c.diagnostics.is_empty(), "rule {i} (seed {seed}):\n{}\n{}", b.text, describe(&c));
         let p = program(&c);
         let proof = &c.analysis.as_ref().unwrap().values;
-        let derived: Vec<usize> =
-            (0..p.vars.len()).filter(|&v| p.vars[v].kind != rulec::sema::VarKind::Input && proof.intervals[v].is_some()).collect();
+        let derived: Vec<usize> = (0..p.vars.len())
+            .filter(|&v| p.vars[v].kind != rulec::sema::VarKind::Input && proof.intervals[v].is_some())
+            .collect();
         // The exact bound: each row's value is monotone in income inside its band, so the
         // extremes over the rows lie at the ends of the bands.
         let mut exact: Vec<Option<(Rat, Rat)>> = vec![None; p.vars.len()];
-        let mut widen = |exact: &mut Vec<Option<(Rat, Rat)>>, values: &[Value]| {
+        let widen = |exact: &mut Vec<Option<(Rat, Rat)>>, values: &[Value]| {
             for &v in &derived {
                 let Value::Num(x) = &values[v] else { continue };
                 exact[v] = Some(match exact[v].take() {
@@ -377,15 +368,19 @@ fn randomized_bounds_contain_every_value_and_are_the_exact_per_row_bound() {
             let out = eval::evaluate(p, &inputs).unwrap();
             for &v in &derived {
                 let (Some((lo, hi)), Value::Num(x)) = (&proof.intervals[v], &out.values[v]) else { continue };
-                assert!(lo <= x && x <= hi, "rule {i} (seed {seed}): `{}` = {x} outside {lo}..{hi}\n{}", p.vars[v].name, b.text);
+                assert!(
+                    lo <= x && x <= hi,
+                    "rule {i} (seed {seed}): `{}` = {x} outside {lo}..{hi}\n{}",
+                    p.vars[v].name,
+                    b.text
+                );
             }
         }
         // Declared too narrow by one yen at the top, the range is E107 with a confirmed witness.
         let (_, hi) = proof.intervals[p.var_by_name("tax").unwrap()].clone().unwrap();
-        let narrow = b.text.replace(
-            "-1000000000000JPY..1000000000000JPY",
-            &format!("-1000000000000JPY..{}JPY", hi.to_integer() - 1),
-        );
+        let narrow = b
+            .text
+            .replace("-1000000000000JPY..1000000000000JPY", &format!("-1000000000000JPY..{}JPY", hi.to_integer() - 1));
         let c = check(&narrow);
         assert_eq!(codes(&c), ["E107"], "rule {i} (seed {seed}):\n{narrow}\n{}", describe(&c));
         let d = &c.diagnostics[0];

@@ -72,7 +72,7 @@ pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, va
         match *step {
             Step::Define(d) => values.define(d),
             Step::Table(t) => {
-                let out = tables::analyse_table(&shared, t, opts);
+                let out = tables::analyse_table(&shared, t, values.intervals(), opts);
                 values.table(t, &out.proof);
                 outcomes[t] = Some(out);
             }
@@ -82,7 +82,7 @@ pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, va
     // Every table is in the evaluation order; one the order left out is analysed all the same.
     let mut tr = tables::TablesResult::default();
     for (t, out) in outcomes.into_iter().enumerate() {
-        let out = out.unwrap_or_else(|| tables::analyse_table(&shared, t, opts));
+        let out = out.unwrap_or_else(|| tables::analyse_table(&shared, t, &vr.proof.intervals, opts));
         tr.diagnostics.extend(out.diagnostics);
         tr.guards.extend(out.guards);
         tr.proofs.push(out.proof);

@@ -912,8 +912,10 @@ impl<'a> Values<'a> {
                 self.note_extremes(v, iv, Vec::new());
             }
         } else {
-            let rows: Vec<Vec<usize>> =
-                split.iter().map(|&t| (0..self.p.tables[t].rows.len()).filter(|&r| self.regions[t][r].is_some()).collect()).collect();
+            let rows: Vec<Vec<usize>> = split
+                .iter()
+                .map(|&t| (0..self.p.tables[t].rows.len()).filter(|&r| self.regions[t][r].is_some()).collect())
+                .collect();
             let mut pick = vec![0usize; split.len()];
             'cases: loop {
                 let mut case = env.clone();
@@ -1406,7 +1408,9 @@ impl<'a> Values<'a> {
                     d = d.note(format!("the furthest the inputs tried take it is {}", num::to_decimal_string(&x)));
                 }
                 if self.short.get() {
-                    d = d.note("the linear reasoning ran out of its budget on the way (`rulec check --budget N` raises it)");
+                    d = d.note(
+                        "the linear reasoning ran out of its budget on the way (`rulec check --budget N` raises it)",
+                    );
                 }
                 d
             }

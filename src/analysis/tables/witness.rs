@@ -12,6 +12,7 @@
 
 use super::axes::{grid_point_in, other_string, var_step, Axis};
 use super::facts::bool_define_facts;
+use super::theory::Hint;
 use crate::analysis::linear::{self, Fact, Lin};
 use crate::analysis::model::{Model, Origin};
 use crate::eval::{self, cell_holds, wire};
@@ -45,12 +46,14 @@ impl SplitMix {
 type Bound = Option<(Rat, bool)>;
 
 /// What a variable must satisfy.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Pred<'a> {
     /// Its value lies in coordinates `[first, last]` of an axis.
     Coords(&'a Axis, u32, u32),
     /// A cell holds on it.
     Cell(&'a CondIr),
+    /// It is this value (the case a search by cases left open fixes it).
+    Is(Value),
 }
 
 impl Pred<'_> {
@@ -58,6 +61,7 @@ impl Pred<'_> {
         match self {
             Pred::Coords(axis, a, b) => axis.coord_of(v).is_some_and(|i| (*a as usize..=*b as usize).contains(&i)),
             Pred::Cell(c) => cell_holds(c, v),
+            Pred::Is(x) => v == x,
         }
     }
     /// The interval of numbers the predicate keeps, when it is one interval of a non-optional number.
@@ -72,6 +76,7 @@ impl Pred<'_> {
                 let (_, hi) = axis.coords[b].numeric_bounds()?;
                 Some((lo.map(|e| (e.at, e.open)), hi.map(|e| (e.at, e.open))))
             }
+            Pred::Is(Value::Num(x)) => Some((Some((x.clone(), false)), Some((x.clone(), false)))),
             Pred::Cell(CondIr::Tests { negated: false, tests }) if tests.len() == 1 => match &tests[0] {
                 TestIr::Bounds(bs) => {
                     let (mut lo, mut hi) = (None, None);
@@ -115,6 +120,9 @@ pub struct Search<'c> {
     /// [`Finder::confirm_typed`].
     pub door: bool,
     pub allowance: &'c std::cell::Cell<usize>,
+    /// The case a search by cases found the box may be reached in: its fixed values, the
+    /// rows it takes and its linear facts guide the choices.
+    pub hint: Option<&'c Hint>,
 }
 
 /// A confirmed witness: the inputs (in `p.inputs` order) and every value the table read.
@@ -218,14 +226,14 @@ impl<'a> Finder<'a> {
         goal: &dyn Fn(&[Value]) -> bool,
         how: Search<'_>,
     ) -> Option<Found> {
-        let Search { attempts, seed, door, allowance } = how;
+        let Search { attempts, seed, door, allowance, hint } = how;
         let mut rng = SplitMix(seed ^ (t as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         for attempt in 0..attempts {
             if allowance.get() == 0 {
                 return None;
             }
             allowance.set(allowance.get() - 1);
-            let Some(inputs) = self.attempt(t, ranges, attempt, &mut rng) else { continue };
+            let Some(inputs) = self.attempt(t, ranges, attempt, &mut rng, hint) else { continue };
             let values = if door { self.confirm(t, &inputs) } else { self.confirm_typed(t, &inputs) };
             if let Some(values) = values {
                 if goal(&values) {
@@ -234,6 +242,13 @@ impl<'a> Finder<'a> {
             }
         }
         None
+    }
+
+    /// The values worth trying for input `v`: every end of its range and of every coordinate
+    /// any table cuts it into (so one value of each stretch the cells tell apart), none for
+    /// an optional.
+    pub fn candidates_of(&self, v: VarId) -> &[Value] {
+        &self.cands[v]
     }
 
     /// Read the inputs through the door and evaluate what table `t` reads.
@@ -279,10 +294,26 @@ impl<'a> Finder<'a> {
         Json::Object(m)
     }
 
-    fn attempt(&self, t: usize, ranges: &[(u32, u32)], attempt: usize, rng: &mut SplitMix) -> Option<Vec<Value>> {
+    fn attempt(
+        &self,
+        t: usize,
+        ranges: &[(u32, u32)],
+        attempt: usize,
+        rng: &mut SplitMix,
+        hint: Option<&Hint>,
+    ) -> Option<Vec<Value>> {
         let p = self.p;
         let mut preds: Vec<Vec<Pred<'a>>> = vec![Vec::new(); p.vars.len()];
         let mut facts: Vec<Fact> = Vec::new();
+        // What the case fixes is required; the rows it takes are the producers chosen.
+        if let Some(h) = hint {
+            for (v, x) in &h.case.fixed {
+                preds[*v].push(Pred::Is(Value::Num(x.clone())));
+            }
+            facts.extend(h.facts.iter().cloned());
+        }
+        let hinted = |v: VarId| hint.is_some_and(|h| h.facts.iter().any(|f| f.lin.coeffs.contains_key(&v)));
+        let chosen_row = |v: VarId| hint.and_then(|h| h.case.rows.iter().find(|(w, _)| *w == v).map(|(_, r)| *r));
         for (k, axis) in self.axes[t].iter().enumerate() {
             let (a, b) = ranges[k];
             if a == 0 && b as usize + 1 == axis.len() && !axis.produced {
@@ -306,10 +337,15 @@ impl<'a> Finder<'a> {
                     // candidate the requirements on those inputs accept.
                     let fits = |r: usize| {
                         table.rows[r].conds.iter().zip(&table.conds).all(|(cell, &w)| {
+                            let pinned = preds[w].iter().filter_map(|pr| match pr {
+                                Pred::Is(x) => Some(x),
+                                _ => None,
+                            });
                             matches!(cell, CondIr::Any)
                                 || p.vars[w].kind != VarKind::Input
                                 || self.cands[w]
                                     .iter()
+                                    .chain(pinned)
                                     .any(|x| cell_holds(cell, x) && preds[w].iter().all(|pr| pr.holds(x)))
                         })
                     };
@@ -324,7 +360,11 @@ impl<'a> Finder<'a> {
                     if producers.is_empty() {
                         return None;
                     }
-                    let r = if attempt == 0 { producers[0] } else { producers[rng.below(producers.len())] };
+                    let r = match chosen_row(v) {
+                        Some(r) if producers.contains(&r) => r,
+                        _ if attempt == 0 => producers[0],
+                        _ => producers[rng.below(producers.len())],
+                    };
                     for (c, cell) in table.rows[r].conds.iter().enumerate() {
                         if !matches!(cell, CondIr::Any) {
                             preds[table.conds[c]].push(Pred::Cell(cell));
@@ -338,7 +378,7 @@ impl<'a> Finder<'a> {
                             if let Some(b) = pred.single_bool() {
                                 facts.extend(bool_define_facts(p, expr, b, 0));
                             }
-                        } else if !var.optional && self.has_define_facts(v) {
+                        } else if !var.optional && (self.has_define_facts(v) || hinted(v)) {
                             if let Some((lo, hi)) = pred.interval() {
                                 if let Some((x, open)) = lo {
                                     facts.push(Fact { lin: Lin::constant(x).sub(&Lin::var(v)), strict: open });
@@ -403,6 +443,9 @@ impl<'a> Finder<'a> {
             // Hints first: the ends of the coordinates the box asks for.
             let mut hints: Vec<Value> = Vec::new();
             for pr in &preds[v] {
+                if let Pred::Is(x) = pr {
+                    hints.insert(0, x.clone());
+                }
                 if let Pred::Coords(axis, a, b) = pr {
                     hints.push(axis.reps[*a as usize].clone());
                     if let Some((_, Some(e))) = axis.coords[*b as usize].numeric_bounds() {
