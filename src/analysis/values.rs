@@ -116,6 +116,40 @@ pub struct ValueProof {
     pub nodes: Vec<NodeBound>,
     /// The int64 evaluation model every code generator emits.
     pub scales: Annotation,
+    /// How each derived variable's interval was found, case by case (the certificate's
+    /// `bounds`), in evaluation order.
+    pub bounds: Vec<BoundProof>,
+}
+
+/// The evidence for one derived variable's interval: each expression that computes it (its
+/// define, or each row's result cell), split into cases over the rows of the tables it reads.
+#[derive(Clone, Debug)]
+pub struct BoundProof {
+    pub var: VarId,
+    /// The stored interval (base units), the hull over every root and case.
+    pub interval: Option<Iv>,
+    pub roots: Vec<RootProof>,
+}
+
+/// One expression computing a variable: a define (`row` none) or a row's result cell.
+#[derive(Clone, Debug)]
+pub struct RootProof {
+    /// For a result cell: the table and the row (0-based).
+    pub row: Option<(usize, usize)>,
+    /// The tables the expression's bound is split over (by their rows).
+    pub split: Vec<usize>,
+    pub cases: Vec<CaseProof>,
+}
+
+/// One case: a row of each split table, and the stored interval of the value there.
+#[derive(Clone, Debug)]
+pub struct CaseProof {
+    /// `(table, row)`, 0-based, one per split table.
+    pub rows: Vec<(usize, usize)>,
+    pub interval: Option<Iv>,
+    /// Some bound in it came from linear reasoning over the case's facts (the constraints,
+    /// the rows' cells): re-checking by interval arithmetic alone may find it looser.
+    pub linear: bool,
 }
 
 impl ValueProof {
@@ -168,6 +202,28 @@ impl Env {
         env.nonzero.extend(other.nonzero.iter().cloned());
         env.over.extend(other.over.iter().cloned());
         env
+    }
+    /// The interval the facts on `v` alone allow, within `iv` (a strict bound read as closed).
+    fn direct(&self, v: VarId, iv: Iv) -> Iv {
+        let (mut lo, mut hi) = iv.clone();
+        for f in &self.facts {
+            if f.lin.coeffs.len() != 1 {
+                continue;
+            }
+            let Some(a) = f.lin.coeffs.get(&v) else { continue };
+            let at = -&f.lin.konst / a;
+            if a.is_positive() {
+                hi = hi.min(at);
+            } else {
+                lo = lo.max(at);
+            }
+        }
+        // Facts that contradict leave nothing to bound: the linear reasoning says so.
+        if lo <= hi {
+            (lo, hi)
+        } else {
+            iv
+        }
     }
     fn over_of(&self, v: VarId) -> Option<&Iv> {
         self.over.iter().rev().find(|(w, _)| *w == v).map(|(_, iv)| iv)
@@ -236,6 +292,11 @@ pub struct Values<'a> {
     /// Per variable, the case that takes its stored value lowest and the one that takes it
     /// highest: where a witness for E107 is looked for first.
     extremes: Vec<[Option<Extreme>; 2]>,
+    /// The evidence of every derived variable's interval, and of the root being bounded.
+    bounds: Vec<BoundProof>,
+    root_proof: Vec<(VarId, RootProof)>,
+    /// Some bound of the case being walked came from linear reasoning.
+    refined: std::cell::Cell<bool>,
 }
 
 /// A case of a root's bound: the root, the row each split table takes, the value's bound there.
@@ -421,6 +482,9 @@ impl<'a> Values<'a> {
             quiet: 0,
             short: std::cell::Cell::new(false),
             extremes: vec![[None, None]; p.vars.len()],
+            bounds: Vec::new(),
+            root_proof: Vec::new(),
+            refined: std::cell::Cell::new(false),
         };
         an.start();
         an
@@ -488,8 +552,13 @@ impl<'a> Values<'a> {
             );
         }
         self.diags.sort_by_key(|d| (d.primary.span.start, d.code));
-        let proof =
-            ValueProof { values: self.entries, intervals: self.iv, nodes: self.nodes, scales: Annotation::default() };
+        let proof = ValueProof {
+            values: self.entries,
+            intervals: self.iv,
+            nodes: self.nodes,
+            scales: Annotation::default(),
+            bounds: self.bounds,
+        };
         ValuesResult { diagnostics: self.diags, proof }
     }
 
@@ -616,6 +685,8 @@ impl<'a> Values<'a> {
             TExprKind::Var(v) => {
                 let iv = env.over_of(*v).or(self.iv[*v].as_ref()).cloned()?;
                 if env.mentions(*v) {
+                    // The facts on it alone first: what interval arithmetic reads too.
+                    let iv = env.direct(*v, iv);
                     return Some(self.refine(&Lin::var(*v), iv, env));
                 }
                 return Some(iv);
@@ -753,6 +824,9 @@ impl<'a> Values<'a> {
         let lo = lo.map_or(iv.0.clone(), |l| l.max(iv.0.clone()));
         let hi = hi.map_or(iv.1.clone(), |h| h.min(iv.1.clone()));
         if lo <= hi {
+            if (&lo, &hi) != (&iv.0, &iv.1) {
+                self.refined.set(true);
+            }
             (lo, hi)
         } else {
             iv
@@ -765,6 +839,9 @@ impl<'a> Values<'a> {
                 let lo = lo.map_or(iv.0.clone(), |l| l.max(iv.0.clone()));
                 let hi = hi.map_or(iv.1.clone(), |h| h.min(iv.1.clone()));
                 if lo <= hi {
+                    if (&lo, &hi) != (&iv.0, &iv.1) {
+                        self.refined.set(true);
+                    }
                     (lo, hi)
                 } else {
                     iv
@@ -906,11 +983,19 @@ impl<'a> Values<'a> {
         let first_node = self.nodes.len();
         let (split, between) = self.split_plan(e, own);
         let mut out: Option<Iv> = None;
+        let row = match self.root {
+            Root::Row { table, row, .. } => Some((table, row)),
+            _ => None,
+        };
+        let mut proof = RootProof { row, split: split.clone(), cases: Vec::new() };
         if split.is_empty() {
+            self.refined.set(false);
             out = self.walk(e, s, env);
             if let Some(iv) = &out {
                 self.note_extremes(v, iv, Vec::new());
             }
+            let interval = out.as_ref().map(|iv| self.stored_iv(v, iv));
+            proof.cases.push(CaseProof { rows: Vec::new(), interval, linear: self.refined.get() });
         } else {
             let rows: Vec<Vec<usize>> = split
                 .iter()
@@ -923,16 +1008,23 @@ impl<'a> Values<'a> {
                     let r = rows[k][pick[k]];
                     case = case.join(&self.row_case(t, r));
                 }
+                let picks: Vec<(usize, usize)> =
+                    split.iter().enumerate().map(|(k, &t)| (t, rows[k][pick[k]])).collect();
+                self.refined.set(false);
                 if self.satisfiable(&case.facts) {
                     for &d in &between {
                         self.inline_define(d, &mut case);
                     }
                     let iv = self.walk(e, s, &case);
                     if let Some(iv) = &iv {
-                        let picks = split.iter().enumerate().map(|(k, &t)| (t, rows[k][pick[k]])).collect();
-                        self.note_extremes(v, iv, picks);
+                        self.note_extremes(v, iv, picks.clone());
                     }
+                    let interval = iv.as_ref().map(|iv| self.stored_iv(v, iv));
+                    proof.cases.push(CaseProof { rows: picks, interval, linear: self.refined.get() });
                     out = hull(out, iv);
+                } else {
+                    // The rows' cells contradict: no input takes these rows together.
+                    proof.cases.push(CaseProof { rows: picks, interval: None, linear: true });
                 }
                 for k in 0..split.len() {
                     pick[k] += 1;
@@ -945,6 +1037,7 @@ impl<'a> Values<'a> {
             }
             self.merge_nodes(first_node);
         }
+        self.root_proof.push((v, proof));
         out
     }
 
@@ -1238,6 +1331,11 @@ impl<'a> Values<'a> {
         if let Some(iv) = &iv {
             self.derived.extend(range_facts(v, iv));
         }
+        let (mine, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.root_proof).into_iter().partition(|(w, _)| *w == v);
+        self.root_proof = rest;
+        let roots = mine.into_iter().map(|(_, r)| r).collect();
+        self.bounds.push(BoundProof { var: v, interval: iv.clone(), roots });
         self.iv[v] = iv;
         self.var_entry(v);
     }
