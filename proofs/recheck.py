@@ -1032,9 +1032,24 @@ def check_bounds(run, cert, lines_out):
         hull = None
         roots = entry["roots"]
         if "table" in decider:
+            # A row whose result is a literal is its own bound; every other row that
+            # answers has its cases.
             t = tables[decider["table"]]
-            rows = sorted(r["row"]["row"] for r in roots if r["row"])
-            if any(r not in rows for r in answering[t["table"]]) and var["numeric"]:
+            col = t["results"].index(name)
+            rooted = {r["row"]["row"] for r in roots if r["row"]}
+            missing = False
+            for rn in sorted(answering[t["table"]]):
+                res = t["rows"][rn - 1]["results"][col]
+                if rn in rooted or res.get("none"):
+                    continue
+                if "num" not in res:
+                    missing = True
+                    break
+                c = stored_value(var, frac(res["num"]))
+                hull = (c, c) if hull is None else (min(hull[0], c), max(hull[1], c))
+                ix["row_intervals"][(t["table"], rn, name)] = (c, c)
+                proved += 1
+            if missing:
                 run.fail(f"bounds of {name}: a row of {t['table']} that answers is not bounded")
                 continue
         for root in roots:
@@ -1075,6 +1090,10 @@ def check_bounds(run, cert, lines_out):
                     run.fail(f"{here}: in the case {case['rows']} the value lies in {iv}, not inside {civ}")
                     continue
                 hull = civ if hull is None else (min(hull[0], civ[0]), max(hull[1], civ[1]))
+                if root["row"] is not None:
+                    key = (root["row"]["table"], root["row"]["row"], name)
+                    old = ix["row_intervals"].get(key)
+                    ix["row_intervals"][key] = civ if old is None else (min(old[0], civ[0]), max(old[1], civ[1]))
         if hull is not None and (claimed is None or hull[0] < claimed[0] or hull[1] > claimed[1]):
             run.fail(f"bounds of {name}: its cases reach {hull}, outside the interval {claimed} it states")
             continue

@@ -60,9 +60,10 @@
 //! `range`, `rounding`, and what decides it), `defines` (each define's expression in
 //! evaluation order, exact, every numeric node with its scale `s` and grid `g`), and
 //! `bounds`: per derived number, its interval and how it was found — for each expression
-//! computing it (its define, or each row's result cell) the tables split over and one case
-//! per combination of their rows, with the value's stored interval there (`linear` when
-//! linear reasoning over the case's facts took part).
+//! computing it (its define, or each row's result cell that is not a literal: a literal is
+//! its own bound, stated in the row's `results`) the tables split over and one case per
+//! combination of their rows, with the value's stored interval there (`linear` when linear
+//! reasoning over the case's facts took part).
 
 use crate::analysis::linear::{Fact, Lin};
 use crate::analysis::model::{self, Origin};

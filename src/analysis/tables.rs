@@ -726,12 +726,39 @@ impl<'a> TableAnalysis<'a> {
                     })
             }
         };
-        let found = self.finder.find(t, &ranges, &goal, self.how(REACH_ATTEMPTS, r as u64, false, leaf));
+        // A table over inputs alone: the leaf's own coordinates are the point, confirmed the
+        // same way; the search is for what that does not settle.
+        let direct = self.leaf_point(&ranges).and_then(|inputs| {
+            let values = self.finder.confirm_typed(t, &inputs)?;
+            goal(&values).then_some(Found { inputs, values })
+        });
+        let found =
+            direct.or_else(|| self.finder.find(t, &ranges, &goal, self.how(REACH_ATTEMPTS, r as u64, false, leaf)));
         let at = match &found {
             Some(f) => self.coords_at(&f.values).unwrap_or_else(|| ranges.iter().map(|x| x.0).collect()),
             None => ranges.iter().map(|x| x.0).collect(),
         };
         self.proof.reach[r] = Some(Reach { leaf, at, inputs: found.map(|f| f.inputs) });
+    }
+
+    /// Inputs at the first coordinate of each axis of a box, when every column reads a
+    /// different input (another input takes the first value it may).
+    fn leaf_point(&self, ranges: &[(u32, u32)]) -> Option<Vec<Value>> {
+        let p = self.p;
+        let mut at: Vec<Option<&Value>> = vec![None; p.vars.len()];
+        for (a, &(lo, _)) in self.axes.iter().zip(ranges) {
+            if a.kind != axes::AxisKind::Input || at[a.var].is_some() {
+                return None;
+            }
+            at[a.var] = Some(&a.reps[lo as usize]);
+        }
+        p.inputs
+            .iter()
+            .map(|&v| match at[v] {
+                Some(x) => Some(x.clone()),
+                None => self.finder.candidates_of(v).first().cloned(),
+            })
+            .collect()
     }
 
     fn coords_at(&self, values: &[Value]) -> Option<Vec<u32>> {

@@ -285,6 +285,8 @@ pub struct Values<'a> {
     row_ivs: Vec<Vec<Vec<Option<Iv>>>>,
     /// Per define: the tables whose results its expression reads, directly or through defines.
     define_tables: Vec<BTreeSet<usize>>,
+    /// The tables some root reads the results of: their rows' regions are kept for its cases.
+    split_tables: BTreeSet<usize>,
     /// Walking a define inside a case only to bound it: nothing is recorded.
     quiet: u32,
     /// The linear reasoning ran out of its allowance somewhere: a bound may be looser for it.
@@ -299,12 +301,25 @@ pub struct Values<'a> {
     refined: std::cell::Cell<bool>,
 }
 
+/// Where a row of a table answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Answers {
+    /// For no input.
+    Nowhere,
+    /// Where its cells take (the cover did not finish).
+    Cells,
+    /// Inside this box of coordinates.
+    In(Vec<(u32, u32)>),
+}
+
 /// A case of a root's bound: the root, the row each split table takes, the value's bound there.
 #[derive(Clone, Debug)]
 struct Extreme {
     at: Rat,
     root: Root,
     picks: Vec<(usize, usize)>,
+    /// For a row's result: the facts of the row's region.
+    env: Option<Env>,
 }
 
 /// The days a date on the wire can name (`0000-01-01` to `9999-12-31`).
@@ -329,11 +344,11 @@ fn hull(a: Option<Iv>, b: Option<Iv>) -> Option<Iv> {
 
 /// The interval narrowed to whole multiples of `step` (when that leaves any).
 fn tighten(iv: Iv, step: &Rat) -> Iv {
-    if !step.is_positive() {
+    if !step.is_positive() || (num::on_grid(&iv.0, step) && num::on_grid(&iv.1, step)) {
         return iv;
     }
-    let lo = (&iv.0 / step).ceil() * step;
-    let hi = (&iv.1 / step).floor() * step;
+    let lo = num::prod(&num::ceil(&num::quot(&iv.0, step)), step);
+    let hi = num::prod(&num::floor(&num::quot(&iv.1, step)), step);
     if lo <= hi {
         (lo, hi)
     } else {
@@ -458,6 +473,14 @@ impl<'a> Values<'a> {
                 define_tables[d] = reads_tables(p, &p.defines[d].expr, &define_tables);
             }
         }
+        let mut split_tables: BTreeSet<usize> = define_tables.iter().flatten().copied().collect();
+        for t in &p.tables {
+            for row in &t.rows {
+                for e in row.results.iter().flatten() {
+                    split_tables.extend(reads_tables(p, e, &define_tables));
+                }
+            }
+        }
         let mut an = Values {
             p,
             text,
@@ -476,9 +499,11 @@ impl<'a> Values<'a> {
             nodes: Vec::new(),
             diags: Vec::new(),
             entries: Vec::new(),
-            regions: p.tables.iter().map(|t| vec![None; t.rows.len()]).collect(),
-            row_ivs: p.tables.iter().map(|t| vec![vec![None; t.results.len()]; t.rows.len()]).collect(),
+            // Kept only for the tables some root is split over (filled as each is bounded).
+            regions: vec![Vec::new(); p.tables.len()],
+            row_ivs: vec![Vec::new(); p.tables.len()],
             define_tables,
+            split_tables,
             quiet: 0,
             short: std::cell::Cell::new(false),
             extremes: vec![[None, None]; p.vars.len()],
@@ -516,7 +541,7 @@ impl<'a> Values<'a> {
             self.root = Root::Constraint(c);
             self.recs.clear();
             self.walk(&con.expr, &ann.constraints[c], &Env::default());
-            self.finish_root(None, &format!("constraint {}", c + 1));
+            self.finish_root(None, &|| format!("constraint {}", c + 1));
         }
         // From here on every call has passed the door: the constraints hold.
         self.linear_on = self.feasible;
@@ -901,7 +926,7 @@ impl<'a> Values<'a> {
         let stored = e_iv.as_ref().map(|iv| self.stored_iv(v, iv));
         let store = ann.define_stores[d].as_ref().zip(e_iv.as_ref()).zip(stored.as_ref());
         let store = store.map(|((st, e), sv)| (st, &def.expr, s, e.clone(), sv.clone()));
-        let failed = self.finish_root(store, &p.vars[v].name);
+        let failed = self.finish_root(store, &|| p.vars[v].name.clone());
         self.settle(v, stored, failed);
     }
 
@@ -911,28 +936,62 @@ impl<'a> Values<'a> {
         let p = self.p;
         let ann = self.ann;
         let table = &p.tables[t];
-        let regions = self.firing_regions(t, proof);
+        let boxes = self.firing_boxes(t, proof);
+        // The facts of a row's region are built only where something reads them: a result
+        // that is computed, or a root elsewhere that is split over this table's rows.
+        let split_over = self.split_tables.contains(&t);
         let mut hulls: Vec<Option<Iv>> = vec![None; table.results.len()];
         let mut failed = vec![false; table.results.len()];
+        if split_over {
+            self.regions[t] = vec![None; table.rows.len()];
+            self.row_ivs[t] = vec![vec![None; table.results.len()]; table.rows.len()];
+        }
         for (r, row) in table.rows.iter().enumerate() {
             self.check_cells(table, row);
-            let Some(env) = &regions[r] else { continue };
-            if !self.satisfiable(&env.facts) {
+            if boxes[r] == Answers::Nowhere {
                 continue;
             }
-            self.regions[t][r] = Some(env.clone());
+            let constant = row.results.iter().all(|e| e.as_ref().is_none_or(|e| matches!(e.kind, TExprKind::Const(_))));
+            let env = if constant && !split_over {
+                None
+            } else {
+                let mut env = self.row_env(table, row);
+                if let Answers::In(b) = &boxes[r] {
+                    env = env.with(facts::coord_facts(p, &proof.axes, b));
+                }
+                if !self.satisfiable(&env.facts) {
+                    continue;
+                }
+                Some(env)
+            };
+            if split_over {
+                self.regions[t][r] = env.clone();
+            }
             for (i, res) in row.results.iter().enumerate() {
                 let (Some(e), Some(s)) = (res, ann.rows[t][r][i].as_ref()) else { continue };
                 let v = table.results[i];
                 self.begin_root(Root::Row { table: t, row: r, result: i });
-                let e_iv = self.root_walk(e, s, env, Some(t), v);
+                let e_iv = match (&e.kind, &env) {
+                    (TExprKind::Const(c), _) => self.constant_root(e, s, c, v),
+                    (_, Some(env)) => self.root_walk(e, s, env, Some(t), v),
+                    (_, None) => unreachable!("a row that computes a result has its region"),
+                };
                 let stored = e_iv.as_ref().map(|iv| self.stored_iv(v, iv));
                 let st = ann.row_stores[t][r][i].as_ref();
                 let store =
                     st.zip(e_iv.as_ref()).zip(stored.as_ref()).map(|((st, ei), sv)| (st, e, s, ei.clone(), sv.clone()));
-                let label = format!("table {} row {}", table.name, r + 1);
-                failed[i] |= self.finish_root(store, &label);
-                self.row_ivs[t][r][i] = stored.clone();
+                failed[i] |= self.finish_root(store, &|| format!("table {} row {}", table.name, r + 1));
+                if let Some(env) = &env {
+                    let root = self.root;
+                    for x in self.extremes[v].iter_mut().flatten() {
+                        if x.root == root && x.env.is_none() {
+                            x.env = Some(env.clone());
+                        }
+                    }
+                }
+                if split_over {
+                    self.row_ivs[t][r][i] = stored.clone();
+                }
                 hulls[i] = hull(hulls[i].take(), stored);
             }
         }
@@ -941,33 +1000,39 @@ impl<'a> Values<'a> {
         }
     }
 
-    /// Per row, what holds where it answers: its cells, and the box around the leaves of
-    /// the cover where it is the first row listed and some asked input may lie. A row with
-    /// no such leaf answers for no input (`None`). Without a finished cover, the cells alone.
-    fn firing_regions(&self, t: usize, proof: &TableProof) -> Vec<Option<Env>> {
-        let p = self.p;
-        let table = &p.tables[t];
-        let cells: Vec<Env> = table.rows.iter().map(|row| self.row_env(table, row)).collect();
-        if !proof.complete || proof.cover.nodes.is_empty() {
-            return cells.into_iter().map(Some).collect();
+    /// A result cell that is a literal: its value, its integer checked for int64. Its bound
+    /// is its value: no node bound, and no case in the certificate (the row states it).
+    fn constant_root(&mut self, e: &'a TExpr, s: &'a Scaled, c: &Value, v: VarId) -> Option<Iv> {
+        let iv = value_num(c).map(|n| (n.clone(), n.clone()));
+        self.recs.push(Rec { e, s, path: Vec::new(), kids: Vec::new(), own: iv.clone() });
+        if let Some(x) = &iv {
+            let stored = self.stored_iv(v, x);
+            self.note_stored_extremes(v, &stored, Vec::new());
         }
-        let mut boxes: Vec<Option<Vec<(u32, u32)>>> = vec![None; table.rows.len()];
+        iv
+    }
+
+    /// Per row, where it answers: the box around the leaves of the cover where it is the
+    /// first row listed and some asked input may lie, nowhere when it has no such leaf, or
+    /// where its cells take for every row when the cover did not finish.
+    fn firing_boxes(&self, t: usize, proof: &TableProof) -> Vec<Answers> {
+        let n = self.p.tables[t].rows.len();
+        if !proof.complete || proof.cover.nodes.is_empty() {
+            return vec![Answers::Cells; n];
+        }
+        let mut boxes = vec![Answers::Nowhere; n];
         for leaf in &proof.cover.leaves {
             if matches!(leaf.asked, Asked::No(_)) {
                 continue;
             }
             let Some(&r) = leaf.rows.first() else { continue };
             let b = &mut boxes[r as usize];
-            *b = Some(match b.take() {
-                None => leaf.ranges.clone(),
-                Some(h) => h.iter().zip(&leaf.ranges).map(|(&(a, b), &(c, d))| (a.min(c), b.max(d))).collect(),
+            *b = Answers::In(match std::mem::replace(b, Answers::Nowhere) {
+                Answers::In(h) => h.iter().zip(&leaf.ranges).map(|(&(a, b), &(c, d))| (a.min(c), b.max(d))).collect(),
+                _ => leaf.ranges.clone(),
             });
         }
-        cells
-            .into_iter()
-            .zip(boxes)
-            .map(|(env, b)| b.map(|b| env.with(facts::coord_facts(p, &proof.axes, &b))))
-            .collect()
+        boxes
     }
 
     /// Start bounding the expression of a new root.
@@ -1047,6 +1112,15 @@ impl<'a> Values<'a> {
             return;
         }
         let stored = self.stored_iv(v, expr_iv);
+        self.note_stored_extremes(v, &stored, picks);
+    }
+
+    /// [`Self::note_extremes`] of a value already stored.
+    fn note_stored_extremes(&mut self, v: VarId, stored: &Iv, picks: Vec<(usize, usize)>) {
+        if self.p.vars[v].range.is_none() {
+            return;
+        }
+        let stored = stored.clone();
         let root = self.root;
         for (side, at) in [(0, stored.0), (1, stored.1)] {
             let better = match &self.extremes[v][side] {
@@ -1054,7 +1128,7 @@ impl<'a> Values<'a> {
                 Some(x) => (side == 1 && at > x.at) || (side == 0 && at < x.at),
             };
             if better {
-                self.extremes[v][side] = Some(Extreme { at, root, picks: picks.clone() });
+                self.extremes[v][side] = Some(Extreme { at, root, picks: picks.clone(), env: None });
             }
         }
     }
@@ -1067,9 +1141,7 @@ impl<'a> Values<'a> {
         let p = self.p;
         let (e, mut env) = match x.root {
             Root::Define(d) => (&p.defines[d].expr, Env::default()),
-            Root::Row { table, row, result } => {
-                (p.tables[table].rows[row].results[result].as_ref()?, self.regions[table][row].clone()?)
-            }
+            Root::Row { table, row, result } => (p.tables[table].rows[row].results[result].as_ref()?, x.env.clone()?),
             Root::Constraint(_) => return None,
         };
         for &(t, r) in &x.picks {
@@ -1224,7 +1296,7 @@ impl<'a> Values<'a> {
                     TestIr::IsNone => Vec::new(),
                 };
                 for x in vals.into_iter().filter_map(value_num) {
-                    let n = x / &sc;
+                    let n = num::quot(x, &sc);
                     let int = Inter { what: "literal".into(), lo: n.clone(), hi: n };
                     if int.fits() {
                         continue;
@@ -1341,7 +1413,12 @@ impl<'a> Values<'a> {
     }
 
     /// Check a root's records and its store for int64; returns whether it overflows.
-    fn finish_root(&mut self, store: Option<(&'a Store, &'a TExpr, &'a Scaled, Iv, Iv)>, of: &str) -> bool {
+    /// `of` names what the root computes (only the certificate's entries of intermediates say it).
+    fn finish_root(
+        &mut self,
+        store: Option<(&'a Store, &'a TExpr, &'a Scaled, Iv, Iv)>,
+        of: &dyn Fn() -> String,
+    ) -> bool {
         let recs = merge_recs(std::mem::take(&mut self.recs));
         let mut pending = std::mem::take(&mut self.pending);
         // One finding per node, whatever the cases that met it.
@@ -1385,7 +1462,7 @@ impl<'a> Values<'a> {
             let ints = scale::node_ints(r.s, &r.kids, Some(own));
             let sc = r.s.scale.clone().unwrap_or_else(Rat::one);
             let entry = self.entry(
-                (self.src(r.e.span).to_string(), Some(of.to_string())),
+                (self.src(r.e.span).to_string(), Some(of())),
                 &r.e.ty,
                 Some(self.expr_json(r.e)),
                 own,

@@ -484,7 +484,7 @@ impl<'a> FileParser<'a> {
                 );
                 continue;
             }
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(cells.len());
             let mut ok = true;
             for (i, cell) in cells.iter().enumerate() {
                 let parsed = if cell.tokens.is_empty() {
@@ -589,6 +589,7 @@ fn condition_cell(tokens: &[Token], span: Span, file: FileId) -> Result<Conditio
         tests.push(test(&mut c, file)?);
     }
     c.end(file)?;
+    tests.shrink_to_fit();
     Ok(Condition::Tests { negated, tests })
 }
 
@@ -617,6 +618,7 @@ fn test(c: &mut Cursor, file: FileId) -> Result<Test, Diagnostic> {
         bounds.push((op, literal(c, file)?));
     }
     if !bounds.is_empty() {
+        bounds.shrink_to_fit();
         return Ok(Test::Bounds(bounds));
     }
     Ok(Test::Equals(literal(c, file)?))

@@ -138,7 +138,8 @@ pub struct Finder<'a> {
     axes: &'a [Vec<Axis>],
     model: &'a Model,
     /// Per variable, the values worth trying for an input (empty for the others).
-    cands: Vec<Vec<Value>>,
+    /// (Found when first asked for: a table of many rows cuts its inputs many times.)
+    cands: Vec<std::cell::OnceCell<Vec<Value>>>,
     /// Model facts that mention no optional variable (the others hold only when it is present).
     usable: Vec<bool>,
     /// Per table, the variables it reads (`eval::needed_vars`).
@@ -157,10 +158,7 @@ fn fact_vars(f: &Fact) -> impl Iterator<Item = usize> + '_ {
 impl<'a> Finder<'a> {
     pub fn new(p: &'a Program, axes: &'a [Vec<Axis>], model: &'a Model) -> Finder<'a> {
         let usable: Vec<bool> = model.facts.iter().map(|f| fact_vars(f).all(|v| !p.vars[v].optional)).collect();
-        let mut cands = vec![Vec::new(); p.vars.len()];
-        for &v in &p.inputs {
-            cands[v] = candidates(p, axes, model, v);
-        }
+        let cands = (0..p.vars.len()).map(|_| std::cell::OnceCell::new()).collect();
         let needed = (0..p.tables.len()).map(|t| eval::needed_vars(p, t)).collect();
         let mut derived: Vec<VarId> = Vec::new();
         for step in p.order.iter().rev() {
@@ -248,7 +246,10 @@ impl<'a> Finder<'a> {
     /// any table cuts it into (so one value of each stretch the cells tell apart), none for
     /// an optional.
     pub fn candidates_of(&self, v: VarId) -> &[Value] {
-        &self.cands[v]
+        if !self.p.inputs.contains(&v) {
+            return &[];
+        }
+        self.cands[v].get_or_init(|| candidates(self.p, self.axes, self.model, v))
     }
 
     /// Read the inputs through the door and evaluate what table `t` reads.
@@ -343,7 +344,8 @@ impl<'a> Finder<'a> {
                             });
                             matches!(cell, CondIr::Any)
                                 || p.vars[w].kind != VarKind::Input
-                                || self.cands[w]
+                                || self
+                                    .candidates_of(w)
                                     .iter()
                                     .chain(pinned)
                                     .any(|x| cell_holds(cell, x) && preds[w].iter().all(|pr| pr.holds(x)))
@@ -464,7 +466,7 @@ impl<'a> Finder<'a> {
                 }
             }
             let mut list: Vec<Value> = hints;
-            list.extend(self.cands[v].iter().cloned());
+            list.extend(self.candidates_of(v).iter().cloned());
             if numeric_linked {
                 // The bounds themselves, on the grid.
                 if let Some(s) = var_step(p, v) {
