@@ -221,7 +221,7 @@ impl Ctx<'_> {
                 json!({"farkas": items})
             }
             Refutation::Split { var, basis, cases } => {
-                let basis = match basis {
+                let basis = match basis.as_ref() {
                     Basis::Rows { table, rows } => {
                         json!({"rows": {"table": p.tables[*table].name, "rows": rows.iter().map(|r| r + 1).collect::<Vec<_>>()}})
                     }
@@ -442,7 +442,7 @@ impl Ctx<'_> {
             .iter()
             .zip(&ir.rows)
             .map(|(r, row)| {
-                let texts: Vec<&str> = r.cell_spans.iter().map(|s| &self.file.text[s.range()]).collect();
+                let texts: Vec<&str> = row.cell_spans.iter().map(|s| &self.file.text[s.range()]).collect();
                 let (line, _) = self.file.line_col(r.span.start);
                 let results: Vec<Json> = row
                     .results
@@ -457,7 +457,7 @@ impl Ctx<'_> {
                 json!({"row": r.row, "cells": texts[..ncond.min(texts.len())], "results": results,
                        "tests": ir.conds.iter().zip(&row.conds).map(|(&v, c)| self.cond(v, c)).collect::<Vec<_>>(),
                        "line": line,
-                       "source": r.cell_spans.iter().map(|s| span_json(self.file, *s)).collect::<Vec<_>>(),
+                       "source": row.cell_spans.iter().map(|s| span_json(self.file, *s)).collect::<Vec<_>>(),
                        "accepts": r.accepts_indices(),
                        "produces": texts[ncond.min(texts.len())..]})
             })
@@ -502,14 +502,15 @@ impl Ctx<'_> {
             .map(|(r, reach)| match reach {
                 None => json!({"row": r + 1, "leaf": null}),
                 Some(re) => {
-                    let values = re.inputs.as_ref().map(|ins| {
+                    let inputs = t.reach_inputs(p, r);
+                    let values = inputs.as_ref().map(|ins| {
                         let mut m = Map::new();
                         for (&v, x) in p.inputs.iter().zip(ins) {
                             m.insert(p.vars[v].name.clone(), crate::eval::wire::to_wire(p, &p.vars[v], x));
                         }
                         Json::Object(m)
                     });
-                    let at_values = re.inputs.as_ref().map(|ins| {
+                    let at_values = inputs.as_ref().map(|ins| {
                         t.axes
                             .iter()
                             .map(|a| match p.inputs.iter().position(|&v| v == a.var) {

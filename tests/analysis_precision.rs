@@ -273,9 +273,9 @@ fn an_affordability_test_through_an_upstream_table_is_decided_by_its_rows() {
     // A factor of 5% makes the row reachable, with a witness through both tables.
     let c = check(&LOAN.replace("| false  | 0%     |", "| false  | 5%     |"));
     assert!(c.diagnostics.is_empty(), "{}", describe(&c));
-    let reach = c.analysis.as_ref().unwrap().tables[1].reach[1].as_ref().unwrap();
-    let inputs = reach.inputs.as_ref().expect("row 2's reach point has inputs");
-    let out = eval::evaluate(program(&c), inputs).unwrap();
+    let inputs = c.analysis.as_ref().unwrap().tables[1].reach_inputs(program(&c), 1);
+    let inputs = inputs.expect("row 2's reach point has inputs");
+    let out = eval::evaluate(program(&c), &inputs).unwrap();
     assert!(out.trace.iter().any(|f| f.table == 1 && f.row == 2));
 }
 

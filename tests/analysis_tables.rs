@@ -110,10 +110,10 @@ fn clean_corpus_has_nothing_from_the_table_analysis() {
             assert!(proof.complete, "{}: table {} not complete", f.display(), proof.table);
             // Every row is reached, with a witness the evaluator confirms.
             for (r, reach) in proof.reach.iter().enumerate() {
-                let reach = reach.as_ref().unwrap_or_else(|| panic!("{}: row {} unreached", f.display(), r + 1));
+                assert!(reach.is_some(), "{}: row {} unreached", f.display(), r + 1);
                 let inputs =
-                    reach.inputs.as_ref().unwrap_or_else(|| panic!("{}: row {} no witness", f.display(), r + 1));
-                let values = eval::values_before(p, inputs, proof.table).unwrap();
+                    proof.reach_inputs(p, r).unwrap_or_else(|| panic!("{}: row {} no witness", f.display(), r + 1));
+                let values = eval::values_before(p, &inputs, proof.table).unwrap();
                 let table = &p.tables[proof.table];
                 if table.policy == Policy::First {
                     assert_eq!(eval::pick_row(table, &values).unwrap(), r);

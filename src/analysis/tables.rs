@@ -85,6 +85,7 @@ use cover::{Asked, Cover};
 use facts::{FactRef, Farkas, LinearSystem};
 use serde_json::{Map, Value as Json};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use theory::{Hint, Theory, Verdict};
 use witness::{Finder, Found};
 
@@ -124,7 +125,7 @@ pub enum Refutation {
     SameColumn { a: usize, b: usize },
     /// A case split on `var` (see [`theory`]): every value it can take in the box is a
     /// case, each refuted.
-    Split { var: VarId, basis: Basis, cases: Vec<(Rat, Refutation)> },
+    Split { var: VarId, basis: Box<Basis>, cases: Vec<(Rat, Refutation)> },
     /// The rows the case takes leave `var` no value: a value none of whose cells and no
     /// coordinate of the box accept it (a boolean, an enum, or the number the case fixes).
     Cells { var: VarId },
@@ -158,8 +159,6 @@ pub struct RowProof {
     /// 1-based, as written.
     pub row: usize,
     pub span: Span,
-    /// The span of every cell, conditions then results.
-    pub cell_spans: Vec<Span>,
     /// Per axis, the runs `(first, last)` of coordinates the cell accepts.
     pub accepts: Vec<Vec<(u32, u32)>>,
 }
@@ -187,8 +186,18 @@ pub struct Reach {
     pub leaf: usize,
     /// The coordinate of each axis at the witness (or the leaf's first coordinates).
     pub at: Vec<u32>,
-    /// The witness inputs, in `p.inputs` order, when one was found.
-    pub inputs: Option<Vec<Value>>,
+    /// The witness, when one was found ([`TableProof::reach_inputs`] reads it).
+    pub witness: Option<Witness>,
+}
+
+/// A reach point's inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Witness {
+    /// In `p.inputs` order.
+    Inputs(Vec<Value>),
+    /// Each input is read by exactly one axis of the table and is the representative of the
+    /// coordinate `at` names there (a table over its inputs: nothing to store per row).
+    AtCoords,
 }
 
 /// The evidence for one table, as the certificate states it (see the module documentation).
@@ -196,7 +205,8 @@ pub struct Reach {
 pub struct TableProof {
     pub table: usize,
     pub policy: Policy,
-    pub axes: Vec<Axis>,
+    /// Shared with the analysis that built them (a table of many rows has long axes).
+    pub axes: Arc<Vec<Axis>>,
     pub rows: Vec<RowProof>,
     pub linear: LinearSystem,
     pub cover: Cover,
@@ -215,6 +225,21 @@ impl TableProof {
             let (ra, rb) = (&self.rows[a].accepts[k], &self.rows[b].accepts[k]);
             !ra.iter().any(|&(s, e)| cover::meets(rb, s, e))
         })
+    }
+    /// The inputs of row `r`'s reach point (`p.inputs` order), when it has a witness.
+    pub fn reach_inputs(&self, p: &Program, r: usize) -> Option<Vec<Value>> {
+        let reach = self.reach[r].as_ref()?;
+        match reach.witness.as_ref()? {
+            Witness::Inputs(xs) => Some(xs.clone()),
+            Witness::AtCoords => p
+                .inputs
+                .iter()
+                .map(|&v| {
+                    let k = self.axes.iter().position(|a| a.var == v)?;
+                    Some(self.axes[k].reps[reach.at[k] as usize].clone())
+                })
+                .collect(),
+        }
     }
     /// The leaves of the cover tree, with the box of each.
     pub fn leaves(&self) -> &[cover::Leaf] {
@@ -252,13 +277,13 @@ pub struct Shared<'a> {
     pub p: &'a Program,
     pub text: &'a str,
     pub model: &'a Model,
-    pub axes: &'a [Vec<Axis>],
+    pub axes: &'a [Arc<Vec<Axis>>],
     pub finder: &'a Finder<'a>,
 }
 
 /// Every table's axes, in the program's order.
-pub fn build_axes(p: &Program) -> Vec<Vec<Axis>> {
-    p.tables.iter().map(|t| (0..t.conds.len()).map(|c| build_axis(p, t, c)).collect()).collect()
+pub fn build_axes(p: &Program) -> Vec<Arc<Vec<Axis>>> {
+    p.tables.iter().map(|t| Arc::new((0..t.conds.len()).map(|c| build_axis(p, t, c)).collect())).collect()
 }
 
 /// What the analysis of one table found.
@@ -285,7 +310,7 @@ struct TableAnalysis<'a> {
     text: &'a str,
     t: usize,
     table: &'a TableIr,
-    all_axes: &'a [Vec<Axis>],
+    all_axes: &'a [Arc<Vec<Axis>>],
     axes: &'a [Axis],
     model: &'a Model,
     finder: &'a Finder<'a>,
@@ -341,7 +366,6 @@ impl<'a> TableAnalysis<'a> {
             .map(|(i, r)| RowProof {
                 row: i + 1,
                 span: r.span,
-                cell_spans: r.cell_spans.clone(),
                 accepts: axes.iter().zip(&r.conds).map(|(ax, c)| ax.accepts(c)).collect(),
             })
             .collect();
@@ -350,7 +374,7 @@ impl<'a> TableAnalysis<'a> {
         let proof = TableProof {
             table: t,
             policy: table.policy.clone(),
-            axes: axes.to_vec(),
+            axes: all_axes[t].clone(),
             rows,
             linear,
             cover: Cover::default(),
@@ -732,13 +756,16 @@ impl<'a> TableAnalysis<'a> {
             let values = self.finder.confirm_typed(t, &inputs)?;
             goal(&values).then_some(Found { inputs, values })
         });
+        let every_input_an_axis = self.p.inputs.iter().all(|&v| self.axes.iter().filter(|a| a.var == v).count() == 1);
+        let at_coords = direct.is_some() && every_input_an_axis;
         let found =
             direct.or_else(|| self.finder.find(t, &ranges, &goal, self.how(REACH_ATTEMPTS, r as u64, false, leaf)));
         let at = match &found {
             Some(f) => self.coords_at(&f.values).unwrap_or_else(|| ranges.iter().map(|x| x.0).collect()),
             None => ranges.iter().map(|x| x.0).collect(),
         };
-        self.proof.reach[r] = Some(Reach { leaf, at, inputs: found.map(|f| f.inputs) });
+        let witness = found.map(|f| if at_coords { Witness::AtCoords } else { Witness::Inputs(f.inputs) });
+        self.proof.reach[r] = Some(Reach { leaf, at, witness });
     }
 
     /// Inputs at the first coordinate of each axis of a box, when every column reads a
@@ -1292,7 +1319,7 @@ impl<'a> TableAnalysis<'a> {
                 }
             }
             Refutation::Split { var, basis, cases } => {
-                match basis {
+                match basis.as_ref() {
                     Basis::Rows { table, .. } => {
                         add(format!("what table `{}` can give `{}`", p.tables[*table].name, name(*var)))
                     }

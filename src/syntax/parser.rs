@@ -492,7 +492,7 @@ impl<'a> FileParser<'a> {
                         .label("write something here")
                         .help("write `-` for any value, or the value the row gives"))
                 } else if i >= result_start {
-                    result_cell(cell.tokens, cell.span, file).map(Cell::Result)
+                    result_cell(cell.tokens, cell.span, file).map(|e| Cell::Result(Box::new(e)))
                 } else {
                     condition_cell(cell.tokens, cell.span, file).map(Cell::Cond)
                 };

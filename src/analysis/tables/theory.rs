@@ -423,7 +423,7 @@ impl TableAnalysis<'_> {
             }
             Domain::Grid { step, lo, hi, .. } => super::Basis::Grid { step, lo, hi },
         };
-        Verdict::Refuted(Refutation::Split { var, basis, cases })
+        Verdict::Refuted(Refutation::Split { var, basis: Box::new(basis), cases })
     }
 
     /// A variable the chosen rows and the box leave no value: a non-numeric input no value

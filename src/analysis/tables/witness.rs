@@ -20,6 +20,7 @@ use crate::num::Rat;
 use crate::sema::*;
 use num_traits::{Signed, Zero};
 use serde_json::{Map, Value as Json};
+use std::sync::Arc;
 
 /// A small deterministic generator (splitmix64).
 #[derive(Clone, Debug)]
@@ -135,7 +136,7 @@ pub struct Found {
 pub struct Finder<'a> {
     p: &'a Program,
     /// Per table, its axes.
-    axes: &'a [Vec<Axis>],
+    axes: &'a [Arc<Vec<Axis>>],
     model: &'a Model,
     /// Per variable, the values worth trying for an input (empty for the others).
     /// (Found when first asked for: a table of many rows cuts its inputs many times.)
@@ -156,7 +157,7 @@ fn fact_vars(f: &Fact) -> impl Iterator<Item = usize> + '_ {
 }
 
 impl<'a> Finder<'a> {
-    pub fn new(p: &'a Program, axes: &'a [Vec<Axis>], model: &'a Model) -> Finder<'a> {
+    pub fn new(p: &'a Program, axes: &'a [Arc<Vec<Axis>>], model: &'a Model) -> Finder<'a> {
         let usable: Vec<bool> = model.facts.iter().map(|f| fact_vars(f).all(|v| !p.vars[v].optional)).collect();
         let cands = (0..p.vars.len()).map(|_| std::cell::OnceCell::new()).collect();
         let needed = (0..p.tables.len()).map(|t| eval::needed_vars(p, t)).collect();
@@ -603,7 +604,7 @@ fn int_form(f: &Fact) -> Option<(Vec<(usize, i128)>, i128)> {
 
 /// The values worth trying for one input: the ends of its declared range, every cut any
 /// table makes on it (both sides), the numbers its constraints and boolean defines name.
-fn candidates(p: &Program, axes: &[Vec<Axis>], model: &Model, v: VarId) -> Vec<Value> {
+fn candidates(p: &Program, axes: &[Arc<Vec<Axis>>], model: &Model, v: VarId) -> Vec<Value> {
     let var = &p.vars[v];
     let mut out: Vec<Value> = Vec::new();
     match &var.ty {
