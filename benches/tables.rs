@@ -1,7 +1,8 @@
 //! `cargo bench --bench tables`: checking `unique` grade tables of 100, 1,000 and 10,000
-//! rows (salary bands × age bands, and salary × age × region), generated as rule text.
-//! `check` is the whole pipeline (parse, lower, analyse); `analyse` is the table analysis
-//! alone, on the lowered program.
+//! rows (salary bands × age bands, and salary × age × region), and 2-axis tables of 3,000,
+//! 30,000 and 90,000 rows, generated as rule text.
+//! `check` is the whole pipeline (parse, lower, analyse); `analyse` is the analysis alone
+//! (the table analysis and the value analysis it runs with), on the lowered program.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rulec::analysis::{self, Options};
@@ -75,6 +76,27 @@ fn tables(c: &mut Criterion) {
         let p = checked.program.expect("a program");
         g.bench_with_input(BenchmarkId::from_parameter(name), text, |b, text| {
             b.iter(|| analysis::tables::analyse(&p, text, &opts))
+        });
+    }
+    g.finish();
+    // Issue 15's scale: a unique 2-axis table, pay bands × 3 age bands, from 3,000 to
+    // 90,000 rows; `rulec check` of the 30,000-row one is to take at most half a second.
+    let scale = [
+        ("3,000 rows (1,000 × 3)", grade_table(1_000, 3, 0)),
+        ("30,000 rows (10,000 × 3)", grade_table(10_000, 3, 0)),
+        ("90,000 rows (30,000 × 3)", grade_table(30_000, 3, 0)),
+    ];
+    let mut g = c.benchmark_group("check 2-axis");
+    g.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(2));
+    for (name, text) in &scale {
+        let mut sources = Sources::new();
+        let checked = check_text(&mut sources, "grades.rule", text, &opts);
+        assert!(checked.diagnostics.is_empty(), "{name}: {:?}", checked.diagnostics.first().map(|d| &d.message));
+        g.bench_with_input(BenchmarkId::from_parameter(name), text, |b, text| {
+            b.iter(|| {
+                let mut sources = Sources::new();
+                check_text(&mut sources, "grades.rule", text, &opts)
+            })
         });
     }
     g.finish();
