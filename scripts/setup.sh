@@ -11,6 +11,10 @@ command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
 command -v javac >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
+command -v ruby >/dev/null 2>&1 || need_apt+=(ruby)
+command -v php >/dev/null 2>&1 || need_apt+=(php-cli php-mbstring)
+# git: the production loop's tests read rules at git revisions (`rules/x.rule@HEAD~1`).
+command -v git >/dev/null 2>&1 || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_apt[*]}"
   apt-get update -qq
@@ -18,9 +22,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-if ! command -v ruff >/dev/null 2>&1 || ! command -v mypy >/dev/null 2>&1; then
-  echo "setup: pip install ruff mypy"
-  python3 -m pip install -q ruff mypy 2>/dev/null || python3 -m pip install -q --break-system-packages ruff mypy
+if ! command -v ruff >/dev/null 2>&1 || ! command -v mypy >/dev/null 2>&1 \
+    || ! python3 -c "import numpy, tree_sitter, tree_sitter_swift" 2>/dev/null; then
+  # tree-sitter's Swift grammar: the syntax check of the generated Swift (swiftc cannot be installed here).
+  echo "setup: pip install ruff mypy numpy tree-sitter tree-sitter-swift"
+  pip_args=(-q ruff mypy numpy tree-sitter tree-sitter-swift)
+  python3 -m pip install "${pip_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${pip_args[@]}"
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
 
@@ -31,3 +38,43 @@ if [ ! -x "$ts_dir/node_modules/.bin/tsc" ]; then
 fi
 export RULEC_TSC="$ts_dir/node_modules/.bin/tsc"
 export PATH="$ts_dir/node_modules/.bin:$PATH"
+
+# The page's browser test (tests/page.rs): Debian's chromium and chromium-driver, a font
+# to draw the screenshot with, and Selenium from PyPI to drive them (no browser download).
+need_browser=()
+[ -x /usr/bin/chromium ] || need_browser+=(chromium)
+[ -x /usr/bin/chromedriver ] || need_browser+=(chromium-driver)
+[ -d /usr/share/fonts/truetype/dejavu ] || need_browser+=(fonts-dejavu-core)
+if [ ${#need_browser[@]} -gt 0 ]; then
+  echo "setup: apt-get install ${need_browser[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_browser[@]}" >/dev/null
+fi
+if ! python3 -c "import selenium" >/dev/null 2>&1; then
+  echo "setup: pip install selenium"
+  python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium
+fi
+
+# --- The Bazel and Make doors (tests/bazel.rs, tests/make.rs) ---
+# Debian's Bazel (4.2.3) runs offline with the stand-ins of bazel/offline; make is the
+# system's. BuildGrid (PyPI) is the remote-execution server the remote test builds on; its
+# scheduler keeps its jobs in PostgreSQL (Debian), through psycopg2.
+if ! command -v bazel >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "setup: apt-get install bazel-bootstrap make postgresql"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bazel-bootstrap make postgresql >/dev/null
+fi
+bgd_dir="${RULEC_TOOLS:-$HOME/.cache/rulec-tools}/buildgrid"
+if [ ! -x "$bgd_dir/bin/bgd" ] || ! "$bgd_dir/bin/python" -c "import psycopg2" 2>/dev/null; then
+  echo "setup: pip install buildgrid psycopg2-binary (a virtualenv in $bgd_dir)"
+  python3 -m venv "$bgd_dir"
+  "$bgd_dir/bin/pip" install -q buildgrid==0.4.4 psycopg2-binary==2.9.13
+fi
+export RULEC_BGD="$bgd_dir/bin/bgd"
+
+# Fuzzing (scripts/fuzz.sh): libfuzzer-sys builds libFuzzer from its C++ source.
+if ! command -v c++ >/dev/null 2>&1; then
+  echo "setup: apt-get install g++"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
+fi

@@ -49,6 +49,16 @@ pub fn check_text(sources: &mut Sources, path: &str, text: &str, opts: &analysis
 }
 
 fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
+    let mut checked = crate::stack::deep(|| check_file_here(sources, f, opts));
+    let found = std::mem::take(&mut checked.diagnostics);
+    checked.diagnostics = crate::diag::cap(found, |d| {
+        let at = &d.primary;
+        (at.file, sources.get(at.file).line_col(at.span.start).0)
+    });
+    checked
+}
+
+fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
     let dir = f.path.parent().map(Path::to_path_buf).unwrap_or_default();
     let id = sources.add(f);
     let parsed = syntax::parse(&sources.get(id).text, id);
@@ -76,7 +86,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         let ast::ItemKind::Use(p) = &item.kind else {
             continue;
         };
-        match load_enums_file(sources, &dir.join(&p.value), id, p.span) {
+        match load_enums_file(sources, &dir, p, id) {
             Ok((fid, file)) => {
                 checked.uses.push(fid);
                 imported.push((fid, file, p.span));
@@ -90,6 +100,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         diagnostics.extend(diags);
         if let Some(p) = &program {
+            diagnostics.extend(identifier_clashes(p));
             diagnostics.extend(target_keywords(p));
             let found = analysis::analyse(p, &sources.get(id).text, opts);
             diagnostics.extend(found.diagnostics.iter().cloned());
@@ -105,11 +116,46 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
 
 fn load_enums_file(
     sources: &mut Sources,
-    path: &Path,
+    dir: &Path,
+    written: &ast::StrLit,
     from: FileId,
-    span: Span,
 ) -> Result<(FileId, ast::File), Box<Diagnostic>> {
-    let f = sources.read(path).map_err(|e| {
+    let span = written.span;
+    let refuse = |message: String, label: &str, help: String| {
+        Box::new(Diagnostic::new("E069", from, span, message).label(label).help(help))
+    };
+    let target = Path::new(&written.value);
+    if target.has_root() || target.is_absolute() {
+        return Err(refuse(
+            "`use` names an absolute path".into(),
+            "not read",
+            "write the path relative to the folder of this file; it must stay inside the project".into(),
+        ));
+    }
+    if target.extension().is_none_or(|x| x != "rule") {
+        return Err(refuse(
+            "`use` names a file that is not a `.rule` file".into(),
+            "not read",
+            "`use` imports the enums of a `.rule` file that starts with `enums NAME`".into(),
+        ));
+    }
+    // Inside the project root by the path's names. Links are followed: the project put them
+    // there, and a build sandbox (Bazel's execroot) is made of links to files elsewhere.
+    let named = dir.join(target);
+    let root = sources.root_for(dir);
+    let on_disk = sources.resolve(&named);
+    if !crate::source::lexical_absolute(&on_disk).starts_with(&root) {
+        return Err(refuse(
+            "the path leaves the project root".into(),
+            "not read",
+            format!(
+                "write a path that stays inside the project root {} (the nearest folder above the rule that holds {})",
+                root.display(),
+                crate::source::ROOT_MARKERS.join(", ")
+            ),
+        ));
+    }
+    let f = sources.read(&named).map_err(|e| {
         Box::new(
             Diagnostic::new("E069", from, span, format!("cannot read the enums file: {e}"))
                 .label("this file")
@@ -118,9 +164,7 @@ fn load_enums_file(
     })?;
     let fid = sources.add(f);
     let parsed = syntax::parse(&sources.get(fid).text, fid);
-    if let Some(d) = parsed.diags.into_iter().find(Diagnostic::is_error) {
-        return Err(Box::new(d));
-    }
+    // A file without a header is no rule: none of its text is quoted.
     let Some(file) = parsed.file else {
         return Err(Box::new(
             Diagnostic::new("E069", from, span, "the enums file has no header")
@@ -135,24 +179,79 @@ fn load_enums_file(
                 .help("`use` imports the enums of a file that starts with `enums NAME`"),
         ));
     }
+    if let Some(d) = parsed.diags.into_iter().find(Diagnostic::is_error) {
+        return Err(Box::new(d));
+    }
     if let Some(d) = sema::lower::check_enums_file(fid, &file).into_iter().find(Diagnostic::is_error) {
         return Err(Box::new(d));
     }
     Ok((fid, file))
 }
 
-/// W121: a name generated code cannot use as it is, because it is a keyword in one of the
-/// target languages; every language writes it with `_` after it, the wire keeps the name.
+/// E075: two declarations that generated code would call by one identifier (the alias, or
+/// the ASCII name): variables, enums, or the values of one enum.
+fn identifier_clashes(p: &Program) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut clash = |what: &str, ident: &str, first: (FileId, Span), second: (FileId, Span)| {
+        out.push(
+            Diagnostic::new("E075", second.0, second.1, format!("two {what} are called `{ident}` in generated code"))
+                .label(format!("generated code calls this `{ident}`"))
+                .secondary(first.0, first.1, format!("and this `{ident}` too"))
+                .help("give one of them another alias: `name(another_alias)`"),
+        );
+    };
+    for (i, v) in p.vars.iter().enumerate() {
+        if let Some(w) = p.vars[..i].iter().find(|w| w.ident() == v.ident()) {
+            clash("declarations", v.ident(), (p.file, w.span), (p.file, v.span));
+        }
+    }
+    for (i, e) in p.enums.iter().enumerate() {
+        if let Some(f) = p.enums[..i].iter().find(|f| f.ident() == e.ident()) {
+            clash("enums", e.ident(), (f.file, f.span), (e.file, e.span));
+        }
+        for (j, v) in e.values.iter().enumerate() {
+            let ident = |v: &sema::EnumValueIr| v.alias.clone().unwrap_or_else(|| v.name.clone());
+            if let Some(w) = e.values[..j].iter().find(|w| ident(w) == ident(v)) {
+                let what = format!("values of enum `{}` (`{}` and `{}`)", e.name, w.name, v.name);
+                clash(&what, &ident(v), (e.file, e.span), (e.file, e.span));
+            }
+        }
+    }
+    out
+}
+
+/// W121: a name generated code cannot use as it is, because it is a keyword of a target
+/// language or an identifier the generated code uses itself; that language renames it (the
+/// naming tables of src/lang.rs say how), the wire keeps the name.
 fn target_keywords(p: &Program) -> Vec<Diagnostic> {
+    use crate::lang::Lang;
     p.vars
         .iter()
-        .filter(|v| v.alias.is_none() && crate::lang::is_target_keyword(&v.name))
-        .map(|v| {
-            Diagnostic::new("W121", p.file, v.span, format!("`{}` is a keyword in a target language", v.name))
-                .label(format!("generated code calls it `{}_`", v.name))
-                .note("the wire, the records and the vectors keep the declared name")
+        .filter(|v| v.alias.is_none())
+        .filter_map(|v| {
+            let hit: Vec<(Lang, String)> = Lang::ALL
+                .iter()
+                .filter_map(|&l| {
+                    let ident = l.naming().value.apply(&v.name);
+                    l.reserves(&ident).then_some((l, ident))
+                })
+                .collect();
+            if hit.is_empty() {
+                return None;
+            }
+            let langs: Vec<String> = hit.iter().map(|(l, i)| format!("{} writes `{i}_`", l.title())).collect();
+            Some(
+                Diagnostic::new(
+                    "W121",
+                    p.file,
+                    v.span,
+                    format!("`{}` is a keyword or a name of the generated code in a target language", v.name),
+                )
+                .label(format!("renamed in generated code: {}", langs.join(", ")))
+                .note("the wire, the records and the vectors keep the declared name; `rulec api` gives every spelling")
                 .help(format!("give it an alias to choose the name yourself: `{}(another_name)`", v.name))
-                .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span)))
+                .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span))),
+            )
         })
         .collect()
 }

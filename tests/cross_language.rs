@@ -2,13 +2,8 @@
 //! reference evaluator: the refusal cases are in the vectors, each language's runner is
 //! held to the expected file byte for byte, and this test names the cases it relies on.
 
-use std::process::Command;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn rulec(args: &[&str], cwd: &std::path::Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().unwrap()
-}
+mod common;
+use common::*;
 
 #[test]
 fn every_language_refuses_bad_inputs_with_the_reference_sentence() {
@@ -47,17 +42,10 @@ fn every_language_refuses_bad_inputs_with_the_reference_sentence() {
     }
 
     // Every language answers every line as the reference does (values, traces, refusals).
-    let out = rulec(&["test", "generated", "--format", "json"], d);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = test_json(&d.join("generated"), "");
+    assert_green(&report);
     let skipped = report["skipped"].as_array().unwrap();
-    if !skipped.is_empty() {
-        assert!(std::env::var_os("CI").is_none(), "CI has every toolchain, nothing may be skipped: {skipped:?}");
-        eprintln!("note: skipped here (CI runs them): {skipped:?}");
-    }
     let results = report["results"].as_array().unwrap();
     let langs: std::collections::BTreeSet<&str> = results.iter().map(|r| r["lang"].as_str().unwrap()).collect();
-    assert!(langs.len() + skipped.len() >= 6, "{langs:?} {skipped:?}");
-    for r in results {
-        assert_eq!((r["ok"].as_bool(), r["ran"].as_bool()), (Some(true), Some(true)), "{r}");
-    }
+    assert!(langs.len() + skipped.len() >= 8, "{langs:?} {skipped:?}");
 }

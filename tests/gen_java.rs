@@ -205,13 +205,7 @@ fn a_w114_guard_stops_the_call_with_its_sentence() {
     let program = checked.program.expect("the rule resolves and types");
     let mut analysis = checked.analysis.expect("the rule is analysed");
     analysis.guards = vec![rulec::analysis::Guard { table: 0, a: 1, b: 2 }];
-    let unit = rulec::gen::Unit {
-        program: &program,
-        analysis: &analysis,
-        source_name: "overlap_guard.rule".into(),
-        sha256: "0".repeat(64),
-        text: src.into(),
-    };
+    let unit = rulec::gen::Unit::new(&program, &analysis, "overlap_guard.rule", &"0".repeat(64), src);
     let dir = tempfile::tempdir().unwrap();
     for f in rulec::gen::backend(rulec::gen::Lang::Java).generate(&unit) {
         std::fs::write(dir.path().join(&f.path), f.text).unwrap();
@@ -239,5 +233,80 @@ fn a_w114_guard_stops_the_call_with_its_sentence() {
          {\"refused\":\"input\",\"error\":\"k is not an input\"}\n\
          {\"in\":{\"n\":60,\"m\":10},\"observed\":{\"band\":3},\"trace\":[{\"table\":\"decide\",\"row\":3}]}\n\
          {\"refused\":\"input\",\"error\":\"m is out of range\"}\n"
+    );
+}
+
+/// The class's own door, called as a Java caller calls it: an unknown enum name is refused as
+/// not a value of the enum (not as missing), a null tag is no tag, and the plain function
+/// refuses a null enum as missing.
+#[test]
+fn the_wire_door_and_the_record_hold_what_a_java_caller_passes() {
+    if !toolchain("the_wire_door_and_the_record_hold_what_a_java_caller_passes") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let java = dir.path().join("java");
+    std::fs::write(
+        java.join("Caller.java"),
+        r#"
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+public final class Caller {
+    private Caller() {
+    }
+
+    public static void main(String[] args) {
+        Map<String, Object> call = new LinkedHashMap<>();
+        call.put("subtotal", new BigDecimal("10000"));
+        call.put("applied", new BigDecimal("0"));
+        call.put("kind", "percent");
+        call.put("rate", new BigDecimal("1e1"));
+        call.put("face", new BigDecimal("0.0"));
+        call.put("dup", false);
+        System.out.println(SingleCoupon.singleCouponWire(call, null));
+        call.put("kind", "x");
+        try {
+            SingleCoupon.singleCouponWire(call, "");
+        } catch (SingleCoupon.RuleInputError e) {
+            System.out.println(e.getMessage());
+        }
+        try {
+            SingleCoupon.singleCoupon(10000, 0, null, 10, 0, false);
+        } catch (SingleCoupon.RuleInputError e) {
+            System.out.println(e.getMessage());
+        }
+        try {
+            SingleCoupon.singleCoupon(10000, 0, SingleCoupon.CouponKind.FIXED, 101, 0, false);
+        } catch (SingleCoupon.RuleInputError e) {
+            System.out.println(e.getMessage());
+        }
+        SingleCoupon.Traced t = SingleCoupon.singleCouponTraced(10000, 0, SingleCoupon.CouponKind.PERCENT, 10, 0, false);
+        System.out.println(SingleCoupon.singleCouponRecord(10000, 0, SingleCoupon.CouponKind.PERCENT, 10, 0, false, t.value(), t.trace(), null));
+    }
+}
+"#,
+    )
+    .unwrap();
+    let classes = dir.path().join("classes");
+    must(
+        Command::new("javac")
+            .args(["--release", "17", "-encoding", "UTF-8", "-d"])
+            .arg(&classes)
+            .arg(java.join("SingleCoupon.java"))
+            .arg(java.join("Caller.java"))
+            .output()
+            .unwrap(),
+        "javac",
+    );
+    let out = must(Command::new("java").arg("-cp").arg(&classes).arg("Caller").output().unwrap(), "java");
+    let record = r#"{"in":{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false},"observed":{"ok":true,"raw":1000},"trace":[{"table":"applicable","row":3},{"table":"raw_discount","row":2}]}"#;
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{record}\nkind is not a value of enum coupon_kind\nkind is missing\nrate is out of range: 101\n{record}\n"
+        )
     );
 }

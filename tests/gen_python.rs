@@ -237,7 +237,7 @@ for args in [(True, 0, CouponKind.PERCENT, 10, 0, False), (10000.5, 0, CouponKin
         single_coupon(*args)
         print("answered", args)
     except RuleInputError as e:
-        print(repr(e.what), repr(e.value), str(e) == e.what)
+        print(repr(e.what), repr(e.value), str(e) == (e.what if e.value is None else e.what + ": " + e.value))
 "#,
     );
     let want = r#"True 1000 int
@@ -270,13 +270,7 @@ fn a_w114_guard_refuses_a_case_both_rows_match() {
     let mut analysis = checked.analysis.clone().unwrap();
     analysis.guards.push(rulec::analysis::Guard { table: 0, a: 1, b: 2 });
     let src = sources.get(checked.file);
-    let unit = rulec::gen::Unit {
-        program,
-        analysis: &analysis,
-        source_name: "ticket_price.rule".into(),
-        sha256: src.sha256.clone(),
-        text: src.text.clone(),
-    };
+    let unit = rulec::gen::Unit::new(program, &analysis, "ticket_price.rule", &src.sha256, &src.text);
     let dir = tempfile::tempdir().unwrap();
     for f in rulec::gen::backend(rulec::gen::Lang::Python).generate(&unit) {
         std::fs::write(dir.path().join(&f.path), f.text).unwrap();

@@ -168,6 +168,49 @@ define heavy = weight > 50lb
         budget: None,
     },
     CodeInfo {
+        code: "E007",
+        title: "Expression nested too deeply",
+        when: "An expression nests more than 128 levels deep. Each parenthesis, call (`min`, `max`, `mod`, `isqrt`, \
+            `round`), `if`, `not` and unary `-` is a level, and so is each operator of a chain: `a + b + c` is read \
+            as `(a + b) + c`, two levels. rulec refuses such an expression where it reads it, before any other \
+            stage walks it; no rule a person maintains needs that depth, so it is almost always generated text \
+            gone wrong.",
+        fix: "Name parts of the expression with `define` and use the names: each `define` starts again at level \
+            one. A long sum of many terms can be split the same way, in groups.",
+        example: "\
+rule deep v1
+
+input x: int 0..10
+
+output y: int 0..10
+
+define y = (((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+",
+        related: &["E002"],
+        budget: None,
+    },
+    CodeInfo {
+        code: "E008",
+        title: "Number with too many digits",
+        when: "A number is written with more than 100 digits, counting those before and after the point. Every \
+            value a rule computes with is a whole int64 in its unit, at most 19 digits, so such a number is almost \
+            always text pasted by mistake; rulec refuses it before converting it, since reading a number of a \
+            million digits would take minutes.",
+        fix: "Write the number in a unit that makes it short (`5kg` rather than `5000000000mg`), or remove the \
+            digits that do not belong.",
+        example: "\
+rule wide v1
+
+input x: int 0..10
+
+output y: int 0..10
+
+define y = x + 0.00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001
+",
+        related: &["E049"],
+        budget: None,
+    },
+    CodeInfo {
         code: "E010",
         title: "Not a day of the calendar",
         when: "A date is written in the `YYYY-MM-DD` shape but names a day that does not exist, such as `2026-02-30` \
@@ -681,6 +724,27 @@ define y = m
         budget: None,
     },
     CodeInfo {
+        code: "E075",
+        title: "Two declarations have one identifier in generated code",
+        when: "Generated code names a declaration by its alias, or by its name when the name is ASCII. Two inputs, \
+            outputs, values or defines whose aliases (or alias and name) are the same, two enums whose identifiers \
+            are the same, or two values of one enum whose identifiers are the same would be one name in every \
+            language: `input 重さ(w)` beside `input w`.",
+        fix: "Give one of them another alias. The wire, the records and the vectors keep the declared names either way.",
+        example: "\
+rule t v1
+
+input 重さ(w): int 0..10
+input w: int 0..10
+
+output y: int 0..20
+
+define y = 重さ + w
+",
+        related: &["W121"],
+        budget: None,
+    },
+    CodeInfo {
         code: "E101",
         title: "Gap: some input matches no row",
         when: "Some input the rule accepts — inside the declared ranges and the constraints — matches no row of a \
@@ -1021,9 +1085,10 @@ table band_of -> band
         code: "W121",
         title: "A name is a keyword in a target language",
         when: "An input, output, value or define is called by a word that one of the languages rulec generates \
-            reserves (`class`, `type`, `def`, `func`, `final`, …). Every language then writes it with `_` after it \
-            (`class_`), so one rule reads the same in all of them; the wire, the records and the vectors keep the \
-            declared name.",
+            reserves (`class`, `type`, `def`, `func`, `final`, …) or by an identifier that language's generated \
+            code uses itself (`trace`, `out`, `Output`). That language writes it with `_` after it (`class_`, or \
+            `class_2` where `class_` is taken); the languages that do not reserve it keep it as it is. `rulec api` \
+            gives the spelling of every language; the wire, the records and the vectors keep the declared name.",
         fix: "Nothing is wrong, but the generated name is not the one you wrote. To choose it yourself, give the \
             name an alias: `class(student_class)`. The fix `add_alias` proposes one.",
         example: "\

@@ -49,13 +49,23 @@ pub enum EvalError {
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EvalError::Contradiction { table, a, b } => {
-                write!(f, "table {table}: row {a} and row {b} matched at the same time")
-            }
-            EvalError::NoRow { table } => write!(f, "table {table}: no row matched"),
+            EvalError::Contradiction { table, a, b } => f.write_str(&wire::sentence::rows_met(table, *a, *b)),
+            EvalError::NoRow { table } => f.write_str(&wire::sentence::no_row(table)),
             EvalError::DivisionByZero => write!(f, "division by zero"),
             EvalError::NegativeRoot => write!(f, "isqrt of a negative number"),
         }
+    }
+}
+
+/// What the reference says of one line of a vectors file or of `rulec eval`'s standard input:
+/// the fixtures record, or the refusal line in its place. Every runner prints the same.
+pub fn answer(p: &Program, line: &str, tag: &str) -> String {
+    match wire::read_line(p, line) {
+        Err(r) => wire::refusal_line(&r),
+        Ok(inputs) => match evaluate(p, &inputs) {
+            Ok(o) => wire::record(p, &inputs, &o, tag),
+            Err(e) => wire::contradiction_line(&e),
+        },
     }
 }
 

@@ -18,11 +18,94 @@ impl Refusal {
     }
 }
 
+/// The kinds a value has on the wire, each with the sentence the door refuses another kind
+/// with. Numbers of every unit, and rates, are integers in the declared unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireKind {
+    Integer,
+    Boolean,
+    Text,
+    /// `"YYYY-MM-DD"` of a day the calendar has.
+    Date,
+    /// One of the enum's declared names.
+    Enum(EnumId),
+}
+
+impl WireKind {
+    pub fn of(ty: &Ty) -> WireKind {
+        match ty {
+            Ty::Bool => WireKind::Boolean,
+            Ty::Str => WireKind::Text,
+            Ty::Date => WireKind::Date,
+            Ty::Enum(e) => WireKind::Enum(*e),
+            _ => WireKind::Integer,
+        }
+    }
+}
+
+/// The sentences of the door. Every generated language says these bytes: the code plan takes
+/// them from here (src/gen/plan), and a test holds the plan's door to [`read_inputs`].
+pub mod sentence {
+    use super::WireKind;
+    use crate::sema::Program;
+
+    pub const NOT_AN_OBJECT: &str = "the input is not an object";
+    /// What follows a key that is not an input: `coupon is not an input`.
+    pub const NOT_AN_INPUT: &str = " is not an input";
+
+    pub fn missing(name: &str) -> String {
+        format!("{name} is missing")
+    }
+
+    pub fn not_of_kind(p: &Program, name: &str, kind: WireKind) -> String {
+        match kind {
+            WireKind::Integer => format!("{name} is not an integer"),
+            WireKind::Boolean => format!("{name} is not a boolean"),
+            WireKind::Text => format!("{name} is not a string"),
+            WireKind::Date => format!("{name} is not a date"),
+            WireKind::Enum(e) => format!("{name} is not a value of enum {}", p.enums[e].name),
+        }
+    }
+
+    pub fn out_of_range(name: &str) -> String {
+        format!("{name} is out of range")
+    }
+
+    pub fn constraint(text: &str) -> String {
+        format!("the constraint does not hold: {text}")
+    }
+
+    pub fn not_an_input(key: &str) -> String {
+        format!("{key}{NOT_AN_INPUT}")
+    }
+
+    /// The contradiction a W114 guard raises.
+    pub fn rows_met(table: &str, a: usize, b: usize) -> String {
+        format!("table {table}: row {a} and row {b} matched at the same time")
+    }
+
+    /// The refusal after the last row of a table (completeness proved it unreachable).
+    pub fn no_row(table: &str) -> String {
+        format!("table {table}: no row matched")
+    }
+}
+
+/// Read one line of a vectors or fixtures file, or one call on `rulec eval`'s standard input:
+/// a JSON object of inputs, or a record that carries them under `in`. A line that is not
+/// JSON (a lone surrogate included) or not an object is refused, and the caller reads on.
+pub fn read_line(p: &Program, line: &str) -> Result<Vec<Value>, Refusal> {
+    let top: Json = serde_json::from_str(line).map_err(|_| Refusal::new(sentence::NOT_AN_OBJECT.into()))?;
+    match top.get("in") {
+        Some(call) if top.is_object() => read_inputs(p, call),
+        _ => read_inputs(p, &top),
+    }
+}
+
 /// Read one call's inputs from a JSON object, in the order of language.md §7: each input
 /// (missing, kind, enum membership, range), then every constraint, then unknown keys.
 pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
     let Some(map) = obj.as_object() else {
-        return Err(Refusal::new("the input is not an object".into()));
+        return Err(Refusal::new(sentence::NOT_AN_OBJECT.into()));
     };
     let mut out = Vec::with_capacity(p.inputs.len());
     for &v in &p.inputs {
@@ -42,12 +125,17 @@ pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
             continue;
         }
         if super::eval_expr(&c.expr, &values) == Ok(Value::Bool(false)) {
-            return Err(Refusal::new(format!("the constraint does not hold: {}", c.text)));
+            return Err(Refusal::new(sentence::constraint(&c.text)));
         }
     }
-    for key in map.keys() {
-        if !p.inputs.iter().any(|&v| &p.vars[v].name == key) {
-            return Err(Refusal::new(format!("{key} is not an input")));
+    // A key that names no input: only looked for when the keys outnumber the inputs given
+    // (a call has a thousand keys where a table has a thousand columns).
+    let given = p.inputs.iter().filter(|&&v| map.contains_key(&p.vars[v].name)).count();
+    if map.len() > given {
+        for key in map.keys() {
+            if !p.inputs.iter().any(|&v| &p.vars[v].name == key) {
+                return Err(Refusal::new(sentence::not_an_input(key)));
+            }
         }
     }
     Ok(out)
@@ -58,55 +146,93 @@ pub fn json_number(n: &serde_json::Number) -> Option<Rat> {
     num::parse_decimal(&n.to_string())
 }
 
-fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refusal> {
+/// Read one value of `var` from its wire form (`None` when the key is absent): the checks
+/// [`read_inputs`] makes of each input, in its order (missing, kind, enum membership, range).
+pub fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refusal> {
     let name = &var.name;
-    let refuse = |why: &str| Err(Refusal::new(format!("{name} {why}")));
     let raw = match raw {
         None | Some(Json::Null) if var.optional => return Ok(Value::None),
-        None | Some(Json::Null) => return refuse("is missing"),
+        None | Some(Json::Null) => return Err(Refusal::new(sentence::missing(name))),
         Some(x) => x,
     };
-    let value = match &var.ty {
-        Ty::Bool => match raw {
+    let kind = WireKind::of(&var.ty);
+    let not_of_kind = || Err(Refusal::new(sentence::not_of_kind(p, name, kind)));
+    let value = match kind {
+        WireKind::Boolean => match raw {
             Json::Bool(b) => Value::Bool(*b),
-            _ => return refuse("is not a boolean"),
+            _ => return not_of_kind(),
         },
-        Ty::Str => match raw {
+        WireKind::Text => match raw {
             Json::String(s) => Value::Str(s.clone()),
-            _ => return refuse("is not a string"),
+            _ => return not_of_kind(),
         },
-        Ty::Date => match raw.as_str().and_then(date::parse) {
+        WireKind::Date => match raw.as_str().and_then(date::parse) {
             Some(d) => Value::Num(num::int(d)),
-            None => return refuse("is not a date"),
+            None => return not_of_kind(),
         },
-        Ty::Enum(e) => {
-            let en = &p.enums[*e];
-            match raw.as_str().and_then(|s| en.position(s)) {
-                Some(pos) => Value::Enum(pos),
-                None => return refuse(&format!("is not a value of enum {}", en.name)),
+        WireKind::Enum(e) => match raw.as_str().and_then(|s| p.enums[e].position(s)) {
+            Some(pos) => Value::Enum(pos),
+            None => return not_of_kind(),
+        },
+        WireKind::Integer => {
+            if let Json::Number(n) = raw {
+                match too_wide(var, &n.to_string()) {
+                    Some(Wide::Fraction) => return not_of_kind(),
+                    Some(Wide::PastRange) => return Err(Refusal::new(sentence::out_of_range(name))),
+                    None => {}
+                }
             }
-        }
-        ty => {
             let n = match raw {
                 Json::Number(n) => json_number(n).filter(|r| r.is_integer()),
                 _ => None,
             };
             match n {
-                Some(n) => Value::Num(n * ty.factor()),
+                Some(n) => Value::Num(n * var.ty.factor()),
                 // A whole number too large to read (`1e5000`) is an integer past every range.
                 None if matches!(raw, Json::Number(n) if num::decimal_is_whole(&n.to_string()) == Some(true)) => {
-                    return refuse("is out of range")
+                    return Err(Refusal::new(sentence::out_of_range(name)))
                 }
-                None => return refuse("is not an integer"),
+                None => return not_of_kind(),
             }
         }
     };
     if let Some((lo, hi)) = &var.range {
         if &value < lo || &value > hi {
-            return refuse("is out of range");
+            return Err(Refusal::new(sentence::out_of_range(name)));
         }
     }
     Ok(value)
+}
+
+/// The refusal of a number too wide to convert, decided from its digits alone (converting a
+/// number of a million digits takes time quadratic in them): a fraction is not an integer,
+/// and a whole number of more digits than int64 holds (or than the range's widest end, if
+/// that is wider) is out of range. The same sentences as for any other number.
+/// What a number wider than int64 is, told from its digits alone.
+enum Wide {
+    Fraction,
+    PastRange,
+}
+
+fn too_wide(var: &Var, text: &str) -> Option<Wide> {
+    const INT64_DIGITS: u64 = 19;
+    if text.len() as u64 <= INT64_DIGITS + 2 {
+        return None;
+    }
+    let (whole, digits) = num::decimal_digits(text)?;
+    if !whole {
+        return Some(Wide::Fraction);
+    }
+    let widest = match &var.range {
+        Some((Value::Num(lo), Value::Num(hi))) => {
+            let end = |x: &num::Rat| {
+                (num_traits::Signed::abs(x) / var.ty.factor()).ceil().to_integer().to_string().len() as u64
+            };
+            end(lo).max(end(hi))
+        }
+        _ => 0,
+    };
+    (digits > INT64_DIGITS.max(widest)).then_some(Wide::PastRange)
 }
 
 /// A value in the wire form: an integer in the declared unit, a name, a date, a boolean, null.

@@ -2,8 +2,14 @@
 //! [`Backend`]. What every backend shares — names, the header, the vectors it is held to —
 //! lives here; a backend only spells the rule in its language.
 
+pub mod api;
+pub mod legacy_plan;
 pub mod names;
+pub mod naming;
 pub mod plan;
+pub mod printer;
+pub mod text;
+pub mod walk;
 
 use crate::analysis::Analysis;
 use crate::sema::{EnumId, Program, Value, VarId};
@@ -20,13 +26,21 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::JavaScript => &typescript::JavaScript,
         Lang::Go => &go::Go,
         Lang::Java => &java::Java,
+        Lang::Ruby => &ruby::Ruby,
+        Lang::Php => &php::Php,
+        Lang::Swift => &swift::Swift,
+        Lang::Numpy => &numpy::Numpy,
     }
 }
 
 pub mod go;
 pub mod java;
+pub mod numpy;
+pub mod php;
 pub mod python;
+pub mod ruby;
 pub mod rust;
+pub mod swift;
 pub mod typescript;
 
 /// One generated file, its path relative to the language's folder.
@@ -36,8 +50,10 @@ pub struct File {
     pub text: String,
 }
 
-/// What a backend is given: the checked rule and what the analysis proved about it.
+/// What a backend is given: the checked rule and what the analysis proved about it, and the
+/// code plan made from them once.
 pub struct Unit<'a> {
+    pub plan: plan::Plan,
     pub program: &'a Program,
     pub analysis: &'a Analysis,
     /// The rule file's name as headers show it (`parcel_rate.rule`).
@@ -57,13 +73,32 @@ impl<'a> Unit<'a> {
         }
         let (program, analysis) = (checked.program.as_ref()?, checked.analysis.as_ref()?);
         let src = sources.get(checked.file);
+        let source_name = src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         Some(Unit {
+            plan: plan::build(program, analysis, &source_name, &src.sha256),
             program,
             analysis,
-            source_name: src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            source_name,
             sha256: src.sha256.clone(),
             text: src.text.clone(),
         })
+    }
+
+    /// The unit of a program and its analysis read from somewhere else than a checked file.
+    pub fn new(program: &'a Program, analysis: &'a Analysis, source_name: &str, sha256: &str, text: &str) -> Unit<'a> {
+        Unit {
+            plan: plan::build(program, analysis, source_name, sha256),
+            program,
+            analysis,
+            source_name: source_name.to_string(),
+            sha256: sha256.to_string(),
+            text: text.to_string(),
+        }
+    }
+
+    /// Every identifier the rule's code declares in `lang`.
+    pub fn names(&self, lang: Lang) -> naming::Names {
+        naming::names(&self.plan, lang)
     }
 
     /// The two header lines every generated file starts with, behind the language's comment marker.
@@ -94,6 +129,14 @@ pub struct Runner {
 
 pub trait Backend: Sync {
     fn lang(&self) -> Lang;
+    /// Commands that build every rule's runner of a language folder at once (one javac for
+    /// every class), where that is quicker than rule by rule. When they succeed, `rulec test`
+    /// skips each runner's own `build`; when they fail, each rule builds on its own, so a
+    /// failure names the rule it belongs to.
+    /// `files` are the folder's files, relative to it, sorted.
+    fn build_all(&self, _files: &[String]) -> Option<Vec<Vec<String>>> {
+        None
+    }
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;
@@ -175,7 +218,7 @@ fn wire_int(r: &crate::num::Rat) -> serde_json::Value {
 /// file `rulec-build` writes into OUT_DIR and the code `include_rule!` expands to. It is
 /// written to be `include!`d inside `pub mod <alias> { … }`.
 pub fn rust_module(u: &Unit) -> File {
-    let name = format!("{}.rs", u.program.ident());
+    let name = format!("{}.rs", u.names(Lang::Rust).module);
     backend(Lang::Rust).generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
 }
 
@@ -187,6 +230,9 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
         for f in backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
+        if lang == Lang::JavaScript {
+            out.push(crate::doc::page_file(u));
+        }
     }
     out.extend(helper_vectors());
     let p = u.program;
@@ -197,6 +243,35 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
     out.push(File { path: format!("vectors/{}.jsonl", p.ident()), text: lines(&|v| v.line(p)) });
     out.push(File { path: format!("vectors/{}.expected.jsonl", p.ident()), text: lines(&|v| v.expected(p)) });
     out
+}
+
+/// Files two rules would both write: the same path (ASCII case folded, as a file system on
+/// macOS or Windows folds it) with other bytes — `a/price.rule` and `b/price.rule`, or
+/// `parcel_rate` and `ParcelRate` in Go's package and Java's class. One message per path,
+/// naming both rules; empty when every path has one writer (the shared helper files are the
+/// same bytes from every rule).
+pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
+    use std::collections::BTreeMap;
+    let mut seen: BTreeMap<String, (&str, &File)> = BTreeMap::new();
+    let mut pairs: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for (rule, f) in outputs {
+        match seen.get(&f.path.to_ascii_lowercase()) {
+            Some((other, g)) if *other != rule.as_str() && (g.text != f.text || g.path != f.path) => {
+                pairs.entry((other, rule)).or_default().push(&f.path);
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(f.path.to_ascii_lowercase(), (rule, f));
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|((a, b), paths)| {
+            let more = if paths.len() > 1 { format!(" and {} more", paths.len() - 1) } else { String::new() };
+            format!("{a} and {b} would both write {}{more}: give one of the rules another name or alias", paths[0])
+        })
+        .collect()
 }
 
 /// The unit vectors of the arithmetic every module carries (the seven roundings of a

@@ -169,6 +169,9 @@ pub struct RowIr {
     pub span: Span,
     /// The span of every cell, conditions then results.
     pub cell_spans: Vec<Span>,
+    /// The text of every cell as written, conditions then results (the comment beside a
+    /// generated branch, the certificate and doc quote it).
+    pub cells: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -180,6 +183,8 @@ pub struct TableIr {
     pub rows: Vec<RowIr>,
     pub span: Span,
     pub name_span: Span,
+    /// Where the policy is written (`unique`); the empty span after the name when it is not.
+    pub policy_span: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -1564,10 +1564,12 @@ impl Lower {
         let mut rows = Vec::with_capacity(t.rows.len());
         for row in &t.rows {
             let mut cell_spans = Vec::with_capacity(row.cells.len());
+            let mut cells = Vec::with_capacity(row.cells.len());
             let mut rconds = Vec::with_capacity(conds.len());
             let mut rres = Vec::with_capacity(results.len());
             for (i, cell) in row.cells.iter().enumerate() {
                 cell_spans.push(cell.span);
+                cells.push(self.source_text(cell.span));
                 match &cell.kind {
                     ast::Cell::Cond(c) => {
                         let v = conds[i];
@@ -1585,7 +1587,7 @@ impl Lower {
                     }
                 }
             }
-            rows.push(RowIr { conds: rconds, results: rres, span: row.span, cell_spans });
+            rows.push(RowIr { conds: rconds, results: rres, span: row.span, cell_spans, cells });
         }
         if !ok {
             return None;
@@ -1598,6 +1600,11 @@ impl Lower {
             rows,
             span,
             name_span: t.name.span,
+            policy_span: t
+                .policy
+                .as_ref()
+                .map(|p| p.1)
+                .unwrap_or(Span::new(t.name.span.end as usize, t.name.span.end as usize)),
         })
     }
 

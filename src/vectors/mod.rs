@@ -73,9 +73,26 @@ pub struct Criterion {
     pub missing: Vec<(String, String)>,
 }
 
+/// A boundary pair (the `boundary_pair` criterion): two calls one input apart, `column` at
+/// `below` in the first and at `above` in the second (in the column's declared unit), the
+/// row firing in exactly one of them. Both calls are among the suite's vectors.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    pub table: usize,
+    /// 1-based.
+    pub row: usize,
+    pub column: VarId,
+    pub below: Rat,
+    pub above: Rat,
+    /// Each side: the call on the wire, the inputs as read, the reference's answer.
+    pub sides: [(Json, Vec<Value>, Outcome); 2],
+}
+
 pub struct Suite {
     pub vectors: Vec<Vector>,
     pub criteria: Vec<Criterion>,
+    /// The boundary pairs, in the order the criterion lists them.
+    pub pairs: Vec<Pair>,
 }
 
 impl Suite {
@@ -118,9 +135,9 @@ pub fn build(p: &Program) -> Suite {
     ];
     criteria.iter_mut().for_each(|c| c.satisfied = c.total - c.missing.len());
     let refused = refusals(p, &s);
-    let mut vectors = s.into_vectors();
+    let (mut vectors, pairs) = s.into_vectors();
     vectors.extend(refused);
-    Suite { vectors, criteria }
+    Suite { vectors, criteria, pairs }
 }
 
 /// The cases the door refuses, one per way an input can be wrong (language.md §7).

@@ -2,7 +2,7 @@
 //! each input's interesting values (its range's ends, both sides of every boundary a cell
 //! draws on it), and moves of one input at a time from a call that already fires a row.
 
-use super::{edges, is_first, run, Answer, Criterion, Vector};
+use super::{edges, is_first, run, Answer, Criterion, Pair, Vector};
 use crate::analysis::model::linear_of;
 use crate::eval::{self, wire, Outcome};
 use crate::num::{self, Rat};
@@ -27,6 +27,7 @@ pub(super) struct Search<'p> {
     pool: Vec<Case>,
     chosen: Vec<Vector>,
     seen: HashSet<String>,
+    pairs: Vec<Pair>,
 }
 
 /// splitmix64: a small, fixed PRNG, so the same rule always gives the same suite.
@@ -52,11 +53,12 @@ impl<'p> Search<'p> {
         let values: Vec<Vec<Json>> = p.inputs.iter().map(|&v| interesting(p, v)).collect();
         let raw = calls(p, &values);
         let pool = raw.iter().filter_map(|input| case(p, input)).collect();
-        Search { p, values, raw, pool, chosen: Vec::new(), seen: HashSet::new() }
+        Search { p, values, raw, pool, chosen: Vec::new(), seen: HashSet::new(), pairs: Vec::new() }
     }
 
-    pub fn into_vectors(self) -> Vec<Vector> {
-        self.chosen
+    /// The chosen vectors, and the boundary pairs among them.
+    pub fn into_vectors(self) -> (Vec<Vector>, Vec<Pair>) {
+        (self.chosen, self.pairs)
     }
 
     fn choose(&mut self, c: &Case, why: String) {
@@ -194,6 +196,15 @@ impl<'p> Search<'p> {
                             Some((x, y)) => {
                                 self.choose(&x, format!("boundary pair: {what}, one side"));
                                 self.choose(&y, format!("boundary pair: {what}, other side"));
+                                let record = |c: &Case| (c.input.clone(), c.inputs.clone(), c.outcome.clone());
+                                self.pairs.push(Pair {
+                                    table: t,
+                                    row: r + 1,
+                                    column: col,
+                                    below: a.clone(),
+                                    above: b.clone(),
+                                    sides: [record(&x), record(&y)],
+                                });
                             }
                             None => {
                                 c.missing.push((what, "no two calls one input apart were found on either side".into()))

@@ -1,6 +1,181 @@
-//! What several analysis test files share.
+//! What the integration tests share: the binary, the corpus, the toolchain rule (under CI a
+//! missing toolchain fails the test; elsewhere it is a note), `rulec test` as CI runs it, and
+//! the analysis tests' check that no diagnostic claims what it has not shown.
+#![allow(dead_code)]
 
+use rulec::eval::wire;
+use rulec::sema::{Program, Ty, Value};
 use rulec::Checked;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+pub fn rulec(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().unwrap()
+}
+
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The rules every language is held to: the clean corpus, and tests/rules (the hostile
+/// names, DMN's naming style).
+pub fn rules() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["tests/corpus", "tests/rules"] {
+        for e in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "rule") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Whether every program is on PATH. When one is not: a failure under CI, a note elsewhere.
+pub fn toolchain(test: &str, programs: &[&str]) -> bool {
+    let missing: Vec<&&str> = programs.iter().filter(|p| !rulec::harness::on_path(p)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let names: Vec<&str> = missing.iter().map(|p| **p).collect();
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: {} not on PATH, and CI is set", names.join(" and "));
+    }
+    eprintln!("note: {test} skipped: {} not on PATH", names.join(" and "));
+    false
+}
+
+/// `rulec gen` of `rules` for `langs` (every language when empty) into `out`.
+pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    cmd.arg("gen").args(rules).arg("--out").arg(out).arg("--lock").arg(out.join("rulec.lock"));
+    if !langs.is_empty() {
+        cmd.args(["--lang", langs]);
+    }
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "rulec gen: {}{}", text(&o.stdout), text(&o.stderr));
+}
+
+/// The languages this machine kind can install: every one but Swift.
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy";
+
+/// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
+/// language under CI (Swift cannot be installed here, and is tested apart); the report.
+pub fn test_json(dir: &Path, langs: &str) -> serde_json::Value {
+    let mut args: Vec<&str> = vec!["test", dir.to_str().unwrap(), "--format", "json"];
+    let langs = if langs.is_empty() && std::env::var_os("CI").is_some() { INSTALLABLE } else { langs };
+    if !langs.is_empty() {
+        args.extend(["--lang", langs]);
+    }
+    if std::env::var_os("CI").is_some() {
+        args.push("--require-all");
+    }
+    let out = rulec(&args, Path::new(ROOT));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("rulec test: {e}\n{}", text(&out.stderr)))
+}
+
+/// Every result of a `rulec test` report agreed, and ran; nothing skipped under CI.
+pub fn assert_green(report: &serde_json::Value) {
+    let skipped = report["skipped"].as_array().unwrap();
+    assert!(std::env::var_os("CI").is_none() || skipped.is_empty(), "skipped under CI: {skipped:?}");
+    if !skipped.is_empty() {
+        eprintln!("note: not run here (CI runs them): {skipped:?}");
+    }
+    let results = report["results"].as_array().unwrap();
+    assert!(!results.is_empty() || !skipped.is_empty(), "nothing was tested: {report}");
+    for r in results {
+        assert_eq!((r["ok"].as_bool(), r["ran"].as_bool()), (Some(true), Some(true)), "{r}");
+    }
+}
+
+/// Every file under `dir`, with its bytes, sorted by path.
+pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.push((p.strip_prefix(root).unwrap().display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Every name `rulec api` gives for `lang` that a file must hold: the functions and the
+/// enums' members, as identifiers of the file the entry names.
+pub fn api(rule: &Path, lang: &str) -> serde_json::Value {
+    let out = rulec(&["api", rule.to_str().unwrap(), "--lang", lang], Path::new(ROOT));
+    assert!(out.status.success(), "rulec api: {}", text(&out.stderr));
+    serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()[lang].clone()
+}
+
+/// Whether a program is on PATH.
+pub fn on_path(program: &str) -> bool {
+    rulec::harness::on_path(program)
+}
+
+/// The program of a rule that checks clean.
+pub fn program(path: &Path) -> Program {
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()).unwrap();
+    assert!(!checked.has_errors(), "{} checks clean", path.display());
+    checked.program.unwrap()
+}
+
+/// A deterministic generator for calls.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+}
+
+/// A call with every input drawn in its declared range, as its wire JSON.
+pub fn random_call(p: &Program, rng: &mut Lcg) -> Json {
+    let mut m = serde_json::Map::new();
+    for &v in &p.inputs {
+        let var = &p.vars[v];
+        if var.optional && rng.below(5) == 0 {
+            continue;
+        }
+        let value = match (&var.ty, &var.range) {
+            (Ty::Bool, _) => Value::Bool(rng.below(2) == 1),
+            (Ty::Enum(e), r) => {
+                let (lo, hi) = match r {
+                    Some((Value::Enum(a), Value::Enum(b))) => (*a as u64, *b as u64),
+                    _ => (0, p.enums[*e].values.len() as u64 - 1),
+                };
+                Value::Enum((lo + rng.below(hi - lo + 1)) as u32)
+            }
+            (t, Some((Value::Num(lo), Value::Num(hi)))) => {
+                let (lo, hi) = ((lo / t.factor()).to_integer(), (hi / t.factor()).to_integer());
+                let span: u64 = (&hi - &lo + 1u32).try_into().unwrap_or(u64::MAX);
+                // Near the ends half the time: where the boundaries and the limits are.
+                let k = match rng.below(4) {
+                    0 => rng.below(span.min(50)),
+                    1 => span - 1 - rng.below(span.min(50)),
+                    _ => rng.below(span),
+                };
+                Value::Num(rulec::num::big(lo + k) * t.factor())
+            }
+            _ => Value::Str(["JP", "KR", "FR", ""][rng.below(4) as usize].to_string()),
+        };
+        m.insert(var.name.clone(), wire::to_wire(p, var, &value));
+    }
+    Json::Object(m)
+}
 
 /// The codes whose claims need a witness the reference evaluator confirms.
 const CLAIMS: &[&str] = &["E101", "E103", "E107", "E108", "E132", "E134"];

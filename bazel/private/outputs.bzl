@@ -1,0 +1,105 @@
+"""The files `rulec gen` writes for one rule, predeclared from the rule file's name.
+
+Bazel must name every output before any action runs, and it cannot read a rule file to
+learn its name then. So the rules rely on one convention, which `rulec gen --only` checks
+on every run (a file generated but not declared, or declared but not generated, fails the
+action and names the file):
+
+  * a rule file is named after the rule's alias: `parcel_rate.rule` holds `rule parcel_rate`
+    (or `rule 送料(parcel_rate)`), and `a` below is that alias;
+  * per language, the files of the rule `a` (paths below the language's folder):
+
+      rust        a.rs  a_runner.rs
+      python      a.py  a_runner.py
+      typescript  a.ts  a_runner.ts
+      javascript  a.mjs a_runner.mjs
+      go          p/go.mod  p/p.go  p/cmd/runner/main.go   (p: a without `_`, lower case;
+                                                            `rule` before a leading digit,
+                                                            after a Go keyword or `main`)
+      java        A.java  ARunner.java                      (A: a in PascalCase)
+      vectors     a.jsonl  a.expected.jsonl
+
+  * the files every rule of a folder shares, written by the action of the target's first
+    rule file (by path) and declared once: `_helpers_runner.<ext>` in each language's folder
+    and `vectors/_helpers.jsonl`, `vectors/_helpers.expected.jsonl`;
+  * an enums file generates nothing of its own (its enums are written into each rule that
+    uses it), so it is given to the rules as `enums`, never as `srcs`.
+"""
+
+LANGS = ["rust", "python", "typescript", "javascript", "go", "java"]
+
+_GO_KEYWORDS = [
+    "break",
+    "case",
+    "chan",
+    "const",
+    "continue",
+    "default",
+    "defer",
+    "else",
+    "fallthrough",
+    "for",
+    "func",
+    "go",
+    "goto",
+    "if",
+    "import",
+    "interface",
+    "map",
+    "package",
+    "range",
+    "return",
+    "select",
+    "struct",
+    "switch",
+    "type",
+    "var",
+]
+
+def go_package(alias):
+    """The Go package (and folder) of the rule `alias`."""
+    p = alias.replace("_", "").lower()
+    if not p or p[0].isdigit():
+        return "rule" + p
+    if p in _GO_KEYWORDS or p == "main":
+        return p + "rule"
+    return p
+
+def _pascal(alias):
+    return "".join([w[0].upper() + w[1:] for w in alias.split("_") if w])
+
+_HELPERS_EXT = {
+    "rust": "rs",
+    "python": "py",
+    "typescript": "ts",
+    "javascript": "mjs",
+    "go": "go",
+    "java": "java",
+}
+
+def rule_files(alias, lang):
+    """The files of one rule in one language, relative to the generated tree's root."""
+    if lang == "go":
+        p = go_package(alias)
+        names = [p + "/go.mod", p + "/" + p + ".go", p + "/cmd/runner/main.go"]
+    elif lang == "java":
+        names = [_pascal(alias) + ".java", _pascal(alias) + "Runner.java"]
+    elif lang == "vectors":
+        names = [alias + ".jsonl", alias + ".expected.jsonl"]
+    else:
+        ext = _HELPERS_EXT[lang]
+        names = [alias + "." + ext, alias + "_runner." + ext]
+    return [lang + "/" + n for n in names]
+
+def shared_files(lang):
+    """The files every rule generated into one tree shares, in one language."""
+    if lang == "vectors":
+        return ["vectors/_helpers.jsonl", "vectors/_helpers.expected.jsonl"]
+    return [lang + "/_helpers_runner." + _HELPERS_EXT[lang]]
+
+def alias_of(rule_file):
+    """The alias a rule file's name promises (`rules/parcel_rate.rule` → `parcel_rate`)."""
+    base = rule_file.basename
+    if not base.endswith(".rule"):
+        fail("%s is not a .rule file" % rule_file.short_path)
+    return base[:-len(".rule")]

@@ -1,0 +1,3 @@
+module rulec/memberdiscount
+
+go 1.18

@@ -1,0 +1,3 @@
+module rulec/parcelrate
+
+go 1.18

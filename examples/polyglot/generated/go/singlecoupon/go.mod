@@ -1,0 +1,3 @@
+module rulec/singlecoupon
+
+go 1.18

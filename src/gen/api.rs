@@ -1,0 +1,120 @@
+//! `rulec api` (formats.md): how to call the generated code, built from the plan and each
+//! language's names. The shared fields are written here once; a backend adds the spellings
+//! only it knows (its signatures) through [`Entry`].
+
+use super::naming::Names;
+use super::plan::{BoundaryTy, Plan, Role};
+use crate::sema::VarId;
+use serde_json::{json, Map, Value as Json};
+
+/// The top-level fields of `rulec api` for a rule.
+pub fn top(plan: &Plan) -> Map<String, Json> {
+    let mut m = Map::new();
+    m.insert("rule".into(), json!(plan.rule.name));
+    m.insert("alias".into(), json!(plan.rule.base));
+    m.insert("version".into(), json!(plan.rule.version.to_string()));
+    m.insert("source_sha256".into(), json!(plan.rule.sha256));
+    let pre: Vec<Json> = plan.preconditions.iter().map(|t| json!({"kind": "constraint", "text": t})).collect();
+    m.insert("preconditions".into(), json!(pre));
+    m
+}
+
+/// How a language spells what `api` lists: a variable's type, and a member as a caller
+/// writes it (`CouponKind.PERCENT`).
+pub struct Spelling<'a> {
+    pub names: &'a Names,
+    pub ty: &'a dyn Fn(VarId) -> String,
+    pub member: &'a dyn Fn(usize, usize) -> String,
+}
+
+impl Spelling<'_> {
+    /// A parameter: the wire name, this language's identifier, its type, its unit, and the
+    /// range the entry guard enforces (wire integers; day numbers for a date; names for an
+    /// ordered enum).
+    pub fn param(&self, plan: &Plan, v: VarId, ident: &str) -> Json {
+        let var = plan.var(v);
+        let mut m = Map::new();
+        m.insert("name".into(), json!(var.name));
+        m.insert("alias".into(), json!(ident));
+        m.insert("type".into(), json!((self.ty)(v)));
+        match var.ty {
+            BoundaryTy::Unit(u) => {
+                m.insert("unit".into(), json!(plan.units[u].symbol));
+            }
+            BoundaryTy::Date => {
+                m.insert("unit".into(), json!("day"));
+            }
+            _ => {}
+        }
+        if let Some((lo, hi)) = var.range {
+            let range = match var.ty {
+                BoundaryTy::Enum(e) => {
+                    let en = &plan.enums[e];
+                    json!({"min": en.values[lo as usize].name, "max": en.values[hi as usize].name})
+                }
+                _ => json!({"min": lo, "max": hi}),
+            };
+            m.insert("range".into(), range);
+        }
+        m.insert("optional".into(), json!(var.optional));
+        Json::Object(m)
+    }
+
+    pub fn params(&self, plan: &Plan) -> Json {
+        json!(plan.inputs.iter().map(|&v| self.param(plan, v, &self.names.vars[v])).collect::<Vec<_>>())
+    }
+
+    /// The outputs, each under the name a caller reads it by (a field of `Output`, or the
+    /// value itself when there is one), with its rounding.
+    pub fn outputs(&self, plan: &Plan) -> Json {
+        let outs: Vec<Json> = plan
+            .outputs
+            .iter()
+            .map(|&v| {
+                let ident = if plan.outputs.len() == 1 { &self.names.vars[v] } else { &self.names.fields[v] };
+                let mut o = self.param(plan, v, ident);
+                if let Some((mode, grid)) = plan.var(v).rounding {
+                    o["rounding"] = json!({"mode": mode.as_str(), "grid": grid});
+                }
+                o
+            })
+            .collect();
+        json!(outs)
+    }
+
+    pub fn enums(&self, plan: &Plan) -> Json {
+        json!(plan
+            .enums
+            .iter()
+            .enumerate()
+            .map(|(e, en)| json!({
+                "name": en.name,
+                "alias": self.names.enums[e],
+                "values": en.values.iter().enumerate()
+                    .map(|(i, v)| json!({"name": v.name, "alias": (self.member)(e, i)}))
+                    .collect::<Vec<_>>(),
+            }))
+            .collect::<Vec<_>>())
+    }
+
+    /// The fields every function-shaped language shares: the functions by name, the
+    /// parameters, the outputs, the enums.
+    pub fn entry(&self, plan: &Plan, returns: &str) -> Map<String, Json> {
+        let n = self.names;
+        let mut m = Map::new();
+        m.insert("function".into(), json!(n.function));
+        m.insert("traced".into(), json!(n.traced));
+        m.insert("record".into(), json!(n.record));
+        m.insert("wire".into(), json!(n.wire));
+        m.insert("params".into(), self.params(plan));
+        m.insert("returns".into(), json!(returns));
+        m.insert("outputs".into(), self.outputs(plan));
+        m.insert("enums".into(), self.enums(plan));
+        m
+    }
+}
+
+/// Whether any variable that crosses the boundary is a date (the module's converters).
+pub fn has_dates(plan: &Plan) -> bool {
+    plan.vars.iter().any(|v| v.ty == BoundaryTy::Date && matches!(v.role, Role::Input | Role::Output))
+}

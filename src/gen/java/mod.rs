@@ -1,0 +1,803 @@
+//! The Java backend (generated-code.md, Java): it spells the plan. One public class per rule
+//! with everything nested in it — the enums (`value()`, `from(String)`), the two errors,
+//! `Fired`, `Output` and `Traced` records, the static methods — `long` for every number and
+//! day, `Locale.ROOT` wherever text is formatted, and only java.util.List/ArrayList imported.
+//! The fixed text is `runtime/Module.java`; the runner (`runtime/Runner.java`) carries a
+//! strict JSON reader and hands the object to the class's wire door.
+
+use super::naming::Names;
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::text::{self, c_string, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner, Unit};
+use crate::eval::wire::WireKind;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/Module.java");
+const RUNNER: &str = include_str!("runtime/Runner.java");
+const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.java");
+const MARK: &str = "    // rulec:";
+
+pub struct Java;
+
+/// How the class is built, with the files of one rule; what `rulec api` prints under `build`.
+const BUILD: &str = "javac --release 17 -encoding UTF-8 -d classes *.java";
+
+impl Backend for Java {
+    fn lang(&self) -> Lang {
+        Lang::Java
+    }
+
+    fn generate(&self, u: &Unit) -> Vec<File> {
+        let (plan, n) = (&u.plan, &u.names(Lang::Java));
+        let j = Jv { plan, n };
+        vec![
+            File { path: format!("{}.java", n.module), text: j.module() },
+            File { path: format!("{}Runner.java", n.module), text: j.runner() },
+            File { path: "_helpers_runner.java".into(), text: helpers_runner() },
+        ]
+    }
+
+    fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
+        let mut cmd: Vec<String> =
+            ["javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"].map(String::from).to_vec();
+        cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].map(String::from));
+        cmd.extend(files.iter().filter(|f| f.ends_with(".java")).cloned());
+        Some(vec![cmd])
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        // The JVM flags only make a short run start faster (C1 alone, one GC thread).
+        let fast = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
+        let javac = |files: Vec<String>| -> Vec<String> {
+            let mut cmd = vec!["javac".to_string()];
+            cmd.extend(fast.iter().map(|f| format!("-J{f}")));
+            cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].iter().map(|s| s.to_string()));
+            cmd.extend(files);
+            cmd
+        };
+        let java = |class: &str| -> Vec<String> {
+            let mut cmd = vec!["java".to_string()];
+            cmd.extend(fast.iter().map(|f| f.to_string()));
+            cmd.extend(["-cp".to_string(), "classes".to_string(), class.to_string()]);
+            cmd
+        };
+        if base == "_helpers" {
+            return Runner {
+                needs: vec!["javac", "java"],
+                build: vec![javac(vec!["_helpers_runner.java".into()])],
+                run: java("_helpers_runner"),
+            };
+        }
+        let class = crate::gen::naming::module_name(Lang::Java, base);
+        Runner {
+            needs: vec!["javac", "java"],
+            build: vec![javac(vec![format!("{class}.java"), format!("{class}Runner.java")])],
+            run: java(&format!("{class}Runner")),
+        }
+    }
+
+    fn api(&self, u: &Unit) -> serde_json::Value {
+        let (plan, n) = (&u.plan, &u.names(Lang::Java));
+        let j = Jv { plan, n };
+        let spell = super::api::Spelling {
+            names: n,
+            ty: &|v| j.ty(v),
+            member: &|e, i| format!("{}.{}", n.enums[e], n.members[e][i]),
+        };
+        let ret = j.returns();
+        let mut m = spell.entry(plan, &ret);
+        m.insert("module".into(), json!(format!("{}.java", n.module)));
+        m.insert("class".into(), json!(n.module));
+        m.insert("signature".into(), json!(format!("public static {ret} {}({})", n.function, j.params())));
+        m.insert("traced_signature".into(), json!(format!("public static Traced {}({})", n.traced, j.params())));
+        m.insert(
+            "record_signature".into(),
+            json!(format!("public static String {}({})", n.record, j.with_params(&j.record_tail()))),
+        );
+        m.insert(
+            "wire_signature".into(),
+            json!(format!("public static String {}(Object {}, String {})", n.wire, n.local("call"), n.local("tag"))),
+        );
+        m.insert("build".into(), json!(BUILD));
+        if plan.dates {
+            m.insert("dates".into(), json!({"type": "long", "from_wire": "dateFromWire", "from_native": "dateOf"}));
+        }
+        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
+        serde_json::Value::Object(m)
+    }
+}
+
+/// A Java string literal. A control character is an octal escape: a `\u` escape would be
+/// read before the lexer and end the literal.
+fn lit(s: &str) -> String {
+    c_string(
+        s,
+        |c| if c < 0x100 { format!("\\{c:03o}") } else { char::from_u32(c).map(String::from).unwrap_or_default() },
+    )
+}
+
+fn long(n: i64) -> String {
+    if n == i64::MIN {
+        "Long.MIN_VALUE".into()
+    } else {
+        format!("{n}L")
+    }
+}
+
+fn div_round_fn(m: crate::num::RoundMode) -> String {
+    format!("divRound{}", crate::lang::pascal(m.as_str()))
+}
+
+// Java's precedences (higher binds tighter).
+const COND: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const EQ: u8 = 4;
+const REL: u8 = 5;
+const ADD: u8 = 6;
+const MUL: u8 = 7;
+const UNARY: u8 = 8;
+
+struct Jv<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+}
+
+impl Syntax for Jv<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let text = |s: &str| Part::Text(s.to_string());
+        match &e.node {
+            Node::Int(n) => Form::Leaf(long(*n), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(lit(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("null".into()),
+            Node::Var(v) => {
+                let name = self.n.vars[*v].clone();
+                // The value an optional holds, where the code reads it as a value: unboxed.
+                match (self.plan.var(*v).optional, e.optional, e.kind) {
+                    (true, false, Kind::Num) => leaf(format!("{name}.longValue()")),
+                    (true, false, Kind::Bool) => leaf(format!("{name}.booleanValue()")),
+                    _ => leaf(name),
+                }
+            }
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), ADD),
+                Arith::Sub => Form::Infix("-".into(), ADD),
+                Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            // Exact: E106 proved the division lands on a whole number.
+            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {}", long(*q)))], MUL),
+            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
+            Node::Min(xs) | Node::Max(xs) => {
+                let f = match (matches!(e.node, Node::Min(_)), e.kind) {
+                    (true, Kind::Enum(_)) => "least",
+                    (false, Kind::Enum(_)) => "greatest",
+                    (true, _) => "Math.min",
+                    (false, _) => "Math.max",
+                };
+                // Two arguments at a time, left to right.
+                let mut parts = vec![Part::Kid(0, COND)];
+                for i in 1..xs.len() {
+                    parts.insert(0, Part::Text(format!("{f}(")));
+                    parts.push(text(", "));
+                    parts.push(Part::Kid(i, COND));
+                    parts.push(text(")"));
+                }
+                Form::Parts(parts, ATOM)
+            }
+            Node::Mod(..) => Form::Call("modFloor".into()),
+            Node::Isqrt(_) => Form::Call("isqrtLong".into()),
+            Node::If(..) => Form::Parts(
+                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, OR), text(" : "), Part::Kid(2, COND)],
+                COND,
+            ),
+            Node::Cmp(op, a, _) => self.cmp(*op, a.kind),
+            Node::And(..) => Form::Infix("&&".into(), AND),
+            Node::Or(..) => Form::Infix("||".into(), OR),
+            Node::Not(_) => Form::Prefix("!".into(), UNARY),
+            Node::OneOf(x, vals) => {
+                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
+                let any = alts.reduce(Expr::or).expect("a set of one value or more");
+                Form::Parts(vec![Part::Expr(any, OR)], OR)
+            }
+            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} == null", self.n.vars[*v]))], EQ),
+            Node::Present(v, _) => {
+                Form::Parts(vec![Part::Text(format!("{} != null && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
+            }
+        }
+    }
+}
+
+impl Jv<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
+    }
+
+    /// Numbers as longs, an ordered enum by its place, a string by its characters.
+    fn cmp(&self, op: CmpOp, kind: Kind) -> Form {
+        let text = |s: String| Part::Text(s);
+        let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
+        match (kind, op) {
+            (Kind::Str, CmpOp::Eq) => Form::Parts(
+                vec![Part::Kid(0, ATOM), text(".equals(".into()), Part::Kid(1, COND), text(")".into())],
+                ATOM,
+            ),
+            (Kind::Str, _) => Form::Parts(
+                vec![
+                    text("!".into()),
+                    Part::Kid(0, ATOM),
+                    text(".equals(".into()),
+                    Part::Kid(1, COND),
+                    text(")".into()),
+                ],
+                UNARY,
+            ),
+            (Kind::Enum(_), CmpOp::Eq | CmpOp::Ne) | (Kind::Num | Kind::Bool, _) => Form::Parts(
+                vec![Part::Kid(0, prec + 1), text(format!(" {} ", cmp_op(op))), Part::Kid(1, prec + 1)],
+                prec,
+            ),
+            (Kind::Enum(_), _) => Form::Parts(
+                vec![
+                    Part::Kid(0, ATOM),
+                    text(".compareTo(".into()),
+                    Part::Kid(1, COND),
+                    text(format!(") {} 0", cmp_op(op))),
+                ],
+                REL,
+            ),
+        }
+    }
+
+    /// The Java type of a variable: `long` for every number and day, boxed when optional.
+    fn ty(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        match (var.kind, var.optional) {
+            (Kind::Bool, false) => "boolean".into(),
+            (Kind::Bool, true) => "Boolean".into(),
+            (Kind::Num, false) => "long".into(),
+            (Kind::Num, true) => "Long".into(),
+            (Kind::Str, _) => "String".into(),
+            (Kind::Enum(e), _) => self.n.enums[e].clone(),
+        }
+    }
+
+    /// What a parameter or an output is, for its javadoc.
+    fn about(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let what = match var.ty {
+            BoundaryTy::Bool => "a truth value".to_string(),
+            BoundaryTy::Str => "a string".to_string(),
+            BoundaryTy::Enum(_) => format!("a value of enum {}", var.what),
+            BoundaryTy::Date => "a date, as its day number (days since 1970-01-01)".to_string(),
+            _ => format!("{}, as a whole number of its unit", var.what),
+        };
+        let range = match (var.range, var.ty) {
+            (Some((lo, hi)), BoundaryTy::Enum(e)) => {
+                let en = &self.plan.enums[e];
+                format!("; {}..{}", en.values[lo as usize].name, en.values[hi as usize].name)
+            }
+            (Some((lo, hi)), _) => format!("; {lo}..{hi}"),
+            _ => String::new(),
+        };
+        let optional = if var.optional { "; null when absent" } else { "" };
+        comment(&format!("{what}{range}{optional}")).replace("*/", "* /")
+    }
+
+    fn params(&self) -> String {
+        let ps: Vec<String> = self.plan.inputs.iter().map(|&v| format!("{} {}", self.ty(v), self.n.vars[v])).collect();
+        ps.join(", ")
+    }
+
+    fn with_params(&self, rest: &str) -> String {
+        let p = self.params();
+        if p.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{p}, {rest}")
+        }
+    }
+
+    /// The record function's parameters after the inputs.
+    fn record_tail(&self) -> String {
+        let l = |b| self.n.local(b);
+        format!("{} {}, List<Fired> {}, String {}", self.returns(), l("out"), l("trace"), l("tag"))
+    }
+
+    fn args(&self) -> String {
+        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn with_args(&self, rest: &str) -> String {
+        let a = self.args();
+        if a.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{a}, {rest}")
+        }
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.ty(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            o.raw(section(MODULE, MARK, name));
+            o.raw("\n\n");
+        }
+    }
+
+    fn module(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let mut o = Code::new("    ");
+        o.raw(&text::header(plan, "//"));
+        if let Some(about) = &plan.rule.about {
+            o.line("//");
+            o.line(format!("// {}", comment(about)));
+        }
+        o.line("//");
+        o.line(format!("// Build: {BUILD}"));
+        o.blank();
+        o.line("import java.util.ArrayList;");
+        o.line("import java.util.List;");
+        o.blank();
+        o.line("/**");
+        o.line(format!(
+            " * Rule {} v{}. {{@code {}}} decides; {{@code {}}} also returns the rows that",
+            comment(&plan.rule.name).replace("*/", "* /"),
+            plan.rule.version,
+            n.function,
+            n.traced
+        ));
+        o.line(format!(
+            " * matched, {{@code {}}} writes one call as a fixtures record, and {{@code {}}} takes a call in",
+            n.record, n.wire
+        ));
+        o.line(" * the wire form. Every number is a long: an integer in the unit its parameter names.");
+        o.line(" */");
+        o.line(format!("public final class {} {{", n.module));
+        o.indent();
+        o.line(format!("private {}() {{", n.module));
+        o.line("}");
+        o.blank();
+        self.enums(&mut o);
+        self.sections(&mut o, &["errors"]);
+        if plan.outputs.len() > 1 {
+            let fields: Vec<String> = plan.outputs.iter().map(|&v| format!("{} {}", self.ty(v), n.fields[v])).collect();
+            o.line("/** What the rule decides, in the order the outputs are declared. */");
+            o.line(format!("public record Output({}) {{", fields.join(", ")));
+            o.line("}");
+            o.blank();
+        }
+        o.line("/** A call's answer with the rows that matched: one per table, in evaluation order. */");
+        o.line(format!("public record Traced({} value, List<Fired> trace) {{", self.returns()));
+        o.line("}");
+        o.blank();
+        self.functions(&mut o);
+        self.record(&mut o);
+        self.helpers(&mut o);
+        let mut text = o.finish();
+        while text.ends_with("\n\n") {
+            text.pop();
+        }
+        if text.ends_with("\n\n") {
+            text.pop();
+        }
+        text.truncate(text.trim_end().len());
+        text.push_str("\n}\n");
+        text
+    }
+
+    fn enums(&self, o: &mut Code) {
+        for (e, en) in self.plan.enums.iter().enumerate() {
+            let name = &self.n.enums[e];
+            o.line(format!(
+                "/** enum {}{}. */",
+                comment(&en.name).replace("*/", "* /"),
+                if en.ordered { " (ordered)" } else { "" }
+            ));
+            o.line(format!("public enum {name} {{"));
+            o.indent();
+            let count = en.values.len();
+            for (i, v) in en.values.iter().enumerate() {
+                let end = if i + 1 == count { ";" } else { "," };
+                o.line(format!("{}({}){end}", self.n.members[e][i], lit(&v.name)));
+            }
+            o.blank();
+            o.line("private final String wire;");
+            o.blank();
+            o.line(format!("{name}(String wire) {{"));
+            o.line("    this.wire = wire;");
+            o.line("}");
+            o.blank();
+            o.line("/** The value's name, as the wire and the records write it. */");
+            o.line("public String value() {");
+            o.line("    return wire;");
+            o.line("}");
+            o.blank();
+            o.line("/** The value named {@code s} on the wire, or null when the enum has none of that name. */");
+            o.line(format!("public static {name} from(String s) {{"));
+            o.line(format!("    for ({name} x : values()) {{"));
+            o.line("        if (x.wire.equals(s)) {");
+            o.line("            return x;");
+            o.line("        }");
+            o.line("    }");
+            o.line("    return null;");
+            o.line("}");
+            o.dedent();
+            o.line("}");
+            o.blank();
+        }
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let (params, ret) = (self.params(), self.returns());
+        let tables: Vec<&TablePlan> = plan.tables().collect();
+        let decides: Vec<String> = plan.outputs.iter().map(|&v| plan.var(v).name.clone()).collect();
+        let reads: Vec<String> = plan.inputs.iter().map(|&v| plan.var(v).name.clone()).collect();
+        o.line("/**");
+        o.line(
+            format!(" * Decides {} from {}.", comment(&decides.join(", ")), comment(&reads.join(", ")))
+                .replace("*/", "* /"),
+        );
+        o.line(" *");
+        for &v in &plan.inputs {
+            o.line(format!(" * @param {} {}", n.vars[v], self.about(v)));
+        }
+        o.line(format!(
+            " * @return {}",
+            if plan.outputs.len() == 1 {
+                self.about(plan.outputs[0])
+            } else {
+                "the outputs, as an {@link Output}".into()
+            }
+        ));
+        o.line(" * @throws RuleInputError when the call is outside the declared domain (fix the call site)");
+        o.line(" * @throws RuleContradictionError when two rows the checker could not prove apart both matched (fix the rule)");
+        o.line(" */");
+        o.line(format!("public static {ret} {}({params}) {{", n.function));
+        o.line(format!("    return {}({});", n.core, self.with_args(&format!("new int[{}]", tables.len()))));
+        o.line("}");
+        o.blank();
+        o.line("/** The same call, with the rows that matched: one per table, in evaluation order. */");
+        o.line(format!("public static Traced {}({params}) {{", n.traced));
+        let l = |b| n.local(b);
+        let (rows, value) = (l("rows"), l("value"));
+        o.line(format!("    int[] {rows} = new int[{}];", tables.len()));
+        o.line(format!("    {ret} {value} = {}({});", n.core, self.with_args(rows)));
+        o.line(format!("    return new Traced({value}, trace({rows}));"));
+        o.line("}");
+        o.blank();
+        o.line("/** The rows a call matched, as the trace lists them. */");
+        o.line("private static List<Fired> trace(int[] rows) {");
+        o.line(format!("    List<Fired> trace = new ArrayList<>({});", tables.len()));
+        for t in &tables {
+            o.line(format!("    trace.add(new Fired({}, rows[{}]));", lit(&t.name), t.slot));
+        }
+        o.line("    return trace;");
+        o.line("}");
+        o.blank();
+        o.line("/**");
+        o.line(" * One call in the wire form (formats.md), a map of the inputs under their declared names");
+        o.line(" * (numbers as BigDecimal): the door's checks in the reference's order, then the rule; the");
+        o.line(" * record line. A null tag is no tag.");
+        o.line(" */");
+        let (call, tag, out, input) = (l("call"), l("tag"), l("out"), l("in"));
+        o.line(format!("public static String {}(Object {call}, String {tag}) {{", n.wire));
+        o.indent();
+        o.line(format!("if (!({call} instanceof java.util.Map<?, ?> {input})) {{"));
+        o.line(format!("    throw new RuleInputError({}, null);", lit(&plan.door.not_an_object)));
+        o.line("}");
+        let mut body = Body { j: self, o };
+        walk::wire(plan, &mut body);
+        let o = body.o;
+        o.line(format!("int[] {rows} = new int[{}];", tables.len()));
+        o.line(format!("{ret} {out} = {}({});", n.core, self.with_args(rows)));
+        o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, trace({rows}), {tag}"))));
+        o.dedent();
+        o.line("}");
+        o.blank();
+        o.line(
+            "/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */",
+        );
+        o.line(format!("private static {ret} {}({}) {{", n.core, self.with_params(&format!("int[] {rows}"))));
+        o.indent();
+        o.line("// The entry guard: what the proofs assumed of every call.");
+        let mut body = Body { j: self, o };
+        walk::guard(plan, Lang::Java, &mut body);
+        walk::body(plan, &mut body);
+        let o = body.o;
+        match plan.outputs.as_slice() {
+            [one] => o.line(format!("return {};", n.vars[*one])),
+            outs => {
+                let vals: Vec<String> = outs.iter().map(|&v| n.vars[v].clone()).collect();
+                o.line(format!("return new Output({});", vals.join(", ")));
+            }
+        }
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        let n = self.n;
+        o.line("/**");
+        o.line(" * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty");
+        o.line(" * or null tag is left out.");
+        o.line(" */");
+        o.line(format!("public static String {}({}) {{", n.record, self.with_params(&self.record_tail())));
+        o.indent();
+        let (s, tag, trace) = (n.local("s"), n.local("tag"), n.local("trace"));
+        o.line(format!("StringBuilder {s} = new StringBuilder(256);"));
+        o.line(format!("{s}.append('{{');"));
+        o.line(format!("if ({tag} != null && !{tag}.isEmpty()) {{"));
+        o.line(format!("    {s}.append(\"\\\"tag\\\":\");"));
+        o.line(format!("    appendJson({s}, {tag});"));
+        o.line(format!("    {s}.append(',');"));
+        o.line("}");
+        let mut body = Body { j: self, o };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        o.line(format!("appendTrace({s}, {trace});"));
+        o.line(format!("{s}.append(\"]}}\");"));
+        o.line(format!("return {s}.toString();"));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn helpers(&self, o: &mut Code) {
+        let plan = self.plan;
+        let mut names: Vec<String> = vec!["json".into()];
+        if plan.dates {
+            names.extend(["date_str".into(), "date_type".into()]);
+        }
+        if plan.door.inputs.iter().any(|i| i.kind == WireKind::Date) || plan.dates {
+            names.push("days".into());
+        }
+        names.push("wire".into());
+        for (kind, section) in [
+            (WireKind::Integer, "wire_long"),
+            (WireKind::Boolean, "wire_bool"),
+            (WireKind::Text, "wire_string"),
+            (WireKind::Date, "wire_day"),
+        ] {
+            if plan.door.inputs.iter().any(|i| i.kind == kind) {
+                names.push(section.into());
+            }
+        }
+        if plan.door.inputs.iter().any(|i| matches!(i.kind, WireKind::Enum(_))) {
+            names.push("wire_member".into());
+        }
+        for h in &plan.helpers {
+            names.push(match h {
+                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        let enum_min_max = |min: bool| {
+            plan.steps.iter().any(|s| match s {
+                super::plan::Step::Define { value, .. } => uses(value, min),
+                super::plan::Step::Table(t) => {
+                    t.rows.iter().any(|r| uses(&r.cond, min) || r.assigns.iter().any(|(_, x)| uses(x, min)))
+                }
+            }) || plan.door.constraints.iter().any(|c| uses(&c.test, min))
+        };
+        if enum_min_max(true) {
+            names.push("least".into());
+        }
+        if enum_min_max(false) {
+            names.push("greatest".into());
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.sections(o, &names);
+    }
+
+    fn runner(&self) -> String {
+        let mut o = text::header(self.plan, "//");
+        o.push_str("//\n");
+        o.push_str(&format!(
+            "// Build: javac --release 17 -encoding UTF-8 -d classes {m}.java {m}Runner.java\n// Run:   java -cp classes {m}Runner < vectors.jsonl\n//\n",
+            m = self.n.module
+        ));
+        let body = RUNNER
+            .replace("RulecRunner", &format!("{}Runner", self.n.module))
+            .replace("RulecRule", &self.n.module)
+            .replace("rulecWire", &self.n.wire);
+        o.push_str(&body);
+        o
+    }
+}
+
+/// Whether an expression takes the min (or max) of values of an enum.
+fn uses(e: &Expr, min: bool) -> bool {
+    let here = match (&e.node, e.kind) {
+        (Node::Min(_), Kind::Enum(_)) => min,
+        (Node::Max(_), Kind::Enum(_)) => !min,
+        _ => false,
+    };
+    here || e.children().into_iter().any(|k| uses(k, min))
+}
+
+struct Body<'a, 'b> {
+    j: &'a Jv<'a>,
+    o: &'b mut Code,
+}
+
+impl Body<'_, '_> {
+    fn range_check(&mut self, input: &InputDoor, x: &str) {
+        let Some(r) = &input.range else { return };
+        let (cond, value) = match input.kind {
+            WireKind::Enum(_) => (format!("{x}.ordinal() < {} || {x}.ordinal() > {}", r.lo, r.hi), "null".to_string()),
+            _ => (format!("{x} < {} || {x} > {}", long(r.lo), long(r.hi)), x.to_string()),
+        };
+        let guard = if input.optional { format!("{x} != null && ({cond})") } else { cond };
+        self.o.line(format!("if ({guard}) {{"));
+        self.o.line(format!("    throw new RuleInputError({}, {value});", lit(&r.sentence)));
+        self.o.line("}");
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        let x = self.j.n.vars[input.var].clone();
+        if checks.contains(&Check::Missing) {
+            self.o.line(format!("if ({x} == null) {{"));
+            self.o.line(format!("    throw new RuleInputError({}, null);", lit(&input.missing)));
+            self.o.line("}");
+        }
+        if checks.contains(&Check::Range) {
+            self.range_check(input, &x);
+        }
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let mut test = self.j.print(&c.test, OR + 1);
+        if !c.optionals.is_empty() {
+            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} == null", self.j.n.vars[v])).collect();
+            test = format!("{} || {test}", absent.join(" || "));
+        }
+        self.o.line(format!("if (!({test})) {{"));
+        self.o.line(format!("    throw new RuleInputError({}, null);", lit(&c.sentence)));
+        self.o.line("}");
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        let (n, plan) = (self.j.n, self.j.plan);
+        self.o.line(format!("// define {}", comment(&plan.var(var).name)));
+        self.o.line(format!("{} {} = {};", self.j.ty(var), n.vars[var], self.j.top(value)));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.j.print(&a.cond, AND + 1), self.j.print(&b.cond, AND + 1));
+        self.o.line(format!("if ({ca} && {cb}) {{"));
+        self.o.line(format!("    throw new RuleContradictionError({});", lit(sentence)));
+        self.o.line("}");
+    }
+
+    fn declare(&mut self, var: VarId) {
+        self.o.line(format!("{} {};", self.j.ty(var), self.j.n.vars[var]));
+    }
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let cond = self.j.top(&row.cond);
+        if first {
+            self.o.line(format!("if ({cond}) {{"));
+        } else {
+            self.o.line(format!("}} else if ({cond}) {{"));
+        }
+        self.o.indent();
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {};", self.j.n.vars[*v], self.j.top(value)));
+        }
+        self.o.line(format!("{}[{}] = {};", self.j.n.local("rows"), t.slot, row.n));
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("} else {");
+        self.o.line(format!("    throw new RuleContradictionError({});", lit(&t.no_row)));
+        self.o.line("}");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let (j, x) = (self.j, self.j.n.vars[input.var].clone());
+        let key = lit(&input.name);
+        let (m, k) = (lit(&input.missing), lit(&input.not_of_kind));
+        let read = |raw: &str| match input.kind {
+            WireKind::Integer => {
+                let out = input.range.as_ref().map(|r| lit(&r.sentence)).expect("a counted input has a range");
+                format!("wireLong({raw}, {m}, {k}, {out})")
+            }
+            WireKind::Boolean => format!("wireBool({raw}, {m}, {k})"),
+            WireKind::Text => format!("wireString({raw}, {m}, {k})"),
+            WireKind::Date => format!("wireDay({raw}, {m}, {k})"),
+            WireKind::Enum(e) => format!("wireMember({raw}, {}::from, {m}, {k})", j.n.enums[e]),
+        };
+        let (ty, map) = (j.ty(input.var), j.n.local("in"));
+        let raw = format!("{map}.get({key})");
+        if input.optional {
+            self.o.line(format!("{ty} {x} = {raw} == null ? null : {};", read(&raw)));
+        } else {
+            self.o.line(format!("{ty} {x} = {};", read(&raw)));
+        }
+        self.range_check(input, &x);
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let keys: Vec<String> = names.iter().map(|k| lit(k)).collect();
+        let (key, map) = (self.j.n.local("key"), self.j.n.local("in"));
+        self.o.line(format!("for (Object {key} : {map}.keySet()) {{"));
+        self.o.line(format!("    if (!java.util.Set.of({}).contains({key})) {{", keys.join(", ")));
+        self.o.line(format!("        throw new RuleInputError({key} + {}, null);", lit(sentence)));
+        self.o.line("    }");
+        self.o.line("}");
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("{}.append({});", self.j.n.local("s"), lit(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.j.n, self.j.plan);
+        let x = match from {
+            Source::Input => n.vars[var].clone(),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}()", n.local("out"), n.fields[var]),
+        };
+        let (v, s) = (plan.var(var), n.local("s"));
+        let append = match v.ty {
+            BoundaryTy::Str => format!("appendJson({s}, {x});"),
+            BoundaryTy::Enum(_) => format!("appendJson({s}, {x}.value());"),
+            BoundaryTy::Date => format!("appendDate({s}, {x});"),
+            _ => format!("{s}.append({x});"),
+        };
+        if v.optional {
+            self.o.line(format!("if ({x} == null) {{"));
+            self.o.line(format!("    {s}.append(\"null\");"));
+            self.o.line("} else {");
+            self.o.line(format!("    {append}"));
+            self.o.line("}");
+        } else {
+            self.o.line(append);
+        }
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a class may carry.
+fn helpers_runner() -> String {
+    let mut helpers = String::new();
+    for m in crate::num::RoundMode::ALL {
+        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
+        helpers.push_str("\n\n");
+    }
+    helpers.push_str(section(MODULE, MARK, "mod"));
+    helpers.push_str("\n\n");
+    helpers.push_str(section(MODULE, MARK, "isqrt"));
+    let body = HELPERS_RUNNER.replace("    // rulec: helpers", &helpers);
+    format!("// Code generated by rulec. DO NOT EDIT.\n{body}")
+}

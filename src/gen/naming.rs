@@ -1,0 +1,246 @@
+//! The one naming pass: every identifier a rule's generated code declares, for one
+//! language, from the plan and the language's tables (src/lang.rs).
+//!
+//! A name keeps its spelling unless the language reserves it or something declared before
+//! it already has it. A reserved word takes `_` after it (`class_`); a name taken takes the
+//! next number in the case's own manner (`class_2`, `Output2`). Claims are made in one fixed
+//! order — the module, the function and its twins, the unit types, the enums and their
+//! members, the ranks, then every variable in declaration order — so the same rule gives
+//! the same identifiers on every run, and names that fold together in one language (`Red`,
+//! `red`, `RED` as Python's `RED`) are settled there without touching the others.
+
+use super::plan::Plan;
+use crate::lang::{Case, Lang, Naming};
+use std::collections::HashSet;
+
+#[derive(Clone, Debug)]
+pub struct Names {
+    pub lang: Lang,
+    /// The module's file stem, Go's package, Java's class.
+    pub module: String,
+    pub function: String,
+    pub traced: String,
+    pub record: String,
+    pub wire: String,
+    /// By unit type (the plan's `units`).
+    pub units: Vec<String>,
+    /// By enum: its type.
+    pub enums: Vec<String>,
+    /// By enum: the function reading a value back from its wire name, where the language
+    /// declares one beside the type (Go's `ParseCouponKind`).
+    pub parsers: Vec<Option<String>>,
+    /// By enum, by value: the member's identifier (bare: without the enum's qualifier).
+    pub members: Vec<Vec<String>>,
+    /// The function holding the branches (answers the outputs and the rows).
+    pub core: String,
+    /// By table, in evaluation order: the local holding the row it matched.
+    pub slots: Vec<String>,
+    /// By enum, by value: the module constant holding the member, where the language has them.
+    pub member_consts: Vec<Vec<Option<String>>>,
+    /// By enum: the function giving a value's place, where the language needs one.
+    pub ranks: Vec<Option<String>>,
+    /// By variable: the identifier of the parameter or local that holds it.
+    pub vars: Vec<String>,
+    /// By variable: its field in `Output` (outputs) or Go's `Input` (inputs).
+    pub fields: Vec<String>,
+    /// The language's `locals`, each with the spelling left free by the rule's values.
+    locals: Vec<(&'static str, String)>,
+}
+
+impl Names {
+    /// The spelling of the generated code's own local `base` (one of the language's `locals`).
+    pub fn local(&self, base: &str) -> &str {
+        match self.locals.iter().find(|(b, _)| *b == base) {
+            Some((_, spelled)) => spelled,
+            None => panic!("`{base}` is not among the {} locals of src/lang.rs", self.lang.name()),
+        }
+    }
+}
+
+/// Identifiers taken in one namespace.
+struct Scope<'a> {
+    naming: &'a Naming,
+    /// Words no identifier of this namespace may be: the language's, and the generated code's.
+    reserved: Vec<&'a str>,
+    taken: HashSet<String>,
+}
+
+impl<'a> Scope<'a> {
+    fn new(naming: &'a Naming) -> Scope<'a> {
+        let reserved = naming.reserved.iter().chain(naming.used).copied().collect();
+        Scope { naming, reserved, taken: HashSet::new() }
+    }
+
+    /// The scope of values where the language keeps them apart from the module's names.
+    fn values(naming: &'a Naming) -> Scope<'a> {
+        if naming.values_apart {
+            Scope { naming, reserved: naming.value_reserved.to_vec(), taken: HashSet::new() }
+        } else {
+            Scope::new(naming)
+        }
+    }
+
+    fn key(&self, ident: &str) -> String {
+        if self.naming.fold_case {
+            ident.to_ascii_lowercase()
+        } else {
+            ident.to_string()
+        }
+    }
+
+    fn reserved(&self, ident: &str) -> bool {
+        let k = self.key(ident);
+        self.reserved.iter().any(|w| self.key(w) == k)
+    }
+
+    fn is_taken(&self, ident: &str) -> bool {
+        self.taken.contains(&self.key(ident))
+    }
+
+    /// Claim `ident` (already spelled), or the first free spelling after it. A keyword the
+    /// language can quote is quoted; any other reserved word takes `_` after it.
+    fn claim(&mut self, ident: String, case: Case) -> String {
+        if self.reserved(&ident) && !self.is_taken(&ident) {
+            let keyword = self.naming.reserved.contains(&ident.as_str()) && !self.naming.used.contains(&ident.as_str());
+            if let (Some((open, close)), true) = (self.naming.escape, keyword) {
+                self.taken.insert(self.key(&ident));
+                return format!("{open}{ident}{close}");
+            }
+        }
+        let mut candidate = if self.reserved(&ident) { case.escaped(&ident) } else { ident.clone() };
+        let mut n = 2;
+        while self.is_taken(&candidate) || self.reserved(&candidate) {
+            candidate = case.numbered(&ident, n);
+            n += 1;
+        }
+        self.taken.insert(self.key(&candidate));
+        candidate
+    }
+
+    /// Claim a module-level name: it must not shadow a builtin the fixed text calls either.
+    fn claim_top(&mut self, ident: String, case: Case) -> String {
+        let builtins = self.naming.builtins;
+        let ident = if builtins.contains(&ident.as_str()) { format!("{ident}_") } else { ident };
+        self.claim(ident, case)
+    }
+
+    /// Claim a spelling that must be unique but is also not one of `extra`.
+    fn claim_field(&mut self, ident: String, case: Case, extra: &[&str]) -> String {
+        let clash = |s: &str| extra.contains(&s);
+        let mut candidate = if clash(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut n = 2;
+        while self.is_taken(&candidate) || clash(&candidate) {
+            candidate = case.numbered(&ident, n);
+            n += 1;
+        }
+        self.taken.insert(self.key(&candidate));
+        candidate
+    }
+}
+
+fn template(t: &str, ident: &str) -> String {
+    t.replace("{}", ident)
+}
+
+/// The module (file stem, package, class) of a rule whose identifier base is `base`: what
+/// `names` gives, from the base alone (the harness finds a runner by it).
+pub fn module_name(lang: Lang, base: &str) -> String {
+    let n = lang.naming();
+    Scope::new(n).claim_top(n.module.apply(base), n.module)
+}
+
+pub fn names(plan: &Plan, lang: Lang) -> Names {
+    let n = lang.naming();
+    let mut global = Scope::new(n);
+    let module = module_name(lang, &plan.rule.base);
+    if n.module_in_scope {
+        global.taken.insert(module.clone());
+    }
+    let function = global.claim_top(n.function.apply(&plan.rule.base), n.function);
+    let cased = n.function.apply(&plan.rule.base);
+    let traced = global.claim_top(template(n.traced, &cased), n.function);
+    let record = global.claim_top(template(n.record, &cased), n.function);
+    let wire = global.claim_top(template(n.wire, &cased), n.function);
+    let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
+    let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
+    let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
+    let members: Vec<Vec<String>> = plan
+        .enums
+        .iter()
+        .zip(&enums)
+        .map(|(e, ty)| {
+            let mut own = Scope::new(n);
+            e.values
+                .iter()
+                .map(|v| {
+                    let bare = n.member.apply(&v.base);
+                    let ident = if n.member_prefixed { format!("{ty}{bare}") } else { bare };
+                    let scope = if n.members_global { &mut global } else { &mut own };
+                    scope.claim(ident, n.member)
+                })
+                .collect()
+        })
+        .collect();
+    let member_consts = members
+        .iter()
+        .zip(&enums)
+        .map(|(ms, ty): (&Vec<String>, &String)| {
+            ms.iter()
+                .map(|m| n.member_const.map(|t| global.claim_top(t.replace("{0}", ty).replace("{1}", m), Case::Keep)))
+                .collect()
+        })
+        .collect();
+    let ranks = plan
+        .enums
+        .iter()
+        .map(|e| match n.rank {
+            Some((t, case)) if e.ranked => Some(global.claim_top(template(t, &case.apply(&e.base)), case)),
+            _ => None,
+        })
+        .collect();
+    let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
+    let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
+    let mut values =
+        if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
+    let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
+    // After the values: a value named like one of them keeps its name, the local moves.
+    let locals = n.locals.iter().map(|&l| (l, values.claim(l.to_string(), Case::Keep))).collect();
+    let mut inputs = Scope::new(n);
+    let mut outputs = Scope::new(n);
+    let fields = plan
+        .vars
+        .iter()
+        .map(|v| {
+            let mut f = n.field.apply(&v.base);
+            if n.field_no_underscore && f.starts_with('_') {
+                f = format!("{}_", f.trim_start_matches('_'));
+                if f == "_" {
+                    f = "field_".into();
+                }
+            }
+            let scope = if v.role == super::plan::Role::Input { &mut inputs } else { &mut outputs };
+            let mut reserved: Vec<&str> = n.fields.to_vec();
+            reserved.extend(n.reserved);
+            scope.claim_field(f, n.field, &reserved)
+        })
+        .collect();
+    Names {
+        lang,
+        module,
+        function,
+        traced,
+        record,
+        wire,
+        core,
+        slots,
+        units,
+        enums,
+        parsers,
+        members,
+        member_consts,
+        ranks,
+        vars,
+        fields,
+        locals,
+    }
+}

@@ -1,0 +1,683 @@
+//! The PHP backend (generated-code.md, PHP): it spells the plan. One file, a namespace per
+//! rule, `declare(strict_types=1)`, every parameter typed, native backed enums, `intdiv`
+//! wherever a division is written (the `/` operator never appears), `Output` a final class
+//! of promoted readonly properties, the traced twin answering `[$value, $trace]`. No composer:
+//! one `require_once`. The fixed text is `runtime/module.php`.
+
+use super::naming::Names;
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::{Form, Part, Syntax, ATOM};
+use super::text::{self, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner, Unit};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/module.php");
+const RUNNER: &str = include_str!("runtime/runner.php");
+const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.php");
+const MARK: &str = "// rulec:";
+
+pub struct Php;
+
+impl Backend for Php {
+    fn lang(&self) -> Lang {
+        Lang::Php
+    }
+
+    fn generate(&self, u: &Unit) -> Vec<File> {
+        let (plan, n) = (&u.plan, &u.names(Lang::Php));
+        let p = Ph { plan, n };
+        let base = &plan.rule.base;
+        vec![
+            File { path: format!("{base}.php"), text: p.module() },
+            File { path: format!("{base}_runner.php"), text: p.runner() },
+            File { path: "_helpers_runner.php".into(), text: helpers_runner() },
+        ]
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        Runner {
+            needs: vec!["php"],
+            build: vec![],
+            run: vec!["php".into(), "-d".into(), "error_reporting=-1".into(), format!("{base}_runner.php")],
+        }
+    }
+
+    fn api(&self, u: &Unit) -> serde_json::Value {
+        let (plan, n) = (&u.plan, &u.names(Lang::Php));
+        let p = Ph { plan, n };
+        let spell = super::api::Spelling {
+            names: n,
+            ty: &|v| p.ty(v),
+            member: &|e, i| format!("{}::{}", n.enums[e], n.members[e][i]),
+        };
+        let ret = p.returns();
+        let mut m = spell.entry(plan, &ret);
+        m.insert("module".into(), json!(format!("{}.php", plan.rule.base)));
+        m.insert("namespace".into(), json!(n.module));
+        m.insert("signature".into(), json!(format!("function {}({}): {ret}", n.function, p.params())));
+        m.insert("traced_signature".into(), json!(format!("function {}({}): array", n.traced, p.params())));
+        m.insert(
+            "record_signature".into(),
+            json!(format!(
+                "function {}({}): string",
+                n.record,
+                p.with_params(&format!("{ret} $out, array $trace, ?string $tag = ''"))
+            )),
+        );
+        m.insert(
+            "wire_signature".into(),
+            json!(format!("function {}(mixed $call, ?string $tag = ''): string", n.wire)),
+        );
+        if plan.dates {
+            m.insert("dates".into(), json!({"type": "int", "from_wire": "date_from_wire", "from_native": "date_of"}));
+        }
+        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
+        serde_json::Value::Object(m)
+    }
+}
+
+/// A PHP single-quoted string when the text has no control character, else a double-quoted
+/// one with every `$`, `"` and `\` escaped (so nothing interpolates).
+fn php_str(s: &str) -> String {
+    if !s.chars().any(|c| c.is_control()) {
+        return format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
+    }
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '$' => o.push_str("\\$"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+// PHP's precedences (higher binds tighter). The conditional does not nest without
+// parentheses in PHP 8, so both its branches bind more tightly than it.
+const COND: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const EQ: u8 = 4;
+const REL: u8 = 5;
+const ADD: u8 = 6;
+const MUL: u8 = 7;
+const UNARY: u8 = 8;
+
+struct Ph<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+}
+
+impl Syntax for Ph<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let text = |s: &str| Part::Text(s.to_string());
+        match &e.node {
+            Node::Int(i64::MIN) => leaf("\\PHP_INT_MIN".into()),
+            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(php_str(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("null".into()),
+            Node::Var(v) => leaf(format!("${}", self.n.vars[*v])),
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), ADD),
+                Arith::Sub => Form::Infix("-".into(), ADD),
+                Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            Node::DivExact(_, q) => {
+                Form::Parts(vec![text("\\intdiv("), Part::Kid(0, COND), Part::Text(format!(", {q})"))], ATOM)
+            }
+            Node::DivRound(.., m) => Form::Call(format!("_div_round_{}", m.as_str())),
+            Node::Min(xs) | Node::Max(xs) => match e.kind {
+                Kind::Enum(en) => {
+                    // Two values at a time, by their places: `(rank(a) <= rank(b) ? a : b)`.
+                    let r = self.rank(en);
+                    let op = if matches!(e.node, Node::Min(_)) { "<=" } else { ">=" };
+                    let mut acc = self.print(&xs[0], COND + 1);
+                    for x in &xs[1..] {
+                        let y = self.print(x, COND + 1);
+                        acc = format!("({r}({acc}) {op} {r}({y}) ? {acc} : {y})");
+                    }
+                    Form::Leaf(acc, ATOM)
+                }
+                _ => {
+                    let mut parts = vec![text(if matches!(e.node, Node::Min(_)) { "\\min(" } else { "\\max(" })];
+                    for i in 0..xs.len() {
+                        if i > 0 {
+                            parts.push(text(", "));
+                        }
+                        parts.push(Part::Kid(i, COND));
+                    }
+                    parts.push(text(")"));
+                    Form::Parts(parts, ATOM)
+                }
+            },
+            Node::Mod(..) => Form::Call("_mod".into()),
+            Node::Isqrt(_) => Form::Call("_isqrt".into()),
+            Node::If(..) => Form::Parts(
+                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, COND + 1), text(" : "), Part::Kid(2, COND + 1)],
+                COND,
+            ),
+            Node::Cmp(op, a, _) => {
+                let sym = match op {
+                    CmpOp::Eq => "===",
+                    CmpOp::Ne => "!==",
+                    other => super::printer::cmp_op(*other),
+                };
+                match (a.kind, op) {
+                    (Kind::Enum(en), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
+                        let r = self.rank(en);
+                        Form::Parts(
+                            vec![
+                                Part::Text(format!("{r}(")),
+                                Part::Kid(0, COND),
+                                Part::Text(format!(") {sym} {r}(")),
+                                Part::Kid(1, COND),
+                                text(")"),
+                            ],
+                            REL,
+                        )
+                    }
+                    _ => {
+                        let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
+                        Form::Parts(
+                            vec![Part::Kid(0, prec + 1), Part::Text(format!(" {sym} ")), Part::Kid(1, prec + 1)],
+                            prec,
+                        )
+                    }
+                }
+            }
+            Node::And(..) => Form::Infix("&&".into(), AND),
+            Node::Or(..) => Form::Infix("||".into(), OR),
+            Node::Not(_) => Form::Prefix("!".into(), UNARY),
+            Node::OneOf(x, vals) => {
+                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
+                Form::Parts(vec![Part::Expr(alts.reduce(Expr::or).expect("a set of one value or more"), OR)], OR)
+            }
+            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("${} === null", self.n.vars[*v]))], EQ),
+            Node::Present(v, _) => {
+                Form::Parts(vec![Part::Text(format!("${} !== null && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
+            }
+        }
+    }
+}
+
+impl Ph<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        format!("{}::{}", self.n.enums[e], self.n.members[e][i as usize])
+    }
+
+    fn rank(&self, e: usize) -> &str {
+        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
+    }
+
+    fn ty(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => "bool".to_string(),
+            Kind::Str => "string".to_string(),
+            Kind::Enum(e) => self.n.enums[e].clone(),
+            Kind::Num => "int".to_string(),
+        };
+        if var.optional {
+            format!("?{base}")
+        } else {
+            base
+        }
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.ty(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn params(&self) -> String {
+        let ps: Vec<String> = self.plan.inputs.iter().map(|&v| format!("{} ${}", self.ty(v), self.n.vars[v])).collect();
+        ps.join(", ")
+    }
+
+    fn with_params(&self, rest: &str) -> String {
+        let p = self.params();
+        if p.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{p}, {rest}")
+        }
+    }
+
+    fn args(&self) -> String {
+        self.plan.inputs.iter().map(|&v| format!("${}", self.n.vars[v])).collect::<Vec<_>>().join(", ")
+    }
+
+    fn with_args(&self, rest: &str) -> String {
+        let a = self.args();
+        if a.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{a}, {rest}")
+        }
+    }
+
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            o.raw(section(MODULE, MARK, name));
+            o.raw("\n\n");
+        }
+    }
+
+    fn fired(&self) -> String {
+        let f: Vec<String> =
+            self.plan.tables().map(|t| format!("new Fired({}, $rows[{}])", php_str(&t.name), t.slot)).collect();
+        format!("[{}]", f.join(", "))
+    }
+
+    fn module(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let mut o = Code::new("    ");
+        o.line("<?php");
+        o.blank();
+        o.raw(&text::header(plan, "//"));
+        if let Some(about) = &plan.rule.about {
+            o.line("//");
+            o.line(format!("// {}", comment(about)));
+        }
+        o.line("//");
+        o.line(format!("// require_once __DIR__ . '/{}.php'; then \\{}\\{}(…).", plan.rule.base, n.module, n.function));
+        o.blank();
+        o.line("declare(strict_types=1);");
+        o.blank();
+        o.line(format!("namespace {};", n.module));
+        o.blank();
+        for (u, name) in plan.units.iter().zip(&n.units) {
+            o.line(format!("// {name}: {} (an int of its unit)", comment(&u.what)));
+        }
+        if !plan.units.is_empty() {
+            o.blank();
+        }
+        for (e, en) in plan.enums.iter().enumerate() {
+            o.line(format!(
+                "/** enum {}: the backing value is the name the wire and the records carry. */",
+                comment(&en.name).replace("*/", "* /")
+            ));
+            o.line(format!("enum {}: string", n.enums[e]));
+            o.line("{");
+            o.indent();
+            for (i, v) in en.values.iter().enumerate() {
+                o.line(format!("case {} = {};", n.members[e][i], php_str(&v.name)));
+            }
+            o.dedent();
+            o.line("}");
+            o.blank();
+            if let Some(rank) = &n.ranks[e] {
+                o.line(format!(
+                    "/** The place of a value of the ordered enum {}, from 0. */",
+                    comment(&en.name).replace("*/", "* /")
+                ));
+                o.line(format!("function {rank}({} $value): int", n.enums[e]));
+                o.line("{");
+                o.line("    return match ($value) {");
+                for (i, m) in n.members[e].iter().enumerate() {
+                    o.line(format!("        {}::{m} => {i},", n.enums[e]));
+                }
+                o.line("    };");
+                o.line("}");
+                o.blank();
+            }
+        }
+        self.sections(&mut o, &["errors"]);
+        if plan.outputs.len() > 1 {
+            o.line("/** The outputs, in the order the rule declares them. */");
+            o.line("final class Output");
+            o.line("{");
+            o.line("    public function __construct(");
+            for &v in &plan.outputs {
+                o.line(format!("        public readonly {} ${},", self.ty(v), n.fields[v]));
+            }
+            o.line("    ) {");
+            o.line("    }");
+            o.line("}");
+            o.blank();
+        }
+        self.functions(&mut o);
+        self.record(&mut o);
+        let helpers = self.helpers();
+        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
+        self.sections(&mut o, &names);
+        o.finish()
+    }
+
+    fn helpers(&self) -> Vec<String> {
+        let plan = self.plan;
+        let has = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        let mut names: Vec<String> = vec!["refuse".into()];
+        if has(|k| *k == WireKind::Integer) {
+            names.push("check_int".into());
+        }
+        if has(|k| *k == WireKind::Date) {
+            names.push("wire_day".into());
+        }
+        if plan.dates || has(|k| *k == WireKind::Date) {
+            names.push("days".into());
+        }
+        if plan.dates {
+            names.push("date_type".into());
+        }
+        names.push("json_str".into());
+        if plan.dates {
+            names.push("date_str".into());
+        }
+        for h in &plan.helpers {
+            names.push(match h {
+                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        names
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let (params, args, ret) = (self.params(), self.args(), self.returns());
+        let tables = plan.tables().count();
+        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
+        o.line("/**");
+        o.line(format!(" * {}", comment(&about).replace("*/", "* /")));
+        o.line(" *");
+        for &v in &plan.inputs {
+            let var = plan.var(v);
+            o.line(format!(" * @param {} ${} {}", self.ty(v), n.vars[v], comment(&var.what).replace("*/", "* /")));
+        }
+        o.line(" * @throws RuleInputError when the call is outside the declared domain (fix the call site)");
+        o.line(" * @throws RuleContradictionError when two rows the checker could not prove apart both matched");
+        o.line(" */");
+        o.line(format!("function {}({params}): {ret}", n.function));
+        o.line("{");
+        o.line(format!("    return {}({args})[0];", n.core));
+        o.line("}");
+        o.blank();
+        o.line("/**");
+        o.line(" * The same call, with the rows that matched: one per table, in evaluation order.");
+        o.line(" *");
+        o.line(format!(" * @return array{{0: {ret}, 1: list<Fired>}}"));
+        o.line(" */");
+        o.line(format!("function {}({params}): array", n.traced));
+        o.line("{");
+        o.line(format!("    [$out, $rows] = {}({args});", n.core));
+        o.line(format!("    return [$out, {}];", self.fired()));
+        o.line("}");
+        o.blank();
+        o.line("/**");
+        o.line(" * One call in the wire form (formats.md), the object json_decode gives (or an array keyed");
+        o.line(" * by the inputs' declared names): the door's checks in the reference's order, then the");
+        o.line(" * rule; the record line.");
+        o.line(" */");
+        o.line(format!("function {}(mixed $call, ?string $tag = ''): string", n.wire));
+        o.line("{");
+        o.indent();
+        o.line("if ($call instanceof \\stdClass) {");
+        o.line("    $call = \\get_object_vars($call);");
+        o.line("} elseif (!\\is_array($call) || ($call !== [] && \\array_is_list($call))) {");
+        o.line(format!("    throw new RuleInputError({});", php_str(&plan.door.not_an_object)));
+        o.line("}");
+        let mut body = Body { p: self, o };
+        walk::wire(plan, &mut body);
+        let o = body.o;
+        o.line(format!("[$out, $rows] = {}({args});", n.core));
+        o.line(format!("return {}({});", n.record, self.with_args(&format!("$out, {}, $tag", self.fired()))));
+        o.dedent();
+        o.line("}");
+        o.blank();
+        o.line("/**");
+        o.line(" * The rule's branches, written once: the outputs, and the row each table matched.");
+        o.line(" *");
+        o.line(format!(" * @return array{{0: {ret}, 1: list<int>}}"));
+        o.line(" */");
+        o.line(format!("function {}({params}): array", n.core));
+        o.line("{");
+        o.indent();
+        o.line("// The entry guard: what the proofs assumed of every call.");
+        let mut body = Body { p: self, o };
+        walk::guard(plan, Lang::Php, &mut body);
+        walk::body(plan, &mut body);
+        let o = body.o;
+        let out = match plan.outputs.as_slice() {
+            [one] => format!("${}", n.vars[*one]),
+            outs => format!(
+                "new Output({})",
+                outs.iter().map(|&v| format!("${}", n.vars[v])).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let rows: Vec<String> = (0..tables).map(|k| format!("$row{k}")).collect();
+        o.line(format!("return [{out}, [{}]];", rows.join(", ")));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        let n = self.n;
+        o.line("/**");
+        o.line(" * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or");
+        o.line(" * null tag is left out.");
+        o.line(" *");
+        o.line(" * @param list<Fired> $trace");
+        o.line(" */");
+        o.line(format!(
+            "function {}({}): string",
+            n.record,
+            self.with_params(&format!("{} $out, array $trace, ?string $tag = ''", self.returns()))
+        ));
+        o.line("{");
+        o.indent();
+        o.line("$s = '{';");
+        o.line("if ($tag !== null && $tag !== '') {");
+        o.line("    $s .= '\"tag\":' . _json_str($tag) . ',';");
+        o.line("}");
+        let mut body = Body { p: self, o };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        o.line("$rows = [];");
+        o.line("foreach ($trace as $f) {");
+        o.line("    $rows[] = '{\"table\":' . _json_str($f->table) . ',\"row\":' . $f->row . '}';");
+        o.line("}");
+        o.line("return $s . \\implode(',', $rows) . ']}';");
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn runner(&self) -> String {
+        let header = text::header(self.plan, "//");
+        let body = RUNNER
+            .replacen("<?php\n\n", &format!("<?php\n\n{header}//\n"), 1)
+            .replace("rulec_rule.php", &format!("{}.php", self.plan.rule.base))
+            .replace("RulecRule", &self.n.module)
+            .replace("rulec_wire", &self.n.wire);
+        body
+    }
+}
+
+struct Body<'a, 'b> {
+    p: &'a Ph<'a>,
+    o: &'b mut Code,
+}
+
+impl Body<'_, '_> {
+    fn range_check(&mut self, input: &InputDoor, x: &str) {
+        let Some(r) = &input.range else { return };
+        let (cond, value) = match input.kind {
+            WireKind::Enum(e) => {
+                let rank = self.p.rank(e);
+                (format!("{rank}({x}) < {} || {rank}({x}) > {}", r.lo, r.hi), format!("{x}->value"))
+            }
+            _ => (format!("{x} < {} || {x} > {}", r.lo, r.hi), format!("(string) {x}")),
+        };
+        let guard = if input.optional { format!("{x} !== null && ({cond})") } else { cond };
+        self.o.line(format!("if ({guard}) {{"));
+        self.o.line(format!("    throw new RuleInputError({}, {value});", php_str(&r.sentence)));
+        self.o.line("}");
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        let x = format!("${}", self.p.n.vars[input.var]);
+        if checks.contains(&Check::Range) {
+            self.range_check(input, &x);
+        }
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let mut test = self.p.print(&c.test, OR + 1);
+        if !c.optionals.is_empty() {
+            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("${} === null", self.p.n.vars[v])).collect();
+            test = format!("{} || {test}", absent.join(" || "));
+        }
+        self.o.line(format!("if (!({test})) {{"));
+        self.o.line(format!("    throw new RuleInputError({});", php_str(&c.sentence)));
+        self.o.line("}");
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        self.o.line(format!("// define {}", comment(&self.p.plan.var(var).name)));
+        self.o.line(format!("${} = {};", self.p.n.vars[var], self.p.top(value)));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.p.print(&a.cond, AND + 1), self.p.print(&b.cond, AND + 1));
+        self.o.line(format!("if ({ca} && {cb}) {{"));
+        self.o.line(format!("    throw new RuleContradictionError({});", php_str(sentence)));
+        self.o.line("}");
+    }
+
+    fn declare(&mut self, _var: VarId) {}
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let cond = self.p.top(&row.cond);
+        if first {
+            self.o.line(format!("if ({cond}) {{"));
+        } else {
+            self.o.line(format!("}} elseif ({cond}) {{"));
+        }
+        self.o.indent();
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+        for (v, value) in &row.assigns {
+            self.o.line(format!("${} = {};", self.p.n.vars[*v], self.p.top(value)));
+        }
+        self.o.line(format!("$row{} = {};", t.slot, row.n));
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("} else {");
+        self.o.line(format!("    throw new RuleContradictionError({});", php_str(&t.no_row)));
+        self.o.line("}");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let p = self.p;
+        let x = format!("${}", p.n.vars[input.var]);
+        let key = php_str(&input.name);
+        let (m, k) = (php_str(&input.missing), php_str(&input.not_of_kind));
+        let read = match input.kind {
+            WireKind::Integer => {
+                let r = input.range.as_ref().expect("a counted input has a range");
+                let out = php_str(&r.sentence);
+                format!("_check_int($call[{key}] ?? null, {}, {}, {m}, {k}, {out})", r.lo, r.hi)
+            }
+            WireKind::Date => format!("_wire_day($call[{key}] ?? null, {m}, {k})"),
+            WireKind::Boolean => format!("\\is_bool($call[{key}] ?? null) ? $call[{key}] : _refuse($call[{key}] ?? null, {m}, {k})"),
+            WireKind::Text => format!("\\is_string($call[{key}] ?? null) ? $call[{key}] : _refuse($call[{key}] ?? null, {m}, {k})"),
+            WireKind::Enum(e) => format!(
+                "(\\is_string($call[{key}] ?? null) ? {}::tryFrom($call[{key}]) : null) ?? _refuse($call[{key}] ?? null, {m}, {k})",
+                p.n.enums[e]
+            ),
+        };
+        if input.optional {
+            self.o.line(format!("{x} = ($call[{key}] ?? null) === null ? null : ({read});"));
+        } else {
+            self.o.line(format!("{x} = {read};"));
+        }
+        if input.kind == WireKind::Date || matches!(input.kind, WireKind::Enum(_)) {
+            self.range_check(input, &x);
+        }
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let keys: Vec<String> = names.iter().map(|k| php_str(k)).collect();
+        self.o.line("foreach (\\array_keys($call) as $key) {");
+        self.o.line(format!("    if (!\\in_array((string) $key, [{}], true)) {{", keys.join(", ")));
+        self.o.line(format!("        throw new RuleInputError($key . {});", php_str(sentence)));
+        self.o.line("    }");
+        self.o.line("}");
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("$s .= {};", php_str(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.p.n, self.p.plan);
+        let x = match from {
+            Source::Input => format!("${}", n.vars[var]),
+            Source::Output if plan.outputs.len() == 1 => "$out".to_string(),
+            Source::Output => format!("$out->{}", n.fields[var]),
+        };
+        let v = plan.var(var);
+        let one = match v.ty {
+            BoundaryTy::Str => format!("_json_str({x})"),
+            BoundaryTy::Enum(_) => format!("_json_str({x}->value)"),
+            BoundaryTy::Date => format!("_date_str({x})"),
+            BoundaryTy::Bool => format!("({x} ? 'true' : 'false')"),
+            _ => format!("(string) {x}"),
+        };
+        if v.optional {
+            self.o.line(format!("$s .= {x} === null ? 'null' : {one};"));
+        } else {
+            self.o.line(format!("$s .= {one};"));
+        }
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a file may carry.
+fn helpers_runner() -> String {
+    let mut helpers = String::new();
+    for m in RoundMode::ALL {
+        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
+        helpers.push_str("\n\n");
+    }
+    helpers.push_str(section(MODULE, MARK, "mod"));
+    helpers.push_str("\n\n");
+    helpers.push_str(section(MODULE, MARK, "isqrt"));
+    HELPERS_RUNNER
+        .replacen("<?php\n\n", "<?php\n\n// Code generated by rulec. DO NOT EDIT.\n", 1)
+        .replace("// rulec: helpers", &helpers)
+}

@@ -1,0 +1,272 @@
+//! The plan, run: the one "language" that needs no toolchain. It reads a call in the wire
+//! form through the plan's door, runs the plan's steps over i64 exactly as generated code
+//! does, and writes the record line from the plan's record layout. Held to the reference
+//! evaluator on every vector (tests/door.rs), it shows the plan — not only each backend —
+//! says what the rule says.
+
+use super::{door::InputDoor, Arith, Expr, Kind, Node, Piece, Plan, Step};
+use crate::eval::wire::WireKind;
+use crate::num::{date, RoundMode};
+use crate::syntax::ast::CmpOp;
+use serde_json::Value as Json;
+
+/// A value of generated code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum V {
+    Absent,
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    Member(u32),
+}
+
+/// Why a call has no answer: the refusal line's kind (`input` or `contradiction`) and sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub kind: &'static str,
+    pub what: String,
+}
+
+fn input(what: &str) -> Refused {
+    Refused { kind: "input", what: what.to_string() }
+}
+
+/// The line a runner prints for one vectors line: the record, or the refusal.
+pub fn line(plan: &Plan, text: &str) -> String {
+    let call = serde_json::from_str::<Json>(text).ok().map(|top| match top.get("in") {
+        Some(inner) if top.is_object() => inner.clone(),
+        _ => top,
+    });
+    match call.as_ref().map(|c| run(plan, c)).unwrap_or_else(|| Err(input(&plan.door.not_an_object))) {
+        Ok(record) => record,
+        Err(r) => serde_json::json!({"refused": r.kind, "error": r.what}).to_string(),
+    }
+}
+
+/// One call through the door, the steps and the record.
+pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
+    let obj = call.as_object().ok_or_else(|| input(&plan.door.not_an_object))?;
+    let mut vals = vec![V::Absent; plan.vars.len()];
+    for d in &plan.door.inputs {
+        vals[d.var] = read(plan, d, obj.get(&d.name))?;
+    }
+    for c in &plan.door.constraints {
+        if c.optionals.iter().any(|&v| vals[v] == V::Absent) {
+            continue;
+        }
+        if eval(&c.test, &vals) == V::Bool(false) {
+            return Err(input(&c.sentence));
+        }
+    }
+    if let Some(key) = obj.keys().find(|k| !plan.door.inputs.iter().any(|d| &d.name == *k)) {
+        return Err(input(&format!("{key}{}", plan.door.not_an_input)));
+    }
+    let mut trace = Vec::new();
+    for step in &plan.steps {
+        match step {
+            Step::Define { var, value } => vals[*var] = eval(value, &vals),
+            Step::Table(t) => {
+                for g in &t.guards {
+                    let meets = |r: usize| eval(&t.rows[r - 1].cond, &vals) == V::Bool(true);
+                    if meets(g.a) && meets(g.b) {
+                        return Err(Refused { kind: "contradiction", what: g.sentence.clone() });
+                    }
+                }
+                let row = t
+                    .rows
+                    .iter()
+                    .find(|r| eval(&r.cond, &vals) == V::Bool(true))
+                    .ok_or_else(|| Refused { kind: "contradiction", what: t.no_row.clone() })?;
+                for (v, value) in &row.assigns {
+                    vals[*v] = eval(value, &vals);
+                }
+                trace.push(format!("{{\"table\":{},\"row\":{}}}", Json::from(t.name.as_str()), row.n));
+            }
+        }
+    }
+    let mut out = String::from("{");
+    for piece in &plan.record {
+        match piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Input(v) | Piece::Output(v) => out.push_str(&wire_text(plan, *v, &vals[*v])),
+        }
+    }
+    out.push_str(&trace.join(","));
+    out.push_str("]}");
+    Ok(out)
+}
+
+fn read(plan: &Plan, d: &InputDoor, raw: Option<&Json>) -> Result<V, Refused> {
+    let raw = match raw {
+        None | Some(Json::Null) if d.optional => return Ok(V::Absent),
+        None | Some(Json::Null) => return Err(input(&d.missing)),
+        Some(x) => x,
+    };
+    let kind = || input(&d.not_of_kind);
+    let v = match d.kind {
+        WireKind::Boolean => V::Bool(raw.as_bool().ok_or_else(kind)?),
+        WireKind::Text => V::Str(raw.as_str().ok_or_else(kind)?.to_string()),
+        WireKind::Date => V::Int(raw.as_str().and_then(date::parse).ok_or_else(kind)?),
+        WireKind::Enum(e) => {
+            let name = raw.as_str().ok_or_else(kind)?;
+            let pos = plan.enums[e].values.iter().position(|m| m.name == name).ok_or_else(kind)?;
+            V::Member(pos as u32)
+        }
+        WireKind::Integer => {
+            let Json::Number(n) = raw else { return Err(kind()) };
+            let text = n.to_string();
+            match crate::num::parse_decimal(&text).filter(|r| r.is_integer()) {
+                Some(r) => match i64::try_from(r.to_integer()) {
+                    Ok(i) => V::Int(i),
+                    Err(_) => return Err(input(&d.range.as_ref().expect("a counted input has a range").sentence)),
+                },
+                None if crate::num::decimal_is_whole(&text) == Some(true) => {
+                    return Err(input(&d.range.as_ref().expect("a counted input has a range").sentence))
+                }
+                None => return Err(kind()),
+            }
+        }
+    };
+    if let Some(r) = &d.range {
+        let at = match &v {
+            V::Int(i) => *i,
+            V::Member(m) => *m as i64,
+            _ => unreachable!("a range over numbers or places"),
+        };
+        if at < r.lo || at > r.hi {
+            return Err(input(&r.sentence));
+        }
+    }
+    Ok(v)
+}
+
+fn wire_text(plan: &Plan, v: usize, x: &V) -> String {
+    match x {
+        V::Absent => "null".into(),
+        V::Bool(b) => b.to_string(),
+        V::Str(s) => Json::from(s.as_str()).to_string(),
+        V::Member(m) => {
+            let Kind::Enum(e) = plan.vars[v].kind else { unreachable!("a member of an enum") };
+            Json::from(plan.enums[e].values[*m as usize].name.as_str()).to_string()
+        }
+        V::Int(n) if plan.vars[v].ty == super::BoundaryTy::Date => format!("\"{}\"", date::format_days(*n)),
+        V::Int(n) => n.to_string(),
+    }
+}
+
+fn int(v: V) -> i64 {
+    match v {
+        V::Int(i) => i,
+        other => unreachable!("a number, not {other:?}"),
+    }
+}
+
+fn truth(v: V) -> bool {
+    match v {
+        V::Bool(b) => b,
+        other => unreachable!("a truth value, not {other:?}"),
+    }
+}
+
+/// `n / d` rounded by the mode, over i128 (the plan's operands are proven to fit i64).
+pub fn div_round(n: i64, d: i64, mode: RoundMode) -> i64 {
+    let (mut n, mut d) = (n as i128, d as i128);
+    if d < 0 {
+        n = -n;
+        d = -d;
+    }
+    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));
+    let up = match mode {
+        RoundMode::Floor => false,
+        RoundMode::Ceiling => r > 0,
+        RoundMode::Down => r > 0 && n < 0,
+        RoundMode::Up => r > 0 && n > 0,
+        RoundMode::HalfUp => 2 * r > d || (2 * r == d && n > 0),
+        RoundMode::HalfDown => 2 * r > d || (2 * r == d && n < 0),
+        RoundMode::HalfEven => 2 * r > d || (2 * r == d && q % 2 != 0),
+    };
+    i64::try_from(if up { q + 1 } else { q }).expect("E108 proved the quotient fits int64")
+}
+
+fn isqrt(x: i64) -> i64 {
+    let (mut lo, mut hi) = (0i64, 3_037_000_499i64.min(x.max(0)));
+    while lo < hi {
+        let mid = lo + (hi - lo + 1) / 2;
+        if mid * mid <= x {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+fn place(v: &V) -> i64 {
+    match v {
+        V::Member(m) => *m as i64,
+        V::Int(i) => *i,
+        other => unreachable!("an ordered value, not {other:?}"),
+    }
+}
+
+fn eval(e: &Expr, vals: &[V]) -> V {
+    let ev = |x: &Expr| eval(x, vals);
+    let overflow = "E108 proved every operation of the plan fits int64";
+    match &e.node {
+        Node::Int(n) => V::Int(*n),
+        Node::Bool(b) => V::Bool(*b),
+        Node::Str(s) => V::Str(s.clone()),
+        Node::Member(m) => V::Member(*m),
+        Node::Absent => V::Absent,
+        Node::Var(v) => vals[*v].clone(),
+        Node::Neg(x) => V::Int(int(ev(x)).checked_neg().expect(overflow)),
+        Node::Arith(op, a, b) => {
+            let (a, b) = (int(ev(a)), int(ev(b)));
+            V::Int(
+                match op {
+                    Arith::Add => a.checked_add(b),
+                    Arith::Sub => a.checked_sub(b),
+                    Arith::Mul => a.checked_mul(b),
+                }
+                .expect(overflow),
+            )
+        }
+        Node::DivExact(x, q) => V::Int(int(ev(x)) / q),
+        Node::DivRound(n, d, m) => V::Int(div_round(int(ev(n)), int(ev(d)), *m)),
+        Node::Min(xs) => xs.iter().map(ev).min_by_key(place).expect("min of one value or more"),
+        Node::Max(xs) => xs.iter().map(ev).rev().max_by_key(place).expect("max of one value or more"),
+        Node::Mod(a, b) => V::Int(int(ev(a)).rem_euclid(int(ev(b)).abs())),
+        Node::Isqrt(x) => V::Int(isqrt(int(ev(x)))),
+        Node::If(c, a, b) => {
+            if truth(ev(c)) {
+                ev(a)
+            } else {
+                ev(b)
+            }
+        }
+        Node::Cmp(op, a, b) => {
+            let (x, y) = (ev(a), ev(b));
+            let ord = match (&x, &y) {
+                (V::Int(_) | V::Member(_), V::Int(_) | V::Member(_)) => place(&x).cmp(&place(&y)),
+                _ => return V::Bool((x == y) == (*op == CmpOp::Eq)),
+            };
+            V::Bool(match op {
+                CmpOp::Eq => ord.is_eq(),
+                CmpOp::Ne => ord.is_ne(),
+                CmpOp::Lt => ord.is_lt(),
+                CmpOp::Le => ord.is_le(),
+                CmpOp::Gt => ord.is_gt(),
+                CmpOp::Ge => ord.is_ge(),
+            })
+        }
+        Node::And(a, b) => V::Bool(truth(ev(a)) && truth(ev(b))),
+        Node::Or(a, b) => V::Bool(truth(ev(a)) || truth(ev(b))),
+        Node::Not(x) => V::Bool(!truth(ev(x))),
+        Node::OneOf(x, vs) => {
+            let x = ev(x);
+            V::Bool(vs.iter().any(|v| ev(v) == x))
+        }
+        Node::IsNone(v) => V::Bool(vals[*v] == V::Absent),
+        Node::Present(v, t) => V::Bool(vals[*v] != V::Absent && truth(ev(t))),
+    }
+}

@@ -1,0 +1,831 @@
+//! The Python backend (generated-code.md, Python): it spells the plan. A `NewType` per unit,
+//! an `Enum` per enum, a `NamedTuple` for two outputs or more, the two error classes; the
+//! function, its traced twin and the wire door over one function holding the branches; the
+//! record function; and only the helpers the rule calls. The module imports `enum` and
+//! `typing` and nothing else; a date is its day number (`Date`, a NewType over int), with
+//! `date_of` and `date_from_wire` to make one. The fixed text is `runtime/module.py`.
+
+use super::naming::Names;
+use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::text::{self, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner};
+use crate::eval::wire::WireKind;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/module.py");
+const RUNNER: &str = include_str!("runtime/runner.py");
+const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.py");
+
+pub struct Python;
+
+impl Backend for Python {
+    fn lang(&self) -> Lang {
+        Lang::Python
+    }
+
+    fn generate(&self, u: &super::Unit) -> Vec<File> {
+        let (plan, names) = (&u.plan, &u.names(Lang::Python));
+        let p = Py { plan, n: names };
+        vec![
+            File { path: format!("{}.py", names.module), text: p.module() },
+            File { path: format!("{}_runner.py", plan.rule.base), text: p.runner() },
+            File { path: "_helpers_runner.py".into(), text: helpers_runner() },
+        ]
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        Runner {
+            needs: vec!["python3"],
+            build: vec![],
+            run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")],
+        }
+    }
+
+    fn api(&self, u: &super::Unit) -> serde_json::Value {
+        let (plan, names) = (&u.plan, &u.names(Lang::Python));
+        let p = Py { plan, n: names };
+        let spell = super::api::Spelling { names, ty: &|v| p.api_type(v), member: &|e, i| names.members[e][i].clone() };
+        let mut m = spell.entry(plan, &p.returns());
+        let (f, params, ret) = (&names.function, p.params(), p.returns());
+        m.insert("module".into(), json!(names.module));
+        m.insert("signature".into(), json!(format!("def {f}({params}) -> {ret}:")));
+        m.insert(
+            "traced_signature".into(),
+            json!(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", names.traced)),
+        );
+        m.insert("record_signature".into(), json!(format!("def {}({}) -> str:", names.record, p.record_params())));
+        m.insert(
+            "wire_signature".into(),
+            json!(format!(
+                "def {}({}: object, {}: str = \"\") -> str:",
+                names.wire,
+                names.local("call"),
+                names.local("tag")
+            )),
+        );
+        if plan.dates {
+            m.insert("dates".into(), json!({"type": "Date", "from_wire": "date_from_wire", "from_native": "date_of"}));
+        }
+        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
+        serde_json::Value::Object(m)
+    }
+}
+
+/// A Python string literal for any text: `"…"` (or `'…'` when that needs fewer escapes),
+/// backslashes and control characters escaped, everything else as UTF-8.
+fn py_str(s: &str) -> String {
+    let quote = if s.contains('"') && !s.contains('\'') { '\'' } else { '"' };
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if c == quote => {
+                o.push('\\');
+                o.push(c);
+            }
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push(quote);
+    o
+}
+
+/// A one-line docstring for any text.
+fn py_doc(t: &str) -> String {
+    let t = comment(t).replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    let t = if t.ends_with('"') { format!("{t} ") } else { t };
+    format!("\"\"\"{t}\"\"\"")
+}
+
+fn div_round_fn(m: crate::num::RoundMode) -> String {
+    format!("_div_round_{}", m.as_str())
+}
+
+/// Python's precedences (higher binds tighter).
+const COND: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const NOT: u8 = 4;
+const CMP: u8 = 5;
+const ADD: u8 = 6;
+const MUL: u8 = 7;
+const UNARY: u8 = 8;
+
+struct Py<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+}
+
+impl Syntax for Py<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let kids = |n: usize, q: u8, sep: &str| -> Vec<Part> {
+            let mut parts = Vec::new();
+            for i in 0..n {
+                if i > 0 {
+                    parts.push(Part::Text(sep.into()));
+                }
+                parts.push(Part::Kid(i, q));
+            }
+            parts
+        };
+        match &e.node {
+            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(if *b { "True" } else { "False" }.into()),
+            Node::Str(s) => leaf(py_str(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("None".into()),
+            Node::Var(v) => leaf(self.n.vars[*v].clone()),
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            Node::Arith(op, ..) => match op {
+                super::plan::Arith::Add => Form::Infix("+".into(), ADD),
+                super::plan::Arith::Sub => Form::Infix("-".into(), ADD),
+                super::plan::Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            // Exact: E106 proved the division lands on a whole number, so flooring changes nothing.
+            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" // {q}"))], MUL),
+            // By a positive constant, floor and ceiling are Python's own `//`.
+            Node::DivRound(_, d, crate::num::RoundMode::Floor) if matches!(d.node, Node::Int(k) if k > 0) => {
+                let Node::Int(k) = d.node else { unreachable!() };
+                Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" // {k}"))], MUL)
+            }
+            Node::DivRound(_, d, crate::num::RoundMode::Ceiling) if matches!(d.node, Node::Int(k) if k > 0) => {
+                let Node::Int(k) = d.node else { unreachable!() };
+                Form::Parts(
+                    vec![Part::Text("-(-".into()), Part::Kid(0, UNARY + 1), Part::Text(format!(" // {k})"))],
+                    UNARY,
+                )
+            }
+            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
+            Node::Min(xs) | Node::Max(xs) => {
+                let f = if matches!(e.node, Node::Min(_)) { "_min(" } else { "_max(" };
+                let mut parts = vec![Part::Text(f.into())];
+                parts.extend(kids(xs.len(), COND, ", "));
+                if let Kind::Enum(en) = e.kind {
+                    parts.push(Part::Text(format!(", key={}", self.rank(en))));
+                }
+                parts.push(Part::Text(")".into()));
+                Form::Parts(parts, ATOM)
+            }
+            Node::Mod(..) => Form::Call("_mod".into()),
+            Node::Isqrt(_) => Form::Call("_isqrt".into()),
+            Node::If(..) => Form::Parts(
+                vec![
+                    Part::Kid(1, OR),
+                    Part::Text(" if ".into()),
+                    Part::Kid(0, OR),
+                    Part::Text(" else ".into()),
+                    Part::Kid(2, COND),
+                ],
+                COND,
+            ),
+            Node::Cmp(op, a, _) => self.cmp(*op, a.kind, false),
+            Node::And(..) => Form::Infix("and".into(), AND),
+            Node::Or(..) => Form::Infix("or".into(), OR),
+            Node::Not(x) => match &x.node {
+                // `not x in y`, `not x is y` are written the way Python reads them (E713, E714).
+                Node::OneOf(_, vals) => self.one_of(x, vals.len(), true),
+                Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} is not None", self.n.vars[*v]))], CMP),
+                Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, _) if matches!(a.kind, Kind::Enum(_)) => {
+                    let Form::Parts(mut parts, p) = self.cmp(*op, a.kind, true) else { unreachable!("an identity") };
+                    // The parts read the comparison's children: lift them one level down.
+                    for part in &mut parts {
+                        if let Part::Kid(i, q) = part {
+                            let kid = x.children()[*i].clone();
+                            *part = Part::Expr(kid, *q);
+                        }
+                    }
+                    Form::Parts(parts, p)
+                }
+                _ => Form::Prefix("not ".into(), NOT),
+            },
+            Node::OneOf(_, vals) => self.one_of(e, vals.len(), false),
+            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} is None", self.n.vars[*v]))], CMP),
+            Node::Present(v, _) => {
+                Form::Parts(vec![Part::Text(format!("{} is not None and ", self.n.vars[*v])), Part::Kid(0, NOT)], AND)
+            }
+        }
+    }
+}
+
+impl Py<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        match &self.n.member_consts[e][i as usize] {
+            Some(c) => c.clone(),
+            None => format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize]),
+        }
+    }
+
+    fn rank(&self, e: usize) -> &str {
+        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
+    }
+
+    /// `a op b`: numbers as integers, an ordered enum by its place, an enum's (in)equality
+    /// as identity. Comparisons do not chain: each side binds more tightly than one.
+    fn cmp(&self, op: CmpOp, kind: Kind, negated: bool) -> Form {
+        let text = |s: &str| Part::Text(s.to_string());
+        match (kind, op) {
+            (Kind::Enum(_), CmpOp::Eq | CmpOp::Ne) => {
+                let is = (op == CmpOp::Eq) != negated;
+                Form::Parts(vec![Part::Kid(0, ADD), text(if is { " is " } else { " is not " }), Part::Kid(1, ADD)], CMP)
+            }
+            (Kind::Enum(e), _) => {
+                let r = self.rank(e);
+                Form::Parts(
+                    vec![
+                        text(&format!("{r}(")),
+                        Part::Kid(0, COND),
+                        text(&format!(") {} {r}(", cmp_op(op))),
+                        Part::Kid(1, COND),
+                        text(")"),
+                    ],
+                    CMP,
+                )
+            }
+            _ => Form::Parts(vec![Part::Kid(0, ADD), text(&format!(" {} ", cmp_op(op))), Part::Kid(1, ADD)], CMP),
+        }
+    }
+
+    /// `x in (a, b)` over the node `of` (a `OneOf`).
+    fn one_of(&self, of: &Expr, n: usize, negated: bool) -> Form {
+        let Node::OneOf(x, vals) = &of.node else { unreachable!("a set of values") };
+        let mut parts =
+            vec![Part::Expr((**x).clone(), ADD), Part::Text(if negated { " not in (" } else { " in (" }.into())];
+        for (i, v) in vals.iter().enumerate() {
+            if i > 0 {
+                parts.push(Part::Text(", ".into()));
+            }
+            parts.push(Part::Expr(v.clone(), COND));
+        }
+        parts.push(Part::Text(if n == 1 { ",)" } else { ")" }.into()));
+        Form::Parts(parts, CMP)
+    }
+
+    fn unit_wrapper(&self, v: VarId) -> Option<String> {
+        match self.plan.var(v).ty {
+            BoundaryTy::Unit(u) => Some(self.n.units[u].clone()),
+            BoundaryTy::Date => Some("Date".into()),
+            _ => None,
+        }
+    }
+
+    /// The type of a parameter or an output in the API.
+    fn api_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.ty {
+            BoundaryTy::Bool => "bool".to_string(),
+            BoundaryTy::Int => "int".to_string(),
+            BoundaryTy::Str => "str".to_string(),
+            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
+            _ => self.unit_wrapper(v).expect("a unit type"),
+        };
+        if var.optional {
+            format!("{base} | None")
+        } else {
+            base
+        }
+    }
+
+    /// The type a value has inside the function (a number is the integer it carries).
+    fn local_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => "bool".to_string(),
+            Kind::Str => "str".to_string(),
+            Kind::Enum(e) => self.n.enums[e].clone(),
+            Kind::Num => "int".to_string(),
+        };
+        if var.optional {
+            format!("{base} | None")
+        } else {
+            base
+        }
+    }
+
+    fn params(&self) -> String {
+        let ps: Vec<String> =
+            self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.api_type(v))).collect();
+        ps.join(", ")
+    }
+
+    fn args(&self) -> String {
+        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.api_type(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn record_params(&self) -> String {
+        let mut ps = vec![self.params()];
+        let l = |b| self.n.local(b);
+        ps.push(format!("{}: {}, {}: _Trace, {}: str = \"\"", l("out"), self.returns(), l("trace"), l("tag")));
+        ps.retain(|s| !s.is_empty());
+        ps.join(", ")
+    }
+
+    fn with_args(&self, rest: &str) -> String {
+        let a = self.args();
+        if a.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{a}, {rest}")
+        }
+    }
+
+    fn module(&self) -> String {
+        let plan = self.plan;
+        let mut o = Code::new("    ");
+        o.raw(&text::header(plan, "#"));
+        if let Some(about) = &plan.rule.about {
+            o.line("#");
+            o.line(format!("# {}", comment(about)));
+        }
+        o.blank();
+        let enums = !plan.enums.is_empty();
+        if enums {
+            o.line("from enum import Enum");
+        }
+        let mut typing = vec!["Any", "NamedTuple"];
+        if !plan.units.is_empty() || plan.dates {
+            typing.push("NewType");
+        }
+        if plan.door.inputs.iter().any(|i| i.kind != WireKind::Integer) {
+            typing.push("NoReturn");
+        }
+        if plan.dates {
+            typing.push("Protocol");
+        }
+        typing.push("Sequence");
+        if plan.door.inputs.iter().any(|i| matches!(i.kind, WireKind::Enum(_))) {
+            typing.push("TypeVar");
+        }
+        o.line(format!("from typing import {}", typing.join(", ")));
+        o.blank();
+        self.sections(&mut o, &["builtins"]);
+        for (u, name) in plan.units.iter().zip(&self.n.units) {
+            o.line(format!(
+                "{name} = NewType({}, int)  # {}: a whole number of its unit",
+                py_str(name),
+                comment(&u.what)
+            ));
+        }
+        if plan.dates {
+            o.line("Date = NewType(\"Date\", int)  # a calendar day: the number of days since 1970-01-01");
+        }
+        if !plan.units.is_empty() || plan.dates {
+            o.blank();
+            o.blank();
+        }
+        self.enums(&mut o);
+        self.sections(&mut o, &["errors"]);
+        if plan.outputs.len() > 1 {
+            o.line("class Output(NamedTuple):");
+            o.indent();
+            o.line("\"\"\"The outputs, in the order the rule declares them.\"\"\"");
+            o.blank();
+            for &v in &plan.outputs {
+                let f = &self.n.fields[v];
+                // A field named like one of tuple's methods takes its place, which is what a
+                // caller reading `out.count` wants; mypy is told so.
+                let note = if matches!(f.as_str(), "count" | "index") { "  # type: ignore[assignment]" } else { "" };
+                o.line(format!("{f}: {}{note}", self.api_type(v)));
+            }
+            o.dedent();
+            o.blank();
+            o.blank();
+        }
+        self.functions(&mut o);
+        self.record(&mut o);
+        self.helpers(&mut o);
+        o.finish()
+    }
+
+    /// Sections of the runtime file, each followed by two blank lines.
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            o.raw(section(MODULE, "# rulec:", name));
+            o.raw("\n\n\n");
+        }
+    }
+
+    fn enums(&self, o: &mut Code) {
+        for (e, en) in self.plan.enums.iter().enumerate() {
+            let name = &self.n.enums[e];
+            o.line(format!("class {name}(Enum):"));
+            o.indent();
+            o.line(py_doc(&format!(
+                "enum {}{}: a member is the alias in upper case, its value the name the wire and the records write.",
+                en.name,
+                if en.ordered { " (ordered: a value compares by its place)" } else { "" }
+            )));
+            o.blank();
+            for (i, v) in en.values.iter().enumerate() {
+                o.line(format!("{} = {}", self.n.members[e][i], py_str(&v.name)));
+            }
+            o.dedent();
+            o.blank();
+            o.blank();
+            o.line("# The members as names of the module: read through the enum, a member costs a walk through");
+            o.line("# the enum's machinery on every call; a name of the module does not.");
+            for (i, c) in self.n.member_consts[e].iter().enumerate() {
+                if let Some(c) = c {
+                    o.line(format!("{c} = {name}.{}", self.n.members[e][i]));
+                }
+            }
+            o.blank();
+            o.blank();
+            if let Some(rank) = &self.n.ranks[e] {
+                let table = format!("_{}_PLACE", rank.trim_start_matches('_').to_ascii_uppercase());
+                let places: Vec<String> =
+                    (0..en.values.len()).map(|i| format!("{}: {i}", self.member(Kind::Enum(e), i as u32))).collect();
+                o.line(format!("{table}: dict[{name}, int] = {{{}}}", places.join(", ")));
+                o.blank();
+                o.blank();
+                o.line(format!("def {rank}(value: {name}) -> int:"));
+                o.indent();
+                o.line(py_doc(&format!("The place of a value of the ordered enum {}, from 0.", en.name)));
+                o.line(format!("return {table}[value]"));
+                o.dedent();
+                o.blank();
+                o.blank();
+            }
+        }
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let (params, args, ret) = (self.params(), self.args(), self.returns());
+        let tables: Vec<&TablePlan> = plan.tables().collect();
+        let rows_ty = match tables.len() {
+            0 => "tuple[()]".to_string(),
+            k => format!("tuple[{}]", vec!["int"; k].join(", ")),
+        };
+        o.line(format!("def {}({params}) -> {ret}:", n.function));
+        o.indent();
+        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
+        o.line(py_doc(&about));
+        o.line(format!("return {}({args})[0]", n.core));
+        o.dedent();
+        o.blank();
+        o.blank();
+        o.line(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", n.traced));
+        o.indent();
+        o.line("\"\"\"The same call, with the rows that matched: one per table, in evaluation order.\"\"\"");
+        let l = |b| n.local(b);
+        let (out, rows) = (l("_out"), l("_rows"));
+        o.line(format!("{out}, {rows} = {}({args})", n.core));
+        let fired: Vec<String> =
+            tables.iter().enumerate().map(|(k, t)| format!("Fired({}, {rows}[{k}])", py_str(&t.name))).collect();
+        o.line(format!("return {out}, [{}]", fired.join(", ")));
+        o.dedent();
+        o.blank();
+        o.blank();
+        o.line(format!("def {}({}: object, {}: str = \"\") -> str:", n.wire, l("call"), l("tag")));
+        o.indent();
+        o.line(
+            "\"\"\"One call in the wire form (formats.md), an object of the inputs under their declared names: \
+             the door's checks in the reference's order, then the rule; the record line.\"\"\"",
+        );
+        o.line(format!("{} = _object({}, {})", l("_call"), l("call"), py_str(&plan.door.not_an_object)));
+        let mut body = Body { py: self, o };
+        walk::wire(plan, &mut body);
+        let o = body.o;
+        o.line(format!("{out}, {rows} = {}({args})", n.core));
+        let record_args = format!("{out}, [{}], {}", fired.join(", "), l("tag"));
+        o.line(format!("return {}({})", n.record, self.with_args(&record_args)));
+        o.dedent();
+        o.blank();
+        o.blank();
+        o.line(format!("def {}({params}) -> tuple[{ret}, {rows_ty}]:", n.core));
+        o.indent();
+        o.line("\"\"\"The rule's branches, written once: the outputs, and the row each table matched.\"\"\"");
+        o.line("# The entry guard: what the proofs assumed of every call.");
+        let mut body = Body { py: self, o };
+        walk::guard(plan, Lang::Python, &mut body);
+        walk::body(plan, &mut body);
+        let o = body.o;
+        let value = |v: VarId| -> String {
+            let x = n.vars[v].clone();
+            match (self.unit_wrapper(v), plan.var(v).optional) {
+                (Some(w), false) => format!("{w}({x})"),
+                (Some(w), true) => format!("None if {x} is None else {w}({x})"),
+                (None, _) => x,
+            }
+        };
+        let out = match plan.outputs.as_slice() {
+            [one] => value(*one),
+            outs => format!(
+                "Output({})",
+                outs.iter().map(|&v| format!("{}={}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let rows = match n.slots.len() {
+            1 => format!("({},)", n.slots[0]),
+            _ => format!("({})", n.slots.join(", ")),
+        };
+        o.line(format!("return {out}, {rows}"));
+        o.dedent();
+        o.blank();
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        o.line(format!("def {}({}) -> str:", self.n.record, self.record_params()));
+        o.indent();
+        o.line("\"\"\"One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.\"\"\"");
+        let l = |b| self.n.local(b);
+        let (s, tag) = (l("_s"), l("tag"));
+        o.line(format!("{s}: list[str] = [\"{{\"]"));
+        o.line(format!("if {tag} != \"\":"));
+        o.line(format!("    {s}.append('\"tag\":' + _json_str({tag}) + \",\")"));
+        let mut body = Body { py: self, o };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        let (f, trace) = (l("_f"), l("trace"));
+        o.line(format!(
+            "{s}.append(\",\".join('{{\"table\":' + _json_str({f}.table) + ',\"row\":' + _str(_int({f}.row)) + \"}}\" for {f} in {trace}))",
+        ));
+        o.line(format!("{s}.append(\"]}}\")"));
+        o.line(format!("return \"\".join({s})"));
+        o.dedent();
+        o.blank();
+        o.blank();
+    }
+
+    fn helpers(&self, o: &mut Code) {
+        let plan = self.plan;
+        let class = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        let mut names: Vec<String> = Vec::new();
+        if plan.dates {
+            names.push("date_type".into());
+        }
+        if class(|k| !matches!(k, WireKind::Integer)) {
+            names.push("refuse".into());
+        }
+        if class(|k| matches!(k, WireKind::Integer | WireKind::Date)) {
+            names.push("check_int".into());
+        }
+        if class(|k| matches!(k, WireKind::Enum(_))) {
+            names.push("wire_member".into());
+        }
+        if class(|k| matches!(k, WireKind::Date)) {
+            names.push("wire_day".into());
+        }
+        if plan.dates {
+            names.push("days".into());
+        }
+        names.push("object".into());
+        names.push("json_str".into());
+        if plan.dates {
+            names.push("date_str".into());
+        }
+        for h in &plan.helpers {
+            names.push(match h {
+                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.sections(o, &names);
+    }
+
+    fn runner(&self) -> String {
+        let mut o = text::header(self.plan, "#");
+        o.push_str("#\n");
+        let body = RUNNER.replace("rulec_rule", &self.n.module).replace("rulec_wire", &self.n.wire);
+        o.push_str(&body);
+        o
+    }
+
+    /// `x`'s wire form, as an expression giving its JSON text.
+    fn wire_text(&self, v: VarId, x: &str) -> String {
+        let var = self.plan.var(v);
+        let one = match var.ty {
+            BoundaryTy::Bool => format!("\"true\" if {x} else \"false\""),
+            BoundaryTy::Str => format!("_json_str({x})"),
+            BoundaryTy::Enum(_) => format!("_json_str({x}.value)"),
+            BoundaryTy::Date => format!("_date_str({x})"),
+            _ => format!("_str(_int({x}))"),
+        };
+        match (var.optional, var.ty) {
+            (true, BoundaryTy::Bool) => format!("\"null\" if {x} is None else ({one})"),
+            (true, _) => format!("\"null\" if {x} is None else {one}"),
+            (false, _) => one,
+        }
+    }
+}
+
+/// The walker's hooks: the statements of the function bodies.
+struct Body<'a, 'b> {
+    py: &'a Py<'a>,
+    o: &'b mut Code,
+}
+
+impl Body<'_, '_> {
+    fn expr(&self, e: &Expr) -> String {
+        self.py.top(e)
+    }
+
+    /// `lo <= x <= hi` of an input: over places for an ordered enum.
+    fn in_range(&self, input: &InputDoor, x: &str) -> String {
+        let r = input.range.as_ref().expect("a range");
+        match input.kind {
+            WireKind::Enum(e) => {
+                let rank = self.py.rank(e);
+                let (lo, hi) = (self.py.member(Kind::Enum(e), r.lo as u32), self.py.member(Kind::Enum(e), r.hi as u32));
+                format!("{rank}({lo}) <= {rank}({x}) <= {rank}({hi})")
+            }
+            _ => format!("{} <= {x} <= {}", r.lo, r.hi),
+        }
+    }
+
+    /// The checks of one value `x` already read, in the door's order (every one of them
+    /// when `wire`: the value came out of JSON).
+    fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
+        let (m, k) = (py_str(&input.missing), py_str(&input.not_of_kind));
+        let wrap = |s: String| match self.py.unit_wrapper(input.var) {
+            Some(w) => format!("{w}({s})"),
+            None => s,
+        };
+        match input.kind {
+            WireKind::Date if wire => {
+                self.o.line(format!("{x} = {}", wrap(format!("_wire_day({x}, {m}, {k})"))));
+                self.range_check(input, x);
+            }
+            WireKind::Integer | WireKind::Date => {
+                let (lo, hi) = match &input.range {
+                    Some(r) => (r.lo.to_string(), r.hi.to_string()),
+                    None => ("None".into(), "None".into()),
+                };
+                let out = input.range.as_ref().map(|r| py_str(&r.sentence)).unwrap_or_else(|| py_str(""));
+                let fast = match &input.range {
+                    Some(_) => format!("_type({x}) is not _int or not {}", self.in_range(input, x)),
+                    None => format!("_type({x}) is not _int"),
+                };
+                self.o.line(format!("if {fast}:"));
+                self.o.line(format!("    {x} = {}", wrap(format!("_check_int({x}, {lo}, {hi}, {m}, {k}, {out})"))));
+            }
+            WireKind::Enum(e) if wire => {
+                self.o.line(format!("{x} = _wire_member({}, {x}, {m}, {k})", self.py.n.enums[e]));
+                self.range_check(input, x);
+            }
+            WireKind::Enum(e) => {
+                self.o.line(format!("if _type({x}) is not {}:", self.py.n.enums[e]));
+                self.o.line(format!("    _refuse({x}, {m}, {k})"));
+                self.range_check(input, x);
+            }
+            WireKind::Boolean | WireKind::Text => {
+                let t = if input.kind == WireKind::Boolean { "_bool" } else { "_str" };
+                self.o.line(format!("if _type({x}) is not {t}:"));
+                self.o.line(format!("    _refuse({x}, {m}, {k})"));
+            }
+        }
+    }
+
+    fn range_check(&mut self, input: &InputDoor, x: &str) {
+        if let Some(r) = &input.range {
+            self.o.line(format!("if not {}:", self.in_range(input, x)));
+            self.o.line(format!("    raise RuleInputError({}, _repr({x}))", py_str(&r.sentence)));
+        }
+    }
+
+    /// Checks that run only when an optional input holds a value.
+    fn optional(&mut self, input: &InputDoor, x: &str, wire: bool) {
+        if input.optional {
+            self.o.line(format!("if {x} is not None:"));
+            self.o.indent();
+            self.checks(input, x, wire);
+            self.o.dedent();
+        } else {
+            self.checks(input, x, wire);
+        }
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");
+        let x = self.py.n.vars[input.var].clone();
+        self.optional(input, &x, false);
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let mut test = self.py.print(&c.test, OR + 1);
+        if !c.optionals.is_empty() {
+            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} is None", self.py.n.vars[v])).collect();
+            test = format!("({} or {test})", absent.join(" or "));
+        }
+        self.o.line(format!("if not {test}:"));
+        self.o.line(format!("    raise RuleInputError({})", py_str(&c.sentence)));
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        let (n, plan) = (self.py.n, self.py.plan);
+        self.o.line(format!(
+            "{}: {} = {}  # define {}",
+            n.vars[var],
+            self.py.local_type(var),
+            self.expr(value),
+            comment(&plan.var(var).name)
+        ));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("# table {} (policy {})", comment(&t.name), t.policy));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "# guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.py.print(&a.cond, AND + 1), self.py.print(&b.cond, AND + 1));
+        self.o.line(format!("if {ca} and {cb}:"));
+        self.o.line(format!("    raise RuleContradictionError({})", py_str(sentence)));
+    }
+
+    fn declare(&mut self, var: VarId) {
+        self.o.line(format!("{}: {}", self.py.n.vars[var], self.py.local_type(var)));
+    }
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let kw = if first { "if" } else { "elif" };
+        self.o.line(format!("{kw} {}:  # row {}: {}", self.expr(&row.cond), row.n, comment(&row.cells)));
+        self.o.indent();
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {}", self.py.n.vars[*v], self.expr(value)));
+        }
+        self.o.line(format!("{} = {}", self.py.n.slots[t.slot], row.n));
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("else:");
+        self.o.line(format!("    raise RuleContradictionError({})", py_str(&t.no_row)));
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let x = self.py.n.vars[input.var].clone();
+        let call = self.py.n.local("_call");
+        self.o.line(format!("{x}: {} = _get({call}, {})", self.py.api_type(input.var), py_str(&input.name)));
+        self.optional(input, &x, true);
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let keys: Vec<String> = names.iter().map(|k| py_str(k)).collect();
+        let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
+        let (key, call) = (self.py.n.local("_key"), self.py.n.local("_call"));
+        self.o.line(format!("for {key} in {call}:"));
+        self.o.line(format!("    if {key} not in {tuple}:"));
+        self.o.line(format!("        raise RuleInputError(_str({key}) + {})", py_str(sentence)));
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("{}.append({})", self.py.n.local("_s"), py_str(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.py.n, self.py.plan);
+        let x = match from {
+            Source::Input => n.vars[var].clone(),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
+        };
+        self.o.line(format!("{}.append({})", n.local("_s"), self.py.wire_text(var, &x)));
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a module may carry.
+fn helpers_runner() -> String {
+    let mut o = String::from(
+        "# Code generated by rulec. DO NOT EDIT.\n# The arithmetic helpers of the generated Python, held to the reference (vectors/_helpers.jsonl).\n\nimport json\nimport sys\n\n\n",
+    );
+    for m in crate::num::RoundMode::ALL {
+        o.push_str(section(MODULE, "# rulec:", &format!("div_round_{}", m.as_str())));
+        o.push_str("\n\n\n");
+    }
+    for name in ["mod", "isqrt"] {
+        o.push_str(section(MODULE, "# rulec:", name));
+        o.push_str("\n\n\n");
+    }
+    o.push_str(section(HELPERS_RUNNER, "# rulec:", "main"));
+    o.push('\n');
+    o
+}

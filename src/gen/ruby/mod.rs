@@ -1,0 +1,729 @@
+//! The Ruby backend (generated-code.md, Ruby): it spells the plan. A module named after the
+//! rule with module methods; an enum is a module of frozen String constants with `ALL`;
+//! `Struct` Output (not `Data`, which 3.1 lacks); `RuleInputError < ArgumentError`,
+//! `RuleContradictionError < RuntimeError`; Integer everywhere. The module requires nothing;
+//! the runner requires only json. `sig/<alias>.rbs` ships beside it. The fixed text is
+//! `runtime/module.rb`.
+
+use super::naming::Names;
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::text::{self, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner, Unit};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/module.rb");
+const RUNNER: &str = include_str!("runtime/runner.rb");
+const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rb");
+const MARK: &str = "  # rulec:";
+
+pub struct Ruby;
+
+impl Backend for Ruby {
+    fn lang(&self) -> Lang {
+        Lang::Ruby
+    }
+
+    fn generate(&self, u: &Unit) -> Vec<File> {
+        let (plan, n) = (&u.plan, &u.names(Lang::Ruby));
+        let r = Rb { plan, n };
+        let base = &plan.rule.base;
+        vec![
+            File { path: format!("{base}.rb"), text: r.module() },
+            File { path: format!("{base}_runner.rb"), text: r.runner() },
+            File { path: format!("sig/{base}.rbs"), text: r.rbs() },
+            File { path: "_helpers_runner.rb".into(), text: helpers_runner() },
+        ]
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        Runner { needs: vec!["ruby"], build: vec![], run: vec!["ruby".into(), format!("{base}_runner.rb")] }
+    }
+
+    fn api(&self, u: &Unit) -> serde_json::Value {
+        let (plan, n) = (&u.plan, &u.names(Lang::Ruby));
+        let r = Rb { plan, n };
+        let spell = super::api::Spelling {
+            names: n,
+            ty: &|v| r.rbs_type(v),
+            member: &|e, i| format!("{}::{}", n.enums[e], n.members[e][i]),
+        };
+        let mut m = spell.entry(plan, &r.returns_rbs());
+        let args = r.args();
+        m.insert("module".into(), json!(n.module));
+        m.insert("file".into(), json!(format!("{}.rb", plan.rule.base)));
+        m.insert("signature".into(), json!(format!("{}.{}({args})", n.module, n.function)));
+        m.insert("traced_signature".into(), json!(format!("{}.{}({args})", n.module, n.traced)));
+        m.insert(
+            "record_signature".into(),
+            json!(format!("{}.{}({})", n.module, n.record, r.with_args("out, trace, tag = \"\""))),
+        );
+        m.insert("wire_signature".into(), json!(format!("{}.{}(call, tag = \"\")", n.module, n.wire)));
+        m.insert("rbs".into(), json!(format!("sig/{}.rbs", plan.rule.base)));
+        if plan.dates {
+            m.insert(
+                "dates".into(),
+                json!({"type": "Integer", "from_wire": "date_from_wire", "from_native": "date_of"}),
+            );
+        }
+        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
+        serde_json::Value::Object(m)
+    }
+}
+
+/// A Ruby double-quoted string for any text: `"`, `\` and `#` escaped (so nothing
+/// interpolates), control characters as `\u{…}`.
+fn rb_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '#' => o.push_str("\\#"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+// Ruby's precedences (higher binds tighter).
+const COND: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const EQ: u8 = 4;
+const REL: u8 = 5;
+const ADD: u8 = 6;
+const MUL: u8 = 7;
+const NEG: u8 = 8;
+const NOT: u8 = 9;
+
+struct Rb<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+}
+
+/// A divisor that is a positive constant: Ruby's own `/` is the floor there.
+fn positive_constant(d: &Expr) -> Option<i64> {
+    match d.node {
+        Node::Int(k) if k > 0 => Some(k),
+        _ => None,
+    }
+}
+
+impl Syntax for Rb<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let text = |s: &str| Part::Text(s.to_string());
+        match &e.node {
+            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { NEG } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(rb_str(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("nil".into()),
+            Node::Var(v) => leaf(self.n.vars[*v].clone()),
+            Node::Neg(_) => Form::Prefix("-".into(), NEG),
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), ADD),
+                Arith::Sub => Form::Infix("-".into(), ADD),
+                Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}"))], MUL),
+            Node::DivRound(_, d, RoundMode::Floor) if positive_constant(d).is_some() => Form::Parts(
+                vec![Part::Kid(0, MUL), Part::Text(format!(" / {}", positive_constant(d).unwrap_or(1)))],
+                MUL,
+            ),
+            Node::DivRound(_, d, RoundMode::Ceiling) if positive_constant(d).is_some() => Form::Parts(
+                vec![
+                    text("-(-"),
+                    Part::Kid(0, NEG + 1),
+                    Part::Text(format!(" / {})", positive_constant(d).unwrap_or(1))),
+                ],
+                NEG,
+            ),
+            Node::DivRound(.., m) => Form::Call(format!("_div_round_{}", m.as_str())),
+            Node::Min(xs) | Node::Max(xs) => {
+                let which = if matches!(e.node, Node::Min(_)) { "min" } else { "max" };
+                let mut parts = vec![text("[")];
+                for i in 0..xs.len() {
+                    if i > 0 {
+                        parts.push(text(", "));
+                    }
+                    parts.push(Part::Kid(i, COND));
+                }
+                match e.kind {
+                    Kind::Enum(en) => parts.push(Part::Text(format!("].{which}_by {{ |_v| {}(_v) }}", self.rank(en)))),
+                    _ => parts.push(Part::Text(format!("].{which}"))),
+                }
+                Form::Parts(parts, ATOM)
+            }
+            Node::Mod(..) => Form::Call("_mod".into()),
+            Node::Isqrt(_) => Form::Call("_isqrt".into()),
+            Node::If(..) => Form::Parts(
+                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, OR), text(" : "), Part::Kid(2, COND)],
+                COND,
+            ),
+            Node::Cmp(op, a, _) => match (a.kind, op) {
+                (Kind::Enum(en), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
+                    let r = self.rank(en);
+                    Form::Parts(
+                        vec![
+                            Part::Text(format!("{r}(")),
+                            Part::Kid(0, COND),
+                            Part::Text(format!(") {} {r}(", cmp_op(*op))),
+                            Part::Kid(1, COND),
+                            text(")"),
+                        ],
+                        REL,
+                    )
+                }
+                _ => {
+                    let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
+                    Form::Parts(
+                        vec![Part::Kid(0, prec + 1), Part::Text(format!(" {} ", cmp_op(*op))), Part::Kid(1, prec + 1)],
+                        prec,
+                    )
+                }
+            },
+            Node::And(..) => Form::Infix("&&".into(), AND),
+            Node::Or(..) => Form::Infix("||".into(), OR),
+            Node::Not(_) => Form::Prefix("!".into(), NOT),
+            Node::OneOf(x, vals) => {
+                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
+                Form::Parts(vec![Part::Expr(alts.reduce(Expr::or).expect("a set of one value or more"), OR)], OR)
+            }
+            Node::IsNone(v) => leaf(format!("{}.nil?", self.n.vars[*v])),
+            Node::Present(v, _) => {
+                Form::Parts(vec![Part::Text(format!("!{}.nil? && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
+            }
+        }
+    }
+}
+
+impl Rb<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        format!("{}::{}", self.n.enums[e], self.n.members[e][i as usize])
+    }
+
+    fn rank(&self, e: usize) -> &str {
+        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
+    }
+
+    /// The RBS type alias of an enum: the union of its values.
+    fn enum_alias(&self, e: usize) -> String {
+        crate::lang::Case::Lower.apply(&self.n.enums[e]).replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
+    }
+
+    fn rbs_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => "bool".to_string(),
+            Kind::Str => "String".to_string(),
+            Kind::Enum(e) => self.enum_alias(e),
+            Kind::Num => "Integer".to_string(),
+        };
+        if var.optional {
+            format!("{base}?")
+        } else {
+            base
+        }
+    }
+
+    fn returns_rbs(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.rbs_type(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn args(&self) -> String {
+        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn with_args(&self, rest: &str) -> String {
+        let a = self.args();
+        if a.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{a}, {rest}")
+        }
+    }
+
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            o.raw(section(MODULE, MARK, name));
+            o.raw("\n\n");
+        }
+    }
+
+    fn module(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let mut o = Code::new("  ");
+        o.line("# frozen_string_literal: true");
+        o.blank();
+        o.raw(&text::header(plan, "#"));
+        if let Some(about) = &plan.rule.about {
+            o.line("#");
+            o.line(format!("# {}", comment(about)));
+        }
+        o.line("#");
+        o.line("# Every number is an Integer in the unit its parameter's comment names; nothing is required.");
+        o.blank();
+        o.line(format!("module {}", n.module));
+        o.indent();
+        for (u, name) in plan.units.iter().zip(&n.units) {
+            o.line(format!("# {name}: {} (an Integer of its unit)", comment(&u.what)));
+        }
+        if !plan.units.is_empty() {
+            o.blank();
+        }
+        for (e, en) in plan.enums.iter().enumerate() {
+            o.line(format!(
+                "# enum {}: each member is the value's name as the wire and the records write it.",
+                comment(&en.name)
+            ));
+            o.line(format!("module {}", n.enums[e]));
+            o.indent();
+            for (i, v) in en.values.iter().enumerate() {
+                o.line(format!("{} = {}", n.members[e][i], rb_str(&v.name)));
+            }
+            let all: Vec<&str> = n.members[e].iter().map(String::as_str).collect();
+            o.line(format!("ALL = [{}].freeze", all.join(", ")));
+            o.dedent();
+            o.line("end");
+            o.blank();
+            if let Some(rank) = &n.ranks[e] {
+                o.line(format!("# The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
+                o.line(format!("def self.{rank}(value)"));
+                o.line(format!("  {}::ALL.index(value)", n.enums[e]));
+                o.line("end");
+                o.blank();
+            }
+        }
+        self.sections(&mut o, &["errors"]);
+        if plan.outputs.len() > 1 {
+            let fields: Vec<String> = plan.outputs.iter().map(|&v| format!(":{}", n.fields[v])).collect();
+            o.line("# The outputs, in the order the rule declares them.");
+            o.line(format!("Output = Struct.new({})", fields.join(", ")));
+            o.blank();
+        }
+        self.functions(&mut o);
+        self.record(&mut o);
+        let helpers = self.helpers();
+        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
+        self.sections(&mut o, &names);
+        let mut private = vec![n.core.clone()];
+        for h in &helpers {
+            let sec = section(MODULE, MARK, h);
+            private.extend(
+                sec.lines()
+                    .filter_map(|l| l.trim().strip_prefix("def self._"))
+                    .map(|d| format!("_{}", d.split('(').next().unwrap_or(d))),
+            );
+        }
+        private.extend(n.ranks.iter().flatten().cloned());
+        let syms: Vec<String> = private.iter().map(|p| format!(":{p}")).collect();
+        o.line(format!("private_class_method {}", syms.join(", ")));
+        o.dedent();
+        o.line("end");
+        o.finish()
+    }
+
+    fn helpers(&self) -> Vec<String> {
+        let plan = self.plan;
+        let has = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        let mut names: Vec<String> = Vec::new();
+        if has(|k| *k != WireKind::Integer) {
+            names.push("refuse".into());
+        }
+        if has(|k| matches!(k, WireKind::Integer | WireKind::Date)) {
+            names.push("check_int".into());
+        }
+        if has(|k| matches!(k, WireKind::Enum(_))) {
+            names.push("wire_member".into());
+        }
+        if has(|k| *k == WireKind::Date) {
+            names.push("wire_day".into());
+        }
+        if plan.dates {
+            names.extend(["days".into(), "date_type".into()]);
+        }
+        names.push("json_str".into());
+        if plan.dates {
+            names.push("date_str".into());
+        }
+        for h in &plan.helpers {
+            names.push(match h {
+                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        names
+    }
+
+    fn fired(&self) -> String {
+        let f: Vec<String> =
+            self.plan.tables().map(|t| format!("Fired.new({}, _rows[{}])", rb_str(&t.name), t.slot)).collect();
+        format!("[{}]", f.join(", "))
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let args = self.args();
+        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
+        o.line(format!("# {}", comment(&about)));
+        for &v in &plan.inputs {
+            let var = plan.var(v);
+            o.line(format!("# - {}: {}{}", n.vars[v], comment(&var.what), if var.optional { ", or nil" } else { "" }));
+        }
+        o.line(format!("def self.{}({args})", n.function));
+        o.line(format!("  {}({args})[0]", n.core));
+        o.line("end");
+        o.blank();
+        o.line("# The same call, with the rows that matched: one per table, in evaluation order.");
+        o.line(format!("def self.{}({args})", n.traced));
+        o.line(format!("  _out, _rows = {}({args})", n.core));
+        o.line(format!("  [_out, {}]", self.fired()));
+        o.line("end");
+        o.blank();
+        o.line("# One call in the wire form (formats.md), a Hash of the inputs under their declared names:");
+        o.line("# the door's checks in the reference's order, then the rule; the record line.");
+        o.line(format!("def self.{}(call, tag = \"\")", n.wire));
+        o.indent();
+        o.line(format!("raise RuleInputError.new({}) unless call.is_a?(Hash)", rb_str(&plan.door.not_an_object)));
+        o.blank();
+        let mut body = Body { r: self, o };
+        walk::wire(plan, &mut body);
+        let o = body.o;
+        o.line(format!("_out, _rows = {}({args})", n.core));
+        o.line(format!("{}({})", n.record, self.with_args(&format!("_out, {}, tag", self.fired()))));
+        o.dedent();
+        o.line("end");
+        o.blank();
+        o.line("# The rule's branches, written once: the outputs, and the row each table matched.");
+        o.line(format!("def self.{}({args})", n.core));
+        o.indent();
+        o.line("# The entry guard: what the proofs assumed of every call.");
+        let mut body = Body { r: self, o };
+        walk::guard(plan, Lang::Ruby, &mut body);
+        walk::body(plan, &mut body);
+        let o = body.o;
+        let out = match plan.outputs.as_slice() {
+            [one] => n.vars[*one].clone(),
+            outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
+        };
+        o.line(format!("[{out}, [{}]]", n.slots.join(", ")));
+        o.dedent();
+        o.line("end");
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        let n = self.n;
+        o.line(
+            "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+        );
+        o.line(format!("def self.{}({})", n.record, self.with_args("out, trace, tag = \"\"")));
+        o.indent();
+        o.line("s = +\"{\"");
+        o.line("s << \"\\\"tag\\\":\" << _json_str(tag) << \",\" unless tag.nil? || tag.empty?");
+        let mut body = Body { r: self, o };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        o.line("s << trace.map { |f| \"{\\\"table\\\":#{_json_str(f.table)},\\\"row\\\":#{f.row}}\" }.join(\",\")");
+        o.line("s << \"]}\"");
+        o.dedent();
+        o.line("end");
+        o.blank();
+    }
+
+    fn runner(&self) -> String {
+        let mut o = String::from("# frozen_string_literal: true\n\n");
+        o.push_str(&text::header(self.plan, "#"));
+        o.push_str("#\n");
+        let body = RUNNER
+            .trim_start_matches("# frozen_string_literal: true\n\n")
+            .replace("rulec_rule", &self.plan.rule.base)
+            .replace("RulecRule", &self.n.module)
+            .replace("rulec_wire", &self.n.wire);
+        o.push_str(&body);
+        o
+    }
+
+    fn rbs(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let mut o = Code::new("  ");
+        o.raw(&text::header(plan, "#"));
+        o.blank();
+        o.line(format!("module {}", n.module));
+        o.indent();
+        for (e, en) in plan.enums.iter().enumerate() {
+            let values: Vec<String> = en.values.iter().map(|v| rb_str(&v.name)).collect();
+            o.line(format!("type {} = {}", self.enum_alias(e), values.join(" | ")));
+            o.line(format!("module {}", n.enums[e]));
+            for (i, v) in en.values.iter().enumerate() {
+                o.line(format!("  {}: {}", n.members[e][i], rb_str(&v.name)));
+            }
+            o.line(format!("  ALL: Array[{}]", self.enum_alias(e)));
+            o.line("end");
+            o.blank();
+        }
+        for line in [
+            "class RuleInputError < ArgumentError",
+            "  attr_reader what: String",
+            "  attr_reader value: untyped",
+            "  def initialize: (String what, ?untyped value) -> void",
+            "end",
+            "",
+            "class RuleContradictionError < RuntimeError",
+            "  attr_reader what: String",
+            "  def initialize: (String what) -> void",
+            "end",
+            "",
+            "class Fired < Struct[untyped]",
+            "  attr_accessor table: String",
+            "  attr_accessor row: Integer",
+            "  def self.new: (String table, Integer row) -> Fired",
+            "end",
+            "",
+            "class WireNumber",
+            "  attr_reader text: String",
+            "  def initialize: (String text) -> void",
+            "end",
+        ] {
+            o.line(line);
+        }
+        o.blank();
+        let ret = self.returns_rbs();
+        if plan.outputs.len() > 1 {
+            o.line("class Output < Struct[untyped]");
+            for &v in &plan.outputs {
+                o.line(format!("  attr_accessor {}: {}", n.fields[v], self.rbs_type(v)));
+            }
+            let ps: Vec<String> =
+                plan.outputs.iter().map(|&v| format!("{} {}", self.rbs_type(v), n.fields[v])).collect();
+            o.line(format!("  def self.new: ({}) -> Output", ps.join(", ")));
+            o.line("end");
+            o.blank();
+        }
+        let params: Vec<String> = plan.inputs.iter().map(|&v| format!("{} {}", self.rbs_type(v), n.vars[v])).collect();
+        let params = params.join(", ");
+        let with = |rest: &str| if params.is_empty() { rest.to_string() } else { format!("{params}, {rest}") };
+        o.line(format!("def self.{}: ({params}) -> {ret}", n.function));
+        o.line(format!("def self.{}: ({params}) -> [{ret}, Array[Fired]]", n.traced));
+        o.line(format!(
+            "def self.{}: ({}) -> String",
+            n.record,
+            with(&format!("{ret} out, Array[Fired] trace, ?String? tag"))
+        ));
+        o.line(format!("def self.{}: (untyped call, ?String? tag) -> String", n.wire));
+        if plan.dates {
+            o.line("def self.date_from_wire: (String text) -> Integer");
+            o.line("def self.date_of: (untyped day) -> Integer");
+        }
+        o.dedent();
+        o.line("end");
+        o.finish()
+    }
+}
+
+struct Body<'a, 'b> {
+    r: &'a Rb<'a>,
+    o: &'b mut Code,
+}
+
+impl Body<'_, '_> {
+    fn in_range(&self, input: &InputDoor, x: &str) -> Option<String> {
+        let r = input.range.as_ref()?;
+        Some(match input.kind {
+            WireKind::Enum(e) => {
+                let rank = self.r.rank(e);
+                format!("{rank}({x}).between?({}, {})", r.lo, r.hi)
+            }
+            _ => format!("{x} >= {} && {x} <= {}", r.lo, r.hi),
+        })
+    }
+
+    fn range_check(&mut self, input: &InputDoor, x: &str) {
+        if let (Some(r), Some(cond)) = (&input.range, self.in_range(input, x)) {
+            self.o.line(format!("raise RuleInputError.new({}, {x}.inspect) unless {cond}", rb_str(&r.sentence)));
+        }
+    }
+
+    /// The checks of one value `x` already read, in the door's order (from JSON when `wire`).
+    fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
+        let (m, k) = (rb_str(&input.missing), rb_str(&input.not_of_kind));
+        match input.kind {
+            WireKind::Date if wire => {
+                self.o.line(format!("{x} = _wire_day({x}, {m}, {k})"));
+                self.range_check(input, x);
+            }
+            WireKind::Integer | WireKind::Date => {
+                let (lo, hi) = match &input.range {
+                    Some(r) => (r.lo.to_string(), r.hi.to_string()),
+                    None => ("nil".into(), "nil".into()),
+                };
+                let out = input.range.as_ref().map(|r| rb_str(&r.sentence)).unwrap_or_else(|| rb_str(""));
+                let fast = match self.in_range(input, x) {
+                    Some(c) => format!("{x}.instance_of?(Integer) && {c}"),
+                    None => format!("{x}.instance_of?(Integer)"),
+                };
+                self.o.line(format!("{x} = _check_int({x}, {lo}, {hi}, {m}, {k}, {out}) unless {fast}"));
+            }
+            WireKind::Enum(e) if wire => {
+                self.o.line(format!("{x} = _wire_member({}::ALL, {x}, {m}, {k})", self.r.n.enums[e]));
+                self.range_check(input, x);
+            }
+            WireKind::Enum(e) => {
+                self.o.line(format!("_refuse({x}, {m}, {k}) unless {}::ALL.include?({x})", self.r.n.enums[e]));
+                self.range_check(input, x);
+            }
+            WireKind::Boolean => {
+                self.o.line(format!("_refuse({x}, {m}, {k}) unless {x}.equal?(true) || {x}.equal?(false)"))
+            }
+            WireKind::Text => self.o.line(format!("_refuse({x}, {m}, {k}) unless {x}.is_a?(String)")),
+        }
+    }
+
+    fn optional(&mut self, input: &InputDoor, x: &str, wire: bool) {
+        if input.optional {
+            self.o.line(format!("unless {x}.nil?"));
+            self.o.indent();
+            self.checks(input, x, wire);
+            self.o.dedent();
+            self.o.line("end");
+        } else {
+            self.checks(input, x, wire);
+        }
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
+        let x = self.r.n.vars[input.var].clone();
+        self.optional(input, &x, false);
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let mut test = self.r.print(&c.test, OR + 1);
+        if !c.optionals.is_empty() {
+            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{}.nil?", self.r.n.vars[v])).collect();
+            test = format!("{} || {test}", absent.join(" || "));
+        }
+        self.o.line(format!("raise RuleInputError.new({}) unless {test}", rb_str(&c.sentence)));
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        self.o.line(format!(
+            "{} = {} # define {}",
+            self.r.n.vars[var],
+            self.r.top(value),
+            comment(&self.r.plan.var(var).name)
+        ));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("# table {} (policy {})", comment(&t.name), t.policy));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "# guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.r.print(&a.cond, AND + 1), self.r.print(&b.cond, AND + 1));
+        self.o.line(format!("raise RuleContradictionError.new({}) if {ca} && {cb}", rb_str(sentence)));
+    }
+
+    fn declare(&mut self, _var: VarId) {}
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let kw = if first { "if" } else { "elsif" };
+        self.o.line(format!("{kw} {} # row {}: {}", self.r.top(&row.cond), row.n, comment(&row.cells)));
+        self.o.indent();
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {}", self.r.n.vars[*v], self.r.top(value)));
+        }
+        self.o.line(format!("{} = {}", self.r.n.slots[t.slot], row.n));
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("else");
+        self.o.line(format!("  raise RuleContradictionError.new({})", rb_str(&t.no_row)));
+        self.o.line("end");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let x = self.r.n.vars[input.var].clone();
+        self.o.line(format!("{x} = call[{}]", rb_str(&input.name)));
+        self.optional(input, &x, true);
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let keys: Vec<String> = names.iter().map(|k| rb_str(k)).collect();
+        self.o.line("call.each_key do |_key|");
+        self.o.line(format!(
+            "  raise RuleInputError.new(_key.to_s + {}) unless [{}].include?(_key)",
+            rb_str(sentence),
+            keys.join(", ")
+        ));
+        self.o.line("end");
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("s << {}", rb_str(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.r.n, self.r.plan);
+        let x = match from {
+            Source::Input => n.vars[var].clone(),
+            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
+            Source::Output => format!("out.{}", n.fields[var]),
+        };
+        let v = plan.var(var);
+        let one = match v.ty {
+            BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_json_str({x})"),
+            BoundaryTy::Date => format!("_date_str({x})"),
+            _ => format!("{x}.to_s"),
+        };
+        if v.optional {
+            self.o.line(format!("s << ({x}.nil? ? \"null\" : {one})"));
+        } else {
+            self.o.line(format!("s << {one}"));
+        }
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a module may carry.
+fn helpers_runner() -> String {
+    let mut helpers = String::new();
+    for m in RoundMode::ALL {
+        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
+        helpers.push_str("\n\n");
+    }
+    helpers.push_str(section(MODULE, MARK, "mod"));
+    helpers.push_str("\n\n");
+    helpers.push_str(section(MODULE, MARK, "isqrt"));
+    let body = HELPERS_RUNNER.replace("  # rulec: helpers", &helpers);
+    format!(
+        "# frozen_string_literal: true\n\n# Code generated by rulec. DO NOT EDIT.\n{}",
+        body.trim_start_matches("# frozen_string_literal: true\n\n")
+    )
+}

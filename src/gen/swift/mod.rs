@@ -1,0 +1,646 @@
+//! The Swift backend (generated-code.md, Swift): it spells the plan. Int64 everywhere, a
+//! one-field struct per unit (Hashable, Sendable), String-backed CaseIterable enums,
+//! lowerCamelCase identifiers with backticks for keywords, `throws` with `RuleError.input` /
+//! `.contradiction`, a public memberwise initializer on Output, and a runner carrying `@main`,
+//! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
+
+use super::naming::Names;
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::text::{self, c_string, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner, Unit};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/Module.swift");
+const RUNNER: &str = include_str!("runtime/Runner.swift");
+const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.swift");
+const MARK: &str = "// rulec:";
+
+pub struct Swift;
+
+impl Backend for Swift {
+    fn lang(&self) -> Lang {
+        Lang::Swift
+    }
+
+    fn generate(&self, u: &Unit) -> Vec<File> {
+        let (plan, n) = (&u.plan, &u.names(Lang::Swift));
+        let s = Sw { plan, n };
+        let base = &plan.rule.base;
+        vec![
+            File { path: format!("{base}.swift"), text: s.module() },
+            File { path: format!("{base}_runner.swift"), text: s.runner() },
+            File { path: "_helpers_runner.swift".into(), text: helpers_runner() },
+        ]
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        let files = if base == "_helpers" {
+            vec!["_helpers_runner.swift".to_string()]
+        } else {
+            vec![format!("{base}.swift"), format!("{base}_runner.swift")]
+        };
+        let mut build = vec!["swiftc".to_string(), "-O".into()];
+        build.extend(files);
+        build.extend(["-o".into(), format!("{base}_runner")]);
+        Runner { needs: vec!["swiftc"], build: vec![build], run: vec![format!("./{base}_runner")] }
+    }
+
+    fn api(&self, u: &Unit) -> serde_json::Value {
+        let (plan, n) = (&u.plan, &u.names(Lang::Swift));
+        let s = Sw { plan, n };
+        let spell = super::api::Spelling {
+            names: n,
+            ty: &|v| s.ty(v),
+            member: &|e, i| format!("{}.{}", n.enums[e], n.members[e][i]),
+        };
+        let ret = s.returns();
+        let mut m = spell.entry(plan, &ret);
+        m.insert("module".into(), json!(format!("{}.swift", plan.rule.base)));
+        m.insert("signature".into(), json!(format!("func {}({}) throws -> {ret}", n.function, s.params())));
+        m.insert(
+            "traced_signature".into(),
+            json!(format!("func {}({}) throws -> ({ret}, [Fired])", n.traced, s.params())),
+        );
+        m.insert(
+            "record_signature".into(),
+            json!(format!(
+                "func {}({}) -> String",
+                n.record,
+                s.with_params(&format!("out: {ret}, trace: [Fired], tag: String = \"\""))
+            )),
+        );
+        m.insert(
+            "wire_signature".into(),
+            json!(format!("func {}(_ call: [(String, Wire)]?, tag: String = \"\") throws -> String", n.wire)),
+        );
+        m.insert("build".into(), json!(format!("swiftc {0}.swift {0}_runner.swift -o {0}", plan.rule.base)));
+        if plan.dates {
+            m.insert("dates".into(), json!({"type": "Int64", "from_wire": "dateFromWire"}));
+        }
+        m.insert("errors".into(), json!(["RuleError.input", "RuleError.contradiction"]));
+        serde_json::Value::Object(m)
+    }
+}
+
+fn lit(s: &str) -> String {
+    c_string(s, |c| format!("\\u{{{c:x}}}"))
+}
+
+// Swift's precedences (higher binds tighter).
+const COND: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const CMP: u8 = 4;
+const ADD: u8 = 5;
+const MUL: u8 = 6;
+const UNARY: u8 = 7;
+
+struct Sw<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+}
+
+impl Syntax for Sw<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let text = |s: &str| Part::Text(s.to_string());
+        match &e.node {
+            Node::Int(i64::MIN) => leaf("Int64.min".into()),
+            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(lit(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("nil".into()),
+            Node::Var(v) => {
+                // The value an optional holds, where the code reads it as a value.
+                let name = self.n.vars[*v].clone();
+                if self.plan.var(*v).optional && !e.optional {
+                    leaf(format!("{name}!"))
+                } else {
+                    leaf(name)
+                }
+            }
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), ADD),
+                Arith::Sub => Form::Infix("-".into(), ADD),
+                Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}"))], MUL),
+            Node::DivRound(.., m) => Form::Call(format!("divRound{}", crate::lang::pascal(m.as_str()))),
+            Node::Min(xs) | Node::Max(xs) => match e.kind {
+                Kind::Enum(en) => {
+                    let r = self.rank(en);
+                    let op = if matches!(e.node, Node::Min(_)) { "<=" } else { ">=" };
+                    let mut acc = self.print(&xs[0], COND + 1);
+                    for x in &xs[1..] {
+                        let y = self.print(x, COND + 1);
+                        acc = format!("({r}({acc}) {op} {r}({y}) ? {acc} : {y})");
+                    }
+                    Form::Leaf(acc, ATOM)
+                }
+                _ => Form::Call(if matches!(e.node, Node::Min(_)) { "min".into() } else { "max".into() }),
+            },
+            Node::Mod(..) => Form::Call("modFloor".into()),
+            Node::Isqrt(_) => Form::Call("isqrtInt64".into()),
+            Node::If(..) => Form::Parts(
+                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, OR), text(" : "), Part::Kid(2, COND)],
+                COND,
+            ),
+            Node::Cmp(op, a, _) => match (a.kind, op) {
+                (Kind::Enum(en), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
+                    let r = self.rank(en);
+                    Form::Parts(
+                        vec![
+                            Part::Text(format!("{r}(")),
+                            Part::Kid(0, COND),
+                            Part::Text(format!(") {} {r}(", cmp_op(*op))),
+                            Part::Kid(1, COND),
+                            text(")"),
+                        ],
+                        CMP,
+                    )
+                }
+                _ => Form::Parts(
+                    vec![Part::Kid(0, CMP + 1), Part::Text(format!(" {} ", cmp_op(*op))), Part::Kid(1, CMP + 1)],
+                    CMP,
+                ),
+            },
+            Node::And(..) => Form::Infix("&&".into(), AND),
+            Node::Or(..) => Form::Infix("||".into(), OR),
+            Node::Not(_) => Form::Prefix("!".into(), UNARY),
+            Node::OneOf(x, vals) => {
+                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
+                Form::Parts(vec![Part::Expr(alts.reduce(Expr::or).expect("a set of one value or more"), OR)], OR)
+            }
+            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} == nil", self.n.vars[*v]))], CMP),
+            Node::Present(v, _) => {
+                Form::Parts(vec![Part::Text(format!("{} != nil && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
+            }
+        }
+    }
+}
+
+impl Sw<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
+    }
+
+    fn rank(&self, e: usize) -> &str {
+        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
+    }
+
+    fn unit(&self, v: VarId) -> Option<&str> {
+        match self.plan.var(v).ty {
+            BoundaryTy::Unit(u) => Some(&self.n.units[u]),
+            _ => None,
+        }
+    }
+
+    fn ty(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match (var.kind, self.unit(v)) {
+            (_, Some(u)) => u.to_string(),
+            (Kind::Bool, _) => "Bool".into(),
+            (Kind::Str, _) => "String".into(),
+            (Kind::Enum(e), _) => self.n.enums[e].clone(),
+            (Kind::Num, _) => "Int64".into(),
+        };
+        if var.optional {
+            format!("{base}?")
+        } else {
+            base
+        }
+    }
+
+    fn local_ty(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => "Bool".into(),
+            Kind::Str => "String".into(),
+            Kind::Enum(e) => self.n.enums[e].clone(),
+            Kind::Num => "Int64".into(),
+        };
+        if var.optional {
+            format!("{base}?")
+        } else {
+            base
+        }
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.ty(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn params(&self) -> String {
+        let ps: Vec<String> = self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.ty(v))).collect();
+        ps.join(", ")
+    }
+
+    fn with_params(&self, rest: &str) -> String {
+        let p = self.params();
+        if p.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{p}, {rest}")
+        }
+    }
+
+    /// The call's arguments by label: `value(v)` spells each one.
+    fn labelled(&self, value: &dyn Fn(VarId) -> String) -> String {
+        self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], value(v))).collect::<Vec<_>>().join(", ")
+    }
+
+    fn with(&self, args: String, rest: &str) -> String {
+        if args.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{args}, {rest}")
+        }
+    }
+
+    /// A raw local as the value of its boundary type.
+    fn boxed(&self, v: VarId, x: &str) -> String {
+        match (self.unit(v), self.plan.var(v).optional) {
+            (Some(u), false) => format!("{u}({x})"),
+            (Some(u), true) => format!("{x}.map {{ {u}($0) }}"),
+            (None, _) => x.to_string(),
+        }
+    }
+
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            o.raw(section(MODULE, MARK, name));
+            o.raw("\n\n");
+        }
+    }
+
+    fn fired(&self) -> String {
+        let f: Vec<String> =
+            self.plan.tables().map(|t| format!("Fired(table: {}, row: rows[{}])", lit(&t.name), t.slot)).collect();
+        format!("[{}]", f.join(", "))
+    }
+
+    fn module(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let mut o = Code::new("    ");
+        o.raw(&text::header(plan, "//"));
+        if let Some(about) = &plan.rule.about {
+            o.line("//");
+            o.line(format!("// {}", comment(about)));
+        }
+        o.blank();
+        for (u, name) in plan.units.iter().zip(&n.units) {
+            o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
+            o.line(format!("public struct {name}: Hashable, Sendable {{"));
+            o.line("    public var value: Int64");
+            o.blank();
+            o.line("    public init(_ value: Int64) {");
+            o.line("        self.value = value");
+            o.line("    }");
+            o.line("}");
+            o.blank();
+        }
+        for (e, en) in plan.enums.iter().enumerate() {
+            o.line(format!(
+                "/// enum {}: the raw value is the name the wire and the records carry.",
+                comment(&en.name)
+            ));
+            o.line(format!("public enum {}: String, CaseIterable, Sendable {{", n.enums[e]));
+            for (i, v) in en.values.iter().enumerate() {
+                o.line(format!("    case {} = {}", n.members[e][i], lit(&v.name)));
+            }
+            o.line("}");
+            o.blank();
+            if let Some(rank) = &n.ranks[e] {
+                o.line(format!("/// The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
+                o.line(format!("func {rank}(_ value: {}) -> Int {{", n.enums[e]));
+                o.line("    switch value {");
+                for (i, m) in n.members[e].iter().enumerate() {
+                    o.line(format!("    case .{m}: return {i}"));
+                }
+                o.line("    }");
+                o.line("}");
+                o.blank();
+            }
+        }
+        self.sections(&mut o, &["errors"]);
+        if plan.outputs.len() > 1 {
+            o.line("/// The outputs, in the order the rule declares them.");
+            o.line("public struct Output: Hashable, Sendable {");
+            for &v in &plan.outputs {
+                o.line(format!("    public let {}: {}", n.fields[v], self.ty(v)));
+            }
+            o.blank();
+            let ps: Vec<String> = plan.outputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.ty(v))).collect();
+            o.line(format!("    public init({}) {{", ps.join(", ")));
+            for &v in &plan.outputs {
+                o.line(format!("        self.{0} = {0}", n.fields[v]));
+            }
+            o.line("    }");
+            o.line("}");
+            o.blank();
+        }
+        self.functions(&mut o);
+        self.record(&mut o);
+        let mut helpers: Vec<String> = vec!["wire".into(), "json_str".into()];
+        if plan.dates || plan.door.inputs.iter().any(|i| i.kind == WireKind::Date) {
+            helpers.push("days".into());
+        }
+        if plan.dates {
+            helpers.extend(["date_type".into(), "date_str".into()]);
+        }
+        for h in &plan.helpers {
+            helpers.push(match h {
+                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
+        self.sections(&mut o, &names);
+        o.finish()
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let (params, ret) = (self.params(), self.returns());
+        let pass = self.labelled(&|v| n.vars[v].clone());
+        let tables = plan.tables().count();
+        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
+        o.line(format!("/// {}", comment(&about)));
+        o.line(format!("public func {}({params}) throws -> {ret} {{", n.function));
+        o.line(format!("    return try {}({pass}).0", n.core));
+        o.line("}");
+        o.blank();
+        o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
+        o.line(format!("public func {}({params}) throws -> ({ret}, [Fired]) {{", n.traced));
+        o.line(format!("    let (out, rows) = try {}({pass})", n.core));
+        o.line(format!("    return (out, {})", self.fired()));
+        o.line("}");
+        o.blank();
+        o.line("/// One call in the wire form (formats.md), the members of its object in order (nil when it is");
+        o.line("/// not an object): the door's checks in the reference's order, then the rule; the record line.");
+        o.line(format!("public func {}(_ call: [(String, Wire)]?, tag: String = \"\") throws -> String {{", n.wire));
+        o.indent();
+        o.line("guard let call = call else {");
+        o.line(format!("    throw RuleError.input(what: {}, value: nil)", lit(&plan.door.not_an_object)));
+        o.line("}");
+        let mut body = Body { s: self, o };
+        walk::wire(plan, &mut body);
+        let o = body.o;
+        let boxed = self.labelled(&|v| self.boxed(v, &n.vars[v]));
+        o.line(format!("let (out, rows) = try {}({boxed})", n.core));
+        o.line(format!(
+            "return {}({})",
+            n.record,
+            self.with(boxed, &format!("out: out, trace: {}, tag: tag", self.fired()))
+        ));
+        o.dedent();
+        o.line("}");
+        o.blank();
+        o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
+        o.line(format!("func {}({params}) throws -> ({ret}, [Int]) {{", n.core));
+        o.indent();
+        for &v in &plan.inputs {
+            if self.unit(v).is_some() {
+                let x = &n.vars[v];
+                let read = if plan.var(v).optional { format!("{x}?.value") } else { format!("{x}.value") };
+                o.line(format!("let {x} = {read}"));
+            }
+        }
+        o.line("// The entry guard: what the proofs assumed of every call.");
+        let mut body = Body { s: self, o };
+        walk::guard(plan, Lang::Swift, &mut body);
+        let o = body.o;
+        o.line(format!("var rows = [Int](repeating: 0, count: {tables})"));
+        let mut body = Body { s: self, o };
+        walk::body(plan, &mut body);
+        let o = body.o;
+        let out = match plan.outputs.as_slice() {
+            [one] => self.boxed(*one, &n.vars[*one]),
+            outs => format!(
+                "Output({})",
+                outs.iter()
+                    .map(|&v| format!("{}: {}", n.fields[v], self.boxed(v, &n.vars[v])))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        o.line(format!("return ({out}, rows)"));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        let n = self.n;
+        o.line(
+            "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+        );
+        o.line(format!(
+            "public func {}({}) -> String {{",
+            n.record,
+            self.with_params(&format!("out: {}, trace: [Fired], tag: String = \"\"", self.returns()))
+        ));
+        o.indent();
+        o.line("var s = \"{\"");
+        o.line("if !tag.isEmpty {");
+        o.line("    s += \"\\\"tag\\\":\" + jsonString(tag) + \",\"");
+        o.line("}");
+        let mut body = Body { s: self, o };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        o.line("s += trace.map { \"{\\\"table\\\":\" + jsonString($0.table) + \",\\\"row\\\":\" + String($0.row) + \"}\" }.joined(separator: \",\")");
+        o.line("return s + \"]}\"");
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn runner(&self) -> String {
+        let mut o = text::header(self.plan, "//");
+        o.push_str("//\n");
+        o.push_str(
+            &RUNNER
+                .replace("rulecWire", &self.n.wire)
+                .replace("RulecRunner", &format!("{}Runner", crate::lang::pascal(&self.plan.rule.base))),
+        );
+        o
+    }
+}
+
+struct Body<'a, 'b> {
+    s: &'a Sw<'a>,
+    o: &'b mut Code,
+}
+
+impl Body<'_, '_> {
+    fn range_check(&mut self, input: &InputDoor, x: &str) {
+        let Some(r) = &input.range else { return };
+        let (cond, value) = match input.kind {
+            WireKind::Enum(e) => {
+                let rank = self.s.rank(e);
+                let v = if input.optional { format!("{x}!") } else { x.to_string() };
+                (format!("{rank}({v}) < {} || {rank}({v}) > {}", r.lo, r.hi), format!("{v}.rawValue"))
+            }
+            _ => {
+                let v = if input.optional { format!("{x}!") } else { x.to_string() };
+                (format!("{v} < {} || {v} > {}", r.lo, r.hi), format!("String({v})"))
+            }
+        };
+        let guard = if input.optional { format!("{x} != nil && ({cond})") } else { cond };
+        self.o.line(format!("if {guard} {{"));
+        self.o.line(format!("    throw RuleError.input(what: {}, value: {value})", lit(&r.sentence)));
+        self.o.line("}");
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        let x = self.s.n.vars[input.var].clone();
+        if checks.contains(&Check::Range) {
+            self.range_check(input, &x);
+        }
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let mut test = self.s.print(&c.test, OR + 1);
+        if !c.optionals.is_empty() {
+            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} == nil", self.s.n.vars[v])).collect();
+            test = format!("{} || {test}", absent.join(" || "));
+        }
+        self.o.line(format!("if !({test}) {{"));
+        self.o.line(format!("    throw RuleError.input(what: {}, value: nil)", lit(&c.sentence)));
+        self.o.line("}");
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        self.o.line(format!("// define {}", comment(&self.s.plan.var(var).name)));
+        self.o.line(format!("let {}: {} = {}", self.s.n.vars[var], self.s.local_ty(var), self.s.top(value)));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.s.print(&a.cond, AND + 1), self.s.print(&b.cond, AND + 1));
+        self.o.line(format!("if {ca} && {cb} {{"));
+        self.o.line(format!("    throw RuleError.contradiction(what: {})", lit(sentence)));
+        self.o.line("}");
+    }
+
+    fn declare(&mut self, var: VarId) {
+        self.o.line(format!("let {}: {}", self.s.n.vars[var], self.s.local_ty(var)));
+    }
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let cond = self.s.top(&row.cond);
+        if first {
+            self.o.line(format!("if {cond} {{"));
+        } else {
+            self.o.line(format!("}} else if {cond} {{"));
+        }
+        self.o.indent();
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {}", self.s.n.vars[*v], self.s.top(value)));
+        }
+        self.o.line(format!("rows[{}] = {}", t.slot, row.n));
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("} else {");
+        self.o.line(format!("    throw RuleError.contradiction(what: {})", lit(&t.no_row)));
+        self.o.line("}");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let s = self.s;
+        let x = s.n.vars[input.var].clone();
+        let (m, k) = (lit(&input.missing), lit(&input.not_of_kind));
+        let read = |w: &str| match input.kind {
+            WireKind::Integer => {
+                let out = input.range.as_ref().map(|r| lit(&r.sentence)).expect("a counted input has a range");
+                format!("wireInt64({w}, {m}, {k}, {out})")
+            }
+            WireKind::Boolean => format!("wireBool({w}, {m}, {k})"),
+            WireKind::Text => format!("wireString({w}, {m}, {k})"),
+            WireKind::Date => format!("wireDay({w}, {m}, {k})"),
+            WireKind::Enum(e) => format!("wireMember({w}, {m}, {k}) as {}", s.n.enums[e]),
+        };
+        let w = format!("wireValue(call, {})", lit(&input.name));
+        let ty = s.local_ty(input.var);
+        if input.optional {
+            self.o.line(format!("let {x}: {ty} = try wireOptional({w}) {{ try {} }}", read("$0")));
+        } else {
+            self.o.line(format!("let {x}: {ty} = try {}", read(&w)));
+        }
+        self.range_check(input, &x);
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let keys: Vec<String> = names.iter().map(|k| lit(k)).collect();
+        self.o.line(format!("for (key, _) in call where ![{}].contains(key) {{", keys.join(", ")));
+        self.o.line(format!("    throw RuleError.input(what: key + {}, value: nil)", lit(sentence)));
+        self.o.line("}");
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("s += {}", lit(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.s.n, self.s.plan);
+        let x = match from {
+            Source::Input => n.vars[var].clone(),
+            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
+            Source::Output => format!("out.{}", n.fields[var]),
+        };
+        let v = plan.var(var);
+        let one = |x: &str| match v.ty {
+            BoundaryTy::Str => format!("jsonString({x})"),
+            BoundaryTy::Enum(_) => format!("jsonString({x}.rawValue)"),
+            BoundaryTy::Date => format!("dateString({x})"),
+            BoundaryTy::Bool => format!("({x} ? \"true\" : \"false\")"),
+            BoundaryTy::Unit(_) => format!("String({x}.value)"),
+            _ => format!("String({x})"),
+        };
+        if v.optional {
+            self.o.line(format!("s += {x}.map {{ {} }} ?? \"null\"", one("$0")));
+        } else {
+            self.o.line(format!("s += {}", one(&x)));
+        }
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a file may carry.
+fn helpers_runner() -> String {
+    let mut helpers = String::new();
+    for m in RoundMode::ALL {
+        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
+        helpers.push_str("\n\n");
+    }
+    helpers.push_str(section(MODULE, MARK, "mod"));
+    helpers.push_str("\n\n");
+    helpers.push_str(section(MODULE, MARK, "isqrt"));
+    format!("// Code generated by rulec. DO NOT EDIT.\n{}", HELPERS_RUNNER.replace("// rulec: helpers", &helpers))
+}

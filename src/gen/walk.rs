@@ -1,0 +1,136 @@
+//! The walker: it goes over the plan in the one fixed order and asks the language to spell
+//! each piece. It decides which checks a function makes, in which order the steps come and
+//! what a table is written as; the hooks ([`Hooks`]) only print.
+
+use super::plan::{Constraint, Expr, InputDoor, Piece, Plan, Row, Step, TablePlan};
+use crate::eval::wire::WireKind;
+use crate::lang::{Class, Lang};
+use crate::sema::VarId;
+
+/// One check of the door on one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    Missing,
+    Kind,
+    Range,
+}
+
+/// Where a value of the record comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Input,
+    Output,
+}
+
+pub fn class(kind: WireKind) -> Class {
+    match kind {
+        WireKind::Integer => Class::Integer,
+        WireKind::Boolean => Class::Boolean,
+        WireKind::Text => Class::Text,
+        WireKind::Date => Class::Date,
+        WireKind::Enum(_) => Class::Enum,
+    }
+}
+
+/// What a language spells for the walker.
+pub trait Hooks {
+    /// The checks of one input the function makes, in order. An optional input is checked
+    /// only when it holds a value (`Missing` is then never asked).
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]);
+    /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
+    fn constraint(&mut self, c: &Constraint);
+    fn define(&mut self, var: VarId, value: &Expr);
+    /// Before anything else of a table: its comment.
+    fn table_open(&mut self, t: &TablePlan);
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str);
+    /// The whole table as one match over its shape, when the language has the idiom;
+    /// `false` to have it written row by row.
+    fn table_match(&mut self, _t: &TablePlan) -> bool {
+        false
+    }
+    /// A result variable, before the rows assign it.
+    fn declare(&mut self, var: VarId);
+    /// One row: `first` when no row is above it.
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool);
+    /// After the last row.
+    fn no_row(&mut self, t: &TablePlan);
+    /// The wire door: read one input out of the caller's object (missing, kind, range).
+    fn wire_input(&mut self, input: &InputDoor);
+    /// The wire door: refuse the first key that is not an input.
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str);
+    fn record_text(&mut self, json: &str);
+    fn record_value(&mut self, var: VarId, from: Source);
+}
+
+/// The entry guard of the function the caller calls: every check its types leave open.
+pub fn guard(plan: &Plan, lang: Lang, h: &mut impl Hooks) {
+    let g = lang.guard();
+    for input in &plan.door.inputs {
+        let c = class(input.kind);
+        let mut checks = Vec::new();
+        if !input.optional && g.missing.contains(&c) {
+            checks.push(Check::Missing);
+        }
+        if g.kind.contains(&c) {
+            checks.push(Check::Kind);
+        }
+        if input.range.is_some() {
+            checks.push(Check::Range);
+        }
+        if !checks.is_empty() {
+            h.guard_input(input, &checks);
+        }
+    }
+    for c in &plan.door.constraints {
+        h.constraint(c);
+    }
+}
+
+/// The rule's steps in evaluation order.
+pub fn body(plan: &Plan, h: &mut impl Hooks) {
+    for step in &plan.steps {
+        match step {
+            Step::Define { var, value } => h.define(*var, value),
+            Step::Table(t) => {
+                h.table_open(t);
+                for g in &t.guards {
+                    h.pair_guard(t, &t.rows[g.a - 1], &t.rows[g.b - 1], &g.sentence);
+                }
+                if t.shape.is_some() && h.table_match(t) {
+                    continue;
+                }
+                for &r in &t.results {
+                    h.declare(r);
+                }
+                for (i, row) in t.rows.iter().enumerate() {
+                    h.row(t, row, i == 0);
+                }
+                h.no_row(t);
+            }
+        }
+    }
+}
+
+/// The wire door: every input read in order, then the constraints, then the unknown keys;
+/// the function is called after.
+pub fn wire(plan: &Plan, h: &mut impl Hooks) {
+    for input in &plan.door.inputs {
+        h.wire_input(input);
+    }
+    for c in &plan.door.constraints {
+        h.constraint(c);
+    }
+    let names: Vec<&str> = plan.door.inputs.iter().map(|i| i.name.as_str()).collect();
+    h.wire_unknown_keys(&names, &plan.door.not_an_input);
+}
+
+/// The record line after its optional tag, up to the trace.
+pub fn record(plan: &Plan, h: &mut impl Hooks) {
+    for piece in &plan.record {
+        match piece {
+            Piece::Text(t) => h.record_text(t),
+            Piece::Input(v) => h.record_value(*v, Source::Input),
+            Piece::Output(v) => h.record_value(*v, Source::Output),
+        }
+    }
+}

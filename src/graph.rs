@@ -1,0 +1,238 @@
+//! `rulec graph` (formats.md, `graph`): the rule as a graph of what decides each value and
+//! which values it reads. A node is a value — an input, or a value some decider gives — and
+//! a table or a define rides on the value it decides, in `by`. An edge says "this value is
+//! read while that one is decided"; it is a graph of dependency, not of time.
+//!
+//! It needs only resolved names and types, so a rule whose tables have a gap or an overlap
+//! still gets its graph. [`layout`] places the deciders in columns by their distance from
+//! the inputs: the board of `rulec doc --format html` is this layout.
+
+use crate::eval::wire;
+use crate::sema::lower::{collect_vars, ty_name};
+use crate::sema::*;
+use serde_json::{json, Map, Value as Json};
+
+/// A decider: what gives a value (a table gives one or more, a define one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DeciderRef {
+    Table(usize),
+    Define(usize),
+}
+
+impl DeciderRef {
+    pub fn kind(self) -> &'static str {
+        match self {
+            DeciderRef::Table(_) => "table",
+            DeciderRef::Define(_) => "define",
+        }
+    }
+    /// The decider's name: the table's, or the name of the value a define computes.
+    pub fn name(self, p: &Program) -> &str {
+        match self {
+            DeciderRef::Table(t) => &p.tables[t].name,
+            DeciderRef::Define(d) => &p.vars[p.defines[d].var].name,
+        }
+    }
+    /// The values it decides.
+    pub fn decides(self, p: &Program) -> Vec<VarId> {
+        match self {
+            DeciderRef::Table(t) => p.tables[t].results.clone(),
+            DeciderRef::Define(d) => vec![p.defines[d].var],
+        }
+    }
+}
+
+/// One edge: `from` is read while `to` is decided, by `via`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub from: VarId,
+    pub to: VarId,
+    pub via: DeciderRef,
+}
+
+/// The graph of one rule.
+pub struct Graph {
+    /// Inputs in declaration order, then every other value in evaluation order.
+    pub nodes: Vec<VarId>,
+    pub edges: Vec<Edge>,
+    /// The deciders in evaluation order.
+    pub deciders: Vec<DeciderRef>,
+}
+
+/// The values a decider reads while it decides `to`: a table's condition columns (which row
+/// answers) and the names in `to`'s own result cells; a define's expression.
+pub fn reads(p: &Program, d: DeciderRef, to: VarId) -> Vec<VarId> {
+    let mut out = Vec::new();
+    match d {
+        DeciderRef::Table(t) => {
+            let table = &p.tables[t];
+            out.extend(&table.conds);
+            if let Some(col) = table.results.iter().position(|&r| r == to) {
+                for row in &table.rows {
+                    if let Some(Some(e)) = row.results.get(col) {
+                        collect_vars(e, &mut out);
+                    }
+                }
+            }
+        }
+        DeciderRef::Define(d) => collect_vars(&p.defines[d].expr, &mut out),
+    }
+    let mut seen = vec![false; p.vars.len()];
+    out.retain(|&v| !std::mem::replace(&mut seen[v], true));
+    out
+}
+
+/// Build the graph. Only names and types are needed: no analysis result is read.
+pub fn build(p: &Program) -> Graph {
+    let deciders: Vec<DeciderRef> = p
+        .order
+        .iter()
+        .map(|s| match *s {
+            Step::Table(t) => DeciderRef::Table(t),
+            Step::Define(d) => DeciderRef::Define(d),
+        })
+        .collect();
+    let mut nodes: Vec<VarId> = p.inputs.clone();
+    let mut edges = Vec::new();
+    for &d in &deciders {
+        for to in d.decides(p) {
+            if !nodes.contains(&to) {
+                nodes.push(to);
+            }
+            for from in reads(p, d, to) {
+                edges.push(Edge { from, to, via: d });
+            }
+        }
+    }
+    // A value nothing decides (only in a rule that does not check): still a node.
+    for v in 0..p.vars.len() {
+        if !nodes.contains(&v) {
+            nodes.push(v);
+        }
+    }
+    Graph { nodes, edges, deciders }
+}
+
+/// The decider of a value, when one decides it.
+pub fn decider_of(p: &Program, v: VarId) -> Option<DeciderRef> {
+    match p.vars[v].decided_by? {
+        Decider::Table(t) => Some(DeciderRef::Table(t)),
+        Decider::Define(d) => Some(DeciderRef::Define(d)),
+    }
+}
+
+/// Where a decider's card goes on the board: its column (1 for a decider that reads inputs
+/// only, one more than the furthest decider it reads from otherwise) and its place in that
+/// column (evaluation order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub decider: DeciderRef,
+    pub column: usize,
+    pub row: usize,
+}
+
+/// The board's layout: every decider, by its distance from the inputs.
+pub fn layout(p: &Program, g: &Graph) -> Vec<Placed> {
+    let mut column: Vec<(DeciderRef, usize)> = Vec::new();
+    for &d in &g.deciders {
+        let far = g
+            .edges
+            .iter()
+            .filter(|e| e.via == d)
+            .filter_map(|e| decider_of(p, e.from))
+            .filter_map(|up| column.iter().find(|(x, _)| *x == up).map(|(_, c)| *c))
+            .max()
+            .unwrap_or(0);
+        column.push((d, far + 1));
+    }
+    let mut rows = std::collections::BTreeMap::<usize, usize>::new();
+    column
+        .into_iter()
+        .map(|(decider, column)| {
+            let row = rows.entry(column).or_insert(0);
+            *row += 1;
+            Placed { decider, column, row: *row }
+        })
+        .collect()
+}
+
+/// A declared range in the wire form: `{"min":…,"max":…}`.
+pub fn range_json(p: &Program, var: &Var) -> Option<Json> {
+    let (lo, hi) = var.range.as_ref()?;
+    Some(json!({"min": wire::to_wire(p, var, lo), "max": wire::to_wire(p, var, hi)}))
+}
+
+/// The graph as formats.md writes it: one object.
+pub fn to_json(p: &Program, g: &Graph, text: &str, sha256: &str) -> Json {
+    let nodes: Vec<Json> = g
+        .nodes
+        .iter()
+        .map(|&v| {
+            let var = &p.vars[v];
+            let mut m = Map::new();
+            m.insert("name".into(), json!(var.name));
+            m.insert("kind".into(), json!(if var.kind == VarKind::Input { "input" } else { "value" }));
+            m.insert("type".into(), json!(ty_name(&var.ty, &p.enums)));
+            if let Some(r) = range_json(p, var) {
+                m.insert("range".into(), r);
+            }
+            if var.optional {
+                m.insert("optional".into(), json!(true));
+            }
+            if var.kind == VarKind::Output {
+                m.insert("output".into(), json!(true));
+            }
+            if let Some(d) = decider_of(p, v) {
+                let by = match d {
+                    DeciderRef::Table(t) => {
+                        let table = &p.tables[t];
+                        json!({"kind": "table", "name": table.name, "policy": table.policy.as_str(), "rows": table.rows.len()})
+                    }
+                    DeciderRef::Define(_) => json!({"kind": "define", "name": var.name}),
+                };
+                m.insert("by".into(), json!([by]));
+                if let DeciderRef::Define(d) = d {
+                    m.insert("expr".into(), json!(&text[p.defines[d].expr.span.range()]));
+                }
+            }
+            Json::Object(m)
+        })
+        .collect();
+    let edges: Vec<Json> = g
+        .edges
+        .iter()
+        .map(|e| json!({"from": p.vars[e.from].name, "to": p.vars[e.to].name, "kind": "reads", "via": e.via.name(p)}))
+        .collect();
+    let preconditions: Vec<Json> = p
+        .constraints
+        .iter()
+        .map(|c| {
+            let mut read = Vec::new();
+            collect_vars(&c.expr, &mut read);
+            let mut names: Vec<&str> = Vec::new();
+            for v in read {
+                if !names.contains(&p.vars[v].name.as_str()) {
+                    names.push(&p.vars[v].name);
+                }
+            }
+            json!({"kind": "constraint", "text": c.text, "reads": names})
+        })
+        .collect();
+    json!({
+        "rule": p.name,
+        "alias": p.alias.clone().unwrap_or_default(),
+        "version": p.version.to_string(),
+        "source_sha256": sha256,
+        "nodes": nodes,
+        "edges": edges,
+        "preconditions": preconditions,
+        "carry": Json::Null,
+    })
+}
+
+/// The graph of a checked file, when its names resolved (a table with a gap still has one).
+pub fn of_checked(sources: &crate::Sources, checked: &crate::Checked) -> Option<Json> {
+    let p = checked.program.as_ref()?;
+    let src = sources.get(checked.file);
+    Some(to_json(p, &build(p), &src.text, &src.sha256))
+}

@@ -1,0 +1,113 @@
+//! The PHP backend over the corpus and tests/rules: every rule held to the reference by
+//! `rulec test` (the runner runs with every error reported, so a deprecation notice is a
+//! difference); `php -l` silent on every file; no `/` operator anywhere; the same bytes on a
+//! second generation; every name `rulec api` gives in the file.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+fn generated() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&rules(), "php", dir.path());
+    dir
+}
+
+#[test]
+fn every_rule_agrees_with_the_reference_in_php() {
+    if !toolchain("every_rule_agrees_with_the_reference_in_php", &["php"]) {
+        return;
+    }
+    let dir = generated();
+    let report = test_json(dir.path(), "php");
+    assert_green(&report);
+    assert_eq!(report["results"].as_array().unwrap().len(), rules().len() + 1, "{report}");
+}
+
+#[test]
+fn php_lints_nothing_and_divides_only_with_intdiv() {
+    if !toolchain("php_lints_nothing_and_divides_only_with_intdiv", &["php"]) {
+        return;
+    }
+    let dir = generated();
+    let mut files: Vec<_> = std::fs::read_dir(dir.path().join("php")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.push(Path::new(ROOT).join("src/gen/php/runtime/module.php"));
+    for f in &files {
+        let out = Command::new("php").args(["-d", "error_reporting=-1", "-l"]).arg(f).output().unwrap();
+        assert!(out.status.success(), "{}: {}", f.display(), text(&out.stdout));
+        let source = std::fs::read_to_string(f).unwrap();
+        for (i, line) in source.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("").trim_start();
+            if code.starts_with('*') || code.starts_with("/*") {
+                continue;
+            }
+            // A division operator: a `/` that is not in a comment, a string or a regex.
+            let bare: String = code.split('\'').step_by(2).collect::<Vec<_>>().concat();
+            assert!(!bare.contains(" / "), "{}:{}: the `/` operator: {line}", f.display(), i + 1);
+        }
+    }
+}
+
+#[test]
+fn every_name_rulec_api_gives_is_in_the_file() {
+    let dir = generated();
+    for rule in rules() {
+        let api = api(&rule, "php");
+        let source = std::fs::read_to_string(dir.path().join("php").join(api["module"].as_str().unwrap())).unwrap();
+        assert!(source.contains(&format!("namespace {};", api["namespace"].as_str().unwrap())), "{}", rule.display());
+        for key in ["function", "traced", "record", "wire"] {
+            assert!(source.contains(&format!("function {}(", api[key].as_str().unwrap())), "{}: {key}", rule.display());
+        }
+        for e in api["enums"].as_array().unwrap() {
+            assert!(source.contains(&format!("enum {}: string", e["alias"].as_str().unwrap())), "{}", rule.display());
+            for v in e["values"].as_array().unwrap() {
+                let case = v["alias"].as_str().unwrap().rsplit("::").next().unwrap();
+                assert!(source.contains(&format!("case {case} = ")), "{}: {case}", rule.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn generating_twice_gives_the_same_bytes() {
+    let (a, b) = (generated(), generated());
+    assert_eq!(tree(&a.path().join("php")), tree(&b.path().join("php")));
+}
+
+/// The file's door as a PHP caller meets it: strict types refuse a float for an int, the
+/// range is refused with its value, the wire door takes json_decode's objects.
+#[test]
+fn the_file_holds_what_a_php_caller_passes() {
+    if !toolchain("the_file_holds_what_a_php_caller_passes", &["php"]) {
+        return;
+    }
+    let dir = generated();
+    let script = r#"<?php
+declare(strict_types=1);
+require_once __DIR__ . '/single_coupon.php';
+use SingleCoupon\CouponKind;
+$out = SingleCoupon\single_coupon(10000, 0, CouponKind::PERCENT, 10, 0, false);
+echo \var_export($out->ok, true), ' ', $out->raw, "\n";
+try { SingleCoupon\single_coupon(10000, 0, CouponKind::FIXED, 101, 0, false); } catch (SingleCoupon\RuleInputError $e) { echo $e->getMessage(), "\n"; }
+try { SingleCoupon\single_coupon(10000.0, 0, CouponKind::FIXED, 1, 0, false); } catch (\TypeError $e) { echo "TypeError\n"; }
+[$v, $trace] = SingleCoupon\single_coupon_traced(10000, 0, CouponKind::FIXED, 1, 300, false);
+echo \count($trace), ' ', $trace[1]->row, "\n";
+echo SingleCoupon\single_coupon_wire(\json_decode('{"subtotal":1e4,"applied":0,"kind":"fixed","rate":0,"face":300,"dup":false}'), null), "\n";
+try { SingleCoupon\single_coupon_wire(\json_decode('{"subtotal":10000,"applied":0,"kind":"nope","rate":0,"face":300,"dup":false}')); } catch (SingleCoupon\RuleInputError $e) { echo $e->what, "\n"; }
+try { SingleCoupon\single_coupon_wire(\json_decode('[1]')); } catch (SingleCoupon\RuleInputError $e) { echo $e->what, "\n"; }
+"#;
+    std::fs::write(dir.path().join("php/caller.php"), script).unwrap();
+    let out = Command::new("php")
+        .args(["-d", "error_reporting=-1", "caller.php"])
+        .current_dir(dir.path().join("php"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "true 1000\nrate is out of range: 101\nTypeError\n2 3\n\
+         {\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n\
+         kind is not a value of enum coupon_kind\nthe input is not an object\n"
+    );
+}

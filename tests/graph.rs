@@ -1,0 +1,230 @@
+//! `rulec graph` over the corpus: every edge is a read the reference evaluator makes. The
+//! reads are derived here a second time, straight from the typed IR (a walk of its own, not
+//! the library's), and held to the edges both ways; and for every table, the values the
+//! edges lead back from it are exactly what the evaluator computes before that table
+//! (`eval::needed_vars`). A rule with a gap, or an overlap, still gets its graph; one whose
+//! names and types do not resolve gets none.
+
+use rulec::sema::{Decider, Program, TExpr, TExprKind, VarId, VarKind};
+use serde_json::Value as Json;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn rulec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("rulec runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn corpus() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut rules: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the corpus")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rule"))
+        .map(|p| format!("tests/corpus/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    rules.sort();
+    assert!(rules.len() >= 9, "the corpus is there");
+    rules
+}
+
+fn program(rule: &str) -> Program {
+    let mut sources = rulec::Sources::new();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rule);
+    rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default()).unwrap().program.unwrap()
+}
+
+fn graph(rule: &str) -> Json {
+    let o = rulec(&["graph", rule]);
+    assert!(o.status.success(), "rulec graph {rule}: {}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), 1, "one object, one line");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// The variables an expression reads, by a walk of the IR of this test's own.
+fn names_in(e: &TExpr, out: &mut BTreeSet<VarId>) {
+    match &e.kind {
+        TExprKind::Const(_) => {}
+        TExprKind::Var(v) => {
+            out.insert(*v);
+        }
+        TExprKind::In { var, .. } => {
+            out.insert(*var);
+        }
+        TExprKind::Neg(x) | TExprKind::Not(x) | TExprKind::Isqrt(x) | TExprKind::Round { value: x, .. } => {
+            names_in(x, out)
+        }
+        TExprKind::Arith(_, a, b)
+        | TExprKind::Cmp(_, a, b)
+        | TExprKind::And(a, b)
+        | TExprKind::Or(a, b)
+        | TExprKind::Mod(a, b) => {
+            names_in(a, out);
+            names_in(b, out);
+        }
+        TExprKind::Min(xs) | TExprKind::Max(xs) => xs.iter().for_each(|x| names_in(x, out)),
+        TExprKind::If { cond, then, els } => {
+            names_in(cond, out);
+            names_in(then, out);
+            names_in(els, out);
+        }
+    }
+}
+
+/// (from, to, via) of every read: a table reads its condition columns and the names in a
+/// result's cells while it decides that result; a define reads the names of its expression.
+fn reads_from_ir(p: &Program) -> BTreeSet<(String, String, String)> {
+    let mut out = BTreeSet::new();
+    let name = |v: VarId| p.vars[v].name.clone();
+    for t in &p.tables {
+        for (i, &r) in t.results.iter().enumerate() {
+            let mut read: BTreeSet<VarId> = t.conds.iter().copied().collect();
+            for row in &t.rows {
+                if let Some(e) = &row.results[i] {
+                    names_in(e, &mut read);
+                }
+            }
+            for v in read {
+                out.insert((name(v), name(r), t.name.clone()));
+            }
+        }
+    }
+    for d in &p.defines {
+        let mut read = BTreeSet::new();
+        names_in(&d.expr, &mut read);
+        for v in read {
+            out.insert((name(v), name(d.var), name(d.var)));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_edge_is_a_read_the_evaluator_makes() {
+    for rule in corpus() {
+        let p = program(&rule);
+        let g = graph(&rule);
+        let edges: BTreeSet<(String, String, String)> = g["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                assert_eq!(e["kind"], "reads", "{rule}: {e}");
+                (
+                    e["from"].as_str().unwrap().into(),
+                    e["to"].as_str().unwrap().into(),
+                    e["via"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        assert_eq!(g["edges"].as_array().unwrap().len(), edges.len(), "{rule}: no edge twice");
+        assert_eq!(edges, reads_from_ir(&p), "{rule}: the edges are the reads of the IR");
+        // Leading back from a table along the edges reaches exactly what the evaluator
+        // computes before it.
+        for (t, table) in p.tables.iter().enumerate() {
+            let mut reached: BTreeSet<String> = BTreeSet::new();
+            let mut todo: Vec<String> = table.results.iter().map(|&r| p.vars[r].name.clone()).collect();
+            while let Some(v) = todo.pop() {
+                for (from, to, _) in &edges {
+                    if to == &v && reached.insert(from.clone()) {
+                        todo.push(from.clone());
+                    }
+                }
+            }
+            let needed: BTreeSet<String> = rulec::eval::needed_vars(&p, t)
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n)
+                .map(|(v, _)| p.vars[v].name.clone())
+                .collect();
+            assert_eq!(reached, needed, "{rule}: table {} reads what the evaluator computes for it", table.name);
+        }
+    }
+}
+
+#[test]
+fn the_nodes_are_the_values_with_their_deciders() {
+    for rule in corpus() {
+        let p = program(&rule);
+        let g = graph(&rule);
+        let nodes = g["nodes"].as_array().unwrap();
+        assert_eq!(nodes.len(), p.vars.len(), "{rule}: one node per value");
+        for n in nodes {
+            let v = p.var_by_name(n["name"].as_str().unwrap()).expect("a value of the rule");
+            let var = &p.vars[v];
+            assert_eq!(n["kind"], if var.kind == VarKind::Input { "input" } else { "value" }, "{rule}: {n}");
+            assert_eq!(n.get("output").is_some(), var.kind == VarKind::Output, "{rule}: {n}");
+            assert_eq!(n["type"], rulec::sema::ty_name(&var.ty, &p.enums), "{rule}: {n}");
+            assert_eq!(n.get("range").is_some(), var.range.is_some(), "{rule}: {n}");
+            let by = &n["by"];
+            match var.decided_by {
+                None => assert!(by.is_null(), "{rule}: an input has no decider: {n}"),
+                Some(Decider::Table(t)) => {
+                    assert_eq!(by[0]["kind"], "table");
+                    assert_eq!(by[0]["name"], p.tables[t].name.as_str());
+                    assert_eq!(by[0]["rows"], p.tables[t].rows.len());
+                    assert!(n.get("expr").is_none(), "the table is the expression");
+                }
+                Some(Decider::Define(_)) => {
+                    assert_eq!(by[0]["kind"], "define");
+                    assert!(n["expr"].as_str().is_some_and(|e| !e.is_empty()), "{rule}: {n}");
+                }
+            }
+        }
+        assert_eq!(g["carry"], Json::Null);
+        assert_eq!(g["preconditions"].as_array().unwrap().len(), p.constraints.len());
+        assert_eq!(g["rule"], p.name.as_str());
+    }
+}
+
+#[test]
+fn parcel_rate_graph() {
+    insta::assert_snapshot!(text(&rulec(&["graph", "tests/corpus/parcel_rate.rule"]).stdout));
+}
+
+#[test]
+fn a_rule_with_a_gap_still_gets_its_graph() {
+    for (rule, code) in [("tests/corpus/broken/gap.rule", "E101"), ("tests/corpus/broken/overlap.rule", "E102")] {
+        let check = rulec(&["check", rule]);
+        assert_eq!(check.status.code(), Some(1), "{rule} does not check clean");
+        assert!(text(&check.stderr).contains(code));
+        let o = rulec(&["graph", rule]);
+        assert!(o.status.success(), "{rule}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(code), "it says why the rule is not clean");
+        let g: Json = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(!g["edges"].as_array().unwrap().is_empty(), "{rule}: its edges");
+        let p = program(rule);
+        let edges: BTreeSet<(String, String, String)> = g["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["from"].as_str().unwrap().into(),
+                    e["to"].as_str().unwrap().into(),
+                    e["via"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        assert_eq!(edges, reads_from_ir(&p), "{rule}: the same edges a clean table would have");
+    }
+}
+
+#[test]
+fn a_rule_whose_names_do_not_resolve_gets_none() {
+    let o = rulec(&["graph", "tests/corpus/broken/cycle.rule"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "no graph");
+    assert!(text(&o.stderr).contains("E110"), "the diagnostics say why: {}", text(&o.stderr));
+}

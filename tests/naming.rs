@@ -1,0 +1,88 @@
+//! Names a rule may legally choose never break a backend: the naming pass settles what folds
+//! together in one language, `check` refuses two declarations with one identifier (E075),
+//! and `gen` refuses two rules that would write one file.
+
+mod common;
+use std::path::Path;
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn rulec(args: &[&str], cwd: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn two_declarations_with_one_identifier_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = "rule clash v1\n\ninput 重さ(w): int 0..10\ninput w: int 0..10\ninput x(q): int 0..10\ninput y(q): int 0..10\n\nenum f: 赤(red), red\n\ninput c: f\n\noutput o: int 0..20\n\ndefine o = w + 重さ\n";
+    std::fs::write(dir.path().join("clash.rule"), rule).unwrap();
+    let out = rulec(&["check", "--format", "json", "clash.rule"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let e075: Vec<(u64, String)> = lines
+        .iter()
+        .filter(|d| d["code"] == "E075")
+        .map(|d| (d["line"].as_u64().unwrap(), d["title"].as_str().unwrap_or_default().to_string()))
+        .collect();
+    assert_eq!(e075.len(), 3, "{lines:?}");
+    assert_eq!(e075.iter().map(|(l, _)| *l).collect::<Vec<_>>(), vec![4, 6, 8]);
+}
+
+#[test]
+fn two_rules_that_would_write_one_file_generate_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = std::fs::read_to_string(Path::new(ROOT).join("tests/corpus/ticket_price.rule")).unwrap();
+    for (folder, text) in [
+        ("a", corpus.clone()),
+        ("b", corpus.replace("rule ticket_price v1", "rule ticket_price v2")),
+        ("c", corpus.replace("rule ticket_price v1", "rule TicketPrice v1")),
+    ] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        std::fs::write(dir.path().join(folder).join("ticket_price.rule"), text).unwrap();
+    }
+    let out = rulec(&["gen", "a", "b", "--out", "out"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("a/ticket_price.rule and b/ticket_price.rule would both write"), "{err}");
+    assert!(!dir.path().join("out").exists(), "nothing is written");
+    // Go's package and Java's class fold `ticket_price` and `TicketPrice` into one.
+    let out = rulec(&["gen", "a", "c", "--out", "out", "--lang", "go,java"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("a/ticket_price.rule and c/ticket_price.rule would both write go/ticketprice/"), "{err}");
+    // Languages that keep the two apart generate both.
+    let out = rulec(&["gen", "a", "c", "--out", "out", "--lang", "python"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn w121_says_which_languages_rename_a_name() {
+    let dir = Path::new(ROOT);
+    let out = rulec(&["check", "--format", "json", "tests/rules/hostile_names.rule"], dir);
+    assert!(!text(&out.stdout).contains("\"severity\":\"error\""), "{}", text(&out.stdout));
+    let w121: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["code"] == "W121")
+        .collect();
+    let class_like =
+        w121.iter().find(|d| d["spans"][0]["label"].as_str().unwrap_or("").contains("Python writes `def_`"));
+    assert!(class_like.is_some(), "{w121:#?}");
+    // `v` is an identifier the generated Rust and Python use themselves; `foo_bar` none does.
+    let about = |name: &str| w121.iter().any(|d| d["title"].as_str().unwrap().starts_with(&format!("`{name}`")));
+    assert!(about("def") && !about("foo_bar"));
+}
+
+/// Every rule of tests/rules (the hostile names, DMN's naming style) in every language.
+#[test]
+fn legal_names_pass_rulec_test_in_every_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    common::generate(&[Path::new(ROOT).join("tests/rules")], "", &out);
+    common::assert_green(&common::test_json(&out, ""));
+}
