@@ -173,7 +173,15 @@ fn fix_removes_code(name: &str, code: &str, kind: &str) -> String {
 #[test]
 fn gap_fix_adds_a_row_that_parses_and_closes_the_gap() {
     let fixed = fix_removes_code("gap.rule", "E101", "add_row");
-    assert!(fixed.contains("| overseas | large | 45USD |\n| overseas | small | 0USD |"), "{fixed}");
+    assert!(fixed.contains("| overseas | large | 45USD |\n| overseas | small | 0USD |\n"), "{fixed}");
+    // The fix is the row as one line (formats.md: `"text":"| overseas | small | … |"`),
+    // inserted where the next line starts: no blank line before it.
+    let text = std::fs::read_to_string(corpus().join("broken/gap.rule")).unwrap();
+    let c = check_str(&text);
+    let fix = c.diagnostics[0].fix.as_ref().unwrap();
+    assert_eq!(fix.text, "| overseas | small | 0USD |\n");
+    let (_, at) = fix.at.unwrap();
+    assert!(at.start as usize == 0 || text.as_bytes()[at.start as usize - 1] == b'\n', "at the start of a line");
 }
 
 #[test]
@@ -228,7 +236,7 @@ table t -> k\n| n | z | f | k |\n|---|---|---|---|\n| <=10 | - | - | 1 |\n| >=51
     let c = check_str(text);
     assert_eq!(codes(&c), vec!["E101"], "{}", describe(&c));
     let fix = c.diagnostics[0].fix.as_ref().unwrap();
-    assert_eq!(fix.text, "\n| >=11 <=50 | b, c | - | 0 |");
+    assert_eq!(fix.text, "| >=11 <=50 | b, c | - | 0 |\n");
     assert!(check_str(&apply_fix(text, &c.diagnostics[0])).diagnostics.is_empty());
 }
 

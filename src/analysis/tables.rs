@@ -867,8 +867,12 @@ impl<'a> TableAnalysis<'a> {
         d = d
             .note("The result in the added row is a placeholder: what it should be is a business decision.")
             .help(format!("add a row that takes these inputs: `{row_text}`"));
-        let at = self.end_of_line(self.table.rows.last().map_or(self.table.span.end, |r| r.span.end) as usize);
-        d = d.fix("add_row", format!("\n{row_text}"), Some((self.file(), Span::new(at, at))));
+        // A whole line after the last row, its newline included; a file that ends on the last
+        // row without a newline gets the newline first.
+        let end = self.end_of_line(self.table.rows.last().map_or(self.table.span.end, |r| r.span.end) as usize);
+        let (at, line) =
+            if end < self.text.len() { (end + 1, format!("{row_text}\n")) } else { (end, format!("\n{row_text}")) };
+        d = d.fix("add_row", line, Some((self.file(), Span::new(at, at))));
         self.diags.push(d);
     }
 
