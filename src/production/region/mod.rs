@@ -387,7 +387,7 @@ impl<'a> Analysis<'a> {
         row_start.push(n);
         let model = model::build(jp);
         let lin = LinearSystem::build(jp, &model, &r.axes, &[], &vec![None; jp.vars.len()]);
-        let mut all_axes = vec![Arc::new(Vec::new()); jp.tables.len()];
+        let mut all_axes: Vec<Arc<Vec<Axis>>> = (0..jp.tables.len()).map(|_| Arc::new(Vec::new())).collect();
         all_axes[r.region_table] = Arc::new(r.axes.clone());
         let outputs: Vec<(VarId, VarId)> = new
             .outputs
