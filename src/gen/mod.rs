@@ -62,9 +62,16 @@ pub struct Unit<'a> {
     pub sha256: String,
     /// The rule's text (the comment beside each branch quotes its cells).
     pub text: String,
+    /// The boundary suite, built once for the vectors files and the page.
+    suite: std::sync::OnceLock<crate::vectors::Suite>,
 }
 
 impl<'a> Unit<'a> {
+    /// The rule's boundary suite (`vectors::build`), built on first use.
+    pub fn suite(&self) -> &crate::vectors::Suite {
+        self.suite.get_or_init(|| crate::vectors::build(self.program))
+    }
+
     /// The unit of a rule that checked clean, as every door builds it (`None` for an enums
     /// file, which generates nothing on its own, and for a rule with errors).
     pub fn of(checked: &'a crate::Checked, sources: &crate::Sources) -> Option<Unit<'a>> {
@@ -81,6 +88,7 @@ impl<'a> Unit<'a> {
             source_name,
             sha256: src.sha256.clone(),
             text: src.text.clone(),
+            suite: std::sync::OnceLock::new(),
         })
     }
 
@@ -93,6 +101,7 @@ impl<'a> Unit<'a> {
             source_name: source_name.to_string(),
             sha256: sha256.to_string(),
             text: text.to_string(),
+            suite: std::sync::OnceLock::new(),
         }
     }
 
@@ -234,9 +243,9 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
             out.push(crate::doc::page_file(u));
         }
     }
-    out.extend(helper_vectors());
+    out.extend(helper_vectors().iter().cloned());
     let p = u.program;
-    let suite = crate::vectors::build(p);
+    let suite = u.suite();
     let lines = |f: &dyn Fn(&crate::vectors::Vector) -> String| -> String {
         suite.vectors.iter().map(|v| f(v) + "\n").collect()
     };
@@ -279,7 +288,12 @@ pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
 /// answers: `vectors/_helpers.jsonl` and its expected file. The harness runs each
 /// language's `_helpers_runner` on them like a rule's runner. Numbers travel as strings, so
 /// a reader that holds JSON numbers as doubles cannot round them.
-pub fn helper_vectors() -> Vec<File> {
+pub fn helper_vectors() -> &'static [File] {
+    static FILES: std::sync::OnceLock<Vec<File>> = std::sync::OnceLock::new();
+    FILES.get_or_init(unit_vector_files)
+}
+
+fn unit_vector_files() -> Vec<File> {
     use crate::num::{int, isqrt, mod_euclid, round_to_integer, Rat, RoundMode};
     let (min, max) = (i64::MIN, i64::MAX);
     let mut cases: Vec<(String, i64, i64, i64)> = Vec::new();
