@@ -144,21 +144,37 @@ fn load_enums_file(
             "`use` imports the enums of a `.rule` file that starts with `enums NAME`".into(),
         ));
     }
-    // Inside the project root by the path's names. Links are followed: the project put them
-    // there, and a build sandbox (Bazel's execroot) is made of links to files elsewhere.
+    // Inside the project root by the path's names, and where a link leads too: inside the
+    // root, or inside the project the using file really lives in. A build sandbox (Bazel's
+    // execroot) is made of links from one tree into the source tree, and both files of a
+    // `use` lead into that same project; a link to a file outside every such project is
+    // refused before it is read.
     let named = dir.join(target);
     let root = sources.root_for(dir);
     let on_disk = sources.resolve(&named);
-    if !crate::source::lexical_absolute(&on_disk).starts_with(&root) {
-        return Err(refuse(
-            "the path leaves the project root".into(),
+    let outside = |message: &str| {
+        refuse(
+            message.into(),
             "not read",
             format!(
                 "write a path that stays inside the project root {} (the nearest folder above the rule that holds {})",
                 root.display(),
                 crate::source::ROOT_MARKERS.join(", ")
             ),
-        ));
+        )
+    };
+    if !crate::source::lexical_absolute(&on_disk).starts_with(&root) {
+        return Err(outside("the path leaves the project root"));
+    }
+    if let Ok(real) = std::fs::canonicalize(&on_disk) {
+        let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        let using_project = std::fs::canonicalize(sources.resolve(dir)).map(|d| sources.root_for(&d));
+        let inside = real.starts_with(&root)
+            || real.starts_with(&real_root)
+            || using_project.is_ok_and(|r| real.starts_with(r));
+        if !inside {
+            return Err(outside("the path leaves the project root through a link"));
+        }
     }
     let f = sources.read(&named).map_err(|e| {
         Box::new(
