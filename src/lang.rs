@@ -16,6 +16,7 @@ pub enum Lang {
     Php,
     Swift,
     Numpy,
+    Wasm,
 }
 
 impl Lang {
@@ -30,6 +31,7 @@ impl Lang {
         Lang::Php,
         Lang::Swift,
         Lang::Numpy,
+        Lang::Wasm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -44,6 +46,7 @@ impl Lang {
             Lang::Php => "php",
             Lang::Swift => "swift",
             Lang::Numpy => "numpy",
+            Lang::Wasm => "wasm",
         }
     }
 
@@ -60,6 +63,7 @@ impl Lang {
             Lang::Php => "PHP",
             Lang::Swift => "Swift",
             Lang::Numpy => "NumPy",
+            Lang::Wasm => "Wasm",
         }
     }
 
@@ -249,6 +253,8 @@ impl Lang {
             Lang::Swift => &SWIFT,
             // The plan names its columns by the rule's own names: nothing is renamed.
             Lang::Numpy => &NUMPY,
+            // The module is the Rust one, named by the Rust table (src/gen/wasm).
+            Lang::Wasm => &WASM,
         }
     }
 
@@ -1042,6 +1048,8 @@ impl Lang {
             Lang::Swift => Guard { missing: &[], kind: &[] },
             // The evaluator's door reads every column: it has no typed function of its own.
             Lang::Numpy => Guard { missing: ALL_CLASSES, kind: ALL_CLASSES },
+            // The Rust module, behind the wire door: the types make every check but the range.
+            Lang::Wasm => Guard { missing: &[], kind: &[] },
         }
     }
 }
@@ -1550,6 +1558,39 @@ const NUMPY: Naming = Naming {
     value: Case::Keep,
     ty: Case::Keep,
     member: Case::Keep,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: &[],
+    fields: &[],
+    locals: &[],
+    field_no_underscore: false,
+    fold_case: false,
+    values_apart: true,
+    value_reserved: &[],
+    escape: None,
+};
+
+/// The Wasm target writes the Rust module unchanged (its names are the Rust table's) behind a
+/// crate root whose own names (`rule`, `answer`, the exports) live apart from the rule's, so it
+/// reserves nothing of its own and renames nothing: W121 has nothing to say for it.
+const WASM: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    traced: "{}_traced",
+    record: "{}_record",
+    wire: "{}_wire",
+    rank: None,
+    parse: None,
+    core: "{}_rows",
+    slot: "row{}",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Pascal,
+    member: Case::Pascal,
     field: Case::Keep,
     members_global: false,
     member_prefixed: false,

@@ -1005,12 +1005,17 @@ fn test(dir: &Path, langs: &[String], require_all: bool, jobs: usize, format: Fo
     match format {
         Format::Json => outln!("{}", report.to_json()),
         Format::Text => {
+            // A language's only pass is its runner; another pass is named beside it.
+            let named = |lang: rulec::gen::Lang, via: &str| match via {
+                "runner" => lang.name().to_string(),
+                via => format!("{}, {via}", lang.name()),
+            };
             for s in &report.skipped {
                 let what = if require_all { "FAIL" } else { "not run" };
-                outln!("{what} {} (ran: false): {}", s.lang.name(), s.reason);
+                outln!("{what} {} (ran: false): {}", named(s.lang, s.via), s.reason);
             }
             for r in &report.results {
-                let lang = r.lang.name();
+                let lang = named(r.lang, r.via);
                 match (r.ok, r.ran) {
                     (true, _) => outln!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
                     (false, true) => outln!(

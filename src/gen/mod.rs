@@ -30,6 +30,7 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Php => &php::Php,
         Lang::Swift => &swift::Swift,
         Lang::Numpy => &numpy::Numpy,
+        Lang::Wasm => &wasm::Wasm,
     }
 }
 
@@ -42,6 +43,7 @@ pub mod ruby;
 pub mod rust;
 pub mod swift;
 pub mod typescript;
+pub mod wasm;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +129,18 @@ pub struct Runner {
     pub run: Vec<String>,
 }
 
+/// One way `rulec test` reaches a language's code, named in the report by `via`: most
+/// languages have one, their runner; SQL has two (the query on SQLite, the function on a
+/// real PostgreSQL).
+#[derive(Clone, Debug)]
+pub struct Pass {
+    pub via: &'static str,
+    pub runner: Runner,
+    /// A command that succeeds when what the pass needs beyond its programs is there (a
+    /// server it can reach); when it fails, the pass is not run, and what it printed says why.
+    pub probe: Option<Vec<String>>,
+}
+
 pub trait Backend: Sync {
     fn lang(&self) -> Lang;
     /// Commands that build every rule's runner of a language folder at once (one javac for
@@ -140,6 +154,10 @@ pub trait Backend: Sync {
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;
+    /// Every pass `rulec test` makes over one rule: by default the runner alone.
+    fn passes(&self, alias: &str) -> Vec<Pass> {
+        vec![Pass { via: "runner", runner: self.runner(alias), probe: None }]
+    }
     /// This language's entry in `rulec api` (formats.md): every name the generated code
     /// really uses. Build it with [`api_param`], [`api_output`] and [`api_enums`].
     fn api(&self, unit: &Unit) -> serde_json::Value;
