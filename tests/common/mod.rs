@@ -60,7 +60,7 @@ pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
 }
 
 /// The languages this machine kind can install: every one but Swift.
-pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy";
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy,wasm";
 
 /// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
 /// language under CI (Swift cannot be installed here, and is tested apart); the report.
