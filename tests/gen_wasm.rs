@@ -6,61 +6,6 @@
 mod common;
 use common::*;
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-/// Whether rustc, node and the standard library of `target` are here: a failure under CI, a
-/// note elsewhere.
-fn wasm_toolchain(test: &str, target: &str) -> bool {
-    if !toolchain(test, &["rustc", "node"]) {
-        return false;
-    }
-    let out = Command::new("rustc").args(["--print", "target-libdir", "--target", target]).output().unwrap();
-    if Path::new(text(&out.stdout).trim()).is_dir() {
-        return true;
-    }
-    assert!(std::env::var_os("CI").is_none(), "{test}: rustup target add {target}, and CI is set");
-    eprintln!("note: {test} skipped: the {target} standard library is not installed");
-    false
-}
-
-/// Run a command line (the words of `rulec api`'s `build`, say) in `dir`; it must succeed
-/// and print nothing.
-fn run_line(line: &str, extra: &[&str], dir: &Path) {
-    let words: Vec<&str> = line.split(' ').collect();
-    let out = Command::new(words[0]).args(&words[1..]).args(extra).current_dir(dir).output().unwrap();
-    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
-    assert!(out.status.success() && said.is_empty(), "{line}:\n{said}");
-}
-
-/// What a program prints for `input` on its stdin; it must exit 0.
-fn feed(program: &str, args: &[&str], dir: &Path, input: &[u8]) -> String {
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(out.status.success(), "{program} {args:?}: {}", text(&out.stderr));
-    text(&out.stdout)
-}
-
-/// The reference evaluator's answer to one line: the record, or the refusal line.
-fn reference(p: &rulec::sema::Program, line: &str) -> String {
-    match rulec::eval::wire::read_line(p, line) {
-        Err(refusal) => rulec::eval::wire::refusal_line(&refusal),
-        Ok(values) => match rulec::eval::evaluate(p, &values) {
-            Ok(outcome) => rulec::eval::wire::record(p, &values, &outcome, ""),
-            Err(e) => rulec::eval::wire::contradiction_line(&e),
-        },
-    }
-}
 
 /// Every corpus rule and every rule of tests/rules (the hostile names among them), and the
 /// helpers' unit vectors, through the module and its node runner.
@@ -222,42 +167,6 @@ fn the_entry_answers_whatever_it_is_given_as_the_rust_runner_does() {
         assert!(module.contains(sentence), "no answer says {sentence}");
     }
     assert!(module.contains("the input is not an object") && module.contains("x is not an input"));
-}
-
-/// The refusal cases of the cross-language test, called through the module one by one as a
-/// host calls it: the sentence of the reference in the refusal line.
-#[test]
-fn the_module_refuses_with_the_reference_sentence() {
-    if !wasm_toolchain("the_module_refuses_with_the_reference_sentence", "wasm32-unknown-unknown") {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let rule = Path::new(ROOT).join("tests/corpus/single_coupon.rule");
-    generate(std::slice::from_ref(&rule), "wasm", dir.path());
-    let wasm = dir.path().join("wasm");
-    run_line(api(&rule, "wasm")["build"].as_str().unwrap(), &[], &wasm);
-    let call = |fields: &str| format!(r#"{{"applied":0,"kind":"percent","rate":10,"face":0,"dup":false{fields}}}"#);
-    let cases = [
-        (call(""), "subtotal is missing"),
-        (call(r#","subtotal":null"#), "subtotal is missing"),
-        (call(r#","subtotal":1000.5"#), "subtotal is not an integer"),
-        (call(r#","subtotal":"1000""#), "subtotal is not an integer"),
-        (call(r#","subtotal":1000,"dup":"false""#), "dup is not a boolean"),
-        (call(r#","subtotal":1000,"dup":0"#), "dup is not a boolean"),
-        (call(r#","subtotal":1000001"#), "subtotal is out of range"),
-        (call(r#","subtotal":1000,"rate":-1"#), "rate is out of range"),
-        (call(r#","subtotal":1000,"kind":"no such value""#), "kind is not a value of enum coupon_kind"),
-        (call(r#","subtotal":1000,"applied":2000"#), "the constraint does not hold: applied <= subtotal"),
-        (call(r#","subtotal":1000,"not_an_input":1"#), "not_an_input is not an input"),
-    ];
-    let p = program(&rule);
-    let input: String = cases.iter().map(|(c, _)| format!("{c}\n")).collect();
-    let got = feed("node", &["single_coupon_runner.mjs"], &wasm, input.as_bytes());
-    for ((c, want), line) in cases.iter().zip(got.lines()) {
-        assert_eq!(line, reference(&p, c), "{c}");
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!((v["refused"].as_str(), v["error"].as_str()), (Some("input"), Some(*want)), "{c}");
-    }
 }
 
 /// The Rust runner compiled for wasm32-wasip1 with the `rust.wasi.build` line and run with
