@@ -183,7 +183,8 @@ pub fn wasm_toolchain(test: &str, target: &str) -> bool {
     if !toolchain(test, &["rustc", "node"]) {
         return false;
     }
-    let out = std::process::Command::new("rustc").args(["--print", "target-libdir", "--target", target]).output().unwrap();
+    let out =
+        std::process::Command::new("rustc").args(["--print", "target-libdir", "--target", target]).output().unwrap();
     if Path::new(text(&out.stdout).trim()).is_dir() {
         return true;
     }
