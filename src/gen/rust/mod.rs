@@ -63,10 +63,10 @@ impl Backend for Rust {
                 "2021".into(),
                 "-O".into(),
                 format!("{base}_runner.rs"),
-                "-o".into(),
-                "runner".into(),
             ]],
-            run: vec!["./runner".into()],
+            // One program per rule (rustc names it after the file): the rules of a folder
+            // build side by side, and a shared name would hand one rule another's runner.
+            run: vec![format!("./{base}_runner")],
         }
     }
 
