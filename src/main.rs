@@ -721,15 +721,27 @@ fn gen(
     // For a build system: the enums files named, and every file a rule read.
     let (mut enums_named, mut read) = (Vec::new(), Vec::new());
     let mut renamed = Vec::new();
+    let mut rules = Vec::new();
     for path in rule_files(paths)? {
         let checked = rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default())?;
         if checked.has_errors() {
             failed.extend(checked.diagnostics);
             continue;
         }
+        rules.push((path, checked));
+    }
+    // The rules are generated side by side; what comes back is in the rules' order, so the
+    // bytes written and the lock do not depend on which finished first.
+    let generated = rulec::stack::each(&rules, |(_, checked)| {
+        rulec::gen::Unit::of(checked, &sources).map(|unit| {
+            let outputs = rulec::gen::outputs(&unit, &langs);
+            (unit, outputs)
+        })
+    });
+    for ((path, checked), generated) in rules.iter().zip(generated) {
         // An enums file has no code of its own: the rules that use it carry its enums.
-        let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else {
-            enums_named.push(path);
+        let Some((unit, outputs)) = generated else {
+            enums_named.push(path.clone());
             continue;
         };
         read.extend(checked.files_read(&sources));
@@ -737,12 +749,11 @@ fn gen(
         if stem != unit.program.ident() {
             renamed.push(format!("{} holds the rule `{}`", path.display(), unit.program.ident()));
         }
-        let outputs = rulec::gen::outputs(&unit, &langs);
         let artifacts = outputs
             .iter()
             .map(|f| Artifact::new(f.path.split('/').next().unwrap_or(""), &out.join(&f.path), &f.text, &lock_dir))
             .collect();
-        fresh.push(LockedRule::fresh(&path, &unit, artifacts, &lock_dir));
+        fresh.push(LockedRule::fresh(path, &unit, artifacts, &lock_dir));
         writers.extend(outputs.iter().map(|f| (path.display().to_string(), f.clone())));
         files.extend(outputs);
     }
