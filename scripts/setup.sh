@@ -88,3 +88,13 @@ if ! command -v psql >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql postgresql-client >/dev/null
 fi
+
+# --- Wasm and WASI (tests/gen_wasm.rs; the wasi pass of rulec test --lang rust) ---
+# The two standard libraries rustc builds the module and the WASI runner with; node (above)
+# instantiates the module and is the WASI host (node:wasi), so nothing else is installed.
+for target in wasm32-unknown-unknown wasm32-wasip1; do
+  if [ ! -d "$(rustc --print target-libdir --target "$target")" ]; then
+    echo "setup: rustup target add $target"
+    rustup target add "$target" >/dev/null
+  fi
+done
