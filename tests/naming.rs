@@ -86,3 +86,33 @@ fn legal_names_pass_rulec_test_in_every_language() {
     common::generate(&[Path::new(ROOT).join("tests/rules")], "", &out);
     common::assert_green(&common::test_json(&out, ""));
 }
+
+/// Ruby, PHP and Swift: a rule whose names are the generated functions' own parameters and
+/// locals (`out`, `tag`, `call`, `rows`, `s`, `_key`…) keeps every one of them, so W121 names
+/// none of these languages and `rulec api` spells every parameter as declared.
+#[test]
+fn ruby_php_and_swift_locals_give_way_to_the_rules_names() {
+    let dir = Path::new(ROOT);
+    let rule = "tests/rules/local_names.rule";
+    let out = rulec(&["check", "--format", "json", rule], dir);
+    let labels: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["code"] == "W121")
+        .map(|d| d["spans"][0]["label"].as_str().unwrap().to_string())
+        .collect();
+    for lang in ["Ruby", "PHP", "Swift"] {
+        let named: Vec<&String> = labels.iter().filter(|l| l.contains(&format!("{lang} writes"))).collect();
+        assert!(named.is_empty(), "W121 names {lang}: {named:#?}");
+    }
+    for lang in ["ruby", "php", "swift"] {
+        let out = rulec(&["api", "--lang", lang, rule], dir);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let params = api[lang]["params"].as_array().unwrap();
+        assert_eq!(params.len(), 24, "{lang}: {params:?}");
+        for p in params {
+            assert_eq!(p["name"], p["alias"], "{lang} renames a parameter");
+        }
+    }
+}

@@ -199,10 +199,17 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         })
         .collect();
     let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
-    let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
+    let slot = |scope: &mut Scope, t: &super::plan::TablePlan| scope.claim(template(n.slot, &t.slot.to_string()), Case::Keep);
+    let mut slots: Vec<String> =
+        if n.values_apart { Vec::new() } else { plan.tables().map(|t| slot(&mut global, t)).collect() };
     let mut values =
         if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
     let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
+    // Where values live apart (PHP's `$` variables) the rows matched are values too: a rule's
+    // value named like one keeps its name, the row's local moves.
+    if n.values_apart {
+        slots = plan.tables().map(|t| slot(&mut values, t)).collect();
+    }
     // After the values: a value named like one of them keeps its name, the local moves.
     let locals = n.locals.iter().map(|&l| (l, values.claim(l.to_string(), Case::Keep))).collect();
     let mut inputs = Scope::new(n);
