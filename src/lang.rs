@@ -263,13 +263,20 @@ impl Lang {
         }
     }
 
-    /// Whether `ident` (already spelled for this language) cannot be used as it is.
+    /// Whether the value `ident` (already spelled for this language) cannot be used as it is:
+    /// what the naming pass (src/gen/naming.rs) renames. Values living apart (PHP's `$`
+    /// variables) stay away only from `value_reserved`; a keyword the language can quote
+    /// (Swift's backticks) keeps its name, quoted.
     pub fn reserves(self, ident: &str) -> bool {
         let n = self.naming();
         let fold = |s: &str| if n.fold_case { s.to_ascii_lowercase() } else { s.to_string() };
         let ident = fold(ident);
         let among = |list: &[&str]| list.iter().any(|w| fold(w) == ident);
-        among(n.reserved) || among(n.used)
+        if n.values_apart {
+            return among(n.value_reserved);
+        }
+        let quoted = n.escape.is_some() && among(n.reserved) && !among(n.used);
+        (among(n.reserved) || among(n.used)) && !quoted
     }
 }
 

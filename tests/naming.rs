@@ -116,3 +116,37 @@ fn ruby_php_and_swift_locals_give_way_to_the_rules_names() {
         }
     }
 }
+
+/// W121 says what the naming pass does: PHP's `$` variables keep a keyword's name (`$match`)
+/// and Swift quotes one (`` `where` ``), so neither is named; Ruby renames `def` and is.
+#[test]
+fn w121_names_neither_php_nor_swift_for_a_keyword_they_keep() {
+    let dir = Path::new(ROOT);
+    let rule = "tests/rules/hostile_names.rule";
+    let out = rulec(&["check", "--format", "json", rule], dir);
+    let w121: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["code"] == "W121")
+        .collect();
+    let label = |name: &str| {
+        w121.iter()
+            .find(|d| d["title"].as_str().unwrap().starts_with(&format!("`{name}`")))
+            .map(|d| d["spans"][0]["label"].as_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    for name in ["match", "where", "var", "self"] {
+        let l = label(name);
+        assert!(!l.contains("PHP") && !l.contains("Swift"), "{name}: {l}");
+    }
+    assert!(label("def").contains("Ruby writes `def_`"), "{}", label("def"));
+    // Each parameter as (declared, spelled).
+    let api = |lang: &str| -> Vec<(String, String)> {
+        let out = rulec(&["api", "--lang", lang, rule], dir);
+        let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let params = api[lang]["params"].as_array().unwrap().iter();
+        params.map(|p| (p["name"].as_str().unwrap().into(), p["alias"].as_str().unwrap().into())).collect()
+    };
+    assert!(api("php").contains(&("match".into(), "match".into())));
+    assert!(api("swift").contains(&("where".into(), "`where`".into())));
+}
