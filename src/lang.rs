@@ -1396,7 +1396,9 @@ const PHP: Naming = Naming {
     field_no_underscore: false,
     fold_case: true,
     values_apart: true,
-    value_reserved: &["this", "GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV"],
+    value_reserved: &[
+        "this", "GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV",
+    ],
     escape: None,
 };
 

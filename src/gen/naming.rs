@@ -199,7 +199,8 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         })
         .collect();
     let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
-    let slot = |scope: &mut Scope, t: &super::plan::TablePlan| scope.claim(template(n.slot, &t.slot.to_string()), Case::Keep);
+    let slot =
+        |scope: &mut Scope, t: &super::plan::TablePlan| scope.claim(template(n.slot, &t.slot.to_string()), Case::Keep);
     let mut slots: Vec<String> =
         if n.values_apart { Vec::new() } else { plan.tables().map(|t| slot(&mut global, t)).collect() };
     let mut values =

@@ -63,11 +63,7 @@ impl Backend for Php {
         m.insert("traced_signature".into(), json!(format!("function {}({}): array", n.traced, p.params())));
         m.insert(
             "record_signature".into(),
-            json!(format!(
-                "function {}({}): string",
-                n.record,
-                p.with_params(&p.record_params())
-            )),
+            json!(format!("function {}({}): string", n.record, p.with_params(&p.record_params()))),
         );
         m.insert(
             "wire_signature".into(),
@@ -493,11 +489,7 @@ impl Ph<'_> {
         o.line(" *");
         o.line(format!(" * @param list<Fired> {}", self.local("trace")));
         o.line(" */");
-        o.line(format!(
-            "function {}({}): string",
-            n.record,
-            self.with_params(&self.record_params())
-        ));
+        o.line(format!("function {}({}): string", n.record, self.with_params(&self.record_params())));
         o.line("{");
         o.indent();
         let l = |b| self.local(b);

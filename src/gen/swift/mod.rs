@@ -69,16 +69,9 @@ impl Backend for Swift {
         );
         m.insert(
             "record_signature".into(),
-            json!(format!(
-                "func {}({}) -> String",
-                n.record,
-                s.with_params(&s.record_params())
-            )),
+            json!(format!("func {}({}) -> String", n.record, s.with_params(&s.record_params()))),
         );
-        m.insert(
-            "wire_signature".into(),
-            json!(format!("func {}({}) throws -> String", n.wire, s.wire_params())),
-        );
+        m.insert("wire_signature".into(), json!(format!("func {}({}) throws -> String", n.wire, s.wire_params())));
         m.insert("build".into(), json!(format!("swiftc {0}.swift {0}_runner.swift -o {0}", plan.rule.base)));
         if plan.dates {
             m.insert("dates".into(), json!({"type": "Int64", "from_wire": "dateFromWire"}));
@@ -300,8 +293,11 @@ impl Sw<'_> {
     }
 
     fn fired(&self) -> String {
-        let f: Vec<String> =
-            self.plan.tables().map(|t| format!("Fired(table: {}, row: {}[{}])", lit(&t.name), self.n.local("rows"), t.slot)).collect();
+        let f: Vec<String> = self
+            .plan
+            .tables()
+            .map(|t| format!("Fired(table: {}, row: {}[{}])", lit(&t.name), self.n.local("rows"), t.slot))
+            .collect();
         format!("[{}]", f.join(", "))
     }
 
@@ -465,11 +461,7 @@ impl Sw<'_> {
         o.line(
             "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
         );
-        o.line(format!(
-            "public func {}({}) -> String {{",
-            n.record,
-            self.with_params(&self.record_params())
-        ));
+        o.line(format!("public func {}({}) -> String {{", n.record, self.with_params(&self.record_params())));
         o.indent();
         let (s, trace, tag) = (n.local("s"), n.local("trace"), n.local("tag"));
         o.line(format!("var {s} = \"{{\""));
