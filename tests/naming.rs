@@ -87,66 +87,79 @@ fn legal_names_pass_rulec_test_in_every_language() {
     common::assert_green(&common::test_json(&out, ""));
 }
 
+/// The W121 labels of a rule's diagnostics, by the name each is about.
+fn w121_labels(rule: &str) -> Vec<(String, String)> {
+    let out = rulec(&["check", "--format", "json", rule], Path::new(ROOT));
+    assert!(!text(&out.stdout).contains("\"severity\":\"error\""), "{}", text(&out.stdout));
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["code"] == "W121")
+        .map(|d| {
+            let title = d["title"].as_str().unwrap();
+            let name = title.trim_start_matches('`').split('`').next().unwrap().to_string();
+            (name, d["spans"][0]["label"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn rust_go_typescript_javascript_and_java_keep_the_names_of_their_own_locals() {
+    let langs = ["Rust", "Go", "TypeScript", "JavaScript", "Java"];
+    let names = |label: &str| -> Vec<&str> {
+        langs.iter().copied().filter(|l| label.contains(&format!("{l} writes `"))).collect()
+    };
+    // The labels are read right: a keyword of all five is renamed by all five.
+    let hostile = w121_labels("tests/rules/hostile_names.rule");
+    let ret = hostile.iter().find(|(n, _)| n == "return").expect("`return` is a keyword");
+    assert_eq!(names(&ret.1), langs, "{ret:?}");
+    // `out`, `tag`, `call`, `x`, `err`, `_call`…: the generated code's locals give way to them.
+    for (name, label) in w121_labels("tests/rules/local_names.rule") {
+        assert!(names(&label).is_empty(), "`{name}` is renamed: {label}");
+    }
+}
+
 /// Ruby, PHP and Swift: a rule whose names are the generated functions' own parameters and
 /// locals (`out`, `tag`, `call`, `rows`, `s`, `_key`…) keeps every one of them, so W121 names
 /// none of these languages and `rulec api` spells every parameter as declared.
 #[test]
 fn ruby_php_and_swift_locals_give_way_to_the_rules_names() {
-    let dir = Path::new(ROOT);
     let rule = "tests/rules/local_names.rule";
-    let out = rulec(&["check", "--format", "json", rule], dir);
-    let labels: Vec<String> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|d| d["code"] == "W121")
-        .map(|d| d["spans"][0]["label"].as_str().unwrap().to_string())
-        .collect();
-    for lang in ["Ruby", "PHP", "Swift"] {
-        let named: Vec<&String> = labels.iter().filter(|l| l.contains(&format!("{lang} writes"))).collect();
-        assert!(named.is_empty(), "W121 names {lang}: {named:#?}");
-    }
-    for lang in ["ruby", "php", "swift"] {
-        let out = rulec(&["api", "--lang", lang, rule], dir);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let params = api[lang]["params"].as_array().unwrap();
-        assert_eq!(params.len(), 24, "{lang}: {params:?}");
-        for p in params {
-            assert_eq!(p["name"], p["alias"], "{lang} renames a parameter");
+    for (name, label) in w121_labels(rule) {
+        for lang in ["Ruby", "PHP", "Swift"] {
+            assert!(!label.contains(&format!("{lang} writes `")), "`{name}` is renamed: {label}");
         }
     }
+    for lang in ["ruby", "php", "swift"] {
+        let params = api_params(lang, rule);
+        assert_eq!(params.len(), 24, "{lang}: {params:?}");
+        for (declared, spelled) in params {
+            assert_eq!(declared, spelled, "{lang} renames a parameter");
+        }
+    }
+}
+
+/// Each parameter of a rule's function in one language, as (declared, spelled).
+fn api_params(lang: &str, rule: &str) -> Vec<(String, String)> {
+    let out = rulec(&["api", "--lang", lang, rule], Path::new(ROOT));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let params = api[lang]["params"].as_array().unwrap().iter();
+    params.map(|p| (p["name"].as_str().unwrap().into(), p["alias"].as_str().unwrap().into())).collect()
 }
 
 /// W121 says what the naming pass does: PHP's `$` variables keep a keyword's name (`$match`)
 /// and Swift quotes one (`` `where` ``), so neither is named; Ruby renames `def` and is.
 #[test]
 fn w121_names_neither_php_nor_swift_for_a_keyword_they_keep() {
-    let dir = Path::new(ROOT);
     let rule = "tests/rules/hostile_names.rule";
-    let out = rulec(&["check", "--format", "json", rule], dir);
-    let w121: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|d| d["code"] == "W121")
-        .collect();
-    let label = |name: &str| {
-        w121.iter()
-            .find(|d| d["title"].as_str().unwrap().starts_with(&format!("`{name}`")))
-            .map(|d| d["spans"][0]["label"].as_str().unwrap().to_string())
-            .unwrap_or_default()
-    };
+    let labels = w121_labels(rule);
+    let label = |name: &str| labels.iter().find(|(n, _)| n == name).map(|(_, l)| l.clone()).unwrap_or_default();
     for name in ["match", "where", "var", "self"] {
         let l = label(name);
         assert!(!l.contains("PHP") && !l.contains("Swift"), "{name}: {l}");
     }
     assert!(label("def").contains("Ruby writes `def_`"), "{}", label("def"));
-    // Each parameter as (declared, spelled).
-    let api = |lang: &str| -> Vec<(String, String)> {
-        let out = rulec(&["api", "--lang", lang, rule], dir);
-        let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let params = api[lang]["params"].as_array().unwrap().iter();
-        params.map(|p| (p["name"].as_str().unwrap().into(), p["alias"].as_str().unwrap().into())).collect()
-    };
-    assert!(api("php").contains(&("match".into(), "match".into())));
-    assert!(api("swift").contains(&("where".into(), "`where`".into())));
+    assert!(api_params("php", rule).contains(&("match".into(), "match".into())));
+    assert!(api_params("swift", rule).contains(&("where".into(), "`where`".into())));
 }

@@ -1,9 +1,11 @@
 //! What the integration tests share: the binary, the corpus, the toolchain rule (under CI a
-//! missing toolchain fails the test; elsewhere it is a note), and `rulec test` as CI runs it.
+//! missing toolchain fails the test; elsewhere it is a note), `rulec test` as CI runs it, and
+//! the analysis tests' check that no diagnostic claims what it has not shown.
 #![allow(dead_code)]
 
 use rulec::eval::wire;
 use rulec::sema::{Program, Ty, Value};
+use rulec::Checked;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -60,7 +62,7 @@ pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
 }
 
 /// The languages this machine kind can install: every one but Swift.
-pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy";
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy,sql";
 
 /// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
 /// language under CI (Swift cannot be installed here, and is tested apart); the report.
@@ -173,4 +175,54 @@ pub fn random_call(p: &Program, rng: &mut Lcg) -> Json {
         m.insert(var.name.clone(), wire::to_wire(p, var, &value));
     }
     Json::Object(m)
+}
+
+/// Whether the PostgreSQL libpq's environment names (PGHOST, PGPORT, PGUSER, PGDATABASE)
+/// answers psql. When it does not: a failure under CI (.ci/run starts one), a note elsewhere.
+pub fn postgres(test: &str) -> bool {
+    if !toolchain(test, &["psql"]) {
+        return false;
+    }
+    let out =
+        Command::new("psql").args(["-X", "-q", "-A", "-t", "-c", "SELECT 1"]).env("PGCONNECT_TIMEOUT", "10").output();
+    match out {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = other.map(|o| text(&o.stderr)).unwrap_or_else(|e| e.to_string());
+            if std::env::var_os("CI").is_some() {
+                panic!("{test}: no PostgreSQL server answers, and CI is set: {why}");
+            }
+            eprintln!("note: {test} skipped: no PostgreSQL server answers (set PGHOST, PGPORT, PGUSER): {why}");
+            false
+        }
+    }
+}
+
+/// The codes whose claims need a witness the reference evaluator confirms.
+const CLAIMS: &[&str] = &["E101", "E103", "E107", "E108", "E132", "E134"];
+
+/// Every diagnostic that carries no witness states only what the checker has shown: its text
+/// says "not proven" and gives what it found, and claims nothing it has not seen happen.
+/// (E102 and E104 are never made without a witness; E105 is a refutation, shown for every
+/// input: the tests hold its proof to brute force.)
+pub fn assert_no_unproven_claim(c: &Checked, context: &str) {
+    for d in &c.diagnostics {
+        if ["E102", "E104"].contains(&d.code) {
+            assert!(d.witness.is_some(), "{context}: {} without a witness: {}", d.code, d.message);
+        }
+        if !CLAIMS.contains(&d.code) || d.witness.is_some() {
+            continue;
+        }
+        let text = format!("{} {} {}", d.message, d.primary.text, d.notes.join(" "));
+        assert!(text.contains("not proven"), "{context}: {} without a witness says what is not proven: {text}", d.code);
+        if d.code == "E103" {
+            // Never firing is proven; only that some input matches the row is not.
+            continue;
+        }
+        for claim in
+            ["can reach", "can be zero", "can be negative", "reaches", "overflows int64", "some input matches no row"]
+        {
+            assert!(!text.contains(claim), "{context}: {} claims `{claim}` without a witness: {text}", d.code);
+        }
+    }
 }
