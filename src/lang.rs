@@ -86,6 +86,9 @@ pub enum Case {
     Pascal,
     /// `unit_price` → `unitPrice`.
     Camel,
+    /// `_unit_price` → `_unitPrice`: camel case keeping the leading underscores, so that `_s`
+    /// and `s` stay two names (a Swift value).
+    CamelUnderscored,
     /// `unit_price` → `UNIT_PRICE`.
     Upper,
     /// `unit_price` → `unitprice` (a Go package).
@@ -102,6 +105,14 @@ impl Case {
             Case::Keep => base.to_string(),
             Case::Pascal => pascal(base),
             Case::Camel => camel(base),
+            Case::CamelUnderscored => {
+                let rest = base.trim_start_matches('_');
+                if rest.is_empty() {
+                    camel(base)
+                } else {
+                    format!("{}{}", &base[..base.len() - rest.len()], camel(rest))
+                }
+            }
             Case::Upper => base.to_ascii_uppercase(),
             Case::Lower => {
                 let mut c = base.chars();
@@ -132,7 +143,7 @@ impl Case {
     /// The `n`th spelling of a name that is taken (n ≥ 2), in this case's own manner.
     pub fn numbered(self, ident: &str, n: usize) -> String {
         match self {
-            Case::Pascal | Case::Camel | Case::Flat => format!("{ident}{n}"),
+            Case::Pascal | Case::Camel | Case::CamelUnderscored | Case::Flat => format!("{ident}{n}"),
             Case::Keep | Case::Upper | Case::Lower | Case::Constant => format!("{ident}_{n}"),
         }
     }
@@ -264,13 +275,20 @@ impl Lang {
         }
     }
 
-    /// Whether `ident` (already spelled for this language) cannot be used as it is.
+    /// Whether the value `ident` (already spelled for this language) cannot be used as it is:
+    /// what the naming pass (src/gen/naming.rs) renames. Values living apart (PHP's `$`
+    /// variables) stay away only from `value_reserved`; a keyword the language can quote
+    /// (Swift's backticks) keeps its name, quoted.
     pub fn reserves(self, ident: &str) -> bool {
         let n = self.naming();
         let fold = |s: &str| if n.fold_case { s.to_ascii_lowercase() } else { s.to_string() };
         let ident = fold(ident);
         let among = |list: &[&str]| list.iter().any(|w| fold(w) == ident);
-        among(n.reserved) || among(n.used)
+        if n.values_apart {
+            return among(n.value_reserved);
+        }
+        let quoted = n.escape.is_some() && among(n.reserved) && !among(n.used);
+        (among(n.reserved) || among(n.used)) && !quoted
     }
 }
 
@@ -1103,9 +1121,6 @@ const RUBY: Naming = Naming {
         "lambda",
         "proc",
         "format",
-        "puts",
-        "print",
-        "p",
         "freeze",
         "Integer",
         "Float",
@@ -1164,17 +1179,6 @@ const RUBY: Naming = Naming {
         "RuleContradictionError",
         "WireNumber",
         "ALL",
-        "out",
-        "trace",
-        "tag",
-        "call",
-        "what",
-        "value",
-        "text",
-        "_call",
-        "_key",
-        "_out",
-        "_rows",
         "_check_int",
         "_refuse",
         "_whole",
@@ -1219,7 +1223,7 @@ const RUBY: Naming = Naming {
         "then",
         "method",
     ],
-    locals: &[],
+    locals: &["call", "tag", "out", "trace", "s", "_out", "_rows", "_key"],
     field_no_underscore: false,
     fold_case: false,
     values_apart: false,
@@ -1377,13 +1381,12 @@ const PHP: Naming = Naming {
         "date_from_wire",
     ],
     fields: &[],
-    locals: &[],
+    locals: &["call", "tag", "out", "trace", "rows", "key", "s", "f"],
     field_no_underscore: false,
     fold_case: true,
     values_apart: true,
     value_reserved: &[
-        "this", "GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV", "call",
-        "tag", "out", "trace", "rows", "key", "value", "s", "x",
+        "this", "GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV",
     ],
     escape: None,
 };
@@ -1400,11 +1403,11 @@ const SWIFT: Naming = Naming {
     core: "{}Rows",
     slot: "row{}",
     member_const: None,
-    builtins: &[],
-    value: Case::Camel,
+    builtins: &["refused", "days", "dateFromWire"],
+    value: Case::CamelUnderscored,
     ty: Case::Pascal,
     member: Case::Camel,
-    field: Case::Camel,
+    field: Case::CamelUnderscored,
     members_global: false,
     member_prefixed: false,
     reserved: &[
@@ -1476,16 +1479,26 @@ const SWIFT: Naming = Naming {
         "RuleError",
         "Wire",
         "Traced",
-        "trace",
-        "out",
-        "tag",
-        "call",
-        "value",
-        "what",
-        "rows",
-        "key",
-        "x",
-        "s",
+        "Json",
+        "JsonReader",
+        "wireValue",
+        "wireOptional",
+        "wireInt64",
+        "wireBool",
+        "wireString",
+        "wireDay",
+        "wireMember",
+        "jsonString",
+        "dateString",
+        "divRoundFloor",
+        "divRoundCeiling",
+        "divRoundDown",
+        "divRoundUp",
+        "divRoundHalfUp",
+        "divRoundHalfDown",
+        "divRoundHalfEven",
+        "modFloor",
+        "isqrtInt64",
         "main",
         "input",
         "contradiction",
@@ -1515,7 +1528,7 @@ const SWIFT: Naming = Naming {
         "_",
     ],
     fields: &["hashValue", "description"],
-    locals: &[],
+    locals: &["call", "tag", "out", "trace", "rows", "key", "s"],
     field_no_underscore: false,
     fold_case: false,
     values_apart: false,

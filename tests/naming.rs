@@ -118,3 +118,48 @@ fn rust_go_typescript_javascript_and_java_keep_the_names_of_their_own_locals() {
         assert!(names(&label).is_empty(), "`{name}` is renamed: {label}");
     }
 }
+
+/// Ruby, PHP and Swift: a rule whose names are the generated functions' own parameters and
+/// locals (`out`, `tag`, `call`, `rows`, `s`, `_key`…) keeps every one of them, so W121 names
+/// none of these languages and `rulec api` spells every parameter as declared.
+#[test]
+fn ruby_php_and_swift_locals_give_way_to_the_rules_names() {
+    let rule = "tests/rules/local_names.rule";
+    for (name, label) in w121_labels(rule) {
+        for lang in ["Ruby", "PHP", "Swift"] {
+            assert!(!label.contains(&format!("{lang} writes `")), "`{name}` is renamed: {label}");
+        }
+    }
+    for lang in ["ruby", "php", "swift"] {
+        let params = api_params(lang, rule);
+        assert_eq!(params.len(), 24, "{lang}: {params:?}");
+        for (declared, spelled) in params {
+            assert_eq!(declared, spelled, "{lang} renames a parameter");
+        }
+    }
+}
+
+/// Each parameter of a rule's function in one language, as (declared, spelled).
+fn api_params(lang: &str, rule: &str) -> Vec<(String, String)> {
+    let out = rulec(&["api", "--lang", lang, rule], Path::new(ROOT));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let params = api[lang]["params"].as_array().unwrap().iter();
+    params.map(|p| (p["name"].as_str().unwrap().into(), p["alias"].as_str().unwrap().into())).collect()
+}
+
+/// W121 says what the naming pass does: PHP's `$` variables keep a keyword's name (`$match`)
+/// and Swift quotes one (`` `where` ``), so neither is named; Ruby renames `def` and is.
+#[test]
+fn w121_names_neither_php_nor_swift_for_a_keyword_they_keep() {
+    let rule = "tests/rules/hostile_names.rule";
+    let labels = w121_labels(rule);
+    let label = |name: &str| labels.iter().find(|(n, _)| n == name).map(|(_, l)| l.clone()).unwrap_or_default();
+    for name in ["match", "where", "var", "self"] {
+        let l = label(name);
+        assert!(!l.contains("PHP") && !l.contains("Swift"), "{name}: {l}");
+    }
+    assert!(label("def").contains("Ruby writes `def_`"), "{}", label("def"));
+    assert!(api_params("php", rule).contains(&("match".into(), "match".into())));
+    assert!(api_params("swift", rule).contains(&("where".into(), "`where`".into())));
+}

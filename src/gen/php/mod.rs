@@ -63,15 +63,11 @@ impl Backend for Php {
         m.insert("traced_signature".into(), json!(format!("function {}({}): array", n.traced, p.params())));
         m.insert(
             "record_signature".into(),
-            json!(format!(
-                "function {}({}): string",
-                n.record,
-                p.with_params(&format!("{ret} $out, array $trace, ?string $tag = ''"))
-            )),
+            json!(format!("function {}({}): string", n.record, p.with_params(&p.record_params()))),
         );
         m.insert(
             "wire_signature".into(),
-            json!(format!("function {}(mixed $call, ?string $tag = ''): string", n.wire)),
+            json!(format!("function {}(mixed {}, ?string {} = ''): string", n.wire, p.local("call"), p.local("tag"))),
         );
         if plan.dates {
             m.insert("dates".into(), json!({"type": "int", "from_wire": "date_from_wire", "from_native": "date_of"}));
@@ -282,9 +278,21 @@ impl Ph<'_> {
         }
     }
 
+    /// The variable of the generated code's own local `base`, as the rule's values leave it.
+    fn local(&self, base: &str) -> String {
+        format!("${}", self.n.local(base))
+    }
+
+    /// The record function's own parameters, after the inputs.
+    fn record_params(&self) -> String {
+        let l = |b| self.local(b);
+        format!("{} {}, array {}, ?string {} = ''", self.returns(), l("out"), l("trace"), l("tag"))
+    }
+
     fn fired(&self) -> String {
+        let rows = self.local("rows");
         let f: Vec<String> =
-            self.plan.tables().map(|t| format!("new Fired({}, $rows[{}])", php_str(&t.name), t.slot)).collect();
+            self.plan.tables().map(|t| format!("new Fired({}, {rows}[{}])", php_str(&t.name), t.slot)).collect();
         format!("[{}]", f.join(", "))
     }
 
@@ -396,7 +404,6 @@ impl Ph<'_> {
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         let (params, args, ret) = (self.params(), self.args(), self.returns());
-        let tables = plan.tables().count();
         let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
         o.line("/**");
         o.line(format!(" * {}", comment(&about).replace("*/", "* /")));
@@ -420,8 +427,10 @@ impl Ph<'_> {
         o.line(" */");
         o.line(format!("function {}({params}): array", n.traced));
         o.line("{");
-        o.line(format!("    [$out, $rows] = {}({args});", n.core));
-        o.line(format!("    return [$out, {}];", self.fired()));
+        let l = |b| self.local(b);
+        let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
+        o.line(format!("    [{out}, {rows}] = {}({args});", n.core));
+        o.line(format!("    return [{out}, {}];", self.fired()));
         o.line("}");
         o.blank();
         o.line("/**");
@@ -429,19 +438,19 @@ impl Ph<'_> {
         o.line(" * by the inputs' declared names): the door's checks in the reference's order, then the");
         o.line(" * rule; the record line.");
         o.line(" */");
-        o.line(format!("function {}(mixed $call, ?string $tag = ''): string", n.wire));
+        o.line(format!("function {}(mixed {call}, ?string {tag} = ''): string", n.wire));
         o.line("{");
         o.indent();
-        o.line("if ($call instanceof \\stdClass) {");
-        o.line("    $call = \\get_object_vars($call);");
-        o.line("} elseif (!\\is_array($call) || ($call !== [] && \\array_is_list($call))) {");
+        o.line(format!("if ({call} instanceof \\stdClass) {{"));
+        o.line(format!("    {call} = \\get_object_vars({call});"));
+        o.line(format!("}} elseif (!\\is_array({call}) || ({call} !== [] && \\array_is_list({call}))) {{"));
         o.line(format!("    throw new RuleInputError({});", php_str(&plan.door.not_an_object)));
         o.line("}");
         let mut body = Body { p: self, o };
         walk::wire(plan, &mut body);
         let o = body.o;
-        o.line(format!("[$out, $rows] = {}({args});", n.core));
-        o.line(format!("return {}({});", n.record, self.with_args(&format!("$out, {}, $tag", self.fired()))));
+        o.line(format!("[{out}, {rows}] = {}({args});", n.core));
+        o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, {}, {tag}", self.fired()))));
         o.dedent();
         o.line("}");
         o.blank();
@@ -458,15 +467,15 @@ impl Ph<'_> {
         walk::guard(plan, Lang::Php, &mut body);
         walk::body(plan, &mut body);
         let o = body.o;
-        let out = match plan.outputs.as_slice() {
+        let answer = match plan.outputs.as_slice() {
             [one] => format!("${}", n.vars[*one]),
             outs => format!(
                 "new Output({})",
                 outs.iter().map(|&v| format!("${}", n.vars[v])).collect::<Vec<_>>().join(", ")
             ),
         };
-        let rows: Vec<String> = (0..tables).map(|k| format!("$row{k}")).collect();
-        o.line(format!("return [{out}, [{}]];", rows.join(", ")));
+        let slots: Vec<String> = n.slots.iter().map(|s| format!("${s}")).collect();
+        o.line(format!("return [{answer}, [{}]];", slots.join(", ")));
         o.dedent();
         o.line("}");
         o.blank();
@@ -478,27 +487,25 @@ impl Ph<'_> {
         o.line(" * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or");
         o.line(" * null tag is left out.");
         o.line(" *");
-        o.line(" * @param list<Fired> $trace");
+        o.line(format!(" * @param list<Fired> {}", self.local("trace")));
         o.line(" */");
-        o.line(format!(
-            "function {}({}): string",
-            n.record,
-            self.with_params(&format!("{} $out, array $trace, ?string $tag = ''", self.returns()))
-        ));
+        o.line(format!("function {}({}): string", n.record, self.with_params(&self.record_params())));
         o.line("{");
         o.indent();
-        o.line("$s = '{';");
-        o.line("if ($tag !== null && $tag !== '') {");
-        o.line("    $s .= '\"tag\":' . _json_str($tag) . ',';");
+        let l = |b| self.local(b);
+        let (s, tag, trace, rows, f) = (l("s"), l("tag"), l("trace"), l("rows"), l("f"));
+        o.line(format!("{s} = '{{';"));
+        o.line(format!("if ({tag} !== null && {tag} !== '') {{"));
+        o.line(format!("    {s} .= '\"tag\":' . _json_str({tag}) . ',';"));
         o.line("}");
         let mut body = Body { p: self, o };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line("$rows = [];");
-        o.line("foreach ($trace as $f) {");
-        o.line("    $rows[] = '{\"table\":' . _json_str($f->table) . ',\"row\":' . $f->row . '}';");
+        o.line(format!("{rows} = [];"));
+        o.line(format!("foreach ({trace} as {f}) {{"));
+        o.line(format!("    {rows}[] = '{{\"table\":' . _json_str({f}->table) . ',\"row\":' . {f}->row . '}}';"));
         o.line("}");
-        o.line("return $s . \\implode(',', $rows) . ']}';");
+        o.line(format!("return {s} . \\implode(',', {rows}) . ']}}';"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -592,7 +599,7 @@ impl Hooks for Body<'_, '_> {
         for (v, value) in &row.assigns {
             self.o.line(format!("${} = {};", self.p.n.vars[*v], self.p.top(value)));
         }
-        self.o.line(format!("$row{} = {};", t.slot, row.n));
+        self.o.line(format!("${} = {};", self.p.n.slots[t.slot], row.n));
         self.o.dedent();
     }
 
@@ -606,23 +613,24 @@ impl Hooks for Body<'_, '_> {
         let p = self.p;
         let x = format!("${}", p.n.vars[input.var]);
         let key = php_str(&input.name);
+        let call = p.local("call");
         let (m, k) = (php_str(&input.missing), php_str(&input.not_of_kind));
         let read = match input.kind {
             WireKind::Integer => {
                 let r = input.range.as_ref().expect("a counted input has a range");
                 let out = php_str(&r.sentence);
-                format!("_check_int($call[{key}] ?? null, {}, {}, {m}, {k}, {out})", r.lo, r.hi)
+                format!("_check_int({call}[{key}] ?? null, {}, {}, {m}, {k}, {out})", r.lo, r.hi)
             }
-            WireKind::Date => format!("_wire_day($call[{key}] ?? null, {m}, {k})"),
-            WireKind::Boolean => format!("\\is_bool($call[{key}] ?? null) ? $call[{key}] : _refuse($call[{key}] ?? null, {m}, {k})"),
-            WireKind::Text => format!("\\is_string($call[{key}] ?? null) ? $call[{key}] : _refuse($call[{key}] ?? null, {m}, {k})"),
+            WireKind::Date => format!("_wire_day({call}[{key}] ?? null, {m}, {k})"),
+            WireKind::Boolean => format!("\\is_bool({call}[{key}] ?? null) ? {call}[{key}] : _refuse({call}[{key}] ?? null, {m}, {k})"),
+            WireKind::Text => format!("\\is_string({call}[{key}] ?? null) ? {call}[{key}] : _refuse({call}[{key}] ?? null, {m}, {k})"),
             WireKind::Enum(e) => format!(
-                "(\\is_string($call[{key}] ?? null) ? {}::tryFrom($call[{key}]) : null) ?? _refuse($call[{key}] ?? null, {m}, {k})",
+                "(\\is_string({call}[{key}] ?? null) ? {}::tryFrom({call}[{key}]) : null) ?? _refuse({call}[{key}] ?? null, {m}, {k})",
                 p.n.enums[e]
             ),
         };
         if input.optional {
-            self.o.line(format!("{x} = ($call[{key}] ?? null) === null ? null : ({read});"));
+            self.o.line(format!("{x} = ({call}[{key}] ?? null) === null ? null : ({read});"));
         } else {
             self.o.line(format!("{x} = {read};"));
         }
@@ -633,24 +641,26 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| php_str(k)).collect();
-        self.o.line("foreach (\\array_keys($call) as $key) {");
-        self.o.line(format!("    if (!\\in_array((string) $key, [{}], true)) {{", keys.join(", ")));
-        self.o.line(format!("        throw new RuleInputError($key . {});", php_str(sentence)));
+        let (call, key) = (self.p.local("call"), self.p.local("key"));
+        self.o.line(format!("foreach (\\array_keys({call}) as {key}) {{"));
+        self.o.line(format!("    if (!\\in_array((string) {key}, [{}], true)) {{", keys.join(", ")));
+        self.o.line(format!("        throw new RuleInputError({key} . {});", php_str(sentence)));
         self.o.line("    }");
         self.o.line("}");
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("$s .= {};", php_str(json)));
+        self.o.line(format!("{} .= {};", self.p.local("s"), php_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.p.n, self.p.plan);
         let x = match from {
             Source::Input => format!("${}", n.vars[var]),
-            Source::Output if plan.outputs.len() == 1 => "$out".to_string(),
-            Source::Output => format!("$out->{}", n.fields[var]),
+            Source::Output if plan.outputs.len() == 1 => self.p.local("out"),
+            Source::Output => format!("{}->{}", self.p.local("out"), n.fields[var]),
         };
+        let s = self.p.local("s");
         let v = plan.var(var);
         let one = match v.ty {
             BoundaryTy::Str => format!("_json_str({x})"),
@@ -660,9 +670,9 @@ impl Hooks for Body<'_, '_> {
             _ => format!("(string) {x}"),
         };
         if v.optional {
-            self.o.line(format!("$s .= {x} === null ? 'null' : {one};"));
+            self.o.line(format!("{s} .= {x} === null ? 'null' : {one};"));
         } else {
-            self.o.line(format!("$s .= {one};"));
+            self.o.line(format!("{s} .= {one};"));
         }
     }
 }

@@ -61,9 +61,10 @@ impl Backend for Ruby {
         m.insert("traced_signature".into(), json!(format!("{}.{}({args})", n.module, n.traced)));
         m.insert(
             "record_signature".into(),
-            json!(format!("{}.{}({})", n.module, n.record, r.with_args("out, trace, tag = \"\""))),
+            json!(format!("{}.{}({})", n.module, n.record, r.with_args(&r.record_params()))),
         );
-        m.insert("wire_signature".into(), json!(format!("{}.{}(call, tag = \"\")", n.module, n.wire)));
+        let (call, tag) = (n.local("call"), n.local("tag"));
+        m.insert("wire_signature".into(), json!(format!("{}.{}({call}, {tag} = \"\")", n.module, n.wire)));
         m.insert("rbs".into(), json!(format!("sig/{}.rbs", plan.rule.base)));
         if plan.dates {
             m.insert(
@@ -251,6 +252,12 @@ impl Rb<'_> {
         self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
     }
 
+    /// The record function's own parameters, after the inputs.
+    fn record_params(&self) -> String {
+        let l = |b| self.n.local(b);
+        format!("{}, {}, {} = \"\"", l("out"), l("trace"), l("tag"))
+    }
+
     fn with_args(&self, rest: &str) -> String {
         let a = self.args();
         if a.is_empty() {
@@ -374,14 +381,17 @@ impl Rb<'_> {
     }
 
     fn fired(&self) -> String {
+        let rows = self.n.local("_rows");
         let f: Vec<String> =
-            self.plan.tables().map(|t| format!("Fired.new({}, _rows[{}])", rb_str(&t.name), t.slot)).collect();
+            self.plan.tables().map(|t| format!("Fired.new({}, {rows}[{}])", rb_str(&t.name), t.slot)).collect();
         format!("[{}]", f.join(", "))
     }
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         let args = self.args();
+        let l = |b| n.local(b);
+        let (out, rows, call, tag) = (l("_out"), l("_rows"), l("call"), l("tag"));
         let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
         o.line(format!("# {}", comment(&about)));
         for &v in &plan.inputs {
@@ -394,21 +404,21 @@ impl Rb<'_> {
         o.blank();
         o.line("# The same call, with the rows that matched: one per table, in evaluation order.");
         o.line(format!("def self.{}({args})", n.traced));
-        o.line(format!("  _out, _rows = {}({args})", n.core));
-        o.line(format!("  [_out, {}]", self.fired()));
+        o.line(format!("  {out}, {rows} = {}({args})", n.core));
+        o.line(format!("  [{out}, {}]", self.fired()));
         o.line("end");
         o.blank();
         o.line("# One call in the wire form (formats.md), a Hash of the inputs under their declared names:");
         o.line("# the door's checks in the reference's order, then the rule; the record line.");
-        o.line(format!("def self.{}(call, tag = \"\")", n.wire));
+        o.line(format!("def self.{}({call}, {tag} = \"\")", n.wire));
         o.indent();
-        o.line(format!("raise RuleInputError.new({}) unless call.is_a?(Hash)", rb_str(&plan.door.not_an_object)));
+        o.line(format!("raise RuleInputError.new({}) unless {call}.is_a?(Hash)", rb_str(&plan.door.not_an_object)));
         o.blank();
         let mut body = Body { r: self, o };
         walk::wire(plan, &mut body);
         let o = body.o;
-        o.line(format!("_out, _rows = {}({args})", n.core));
-        o.line(format!("{}({})", n.record, self.with_args(&format!("_out, {}, tag", self.fired()))));
+        o.line(format!("{out}, {rows} = {}({args})", n.core));
+        o.line(format!("{}({})", n.record, self.with_args(&format!("{out}, {}, {tag}", self.fired()))));
         o.dedent();
         o.line("end");
         o.blank();
@@ -420,11 +430,11 @@ impl Rb<'_> {
         walk::guard(plan, Lang::Ruby, &mut body);
         walk::body(plan, &mut body);
         let o = body.o;
-        let out = match plan.outputs.as_slice() {
+        let answer = match plan.outputs.as_slice() {
             [one] => n.vars[*one].clone(),
             outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
         };
-        o.line(format!("[{out}, [{}]]", n.slots.join(", ")));
+        o.line(format!("[{answer}, [{}]]", n.slots.join(", ")));
         o.dedent();
         o.line("end");
         o.blank();
@@ -432,18 +442,21 @@ impl Rb<'_> {
 
     fn record(&self, o: &mut Code) {
         let n = self.n;
+        let (s, trace, tag) = (n.local("s"), n.local("trace"), n.local("tag"));
         o.line(
             "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
         );
-        o.line(format!("def self.{}({})", n.record, self.with_args("out, trace, tag = \"\"")));
+        o.line(format!("def self.{}({})", n.record, self.with_args(&self.record_params())));
         o.indent();
-        o.line("s = +\"{\"");
-        o.line("s << \"\\\"tag\\\":\" << _json_str(tag) << \",\" unless tag.nil? || tag.empty?");
+        o.line(format!("{s} = +\"{{\""));
+        o.line(format!("{s} << \"\\\"tag\\\":\" << _json_str({tag}) << \",\" unless {tag}.nil? || {tag}.empty?"));
         let mut body = Body { r: self, o };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line("s << trace.map { |f| \"{\\\"table\\\":#{_json_str(f.table)},\\\"row\\\":#{f.row}}\" }.join(\",\")");
-        o.line("s << \"]}\"");
+        o.line(format!(
+            "{s} << {trace}.map {{ |f| \"{{\\\"table\\\":#{{_json_str(f.table)}},\\\"row\\\":#{{f.row}}}}\" }}.join(\",\")"
+        ));
+        o.line(format!("{s} << \"]}}\""));
         o.dedent();
         o.line("end");
         o.blank();
@@ -526,9 +539,9 @@ impl Rb<'_> {
         o.line(format!(
             "def self.{}: ({}) -> String",
             n.record,
-            with(&format!("{ret} out, Array[Fired] trace, ?String? tag"))
+            with(&format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag")))
         ));
-        o.line(format!("def self.{}: (untyped call, ?String? tag) -> String", n.wire));
+        o.line(format!("def self.{}: (untyped {}, ?String? {}) -> String", n.wire, n.local("call"), n.local("tag")));
         if plan.dates {
             o.line("def self.date_from_wire: (String text) -> Integer");
             o.line("def self.date_of: (untyped day) -> Integer");
@@ -671,15 +684,16 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_input(&mut self, input: &InputDoor) {
         let x = self.r.n.vars[input.var].clone();
-        self.o.line(format!("{x} = call[{}]", rb_str(&input.name)));
+        self.o.line(format!("{x} = {}[{}]", self.r.n.local("call"), rb_str(&input.name)));
         self.optional(input, &x, true);
     }
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| rb_str(k)).collect();
-        self.o.line("call.each_key do |_key|");
+        let (call, key) = (self.r.n.local("call"), self.r.n.local("_key"));
+        self.o.line(format!("{call}.each_key do |{key}|"));
         self.o.line(format!(
-            "  raise RuleInputError.new(_key.to_s + {}) unless [{}].include?(_key)",
+            "  raise RuleInputError.new({key}.to_s + {}) unless [{}].include?({key})",
             rb_str(sentence),
             keys.join(", ")
         ));
@@ -687,16 +701,17 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("s << {}", rb_str(json)));
+        self.o.line(format!("{} << {}", self.r.n.local("s"), rb_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.r.n, self.r.plan);
         let x = match from {
             Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}", n.fields[var]),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
         };
+        let s = n.local("s");
         let v = plan.var(var);
         let one = match v.ty {
             BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_json_str({x})"),
@@ -704,9 +719,9 @@ impl Hooks for Body<'_, '_> {
             _ => format!("{x}.to_s"),
         };
         if v.optional {
-            self.o.line(format!("s << ({x}.nil? ? \"null\" : {one})"));
+            self.o.line(format!("{s} << ({x}.nil? ? \"null\" : {one})"));
         } else {
-            self.o.line(format!("s << {one}"));
+            self.o.line(format!("{s} << {one}"));
         }
     }
 }

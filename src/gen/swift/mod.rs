@@ -69,16 +69,9 @@ impl Backend for Swift {
         );
         m.insert(
             "record_signature".into(),
-            json!(format!(
-                "func {}({}) -> String",
-                n.record,
-                s.with_params(&format!("out: {ret}, trace: [Fired], tag: String = \"\""))
-            )),
+            json!(format!("func {}({}) -> String", n.record, s.with_params(&s.record_params()))),
         );
-        m.insert(
-            "wire_signature".into(),
-            json!(format!("func {}(_ call: [(String, Wire)]?, tag: String = \"\") throws -> String", n.wire)),
-        );
+        m.insert("wire_signature".into(), json!(format!("func {}({}) throws -> String", n.wire, s.wire_params())));
         m.insert("build".into(), json!(format!("swiftc {0}.swift {0}_runner.swift -o {0}", plan.rule.base)));
         if plan.dates {
             m.insert("dates".into(), json!({"type": "Int64", "from_wire": "dateFromWire"}));
@@ -247,6 +240,20 @@ impl Sw<'_> {
         ps.join(", ")
     }
 
+    /// The record function's own parameters, after the inputs: their labels are their names,
+    /// as the rule's inputs leave them.
+    fn record_params(&self) -> String {
+        let l = |b| self.n.local(b);
+        format!("{}: {}, {}: [Fired], {}: String = \"\"", l("out"), self.returns(), l("trace"), l("tag"))
+    }
+
+    /// The wire door's parameters: the label `tag` whatever name the body gives it.
+    fn wire_params(&self) -> String {
+        let (call, tag) = (self.n.local("call"), self.n.local("tag"));
+        let tag = if tag == "tag" { tag.to_string() } else { format!("tag {tag}") };
+        format!("_ {call}: [(String, Wire)]?, {tag}: String = \"\"")
+    }
+
     fn with_params(&self, rest: &str) -> String {
         let p = self.params();
         if p.is_empty() {
@@ -286,8 +293,11 @@ impl Sw<'_> {
     }
 
     fn fired(&self) -> String {
-        let f: Vec<String> =
-            self.plan.tables().map(|t| format!("Fired(table: {}, row: rows[{}])", lit(&t.name), t.slot)).collect();
+        let f: Vec<String> = self
+            .plan
+            .tables()
+            .map(|t| format!("Fired(table: {}, row: {}[{}])", lit(&t.name), self.n.local("rows"), t.slot))
+            .collect();
         format!("[{}]", f.join(", "))
     }
 
@@ -377,6 +387,8 @@ impl Sw<'_> {
         let (params, ret) = (self.params(), self.returns());
         let pass = self.labelled(&|v| n.vars[v].clone());
         let tables = plan.tables().count();
+        let l = |b| n.local(b);
+        let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
         let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
         o.line(format!("/// {}", comment(&about)));
         o.line(format!("public func {}({params}) throws -> {ret} {{", n.function));
@@ -385,26 +397,27 @@ impl Sw<'_> {
         o.blank();
         o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
         o.line(format!("public func {}({params}) throws -> ({ret}, [Fired]) {{", n.traced));
-        o.line(format!("    let (out, rows) = try {}({pass})", n.core));
-        o.line(format!("    return (out, {})", self.fired()));
+        o.line(format!("    let ({out}, {rows}) = try {}({pass})", n.core));
+        o.line(format!("    return ({out}, {})", self.fired()));
         o.line("}");
         o.blank();
         o.line("/// One call in the wire form (formats.md), the members of its object in order (nil when it is");
         o.line("/// not an object): the door's checks in the reference's order, then the rule; the record line.");
-        o.line(format!("public func {}(_ call: [(String, Wire)]?, tag: String = \"\") throws -> String {{", n.wire));
+        o.line(format!("public func {}({}) throws -> String {{", n.wire, self.wire_params()));
         o.indent();
-        o.line("guard let call = call else {");
+        o.line(format!("guard let {call} = {call} else {{"));
         o.line(format!("    throw RuleError.input(what: {}, value: nil)", lit(&plan.door.not_an_object)));
         o.line("}");
         let mut body = Body { s: self, o };
         walk::wire(plan, &mut body);
         let o = body.o;
         let boxed = self.labelled(&|v| self.boxed(v, &n.vars[v]));
-        o.line(format!("let (out, rows) = try {}({boxed})", n.core));
+        o.line(format!("let ({out}, {rows}) = try {}({boxed})", n.core));
+        let (trace, fired) = (l("trace"), self.fired());
         o.line(format!(
             "return {}({})",
             n.record,
-            self.with(boxed, &format!("out: out, trace: {}, tag: tag", self.fired()))
+            self.with(boxed, &format!("{out}: {out}, {trace}: {fired}, {tag}: {tag}"))
         ));
         o.dedent();
         o.line("}");
@@ -423,11 +436,11 @@ impl Sw<'_> {
         let mut body = Body { s: self, o };
         walk::guard(plan, Lang::Swift, &mut body);
         let o = body.o;
-        o.line(format!("var rows = [Int](repeating: 0, count: {tables})"));
+        o.line(format!("var {rows} = [Int](repeating: 0, count: {tables})"));
         let mut body = Body { s: self, o };
         walk::body(plan, &mut body);
         let o = body.o;
-        let out = match plan.outputs.as_slice() {
+        let answer = match plan.outputs.as_slice() {
             [one] => self.boxed(*one, &n.vars[*one]),
             outs => format!(
                 "Output({})",
@@ -437,7 +450,7 @@ impl Sw<'_> {
                     .join(", ")
             ),
         };
-        o.line(format!("return ({out}, rows)"));
+        o.line(format!("return ({answer}, {rows})"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -448,21 +461,18 @@ impl Sw<'_> {
         o.line(
             "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
         );
-        o.line(format!(
-            "public func {}({}) -> String {{",
-            n.record,
-            self.with_params(&format!("out: {}, trace: [Fired], tag: String = \"\"", self.returns()))
-        ));
+        o.line(format!("public func {}({}) -> String {{", n.record, self.with_params(&self.record_params())));
         o.indent();
-        o.line("var s = \"{\"");
-        o.line("if !tag.isEmpty {");
-        o.line("    s += \"\\\"tag\\\":\" + jsonString(tag) + \",\"");
+        let (s, trace, tag) = (n.local("s"), n.local("trace"), n.local("tag"));
+        o.line(format!("var {s} = \"{{\""));
+        o.line(format!("if !{tag}.isEmpty {{"));
+        o.line(format!("    {s} += \"\\\"tag\\\":\" + jsonString({tag}) + \",\""));
         o.line("}");
         let mut body = Body { s: self, o };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line("s += trace.map { \"{\\\"table\\\":\" + jsonString($0.table) + \",\\\"row\\\":\" + String($0.row) + \"}\" }.joined(separator: \",\")");
-        o.line("return s + \"]}\"");
+        o.line(format!("{s} += {trace}.map {{ \"{{\\\"table\\\":\" + jsonString($0.table) + \",\\\"row\\\":\" + String($0.row) + \"}}\" }}.joined(separator: \",\")"));
+        o.line(format!("return {s} + \"]}}\""));
         o.dedent();
         o.line("}");
         o.blank();
@@ -563,7 +573,7 @@ impl Hooks for Body<'_, '_> {
         for (v, value) in &row.assigns {
             self.o.line(format!("{} = {}", self.s.n.vars[*v], self.s.top(value)));
         }
-        self.o.line(format!("rows[{}] = {}", t.slot, row.n));
+        self.o.line(format!("{}[{}] = {}", self.s.n.local("rows"), t.slot, row.n));
         self.o.dedent();
     }
 
@@ -587,7 +597,7 @@ impl Hooks for Body<'_, '_> {
             WireKind::Date => format!("wireDay({w}, {m}, {k})"),
             WireKind::Enum(e) => format!("wireMember({w}, {m}, {k}) as {}", s.n.enums[e]),
         };
-        let w = format!("wireValue(call, {})", lit(&input.name));
+        let w = format!("wireValue({}, {})", s.n.local("call"), lit(&input.name));
         let ty = s.local_ty(input.var);
         if input.optional {
             self.o.line(format!("let {x}: {ty} = try wireOptional({w}) {{ try {} }}", read("$0")));
@@ -599,22 +609,24 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| lit(k)).collect();
-        self.o.line(format!("for (key, _) in call where ![{}].contains(key) {{", keys.join(", ")));
-        self.o.line(format!("    throw RuleError.input(what: key + {}, value: nil)", lit(sentence)));
+        let (call, key) = (self.s.n.local("call"), self.s.n.local("key"));
+        self.o.line(format!("for ({key}, _) in {call} where ![{}].contains({key}) {{", keys.join(", ")));
+        self.o.line(format!("    throw RuleError.input(what: {key} + {}, value: nil)", lit(sentence)));
         self.o.line("}");
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("s += {}", lit(json)));
+        self.o.line(format!("{} += {}", self.s.n.local("s"), lit(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.s.n, self.s.plan);
         let x = match from {
             Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}", n.fields[var]),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
         };
+        let s = n.local("s");
         let v = plan.var(var);
         let one = |x: &str| match v.ty {
             BoundaryTy::Str => format!("jsonString({x})"),
@@ -625,9 +637,9 @@ impl Hooks for Body<'_, '_> {
             _ => format!("String({x})"),
         };
         if v.optional {
-            self.o.line(format!("s += {x}.map {{ {} }} ?? \"null\"", one("$0")));
+            self.o.line(format!("{s} += {x}.map {{ {} }} ?? \"null\"", one("$0")));
         } else {
-            self.o.line(format!("s += {}", one(&x)));
+            self.o.line(format!("{s} += {}", one(&x)));
         }
     }
 }
