@@ -8,6 +8,7 @@ pub mod names;
 pub mod naming;
 pub mod plan;
 pub mod printer;
+pub mod serve;
 pub mod text;
 pub mod walk;
 
@@ -125,6 +126,39 @@ pub struct Runner {
     pub run: Vec<String>,
 }
 
+/// Another way `rulec test` reaches a rule's code beside its runner: one of the servers gen
+/// writes, driven as a client would (src/gen/serve). `{base}` is filled in already.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    /// What the report says the answers came through (`mcp`, `connect-wsgi-get`…).
+    pub via: &'static str,
+    /// Programs that must be on PATH; when one is not, the pass is skipped with a note.
+    pub needs: Vec<&'static str>,
+    /// Commands run once in the language's folder before any rule's pass (the stubs);
+    /// the folder's parent holds the other folders gen wrote (`../proto`).
+    pub prepare: Vec<Vec<String>>,
+    pub drive: Drive,
+}
+
+/// How a pass puts the vectors through a server.
+#[derive(Clone, Debug)]
+pub enum Drive {
+    /// An MCP server over stdio: `rulec test` is the client (initialize, tools/list, then one
+    /// tools/call per vector).
+    McpStdio(Vec<String>),
+    /// An MCP server over Streamable HTTP; the command prints the URL it listens on, first.
+    McpHttp(Vec<String>),
+    /// A server the first command starts (it prints its URL, first), and a client command
+    /// that reads the vectors on stdin and prints one line each, as a runner does. `{url}`
+    /// in the client's command is the server's URL.
+    Served { server: Vec<String>, client: Vec<String> },
+}
+
+/// The passes `rulec test` makes through a language's servers, beside its runner.
+pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
+    serve::passes(lang, base)
+}
+
 pub trait Backend: Sync {
     fn lang(&self) -> Lang;
     /// Commands that build every rule's runner of a language folder at once (one javac for
@@ -155,7 +189,12 @@ pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
         p.constraints.iter().map(|c| json!({"kind": "constraint", "text": c.text})).collect();
     m.insert("preconditions".into(), json!(preconditions));
     for &l in langs {
-        m.insert(l.name().into(), backend(l).api(u));
+        let mut entry = backend(l).api(u);
+        serve::api_fields(u, l, &mut entry);
+        m.insert(l.name().into(), entry);
+    }
+    if langs.contains(&Lang::Python) {
+        m.insert("connect".into(), serve::connect_api(u));
     }
     serde_json::Value::Object(m)
 }
@@ -224,12 +263,23 @@ pub fn rust_module(u: &Unit) -> File {
 /// language's under its name, and the boundary suite under `vectors/`.
 pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
     let mut out = Vec::new();
+    let input_schema = crate::schema::schema(u.program)["properties"]["in"].clone();
     for &lang in langs {
         for f in backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
+        for f in serve::files(u, lang, &input_schema) {
+            out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
+        }
         if lang == Lang::JavaScript {
             out.push(crate::doc::page_file(u));
+        } else if serve::serves(lang) {
+            // The page the server offers as its tool's view, beside it (the JavaScript one's bytes).
+            let page = crate::doc::page_file(u);
+            out.push(File { path: format!("{}/{}", lang.name(), serve::page_name(u)), text: page.text });
+        }
+        if lang == Lang::Python {
+            out.extend(serve::proto_files(u));
         }
     }
     out.extend(helper_vectors());
