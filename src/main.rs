@@ -547,10 +547,12 @@ fn test(dir: &Path, langs: &[String], require_all: bool, jobs: usize, format: Fo
         Format::Text => {
             for s in &report.skipped {
                 let what = if require_all { "FAIL" } else { "not run" };
-                println!("{what} {} (ran: false): {}", s.lang.name(), s.reason);
+                let via = if s.via == "runner" { String::new() } else { format!(", {}", s.via) };
+                println!("{what} {}{via} (ran: false): {}", s.lang.name(), s.reason);
             }
             for r in &report.results {
-                let lang = r.lang.name();
+                let lang =
+                    if r.via == "runner" { r.lang.name().to_string() } else { format!("{}, {}", r.lang.name(), r.via) };
                 match (r.ok, r.ran) {
                     (true, _) => println!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
                     (false, true) => println!(

@@ -5,7 +5,10 @@
 //! Every (language, rule) pair is a job; jobs run on as many threads as the machine has
 //! cores, and the report lists them in one fixed order whatever order they finished in.
 
-use crate::gen::{self, Lang};
+pub mod http;
+pub mod serve;
+
+use crate::gen::{self, Lang, Pass};
 use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,7 +21,8 @@ use std::time::Duration;
 pub struct TestResult {
     pub rule: String,
     pub lang: Lang,
-    /// How the vectors reached the code: `runner` for the language's own runner.
+    /// How the vectors reached the code: `runner` for the language's own runner, else the
+    /// pass through one of its servers (`mcp`, `connect-wsgi`…, `gen::Pass::via`).
     pub via: &'static str,
     pub vectors: usize,
     pub refused: usize,
@@ -33,6 +37,8 @@ pub struct TestResult {
 #[derive(Clone, Debug)]
 pub struct Skipped {
     pub lang: Lang,
+    /// `runner` when the language was not run at all; else the pass that was not.
+    pub via: &'static str,
     pub reason: String,
 }
 
@@ -67,8 +73,11 @@ impl Report {
                        "ok": r.ok, "ran": r.ran, "first_diff": r.first_diff, "error": r.error})
             })
             .collect();
-        let skipped: Vec<Json> =
-            self.skipped.iter().map(|s| json!({"lang": s.lang.name(), "reason": s.reason, "ran": false})).collect();
+        let skipped: Vec<Json> = self
+            .skipped
+            .iter()
+            .map(|s| json!({"lang": s.lang.name(), "via": s.via, "reason": s.reason, "ran": false}))
+            .collect();
         json!({"results": results, "skipped": skipped})
     }
 }
@@ -91,34 +100,72 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     rules.sort();
     let mut report = Report::default();
     let wanted: Vec<Lang> = if opts.langs.is_empty() { Lang::ALL.to_vec() } else { opts.langs.clone() };
-    let mut jobs: Vec<(Lang, String)> = Vec::new();
+    // A job is one rule of one language, through its runner (None) or one of its passes.
+    let mut jobs: Vec<(Lang, String, Option<usize>)> = Vec::new();
     let mut scratch: Vec<(Lang, tempfile::TempDir, bool)> = Vec::new();
+    let mut ready: Vec<(Lang, Pass, Option<String>)> = Vec::new();
     for lang in wanted {
         let lang_dir = dir.join(lang.name());
         if !lang_dir.is_dir() {
             if !opts.langs.is_empty() {
-                report.skipped.push(Skipped { lang, reason: format!("{} was not generated", lang_dir.display()) });
+                report.skipped.push(Skipped {
+                    lang,
+                    via: "runner",
+                    reason: format!("{} was not generated", lang_dir.display()),
+                });
             }
             continue;
         }
         let runner = gen::backend(lang).runner("");
         if let Some(missing) = runner.needs.iter().find(|p| !on_path(p)) {
-            report.skipped.push(Skipped { lang, reason: format!("{missing} is not on PATH") });
+            report.skipped.push(Skipped { lang, via: "runner", reason: format!("{missing} is not on PATH") });
             continue;
         }
+        // The language's folder, and beside it what its servers read from gen's other folders.
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-        copy_dir(&lang_dir, dir.path()).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
-        let mut files: Vec<String> = std::fs::read_dir(dir.path())
+        let here = dir.path().join(lang.name());
+        std::fs::create_dir_all(&here).map_err(|e| e.to_string())?;
+        copy_dir(&lang_dir, &here).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
+        if lang_dir.with_file_name("proto").is_dir() {
+            let proto = dir.path().join("proto");
+            std::fs::create_dir_all(&proto).map_err(|e| e.to_string())?;
+            copy_dir(&lang_dir.with_file_name("proto"), &proto).map_err(|e| format!("cannot copy proto: {e}"))?;
+        }
+        let mut files: Vec<String> = std::fs::read_dir(&here)
             .map_err(|e| e.to_string())?
             .filter_map(|e| e.ok().and_then(|e| e.file_name().into_string().ok()))
             .collect();
         files.sort();
         let built = match gen::backend(lang).build_all(&files) {
-            Some(steps) => steps.iter().all(|step| run_step(step, dir.path()).is_ok()),
+            Some(steps) => steps.iter().all(|step| run_step(step, &here).is_ok()),
             None => false,
         };
+        jobs.extend(rules.iter().map(|r| (lang, r.clone(), None)));
+        // The passes through the language's servers: each prepared once for the folder.
+        let mut prepared: Vec<(Vec<String>, Option<String>)> = Vec::new();
+        for pass in gen::passes(lang, "") {
+            if let Some(missing) = pass.needs.iter().find(|p| !on_path(p)) {
+                report.skipped.push(Skipped { lang, via: pass.via, reason: format!("{missing} is not on PATH") });
+                continue;
+            }
+            let mut failed = None;
+            for step in &pass.prepare {
+                let done = match prepared.iter().find(|(s, _)| s == step) {
+                    Some((_, r)) => r.clone(),
+                    None => {
+                        let r = run_step(step, &here).err();
+                        prepared.push((step.clone(), r.clone()));
+                        r
+                    }
+                };
+                failed = failed.or(done);
+            }
+            let i = ready.len();
+            // `_helpers` is the arithmetic's suite, not a rule: it has a runner and no server.
+            jobs.extend(rules.iter().filter(|r| r.as_str() != "_helpers").map(|r| (lang, r.clone(), Some(i))));
+            ready.push((lang, pass, failed));
+        }
         scratch.push((lang, dir, built));
-        jobs.extend(rules.iter().map(|r| (lang, r.clone())));
     }
     let threads =
         if opts.jobs > 0 { opts.jobs } else { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) };
@@ -128,10 +175,17 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         for _ in 0..threads.min(jobs.len()).max(1) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((lang, alias)) = jobs.get(i) else { break };
+                let Some((lang, alias, pass)) = jobs.get(i) else { break };
                 let (_, folder, built) =
                     scratch.iter().find(|(l, ..)| l == lang).expect("a scratch folder per language");
-                let r = test_one(&vectors_dir, folder.path(), *built, *lang, alias);
+                let folder = folder.path().join(lang.name());
+                let r = match pass {
+                    None => test_one(&vectors_dir, &folder, *built, *lang, alias),
+                    Some(p) => {
+                        let (_, pass, failed) = &ready[*p];
+                        test_pass(&vectors_dir, &folder, *lang, alias, pass, failed.as_deref())
+                    }
+                };
                 done.lock().expect("no job panics holding the lock").push((i, r));
             });
         }
@@ -143,14 +197,54 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
 }
 
 fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &str) -> TestResult {
+    let (vectors, expected) = suite(vectors_dir, alias);
+    let got = build_and_run(folder, built, lang, alias, &vectors);
+    compare(alias, lang, "runner", &vectors, &expected, got)
+}
+
+/// One rule through one of the language's servers. The pass's needs were met; `failed` is
+/// why its preparation (the stubs) failed, if it did.
+fn test_pass(
+    vectors_dir: &Path,
+    folder: &Path,
+    lang: Lang,
+    alias: &str,
+    pass: &Pass,
+    failed: Option<&str>,
+) -> TestResult {
+    let (vectors, expected) = suite(vectors_dir, alias);
+    let got = match failed {
+        Some(e) => Err(e.to_string()),
+        None => {
+            let pass = gen::passes(lang, alias).into_iter().find(|p| p.via == pass.via).expect("the same passes");
+            serve::drive(&pass.drive, folder, alias, &vectors)
+        }
+    };
+    compare(alias, lang, pass.via, &vectors, &expected, got)
+}
+
+/// A rule's vectors and expected records.
+fn suite(vectors_dir: &Path, alias: &str) -> (String, String) {
     let vectors = std::fs::read_to_string(vectors_dir.join(format!("{alias}.jsonl"))).unwrap_or_default();
     let expected = std::fs::read_to_string(vectors_dir.join(format!("{alias}.expected.jsonl"))).unwrap_or_default();
+    (vectors, expected)
+}
+
+/// Hold what came back to the expected records, line by line.
+fn compare(
+    alias: &str,
+    lang: Lang,
+    via: &'static str,
+    vectors: &str,
+    expected: &str,
+    got: Result<String, String>,
+) -> TestResult {
     let count = vectors.lines().count();
     let refused = expected.lines().filter(|l| l.starts_with("{\"refused\":")).count();
     let mut result = TestResult {
         rule: alias.to_string(),
         lang,
-        via: "runner",
+        via,
         vectors: count,
         refused,
         ok: false,
@@ -158,7 +252,7 @@ fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &
         first_diff: None,
         error: None,
     };
-    match build_and_run(folder, built, lang, alias, &vectors) {
+    match got {
         Err(e) => result.error = Some(e),
         Ok(got) => {
             result.ran = true;
@@ -225,7 +319,7 @@ fn build_and_run(folder: &Path, built: bool, lang: Lang, alias: &str, vectors: &
     String::from_utf8(output.stdout).map_err(|_| "the runner printed something that is not UTF-8".to_string())
 }
 
-fn wait_with_timeout(child: std::process::Child, limit: Duration) -> Result<std::process::Output, String> {
+pub(crate) fn wait_with_timeout(child: std::process::Child, limit: Duration) -> Result<std::process::Output, String> {
     let id = child.id();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
