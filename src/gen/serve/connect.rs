@@ -40,8 +40,11 @@ pub struct Contract {
     pub response: Vec<(VarId, String, u32)>,
 }
 
-/// Python keywords and the attributes every message has: a field may not be one of them.
-const TAKEN: [&str; 43] = [
+/// Python keywords, the attributes every message has and the names its constructor takes
+/// itself: a field may not be one of them.
+const TAKEN: [&str; 45] = [
+    "self",
+    "cls",
     "false",
     "none",
     "true",
@@ -151,7 +154,11 @@ fn field_name(v: &VarPlan, taken: &mut Vec<String>) -> String {
 
 impl Contract {
     pub fn of(plan: &Plan) -> Contract {
-        let stem = snake(&plan.rule.base);
+        // A package, a folder and a module of Python: none may be a keyword.
+        let mut stem = snake(&plan.rule.base);
+        if TAKEN.contains(&stem.as_str()) {
+            stem.push_str("_rule");
+        }
         let major = plan.rule.version;
         let package = format!("rulec.{stem}.v{major}");
         let proto_path = format!("proto/rulec/{stem}/v{major}/{stem}.proto");
@@ -341,11 +348,10 @@ fn enum_tables(plan: &Plan, c: &Contract, o: &mut String) {
     }
 }
 
-fn stub_imports(plan: &Plan, c: &Contract, extra: &[&str]) -> String {
-    let mut types: Vec<String> = c.enums.iter().flatten().cloned().collect();
-    types.extend(extra.iter().map(|s| s.to_string()));
-    types.sort();
-    format!("from {} import {}\n", c.stub(plan, "pb"), types.join(", "))
+/// The stubs, as modules: a type of the rule's (an enum called `Code`, say) cannot take
+/// the place of a name the service uses.
+fn stub_imports(plan: &Plan, c: &Contract) -> String {
+    format!("import {} as _pb\nimport {} as _connect\n", c.stub(plan, "pb"), c.stub(plan, "connect"))
 }
 
 /// `python/<alias>_service.py`.
@@ -358,16 +364,11 @@ pub fn service(plan: &Plan, names: &Names, c: &Contract) -> File {
     ));
     o.push_str(text::section(SERVICE, MARK, "imports"));
     o.push_str(&format!("\n\nimport {} as _rule\n", names.module));
-    o.push_str(&stub_imports(plan, c, &["DecideRequest", "DecideResponse", "Fired", "Refusal"]));
-    o.push_str(&format!(
-        "from {} import {}ServiceASGIApplication, {}ServiceWSGIApplication\n\n",
-        c.stub(plan, "connect"),
-        c.class,
-        c.class
-    ));
+    o.push_str(&stub_imports(plan, c));
+    o.push('\n');
     o.push_str(&format!("_SOURCE_SHA256 = {}\n", py(&plan.rule.sha256)));
     enum_tables(plan, c, &mut o);
-    o.push_str("\n\ndef _call(request: DecideRequest) -> dict[str, object]:\n    \"\"\"The call in the wire form: a field left unset (an enum at 0 too) is left out.\"\"\"\n    call: dict[str, object] = {}\n");
+    o.push_str("\n\ndef _call(request: _pb.DecideRequest) -> dict[str, object]:\n    \"\"\"The call in the wire form: a field left unset (an enum at 0 too) is left out.\"\"\"\n    call: dict[str, object] = {}\n");
     for (v, field) in &c.request {
         let name = py(&plan.var(*v).name);
         match plan.var(*v).ty {
@@ -377,12 +378,12 @@ pub fn service(plan: &Plan, names: &Names, c: &Contract) -> File {
             _ => o.push_str(&format!("    if request.has_field(\"{field}\"):\n        call[{name}] = request.{field}\n")),
         }
     }
-    o.push_str("    return call\n\n\ndef _response(observed: dict[str, Any], trace: list[Any]) -> DecideResponse:\n    return DecideResponse(\n");
+    o.push_str("    return call\n\n\ndef _response(observed: dict[str, Any], trace: list[Any]) -> _pb.DecideResponse:\n    return _pb.DecideResponse(\n");
     for (v, field, _) in &c.response {
         let name = py(&plan.var(*v).name);
         match plan.var(*v).ty {
             BoundaryTy::Enum(e) => {
-                let ty = c.enums[e].clone().expect("declared");
+                let ty = format!("_pb.{}", c.enums[e].clone().expect("declared"));
                 if plan.var(*v).optional {
                     o.push_str(&format!(
                         "        {field}=None if observed[{name}] is None else {ty}(_NUMBERS_{e}[observed[{name}]]),\n"
@@ -394,13 +395,13 @@ pub fn service(plan: &Plan, names: &Names, c: &Contract) -> File {
             _ => o.push_str(&format!("        {field}=observed[{name}],\n")),
         }
     }
-    o.push_str("        trace=[Fired(table=f[\"table\"], row=f[\"row\"]) for f in trace],\n    )\n\n\n");
+    o.push_str("        trace=[_pb.Fired(table=f[\"table\"], row=f[\"row\"]) for f in trace],\n    )\n\n\n");
     let body = text::section(SERVICE, MARK, "body")
         .replace("rulec_wire", &names.wire)
         .replace("rulec_sync_class", &format!("{}Sync", c.class))
         .replace("rulec_class", &c.class)
-        .replace("rulec_asgi", &format!("{}ServiceASGIApplication", c.class))
-        .replace("rulec_wsgi", &format!("{}ServiceWSGIApplication", c.class));
+        .replace("rulec_asgi", &format!("_connect.{}ServiceASGIApplication", c.class))
+        .replace("rulec_wsgi", &format!("_connect.{}ServiceWSGIApplication", c.class));
     o.push_str(&body);
     o.push('\n');
     File { path: format!("{}_service.py", plan.rule.base), text: o }
@@ -415,8 +416,8 @@ pub fn runner(plan: &Plan, names: &Names, c: &Contract) -> File {
     ));
     o.push_str(text::section(RUNNER, MARK, "imports"));
     o.push_str(&format!("\n\nimport {} as _rule\n", names.module));
-    o.push_str(&stub_imports(plan, c, &["DecideRequest", "DecideResponse", "Refusal"]));
-    o.push_str(&format!("from {} import {}ServiceClientSync\n\n", c.stub(plan, "connect"), c.class));
+    o.push_str(&stub_imports(plan, c));
+    o.push('\n');
     o.push_str(&format!("_PATH = {}\n", py(&c.path())));
     let fields: Vec<String> =
         c.request.iter().map(|(v, f)| format!("{}: {}", py(&plan.var(*v).name), py(&json_name(f)))).collect();
@@ -429,22 +430,22 @@ pub fn runner(plan: &Plan, names: &Names, c: &Contract) -> File {
     o.push_str(
         &text::section(RUNNER, MARK, "body")
             .replace("rulec_wire", &names.wire)
-            .replace("rulec_client", &format!("{}ServiceClientSync", c.class)),
+            .replace("rulec_client", &format!("_connect.{}ServiceClientSync", c.class)),
     );
-    o.push_str("\n\n\ndef _request(call: dict[str, Any]) -> tuple[DecideRequest, dict[str, Any]]:\n    \"\"\"The call as a DecideRequest, and the inputs as the record writes them.\"\"\"\n    fields: dict[str, Any] = {}\n    echo: dict[str, Any] = {}\n");
+    o.push_str("\n\n\ndef _request(call: dict[str, Any]) -> tuple[_pb.DecideRequest, dict[str, Any]]:\n    \"\"\"The call as a DecideRequest, and the inputs as the record writes them.\"\"\"\n    fields: dict[str, Any] = {}\n    echo: dict[str, Any] = {}\n");
     for (v, field) in &c.request {
         let name = py(&plan.var(*v).name);
         let read = match plan.var(*v).ty {
             BoundaryTy::Bool => "_bool(x)".to_string(),
             BoundaryTy::Str | BoundaryTy::Date => "_str(x)".to_string(),
             BoundaryTy::Int | BoundaryTy::Unit(_) => "_int(x)".to_string(),
-            BoundaryTy::Enum(e) => format!("{}(_member(_NUMBERS_{e}, x))", c.enums[e].clone().expect("declared")),
+            BoundaryTy::Enum(e) => format!("_pb.{}(_member(_NUMBERS_{e}, x))", c.enums[e].clone().expect("declared")),
         };
         o.push_str(&format!(
             "    x = call.get({name})\n    if x is not None:\n        fields[\"{field}\"] = {read}\n    echo[{name}] = x\n"
         ));
     }
-    o.push_str("    return DecideRequest(**fields), echo\n\n\ndef _observed(r: DecideResponse) -> dict[str, Any]:\n    \"\"\"The outputs as the record writes them.\"\"\"\n    return {\n");
+    o.push_str("    return _pb.DecideRequest(**fields), echo\n\n\ndef _observed(r: _pb.DecideResponse) -> dict[str, Any]:\n    \"\"\"The outputs as the record writes them.\"\"\"\n    return {\n");
     for (v, field, _) in &c.response {
         let name = py(&plan.var(*v).name);
         let value = match plan.var(*v).ty {

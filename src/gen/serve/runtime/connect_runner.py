@@ -129,7 +129,7 @@ def _line(client: Any, url: str, get: bool, text: str) -> str:
     try:
         response = client.decide(request, use_get=get)
     except ConnectError as e:
-        refusals = [d.value(Refusal) for d in e.details]
+        refusals = [d.value(_pb.Refusal) for d in e.details]
         what = refusals[0].what if refusals and refusals[0] is not None else e.message
         if e.code == Code.INVALID_ARGUMENT:
             return _dumps({"refused": "input", "error": what})

@@ -1,20 +1,71 @@
 // The rule as one MCP tool (generated-code.md, "The rule as an MCP tool"): a server over
 // stdio, or over MCP's Streamable HTTP with --http. It answers a call with the module's own
 // wire door, so the answer is the fixtures record the runner prints; a refused call comes
-// back with isError and the module's sentence. Node's own modules only.
+// back with isError and the module's sentence. Node's own modules only, reached through
+// globalThis and import(), so that the types below are the whole of what it uses of node.
 //
 // The backend writes it beside each module with the import naming the module's file and
-// its wire door (`rulec_wire`), and `_RULE` the rule's tool. mcp.ts beside this file is the
-// same server with its types on.
+// its wire door (`rulec_wire`), and `_RULE` the rule's tool. mcp.mjs is this file with its
+// types taken off (tsc's own output; tests/serve.rs holds the two together).
 
-import { rulec_wire, RuleInputError, RuleContradictionError } from "./module.mjs";
-import { createServer } from "node:http";
-import { randomBytes } from "node:crypto";
-import { appendFileSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rulec_wire, RuleInputError, RuleContradictionError } from "./module.ts";
 
-const _RULE = JSON.parse('{"tool":{"name":"rulec_tool","inputSchema":{}},"page":"","view":"","version":""}');
+/** What the server says about its tool. */
+type RuleInfo = {
+  tool: { name: string; inputSchema: unknown; [key: string]: unknown };
+  page: string;
+  view: string;
+  version: string;
+};
+
+type Json = { [key: string]: unknown };
+type Bytes = Uint8Array & { indexOf(byte: number, from?: number): number };
+type Session = { views: boolean };
+type Answer = Json | null;
+
+/** What the server uses of node. */
+type NodeGlobals = {
+  process: {
+    argv: string[];
+    exitCode: number | undefined;
+    stdin: { on(event: string, listener: (chunk: Bytes) => void): unknown };
+    stdout: { write(text: string): unknown };
+    stderr: { write(text: string): unknown };
+  };
+  Buffer: { concat(chunks: Uint8Array[]): Bytes; byteLength(text: string): number };
+  TextDecoder: new (label: string, options: { fatal: boolean; ignoreBOM: boolean }) => {
+    decode(bytes: Uint8Array): string;
+  };
+  URL: new (url: string, base?: string) => { protocol: string; hostname: string; pathname: string };
+};
+type Request = {
+  url?: string;
+  method?: string;
+  headers: { [key: string]: string | string[] | undefined };
+  on(event: string, listener: (chunk: Bytes) => void): unknown;
+};
+type Response = { writeHead(status: number, headers: { [key: string]: string }): unknown; end(data: string): unknown };
+type NodeHttp = {
+  createServer(handler: (req: Request, res: Response) => void): {
+    listen(port: number, host: string, done: () => void): unknown;
+    address(): { port: number };
+  };
+};
+type NodeCrypto = { randomBytes(n: number): { toString(encoding: string): string } };
+type NodeFs = { appendFileSync(path: string, text: string): void; readFileSync(path: string, encoding: string): string };
+type NodePath = { dirname(path: string): string; join(a: string, b: string): string };
+type NodeUrl = { fileURLToPath(url: string): string };
+
+const node = globalThis as unknown as NodeGlobals;
+/** A module of node by name (the name computed, so that no type declarations are needed for it). */
+const builtin = async (name: string): Promise<unknown> => await import("node:" + name);
+const nodeHttp = (await builtin("http")) as NodeHttp;
+const nodeCrypto = (await builtin("crypto")) as NodeCrypto;
+const nodeFs = (await builtin("fs")) as NodeFs;
+const nodePath = (await builtin("path")) as NodePath;
+const nodeUrl = (await builtin("url")) as NodeUrl;
+
+const _RULE: RuleInfo = JSON.parse('{"tool":{"name":"rulec_tool","inputSchema":{}},"page":"","view":"","version":""}');
 
 const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 const UI_EXTENSION = "io.modelcontextprotocol/ui";
@@ -30,11 +81,31 @@ const DEPTH = 128;
 
 /** A message answered with a JSON-RPC error. */
 class Refused extends Error {
-  constructor(code, message, id) {
+  code: number;
+  id: unknown;
+
+  constructor(code: number, message: string, id: unknown) {
     super(message);
     this.code = code;
     this.id = id;
   }
+}
+
+/** Whether a string holds half of a surrogate pair. */
+function lone(s: string): boolean {
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (!(d >= 0xdc00 && d <= 0xdfff)) {
+        return true;
+      }
+      i += 1;
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -44,31 +115,36 @@ class Refused extends Error {
  * of a surrogate pair, which the reference reads as no JSON at all.
  */
 class Reader {
-  constructor(s) {
+  s: string;
+  i: number;
+  depth: number;
+  lone: boolean;
+
+  constructor(s: string) {
     this.s = s;
     this.i = 0;
     this.depth = 0;
     this.lone = false;
   }
 
-  fail() {
+  fail(): never {
     throw new SyntaxError("not JSON at character " + this.i);
   }
 
-  ws() {
+  ws(): void {
     while (this.i < this.s.length && " \t\n\r".includes(this.s[this.i])) {
       this.i += 1;
     }
   }
 
-  eat(c) {
+  eat(c: string): void {
     if (this.s[this.i] !== c) {
       this.fail();
     }
     this.i += 1;
   }
 
-  top() {
+  top(): unknown {
     this.ws();
     const v = this.value();
     this.ws();
@@ -78,7 +154,7 @@ class Reader {
     return v;
   }
 
-  value() {
+  value(): unknown {
     const c = this.s[this.i];
     if (c === "{" || c === "[") {
       this.depth += 1;
@@ -92,7 +168,8 @@ class Reader {
     if (c === "\"") {
       return this.string();
     }
-    for (const [word, v] of [["null", null], ["true", true], ["false", false]]) {
+    const words: [string, unknown][] = [["null", null], ["true", true], ["false", false]];
+    for (const [word, v] of words) {
       if (this.s.startsWith(word, this.i)) {
         this.i += word.length;
         return v;
@@ -101,9 +178,9 @@ class Reader {
     return this.number();
   }
 
-  object() {
+  object(): Json {
     this.eat("{");
-    const out = {};
+    const out: Json = {};
     this.ws();
     if (this.s[this.i] === "}") {
       this.i += 1;
@@ -128,9 +205,9 @@ class Reader {
     }
   }
 
-  array() {
+  array(): unknown[] {
     this.eat("[");
-    const out = [];
+    const out: unknown[] = [];
     this.ws();
     if (this.s[this.i] === "]") {
       this.i += 1;
@@ -149,9 +226,10 @@ class Reader {
     }
   }
 
-  string() {
+  string(): string {
     this.eat("\"");
     let out = "";
+    const simple: { [key: string]: string } = { "\"": "\"", "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
     for (;;) {
       if (this.i >= this.s.length) {
         this.fail();
@@ -171,9 +249,8 @@ class Reader {
       }
       const e = this.s[this.i];
       this.i += 1;
-      const simple = { "\"": "\"", "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
-      if (simple !== undefined) {
-        out += simple;
+      if (Object.hasOwn(simple, e)) {
+        out += simple[e];
       } else if (e === "u") {
         const hex = this.s.slice(this.i, this.i + 4);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
@@ -185,13 +262,13 @@ class Reader {
         this.fail();
       }
     }
-    if (!out.isWellFormed()) {
+    if (lone(out)) {
       this.lone = true;
     }
     return out;
   }
 
-  number() {
+  number(): unknown {
     const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 4096));
     if (m === null || m[0].length === 0) {
       this.fail();
@@ -202,11 +279,16 @@ class Reader {
 }
 
 /** A JSON number's text as the door takes it: a bigint when its value is whole. */
-function exact(text) {
+function exact(text: string): unknown {
   const m = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
-  const [, sign, whole, frac = "", exp = "0"] = m;
-  let digits = (whole + frac).replace(/^0+/, "");
-  const e = Number(exp) - frac.length;
+  if (m === null) {
+    return Number(text);
+  }
+  const sign = m[1];
+  const frac = m[3] ?? "";
+  let digits = (m[2] + frac).replace(/^0+/, "");
+  const e = Number(m[4] ?? "0") - frac.length;
+  const far = sign === "-" ? -(10n ** 40n) : 10n ** 40n;
   if (digits === "") {
     return 0n;
   }
@@ -217,33 +299,33 @@ function exact(text) {
     }
     digits = digits.slice(0, cut);
   } else if (digits.length + e > 40) {
-    return sign === "-" ? -(10n ** 40n) : 10n ** 40n;
+    return far;
   } else {
     digits += "0".repeat(e);
   }
-  if (digits.length > 40) {
-    return sign === "-" ? -(10n ** 40n) : 10n ** 40n;
-  }
-  return BigInt(sign + digits);
+  return digits.length > 40 ? far : BigInt(sign + digits);
 }
 
 /** A value as JSON text: a bigint as its digits. */
-function dumps(x) {
-  return JSON.stringify(x, (_, v) => (typeof v === "bigint" ? Number(v) : v));
+function dumps(x: unknown): string {
+  return JSON.stringify(x, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v));
 }
 
-function error(id, code, message) {
+function error(id: unknown, code: number, message: string): Json {
   return { jsonrpc: "2.0", id: id ?? null, error: { code, message } };
 }
 
-/** One JSON-RPC message: a JSON object that says jsonrpc 2.0. */
-function read(text) {
+/** A JSON-RPC message that says jsonrpc 2.0, and whether a string of it held a lone surrogate. */
+type Read = { message: Json; lone: boolean };
+
+/** One JSON-RPC message. */
+function read(text: string): Read {
   const r = new Reader(text);
-  let message;
+  let message: unknown;
   try {
     message = r.top();
   } catch (e) {
-    throw new Refused(PARSE_ERROR, "the message is not JSON: " + e.message, null);
+    throw new Refused(PARSE_ERROR, "the message is not JSON: " + (e as Error).message, null);
   }
   if (Array.isArray(message)) {
     throw new Refused(INVALID_REQUEST, "a batch is not accepted: send one message at a time", null);
@@ -251,37 +333,46 @@ function read(text) {
   if (typeof message !== "object" || message === null) {
     throw new Refused(INVALID_REQUEST, "a message is a JSON object", null);
   }
-  const id = Object.hasOwn(message, "id") ? message.id : undefined;
+  const m = message as Json;
+  const id = Object.hasOwn(m, "id") ? m.id : undefined;
   if (!(id === undefined || id === null || typeof id === "string" || typeof id === "bigint")) {
     throw new Refused(INVALID_REQUEST, "id is a string or an integer", null);
   }
-  if (message.jsonrpc !== "2.0") {
+  if (m.jsonrpc !== "2.0") {
     throw new Refused(INVALID_REQUEST, "the message does not say \"jsonrpc\":\"2.0\"", id);
   }
-  return { message, lone: r.lone };
+  return { message: m, lone: r.lone };
+}
+
+/** A field of a JSON object, when the value is an object. */
+function field(x: unknown, key: string): unknown {
+  return typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Json)[key] : undefined;
 }
 
 /** The protocol: one tool, the page as its view, the record file. */
 class Tool {
-  constructor(record, here) {
+  record: string | null;
+  page: string;
+
+  constructor(record: string | null, here: string) {
     this.record = record;
-    this.page = join(here, _RULE.page);
+    this.page = nodePath.join(here, _RULE.page);
   }
 
   /** The page, for a client that renders views, while the file is there. */
-  view(session) {
+  view(session: Session): string | null {
     if (!session.views || _RULE.page === "") {
       return null;
     }
     try {
-      return readFileSync(this.page, "utf8");
+      return nodeFs.readFileSync(this.page, "utf8");
     } catch {
       return null;
     }
   }
 
   /** The answer to a message; null for a notification or a response. */
-  answer(read, session) {
+  answer(read: Read, session: Session): Answer {
     const { message } = read;
     const id = message.id;
     const method = message.method;
@@ -298,11 +389,11 @@ class Tool {
       return null;
     }
     const params = message.params ?? {};
-    if (typeof params !== "object" || Array.isArray(params)) {
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
       return error(id, INVALID_PARAMS, "params is an object");
     }
     try {
-      return { jsonrpc: "2.0", id, result: this.request(method, params, session, read.lone) };
+      return { jsonrpc: "2.0", id, result: this.request(method, params as Json, session, read.lone) };
     } catch (e) {
       if (e instanceof Refused) {
         return error(id, e.code, e.message);
@@ -311,14 +402,14 @@ class Tool {
     }
   }
 
-  request(method, params, session, lone) {
+  request(method: string, params: Json, session: Session, lone: boolean): Json {
     switch (method) {
       case "initialize": {
-        const types = params.capabilities?.extensions?.[UI_EXTENSION]?.mimeTypes;
+        const types = field(field(field(params.capabilities, "extensions"), UI_EXTENSION), "mimeTypes");
         session.views = Array.isArray(types) && types.includes(UI_MIME);
         const asked = params.protocolVersion;
         return {
-          protocolVersion: VERSIONS.includes(asked) ? asked : VERSIONS[0],
+          protocolVersion: typeof asked === "string" && VERSIONS.includes(asked) ? asked : VERSIONS[0],
           capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
           serverInfo: { name: _RULE.tool.name, version: _RULE.version },
         };
@@ -326,7 +417,7 @@ class Tool {
       case "ping":
         return {};
       case "tools/list": {
-        const tool = { ..._RULE.tool };
+        const tool: Json = { ..._RULE.tool };
         if (this.view(session) !== null) {
           tool._meta = { ui: { resourceUri: _RULE.view } };
         }
@@ -343,21 +434,21 @@ class Tool {
       case "resources/read": {
         const page = this.view(session);
         if (params.uri !== _RULE.view || page === null) {
-          throw new Refused(RESOURCE_NOT_FOUND, String(params.uri) + " is not a resource of this server");
+          throw new Refused(RESOURCE_NOT_FOUND, String(params.uri) + " is not a resource of this server", null);
         }
         return { contents: [{ uri: _RULE.view, mimeType: UI_MIME, text: page }] };
       }
       default:
-        throw new Refused(METHOD_NOT_FOUND, "this server has no method " + method);
+        throw new Refused(METHOD_NOT_FOUND, "this server has no method " + method, null);
     }
   }
 
-  call(params, lone) {
+  call(params: Json, lone: boolean): Json {
     if (params.name !== _RULE.tool.name) {
-      throw new Refused(INVALID_PARAMS, String(params.name) + " is not a tool of this server");
+      throw new Refused(INVALID_PARAMS, String(params.name) + " is not a tool of this server", null);
     }
     const call = lone ? null : (params.arguments ?? {});
-    let line;
+    let line: string;
     try {
       line = rulec_wire(call);
     } catch (e) {
@@ -370,21 +461,25 @@ class Tool {
       throw e;
     }
     if (this.record !== null) {
-      appendFileSync(this.record, line + "\n");
+      nodeFs.appendFileSync(this.record, line + "\n");
     }
     return { content: [{ type: "text", text: line }], structuredContent: JSON.parse(line), isError: false };
   }
 }
 
-function refused(text, kind, what) {
+function refused(text: string, kind: string, what: string): Json {
   return { content: [{ type: "text", text }], structuredContent: { refused: kind, error: what }, isError: true };
 }
 
+function decode(bytes: Uint8Array): string {
+  return new node.TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+}
+
 /** Answer one line of bytes: the answer's text, or null. */
-function answerBytes(tool, bytes, session) {
-  let text;
+function answerBytes(tool: Tool, bytes: Uint8Array, session: Session): string | null {
+  let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = decode(bytes);
   } catch {
     return dumps(error(null, PARSE_ERROR, "the message is not UTF-8"));
   }
@@ -399,14 +494,14 @@ function answerBytes(tool, bytes, session) {
   }
 }
 
-function serveStdio(tool) {
-  const session = { views: false };
-  let pending = [];
+function serveStdio(tool: Tool): void {
+  const session: Session = { views: false };
+  let pending: Uint8Array[] = [];
   let size = 0;
   let tooLong = false;
-  const line = (bytes) => {
+  const line = (bytes: Uint8Array): void => {
     if (tooLong) {
-      process.stdout.write(dumps(error(null, INVALID_REQUEST, "the message is longer than " + MAX_MESSAGE + " bytes")) + "\n");
+      node.process.stdout.write(dumps(error(null, INVALID_REQUEST, "the message is longer than " + MAX_MESSAGE + " bytes")) + "\n");
       return;
     }
     if (bytes.every((b) => b === 32 || b === 9 || b === 13)) {
@@ -414,10 +509,10 @@ function serveStdio(tool) {
     }
     const answer = answerBytes(tool, bytes, session);
     if (answer !== null) {
-      process.stdout.write(answer + "\n");
+      node.process.stdout.write(answer + "\n");
     }
   };
-  process.stdin.on("data", (chunk) => {
+  node.process.stdin.on("data", (chunk: Bytes) => {
     let start = 0;
     for (;;) {
       const end = chunk.indexOf(10, start);
@@ -434,52 +529,52 @@ function serveStdio(tool) {
       if (end < 0) {
         return;
       }
-      line(Buffer.concat(pending));
+      line(node.Buffer.concat(pending));
       pending = [];
       size = 0;
       tooLong = false;
       start = end + 1;
     }
   });
-  process.stdin.on("end", () => {
+  node.process.stdin.on("end", () => {
     if (size > 0 || tooLong) {
-      line(Buffer.concat(pending));
+      line(node.Buffer.concat(pending));
     }
   });
 }
 
-function local(origin) {
+function local(origin: string): boolean {
   try {
-    const u = new URL(origin);
+    const u = new node.URL(origin);
     return (u.protocol === "http:" || u.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname);
   } catch {
     return false;
   }
 }
 
-function serveHttp(tool, host, port, origins) {
-  const sessions = new Map();
-  const server = createServer((req, res) => {
-    const send = (status, body, headers = {}) => {
+function serveHttp(tool: Tool, host: string, port: number, origins: string[]): void {
+  const sessions = new Map<string, Session>();
+  const server = nodeHttp.createServer((req: Request, res: Response) => {
+    const send = (status: number, body: Json | null, headers: { [key: string]: string } = {}): void => {
       const data = body === null ? "" : dumps(body);
       if (body !== null) {
         headers["Content-Type"] = "application/json";
       }
-      headers["Content-Length"] = String(Buffer.byteLength(data));
+      headers["Content-Length"] = String(node.Buffer.byteLength(data));
       res.writeHead(status, headers);
       res.end(data);
     };
-    if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") {
+    if (new node.URL(req.url ?? "/", "http://x").pathname !== "/mcp") {
       send(404, error(null, INVALID_REQUEST, "the server answers at /mcp"));
       return;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !local(origin) && !origins.includes(origin)) {
+    if (typeof origin === "string" && !local(origin) && !origins.includes(origin)) {
       send(403, error(null, INVALID_REQUEST, "the Origin " + origin + " is not allowed"));
       return;
     }
     /** The session the request names; else answered already (400 without one, 404 for one not open). */
-    const sessionOf = () => {
+    const sessionOf = (): [string, Session] | null => {
       const sid = req.headers["mcp-session-id"];
       if (typeof sid !== "string") {
         send(400, error(null, INVALID_REQUEST, "Mcp-Session-Id is missing: initialize first"));
@@ -509,10 +604,10 @@ function serveHttp(tool, host, port, origins) {
       send(405, null, { Allow: "POST, DELETE" });
       return;
     }
-    const chunks = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
     let tooLong = false;
-    req.on("data", (chunk) => {
+    req.on("data", (chunk: Bytes) => {
       size += chunk.length;
       if (size > MAX_MESSAGE) {
         tooLong = true;
@@ -525,11 +620,9 @@ function serveHttp(tool, host, port, origins) {
         send(413, error(null, INVALID_REQUEST, "the message is longer than " + MAX_MESSAGE + " bytes"));
         return;
       }
-      let text;
-      let parsed;
+      let parsed: Read;
       try {
-        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
-        parsed = read(text);
+        parsed = read(decode(node.Buffer.concat(chunks)));
       } catch (e) {
         const r = e instanceof Refused ? e : new Refused(PARSE_ERROR, "the message is not UTF-8", null);
         send(400, error(r.id, r.code, r.message));
@@ -537,11 +630,11 @@ function serveHttp(tool, host, port, origins) {
       }
       const { message } = parsed;
       if (message.method === "initialize" && Object.hasOwn(message, "id")) {
-        const session = { views: false };
+        const session: Session = { views: false };
         const answer = tool.answer(parsed, session);
-        const headers = {};
+        const headers: { [key: string]: string } = {};
         if (answer !== null && Object.hasOwn(answer, "result")) {
-          const sid = randomBytes(16).toString("hex");
+          const sid = nodeCrypto.randomBytes(16).toString("hex");
           sessions.set(sid, session);
           headers["Mcp-Session-Id"] = sid;
         }
@@ -567,12 +660,12 @@ function serveHttp(tool, host, port, origins) {
   });
   server.listen(port, host, () => {
     const shown = host.includes(":") ? "[" + host + "]" : host;
-    process.stdout.write("http://" + shown + ":" + server.address().port + "/mcp\n");
+    node.process.stdout.write("http://" + shown + ":" + server.address().port + "/mcp\n");
   });
 }
 
 /** --http PORT (on 127.0.0.1), HOST:PORT or [V6]:PORT. */
-function address(text) {
+function address(text: string): [string, number] {
   const at = text.lastIndexOf(":");
   const host = at < 0 ? "127.0.0.1" : text.slice(0, at).replace(/^\[|\]$/g, "");
   const port = Number(at < 0 ? text : text.slice(at + 1));
@@ -582,13 +675,13 @@ function address(text) {
   return [host, port];
 }
 
-function main(argv) {
-  let http = null;
-  let record = null;
-  const origins = [];
+function main(argv: string[]): void {
+  let http: [string, number] | null = null;
+  let record: string | null = null;
+  const origins: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    const next = () => {
+    const next = (): string => {
       if (i + 1 >= argv.length) {
         throw new Error(arg + " needs a value");
       }
@@ -602,10 +695,11 @@ function main(argv) {
     } else if (arg === "--record") {
       record = next();
     } else {
-      throw new Error("usage: node " + _RULE.tool.name + "_mcp.mjs [--http [HOST:]PORT] [--origin ORIGIN]... [--record FILE]");
+      throw new Error("usage: " + _RULE.tool.name + "_mcp [--http [HOST:]PORT] [--origin ORIGIN]... [--record FILE]");
     }
   }
-  const tool = new Tool(record, dirname(fileURLToPath(import.meta.url)));
+  const here = nodePath.dirname(nodeUrl.fileURLToPath((import.meta as unknown as { url: string }).url));
+  const tool = new Tool(record, here);
   if (http === null) {
     serveStdio(tool);
   } else {
@@ -614,8 +708,8 @@ function main(argv) {
 }
 
 try {
-  main(process.argv.slice(2));
+  main(node.process.argv.slice(2));
 } catch (e) {
-  process.stderr.write(e.message + "\n");
-  process.exitCode = 2;
+  node.process.stderr.write((e as Error).message + "\n");
+  node.process.exitCode = 2;
 }

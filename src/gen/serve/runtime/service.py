@@ -45,16 +45,16 @@ class _Record:
 _record = _Record()
 
 
-def _decide(request: DecideRequest) -> DecideResponse:
+def _decide(request: _pb.DecideRequest) -> _pb.DecideResponse:
     if request.to_binary(write_unknown_fields=False) != request.to_binary():
         raise ConnectError(Code.INVALID_ARGUMENT, "the request carries fields the rule's DecideRequest does not have")
     try:
         line = _rule.rulec_wire(_call(request))
     except _rule.RuleInputError as e:
-        raise ConnectError(Code.INVALID_ARGUMENT, str(e), [Refusal(what=e.what, value=e.value)]) from None
+        raise ConnectError(Code.INVALID_ARGUMENT, str(e), [_pb.Refusal(what=e.what, value=e.value)]) from None
     except _rule.RuleContradictionError as e:
         # No static proof decides which row wins here: the rule's to fix, not the caller's.
-        raise ConnectError(Code.INTERNAL, str(e), [Refusal(what=e.what)]) from None
+        raise ConnectError(Code.INTERNAL, str(e), [_pb.Refusal(what=e.what)]) from None
     _record.write(line)
     record = json.loads(line)
     return _response(record["observed"], record["trace"])
@@ -63,14 +63,14 @@ def _decide(request: DecideRequest) -> DecideResponse:
 class rulec_class:
     """The service, for an ASGI server."""
 
-    async def decide(self, request: DecideRequest, ctx: RequestContext[DecideRequest, DecideResponse]) -> DecideResponse:
+    async def decide(self, request: _pb.DecideRequest, ctx: RequestContext[_pb.DecideRequest, _pb.DecideResponse]) -> _pb.DecideResponse:
         return _decide(request)
 
 
 class rulec_sync_class:
     """The service, for a WSGI server."""
 
-    def decide(self, request: DecideRequest, ctx: RequestContext[DecideRequest, DecideResponse]) -> DecideResponse:
+    def decide(self, request: _pb.DecideRequest, ctx: RequestContext[_pb.DecideRequest, _pb.DecideResponse]) -> _pb.DecideResponse:
         return _decide(request)
 
 
