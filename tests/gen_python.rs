@@ -115,6 +115,8 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        // The servers beside the module import connectrpc and their stubs: tests/serve.rs lints them.
+        .filter(|p| !["_mcp.py", "_service.py", "_connect_runner.py"].iter().any(|s| p.to_string_lossy().ends_with(s)))
         .collect();
     sources.sort();
     // Each rule's module and runner, and the helpers' runner.

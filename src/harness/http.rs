@@ -1,4 +1,4 @@
-//! Just enough HTTP/1.1 to drive the servers gen writes, which answer with a length: one
+//! Just enough HTTP/1.1 to drive the servers gen writes, which answer with a length or in chunks: one
 //! connection kept open, a request written whole, a response read by its Content-Length
 //! (or to the end of the connection when it has none).
 
@@ -11,6 +11,8 @@ pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// An HTTP/1.0 answer: the server closes the connection after it.
+    pub http10: bool,
 }
 
 impl Response {
@@ -86,7 +88,8 @@ impl Client {
         conn.get_mut().write_all(&bytes)?;
         let response = read_response(conn)?;
         let close = response.header("connection").is_some_and(|c| c.eq_ignore_ascii_case("close"))
-            || response.header("content-length").is_none();
+            || (response.header("content-length").is_none() && response.header("transfer-encoding").is_none())
+            || response.http10;
         if close {
             self.conn = None;
         }
@@ -100,6 +103,7 @@ fn read_response(conn: &mut BufReader<TcpStream>) -> std::io::Result<Response> {
     if conn.read_line(&mut line)? == 0 {
         return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the server closed the connection"));
     }
+    let http10 = line.starts_with("HTTP/1.0");
     let status: u16 =
         line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or_else(|| bad("not an HTTP status line"))?;
     let mut headers = Vec::new();
@@ -115,7 +119,31 @@ fn read_response(conn: &mut BufReader<TcpStream>) -> std::io::Result<Response> {
     }
     let length =
         headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-length")).map(|(_, v)| v.parse::<usize>());
+    let chunked = headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
     let mut body = Vec::new();
+    if chunked {
+        loop {
+            line.clear();
+            conn.read_line(&mut line)?;
+            let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or(""), 16)
+                .map_err(|_| bad("not a chunk size"))?;
+            if size == 0 {
+                // The trailers, if any, up to the blank line.
+                loop {
+                    line.clear();
+                    if conn.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                }
+                return Ok(Response { status, headers, body, http10 });
+            }
+            let at = body.len();
+            body.resize(at + size, 0);
+            conn.read_exact(&mut body[at..])?;
+            line.clear();
+            conn.read_line(&mut line)?;
+        }
+    }
     match length {
         Some(Ok(n)) => {
             body.resize(n, 0);
@@ -127,5 +155,5 @@ fn read_response(conn: &mut BufReader<TcpStream>) -> std::io::Result<Response> {
             conn.read_to_end(&mut body)?;
         }
     }
-    Ok(Response { status, headers, body })
+    Ok(Response { status, headers, body, http10 })
 }

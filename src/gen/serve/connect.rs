@@ -398,6 +398,8 @@ pub fn service(plan: &Plan, names: &Names, c: &Contract) -> File {
     o.push_str("        trace=[_pb.Fired(table=f[\"table\"], row=f[\"row\"]) for f in trace],\n    )\n\n\n");
     let body = text::section(SERVICE, MARK, "body")
         .replace("rulec_wire", &names.wire)
+        .replace("rulec_sync_protocol", &format!("_connect.{}ServiceSync", c.class))
+        .replace("rulec_protocol", &format!("_connect.{}Service", c.class))
         .replace("rulec_sync_class", &format!("{}Sync", c.class))
         .replace("rulec_class", &c.class)
         .replace("rulec_asgi", &format!("_connect.{}ServiceASGIApplication", c.class))

@@ -289,7 +289,9 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
             self.wfile.write(data)
 
         def checked(self) -> bool:
-            """The path is /mcp and the Origin is local or named; else answered already."""
+            """The path is /mcp and the Origin is local or named; else answered already (and
+            the connection closed, since the body of the request is not read)."""
+            self.close_connection = True
             if urlsplit(self.path).path != "/mcp":
                 self.send(404, _error(None, _INVALID_REQUEST, "the server answers at /mcp"))
                 return False
@@ -297,6 +299,7 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
             if origin is not None and not _local(origin) and origin not in origins:
                 self.send(403, _error(None, _INVALID_REQUEST, "the Origin " + origin + " is not allowed"))
                 return False
+            self.close_connection = False
             return True
 
         def session(self) -> tuple[str, _Session] | None:
@@ -336,6 +339,13 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
                 self.send(411, _error(None, _INVALID_REQUEST, "Content-Length is missing"))
                 return
             if length < 0 or length > _MAX_MESSAGE:
+                # Read what a client may still be sending (up to a bound), so that it reads the answer.
+                left = length if 0 < length <= 16 * _MAX_MESSAGE else 0
+                while left > 0:
+                    got = self.rfile.read(min(left, 1 << 16))
+                    if not got:
+                        break
+                    left -= len(got)
                 self.send(413, _error(None, _INVALID_REQUEST, "the message is longer than " + str(_MAX_MESSAGE) + " bytes"))
                 self.close_connection = True
                 return

@@ -11,7 +11,6 @@
 import argparse
 import json
 import socket
-import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -60,17 +59,17 @@ def _decide(request: _pb.DecideRequest) -> _pb.DecideResponse:
     return _response(record["observed"], record["trace"])
 
 
-class rulec_class:
+class rulec_class(rulec_protocol):
     """The service, for an ASGI server."""
 
-    async def decide(self, request: _pb.DecideRequest, ctx: RequestContext[_pb.DecideRequest, _pb.DecideResponse]) -> _pb.DecideResponse:
+    async def decide(self, request: _pb.DecideRequest, ctx: RequestContext[_pb.DecideRequest, _pb.DecideResponse], /) -> _pb.DecideResponse:
         return _decide(request)
 
 
-class rulec_sync_class:
+class rulec_sync_class(rulec_sync_protocol):
     """The service, for a WSGI server."""
 
-    def decide(self, request: _pb.DecideRequest, ctx: RequestContext[_pb.DecideRequest, _pb.DecideResponse]) -> _pb.DecideResponse:
+    def decide(self, request: _pb.DecideRequest, ctx: RequestContext[_pb.DecideRequest, _pb.DecideResponse], /) -> _pb.DecideResponse:
         return _decide(request)
 
 
@@ -147,6 +146,7 @@ def _serve(host: str, port: int, asgi: bool) -> None:
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)
         print("http://" + shown + ":" + str(sock.getsockname()[1]), flush=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
         server.run(sockets=[sock])
@@ -189,4 +189,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
