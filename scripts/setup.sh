@@ -13,6 +13,8 @@ command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
 command -v ruby >/dev/null 2>&1 || need_apt+=(ruby)
 command -v php >/dev/null 2>&1 || need_apt+=(php-cli php-mbstring)
+# git: the production loop's tests read rules at git revisions (`rules/x.rule@HEAD~1`).
+command -v git >/dev/null 2>&1 || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_apt[*]}"
   apt-get update -qq
@@ -21,10 +23,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 if ! command -v ruff >/dev/null 2>&1 || ! command -v mypy >/dev/null 2>&1 \
-    || ! python3 -c "import tree_sitter, tree_sitter_swift" 2>/dev/null; then
+    || ! python3 -c "import numpy, tree_sitter, tree_sitter_swift" 2>/dev/null; then
   # tree-sitter's Swift grammar: the syntax check of the generated Swift (swiftc cannot be installed here).
-  echo "setup: pip install ruff mypy tree-sitter tree-sitter-swift"
-  pip_args=(-q ruff mypy tree-sitter tree-sitter-swift)
+  echo "setup: pip install ruff mypy numpy tree-sitter tree-sitter-swift"
+  pip_args=(-q ruff mypy numpy tree-sitter tree-sitter-swift)
   python3 -m pip install "${pip_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${pip_args[@]}"
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
@@ -69,3 +71,10 @@ if [ ! -x "$bgd_dir/bin/bgd" ] || ! "$bgd_dir/bin/python" -c "import psycopg2" 2
   "$bgd_dir/bin/pip" install -q buildgrid==0.4.4 psycopg2-binary==2.9.13
 fi
 export RULEC_BGD="$bgd_dir/bin/bgd"
+
+# Fuzzing (scripts/fuzz.sh): libfuzzer-sys builds libFuzzer from its C++ source.
+if ! command -v c++ >/dev/null 2>&1; then
+  echo "setup: apt-get install g++"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
+fi

@@ -7,3 +7,5 @@ cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# The fuzz target, for a bounded time (RULEC_FUZZ_SECONDS, 60 by default): 0 crashes.
+RULEC_FUZZ_SECONDS="${RULEC_FUZZ_SECONDS:-60}" scripts/fuzz.sh

@@ -49,6 +49,16 @@ pub fn check_text(sources: &mut Sources, path: &str, text: &str, opts: &analysis
 }
 
 fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
+    let mut checked = crate::stack::deep(|| check_file_here(sources, f, opts));
+    let found = std::mem::take(&mut checked.diagnostics);
+    checked.diagnostics = crate::diag::cap(found, |d| {
+        let at = &d.primary;
+        (at.file, sources.get(at.file).line_col(at.span.start).0)
+    });
+    checked
+}
+
+fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) -> Checked {
     let dir = f.path.parent().map(Path::to_path_buf).unwrap_or_default();
     let id = sources.add(f);
     let parsed = syntax::parse(&sources.get(id).text, id);
@@ -76,7 +86,7 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
         let ast::ItemKind::Use(p) = &item.kind else {
             continue;
         };
-        match load_enums_file(sources, &dir.join(&p.value), id, p.span) {
+        match load_enums_file(sources, &dir, p, id) {
             Ok((fid, file)) => {
                 checked.uses.push(fid);
                 imported.push((fid, file, p.span));
@@ -106,11 +116,46 @@ fn check_file(sources: &mut Sources, f: SourceFile, opts: &analysis::Options) ->
 
 fn load_enums_file(
     sources: &mut Sources,
-    path: &Path,
+    dir: &Path,
+    written: &ast::StrLit,
     from: FileId,
-    span: Span,
 ) -> Result<(FileId, ast::File), Box<Diagnostic>> {
-    let f = sources.read(path).map_err(|e| {
+    let span = written.span;
+    let refuse = |message: String, label: &str, help: String| {
+        Box::new(Diagnostic::new("E069", from, span, message).label(label).help(help))
+    };
+    let target = Path::new(&written.value);
+    if target.has_root() || target.is_absolute() {
+        return Err(refuse(
+            "`use` names an absolute path".into(),
+            "not read",
+            "write the path relative to the folder of this file; it must stay inside the project".into(),
+        ));
+    }
+    if target.extension().is_none_or(|x| x != "rule") {
+        return Err(refuse(
+            "`use` names a file that is not a `.rule` file".into(),
+            "not read",
+            "`use` imports the enums of a `.rule` file that starts with `enums NAME`".into(),
+        ));
+    }
+    // Inside the project root by the path's names. Links are followed: the project put them
+    // there, and a build sandbox (Bazel's execroot) is made of links to files elsewhere.
+    let named = dir.join(target);
+    let root = sources.root_for(dir);
+    let on_disk = sources.resolve(&named);
+    if !crate::source::lexical_absolute(&on_disk).starts_with(&root) {
+        return Err(refuse(
+            "the path leaves the project root".into(),
+            "not read",
+            format!(
+                "write a path that stays inside the project root {} (the nearest folder above the rule that holds {})",
+                root.display(),
+                crate::source::ROOT_MARKERS.join(", ")
+            ),
+        ));
+    }
+    let f = sources.read(&named).map_err(|e| {
         Box::new(
             Diagnostic::new("E069", from, span, format!("cannot read the enums file: {e}"))
                 .label("this file")
@@ -119,9 +164,7 @@ fn load_enums_file(
     })?;
     let fid = sources.add(f);
     let parsed = syntax::parse(&sources.get(fid).text, fid);
-    if let Some(d) = parsed.diags.into_iter().find(Diagnostic::is_error) {
-        return Err(Box::new(d));
-    }
+    // A file without a header is no rule: none of its text is quoted.
     let Some(file) = parsed.file else {
         return Err(Box::new(
             Diagnostic::new("E069", from, span, "the enums file has no header")
@@ -135,6 +178,9 @@ fn load_enums_file(
                 .label("not an enums file")
                 .help("`use` imports the enums of a file that starts with `enums NAME`"),
         ));
+    }
+    if let Some(d) = parsed.diags.into_iter().find(Diagnostic::is_error) {
+        return Err(Box::new(d));
     }
     if let Some(d) = sema::lower::check_enums_file(fid, &file).into_iter().find(Diagnostic::is_error) {
         return Err(Box::new(d));

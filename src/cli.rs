@@ -13,9 +13,14 @@ use std::path::PathBuf;
     propagate_version = true
 )]
 pub struct Cli {
+    /// The project root no `use` may leave (default: the nearest folder above each rule that
+    /// holds rulec.lock, Cargo.toml, WORKSPACE, WORKSPACE.bazel, MODULE.bazel or .git).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
+
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -158,6 +163,59 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "markdown")]
         format: DocFormat,
     },
+    /// Check a fixtures file against a rule: every problem, by kind and field (formats.md).
+    Fixtures {
+        #[command(subcommand)]
+        command: FixturesCommand,
+    },
+    /// Run every record of a fixtures file through the rule: what matches, and what moved.
+    Replay {
+        /// The rule (a file, or `file@rev` for a git revision).
+        rule: String,
+        #[command(flatten)]
+        records: RecordsArgs,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Hold the rule's boundary suite to a legacy implementation run as an adapter.
+    Verify {
+        rule: String,
+        /// How long to wait for one answer (`10s`, `500ms`).
+        #[arg(long, default_value = "10s")]
+        timeout: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// The command that starts the adapter, and its arguments (last on the line).
+        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "CMD")]
+        adapter: Vec<String>,
+    },
+    /// Print an adapter template for `verify`, to fill in with a call to the legacy code.
+    Adapter {
+        rule: String,
+        #[arg(long, value_enum)]
+        template: TemplateKind,
+    },
+    /// Compare two versions of a rule: over records (--fixtures), or over every input.
+    Diff {
+        /// The old version (a file, or `file@rev`: `rules/x.rule@HEAD~1`).
+        old: String,
+        /// The new version.
+        new: String,
+        /// Compare over these records instead of over every input.
+        #[arg(long)]
+        fixtures: Option<PathBuf>,
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        #[arg(long = "fill", value_name = "NAME=VALUE")]
+        fill: Vec<String>,
+        #[arg(long = "read-as", value_name = "RULE[@REV]")]
+        read_as: Option<String>,
+        /// How much work the region analysis may do before it stops (`over_budget`).
+        #[arg(long, default_value_t = crate::production::region::Options::default().budget)]
+        budget: u64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Serve these commands as MCP tools over stdio (JSON-RPC 2.0, one message a line), with the docs as resources.
     Mcp,
     /// Explain a diagnostic code.
@@ -197,4 +255,45 @@ pub struct BuildArgs {
     /// Print nothing when all is well (a build system's action).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Subcommand)]
+pub enum FixturesCommand {
+    /// Report every problem of a fixtures file: kind, field, count, the first record.
+    Lint {
+        file: PathBuf,
+        /// The rule the records are read for.
+        #[arg(long)]
+        rule: String,
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        #[arg(long = "fill", value_name = "NAME=VALUE")]
+        fill: Vec<String>,
+        #[arg(long = "read-as", value_name = "RULE[@REV]")]
+        read_as: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+}
+
+/// Where records come from and how they are read.
+#[derive(clap::Args)]
+pub struct RecordsArgs {
+    #[arg(long)]
+    pub fixtures: PathBuf,
+    /// The replay manifest: the defaults a missing field is filled with.
+    #[arg(long)]
+    pub manifest: Option<PathBuf>,
+    /// One default, over the manifest's (`--fill weight=5`).
+    #[arg(long = "fill", value_name = "NAME=VALUE")]
+    pub fill: Vec<String>,
+    /// Read every number at the steps and units of this version (`rules/x.rule@v1`).
+    #[arg(long = "read-as", value_name = "RULE[@REV]")]
+    pub read_as: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TemplateKind {
+    Python,
+    Go,
 }

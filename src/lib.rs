@@ -19,9 +19,11 @@ pub mod lang;
 pub mod lock;
 pub mod mcp;
 pub mod num;
+pub mod production;
 pub mod schema;
 pub mod sema;
 pub mod source;
+pub mod stack;
 pub mod syntax;
 pub mod vectors;
 

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const FILE_NAME: &str = "rulec.lock";
 const HEADER: &str = "# Written by rulec. Do not edit.\n";
@@ -93,6 +94,7 @@ impl Lock {
         rules.sort_by(|a, b| a.path.cmp(&b.path));
         for r in &mut rules {
             r.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+            r.artifacts.dedup_by(|a, b| a.path == b.path);
         }
         Lock { version: 1, rulec: env!("CARGO_PKG_VERSION").to_string(), rules }
     }
@@ -106,12 +108,53 @@ impl Lock {
         toml::from_str(&text).map_err(|e| format!("{} is not a rulec.lock: {e}", path.display()))
     }
 
-    /// Merge fresh entries into this lock: a rule named again replaces its entry.
-    pub fn updated(&self, fresh: &[LockedRule]) -> Lock {
-        let mut rules: Vec<LockedRule> =
-            self.rules.iter().filter(|r| !fresh.iter().any(|f| f.path == r.path)).cloned().collect();
-        rules.extend(fresh.iter().cloned());
-        Lock::new(rules)
+    /// The lock at `path`, or `None` when there is none.
+    pub fn read_if_present(path: &Path) -> Result<Option<Lock>, String> {
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            _ => Lock::read(path).map(Some),
+        }
+    }
+
+    /// Merge a fresh generation into this lock. The run owns the rules for which `owned`
+    /// (given an entry's path) is true: their entries become exactly the fresh ones, so the
+    /// entry of a rule that is gone (deleted, renamed, moved) goes too. A fresh rule keeps
+    /// the artifacts of the languages this run did not generate for it (`rulec gen --lang`).
+    /// Every file the lock listed and no longer lists is stale: no rule writes it any more.
+    pub fn merge(&self, fresh: &[LockedRule], owned: &dyn Fn(&str) -> bool) -> Merged {
+        let mut rules = Vec::new();
+        let mut gone = Vec::new();
+        for old in &self.rules {
+            if fresh.iter().any(|f| f.path == old.path) {
+                continue;
+            }
+            if owned(&old.path) {
+                gone.push(old.path.clone());
+            } else {
+                rules.push(old.clone());
+            }
+        }
+        for f in fresh {
+            let mut entry = f.clone();
+            if let Some(old) = self.rules.iter().find(|r| r.path == f.path) {
+                let generated = |a: &Artifact| f.artifacts.iter().any(|g| g.lang == a.lang || g.path == a.path);
+                entry.artifacts.extend(old.artifacts.iter().filter(|a| !generated(a)).cloned());
+            }
+            rules.push(entry);
+        }
+        let lock = Lock::new(rules);
+        let listed: std::collections::BTreeSet<&str> =
+            lock.rules.iter().flat_map(|r| r.artifacts.iter().map(|a| a.path.as_str())).collect();
+        let mut stale: Vec<String> = self
+            .rules
+            .iter()
+            .flat_map(|r| r.artifacts.iter().map(|a| a.path.as_str()))
+            .filter(|p| !listed.contains(p))
+            .map(str::to_string)
+            .collect();
+        stale.sort();
+        stale.dedup();
+        Merged { lock, gone, stale }
     }
 
     /// What a fresh generation changes against this lock, one line per drifted file.
@@ -162,61 +205,94 @@ impl Lock {
                     Some(_) => {}
                 }
             }
-            if by_name {
-                continue;
-            }
-            // Only languages generated in this run can say an artifact is gone.
-            let langs: Vec<&str> = f.artifacts.iter().map(|a| a.lang.as_str()).collect();
-            for o in &old.artifacts {
-                if langs.contains(&o.lang.as_str()) && !f.artifacts.iter().any(|a| a.path == o.path) {
-                    out.push(format!("{}: locked, but no longer generated", o.path));
-                }
-            }
         }
         out
     }
 }
 
-/// Merge `fresh` into the lock at `path` and write it when its text changes. `make -j` runs
-/// one `rulec gen` per rule, each updating its own entries of the one shared file, so the
-/// read, merge and write happen under an exclusive lock on the lock's folder (on Unix), and
-/// the file is replaced whole, never seen half written.
-pub fn update_file(path: &Path, fresh: &[LockedRule]) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let _held = hold_folder(dir)?;
-    let base = if path.exists() { Lock::read(path)? } else { Lock::new(Vec::new()) };
-    let text = base.updated(fresh).to_toml();
-    if std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {
-        write_whole(path, text.as_bytes())?;
-    }
-    Ok(())
+/// A lock merged with a fresh generation (`Lock::merge`).
+pub struct Merged {
+    pub lock: Lock,
+    /// The rules whose entries were dropped: the run owns them and they are gone.
+    pub gone: Vec<String>,
+    /// Files the lock listed that no rule writes any more, relative to the lock's folder.
+    pub stale: Vec<String>,
 }
 
-/// An exclusive advisory lock on a folder, released when the value is dropped.
-#[cfg(unix)]
-fn hold_folder(dir: &Path) -> Result<std::fs::File, String> {
-    let held = std::fs::File::open(dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
-    rustix::fs::flock(&held, rustix::fs::FlockOperation::LockExclusive)
-        .map_err(|e| format!("cannot lock {}: {e}", dir.display()))?;
-    Ok(held)
-}
-
-/// Elsewhere one `rulec gen` at a time updates a lock (run make without -j there).
-#[cfg(not(unix))]
-fn hold_folder(_dir: &Path) -> Result<(), String> {
-    Ok(())
-}
-
-/// Write `bytes` to `path` through a file beside it renamed over it, so a reader (another
-/// `rulec gen` of the same folder, a build running alongside) sees the old file or the new one.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let part = path.with_file_name(format!(".{name}.{}.part", std::process::id()));
-    std::fs::write(&part, bytes).map_err(|e| format!("cannot write {}: {e}", part.display()))?;
-    std::fs::rename(&part, path).map_err(|e| {
-        let _ = std::fs::remove_file(&part);
-        format!("cannot write {}: {e}", path.display())
+/// Whether a run given `paths` owns the entry of the rule at `entry` (relative to
+/// `lock_dir`): the rule is one of the files given, or lies below one of the folders given.
+pub fn owns(paths: &[PathBuf], lock_dir: &Path, entry: &str) -> bool {
+    paths.iter().any(|p| {
+        let given = relative(p, lock_dir);
+        if !p.is_dir() {
+            return entry == given;
+        }
+        match given.as_str() {
+            "" => !entry.starts_with("../"),
+            g => entry == g || entry.strip_prefix(g).is_some_and(|rest| rest.starts_with('/')),
+        }
     })
+}
+
+/// An exclusive hold on a lock for one read–merge–write: while a run holds it, no other
+/// rulec (or build) that asks for it reads or writes that lock. The hold is a file beside
+/// the lock (`.rulec.lock.guard`), never the lock itself, which is replaced by a rename.
+pub struct Hold {
+    _file: std::fs::File,
+}
+
+pub fn hold(lock: &Path) -> Result<Hold, String> {
+    let guard = sibling(lock, &format!(".{}.guard", file_name(lock)));
+    if let Some(dir) = guard.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&guard)
+        .map_err(|e| format!("cannot open {}: {e}", guard.display()))?;
+    file.lock().map_err(|e| format!("cannot lock {}: {e}", guard.display()))?;
+    Ok(Hold { _file: file })
+}
+
+/// Write `bytes` to `path` whole: into a new file beside it, then renamed over it, so a
+/// reader (another rulec, a build, an editor) sees the old file or the new one, never half
+/// of either.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    let (tmp, mut file) = loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let tmp = sibling(path, &format!(".{}.{}.{n}.tmp", file_name(path), std::process::id()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(cannot(e)),
+        }
+    };
+    let written = std::io::Write::write_all(&mut file, bytes).and_then(|()| {
+        drop(file);
+        std::fs::rename(&tmp, path)
+    });
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        cannot(e)
+    })
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| FILE_NAME.to_string())
+}
+
+fn sibling(path: &Path, name: &str) -> PathBuf {
+    match path.parent() {
+        Some(dir) => dir.join(name),
+        None => PathBuf::from(name),
+    }
 }
 
 #[cfg(test)]

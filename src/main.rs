@@ -1,7 +1,10 @@
 //! The `rulec` command line: argument parsing and printing only; the work is the library's.
 
 use clap::Parser;
-use rulec::cli::{BuildArgs, CheckFormat, Cli, Color, Command, DocAudience, DocFormat, Format};
+use rulec::cli::{
+    BuildArgs, CheckFormat, Cli, Color, Command, DocAudience, DocFormat, FixturesCommand, Format, RecordsArgs,
+    TemplateKind,
+};
 use rulec::diag::{codes, render, Diagnostic};
 use rulec::eval;
 use rulec::{Checked, Sources};
@@ -10,25 +13,108 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Mcp => rulec::mcp::serve(&run),
-        command => run(command),
-    };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
-        }
+/// `--root`, for every command that reads rules: set by each command line (`rulec mcp`
+/// runs one per tool call).
+static ROOT: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+
+fn root() -> Option<PathBuf> {
+    ROOT.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// The files a command reads, held inside `--root` when it is given.
+fn new_sources() -> Sources {
+    match root() {
+        Some(root) => Sources::new().with_root(&root),
+        None => Sources::new(),
     }
 }
 
-/// Run one command: its exit code, or the error that makes it exit 2. `rulec mcp` calls
-/// this for every tool call, with the output captured.
-fn run(command: Command) -> Result<u8, String> {
-    match command {
+/// Standard output and error for every command. A reader that goes away (`rulec … | head -1`)
+/// ends that stream quietly, as it ends cat's: what is left is not written, nothing is said,
+/// and the command still finishes and exits with its own code. Any other write error is
+/// reported once at the end (exit 2).
+mod output {
+    use std::fmt::Arguments;
+    use std::io::{ErrorKind, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+
+    static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+    static STDERR_GONE: AtomicBool = AtomicBool::new(false);
+    static FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+    fn write(gone: &AtomicBool, what: &str, w: &mut dyn Write, args: Arguments) {
+        if gone.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(e) = w.write_fmt(args).and_then(|()| w.flush()) {
+            gone.store(true, Ordering::Relaxed);
+            if e.kind() != ErrorKind::BrokenPipe {
+                FAILED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(format!("cannot write to {what}: {e}"));
+            }
+        }
+    }
+
+    pub fn out(args: Arguments) {
+        write(&STDOUT_GONE, "standard output", &mut std::io::stdout().lock(), args)
+    }
+
+    pub fn err(args: Arguments) {
+        write(&STDERR_GONE, "standard error", &mut std::io::stderr().lock(), args)
+    }
+
+    pub fn stdout_gone() -> bool {
+        STDOUT_GONE.load(Ordering::Relaxed)
+    }
+
+    /// The first write error that was not a closed pipe.
+    pub fn failure() -> Option<String> {
+        FAILED.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+macro_rules! outln {
+    () => { output::out(format_args!("\n")) };
+    ($($t:tt)*) => { output::out(format_args!("{}\n", format_args!($($t)*))) };
+}
+macro_rules! err {
+    ($($t:tt)*) => { output::err(format_args!($($t)*)) };
+}
+macro_rules! errln {
+    ($($t:tt)*) => { output::err(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Every stage recurses over expressions: run them on a stack that holds the deepest
+    // expression the parser accepts.
+    let result = match cli.command {
+        Command::Mcp => rulec::mcp::serve(&|cli| rulec::stack::deep(|| run(cli))),
+        _ => rulec::stack::deep(|| run(cli)),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(msg) => {
+            errln!("error: {msg}");
+            2
+        }
+    };
+    match output::failure() {
+        Some(e) => {
+            // Standard error may be the stream that failed; this is the last word either way.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        }
+        None => ExitCode::from(code),
+    }
+}
+
+/// Run one command line: its exit code, or the error that makes it exit 2. `rulec mcp`
+/// calls this for every tool call, with the output captured.
+fn run(cli: Cli) -> Result<u8, String> {
+    *ROOT.lock().unwrap_or_else(|e| e.into_inner()) = cli.root;
+    match cli.command {
         Command::Check { paths, format, color, budget } => {
             check(&paths, format, color, &rulec::analysis::Options { budget })
         }
@@ -41,7 +127,7 @@ fn run(command: Command) -> Result<u8, String> {
         Command::Api { file, lang } => api(&file, &lang),
         Command::Schema { file } => match load_program(&file) {
             Ok((_, checked)) => {
-                println!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean")));
+                outln!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean")));
                 Ok(0)
             }
             Err(code) => Ok(code),
@@ -52,22 +138,55 @@ fn run(command: Command) -> Result<u8, String> {
         Command::Graph { file } => graph_cmd(&file),
         Command::Doc { file, out, audience, format } => doc_cmd(&file, out.as_deref(), audience, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
+        Command::Fixtures { command: FixturesCommand::Lint { file, rule, manifest, fill, read_as, format } } => {
+            fixtures_lint(&file, &rule, manifest.as_deref(), &fill, read_as.as_deref(), format)
+        }
+        Command::Replay { rule, records, format } => replay(&rule, &records, format),
+        Command::Verify { rule, timeout, format, adapter } => verify(&rule, &timeout, &adapter, format),
+        Command::Adapter { rule, template } => adapter_template(&rule, template),
+        Command::Diff { old, new, fixtures, manifest, fill, read_as, budget, format } => match fixtures {
+            Some(f) => {
+                let records = RecordsArgs { fixtures: f, manifest, fill, read_as };
+                diff_records(&old, &new, &records, format)
+            }
+            None => diff_region(&old, &new, budget, format),
+        },
         Command::Mcp => Err("rulec mcp is the server itself; it is not one of its tools".into()),
     }
 }
 
-/// Every `.rule` file named, or found below a named folder, in a stable order.
+/// Every `.rule` file named, or found below a named folder, in a stable order. Links below
+/// a folder are followed while they stay inside its project root; a folder with no rule in
+/// it is an error, not a clean run.
 fn rule_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
-                .sort_by_file_name()
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rule"))
-                .map(|e| e.into_path())
-                .collect();
+            let root = match root() {
+                Some(r) => rulec::source::lexical_absolute(&r),
+                None => rulec::source::project_root(p),
+            };
+            let real_root = std::fs::canonicalize(&root).unwrap_or(root.clone());
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name() {
+                let entry = entry.map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                if !entry.file_type().is_file() || entry.path().extension().is_none_or(|x| x != "rule") {
+                    continue;
+                }
+                let real = std::fs::canonicalize(entry.path())
+                    .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
+                if !real.starts_with(&real_root) {
+                    return Err(format!(
+                        "{} is a link to a file outside the project root {}; not read",
+                        entry.path().display(),
+                        root.display()
+                    ));
+                }
+                found.push(entry.into_path());
+            }
+            if found.is_empty() {
+                return Err(format!("no rule found in {} (no *.rule file below it)", p.display()));
+            }
             found.sort();
             out.extend(found);
         } else if p.exists() {
@@ -89,7 +208,7 @@ fn use_color(c: Color) -> bool {
 
 fn check(paths: &[PathBuf], format: CheckFormat, color: Color, opts: &rulec::analysis::Options) -> Result<u8, String> {
     let files = rule_files(paths)?;
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let mut all: Vec<Diagnostic> = Vec::new();
     for f in &files {
         let checked = rulec::check_path(&mut sources, f, opts)?;
@@ -97,21 +216,20 @@ fn check(paths: &[PathBuf], format: CheckFormat, color: Color, opts: &rulec::ana
     }
     let findings = all.iter().filter(|d| d.severity != rulec::diag::Severity::Note).count();
     match format {
-        CheckFormat::Sarif => println!("{}", render::sarif(&sources, &all)),
+        CheckFormat::Sarif => outln!("{}", render::sarif(&sources, &all)),
         CheckFormat::Json => {
-            let mut out = std::io::stdout().lock();
             for d in &all {
-                writeln!(out, "{}", render::json(&sources, d)).map_err(|e| e.to_string())?;
+                outln!("{}", render::json(&sources, d));
             }
         }
         CheckFormat::Text => {
-            eprint!("{}", render::text(&sources, &all, use_color(color)));
+            err!("{}", render::text(&sources, &all, use_color(color)));
             let errors = all.iter().filter(|d| d.is_error()).count();
             let warnings = findings - errors;
             if findings == 0 {
-                eprintln!("checked {} file{}: clean", files.len(), plural(files.len()));
+                errln!("checked {} file{}: clean", files.len(), plural(files.len()));
             } else {
-                eprintln!(
+                errln!(
                     "checked {} file{}: {errors} error{}, {warnings} warning{}",
                     files.len(),
                     plural(files.len()),
@@ -136,7 +254,7 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
     let files = rule_files(paths)?;
     let mut unformatted = Vec::new();
     let mut formatted = Vec::new();
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let mut broken = Vec::new();
     for f in &files {
         let sf = rulec::source::SourceFile::read(f)?;
@@ -159,16 +277,16 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
         }
     }
     if !broken.is_empty() {
-        eprint!("{}", render::text(&sources, &broken, use_color(Color::Auto)));
+        err!("{}", render::text(&sources, &broken, use_color(Color::Auto)));
     }
     match format {
-        Format::Json => println!("{}", json!({"unformatted": unformatted, "formatted": formatted})),
+        Format::Json => outln!("{}", json!({"unformatted": unformatted, "formatted": formatted})),
         Format::Text => {
             for f in &unformatted {
-                println!("would reformat {f}");
+                outln!("would reformat {f}");
             }
             for f in &formatted {
-                println!("formatted {f}");
+                outln!("formatted {f}");
             }
         }
     }
@@ -177,17 +295,17 @@ fn fmt(paths: &[PathBuf], check_only: bool, format: Format) -> Result<u8, String
 
 /// Check a rule for a command that needs its program; print the diagnostics if it has errors.
 fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Err(2);
         }
     };
     if checked.has_errors() || checked.program.is_none() {
-        eprint!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
-        eprintln!("error: {} does not check clean; fix it first", path.display());
+        err!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
+        errln!("error: {} does not check clean; fix it first", path.display());
         return Err(1);
     }
     Ok((sources, checked))
@@ -200,11 +318,11 @@ fn certificate_cmd(file: &Path) -> Result<u8, String> {
     };
     match rulec::certificate::certificate(&sources, &checked) {
         Some(cert) => {
-            println!("{cert}");
+            outln!("{cert}");
             Ok(0)
         }
         None => {
-            eprintln!("error: {} was not proved in full; no certificate", file.display());
+            errln!("error: {} was not proved in full; no certificate", file.display());
             Ok(1)
         }
     }
@@ -214,8 +332,8 @@ fn graph_cmd(file: &Path) -> Result<u8, String> {
     let mut sources = Sources::new();
     let checked = rulec::check_path(&mut sources, file, &rulec::analysis::Options::default())?;
     let Some(graph) = rulec::graph::of_checked(&sources, &checked) else {
-        eprint!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
-        eprintln!(
+        err!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
+        errln!(
             "error: {} does not resolve its names and types, so there is nothing to draw an edge between; fix the errors above",
             file.display()
         );
@@ -223,13 +341,13 @@ fn graph_cmd(file: &Path) -> Result<u8, String> {
     };
     if checked.has_errors() {
         let codes: Vec<&str> = checked.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
-        eprintln!(
+        errln!(
             "note: {} does not check clean ({}); its graph needs only names and types",
             file.display(),
             codes.join(", ")
         );
     }
-    println!("{graph}");
+    outln!("{graph}");
     Ok(0)
 }
 
@@ -249,12 +367,12 @@ fn doc_cmd(file: &Path, out: Option<&Path>, audience: DocAudience, format: DocFo
     let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { return Ok(1) };
     let (name, text) = rulec::doc::render(&unit, audience, format == DocFormat::Html);
     match out {
-        None => print!("{text}"),
+        None => output::out(format_args!("{text}")),
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let path = dir.join(name);
             std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("wrote {}", path.display());
+            outln!("wrote {}", path.display());
         }
     }
     Ok(0)
@@ -266,22 +384,25 @@ fn eval_cmd(file: &Path, input: &str, tag: &str) -> Result<u8, String> {
         Err(code) => return Ok(code),
     };
     let p = checked.program.as_ref().expect("checked clean");
-    let mut out = std::io::stdout().lock();
     if input == "-" {
         // Every line is answered, one that is not UTF-8 or not JSON with a refusal.
         for line in std::io::stdin().lock().split(b'\n') {
+            // Nobody reads the answers any more: stop reading calls too.
+            if output::stdout_gone() {
+                break;
+            }
             let answer = match String::from_utf8(line.map_err(|e| e.to_string())?) {
                 Ok(text) if text.trim().is_empty() => continue,
                 Ok(text) => eval::answer(p, &text, tag),
                 // Bytes that are not UTF-8 are not JSON either: the door's refusal of one.
                 Err(_) => eval::answer(p, "", tag),
             };
-            writeln!(out, "{answer}").map_err(|e| e.to_string())?;
+            outln!("{answer}");
         }
     } else {
         // One call named on the command line is an argument: one that is not JSON is refused.
         serde_json::from_str::<serde_json::Value>(input).map_err(|e| format!("--in is not JSON: {e}"))?;
-        writeln!(out, "{}", eval::answer(p, input, tag)).map_err(|e| e.to_string())?;
+        outln!("{}", eval::answer(p, input, tag));
     }
     Ok(0)
 }
@@ -316,7 +437,7 @@ fn gen(
     let langs = parse_langs(langs)?;
     let lock_path = lock.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let mut files = Vec::new();
     let mut writers = Vec::new();
     let mut fresh = Vec::new();
@@ -352,14 +473,14 @@ fn gen(
     let clashes = rulec::gen::clashes(&writers);
     if !clashes.is_empty() {
         for c in &clashes {
-            eprintln!("error: {c}");
+            errln!("error: {c}");
         }
-        eprintln!("error: nothing was written");
+        errln!("error: nothing was written");
         return Ok(1);
     }
     if !failed.is_empty() {
-        eprint!("{}", render::text(&sources, &failed, use_color(Color::Auto)));
-        eprintln!("error: rules with errors generate nothing");
+        err!("{}", render::text(&sources, &failed, use_color(Color::Auto)));
+        errln!("error: rules with errors generate nothing");
         return Ok(1);
     }
     if build.unused_inputs_list.is_some() {
@@ -373,9 +494,9 @@ fn gen(
         unknown.dedup();
         if !unknown.is_empty() {
             for u in &unknown {
-                eprintln!("error: a rule uses {u}, which is not named on the command line");
+                errln!("error: a rule uses {u}, which is not named on the command line");
             }
-            eprintln!("error: name every enums file the rules use (with Bazel: in `enums` of the rulec_library)");
+            errln!("error: name every enums file the rules use (with Bazel: in `enums` of the rulec_library)");
             return Ok(2);
         }
     }
@@ -383,18 +504,28 @@ fn gen(
         let problems = undeclared(&files, &build.only, &build.written_elsewhere, out);
         if !problems.is_empty() {
             for p in &problems {
-                eprintln!("error: {p}");
+                errln!("error: {p}");
             }
             for r in &renamed {
-                eprintln!("note: {r}: outputs named after a rule file's name need the file named after the rule");
+                errln!("note: {r}: outputs named after a rule file's name need the file named after the rule");
             }
-            eprintln!("error: the files declared with --only and --written-elsewhere are not what rulec generates");
+            errln!("error: the files declared with --only and --written-elsewhere are not what rulec generates");
             return Ok(2);
         }
         files.retain(|f| build.only.contains(&f.path));
     }
+    let owned = |entry: &str| lock::owns(paths, &lock_dir, entry);
+    // What no rule writes any more, as the lock's folder sees it and as the user does; only
+    // files below --out are ever removed, whatever a lock says.
+    let out_rel = lock::relative(out, &lock_dir);
+    let below_out = |p: &String| out_rel.is_empty() || p.strip_prefix(&out_rel).is_some_and(|r| r.starts_with('/'));
+    let shown = |p: &Path| {
+        let s = p.to_string_lossy().replace('\\', "/");
+        s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+    };
     if locked {
         let existing = Lock::read(&lock_path)?;
+        let merged = existing.merge(&fresh, &owned);
         let mut drift = existing.drift(&fresh);
         // What is on disk must be what the lock says, too: a hand edit is drift. Only the
         // rules and the languages of this run are held to it, so a build that checks one
@@ -407,59 +538,112 @@ fn gen(
                 match on_disk {
                     Ok(d) if d == a.sha256 => {}
                     Ok(_) => drift.push(format!("{}: the file on disk differs from the lock", a.path)),
+                    Err(_) if merged.stale.contains(&a.path) => {}
                     Err(_) => drift.push(format!("{}: locked, but missing on disk", a.path)),
                 }
             }
+        }
+        for r in &merged.gone {
+            drift.push(format!("{r}: locked, but the rule is gone"));
+        }
+        for a in &merged.stale {
+            drift.push(format!("{a}: stale: no rule generates it any more"));
         }
         drift.sort();
         drift.dedup();
         if !drift.is_empty() {
             for d in &drift {
-                eprintln!("error: {d}");
+                errln!("error: {d}");
             }
-            eprintln!(
+            errln!(
                 "error: the generation differs from {}; run rulec gen without --locked to update it",
                 lock_path.display()
             );
             return Ok(1);
         }
     }
-    let (mut written, mut stale, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut written, mut stale, mut missing, mut removed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // The lock is held from the read of the lock to the write of it, so two runs into one
+    // lock merge one after the other and neither loses the other's entries.
+    // With --no-lock a build system owns the outputs: no lock is read, held or written.
+    let use_lock = !build.no_lock;
+    let _hold = if check_only || locked || !use_lock { None } else { Some(lock::hold(&lock_path)?) };
+    let existing = match if use_lock { Lock::read_if_present(&lock_path)? } else { Some(Lock::new(Vec::new())) } {
+        Some(l) => l,
+        None if check_only => {
+            errln!("error: {} does not exist; run rulec gen to write it", lock_path.display());
+            missing.push(shown(&lock_path));
+            Lock::new(Vec::new())
+        }
+        None => Lock::new(Vec::new()),
+    };
+    let merged = existing.merge(&fresh, &owned);
     for f in &files {
         let target = out.join(&f.path);
-        let shown = target.to_string_lossy().replace('\\', "/");
+        let shown = shown(&target);
         match std::fs::read(&target) {
             Ok(bytes) if bytes == f.text.as_bytes() => {}
             Ok(_) if check_only => stale.push(shown),
             Err(_) if check_only => missing.push(shown),
             _ => {
-                if let Some(dir) = target.parent() {
-                    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-                }
-                // Several runs of one folder at once (make -j) write the shared files too.
                 lock::write_whole(&target, f.text.as_bytes())?;
                 written.push(shown);
             }
         }
     }
-    if !check_only && !locked && !build.no_lock {
-        lock::update_file(&lock_path, &fresh)?;
+    for a in merged.stale.iter().filter(|a| below_out(a)) {
+        let at = lock_dir.join(a);
+        if !at.is_file() {
+            continue;
+        }
+        if check_only {
+            stale.push(shown(&at));
+        } else {
+            std::fs::remove_file(&at).map_err(|e| format!("cannot remove {}: {e}", at.display()))?;
+            // And the folders that held only generated files, up to --out.
+            let mut dir = at.parent();
+            while let Some(d) = dir.filter(|d| below_out(&lock::relative(d, &lock_dir))) {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+                dir = d.parent();
+            }
+            removed.push(shown(&at));
+        }
+    }
+    let text = merged.lock.to_toml();
+    let lock_is_current = !use_lock || std::fs::read_to_string(&lock_path).ok().as_deref() == Some(text.as_str());
+    if check_only {
+        if !lock_is_current && lock_path.exists() {
+            stale.push(shown(&lock_path));
+        }
+    } else if !locked && !lock_is_current {
+        lock::write_whole(&lock_path, text.as_bytes())?;
     }
     if stale.is_empty() && missing.is_empty() {
         write_build_files(build, &read, &enums_named)?;
     }
     match format {
         _ if build.quiet && stale.is_empty() && missing.is_empty() => {}
-        Format::Json => println!("{}", json!({"written": written, "stale": stale, "missing": missing})),
+        Format::Json => {
+            let mut report = json!({"written": written, "stale": stale, "missing": missing});
+            if !removed.is_empty() {
+                report["removed"] = json!(removed);
+            }
+            outln!("{report}")
+        }
         Format::Text => {
             for f in &written {
-                println!("wrote {f}");
+                outln!("wrote {f}");
+            }
+            for f in &removed {
+                outln!("removed {f}: no rule generates it any more");
             }
             for f in &stale {
-                println!("stale {f}");
+                outln!("stale {f}");
             }
             for f in &missing {
-                println!("missing {f}");
+                outln!("missing {f}");
             }
         }
     }
@@ -534,7 +718,7 @@ fn api(file: &Path, langs: &[String]) -> Result<u8, String> {
         Err(code) => return Ok(code),
     };
     let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else { return Ok(1) };
-    println!("{}", rulec::gen::api(&unit, &langs));
+    outln!("{}", rulec::gen::api(&unit, &langs));
     Ok(0)
 }
 
@@ -543,25 +727,25 @@ fn test(dir: &Path, langs: &[String], require_all: bool, jobs: usize, format: Fo
     let opts = rulec::harness::Options { langs, require_all, jobs };
     let report = rulec::harness::run(dir, &opts)?;
     match format {
-        Format::Json => println!("{}", report.to_json()),
+        Format::Json => outln!("{}", report.to_json()),
         Format::Text => {
             for s in &report.skipped {
                 let what = if require_all { "FAIL" } else { "not run" };
                 let via = if s.via == "runner" { String::new() } else { format!(", {}", s.via) };
-                println!("{what} {}{via} (ran: false): {}", s.lang.name(), s.reason);
+                outln!("{what} {}{via} (ran: false): {}", s.lang.name(), s.reason);
             }
             for r in &report.results {
                 let lang =
                     if r.via == "runner" { r.lang.name().to_string() } else { format!("{}, {}", r.lang.name(), r.via) };
                 match (r.ok, r.ran) {
-                    (true, _) => println!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
-                    (false, true) => println!(
+                    (true, _) => outln!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
+                    (false, true) => outln!(
                         "FAIL {} ({lang}) disagrees with the reference evaluator: {}",
                         r.rule,
                         r.first_diff.as_ref().map(|d| d.to_string()).unwrap_or_default()
                     ),
                     (false, false) => {
-                        println!("FAIL {} ({lang}) could not be run: {}", r.rule, r.error.as_deref().unwrap_or(""))
+                        outln!("FAIL {} ({lang}) could not be run: {}", r.rule, r.error.as_deref().unwrap_or(""))
                     }
                 }
             }
@@ -579,9 +763,8 @@ fn vectors(file: &Path, out: Option<&Path>) -> Result<u8, String> {
     let suite = rulec::vectors::build(p);
     match out {
         None => {
-            let mut o = std::io::stdout().lock();
             for v in &suite.vectors {
-                writeln!(o, "{}", v.line(p)).map_err(|e| e.to_string())?;
+                outln!("{}", v.line(p));
             }
         }
         Some(dir) => {
@@ -613,13 +796,13 @@ fn coverage(files: &[PathBuf], format: Format) -> Result<u8, String> {
         let shown = sources.get(checked.file).display.clone();
         incomplete |= suite.criteria.iter().any(|c| !c.missing.is_empty());
         match format {
-            Format::Json => println!("{}", suite.coverage_json(&shown)),
+            Format::Json => outln!("{}", suite.coverage_json(&shown)),
             Format::Text => {
-                println!("{shown}: {} vectors", suite.vectors.len());
+                outln!("{shown}: {} vectors", suite.vectors.len());
                 for c in &suite.criteria {
-                    println!("  {:<18} {}/{}", c.name, c.satisfied, c.total);
+                    outln!("  {:<18} {}/{}", c.name, c.satisfied, c.total);
                     for (what, hint) in &c.missing {
-                        println!("    missing: {what} ({hint})");
+                        outln!("    missing: {what} ({hint})");
                     }
                 }
             }
@@ -645,29 +828,261 @@ fn explain(code: Option<&str>, all: bool, format: Format) -> Result<u8, String> 
                 if let Some(b) = e.budget {
                     obj["budget"] = json!(b);
                 }
-                println!("{obj}");
+                outln!("{obj}");
             }
             Format::Text => {
-                println!("{}: {}\n", e.code, e.title);
-                println!("When: {}\n", e.when);
-                println!("Fix: {}\n", e.fix);
+                outln!("{}: {}\n", e.code, e.title);
+                outln!("When: {}\n", e.when);
+                outln!("Fix: {}\n", e.fix);
                 match e.budget {
-                    Some(b) => println!("Example (reproduce with `rulec check --budget {b}`):"),
-                    None => println!("Example:"),
+                    Some(b) => outln!("Example (reproduce with `rulec check --budget {b}`):"),
+                    None => outln!("Example:"),
                 }
                 for l in e.example.lines() {
                     if l.is_empty() {
-                        println!();
+                        outln!();
                     } else {
-                        println!("    {l}");
+                        outln!("    {l}");
                     }
                 }
                 if !e.related.is_empty() {
-                    println!("\nRelated: {}", e.related.join(", "));
+                    outln!("\nRelated: {}", e.related.join(", "));
                 }
-                println!();
+                outln!();
             }
         }
     }
     Ok(0)
+}
+
+// ---- the production loop: fixtures lint, replay, verify, adapter, diff
+
+use rulec::production::{self, records::Fills, revision::Loaded};
+
+/// A rule named as a file or `file@rev`, checked; its diagnostics printed when it has errors.
+fn load_rule(spec: &str) -> Result<Loaded, u8> {
+    let loaded = match production::revision::load(spec, &rulec::analysis::Options::default()) {
+        Ok(l) => l,
+        Err(e) => {
+            errln!("error: {e}");
+            return Err(2);
+        }
+    };
+    if loaded.program().is_none() {
+        err!("{}", render::text(&loaded.sources, &loaded.checked.diagnostics, use_color(Color::Auto)));
+        errln!("error: {spec} does not check clean; fix it first");
+        return Err(1);
+    }
+    Ok(loaded)
+}
+
+/// The version `--read-as` names, which must be the same rule.
+fn load_read_as(spec: Option<&str>, rule: &rulec::sema::Program) -> Result<Option<Loaded>, u8> {
+    let Some(spec) = spec else { return Ok(None) };
+    let loaded = load_rule(spec)?;
+    let p = loaded.program().expect("checked clean");
+    if p.name != rule.name {
+        errln!("error: --read-as {spec} is rule `{}`, not `{}`: it has to be the same rule", p.name, rule.name);
+        return Err(2);
+    }
+    Ok(Some(loaded))
+}
+
+fn load_fills(rule: &rulec::sema::Program, manifest: Option<&Path>, fill: &[String]) -> Result<Fills, String> {
+    let text = match manifest {
+        Some(m) => Some(std::fs::read_to_string(m).map_err(|e| format!("cannot read {}: {e}", m.display()))?),
+        None => None,
+    };
+    let shown = manifest.map(|m| m.display().to_string()).unwrap_or_default();
+    Fills::load(rule, text.as_deref().map(|t| (shown.as_str(), t)), fill)
+}
+
+fn open_records(path: &Path) -> Result<std::io::BufReader<std::fs::File>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(std::io::BufReader::with_capacity(1 << 20, f))
+}
+
+/// A progress line on stderr, when it is a terminal.
+struct TermProgress {
+    start: std::time::Instant,
+    on: bool,
+}
+
+impl TermProgress {
+    fn new() -> TermProgress {
+        TermProgress { start: std::time::Instant::now(), on: std::io::stderr().is_terminal() }
+    }
+}
+
+impl production::Progress for TermProgress {
+    fn tick(&mut self, done: usize) {
+        if self.on {
+            let secs = self.start.elapsed().as_millis().max(1);
+            err!("\r{done} records, {} records/s", done as u128 * 1000 / secs);
+        }
+    }
+    fn finish(&mut self, _: usize) {
+        if self.on {
+            err!("\r\x1b[K");
+        }
+    }
+}
+
+fn fixtures_lint(
+    file: &Path,
+    rule: &str,
+    manifest: Option<&Path>,
+    fill: &[String],
+    read_as: Option<&str>,
+    format: Format,
+) -> Result<u8, String> {
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let p = loaded.program().expect("checked clean");
+    let read_as = match load_read_as(read_as, p) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let fills = load_fills(p, manifest, fill)?;
+    let reader = production::records::Reader {
+        rule: p,
+        written_by: read_as.as_ref().and_then(Loaded::program),
+        fills: &fills,
+        fills_for: None,
+    };
+    let shown = file.display().to_string();
+    let lint = production::lint::lint(&reader, &shown, open_records(file)?)?;
+    match format {
+        Format::Json => outln!("{}", lint.to_json()),
+        Format::Text => output::out(format_args!("{}", lint.text())),
+    }
+    Ok(if lint.problems.is_empty() { 0 } else { 1 })
+}
+
+/// Print a report; exit 0 when everything compared matched, 1 otherwise (nothing compared included).
+fn print_report(report: &production::report::Report, format: Format) -> u8 {
+    match format {
+        Format::Json => outln!("{}", report.to_json()),
+        Format::Text => output::out(format_args!("{}", report.text())),
+    }
+    if !report.compared_anything() {
+        errln!("error: nothing was compared: every record was excluded");
+        return 1;
+    }
+    if report.all_matched() {
+        0
+    } else {
+        1
+    }
+}
+
+fn replay(rule: &str, args: &RecordsArgs, format: Format) -> Result<u8, String> {
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let p = loaded.program().expect("checked clean");
+    let read_as = match load_read_as(args.read_as.as_deref(), p) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let fills = load_fills(p, args.manifest.as_deref(), &args.fill)?;
+    let reader = production::records::Reader {
+        rule: p,
+        written_by: read_as.as_ref().and_then(Loaded::program),
+        fills: &fills,
+        fills_for: None,
+    };
+    let shown = args.fixtures.display().to_string();
+    let report = production::replay::replay(
+        &reader,
+        &shown,
+        open_records(&args.fixtures)?,
+        &production::replay::Options::default(),
+        &mut TermProgress::new(),
+    )?;
+    Ok(print_report(&report, format))
+}
+
+/// `10s`, `500ms`, `2m`.
+fn parse_duration(t: &str) -> Result<std::time::Duration, String> {
+    let (n, unit) = t.find(|c: char| !c.is_ascii_digit()).map_or((t, "s"), |i| t.split_at(i));
+    let n: u64 = n.parse().map_err(|_| format!("--timeout {t}: write it as 10s or 500ms"))?;
+    match unit {
+        "ms" => Ok(std::time::Duration::from_millis(n)),
+        "s" => Ok(std::time::Duration::from_secs(n)),
+        "m" => Ok(std::time::Duration::from_secs(n * 60)),
+        _ => Err(format!("--timeout {t}: write it as 10s or 500ms")),
+    }
+}
+
+fn verify(rule: &str, timeout: &str, adapter: &[String], format: Format) -> Result<u8, String> {
+    let timeout = parse_duration(timeout)?;
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let p = loaded.program().expect("checked clean");
+    match production::adapter::verify(p, adapter, timeout) {
+        Ok(report) => Ok(print_report(&report, format)),
+        Err(f) => {
+            errln!("error: {f}");
+            Ok(2)
+        }
+    }
+}
+
+fn adapter_template(rule: &str, t: TemplateKind) -> Result<u8, String> {
+    let loaded = match load_rule(rule) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let t = match t {
+        TemplateKind::Python => production::adapter::Template::Python,
+        TemplateKind::Go => production::adapter::Template::Go,
+    };
+    output::out(format_args!("{}", production::adapter::template(loaded.program().expect("checked clean"), t)));
+    Ok(0)
+}
+
+fn diff_records(old: &str, new: &str, args: &RecordsArgs, format: Format) -> Result<u8, String> {
+    let (lo, ln) = match (load_rule(old), load_rule(new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return Ok(c),
+    };
+    let (po, pn) = (lo.program().expect("checked clean"), ln.program().expect("checked clean"));
+    if po.name != pn.name {
+        errln!("error: {old} is rule `{}` and {new} is rule `{}`: diff compares one rule", po.name, pn.name);
+        return Ok(2);
+    }
+    let read_as = match load_read_as(args.read_as.as_deref(), pn) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let fills = load_fills(pn, args.manifest.as_deref(), &args.fill)?;
+    let shown = args.fixtures.display().to_string();
+    let report = production::diff::diff(
+        &production::diff::Versions { old: po, new: pn, old_shown: old },
+        &production::diff::Reading { written_by: read_as.as_ref().and_then(Loaded::program), fills: &fills },
+        &shown,
+        open_records(&args.fixtures)?,
+        &mut TermProgress::new(),
+    )?;
+    Ok(print_report(&report, format))
+}
+
+fn diff_region(old: &str, new: &str, budget: u64, format: Format) -> Result<u8, String> {
+    let (lo, ln) = match (load_rule(old), load_rule(new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return Ok(c),
+    };
+    let (po, pn) = (lo.program().expect("checked clean"), ln.program().expect("checked clean"));
+    let region = production::region::region(po, pn, old, new, &production::region::Options { budget })?;
+    match format {
+        Format::Json => outln!("{}", region.to_json()),
+        Format::Text => output::out(format_args!("{}", region.text())),
+    }
+    Ok(if region.changes.is_empty() && region.total() { 0 } else { 1 })
 }

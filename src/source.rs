@@ -52,7 +52,13 @@ impl SourceFile {
         use sha2::{Digest, Sha256};
         let sha256 = hex(&Sha256::digest(bytes));
         let text = std::str::from_utf8(bytes)
-            .map_err(|e| format!("{} is not UTF-8 (byte {})", path.display(), e.valid_up_to()))?
+            .map_err(|e| {
+                // Located as a diagnostic is: the line, and the column in characters.
+                let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+                let line = valid.matches('\n').count() + 1;
+                let col = valid.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                format!("{}:{line}:{col}: not UTF-8 (byte {})", path.display(), e.valid_up_to())
+            })?
             .replace("\r\n", "\n");
         let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
         Ok(SourceFile::from_parts(path, text, sha256))
@@ -97,6 +103,13 @@ impl SourceFile {
         (line + 1, col)
     }
 
+    /// The bytes of a 0-based line, with its newline.
+    pub fn line_range(&self, line_index: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line_index)?;
+        let end = self.line_starts.get(line_index + 1).copied().unwrap_or(self.text.len());
+        Some(start..end)
+    }
+
     /// The text of a 1-based line, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];
@@ -130,6 +143,38 @@ pub struct Sources {
     /// Where relative paths are read from (the current folder when `None`); they are still
     /// shown as given, so a diagnostic names `rules/parcel_rate.rule`, not a long absolute path.
     base: Option<PathBuf>,
+    /// The project root every `use` must stay inside (`--root`); found from each rule's
+    /// folder when `None` (see `project_root`).
+    root: Option<PathBuf>,
+}
+
+/// What marks a project's root folder.
+pub const ROOT_MARKERS: &[&str] = &["rulec.lock", "Cargo.toml", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".git"];
+
+/// The project root of a file in `dir`: the nearest folder at or above it that holds one of
+/// `ROOT_MARKERS`, or `dir` itself when none does. Absolute, with no `.` or `..`.
+pub fn project_root(dir: &Path) -> PathBuf {
+    let dir = lexical_absolute(dir);
+    dir.ancestors().find(|d| ROOT_MARKERS.iter().any(|m| d.join(m).exists())).unwrap_or(&dir).to_path_buf()
+}
+
+/// `path` made absolute against the current folder, `.` and `..` resolved by their names
+/// (not by following links).
+pub fn lexical_absolute(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let path = if path.as_os_str().is_empty() { Path::new(".") } else { path };
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 impl Sources {
@@ -139,7 +184,19 @@ impl Sources {
     /// Sources whose relative paths are read from below `base` (as `include_rule!` reads them
     /// from below `CARGO_MANIFEST_DIR`), and shown as given.
     pub fn in_dir(base: impl Into<PathBuf>) -> Sources {
-        Sources { files: Vec::new(), base: Some(base.into()) }
+        Sources { base: Some(base.into()), ..Sources::default() }
+    }
+    /// Hold every `use` inside `root`, whatever the markers say.
+    pub fn with_root(mut self, root: impl Into<PathBuf>) -> Sources {
+        self.root = Some(lexical_absolute(&root.into()));
+        self
+    }
+    /// The root the `use`s of a file in `dir` (as named) must stay inside.
+    pub fn root_for(&self, dir: &Path) -> PathBuf {
+        match &self.root {
+            Some(r) => r.clone(),
+            None => project_root(&self.resolve(dir)),
+        }
     }
     /// Where a path as named is on disk: below the base folder when it is relative.
     pub fn resolve(&self, path: &Path) -> PathBuf {

@@ -397,12 +397,12 @@ fn rules() -> &'static Vec<Rule> {
 /// One input value from raw randomness: the ends of the range often, anything inside otherwise.
 fn pick(p: &Program, v: VarId, r: u64) -> Value {
     let var = &p.vars[v];
-    if var.optional && r % 5 == 0 {
+    if var.optional && r.is_multiple_of(5) {
         return Value::None;
     }
     let r = r / 5;
     match &var.ty {
-        Ty::Bool => Value::Bool(r % 2 == 0),
+        Ty::Bool => Value::Bool(r.is_multiple_of(2)),
         Ty::Enum(e) => {
             let (lo, hi) = match &var.range {
                 Some((Value::Enum(a), Value::Enum(b))) => (*a, *b),

@@ -34,16 +34,19 @@ fn have_go(test: &str) -> bool {
     ok
 }
 
-/// The clean rules of the corpus (the enums file under shared/ is read by the rules that use it).
+/// The clean rules of the corpus (the enums file under shared/ is read by the rules that use
+/// it), and the rules of tests/rules: the hostile names among them.
 fn corpus_rules() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/corpus")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = ["tests/corpus", "tests/rules"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).expect("the rules folder"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "rule"))
         .collect();
     files.sort();
-    assert!(files.len() >= 9, "the corpus has its rules: {files:?}");
+    assert!(files.len() >= 10, "the corpus has its rules: {files:?}");
+    assert!(files.iter().any(|f| f.ends_with("hostile_names.rule")), "the hostile names are generated too");
     files
 }
 
@@ -188,7 +191,12 @@ fn every_name_api_gives_is_in_the_package() {
         for key in ["function", "func", "traced", "record", "input_type", "output_type", "returns"] {
             names.push(go[key].as_str().unwrap_or_else(|| panic!("{key} in {go}")).trim_start_matches('*').into());
         }
-        for key in ["signature", "traced_signature", "record_signature"] {
+        for key in ["wire", "dates"] {
+            if let Some(name) = go.get(key).and_then(|x| x.as_str().or_else(|| x["from_wire"].as_str())) {
+                names.push(name.into());
+            }
+        }
+        for key in ["signature", "traced_signature", "record_signature", "wire_signature"] {
             names.push(go[key].as_str().unwrap().to_string());
         }
         for p in go["params"].as_array().unwrap() {
@@ -198,7 +206,7 @@ fn every_name_api_gives_is_in_the_package() {
         }
         for e in go["enums"].as_array().unwrap() {
             names.push(e["alias"].as_str().unwrap().into());
-            names.push(format!("Parse{}", e["alias"].as_str().unwrap()));
+            names.push(format!("func {}(s string)", e["parse"].as_str().unwrap()));
             for v in e["values"].as_array().unwrap() {
                 names.push(v["alias"].as_str().unwrap().into());
             }
@@ -489,3 +497,110 @@ table price_of -> price
 | <=10USD | blue | >2026-01-01  | 3USD    |
 | >10USD  | -    | -            | 300USDc |
 "#;
+
+/// Build and run a Go program of the package `pkg` (its `cmd/NAME/main.go`): what it prints.
+fn go_program(pkg: &Path, name: &str, source: &str) -> String {
+    let dir = pkg.join("cmd").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.go"), source).unwrap();
+    let o = Command::new("go")
+        .args(["run", &format!("./cmd/{name}")])
+        .current_dir(pkg)
+        .env("GOPROXY", "off")
+        .env("GO111MODULE", "on")
+        .output()
+        .expect("go run runs");
+    assert!(o.status.success(), "go run {name}: {}{}", text(&o.stdout), text(&o.stderr));
+    text(&o.stdout)
+}
+
+/// The package as a Go caller meets it: a forgotten field (an enum's zero value) is refused
+/// as missing, an integer that is no value of its enum as not one of them, both printing
+/// `what: value`; errors.As tells the two errors apart; the wire door takes a map built in
+/// Go (Go integers, json.Number, a float is not an integer) and names the first unknown key
+/// in the order given, else the least of them.
+#[test]
+fn a_go_caller_meets_the_contract() {
+    if !have_go("a_go_caller_meets_the_contract") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    generate(&[corpus.join("single_coupon.rule")], tmp.path());
+    let got = go_program(
+        &tmp.path().join("go/singlecoupon"),
+        "caller",
+        r#"package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	rule "rulec/singlecoupon"
+)
+
+func main() {
+	var refused *rule.RuleInputError
+	_, err := rule.SingleCoupon(rule.Input{})
+	fmt.Println(errors.As(err, &refused), refused.What, refused.HasValue)
+	_, err = rule.SingleCoupon(rule.Input{Kind: rule.CouponKind(7)})
+	fmt.Println(err)
+	_, err = rule.SingleCoupon(rule.Input{Subtotal: 5, Applied: 6, Kind: rule.CouponKindFixed})
+	fmt.Println(err)
+	out, err := rule.SingleCoupon(rule.Input{Subtotal: 1000, Kind: rule.CouponKindPercent, Rate: 10})
+	fmt.Println(out.Ok, out.Raw, err)
+	call := map[string]any{"subtotal": 1000, "applied": int64(0), "kind": "percent", "rate": json.Number("1e1"), "face": 0, "dup": false}
+	line, err := rule.SingleCouponWire(call, "t")
+	fmt.Println(line, err)
+	call["zzz"], call["aaa"] = 1, 2
+	_, err = rule.SingleCouponWire(call, "")
+	fmt.Println(err)
+	_, err = rule.SingleCouponWire(call, "", "subtotal", "zzz", "aaa")
+	fmt.Println(err)
+	call["subtotal"] = 1000.0
+	_, err = rule.SingleCouponWire(call, "")
+	fmt.Println(err)
+	v, _ := rule.ParseCouponKind("free_ship")
+	fmt.Println(v, v.Valid(), rule.CouponKind(0).Valid(), rule.CouponKind(0))
+}
+"#,
+    );
+    let record = r#"{"tag":"t","in":{"subtotal":1000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false},"observed":{"ok":true,"raw":100},"trace":[{"table":"applicable","row":3},{"table":"raw_discount","row":2}]}"#;
+    let want = [
+        "true kind is missing false",
+        "kind is not a value of enum coupon_kind: CouponKind(7)",
+        "the constraint does not hold: applied <= subtotal",
+        "true 100 <nil>",
+        &format!("{record} <nil>"),
+        "aaa is not an input",
+        "zzz is not an input",
+        "subtotal is not an integer: 1000",
+        "free_ship true false CouponKind(0)",
+    ];
+    assert_eq!(got.lines().collect::<Vec<_>>(), want, "{got}");
+}
+
+/// The runtime file every package's fixed text comes from is a Go file gofmt and go vet
+/// accept as it stands, every section in it (the generated files carry only some).
+#[test]
+fn the_runtime_file_is_go_as_it_stands() {
+    if !have_go("the_runtime_file_is_go_as_it_stands") {
+        return;
+    }
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gen/go/runtime");
+    let o = Command::new("gofmt").arg("-l").arg(&runtime).output().expect("gofmt runs");
+    assert!(o.status.success(), "gofmt: {}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "", "gofmt -l lists no runtime file");
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::copy(runtime.join("module.go"), scratch.path().join("module.go")).unwrap();
+    std::fs::write(scratch.path().join("go.mod"), "module rulec\n\ngo 1.18\n").unwrap();
+    let o = Command::new("go")
+        .args(["vet", "./..."])
+        .current_dir(scratch.path())
+        .env("GOPROXY", "off")
+        .env("GO111MODULE", "on")
+        .output()
+        .expect("go vet runs");
+    assert!(o.status.success(), "go vet module.go: {}{}", text(&o.stdout), text(&o.stderr));
+}

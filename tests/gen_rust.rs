@@ -61,10 +61,23 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The corpus and tests/rules: the hostile names (inputs, enums and members named after the
+/// words the generated code uses and the keywords of many languages) and the forms each
+/// language spells in its own idiom.
+fn corpus_and_hostile_into(dir: &Path) -> Vec<PathBuf> {
+    let mut rules = corpus_into(dir);
+    for name in ["hostile_names.rule", "spelling.rule"] {
+        let to = dir.join("rules").join(name);
+        std::fs::copy(format!("{ROOT}/tests/rules/{name}"), &to).unwrap();
+        rules.push(to);
+    }
+    rules
+}
+
 #[test]
 fn every_corpus_rule_passes_rulec_test_in_rust() {
     let dir = tempfile::tempdir().unwrap();
-    let rules = corpus_into(dir.path());
+    let rules = corpus_and_hostile_into(dir.path());
     let out = gen(dir.path(), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = rulec(&["test", "generated", "--lang", "rust", "--format", "json"], dir.path());
@@ -124,9 +137,10 @@ fn a_trace_from_the_wrong_row_fails_rulec_test() {
     assert_eq!(gen(dir.path(), &[]).status.code(), Some(0));
     let module = dir.path().join("generated/rust/ticket_price.rs");
     let src = std::fs::read_to_string(&module).unwrap();
-    let fired = "trace[0] = Fired { table: \"price_of\", row: 5 };";
-    assert!(src.contains(fired));
-    std::fs::write(&module, src.replace(fired, "trace[0] = Fired { table: \"price_of\", row: 6 };")).unwrap();
+    // The branches answer the row they took as an integer; the traced twin names it.
+    let quote = src.find("// row 5: - | - | true | 1200JPY").expect("the branch quotes its row");
+    let at = quote + src[quote..].find("row0 = 5;").expect("the row's number");
+    std::fs::write(&module, format!("{}row0 = 6;{}", &src[..at], &src[at + "row0 = 5;".len()..])).unwrap();
     let out = rulec(&["test", "generated", "--lang", "rust"], dir.path());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("FAIL ticket_price (rust) disagrees with the reference evaluator"));
@@ -248,4 +262,240 @@ fn committed_generated_code_is_up_to_date() {
         Path::new(ROOT),
     );
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+}
+
+/// Whether a tool is there; a missing one is a failure under CI and a note elsewhere.
+fn have(tool: &str) -> bool {
+    if rulec::harness::on_path(tool) {
+        return true;
+    }
+    assert!(std::env::var_os("CI").is_none(), "{tool} is not on PATH, and CI is set");
+    eprintln!("note: {tool} is not on PATH; skipping");
+    false
+}
+
+/// Run a program; its standard error, and whether it succeeded.
+fn run(program: &str, args: &[&str], cwd: &Path) -> (bool, String) {
+    let out = Command::new(program).args(args).current_dir(cwd).output().unwrap();
+    (out.status.success(), format!("{}{}", text(&out.stdout), text(&out.stderr)))
+}
+
+/// Every generated file, as the crates that include it compile it: the modules inside
+/// `pub mod <alias> { include!(…) }` of one library, the runners as the programs they are,
+/// all under clippy with every warning an error.
+#[test]
+fn the_generated_rust_has_no_warning_under_rustc_and_clippy() {
+    if !have("clippy-driver") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rules = corpus_and_hostile_into(dir.path());
+    assert_eq!(gen(dir.path(), &[]).status.code(), Some(0));
+    let rust = dir.path().join("generated/rust");
+    let mut modules = Vec::new();
+    let mut runners = Vec::new();
+    for p in walk(&rust) {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        match name.strip_suffix("_runner.rs") {
+            Some(_) => runners.push(name),
+            None => modules.push(name.strip_suffix(".rs").unwrap().to_string()),
+        }
+    }
+    modules.sort();
+    runners.sort();
+    assert_eq!((modules.len(), runners.len()), (rules.len(), rules.len() + 1), "{modules:?} {runners:?}");
+    let lib: String = modules.iter().map(|m| format!("pub mod {m} {{\n    include!(\"{m}.rs\");\n}}\n")).collect();
+    std::fs::write(rust.join("lib.rs"), lib).unwrap();
+    let clippy = |file: &str, kind: &str| {
+        let (ok, said) = run(
+            "clippy-driver",
+            &["--edition", "2021", "--crate-type", kind, "--emit=metadata", "-D", "warnings", "-o", "out", file],
+            &rust,
+        );
+        assert!(ok && said.is_empty(), "clippy on {file}:\n{said}");
+    };
+    clippy("lib.rs", "lib");
+    for r in &runners {
+        clippy(r, "bin");
+    }
+}
+
+/// The answer of the reference evaluator to one line a runner reads: the record, or the
+/// refusal line.
+fn reference_answer(p: &rulec::sema::Program, line: &str) -> String {
+    match rulec::eval::wire::read_line(p, line) {
+        Err(refusal) => rulec::eval::wire::refusal_line(&refusal),
+        Ok(values) => match rulec::eval::evaluate(p, &values) {
+            Ok(outcome) => rulec::eval::wire::record(p, &values, &outcome, ""),
+            Err(e) => rulec::eval::wire::contradiction_line(&e),
+        },
+    }
+}
+
+/// Feed lines to a built runner; the lines it prints.
+fn feed(runner: &Path, input: &[u8]) -> Vec<String> {
+    let mut child =
+        Command::new(runner).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    text(&out.stdout).lines().map(str::to_string).collect()
+}
+
+/// The runner built with the command its header documents prints no warning, and its JSON
+/// reader hands the wire door exactly what the reference reads: numbers from their digits,
+/// the last of a key given twice, a record line's `in`, escapes and surrogate pairs; a line
+/// that is not JSON, not UTF-8 or not an object is refused and the runner reads on.
+#[test]
+fn the_runner_builds_without_warnings_and_reads_the_wire_as_the_reference_does() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{ROOT}/tests/corpus/single_coupon.rule"), dir.path().join("single_coupon.rule")).unwrap();
+    let out = rulec(&["gen", "single_coupon.rule", "--out", "generated", "--lang", "rust"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rust = dir.path().join("generated/rust");
+    let runner = std::fs::read_to_string(rust.join("single_coupon_runner.rs")).unwrap();
+    let build = "rustc --edition 2021 -O single_coupon_runner.rs";
+    assert!(runner.contains(&format!("// Build: {build}\n")), "{runner}");
+    let args: Vec<&str> = build.split(' ').skip(1).collect();
+    let (ok, said) = run("rustc", &args, &rust);
+    assert!(ok && said.is_empty(), "{build} printed:\n{said}");
+
+    let call = |subtotal: &str, rest: &str| {
+        format!(r#"{{"subtotal":{subtotal},"applied":0,"kind":"percent","rate":10,"face":0,"dup":false{rest}}}"#)
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for n in ["10000", "1e4", "1E+4", "10000.0", "1.00000e4", "100000000e-4", "-0.0", "0e99", "1000.5", "1e-4"] {
+        lines.push(call(n, ""));
+    }
+    for n in ["1e400", "-1e400", "99999999999999999999", "9223372036854775808", "-9223372036854775809", "1.5e19"] {
+        lines.push(call(n, ""));
+    }
+    lines.push(call("1", r#","subtotal":10000"#));
+    lines.push(call("10000", r#","subtotal":null"#));
+    lines.push(call("10000", r#","x":[1,{"y":[null,true]}],"z":{}"#));
+    lines.push(call("10000", r#","\ud83d\ude00":1"#));
+    lines.push(call("10000", r#","k\u0069nd":"fixed""#).replace(r#""kind":"percent","#, ""));
+    lines.push(format!(r#"{{"tag":"t","in":{},"observed":{{}}}}"#, call("10000", "")));
+    lines.push(r#"{"in":5}"#.to_string());
+    for bad in ["[1,2]", "\"text\"", "42", "null", "{\"a\":}", "{\"subtotal\":01}", "{\"kind\":\"\\ud800\"}", "{,}"] {
+        lines.push(bad.to_string());
+    }
+    // A tab escaped is text; a tab as it is makes no JSON.
+    lines.push(call("10000", r#","note":"a\ttab""#));
+    lines.push(call("10000", ",\"note\":\"a\ttab\""));
+    let mut input: Vec<u8> = Vec::new();
+    for l in &lines {
+        input.extend_from_slice(l.as_bytes());
+        input.extend_from_slice(b"\n\n");
+    }
+    input.extend_from_slice(b"{\"subtotal\":\"\xff\"}\n");
+    let got = feed(&rust.join("single_coupon_runner"), &input);
+
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_path(&mut sources, &dir.path().join("single_coupon.rule"), &Default::default()).unwrap();
+    let p = checked.program.unwrap();
+    let mut want: Vec<String> = lines.iter().map(|l| reference_answer(&p, l)).collect();
+    want.push(r#"{"refused":"input","error":"the input is not an object"}"#.to_string());
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for ((line, g), w) in lines.iter().chain(["<not UTF-8>".to_string()].iter()).zip(&got).zip(&want) {
+        assert_eq!(g, w, "the line {line}");
+    }
+    // The cases are real ones: each kind of answer appears.
+    for sentence in [
+        "\"observed\":{\"ok\":true,\"raw\":1000}",
+        "subtotal is not an integer",
+        "subtotal is out of range",
+        "subtotal is missing",
+        "x is not an input",
+        "😀 is not an input",
+        "the input is not an object",
+        "note is not an input",
+    ] {
+        assert!(want.iter().any(|w| w.contains(sentence)), "no case answers {sentence}");
+    }
+}
+
+/// Every name `rulec api` gives is in the module it names, spelled as it says.
+#[test]
+fn every_name_rulec_api_gives_is_in_the_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = corpus_and_hostile_into(dir.path());
+    assert_eq!(gen(dir.path(), &[]).status.code(), Some(0));
+    for rule in &rules {
+        let out = rulec(&["api", rule.to_str().unwrap(), "--lang", "rust"], dir.path());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rs = &api["rust"];
+        let s = |k: &str| rs[k].as_str().unwrap_or_else(|| panic!("{}: no {k}", rule.display())).to_string();
+        let module = std::fs::read_to_string(dir.path().join("generated/rust").join(s("module"))).unwrap();
+        let has = |what: &str| assert!(module.contains(what), "{}: {what:?} is not in {}", rule.display(), s("module"));
+        for (name, sig) in [
+            ("function", "signature"),
+            ("traced", "traced_signature"),
+            ("record", "record_signature"),
+            ("wire", "wire_signature"),
+        ] {
+            assert!(s(sig).starts_with(&format!("pub fn {}(", s(name))), "{}: {sig}", rule.display());
+            has(&format!("{} {{\n", s(sig)));
+        }
+        assert!(s("signature").ends_with(&format!("-> Result<{}, RuleError>", s("returns"))));
+        for p in rs["params"].as_array().unwrap() {
+            let (alias, ty) = (p["alias"].as_str().unwrap(), p["type"].as_str().unwrap());
+            assert!(s("signature").contains(&format!("{alias}: {ty}")), "{}: param {alias}", rule.display());
+        }
+        if s("returns") == "Output" {
+            for o in rs["outputs"].as_array().unwrap() {
+                has(&format!("    pub {}: {},\n", o["alias"].as_str().unwrap(), o["type"].as_str().unwrap()));
+            }
+        }
+        for e in rs["enums"].as_array().unwrap() {
+            let alias = e["alias"].as_str().unwrap();
+            has(&format!("pub enum {alias} {{\n"));
+            for v in e["values"].as_array().unwrap() {
+                let member = v["alias"].as_str().unwrap();
+                has(&format!("            {member} => {},\n", serde_json::to_string(&v["name"]).unwrap()));
+            }
+        }
+        for err in rs["errors"].as_array().unwrap() {
+            has(&format!("    {} {{", err.as_str().unwrap().strip_prefix("RuleError::").unwrap()));
+        }
+        if let Some(dates) = rs.get("dates") {
+            assert_eq!(dates["from_wire"], "Date::from_wire");
+            has("pub struct Date(pub i64);\n");
+            has("    pub fn from_wire(text: &str) -> Option<Date> {\n");
+        }
+    }
+}
+
+/// No rule of the corpus leaves a pair of rows unproven (W114), so the guard is put on one
+/// by hand: rows 1 (`<=5`) and 2 (`<=17`) of ticket_price's `first` table meet at age 3.
+#[test]
+fn a_w114_guard_refuses_a_case_both_rows_match() {
+    let path = Path::new(ROOT).join("tests/corpus/ticket_price.rule");
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_path(&mut sources, &path, &Default::default()).unwrap();
+    let program = checked.program.as_ref().unwrap();
+    let mut analysis = checked.analysis.clone().unwrap();
+    analysis.guards.push(rulec::analysis::Guard { table: 0, a: 1, b: 2 });
+    let src = sources.get(checked.file);
+    let unit = rulec::gen::Unit::new(program, &analysis, "ticket_price.rule", &src.sha256, &src.text);
+    let dir = tempfile::tempdir().unwrap();
+    for f in rulec::gen::backend(rulec::gen::Lang::Rust).generate(&unit) {
+        std::fs::write(dir.path().join(&f.path), f.text).unwrap();
+    }
+    let module = std::fs::read_to_string(dir.path().join("ticket_price.rs")).unwrap();
+    assert!(module.contains(
+        "    // guard: W114 (table price_of, row 1 × row 2): a pair of rows whose exclusivity could not be proven statically\n    if age <= 5 && age <= 17 {\n"
+    ), "{module}");
+    let (ok, said) = run("rustc", &["--edition", "2021", "ticket_price_runner.rs"], dir.path());
+    assert!(ok, "{said}");
+    let lines = "{\"in\":{\"age\":3,\"visit\":\"2026-01-01\",\"member\":false}}\n{\"age\":30,\"visit\":\"2026-01-01\",\"member\":false}\n{\"age\":3,\"visit\":\"2026-01-01\",\"member\":false,\"x\":1}\n";
+    assert_eq!(
+        feed(&dir.path().join("ticket_price_runner"), lines.as_bytes()),
+        [
+            "{\"refused\":\"contradiction\",\"error\":\"table price_of: row 1 and row 2 matched at the same time\"}",
+            "{\"in\":{\"age\":30,\"visit\":\"2026-01-01\",\"member\":false},\"observed\":{\"price\":1500},\"trace\":[{\"table\":\"price_of\",\"row\":6}]}",
+            "{\"refused\":\"input\",\"error\":\"x is not an input\"}",
+        ]
+    );
 }

@@ -376,7 +376,6 @@ fn the_page_script_passes_node_check() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     node_check(&root.join("src/doc/page/page.js"));
-    node_check(&root.join("src/doc/page/wire_shim.js"));
     // The page's whole script, as the browser reads it: the module, then the page.
     let dir = tempfile::tempdir().unwrap();
     for rule in corpus() {

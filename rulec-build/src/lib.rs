@@ -170,7 +170,7 @@ impl Builder {
             })?,
         };
         let rules = self.rule_files()?;
-        let lock_file = self.lock_to_hold()?;
+        let (lock_file, watch_lock) = self.lock_to_hold()?;
 
         let mut sources = Sources::new();
         let opts = rulec::analysis::Options::default();
@@ -208,10 +208,11 @@ impl Builder {
                     }
                 }
             };
-            let module = gen::rust_module(&unit);
+            // Generation recurses over expressions as the check does: on the same deep stack.
+            let module = rulec::stack::deep(|| gen::rust_module(&unit));
             add(out_dir.join(&module.path), Lang::Rust, module.text)?;
             for (lang, dir) in &self.emit {
-                for f in rulec::gen::backend(*lang).generate(&unit) {
+                for f in rulec::stack::deep(|| rulec::gen::backend(*lang).generate(&unit)) {
                     add(dir.join(&f.path), *lang, f.text)?;
                 }
             }
@@ -224,7 +225,10 @@ impl Builder {
         for f in &read {
             say(format!("cargo:rerun-if-changed={}", f.display()))?;
         }
-        if let Some(l) = &lock_file {
+        // The lock held to: cargo reruns the script when it changes or disappears. (One not
+        // yet there is not watched: cargo counts a missing path as changed on every build,
+        // which would rerun this script, and rebuild the crate, on each build without a lock.)
+        if let Some(l) = &watch_lock {
             say(format!("cargo:rerun-if-changed={}", l.display()))?;
         }
         for line in warnings {
@@ -282,23 +286,23 @@ impl Builder {
         Ok(out)
     }
 
-    /// The lock to hold the generation to, if any.
-    fn lock_to_hold(&self) -> Result<Option<PathBuf>, Error> {
+    /// The lock to hold the generation to, if any, and the lock to watch (the same one).
+    fn lock_to_hold(&self) -> Result<(Option<PathBuf>, Option<PathBuf>), Error> {
         if self.locked == Some(false) {
-            return Ok(None);
+            return Ok((None, None));
         }
         if let Some(p) = &self.lock_file {
             return match p.is_file() {
-                true => Ok(Some(p.clone())),
+                true => Ok((Some(p.clone()), Some(p.clone()))),
                 false => Err(Error::Other(format!("{} does not exist", p.display()))),
             };
         }
         let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
         let path = workspace_root(&manifest_dir)?.join(lock::FILE_NAME);
         match (path.is_file(), self.locked) {
-            (true, _) => Ok(Some(path)),
+            (true, _) => Ok((Some(path.clone()), Some(path))),
             (false, Some(true)) => Err(Error::Other(format!("locked, but there is no {}", path.display()))),
-            (false, _) => Ok(None),
+            (false, _) => Ok((None, None)),
         }
     }
 }
@@ -373,15 +377,13 @@ fn slashed(p: &Path) -> String {
 }
 
 /// Write only when the bytes differ, so an unchanged file keeps its time and nothing that
-/// depends on it is rebuilt.
+/// depends on it is rebuilt; and write whole (a new file renamed over the old one), so two
+/// builds writing one folder at once never leave half a file.
 fn write_if_changed(at: &Path, text: &str) -> Result<(), Error> {
     if std::fs::read(at).ok().as_deref() == Some(text.as_bytes()) {
         return Ok(());
     }
-    if let Some(dir) = at.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::Other(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    std::fs::write(at, text).map_err(|e| Error::Other(format!("cannot write {}: {e}", at.display())))
+    lock::write_whole(at, text.as_bytes()).map_err(Error::Other)
 }
 
 #[cfg(test)]

@@ -102,9 +102,12 @@ fn expand(manifest_dir: &Path, path: &Path) -> TokenStream {
             path.display()
         ));
     };
-    let module = rulec::gen::rust_module(&unit);
+    let module = rulec::stack::deep(|| rulec::gen::rust_module(&unit));
+    // The module's name is its file's (the rule's alias, renamed where Rust reserves it).
+    let name = module.path.strip_suffix(".rs").unwrap_or(&module.path);
+    let allow = if name.chars().any(char::is_uppercase) { "#[allow(non_snake_case)]\n" } else { "" };
     // The module may open with inner doc comments, so the watches go after it.
-    let code = format!("pub mod {} {{\n{}\n{watch}\n}}\n", unit.program.ident(), module.text);
+    let code = format!("{allow}pub mod {name} {{\n{}\n{watch}\n}}\n", module.text);
     match code.parse::<TokenStream>() {
         Ok(t) => t,
         Err(e) => compile_error(&format!("rulec generated Rust that does not parse ({e}); please report it")),

@@ -90,34 +90,19 @@ pub enum Outcome {
 /// Decide whether the facts have a common rational solution. `budget` is decremented by
 /// every fact elimination creates.
 pub fn refute(facts: &[Fact], budget: &mut u64) -> Outcome {
-    let mut system: Vec<Derived> = facts
-        .iter()
-        .enumerate()
-        .map(|(i, f)| Derived { fact: f.clone(), from: BTreeMap::from([(i, Rat::one())]) })
-        .collect();
+    // The system is kept deduplicated, keyed by its left sides, from one elimination to the
+    // next: an elimination touches only the facts that hold its variable and the ones it
+    // creates, not the whole system (a chain of a thousand defines is a thousand of them).
+    let mut system = Facts::new();
+    for (i, f) in facts.iter().enumerate() {
+        let d = Derived { fact: f.clone(), from: BTreeMap::from([(i, Rat::one())]) };
+        if let Some(refuted) = system.add(d) {
+            return refuted;
+        }
+    }
     loop {
-        // Constant facts are either contradictions (done) or always true (dropped).
-        let mut kept = Vec::with_capacity(system.len());
-        for d in system {
-            if d.fact.lin.is_constant() {
-                let c = &d.fact.lin.konst;
-                if c.is_positive() || (c.is_zero() && d.fact.strict) {
-                    return Outcome::Infeasible(d.from.into_iter().filter(|(_, y)| !y.is_zero()).collect());
-                }
-            } else {
-                kept.push(d);
-            }
-        }
-        system = dedupe(kept);
-        let Some(v) = pick_variable(&system) else { return Outcome::Feasible };
-        let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
-        for d in system {
-            match d.fact.lin.coeffs.get(&v).map(|a| a.is_positive()) {
-                Some(true) => pos.push(d),
-                Some(false) => neg.push(d),
-                None => rest.push(d),
-            }
-        }
+        let Some(v) = pick_variable(system.iter()) else { return Outcome::Feasible };
+        let (pos, neg) = system.take_holding(v);
         let cost = (pos.len() * neg.len()) as u64;
         if cost > *budget {
             return Outcome::Unknown;
@@ -128,10 +113,66 @@ pub fn refute(facts: &[Fact], budget: &mut u64) -> Outcome {
             for n in &neg {
                 let an = -n.fact.lin.coeffs[&v].clone();
                 // an·p + ap·n eliminates v; both multipliers are positive.
-                rest.push(combine(p, &an, n, &ap));
+                if let Some(refuted) = system.add(combine(p, &an, n, &ap)) {
+                    return refuted;
+                }
             }
         }
-        system = rest;
+    }
+}
+
+/// Facts without duplicates: of two with the same left side only the tightest is kept, in
+/// the order of their left sides.
+struct Facts {
+    by_left: BTreeMap<Vec<(usize, Rat)>, Derived>,
+}
+
+impl Facts {
+    fn new() -> Facts {
+        Facts { by_left: BTreeMap::new() }
+    }
+
+    /// Add a fact: a constant one is a contradiction (the refutation) or always true (dropped).
+    fn add(&mut self, d: Derived) -> Option<Outcome> {
+        if d.fact.lin.is_constant() {
+            let c = &d.fact.lin.konst;
+            if c.is_positive() || (c.is_zero() && d.fact.strict) {
+                return Some(Outcome::Infeasible(d.from.into_iter().filter(|(_, y)| !y.is_zero()).collect()));
+            }
+            return None;
+        }
+        let key: Vec<(usize, Rat)> = d.fact.lin.coeffs.iter().map(|(v, a)| (*v, a.clone())).collect();
+        match self.by_left.get(&key) {
+            Some(old) if tighter_or_equal(&old.fact, &d.fact) => {}
+            _ => {
+                self.by_left.insert(key, d);
+            }
+        }
+        None
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Derived> {
+        self.by_left.values()
+    }
+
+    /// Take out the facts that hold `v`: those with a positive coefficient, then the others.
+    fn take_holding(&mut self, v: usize) -> (Vec<Derived>, Vec<Derived>) {
+        let (mut pos, mut neg) = (Vec::new(), Vec::new());
+        let keys: Vec<Vec<(usize, Rat)>> =
+            self.by_left.iter().filter(|(_, d)| d.fact.lin.coeffs.contains_key(&v)).map(|(k, _)| k.clone()).collect();
+        for k in keys {
+            let d = self.by_left.remove(&k).expect("a key just found");
+            if d.fact.lin.coeffs[&v].is_positive() {
+                pos.push(d);
+            } else {
+                neg.push(d);
+            }
+        }
+        (pos, neg)
+    }
+
+    fn into_facts(self) -> Vec<Fact> {
+        self.by_left.into_values().map(|d| d.fact).collect()
     }
 }
 
@@ -153,21 +194,6 @@ fn combine(a: &Derived, ka: &Rat, b: &Derived, kb: &Rat) -> Derived {
     }
 }
 
-/// Drop facts implied by another with the same left side (keep the tightest).
-fn dedupe(system: Vec<Derived>) -> Vec<Derived> {
-    let mut best: BTreeMap<Vec<(usize, Rat)>, Derived> = BTreeMap::new();
-    for d in system {
-        let key: Vec<(usize, Rat)> = d.fact.lin.coeffs.iter().map(|(v, a)| (*v, a.clone())).collect();
-        match best.get(&key) {
-            Some(old) if tighter_or_equal(&old.fact, &d.fact) => {}
-            _ => {
-                best.insert(key, d);
-            }
-        }
-    }
-    best.into_values().collect()
-}
-
 /// `a` implies `b` (same left side): a's constant is at least b's, strictness considered.
 fn tighter_or_equal(a: &Fact, b: &Fact) -> bool {
     match a.lin.konst.cmp(&b.lin.konst) {
@@ -178,7 +204,7 @@ fn tighter_or_equal(a: &Fact, b: &Fact) -> bool {
 }
 
 /// The variable whose elimination creates the fewest new facts.
-fn pick_variable(system: &[Derived]) -> Option<usize> {
+fn pick_variable<'d>(system: impl Iterator<Item = &'d Derived>) -> Option<usize> {
     let mut counts: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     for d in system {
         for (v, a) in &d.fact.lin.coeffs {
@@ -240,25 +266,50 @@ fn extreme(facts: &[Fact], objective: &Lin, upper: bool, budget: &mut u64) -> Op
 }
 
 /// Eliminate every variable but `keep`.
-fn project(mut system: Vec<Fact>, keep: usize, budget: &mut u64) -> Option<Vec<Fact>> {
+fn project(system: Vec<Fact>, keep: usize, budget: &mut u64) -> Option<Vec<Fact>> {
+    let derived = |fact: Fact| Derived { fact, from: BTreeMap::new() };
+    let mut first = Some(system);
+    let mut facts = Facts::new();
     loop {
-        let vars: std::collections::BTreeSet<usize> =
-            system.iter().flat_map(|f| f.lin.coeffs.keys().copied()).filter(|v| *v != keep).collect();
-        let Some(&v) = vars.iter().min_by_key(|v| {
-            let p = system.iter().filter(|f| f.lin.coeffs.get(v).is_some_and(|a| a.is_positive())).count();
-            let n = system.iter().filter(|f| f.lin.coeffs.get(v).is_some_and(|a| a.is_negative())).count();
-            (p * n) as i64 - (p + n) as i64
-        }) else {
-            return Some(system);
+        // The variable whose elimination creates the fewest new facts (the lowest on a tie).
+        let mut counts: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+        let current: Box<dyn Iterator<Item = &Fact>> = match &first {
+            Some(raw) => Box::new(raw.iter()),
+            None => Box::new(facts.iter().map(|d| &d.fact)),
         };
-        let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
-        for f in system {
-            match f.lin.coeffs.get(&v).map(|a| a.is_positive()) {
-                Some(true) => pos.push(f),
-                Some(false) => neg.push(f),
-                None => rest.push(f),
+        for f in current {
+            for (v, a) in f.lin.coeffs.iter().filter(|(v, _)| **v != keep) {
+                let e = counts.entry(*v).or_default();
+                if a.is_positive() {
+                    e.0 += 1;
+                } else {
+                    e.1 += 1;
+                }
             }
         }
+        let Some(v) =
+            counts.into_iter().min_by_key(|(v, (p, n))| ((p * n) as i64 - (p + n) as i64, *v)).map(|(v, _)| v)
+        else {
+            return Some(first.unwrap_or_else(|| facts.into_facts()));
+        };
+        let (pos, neg) = match first.take() {
+            // The system as given is deduplicated after its first elimination, as the facts
+            // it creates are.
+            Some(raw) => {
+                let (mut pos, mut neg) = (Vec::new(), Vec::new());
+                for f in raw {
+                    match f.lin.coeffs.get(&v).map(|a| a.is_positive()) {
+                        Some(true) => pos.push(derived(f)),
+                        Some(false) => neg.push(derived(f)),
+                        None => {
+                            facts.add(derived(f));
+                        }
+                    }
+                }
+                (pos, neg)
+            }
+            None => facts.take_holding(v),
+        };
         let cost = (pos.len() * neg.len()) as u64;
         if cost > *budget {
             return None;
@@ -266,13 +317,13 @@ fn project(mut system: Vec<Fact>, keep: usize, budget: &mut u64) -> Option<Vec<F
         *budget -= cost;
         for p in &pos {
             for n in &neg {
-                let (ap, an) = (p.lin.coeffs[&v].clone(), -n.lin.coeffs[&v].clone());
-                let lin = p.lin.scale(&an).add(&n.lin.scale(&ap));
-                rest.push(Fact { lin, strict: p.strict || n.strict });
+                let (ap, an) = (p.fact.lin.coeffs[&v].clone(), -n.fact.lin.coeffs[&v].clone());
+                let lin = p.fact.lin.scale(&an).add(&n.fact.lin.scale(&ap));
+                // A constant fact says nothing about the objective: dropped (the system is
+                // satisfiable, so none contradicts).
+                facts.add(derived(Fact { lin, strict: p.fact.strict || n.fact.strict }));
             }
         }
-        let derived: Vec<Derived> = rest.into_iter().map(|fact| Derived { fact, from: BTreeMap::new() }).collect();
-        system = dedupe(derived).into_iter().map(|d| d.fact).filter(|f| !f.lin.is_constant()).collect();
     }
 }
 

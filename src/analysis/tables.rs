@@ -1389,7 +1389,7 @@ pub fn placeholder(p: &Program, v: VarId) -> String {
 }
 
 /// Two expressions of the same shape (and so the same value everywhere).
-fn same_expr(a: &TExpr, b: &TExpr) -> bool {
+pub fn same_expr(a: &TExpr, b: &TExpr) -> bool {
     use TExprKind::*;
     let all = |xs: &[TExpr], ys: &[TExpr]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_expr(x, y));
     match (&a.kind, &b.kind) {

@@ -168,6 +168,49 @@ define heavy = weight > 50lb
         budget: None,
     },
     CodeInfo {
+        code: "E007",
+        title: "Expression nested too deeply",
+        when: "An expression nests more than 128 levels deep. Each parenthesis, call (`min`, `max`, `mod`, `isqrt`, \
+            `round`), `if`, `not` and unary `-` is a level, and so is each operator of a chain: `a + b + c` is read \
+            as `(a + b) + c`, two levels. rulec refuses such an expression where it reads it, before any other \
+            stage walks it; no rule a person maintains needs that depth, so it is almost always generated text \
+            gone wrong.",
+        fix: "Name parts of the expression with `define` and use the names: each `define` starts again at level \
+            one. A long sum of many terms can be split the same way, in groups.",
+        example: "\
+rule deep v1
+
+input x: int 0..10
+
+output y: int 0..10
+
+define y = (((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+",
+        related: &["E002"],
+        budget: None,
+    },
+    CodeInfo {
+        code: "E008",
+        title: "Number with too many digits",
+        when: "A number is written with more than 100 digits, counting those before and after the point. Every \
+            value a rule computes with is a whole int64 in its unit, at most 19 digits, so such a number is almost \
+            always text pasted by mistake; rulec refuses it before converting it, since reading a number of a \
+            million digits would take minutes.",
+        fix: "Write the number in a unit that makes it short (`5kg` rather than `5000000000mg`), or remove the \
+            digits that do not belong.",
+        example: "\
+rule wide v1
+
+input x: int 0..10
+
+output y: int 0..10
+
+define y = x + 0.00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001
+",
+        related: &["E049"],
+        budget: None,
+    },
+    CodeInfo {
         code: "E010",
         title: "Not a day of the calendar",
         when: "A date is written in the `YYYY-MM-DD` shape but names a day that does not exist, such as `2026-02-30` \

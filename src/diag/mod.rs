@@ -122,6 +122,87 @@ impl Diagnostic {
     }
 }
 
+/// The most diagnostics shown for one line, and for one file: a line of ten thousand stray
+/// characters is a handful of diagnostics and a count, not ten thousand diagnostics.
+pub const MAX_PER_LINE: usize = 10;
+pub const MAX_PER_FILE: usize = 500;
+
+const ON_THIS_LINE: &str = "more on this line";
+const IN_THIS_FILE: &str = "more in this file";
+
+/// Say on a kept diagnostic that `n` more were left out on its line (`… and 9,873 more on
+/// this line`), adding to what it says already.
+pub fn more_on_this_line(d: &mut Diagnostic, n: usize) {
+    add_more(d, n, ON_THIS_LINE)
+}
+
+/// The same, for a file.
+pub fn more_in_this_file(d: &mut Diagnostic, n: usize) {
+    add_more(d, n, IN_THIS_FILE)
+}
+
+fn add_more(d: &mut Diagnostic, n: usize, what: &str) {
+    let count_of = |note: &str| -> Option<usize> {
+        note.strip_prefix("… and ")?.strip_suffix(what)?.trim_end().replace(',', "").parse().ok()
+    };
+    match d.notes.iter().position(|note| count_of(note).is_some()) {
+        Some(i) => {
+            let total = count_of(&d.notes[i]).unwrap_or(0) + n;
+            d.notes[i] = format!("… and {} {what}", thousands(total));
+        }
+        None => d.notes.push(format!("… and {} {what}", thousands(n))),
+    }
+}
+
+/// `9873` as `9,873`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Keep at most `MAX_PER_LINE` diagnostics per line and `MAX_PER_FILE` per file, in order;
+/// the last one kept for a line (or a file) says how many more there were. `line_of` gives
+/// a diagnostic's file and line.
+pub fn cap(diags: Vec<Diagnostic>, line_of: impl Fn(&Diagnostic) -> (FileId, usize)) -> Vec<Diagnostic> {
+    use std::collections::HashMap;
+    let mut kept: Vec<Diagnostic> = Vec::new();
+    // Per kept line: the index of its last kept diagnostic, how many it kept and dropped.
+    let mut lines: HashMap<(FileId, usize), (usize, usize, usize)> = HashMap::new();
+    let mut files: HashMap<FileId, (usize, usize, usize)> = HashMap::new();
+    for d in diags {
+        let at = line_of(&d);
+        let file = files.entry(at.0).or_insert((0, 0, 0));
+        if file.1 >= MAX_PER_FILE {
+            file.2 += 1;
+            continue;
+        }
+        let line = lines.entry(at).or_insert((0, 0, 0));
+        if line.1 >= MAX_PER_LINE {
+            line.2 += 1;
+            continue;
+        }
+        line.0 = kept.len();
+        line.1 += 1;
+        file.0 = kept.len();
+        file.1 += 1;
+        kept.push(d);
+    }
+    for &(i, _, dropped) in lines.values().filter(|l| l.2 > 0) {
+        more_on_this_line(&mut kept[i], dropped);
+    }
+    for &(i, _, dropped) in files.values().filter(|f| f.2 > 0) {
+        more_in_this_file(&mut kept[i], dropped);
+    }
+    kept
+}
+
 /// Diagnostics collected by a stage, in the order they were found.
 #[derive(Default, Debug)]
 pub struct Diagnostics {

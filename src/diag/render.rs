@@ -23,14 +23,31 @@ impl<'a> Files<'a> for Sources {
     }
     fn line_range(&'a self, id: Self::FileId, line_index: usize) -> Result<std::ops::Range<usize>, FilesError> {
         let f: &SourceFile = self.get(id);
-        let mut starts = std::iter::once(0).chain(f.text.match_indices('\n').map(|(i, _)| i + 1));
-        let start = starts.nth(line_index).ok_or(FilesError::LineTooLarge { given: line_index, max: 0 })?;
-        let end = f.text[start..].find('\n').map(|e| start + e + 1).unwrap_or(f.text.len());
-        Ok(start..end)
+        f.line_range(line_index).ok_or(FilesError::LineTooLarge { given: line_index, max: 0 })
     }
 }
 
-fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
+/// The longest line a diagnostic quotes: past it, the diagnostic gives the place and its
+/// label as text, and not the line (a line of ten megabytes is not shown once per error).
+pub const MAX_QUOTED_LINE: usize = 400;
+
+fn quotes_its_lines(sources: &Sources, d: &Diagnostic) -> bool {
+    std::iter::once(&d.primary).chain(&d.secondary).all(|l| {
+        let f = sources.get(l.file);
+        let (first, _) = f.line_col(l.span.start);
+        let (last, _) = f.line_col(l.span.end);
+        (first..=last).all(|line| f.line_range(line - 1).is_none_or(|r| r.len() <= MAX_QUOTED_LINE))
+    })
+}
+
+fn to_codespan(sources: &Sources, d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
+    if !quotes_its_lines(sources, d) {
+        return unquoted(sources, d);
+    }
+    to_codespan_quoted(d)
+}
+
+fn to_codespan_quoted(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
     let sev = match d.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
@@ -53,12 +70,33 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
     cs::Diagnostic::new(sev).with_code(d.code).with_message(&d.message).with_labels(labels).with_notes(notes)
 }
 
+/// A diagnostic on a line too long to quote: each label as `--> file:line:col: label`.
+fn unquoted(sources: &Sources, d: &Diagnostic) -> cs::Diagnostic<super::FileId> {
+    let sev = match d.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+        Severity::Note => cs::Severity::Note,
+    };
+    let mut notes: Vec<String> = std::iter::once(&d.primary)
+        .chain(&d.secondary)
+        .map(|l| {
+            let f = sources.get(l.file);
+            let (line, col) = f.line_col(l.span.start);
+            let length = f.line_range(line - 1).map_or(0, |r| f.text[r].trim_end_matches('\n').chars().count());
+            format!("--> {}:{line}:{col}: {} (the line is {length} characters long; not shown)", f.display, l.text)
+        })
+        .collect();
+    let rest = to_codespan_quoted(d).notes;
+    notes.extend(rest);
+    cs::Diagnostic::new(sev).with_code(d.code).with_message(&d.message).with_notes(notes)
+}
+
 /// Render as rustc does: `error[E101]: …`, then `--> file:line:col`, the line and a caret.
 pub fn text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
     let mut buf = if color { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
     let config = term::Config { chars: term::Chars::ascii(), ..term::Config::default() };
     for d in diags {
-        term::emit(&mut buf, &config, sources, &to_codespan(d)).expect("writing to a buffer");
+        term::emit(&mut buf, &config, sources, &to_codespan(sources, d)).expect("writing to a buffer");
     }
     String::from_utf8_lossy(buf.as_slice()).into_owned()
 }

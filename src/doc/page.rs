@@ -15,9 +15,6 @@ use std::fmt::Write;
 
 const CSS: &str = include_str!("page/page.css");
 const PAGE_JS: &str = include_str!("page/page.js");
-/// Until the JavaScript module exports `<fn>_wire`, the page builds it from `<fn>_traced`
-/// and `<fn>_record` (see [`wire_binding`]). Delete the file and that branch when it does.
-const WIRE_SHIM_JS: &str = include_str!("page/wire_shim.js");
 
 /// The page `rulec gen` writes beside the JavaScript module: `javascript/<alias>_page.html`.
 pub fn page_file(u: &Unit) -> File {
@@ -66,10 +63,7 @@ pub fn page(u: &Unit) -> String {
     out.push_str("<script type=\"module\">\n");
     out.push_str(&script_text(&module));
     out.push_str("\n// The page: the board over the document (rulec doc --format html).\n{\n");
-    let (binding, shim) = wire_binding(&api);
-    if shim {
-        out.push_str(&script_text(WIRE_SHIM_JS));
-    }
+    let binding = wire_binding(&api);
     out.push_str(&script_text(PAGE_JS));
     let _ = writeln!(out, "startPage({binding}, \"rule-data\");\n}}\n</script>\n</body>\n</html>");
     out
@@ -81,18 +75,10 @@ fn script_text(js: &str) -> String {
     js.replace("</script", "<\\/script").replace("<!--", "<\\!--")
 }
 
-/// The function the page calls for one case, as a JavaScript expression, and whether it
-/// needs the shim: the module's `<fn>_wire` when its api names one, else the shim over
-/// `<fn>_traced` and `<fn>_record`.
-fn wire_binding(api: &Json) -> (String, bool) {
-    if let Some(wire) = api["wire"].as_str() {
-        return (wire.to_string(), false);
-    }
-    let names: Vec<Json> =
-        api["params"].as_array().map(|ps| ps.iter().map(|p| p["name"].clone()).collect()).unwrap_or_default();
-    let traced = api["traced"].as_str().unwrap_or_default();
-    let record = api["record"].as_str().unwrap_or_default();
-    (format!("rulecWireShim({traced}, {record}, {}, RuleInputError)", Json::Array(names)), true)
+/// The function the page calls for one case, as a JavaScript expression: the module's
+/// `<fn>_wire`, which takes a call as the wire spells it and answers as `rulec eval` does.
+fn wire_binding(api: &Json) -> String {
+    api["wire"].as_str().expect("the JavaScript api names its wire function").to_string()
 }
 
 /// How a field reads its text: the kind, and for a rate the step in percent.

@@ -128,9 +128,14 @@ pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
             return Err(Refusal::new(sentence::constraint(&c.text)));
         }
     }
-    for key in map.keys() {
-        if !p.inputs.iter().any(|&v| &p.vars[v].name == key) {
-            return Err(Refusal::new(sentence::not_an_input(key)));
+    // A key that names no input: only looked for when the keys outnumber the inputs given
+    // (a call has a thousand keys where a table has a thousand columns).
+    let given = p.inputs.iter().filter(|&&v| map.contains_key(&p.vars[v].name)).count();
+    if map.len() > given {
+        for key in map.keys() {
+            if !p.inputs.iter().any(|&v| &p.vars[v].name == key) {
+                return Err(Refusal::new(sentence::not_an_input(key)));
+            }
         }
     }
     Ok(out)
@@ -141,7 +146,9 @@ pub fn json_number(n: &serde_json::Number) -> Option<Rat> {
     num::parse_decimal(&n.to_string())
 }
 
-fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refusal> {
+/// Read one value of `var` from its wire form (`None` when the key is absent): the checks
+/// [`read_inputs`] makes of each input, in its order (missing, kind, enum membership, range).
+pub fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refusal> {
     let name = &var.name;
     let raw = match raw {
         None | Some(Json::Null) if var.optional => return Ok(Value::None),
@@ -168,6 +175,13 @@ fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refus
             None => return not_of_kind(),
         },
         WireKind::Integer => {
+            if let Json::Number(n) = raw {
+                match too_wide(var, &n.to_string()) {
+                    Some(Wide::Fraction) => return not_of_kind(),
+                    Some(Wide::PastRange) => return Err(Refusal::new(sentence::out_of_range(name))),
+                    None => {}
+                }
+            }
             let n = match raw {
                 Json::Number(n) => json_number(n).filter(|r| r.is_integer()),
                 _ => None,
@@ -188,6 +202,37 @@ fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, Refus
         }
     }
     Ok(value)
+}
+
+/// The refusal of a number too wide to convert, decided from its digits alone (converting a
+/// number of a million digits takes time quadratic in them): a fraction is not an integer,
+/// and a whole number of more digits than int64 holds (or than the range's widest end, if
+/// that is wider) is out of range. The same sentences as for any other number.
+/// What a number wider than int64 is, told from its digits alone.
+enum Wide {
+    Fraction,
+    PastRange,
+}
+
+fn too_wide(var: &Var, text: &str) -> Option<Wide> {
+    const INT64_DIGITS: u64 = 19;
+    if text.len() as u64 <= INT64_DIGITS + 2 {
+        return None;
+    }
+    let (whole, digits) = num::decimal_digits(text)?;
+    if !whole {
+        return Some(Wide::Fraction);
+    }
+    let widest = match &var.range {
+        Some((Value::Num(lo), Value::Num(hi))) => {
+            let end = |x: &num::Rat| {
+                (num_traits::Signed::abs(x) / var.ty.factor()).ceil().to_integer().to_string().len() as u64
+            };
+            end(lo).max(end(hi))
+        }
+        _ => 0,
+    };
+    (digits > INT64_DIGITS.max(widest)).then_some(Wide::PastRange)
 }
 
 /// A value in the wire form: an integer in the declared unit, a name, a date, a boolean, null.

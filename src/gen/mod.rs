@@ -30,11 +30,13 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Ruby => &ruby::Ruby,
         Lang::Php => &php::Php,
         Lang::Swift => &swift::Swift,
+        Lang::Numpy => &numpy::Numpy,
     }
 }
 
 pub mod go;
 pub mod java;
+pub mod numpy;
 pub mod php;
 pub mod python;
 pub mod ruby;
@@ -255,7 +257,7 @@ fn wire_int(r: &crate::num::Rat) -> serde_json::Value {
 /// file `rulec-build` writes into OUT_DIR and the code `include_rule!` expands to. It is
 /// written to be `include!`d inside `pub mod <alias> { … }`.
 pub fn rust_module(u: &Unit) -> File {
-    let name = format!("{}.rs", u.program.ident());
+    let name = format!("{}.rs", u.names(Lang::Rust).module);
     backend(Lang::Rust).generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
 }
 

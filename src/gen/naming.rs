@@ -26,6 +26,9 @@ pub struct Names {
     pub units: Vec<String>,
     /// By enum: its type.
     pub enums: Vec<String>,
+    /// By enum: the function reading a value back from its wire name, where the language
+    /// declares one beside the type (Go's `ParseCouponKind`).
+    pub parsers: Vec<Option<String>>,
     /// By enum, by value: the member's identifier (bare: without the enum's qualifier).
     pub members: Vec<Vec<String>>,
     /// The function holding the branches (answers the outputs and the rows).
@@ -40,6 +43,18 @@ pub struct Names {
     pub vars: Vec<String>,
     /// By variable: its field in `Output` (outputs) or Go's `Input` (inputs).
     pub fields: Vec<String>,
+    /// The language's `locals`, each with the spelling left free by the rule's values.
+    locals: Vec<(&'static str, String)>,
+}
+
+impl Names {
+    /// The spelling of the generated code's own local `base` (one of the language's `locals`).
+    pub fn local(&self, base: &str) -> &str {
+        match self.locals.iter().find(|(b, _)| *b == base) {
+            Some((_, spelled)) => spelled,
+            None => panic!("`{base}` is not among the {} locals of src/lang.rs", self.lang.name()),
+        }
+    }
 }
 
 /// Identifiers taken in one namespace.
@@ -92,7 +107,7 @@ impl<'a> Scope<'a> {
                 return format!("{open}{ident}{close}");
             }
         }
-        let mut candidate = if self.reserved(&ident) { format!("{ident}_") } else { ident.clone() };
+        let mut candidate = if self.reserved(&ident) { case.escaped(&ident) } else { ident.clone() };
         let mut n = 2;
         while self.is_taken(&candidate) || self.reserved(&candidate) {
             candidate = case.numbered(&ident, n);
@@ -109,7 +124,7 @@ impl<'a> Scope<'a> {
         self.claim(ident, case)
     }
 
-    /// Claim a field: unique, and not one of `extra`.
+    /// Claim a spelling that must be unique but is also not one of `extra`.
     fn claim_field(&mut self, ident: String, case: Case, extra: &[&str]) -> String {
         let clash = |s: &str| extra.contains(&s);
         let mut candidate = if clash(&ident) { format!("{ident}_") } else { ident.clone() };
@@ -183,10 +198,13 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
             _ => None,
         })
         .collect();
+    let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
     let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
     let mut values =
         if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
     let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
+    // After the values: a value named like one of them keeps its name, the local moves.
+    let locals = n.locals.iter().map(|&l| (l, values.claim(l.to_string(), Case::Keep))).collect();
     let mut inputs = Scope::new(n);
     let mut outputs = Scope::new(n);
     let fields = plan
@@ -217,10 +235,12 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         slots,
         units,
         enums,
+        parsers,
         members,
         member_consts,
         ranks,
         vars,
         fields,
+        locals,
     }
 }

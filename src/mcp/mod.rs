@@ -9,7 +9,7 @@
 mod capture;
 pub mod tools;
 
-use crate::cli::{Cli, Command};
+use crate::cli::Cli;
 use clap::{CommandFactory, Parser};
 use serde_json::{json, Map, Value as Json};
 use std::io::{BufRead, BufReader, Write};
@@ -81,15 +81,15 @@ pub mod code {
 }
 
 /// Serve until standard input ends. `run` is the CLI's own dispatch (src/main.rs).
-pub fn serve(run: &dyn Fn(Command) -> Result<u8, String>) -> Result<u8, String> {
+pub fn serve(run: &dyn Fn(Cli) -> Result<u8, String>) -> Result<u8, String> {
     #[cfg(unix)]
     {
         let stdio = capture::Stdio::take().map_err(|e| format!("cannot take standard input and output: {e}"))?;
         let mut output = stdio.output.try_clone().map_err(|e| e.to_string())?;
         let mut input = BufReader::new(stdio.input.try_clone().map_err(|e| e.to_string())?);
         let server = Server::new();
-        let call = |command: Command| -> Outcome {
-            let ran = stdio.capture(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(command))));
+        let call = |cli: Cli| -> Outcome {
+            let ran = stdio.capture(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))));
             match ran {
                 Err(e) => Outcome { text: format!("error: cannot capture the command's output: {e}\n"), code: 2 },
                 Ok((out, err, result)) => {
@@ -190,7 +190,7 @@ impl Server {
     }
 
     /// The answer to one line, or `None` for a notification (and a blank line).
-    pub fn answer(&self, line: &Line, run: &dyn Fn(Command) -> Outcome) -> Option<String> {
+    pub fn answer(&self, line: &Line, run: &dyn Fn(Cli) -> Outcome) -> Option<String> {
         let bytes = match line {
             Line::TooLong => {
                 return Some(error(
@@ -258,7 +258,7 @@ impl Server {
         &self,
         method: &str,
         params: &Map<String, Json>,
-        run: &dyn Fn(Command) -> Outcome,
+        run: &dyn Fn(Cli) -> Outcome,
     ) -> Result<Json, (i64, String)> {
         match method {
             "initialize" => {
@@ -295,7 +295,7 @@ impl Server {
         }
     }
 
-    fn call(&self, params: &Map<String, Json>, run: &dyn Fn(Command) -> Outcome) -> Result<Json, (i64, String)> {
+    fn call(&self, params: &Map<String, Json>, run: &dyn Fn(Cli) -> Outcome) -> Result<Json, (i64, String)> {
         let name = params.get("name").and_then(Json::as_str).ok_or((code::INVALID_PARAMS, "name is missing".into()))?;
         let tool = self.tools.iter().find(|t| t.name == name).ok_or_else(|| {
             (code::INVALID_PARAMS, format!("{name} is not a tool of rulec mcp; tools/list lists them"))
@@ -308,7 +308,7 @@ impl Server {
         };
         let argv = tool.argv(args).map_err(|e| (code::INVALID_PARAMS, e))?;
         let outcome = match Cli::try_parse_from(std::iter::once("rulec".to_string()).chain(argv)) {
-            Ok(cli) => run(cli.command),
+            Ok(cli) => run(cli),
             Err(e) => Outcome { text: e.render().to_string(), code: u8::try_from(e.exit_code()).unwrap_or(2) },
         };
         Ok(json!({

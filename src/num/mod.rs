@@ -205,6 +205,17 @@ pub fn decimal_is_whole(text: &str) -> Option<bool> {
     Some(d.significant.is_empty() || d.scale >= 0)
 }
 
+/// Whether a decimal text is a whole number, and how many digits its integer part has
+/// (`0` for zero), read from the text alone: never converted, however long it is.
+pub fn decimal_digits(text: &str) -> Option<(bool, u64)> {
+    let d = decimal_parts(text)?;
+    if d.significant.is_empty() {
+        return Some((true, 0));
+    }
+    let digits = d.significant.len() as i128 + d.scale;
+    Some((d.scale >= 0, digits.max(0) as u64))
+}
+
 /// A rational as the shortest exact decimal, or `n/d` when it has none.
 pub fn to_decimal_string(x: &Rat) -> String {
     if x.is_integer() {

@@ -132,6 +132,9 @@ pub const KEYWORDS: &[&str] = &[
     "in",
 ];
 
+/// The most digits a number literal may have (whole and fractional part together).
+pub const MAX_LITERAL_DIGITS: usize = 100;
+
 pub fn is_keyword(s: &str) -> bool {
     KEYWORDS.contains(&s)
 }
@@ -144,10 +147,16 @@ fn is_ident_continue(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
 }
 
-/// Lex `line`, which starts at byte `base` of the file.
+/// Lex `line`, which starts at byte `base` of the file. At most
+/// `diag::MAX_PER_LINE` diagnostics are kept; the last one kept counts the others.
 pub fn lex_line(line: &str, base: usize, file: FileId, diags: &mut Vec<Diagnostic>) -> LexedLine {
-    let mut lx = Lexer { src: line, pos: 0, base, file, diags, tokens: Vec::new(), depth: 0 };
+    let mut lx = Lexer { src: line, pos: 0, base, file, diags, reported: 0, dropped: 0, tokens: Vec::new(), depth: 0 };
     let comment = lx.run();
+    if lx.dropped > 0 {
+        if let Some(last) = lx.diags.last_mut() {
+            crate::diag::more_on_this_line(last, lx.dropped);
+        }
+    }
     LexedLine { tokens: lx.tokens, comment }
 }
 
@@ -157,6 +166,9 @@ struct Lexer<'a, 'd> {
     base: usize,
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
+    /// Diagnostics of this line kept, and past `MAX_PER_LINE`, only counted.
+    reported: usize,
+    dropped: usize,
     tokens: Vec<Token>,
     /// Open `(` and `{`: inside them a comma always separates list items.
     depth: usize,
@@ -171,6 +183,14 @@ impl Lexer<'_, '_> {
     }
     fn span(&self, start: usize) -> Span {
         Span::new(self.base + start, self.base + self.pos)
+    }
+    fn report(&mut self, d: Diagnostic) {
+        if self.reported < crate::diag::MAX_PER_LINE {
+            self.reported += 1;
+            self.diags.push(d);
+        } else {
+            self.dropped += 1;
+        }
     }
     fn push(&mut self, tok: Tok, start: usize) {
         let span = self.span(start);
@@ -246,7 +266,7 @@ impl Lexer<'_, '_> {
                     let d = Diagnostic::new("E001", self.file, self.span(start), format!("unexpected character `{c}`"))
                         .label("not part of the language")
                         .help(hint);
-                    self.diags.push(d);
+                    self.report(d);
                     return;
                 }
             };
@@ -271,7 +291,7 @@ impl Lexer<'_, '_> {
                     let d = Diagnostic::new("E003", self.file, self.span(start), "unterminated string")
                         .label("this string has no closing `\"`")
                         .help("close the string on the same line; write `\\\"` for a quote inside it");
-                    self.diags.push(d);
+                    self.report(d);
                     break;
                 }
                 Some('"') => {
@@ -294,7 +314,7 @@ impl Lexer<'_, '_> {
                                 Diagnostic::new("E003", self.file, self.span(esc_start), "unknown escape in a string")
                                     .label("only `\\\"` and `\\\\` are escapes")
                                     .help("write `\\\\` for a backslash");
-                            self.diags.push(d);
+                            self.report(d);
                         }
                     }
                 }
@@ -347,7 +367,24 @@ impl Lexer<'_, '_> {
             }
             unit = Some((self.src[us..self.pos].to_string(), self.span(us)));
         }
-        let value = decimal_value(&int_text, &frac_text);
+        let digits = int_text.len() + frac_text.len();
+        let value = if digits > MAX_LITERAL_DIGITS {
+            // Refused before it is converted: reading a number of a million digits takes
+            // time quadratic in them, and no such number fits a rule's int64 arithmetic.
+            let d = Diagnostic::new(
+                "E008",
+                self.file,
+                self.span(start),
+                format!("this number has {digits} digits; the most a number may have is {MAX_LITERAL_DIGITS}"),
+            )
+            .label("too many digits")
+            .note("every value a rule computes with is a whole int64 in its unit: at most 19 digits")
+            .help("write the number in a unit that makes it short, or remove digits that were pasted by mistake");
+            self.report(d);
+            BigRational::from_integer(BigInt::default())
+        } else {
+            decimal_value(&int_text, &frac_text)
+        };
         if separated {
             let mut canonical = int_text.clone();
             if !frac_text.is_empty() {
@@ -367,7 +404,7 @@ impl Lexer<'_, '_> {
             .note("one spelling per number: a comma always separates list items")
             .help(format!("write `{canonical}`"))
             .fix("rewrite_literal", canonical, Some((self.file, self.span(start))));
-            self.diags.push(d);
+            self.report(d);
         }
         self.push(Tok::Number { value, unit }, start);
     }
@@ -399,7 +436,7 @@ impl Lexer<'_, '_> {
             let d = Diagnostic::new("E010", self.file, self.span(start), format!("`{text}` is not a date"))
                 .label("the calendar has no such day")
                 .help("write a day that exists, as YYYY-MM-DD");
-            self.diags.push(d);
+            self.report(d);
         }
         Some(Tok::Date { year, month, day })
     }

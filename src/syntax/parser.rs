@@ -18,9 +18,25 @@ pub struct Parsed {
 
 /// Parse a whole file. `file` is `None` only when not even a header could be read.
 pub fn parse(text: &str, file: FileId) -> Parsed {
-    let mut p = FileParser { text, file, diags: Vec::new(), lines: split_lines(text), at: 0 };
+    let mut p = FileParser { text, file, diags: Vec::new(), dropped: 0, lines: split_lines(text), at: 0 };
     let f = p.file();
+    if p.dropped > 0 {
+        if let Some(last) = p.diags.last_mut() {
+            crate::diag::more_in_this_file(last, p.dropped);
+        }
+    }
     Parsed { file: f, diags: p.diags }
+}
+
+/// The largest version a rule may have (`rulec.lock` holds it as a signed 64-bit integer).
+pub const MAX_VERSION: u64 = i64::MAX as u64;
+
+/// A word as a message quotes it: a very long one is cut.
+fn shown(word: &str) -> String {
+    match word.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &word[..i]),
+        None => word.to_string(),
+    }
 }
 
 struct Line<'a> {
@@ -49,6 +65,8 @@ struct FileParser<'a> {
     text: &'a str,
     file: FileId,
     diags: Vec<Diagnostic>,
+    /// Diagnostics past `diag::MAX_PER_FILE`, only counted.
+    dropped: usize,
     lines: Vec<Line<'a>>,
     at: usize,
 }
@@ -67,14 +85,22 @@ fn is_table_line(s: &str) -> bool {
 
 impl<'a> FileParser<'a> {
     fn push(&mut self, d: Diagnostic) {
-        self.diags.push(d);
+        if self.diags.len() < crate::diag::MAX_PER_FILE {
+            self.diags.push(d);
+        } else {
+            self.dropped += 1;
+        }
     }
 
     fn lex(&mut self, idx: usize) -> LineTokens {
-        let line = &self.lines[idx];
-        let lexed = lex_line(line.text, line.start, self.file, &mut self.diags);
-        let content_end = lexed.tokens.last().map(|t| t.span.end as usize).unwrap_or(line.start);
-        let first = lexed.tokens.first().map(|t| t.span.start as usize).unwrap_or(line.start);
+        let (text, start) = (self.lines[idx].text, self.lines[idx].start);
+        let mut found = Vec::new();
+        let lexed = lex_line(text, start, self.file, &mut found);
+        for d in found {
+            self.push(d);
+        }
+        let content_end = lexed.tokens.last().map(|t| t.span.end as usize).unwrap_or(start);
+        let first = lexed.tokens.first().map(|t| t.span.start as usize).unwrap_or(start);
         let comment = lexed.comment.map(|(text, span)| Comment { text, span, blank_before: false });
         LineTokens { tokens: lexed.tokens, comment, span: Span::new(first, content_end) }
     }
@@ -175,15 +201,25 @@ impl<'a> FileParser<'a> {
                 "rule" => {
                     let name = self.decl_name(&mut c)?;
                     let (v, vspan) = c.ident_any().ok_or_else(|| c.expected(self.file, "the version, as `v1`"))?;
-                    let version = v
+                    let digits = v
                         .strip_prefix('v')
-                        .and_then(|n| n.parse::<u64>().ok())
-                        .filter(|n| *n > 0 && !v[1..].starts_with('0'))
-                        .ok_or_else(|| {
-                            Diagnostic::new("E005", self.file, vspan, format!("`{v}` is not a version"))
-                                .label("expected `v` and a positive whole number")
-                                .help("write the rule's version as `v1`, `v2`, …")
-                        })?;
+                        .filter(|n| !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit()));
+                    let Some(digits) = digits else {
+                        return Err(Diagnostic::new(
+                            "E005",
+                            self.file,
+                            vspan,
+                            format!("`{}` is not a version", shown(&v)),
+                        )
+                        .label("expected `v` and a positive whole number")
+                        .help("write the rule's version as `v1`, `v2`, …"));
+                    };
+                    // rulec.lock records the version as a TOML integer: a signed 64-bit one.
+                    let version = digits.parse::<u64>().ok().filter(|n| *n <= MAX_VERSION).ok_or_else(|| {
+                        Diagnostic::new("E005", self.file, vspan, format!("`{}` is too large a version", shown(&v)))
+                            .label(format!("the largest version is v{MAX_VERSION}"))
+                            .help("number the rule's versions `v1`, `v2`, …")
+                    })?;
                     c.end(self.file)?;
                     Ok(Header {
                         kind: HeaderKind::Rule { version },
@@ -206,7 +242,7 @@ impl<'a> FileParser<'a> {
         match res {
             Ok(h) => Some(h),
             Err(d) => {
-                self.diags.push(d);
+                self.push(d);
                 None
             }
         }
@@ -233,7 +269,7 @@ impl<'a> FileParser<'a> {
                 match res {
                     Ok(t) => Some(ItemKind::Table(t)),
                     Err(d) => {
-                        self.diags.push(d);
+                        self.push(d);
                         self.skip_table_lines();
                         None
                     }
@@ -242,7 +278,7 @@ impl<'a> FileParser<'a> {
             _ => match self.declaration(&mut c) {
                 Ok(k) => Some(k),
                 Err(d) => {
-                    self.diags.push(d);
+                    self.push(d);
                     None
                 }
             },
@@ -467,7 +503,7 @@ impl<'a> FileParser<'a> {
             let cells = match split_cells(&rline.tokens, rline.span, file) {
                 Ok(c) => c,
                 Err(d) => {
-                    self.diags.push(d);
+                    self.push(d);
                     continue;
                 }
             };
@@ -499,7 +535,7 @@ impl<'a> FileParser<'a> {
                 match parsed {
                     Ok(kind) => out.push(CellSyntax { kind, span: cell.span }),
                     Err(d) => {
-                        self.diags.push(d);
+                        self.push(d);
                         ok = false;
                     }
                 }
@@ -750,66 +786,105 @@ fn expect(c: &mut Cursor, file: FileId) -> Result<Expect, Diagnostic> {
 }
 
 // ---- expressions, by precedence: or < and < not < comparison < + - < * / < unary minus
+//
+// Every stage after the parser (sema, the analysis, the evaluator, fmt, every backend) walks
+// an expression recursively, so the parser refuses one nested deeper than `MAX_NESTING`
+// (E007): that bound is what keeps every stage's stack bounded. Each function returns the
+// depth of the tree it built with it, so a long chain such as `1 + 1 + …`, which the loops
+// below build without recursing, is bounded too, and is refused before it is built past the
+// limit (dropping a tree recurses as well).
+
+/// The deepest expression tree rulec reads: parentheses, calls, `if`, `not`, `-` and each
+/// operator of a chain (`a + b + c` is two levels) count one level each.
+pub const MAX_NESTING: u32 = 128;
+
+/// An expression and the depth of its tree (a name or a literal is 1).
+type Deep = (Expr, u32);
 
 pub(crate) fn expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    or_expr(c, file)
+    or_expr(c, file).map(|(e, _)| e)
 }
 
-fn or_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    let mut l = and_expr(c, file)?;
+/// A subexpression one level further in (inside `(`, a call, `if`, `not`, `-`): refused
+/// before recursing once the limit is reached.
+fn nested<T>(
+    c: &mut Cursor,
+    file: FileId,
+    at: Span,
+    parse: impl FnOnce(&mut Cursor, FileId) -> Result<T, Diagnostic>,
+) -> Result<T, Diagnostic> {
+    if c.nesting >= MAX_NESTING {
+        return Err(too_deep(file, at));
+    }
+    c.nesting += 1;
+    let out = parse(c, file);
+    c.nesting -= 1;
+    out
+}
+
+/// The depth of a node over children of depths `a` and `b`, refused past the limit.
+fn join(file: FileId, at: Span, a: u32, b: u32) -> Result<u32, Diagnostic> {
+    let d = a.max(b) + 1;
+    if d > MAX_NESTING {
+        return Err(too_deep(file, at));
+    }
+    Ok(d)
+}
+
+fn too_deep(file: FileId, at: Span) -> Diagnostic {
+    Diagnostic::new("E007", file, at, format!("this expression nests more than {MAX_NESTING} levels deep"))
+        .label(format!("level {} starts here", MAX_NESTING + 1))
+        .note(format!(
+            "the limit is {MAX_NESTING} levels: each `(`, call, `if`, `not` and `-`, and each operator of a chain such as `a + b + c`, is one level"
+        ))
+        .help("name parts of the expression with `define` and use the names")
+}
+
+fn or_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let (mut l, mut d) = and_expr(c, file)?;
     while c.peek_ident() == Some("or") {
-        c.bump();
-        let r = and_expr(c, file)?;
+        let op = c.bump().unwrap().span;
+        let (r, rd) = and_expr(c, file)?;
+        d = join(file, op, d, rd)?;
         let span = l.span.to(r.span);
         l = Expr { kind: ExprKind::Or(Box::new(l), Box::new(r)), span };
     }
-    Ok(l)
+    Ok((l, d))
 }
 
-fn and_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    let mut l = not_expr(c, file)?;
+fn and_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let (mut l, mut d) = not_expr(c, file)?;
     while c.peek_ident() == Some("and") {
-        c.bump();
-        let r = not_expr(c, file)?;
+        let op = c.bump().unwrap().span;
+        let (r, rd) = not_expr(c, file)?;
+        d = join(file, op, d, rd)?;
         let span = l.span.to(r.span);
         l = Expr { kind: ExprKind::And(Box::new(l), Box::new(r)), span };
     }
-    Ok(l)
+    Ok((l, d))
 }
 
-fn not_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
+fn not_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
     if c.peek_ident() == Some("not") {
         let start = c.bump().unwrap().span;
-        let inner = not_expr(c, file)?;
+        let (inner, d) = nested(c, file, start, not_expr)?;
         let span = start.to(inner.span);
-        return Ok(Expr { kind: ExprKind::Not(Box::new(inner)), span });
+        return Ok((Expr { kind: ExprKind::Not(Box::new(inner)), span }, join(file, start, d, 0)?));
     }
     cmp_expr(c, file)
 }
 
-fn cmp_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    let l = add_expr(c, file)?;
+fn cmp_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let (l, ld) = add_expr(c, file)?;
     if c.peek_ident() == Some("in") {
         c.bump();
-        let ExprKind::Name(name) = l.kind else {
-            return Err(Diagnostic::new("E002", file, l.span, "`in` needs a name on its left")
-                .label("expected a value name")
-                .help("write `NAME in {V1, V2}`"));
-        };
-        c.expect(file, &Tok::LBrace)?;
-        let mut values = vec![literal(c, file)?];
-        while c.eat(&Tok::Comma) {
-            values.push(literal(c, file)?);
-        }
-        let close = c.expect(file, &Tok::RBrace)?;
-        let span = l.span.to(close);
-        return Ok(Expr { kind: ExprKind::In { name, values }, span });
+        return in_set(c, file, l).map(|e| (e, ld));
     }
     let Some(op) = c.peek().and_then(|t| cmp_op(&t.tok)) else {
-        return Ok(l);
+        return Ok((l, ld));
     };
-    c.bump();
-    let r = add_expr(c, file)?;
+    let op_span = c.bump().unwrap().span;
+    let (r, rd) = add_expr(c, file)?;
     if let Some(t) = c.peek() {
         if cmp_op(&t.tok).is_some() {
             return Err(Diagnostic::new("E073", file, t.span, "comparisons do not chain")
@@ -817,41 +892,61 @@ fn cmp_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
                 .help("join two comparisons with `and`: `a <= b and b <= c`"));
         }
     }
+    let d = join(file, op_span, ld, rd)?;
     let span = l.span.to(r.span);
-    Ok(Expr { kind: ExprKind::Cmp(op, Box::new(l), Box::new(r)), span })
+    Ok((Expr { kind: ExprKind::Cmp(op, Box::new(l), Box::new(r)), span }, d))
 }
 
-fn add_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    let mut l = mul_expr(c, file)?;
+/// `NAME in {V1, V2}`, after `in`.
+fn in_set(c: &mut Cursor, file: FileId, l: Expr) -> Result<Expr, Diagnostic> {
+    let ExprKind::Name(name) = l.kind else {
+        return Err(Diagnostic::new("E002", file, l.span, "`in` needs a name on its left")
+            .label("expected a value name")
+            .help("write `NAME in {V1, V2}`"));
+    };
+    c.expect(file, &Tok::LBrace)?;
+    let mut values = vec![literal(c, file)?];
+    while c.eat(&Tok::Comma) {
+        values.push(literal(c, file)?);
+    }
+    let close = c.expect(file, &Tok::RBrace)?;
+    let span = l.span.to(close);
+    Ok(Expr { kind: ExprKind::In { name, values }, span })
+}
+
+fn add_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let (mut l, mut d) = mul_expr(c, file)?;
     loop {
         let op = match c.peek().map(|t| &t.tok) {
             Some(Tok::Plus) => BinOp::Add,
             Some(Tok::Minus) => BinOp::Sub,
-            _ => return Ok(l),
+            _ => return Ok((l, d)),
         };
-        c.bump();
-        let r = mul_expr(c, file)?;
+        let op_span = c.bump().unwrap().span;
+        let (r, rd) = mul_expr(c, file)?;
+        d = join(file, op_span, d, rd)?;
         let span = l.span.to(r.span);
         l = Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span };
     }
 }
 
-fn mul_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    let mut l = unary_expr(c, file)?;
+fn mul_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let (mut l, mut d) = unary_expr(c, file)?;
     loop {
         let op = match c.peek().map(|t| &t.tok) {
             Some(Tok::Star) => BinOp::Mul,
             Some(Tok::Slash) => BinOp::Div,
-            _ => return Ok(l),
+            _ => return Ok((l, d)),
         };
-        c.bump();
-        let r = unary_expr(c, file)?;
+        let op_span = c.bump().unwrap().span;
+        let (r, rd) = unary_expr(c, file)?;
+        d = join(file, op_span, d, rd)?;
         let span = l.span.to(r.span);
         l = Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span };
     }
 }
 
-fn unary_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
+fn unary_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
     if let Some(t) = c.peek() {
         if t.tok == Tok::Minus {
             let start = t.span;
@@ -859,100 +954,128 @@ fn unary_expr(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
             if let Some(Token { tok: Tok::Number { .. }, span }) = c.peek_at(1) {
                 if span.start == start.end {
                     let lit = literal(c, file)?;
-                    return Ok(Expr { span: lit.span, kind: ExprKind::Lit(lit) });
+                    return Ok((Expr { span: lit.span, kind: ExprKind::Lit(lit) }, 1));
                 }
             }
             c.bump();
-            let inner = unary_expr(c, file)?;
+            let (inner, d) = nested(c, file, start, unary_expr)?;
             let span = start.to(inner.span);
-            return Ok(Expr { kind: ExprKind::Neg(Box::new(inner)), span });
+            return Ok((Expr { kind: ExprKind::Neg(Box::new(inner)), span }, join(file, start, d, 0)?));
         }
     }
     primary(c, file)
 }
 
-fn primary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
-    let Some(tok) = c.peek().cloned() else {
+// `primary` only dispatches: each form that nests is a function of its own, so the stack
+// a level of nesting takes is that form's frame, not the sum of every form's temporaries.
+fn primary(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let Some(tok) = c.peek() else {
         return Err(c.expected(file, "an expression"));
     };
     match &tok.tok {
-        Tok::LParen => {
-            c.bump();
-            let inner = expr(c, file)?;
-            let close = c.expect(file, &Tok::RParen)?;
-            Ok(Expr { kind: ExprKind::Paren(Box::new(inner)), span: tok.span.to(close) })
-        }
+        Tok::LParen => paren(c, file),
         Tok::Ident(w) => match w.as_str() {
-            "min" | "max" | "mod" | "isqrt" => {
-                let f = match w.as_str() {
-                    "min" => Func::Min,
-                    "max" => Func::Max,
-                    "mod" => Func::Mod,
-                    _ => Func::Isqrt,
-                };
-                c.bump();
-                c.expect(file, &Tok::LParen)?;
-                let mut args = vec![expr(c, file)?];
-                while c.eat(&Tok::Comma) {
-                    args.push(expr(c, file)?);
-                }
-                let close = c.expect(file, &Tok::RParen)?;
-                Ok(Expr { kind: ExprKind::Call(f, args), span: tok.span.to(close) })
-            }
-            "round" => {
-                c.bump();
-                c.expect(file, &Tok::LParen)?;
-                let value = expr(c, file)?;
-                c.expect(file, &Tok::Comma)?;
-                let mode = c.name(file)?;
-                c.expect(file, &Tok::Comma)?;
-                let grid = literal(c, file)?;
-                let close = c.expect(file, &Tok::RParen)?;
-                Ok(Expr { kind: ExprKind::Round { value: Box::new(value), mode, grid }, span: tok.span.to(close) })
-            }
-            "if" => {
-                c.bump();
-                let cond = expr(c, file)?;
-                c.keyword(file, "then")?;
-                let then = expr(c, file)?;
-                c.keyword(file, "else")?;
-                let els = expr(c, file)?;
-                let span = tok.span.to(els.span);
-                Ok(Expr { kind: ExprKind::If { cond: Box::new(cond), then: Box::new(then), els: Box::new(els) }, span })
-            }
-            "true" | "false" | "none" => {
-                let lit = literal(c, file)?;
-                Ok(Expr { span: lit.span, kind: ExprKind::Lit(lit) })
-            }
-            _ if is_keyword(w) => Err(c.expected(file, "an expression")),
-            _ => {
-                let lit = literal(c, file)?;
-                let kind = match lit.kind {
-                    LitKind::Name(id) => ExprKind::Name(id),
-                    _ => ExprKind::Lit(lit.clone()),
-                };
-                Ok(Expr { kind, span: lit.span })
-            }
+            "min" | "max" | "mod" | "isqrt" => call(c, file),
+            "round" => round_call(c, file),
+            "if" => if_expr(c, file),
+            "true" | "false" | "none" => leaf(c, file),
+            w if is_keyword(w) => Err(c.expected(file, "an expression")),
+            _ => leaf(c, file),
         },
-        Tok::Number { .. } | Tok::Date { .. } | Tok::Str(_) => {
-            let lit = literal(c, file)?;
-            Ok(Expr { span: lit.span, kind: ExprKind::Lit(lit) })
-        }
+        Tok::Number { .. } | Tok::Date { .. } | Tok::Str(_) => leaf(c, file),
         _ => Err(c.expected(file, "an expression")),
     }
+}
+
+/// A literal, or a bare name.
+fn leaf(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let lit = literal(c, file)?;
+    let kind = match lit.kind {
+        LitKind::Name(id) => ExprKind::Name(id),
+        _ => ExprKind::Lit(lit.clone()),
+    };
+    Ok((Expr { kind, span: lit.span }, 1))
+}
+
+#[inline(never)]
+fn paren(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let open = c.bump().unwrap().span;
+    let (inner, d) = nested(c, file, open, or_expr)?;
+    let close = c.expect(file, &Tok::RParen)?;
+    Ok((Expr { kind: ExprKind::Paren(Box::new(inner)), span: open.to(close) }, join(file, open, d, 0)?))
+}
+
+#[inline(never)]
+fn call(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let head = c.bump().unwrap();
+    let f = match head.tok {
+        Tok::Ident(ref w) if w == "min" => Func::Min,
+        Tok::Ident(ref w) if w == "max" => Func::Max,
+        Tok::Ident(ref w) if w == "mod" => Func::Mod,
+        _ => Func::Isqrt,
+    };
+    c.expect(file, &Tok::LParen)?;
+    let (args, d) = nested(c, file, head.span, |c, file| {
+        let (first, mut d) = or_expr(c, file)?;
+        let mut args = vec![first];
+        while c.eat(&Tok::Comma) {
+            let (a, ad) = or_expr(c, file)?;
+            d = d.max(ad);
+            args.push(a);
+        }
+        Ok((args, d))
+    })?;
+    let close = c.expect(file, &Tok::RParen)?;
+    Ok((Expr { kind: ExprKind::Call(f, args), span: head.span.to(close) }, join(file, head.span, d, 0)?))
+}
+
+#[inline(never)]
+fn round_call(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let head = c.bump().unwrap().span;
+    c.expect(file, &Tok::LParen)?;
+    let (value, d) = nested(c, file, head, or_expr)?;
+    c.expect(file, &Tok::Comma)?;
+    let mode = c.name(file)?;
+    c.expect(file, &Tok::Comma)?;
+    let grid = literal(c, file)?;
+    let close = c.expect(file, &Tok::RParen)?;
+    Ok((
+        Expr { kind: ExprKind::Round { value: Box::new(value), mode, grid }, span: head.to(close) },
+        join(file, head, d, 0)?,
+    ))
+}
+
+#[inline(never)]
+fn if_expr(c: &mut Cursor, file: FileId) -> Result<Deep, Diagnostic> {
+    let head = c.bump().unwrap().span;
+    let (cond, then, els, d) = nested(c, file, head, |c, file| {
+        let (cond, cd) = or_expr(c, file)?;
+        c.keyword(file, "then")?;
+        let (then, td) = or_expr(c, file)?;
+        c.keyword(file, "else")?;
+        let (els, ed) = or_expr(c, file)?;
+        Ok((cond, then, els, cd.max(td).max(ed)))
+    })?;
+    let span = head.to(els.span);
+    Ok((
+        Expr { kind: ExprKind::If { cond: Box::new(cond), then: Box::new(then), els: Box::new(els) }, span },
+        join(file, head, d, 0)?,
+    ))
 }
 
 /// A position in the tokens of one line (or one cell).
 pub(crate) struct Cursor<'t> {
     tokens: &'t [Token],
     pos: usize,
+    /// How many subexpressions the parser is inside (`MAX_NESTING` bounds it).
+    nesting: u32,
     /// The whole line or cell, for errors at its end.
     pub whole: Span,
 }
 
 impl<'t> Cursor<'t> {
     pub fn new(tokens: &'t [Token], whole: Span) -> Cursor<'t> {
-        Cursor { tokens, pos: 0, whole }
+        Cursor { tokens, pos: 0, nesting: 0, whole }
     }
     pub fn peek(&self) -> Option<&'t Token> {
         self.tokens.get(self.pos)

@@ -4,12 +4,10 @@
 // What one parcel costs to ship, by destination, size and weight.
 
 /// mass[lb]: a whole number of its unit.
-#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pounds(pub i64);
 
 /// length[in]: a whole number of its unit.
-#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Inches(pub i64);
 
@@ -19,7 +17,6 @@ pub struct Inches(pub i64);
 pub struct USD(pub i64);
 
 /// rate[1%]: a whole number of its unit.
-#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rate(pub i64);
 
@@ -35,6 +32,7 @@ impl Zone {
     pub const ALL: [Zone; 3] = [Zone::Domestic, Zone::Canada, Zone::Overseas];
 
     /// The value's name, as the wire and the records write it.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Zone::Domestic => "domestic",
@@ -43,8 +41,10 @@ impl Zone {
         }
     }
 
-    pub fn parse(s: &str) -> Option<Zone> {
-        match s {
+    /// The value a name of the wire names.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Zone> {
+        match name {
             "domestic" => Some(Zone::Domestic),
             "canada" => Some(Zone::Canada),
             "overseas" => Some(Zone::Overseas),
@@ -65,6 +65,7 @@ impl SizeClass {
     pub const ALL: [SizeClass; 3] = [SizeClass::Small, SizeClass::Medium, SizeClass::Large];
 
     /// The value's name, as the wire and the records write it.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             SizeClass::Small => "small",
@@ -73,8 +74,10 @@ impl SizeClass {
         }
     }
 
-    pub fn parse(s: &str) -> Option<SizeClass> {
-        match s {
+    /// The value a name of the wire names.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<SizeClass> {
+        match name {
             "small" => Some(SizeClass::Small),
             "medium" => Some(SizeClass::Medium),
             "large" => Some(SizeClass::Large),
@@ -83,11 +86,14 @@ impl SizeClass {
     }
 }
 
-/// Why a call has no answer. `Input`: the caller broke the contract (fix the call site).
-/// `Contradiction`: two rows the checker could not prove apart both matched (fix the rule).
+/// Why a call has no answer. `Input`: the caller broke the contract (fix the call site); the
+/// value refused, when the refusal is about one integer. `NotAnInput`: the wire form carried
+/// a key the rule does not read. `Contradiction`: two rows the checker could not prove apart
+/// both matched (fix the rule).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleError {
     Input { what: &'static str, value: Option<i64> },
+    NotAnInput { key: String },
     Contradiction { what: &'static str },
 }
 
@@ -96,192 +102,359 @@ impl std::fmt::Display for RuleError {
         match self {
             RuleError::Input { what, value: Some(v) } => write!(f, "{what}: {v}"),
             RuleError::Input { what, value: None } | RuleError::Contradiction { what } => f.write_str(what),
+            RuleError::NotAnInput { key } => {
+                f.write_str(key)?;
+                f.write_str(" is not an input")
+            }
         }
     }
 }
 
 impl std::error::Error for RuleError {}
 
-/// A row that fired: the table's name and the row's number as written (from 1).
+/// A row that matched: the table's name and the row's number as written (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fired {
     pub table: &'static str,
     pub row: u32,
 }
 
+/// One value of a call in the wire form (formats.md), as a JSON reader hands it over: a
+/// number as its JSON text (the module works its value out exactly), a string unescaped, an
+/// array or an object as `Other`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire<'a> {
+    Null,
+    Bool(bool),
+    Num(&'a str),
+    Str(&'a str),
+    Other,
+}
+
+/// What one parcel costs to ship, by destination, size and weight.
+///
+/// # Errors
+///
+/// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);
+/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.
 pub fn parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<USD, RuleError> {
-    parcel_rate_traced(weight, girth, dest, signature).map(|(out, _)| out)
+    parcel_rate_rows(weight, girth, dest, signature).map(|(out, _)| out)
 }
 
 /// The same call, with the rows that matched: one per table, in evaluation order.
-#[inline]
-#[allow(unused_parens, unused_variables, clippy::all)]
+///
+/// # Errors
+///
+/// As [`parcel_rate`].
 pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<(USD, [Fired; 4]), RuleError> {
-    // The entry guard: what the proofs assumed of every call.
-    {
-        let x = weight.0;
-        if !(1 <= x && x <= 70) {
-            return Err(RuleError::Input { what: "weight is out of range", value: Some(x) });
-        }
+    let (out, rows) = parcel_rate_rows(weight, girth, dest, signature)?;
+    Ok((out, [Fired { table: "size_of", row: rows[0] }, Fired { table: "base_rate", row: rows[1] }, Fired { table: "fuel_rate", row: rows[2] }, Fired { table: "signature_fee", row: rows[3] }]))
+}
+
+/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
+#[must_use]
+pub fn parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: bool, out: &USD, trace: &[Fired], tag: &str) -> String {
+    let mut json = String::with_capacity(256);
+    json.push('{');
+    if !tag.is_empty() {
+        json.push_str("\"tag\":");
+        push_json_str(&mut json, tag);
+        json.push(',');
     }
-    {
-        let x = girth.0;
-        if !(1 <= x && x <= 130) {
-            return Err(RuleError::Input { what: "girth is out of range", value: Some(x) });
+    json.push_str("\"in\":{\"weight\":");
+    json.push_str(&weight.0.to_string());
+    json.push_str(",\"girth\":");
+    json.push_str(&girth.0.to_string());
+    json.push_str(",\"dest\":");
+    push_json_str(&mut json, dest.as_str());
+    json.push_str(",\"signature\":");
+    json.push_str(&signature.to_string());
+    json.push_str("},\"observed\":{\"fee\":");
+    json.push_str(&out.0.to_string());
+    json.push_str("},\"trace\":[");
+    for (i, f) in trace.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
         }
+        json.push_str("{\"table\":");
+        push_json_str(&mut json, f.table);
+        json.push_str(",\"row\":");
+        json.push_str(&f.row.to_string());
+        json.push('}');
     }
+    json.push_str("]}");
+    json
+}
+
+/// One call in the wire form (formats.md): the members of a JSON object in order (a key given
+/// twice: the last one), the door's checks in the reference's order, then the rule; the
+/// record line.
+///
+/// # Errors
+///
+/// `RuleError::Input` or `RuleError::NotAnInput` for a call the door refuses, with the
+/// sentence the reference evaluator says; `RuleError::Contradiction` as [`parcel_rate`].
+pub fn parcel_rate_wire(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, RuleError> {
+    let weight = match wire_get(call, "weight") {
+        Some(x) => wire_int(x, "weight is not an integer", "weight is out of range")?,
+        None => return Err(RuleError::Input { what: "weight is missing", value: None }),
+    };
+    if !(1..=70).contains(&weight) {
+        return Err(RuleError::Input { what: "weight is out of range", value: Some(weight) });
+    }
+    let girth = match wire_get(call, "girth") {
+        Some(x) => wire_int(x, "girth is not an integer", "girth is out of range")?,
+        None => return Err(RuleError::Input { what: "girth is missing", value: None }),
+    };
+    if !(1..=130).contains(&girth) {
+        return Err(RuleError::Input { what: "girth is out of range", value: Some(girth) });
+    }
+    let dest = match wire_get(call, "dest") {
+        Some(x) => wire_member(x, Zone::parse, "dest is not a value of enum zone")?,
+        None => return Err(RuleError::Input { what: "dest is missing", value: None }),
+    };
+    let signature = match wire_get(call, "signature") {
+        Some(x) => wire_bool(x, "signature is not a boolean")?,
+        None => return Err(RuleError::Input { what: "signature is missing", value: None }),
+    };
+    if let Some((key, _)) = call.iter().find(|(k, _)| !matches!(*k, "weight" | "girth" | "dest" | "signature")) {
+        return Err(RuleError::NotAnInput { key: key.to_string() });
+    }
+    let (out, trace) = parcel_rate_traced(Pounds(weight), Inches(girth), dest, signature)?;
+    Ok(parcel_rate_record(Pounds(weight), Inches(girth), dest, signature, &out, &trace, tag))
+}
+
+/// The rule's branches, written once: the outputs, and the row each table matched.
+#[inline]
+fn parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<(USD, [u32; 4]), RuleError> {
     let weight: i64 = weight.0;
     let girth: i64 = girth.0;
-    let mut trace = [Fired { table: "", row: 0 }; 4];
+    // The entry guard: what the proofs assumed of every call.
+    if !(1..=70).contains(&weight) {
+        return Err(RuleError::Input { what: "weight is out of range", value: Some(weight) });
+    }
+    if !(1..=130).contains(&girth) {
+        return Err(RuleError::Input { what: "girth is out of range", value: Some(girth) });
+    }
     // table size_of (policy unique)
+    let row0: u32;
     let size: SizeClass;
-    if ((girth <= 60) && (weight <= 10)) {
+    if girth <= 60 && weight <= 10 {
         // row 1: <=60in | <=10lb | small
         size = SizeClass::Small;
-        trace[0] = Fired { table: "size_of", row: 1 };
-    } else if ((girth <= 60) && (weight > 10)) {
+        row0 = 1;
+    } else if girth <= 60 && weight > 10 {
         // row 2: <=60in | >10lb | medium
         size = SizeClass::Medium;
-        trace[0] = Fired { table: "size_of", row: 2 };
-    } else if (girth > 60) {
+        row0 = 2;
+    } else if girth > 60 {
         // row 3: >60in | - | large
         size = SizeClass::Large;
-        trace[0] = Fired { table: "size_of", row: 3 };
+        row0 = 3;
     } else {
         return Err(RuleError::Contradiction { what: "table size_of: no row matched" });
     }
     // table base_rate (policy unique)
+    let row1: u32;
     let base: i64;
     match (dest, size) {
         // row 1: domestic | small | 8USD
         (Zone::Domestic, SizeClass::Small) => {
             base = 8;
-            trace[1] = Fired { table: "base_rate", row: 1 };
+            row1 = 1;
         }
         // row 2: domestic | medium | 12USD
         (Zone::Domestic, SizeClass::Medium) => {
             base = 12;
-            trace[1] = Fired { table: "base_rate", row: 2 };
+            row1 = 2;
         }
         // row 3: domestic | large | 20USD
         (Zone::Domestic, SizeClass::Large) => {
             base = 20;
-            trace[1] = Fired { table: "base_rate", row: 3 };
+            row1 = 3;
         }
         // row 4: canada | small | 10USD
         (Zone::Canada, SizeClass::Small) => {
             base = 10;
-            trace[1] = Fired { table: "base_rate", row: 4 };
+            row1 = 4;
         }
         // row 5: canada | medium | 15USD
         (Zone::Canada, SizeClass::Medium) => {
             base = 15;
-            trace[1] = Fired { table: "base_rate", row: 5 };
+            row1 = 5;
         }
         // row 6: canada | large | 25USD
         (Zone::Canada, SizeClass::Large) => {
             base = 25;
-            trace[1] = Fired { table: "base_rate", row: 6 };
+            row1 = 6;
         }
         // row 7: overseas | small | 18USD
         (Zone::Overseas, SizeClass::Small) => {
             base = 18;
-            trace[1] = Fired { table: "base_rate", row: 7 };
+            row1 = 7;
         }
         // row 8: overseas | medium | 30USD
         (Zone::Overseas, SizeClass::Medium) => {
             base = 30;
-            trace[1] = Fired { table: "base_rate", row: 8 };
+            row1 = 8;
         }
         // row 9: overseas | large | 45USD
         (Zone::Overseas, SizeClass::Large) => {
             base = 45;
-            trace[1] = Fired { table: "base_rate", row: 9 };
+            row1 = 9;
         }
         #[allow(unreachable_patterns)]
         _ => return Err(RuleError::Contradiction { what: "table base_rate: no row matched" }),
     }
     // table fuel_rate (policy unique)
+    let row2: u32;
     let fuel_pct: i64;
     match dest {
         // row 1: north_america | 10%
         Zone::Domestic | Zone::Canada => {
             fuel_pct = 10;
-            trace[2] = Fired { table: "fuel_rate", row: 1 };
+            row2 = 1;
         }
         // row 2: overseas | 20%
         Zone::Overseas => {
             fuel_pct = 20;
-            trace[2] = Fired { table: "fuel_rate", row: 2 };
+            row2 = 2;
         }
         #[allow(unreachable_patterns)]
         _ => return Err(RuleError::Contradiction { what: "table fuel_rate: no row matched" }),
     }
     // define surcharge
-    let surcharge: i64 = quot_up((base * fuel_pct), 100);
+    let surcharge: i64 = quot_ceiling(base * fuel_pct, 100);
     // table signature_fee (policy unique)
+    let row3: u32;
     let sig: i64;
     match (signature, dest) {
         // row 1: true | north_america | 2USD
         (true, Zone::Domestic | Zone::Canada) => {
             sig = 2;
-            trace[3] = Fired { table: "signature_fee", row: 1 };
+            row3 = 1;
         }
         // row 2: true | overseas | 5USD
         (true, Zone::Overseas) => {
             sig = 5;
-            trace[3] = Fired { table: "signature_fee", row: 2 };
+            row3 = 2;
         }
         // row 3: false | - | 0USD
         (false, _) => {
             sig = 0;
-            trace[3] = Fired { table: "signature_fee", row: 3 };
+            row3 = 3;
         }
         #[allow(unreachable_patterns)]
         _ => return Err(RuleError::Contradiction { what: "table signature_fee: no row matched" }),
     }
     // define fee
-    let fee: i64 = ((base + surcharge) + sig);
-    Ok((USD(fee), trace))
+    let fee: i64 = base + surcharge + sig;
+    Ok((USD(fee), [row0, row1, row2, row3]))
 }
 
-/// One call as a fixtures record (formats.md), the line `rulec replay` reads.
-pub fn parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: bool, out: &USD, trace: &[Fired], tag: &str) -> String {
-    let mut s = String::with_capacity(256);
-    s.push('{');
-    if !tag.is_empty() {
-        s.push_str("\"tag\":");
-        push_json_str(&mut s, tag);
-        s.push(',');
+/// The value under `key` (the last one, when a key is given twice); `None` when there is
+/// none or it is null.
+fn wire_get<'a>(call: &[(&str, Wire<'a>)], key: &str) -> Option<Wire<'a>> {
+    match call.iter().rev().find(|(k, _)| *k == key) {
+        None | Some((_, Wire::Null)) => None,
+        Some((_, x)) => Some(*x),
     }
-    s.push_str("\"in\":{");
-    s.push_str("\"weight\":");
-    s.push_str(&weight.0.to_string());
-    s.push(',');
-    s.push_str("\"girth\":");
-    s.push_str(&girth.0.to_string());
-    s.push(',');
-    s.push_str("\"dest\":");
-    push_json_str(&mut s, dest.as_str());
-    s.push(',');
-    s.push_str("\"signature\":");
-    s.push_str(&signature.to_string());
-    s.push_str("},\"observed\":{");
-    s.push_str("\"fee\":");
-    s.push_str(&out.0.to_string());
-    s.push_str("},\"trace\":[");
-    for (i, f) in trace.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
+}
+
+/// The door of a whole number: a JSON number whose value is whole (`1e3`, `1000.0` and `-0.0`
+/// are; `1000.5` is not), read exactly from its digits. A whole number past i64 is out of
+/// every range.
+fn wire_int(x: Wire<'_>, not_int: &'static str, out_of_range: &'static str) -> Result<i64, RuleError> {
+    /// The integer the text of a JSON number stands for: `Some(Some(n))` when it is whole and
+    /// fits in i64, `Some(None)` when it is whole and does not, `None` when it is not whole or
+    /// not a JSON number.
+    fn whole(text: &str) -> Option<Option<i64>> {
+        fn digits(b: &[u8]) -> usize {
+            b.iter().take_while(|c| c.is_ascii_digit()).count()
         }
-        s.push_str("{\"table\":");
-        push_json_str(&mut s, f.table);
-        s.push_str(",\"row\":");
-        s.push_str(&f.row.to_string());
-        s.push('}');
+        let b = text.as_bytes();
+        let (negative, b) = match b.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, b),
+        };
+        let int_len = digits(b);
+        if int_len == 0 || (int_len > 1 && b[0] == b'0') {
+            return None;
+        }
+        let (int, b) = b.split_at(int_len);
+        let (frac, b) = match b.split_first() {
+            Some((b'.', rest)) => {
+                let n = digits(rest);
+                if n == 0 {
+                    return None;
+                }
+                rest.split_at(n)
+            }
+            _ => (&b[..0], b),
+        };
+        let exponent: i64 = match b.split_first() {
+            None => 0,
+            Some((b'e' | b'E', rest)) => {
+                let (sign, rest) = match rest.split_first() {
+                    Some((b'-', r)) => (-1, r),
+                    Some((b'+', r)) => (1, r),
+                    _ => (1, rest),
+                };
+                if rest.is_empty() || digits(rest) != rest.len() {
+                    return None;
+                }
+                sign * rest.iter().fold(0i64, |e, c| e.saturating_mul(10).saturating_add(i64::from(c - b'0')))
+            }
+            Some(_) => return None,
+        };
+        // The value is digits × 10^(exponent - frac.len()), digits being int then frac.
+        let all = || int.iter().chain(frac.iter());
+        let Some(first) = all().position(|&c| c != b'0') else { return Some(Some(0)) };
+        let trailing = all().rev().position(|&c| c != b'0').unwrap_or(0);
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let scale = exponent.saturating_sub(count(frac.len())).saturating_add(count(trailing));
+        let significant = int.len() + frac.len() - first - trailing;
+        if scale < 0 {
+            return None;
+        }
+        if count(significant).saturating_add(scale) > 19 {
+            return Some(None);
+        }
+        let mut n: i128 = 0;
+        for &c in all().skip(first).take(significant) {
+            n = n * 10 + i128::from(c - b'0');
+        }
+        for _ in 0..scale {
+            n *= 10;
+        }
+        Some(i64::try_from(if negative { -n } else { n }).ok())
     }
-    s.push_str("]}");
-    s
+
+    let value = match x {
+        Wire::Num(text) => whole(text),
+        _ => None,
+    };
+    match value {
+        Some(Some(n)) => Ok(n),
+        Some(None) => Err(RuleError::Input { what: out_of_range, value: None }),
+        None => Err(RuleError::Input { what: not_int, value: None }),
+    }
+}
+
+/// The door of a boolean: JSON's true or false.
+fn wire_bool(x: Wire<'_>, not_bool: &'static str) -> Result<bool, RuleError> {
+    match x {
+        Wire::Bool(b) => Ok(b),
+        _ => Err(RuleError::Input { what: not_bool, value: None }),
+    }
+}
+
+/// The door of an enum: the name of one of its values.
+fn wire_member<T>(x: Wire<'_>, parse: fn(&str) -> Option<T>, not_member: &'static str) -> Result<T, RuleError> {
+    match x {
+        Wire::Str(s) => parse(s).ok_or(RuleError::Input { what: not_member, value: None }),
+        _ => Err(RuleError::Input { what: not_member, value: None }),
+    }
 }
 
 /// Append a JSON string: `"` and `\` escaped, control characters as escapes, the rest as UTF-8.
@@ -296,21 +469,26 @@ fn push_json_str(s: &mut String, text: &str) {
             '\t' => s.push_str("\\t"),
             '\u{8}' => s.push_str("\\b"),
             '\u{c}' => s.push_str("\\f"),
-            c if (c as u32) < 0x20 => s.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                s.push_str("\\u00");
+                s.push(char::from(HEX[(c as usize) >> 4]));
+                s.push(char::from(HEX[(c as usize) & 15]));
+            }
             c => s.push(c),
         }
     }
     s.push('"');
 }
 
-/// n / d rounded away from zero (d != 0; the proof, E132, rules out a zero divisor).
-fn quot_up(n: i64, d: i64) -> i64 {
-    if d < 0 {
-        let (n, d) = (-(n as i128), -(d as i128));
-        let (q, r) = (n.div_euclid(d), n.rem_euclid(d));
-        return (if r > 0 && n > 0 { q + 1 } else { q }) as i64;
+/// n / d rounded toward +infinity (d != 0), the magnitudes divided in u64, the sign put back.
+#[allow(clippy::manual_div_ceil)]
+fn quot_ceiling(n: i64, d: i64) -> i64 {
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = if negative { x / e } else { (x + (e - 1)) / e };
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
     }
-    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));
-    if r > 0 && n > 0 { q + 1 } else { q }
 }
-

@@ -4,25 +4,61 @@
 // The runner `rulec test` drives: one vectors line in, one record (or refusal) out.
 // Build: rustc --edition 2021 -O parcel_rate_runner.rs
 
+// The runner calls the wire door alone; the rest of the module is its callers' API.
+#[allow(dead_code)]
 #[path = "parcel_rate.rs"]
 mod rule;
 
 use std::io::{BufRead, Write};
 
+const NOT_AN_OBJECT: &str = "the input is not an object";
+
 fn main() {
-    let stdin = std::io::stdin();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines() {
-        let line = line.expect("standard input is readable");
-        if line.trim().is_empty() {
-            continue;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => panic!("standard input is not readable: {e}"),
         }
-        let printed = match call(&line) {
-            Ok(record) => record,
-            Err(what) => refusal("input", &what),
-        };
-        writeln!(out, "{printed}").expect("standard output is writable");
+        if let Some(printed) = answer(&line) {
+            writeln!(out, "{printed}").expect("standard output is writable");
+        }
     }
+    out.flush().expect("standard output is writable");
+}
+
+/// What the runner prints for one line: nothing for a blank line.
+fn answer(line: &[u8]) -> Option<String> {
+    let text = match std::str::from_utf8(line) {
+        Ok(text) => text.trim(),
+        Err(_) => return Some(refusal("input", NOT_AN_OBJECT)),
+    };
+    if text.is_empty() {
+        return None;
+    }
+    // A record line is read as its `in`.
+    let call = match json::parse(text) {
+        Some(json::Value::Object(mut top)) => match top.iter().rposition(|(k, _)| k == "in") {
+            Some(at) => match top.swap_remove(at).1 {
+                json::Value::Object(call) => Some(call),
+                _ => None,
+            },
+            None => Some(top),
+        },
+        _ => None,
+    };
+    let Some(call) = call else { return Some(refusal("input", NOT_AN_OBJECT)) };
+    let wire: Vec<(&str, rule::Wire<'_>)> = call.iter().map(|(k, v)| (k.as_str(), v.wire())).collect();
+    Some(match rule::parcel_rate_wire(&wire, "") {
+        Ok(record) => record,
+        Err(rule::RuleError::Contradiction { what }) => refusal("contradiction", what),
+        Err(rule::RuleError::Input { what, .. }) => refusal("input", what),
+        Err(e @ rule::RuleError::NotAnInput { .. }) => refusal("input", &e.to_string()),
+    })
 }
 
 fn refusal(kind: &str, what: &str) -> String {
@@ -34,123 +70,44 @@ fn refusal(kind: &str, what: &str) -> String {
     s
 }
 
-fn contradiction(what: &str) -> String {
-    refusal("contradiction", what)
-}
-
-fn call(line: &str) -> Result<String, String> {
-    let obj = json::parse_call(line).ok_or("the input is not an object")?;
-    let weight = match json::get(&obj, "weight") {
-        None | Some(json::Value::Null) => return Err("weight is missing".to_string()),
-        Some(v) => Some(match v {
-            json::Value::Num(t) => match json::whole(t) {
-                json::Whole::Int(n) => n,
-                json::Whole::TooBig => return Err("weight is out of range".to_string()),
-                json::Whole::No => return Err("weight is not an integer".to_string()),
-            },
-            _ => return Err("weight is not an integer".to_string()),
-        }),
-    };
-    let weight = match weight {
-        Some(x) => {
-        if !(1 <= x && x <= 70) {
-            return Err("weight is out of range".to_string());
-        }
-        Some(rule::Pounds(x))
-        }
-        None => None,
-    };
-    let weight = weight.expect("checked above");
-    let girth = match json::get(&obj, "girth") {
-        None | Some(json::Value::Null) => return Err("girth is missing".to_string()),
-        Some(v) => Some(match v {
-            json::Value::Num(t) => match json::whole(t) {
-                json::Whole::Int(n) => n,
-                json::Whole::TooBig => return Err("girth is out of range".to_string()),
-                json::Whole::No => return Err("girth is not an integer".to_string()),
-            },
-            _ => return Err("girth is not an integer".to_string()),
-        }),
-    };
-    let girth = match girth {
-        Some(x) => {
-        if !(1 <= x && x <= 130) {
-            return Err("girth is out of range".to_string());
-        }
-        Some(rule::Inches(x))
-        }
-        None => None,
-    };
-    let girth = girth.expect("checked above");
-    let dest = match json::get(&obj, "dest") {
-        None | Some(json::Value::Null) => return Err("dest is missing".to_string()),
-        Some(v) => Some(match v {
-            json::Value::Str(s) => match rule::Zone::parse(s) {
-                Some(x) => x,
-                None => return Err("dest is not a value of enum zone".to_string()),
-            },
-            _ => return Err("dest is not a value of enum zone".to_string()),
-        }),
-    };
-    let dest = match dest {
-        Some(x) => {
-        Some(x)
-        }
-        None => None,
-    };
-    let dest = dest.expect("checked above");
-    let signature = match json::get(&obj, "signature") {
-        None | Some(json::Value::Null) => return Err("signature is missing".to_string()),
-        Some(v) => Some(match v {
-            json::Value::Bool(b) => *b,
-            _ => return Err("signature is not a boolean".to_string()),
-        }),
-    };
-    let signature = match signature {
-        Some(x) => {
-        Some(x)
-        }
-        None => None,
-    };
-    let signature = signature.expect("checked above");
-    let answer = match rule::parcel_rate_traced(weight, girth, dest, signature) {
-        Err(rule::RuleError::Input { what, .. }) => return Err(what.to_string()),
-        other => other,
-    };
-    // The door refuses a key that is not an input before the rule answers anything.
-    for (key, _) in &obj {
-        if !["weight", "girth", "dest", "signature"].contains(&key.as_str()) {
-            return Err(format!("{key} is not an input"));
-        }
-    }
-    match answer {
-        Ok((out, trace)) => Ok(rule::parcel_rate_record(weight, girth, dest, signature, &out, &trace, "")),
-        Err(rule::RuleError::Contradiction { what }) => Ok(contradiction(what)),
-        Err(rule::RuleError::Input { what, .. }) => Err(what.to_string()),
-    }
-}
-
-/// The little JSON this runner needs: one flat object per line, numbers kept as their text.
+/// The JSON this runner reads, as strictly as the reference's reader: one value per line,
+/// numbers kept as their text, strings unescaped (a lone surrogate is no JSON), nesting
+/// bounded as the reference bounds it.
 mod json {
-    pub enum Value {
+    #[derive(Clone, Debug)]
+    pub enum Value<'a> {
         Null,
         Bool(bool),
-        Num(String),
-        Str(String),
-        Obj(Vec<(String, Value)>),
-        Other,
+        Number(&'a str),
+        String(String),
+        Array,
+        Object(Vec<(String, Value<'a>)>),
     }
 
-    pub enum Whole {
-        Int(i64),
-        TooBig,
-        No,
+    impl Value<'_> {
+        /// The value as the module's wire door takes it.
+        pub fn wire(&self) -> super::rule::Wire<'_> {
+            use super::rule::Wire;
+            match self {
+                Value::Null => Wire::Null,
+                Value::Bool(b) => Wire::Bool(*b),
+                Value::Number(t) => Wire::Num(t),
+                Value::String(s) => Wire::Str(s),
+                Value::Array | Value::Object(_) => Wire::Other,
+            }
+        }
     }
 
-    pub fn get<'a>(obj: &'a [(String, Value)], key: &str) -> Option<&'a Value> {
-        obj.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    /// The one JSON value `text` is, or `None` when it is not JSON.
+    pub fn parse(text: &str) -> Option<Value<'_>> {
+        let mut p = Parser { text, at: 0, depth: 0 };
+        p.space();
+        let v = p.value()?;
+        p.space();
+        (p.at == text.len()).then_some(v)
     }
 
+    /// Append a JSON string: `"` and `\` escaped, control characters as escapes.
     pub fn push_str(s: &mut String, text: &str) {
         s.push('"');
         for c in text.chars() {
@@ -169,245 +126,177 @@ mod json {
         s.push('"');
     }
 
-    /// The whole number a JSON number's text is, worked out from its digits and exponent.
-    pub fn whole(text: &str) -> Whole {
-        let (neg, body) = match text.strip_prefix('-') {
-            Some(b) => (true, b),
-            None => (false, text),
-        };
-        let (mantissa, exp) = match body.find(['e', 'E']) {
-            Some(i) => (&body[..i], body[i + 1..].trim_start_matches('+').parse::<i64>().unwrap_or(i64::MAX)),
-            None => (body, 0),
-        };
-        let (ip, fp) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        let mut digits: String = format!("{ip}{fp}").trim_start_matches('0').to_string();
-        let mut e = exp.saturating_sub(fp.len() as i64);
-        while digits.ends_with('0') {
-            digits.pop();
-            e = e.saturating_add(1);
-        }
-        if digits.is_empty() {
-            return Whole::Int(0);
-        }
-        if e < 0 {
-            return Whole::No;
-        }
-        if digits.len() as i64 + e > 19 {
-            return Whole::TooBig;
-        }
-        let mut n: i128 = digits.parse().expect("digits");
-        for _ in 0..e {
-            n *= 10;
-        }
-        let n = if neg { -n } else { n };
-        match i64::try_from(n) {
-            Ok(n) => Whole::Int(n),
-            Err(_) => Whole::TooBig,
-        }
-    }
-
-    /// A day number for exactly "YYYY-MM-DD", when the calendar has that day.
-    pub fn date(s: &str) -> Option<i64> {
-        let b = s.as_bytes();
-        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| -> Option<i64> {
-            if b[r.clone()].iter().all(u8::is_ascii_digit) {
-                s[r].parse().ok()
-            } else {
-                None
-            }
-        };
-        let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-        let days_in = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-        if !(1..=12).contains(&m) || d < 1 || d > days_in[(m - 1) as usize] {
-            return None;
-        }
-        let y = if m <= 2 { y - 1 } else { y };
-        let era = y.div_euclid(400);
-        let yoe = y - era * 400;
-        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        Some(era * 146_097 + doe - 719_468)
-    }
-
-    /// A vectors line's `in` object (or, for a line without one, the line itself).
-    pub fn parse_call(line: &str) -> Option<Vec<(String, Value)>> {
-        let mut p = Parser { s: line.as_bytes(), i: 0 };
-        p.ws();
-        let top = p.object()?;
-        p.ws();
-        if p.i != p.s.len() {
-            return None;
-        }
-        match top.iter().position(|(k, _)| k == "in") {
-            Some(i) => match top.into_iter().nth(i)?.1 {
-                Value::Obj(o) => Some(o),
-                _ => None,
-            },
-            None => Some(top),
-        }
-    }
+    /// Arrays and objects nest at most this deep (serde_json's limit).
+    const MAX_DEPTH: usize = 127;
 
     struct Parser<'a> {
-        s: &'a [u8],
-        i: usize,
+        text: &'a str,
+        at: usize,
+        depth: usize,
     }
 
-    impl Parser<'_> {
+    impl<'a> Parser<'a> {
         fn peek(&self) -> Option<u8> {
-            self.s.get(self.i).copied()
+            self.text.as_bytes().get(self.at).copied()
         }
+
         fn eat(&mut self, c: u8) -> Option<()> {
-            (self.peek()? == c).then(|| self.i += 1)
+            (self.peek()? == c).then(|| self.at += 1)
         }
-        fn ws(&mut self) {
+
+        fn space(&mut self) {
             while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-                self.i += 1;
+                self.at += 1;
             }
         }
-        fn word(&mut self, w: &str) -> Option<()> {
-            self.s[self.i..].starts_with(w.as_bytes()).then(|| self.i += w.len())
+
+        fn word(&mut self, w: &str, v: Value<'a>) -> Option<Value<'a>> {
+            self.text[self.at..].starts_with(w).then(|| {
+                self.at += w.len();
+                v
+            })
         }
-        fn object(&mut self) -> Option<Vec<(String, Value)>> {
-            self.eat(b'{')?;
-            let mut out = Vec::new();
-            self.ws();
-            if self.peek() == Some(b'}') {
-                self.i += 1;
-                return Some(out);
+
+        fn value(&mut self) -> Option<Value<'a>> {
+            match self.peek()? {
+                b'n' => self.word("null", Value::Null),
+                b't' => self.word("true", Value::Bool(true)),
+                b'f' => self.word("false", Value::Bool(false)),
+                b'"' => self.string().map(Value::String),
+                b'[' => self.nested(b']', |p| p.value().map(drop)).map(|_| Value::Array),
+                b'{' => {
+                    let mut members = Vec::new();
+                    self.nested(b'}', |p| {
+                        let key = p.string()?;
+                        p.space();
+                        p.eat(b':')?;
+                        p.space();
+                        members.push((key, p.value()?));
+                        Some(())
+                    })?;
+                    Some(Value::Object(members))
+                }
+                _ => self.number().map(Value::Number),
             }
-            loop {
-                self.ws();
-                let key = self.string()?;
-                self.ws();
-                self.eat(b':')?;
-                self.ws();
-                let value = self.value()?;
-                out.push((key, value));
-                self.ws();
-                match self.peek()? {
-                    b',' => self.i += 1,
-                    b'}' => {
-                        self.i += 1;
-                        return Some(out);
+        }
+
+        /// An array or an object: `item` read for each element, between commas.
+        fn nested(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return None;
+            }
+            self.at += 1;
+            self.space();
+            if self.eat(close).is_none() {
+                loop {
+                    self.space();
+                    item(self)?;
+                    self.space();
+                    match self.peek()? {
+                        b',' => self.at += 1,
+                        c if c == close => {
+                            self.at += 1;
+                            break;
+                        }
+                        _ => return None,
                     }
-                    _ => return None,
                 }
             }
+            self.depth -= 1;
+            Some(())
         }
-        fn value(&mut self) -> Option<Value> {
-            match self.peek()? {
-                b'n' => self.word("null").map(|_| Value::Null),
-                b't' => self.word("true").map(|_| Value::Bool(true)),
-                b'f' => self.word("false").map(|_| Value::Bool(false)),
-                b'"' => self.string().map(Value::Str),
-                b'{' => self.object().map(Value::Obj),
-                b'[' => self.skip_nested().map(|_| Value::Other),
-                _ => self.number().map(Value::Num),
-            }
-        }
-        fn number(&mut self) -> Option<String> {
-            let start = self.i;
-            while matches!(self.peek(), Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')) {
-                self.i += 1;
-            }
-            let t = std::str::from_utf8(&self.s[start..self.i]).ok()?;
-            let ok = {
-                let b = t.strip_prefix('-').unwrap_or(t);
-                let (m, e) = match b.find(['e', 'E']) {
-                    Some(i) => (&b[..i], Some(&b[i + 1..])),
-                    None => (b, None),
-                };
-                let (ip, fp) = match m.split_once('.') {
-                    Some((i, f)) => (i, Some(f)),
-                    None => (m, None),
-                };
-                let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
-                digits(ip)
-                    && (ip == "0" || !ip.starts_with('0'))
-                    && fp.map_or(true, digits)
-                    && e.map_or(true, |e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)))
+
+        /// A JSON number's text: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+        fn number(&mut self) -> Option<&'a str> {
+            let start = self.at;
+            let digits = |p: &mut Self| {
+                let from = p.at;
+                while matches!(p.peek(), Some(b'0'..=b'9')) {
+                    p.at += 1;
+                }
+                p.at - from
             };
-            ok.then(|| t.to_string())
+            let _ = self.eat(b'-');
+            let first = self.peek();
+            match digits(self) {
+                0 => return None,
+                n if n > 1 && first == Some(b'0') => return None,
+                _ => {}
+            }
+            if self.eat(b'.').is_some() && digits(self) == 0 {
+                return None;
+            }
+            if matches!(self.peek(), Some(b'e' | b'E')) {
+                self.at += 1;
+                if matches!(self.peek(), Some(b'+' | b'-')) {
+                    self.at += 1;
+                }
+                if digits(self) == 0 {
+                    return None;
+                }
+            }
+            Some(&self.text[start..self.at])
         }
+
         fn string(&mut self) -> Option<String> {
             self.eat(b'"')?;
             let mut out = String::new();
             loop {
-                let c = self.peek()?;
-                self.i += 1;
-                match c {
-                    b'"' => return Some(out),
-                    b'\\' => {
-                        let e = self.peek()?;
-                        self.i += 1;
-                        match e {
-                            b'"' => out.push('"'),
-                            b'\\' => out.push('\\'),
-                            b'/' => out.push('/'),
-                            b'b' => out.push('\u{8}'),
-                            b'f' => out.push('\u{c}'),
-                            b'n' => out.push('\n'),
-                            b'r' => out.push('\r'),
-                            b't' => out.push('\t'),
-                            b'u' => {
-                                let hi = self.hex4()?;
-                                let code = if (0xD800..0xDC00).contains(&hi) {
-                                    self.eat(b'\\')?;
-                                    self.eat(b'u')?;
-                                    let lo = self.hex4()?;
-                                    0x10000 + ((hi - 0xD800) << 10) + (lo.checked_sub(0xDC00)?)
-                                } else {
-                                    hi
-                                };
-                                out.push(char::from_u32(code)?);
-                            }
-                            _ => return None,
-                        }
-                    }
-                    c if c < 0x80 => out.push(c as char),
-                    _ => {
-                        let start = self.i - 1;
-                        let len = match c {
-                            0xC0..=0xDF => 2,
-                            0xE0..=0xEF => 3,
-                            _ => 4,
-                        };
-                        let piece = std::str::from_utf8(self.s.get(start..start + len)?).ok()?;
-                        out.push_str(piece);
-                        self.i = start + len;
-                    }
-                }
-            }
-        }
-        fn hex4(&mut self) -> Option<u32> {
-            let t = std::str::from_utf8(self.s.get(self.i..self.i + 4)?).ok()?;
-            self.i += 4;
-            u32::from_str_radix(t, 16).ok()
-        }
-        fn skip_nested(&mut self) -> Option<()> {
-            let mut depth = 0usize;
-            loop {
+                let rest = &self.text[self.at..];
+                let plain = rest.find(|c: char| c == '"' || c == '\\' || c < ' ')?;
+                out.push_str(&rest[..plain]);
+                self.at += plain;
                 match self.peek()? {
                     b'"' => {
-                        self.string()?;
-                        continue;
+                        self.at += 1;
+                        return Some(out);
                     }
-                    b'[' | b'{' => depth += 1,
-                    b']' | b'}' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            self.i += 1;
-                            return Some(());
-                        }
+                    b'\\' => {
+                        self.at += 1;
+                        let e = self.peek()?;
+                        self.at += 1;
+                        out.push(match e {
+                            b'"' => '"',
+                            b'\\' => '\\',
+                            b'/' => '/',
+                            b'b' => '\u{8}',
+                            b'f' => '\u{c}',
+                            b'n' => '\n',
+                            b'r' => '\r',
+                            b't' => '\t',
+                            b'u' => self.escaped()?,
+                            _ => return None,
+                        });
                     }
-                    _ => {}
+                    // A control character must be escaped.
+                    _ => return None,
                 }
-                self.i += 1;
             }
+        }
+
+        /// The character of a `\uXXXX` escape (the `\u` read), a surrogate pair taken whole.
+        fn escaped(&mut self) -> Option<char> {
+            let hi = self.hex4()?;
+            if (0xD800..0xDC00).contains(&hi) {
+                self.eat(b'\\')?;
+                self.eat(b'u')?;
+                let lo = self.hex4()?;
+                if !(0xDC00..0xE000).contains(&lo) {
+                    return None;
+                }
+                return char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
+            }
+            char::from_u32(hi)
+        }
+
+        fn hex4(&mut self) -> Option<u32> {
+            let t = self.text.get(self.at..self.at + 4)?;
+            if !t.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            self.at += 4;
+            u32::from_str_radix(t, 16).ok()
         }
     }
 }

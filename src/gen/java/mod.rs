@@ -96,13 +96,12 @@ impl Backend for Java {
         m.insert("traced_signature".into(), json!(format!("public static Traced {}({})", n.traced, j.params())));
         m.insert(
             "record_signature".into(),
-            json!(format!(
-                "public static String {}({})",
-                n.record,
-                j.with_params(&format!("{ret} out, List<Fired> trace, String tag"))
-            )),
+            json!(format!("public static String {}({})", n.record, j.with_params(&j.record_tail()))),
         );
-        m.insert("wire_signature".into(), json!(format!("public static String {}(Object call, String tag)", n.wire)));
+        m.insert(
+            "wire_signature".into(),
+            json!(format!("public static String {}(Object {}, String {})", n.wire, n.local("call"), n.local("tag"))),
+        );
         m.insert("build".into(), json!(BUILD));
         if plan.dates {
             m.insert("dates".into(), json!({"type": "long", "from_wire": "dateFromWire", "from_native": "dateOf"}));
@@ -306,6 +305,12 @@ impl Jv<'_> {
         }
     }
 
+    /// The record function's parameters after the inputs.
+    fn record_tail(&self) -> String {
+        let l = |b| self.n.local(b);
+        format!("{} {}, List<Fired> {}, String {}", self.returns(), l("out"), l("trace"), l("tag"))
+    }
+
     fn args(&self) -> String {
         self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
     }
@@ -468,9 +473,11 @@ impl Jv<'_> {
         o.blank();
         o.line("/** The same call, with the rows that matched: one per table, in evaluation order. */");
         o.line(format!("public static Traced {}({params}) {{", n.traced));
-        o.line(format!("    int[] rows = new int[{}];", tables.len()));
-        o.line(format!("    {ret} value = {}({});", n.core, self.with_args("rows")));
-        o.line("    return new Traced(value, trace(rows));");
+        let l = |b| n.local(b);
+        let (rows, value) = (l("rows"), l("value"));
+        o.line(format!("    int[] {rows} = new int[{}];", tables.len()));
+        o.line(format!("    {ret} {value} = {}({});", n.core, self.with_args(rows)));
+        o.line(format!("    return new Traced({value}, trace({rows}));"));
         o.line("}");
         o.blank();
         o.line("/** The rows a call matched, as the trace lists them. */");
@@ -487,24 +494,25 @@ impl Jv<'_> {
         o.line(" * (numbers as BigDecimal): the door's checks in the reference's order, then the rule; the");
         o.line(" * record line. A null tag is no tag.");
         o.line(" */");
-        o.line(format!("public static String {}(Object call, String tag) {{", n.wire));
+        let (call, tag, out, input) = (l("call"), l("tag"), l("out"), l("in"));
+        o.line(format!("public static String {}(Object {call}, String {tag}) {{", n.wire));
         o.indent();
-        o.line("if (!(call instanceof java.util.Map<?, ?> in)) {");
+        o.line(format!("if (!({call} instanceof java.util.Map<?, ?> {input})) {{"));
         o.line(format!("    throw new RuleInputError({}, null);", lit(&plan.door.not_an_object)));
         o.line("}");
         let mut body = Body { j: self, o };
         walk::wire(plan, &mut body);
         let o = body.o;
-        o.line(format!("int[] rows = new int[{}];", tables.len()));
-        o.line(format!("{ret} out = {}({});", n.core, self.with_args("rows")));
-        o.line(format!("return {}({});", n.record, self.with_args("out, trace(rows), tag")));
+        o.line(format!("int[] {rows} = new int[{}];", tables.len()));
+        o.line(format!("{ret} {out} = {}({});", n.core, self.with_args(rows)));
+        o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, trace({rows}), {tag}"))));
         o.dedent();
         o.line("}");
         o.blank();
         o.line(
             "/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */",
         );
-        o.line(format!("private static {ret} {}({}) {{", n.core, self.with_params("int[] rows")));
+        o.line(format!("private static {ret} {}({}) {{", n.core, self.with_params(&format!("int[] {rows}"))));
         o.indent();
         o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { j: self, o };
@@ -529,25 +537,22 @@ impl Jv<'_> {
         o.line(" * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty");
         o.line(" * or null tag is left out.");
         o.line(" */");
-        o.line(format!(
-            "public static String {}({}) {{",
-            n.record,
-            self.with_params(&format!("{} out, List<Fired> trace, String tag", self.returns()))
-        ));
+        o.line(format!("public static String {}({}) {{", n.record, self.with_params(&self.record_tail())));
         o.indent();
-        o.line("StringBuilder s = new StringBuilder(256);");
-        o.line("s.append('{');");
-        o.line("if (tag != null && !tag.isEmpty()) {");
-        o.line("    s.append(\"\\\"tag\\\":\");");
-        o.line("    appendJson(s, tag);");
-        o.line("    s.append(',');");
+        let (s, tag, trace) = (n.local("s"), n.local("tag"), n.local("trace"));
+        o.line(format!("StringBuilder {s} = new StringBuilder(256);"));
+        o.line(format!("{s}.append('{{');"));
+        o.line(format!("if ({tag} != null && !{tag}.isEmpty()) {{"));
+        o.line(format!("    {s}.append(\"\\\"tag\\\":\");"));
+        o.line(format!("    appendJson({s}, {tag});"));
+        o.line(format!("    {s}.append(',');"));
         o.line("}");
         let mut body = Body { j: self, o };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line("appendTrace(s, trace);");
-        o.line("s.append(\"]}\");");
-        o.line("return s.toString();");
+        o.line(format!("appendTrace({s}, {trace});"));
+        o.line(format!("{s}.append(\"]}}\");"));
+        o.line(format!("return {s}.toString();"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -709,7 +714,7 @@ impl Hooks for Body<'_, '_> {
         for (v, value) in &row.assigns {
             self.o.line(format!("{} = {};", self.j.n.vars[*v], self.j.top(value)));
         }
-        self.o.line(format!("rows[{}] = {};", t.slot, row.n));
+        self.o.line(format!("{}[{}] = {};", self.j.n.local("rows"), t.slot, row.n));
         self.o.dedent();
     }
 
@@ -733,45 +738,47 @@ impl Hooks for Body<'_, '_> {
             WireKind::Date => format!("wireDay({raw}, {m}, {k})"),
             WireKind::Enum(e) => format!("wireMember({raw}, {}::from, {m}, {k})", j.n.enums[e]),
         };
-        let ty = j.ty(input.var);
+        let (ty, map) = (j.ty(input.var), j.n.local("in"));
+        let raw = format!("{map}.get({key})");
         if input.optional {
-            self.o.line(format!("{ty} {x} = in.get({key}) == null ? null : {};", read(&format!("in.get({key})"))));
+            self.o.line(format!("{ty} {x} = {raw} == null ? null : {};", read(&raw)));
         } else {
-            self.o.line(format!("{ty} {x} = {};", read(&format!("in.get({key})"))));
+            self.o.line(format!("{ty} {x} = {};", read(&raw)));
         }
         self.range_check(input, &x);
     }
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| lit(k)).collect();
-        self.o.line("for (Object key : in.keySet()) {");
-        self.o.line(format!("    if (!java.util.Set.of({}).contains(key)) {{", keys.join(", ")));
-        self.o.line(format!("        throw new RuleInputError(key + {}, null);", lit(sentence)));
+        let (key, map) = (self.j.n.local("key"), self.j.n.local("in"));
+        self.o.line(format!("for (Object {key} : {map}.keySet()) {{"));
+        self.o.line(format!("    if (!java.util.Set.of({}).contains({key})) {{", keys.join(", ")));
+        self.o.line(format!("        throw new RuleInputError({key} + {}, null);", lit(sentence)));
         self.o.line("    }");
         self.o.line("}");
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("s.append({});", lit(json)));
+        self.o.line(format!("{}.append({});", self.j.n.local("s"), lit(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.j.n, self.j.plan);
         let x = match from {
             Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}()", n.fields[var]),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}()", n.local("out"), n.fields[var]),
         };
-        let v = plan.var(var);
+        let (v, s) = (plan.var(var), n.local("s"));
         let append = match v.ty {
-            BoundaryTy::Str => format!("appendJson(s, {x});"),
-            BoundaryTy::Enum(_) => format!("appendJson(s, {x}.value());"),
-            BoundaryTy::Date => format!("appendDate(s, {x});"),
-            _ => format!("s.append({x});"),
+            BoundaryTy::Str => format!("appendJson({s}, {x});"),
+            BoundaryTy::Enum(_) => format!("appendJson({s}, {x}.value());"),
+            BoundaryTy::Date => format!("appendDate({s}, {x});"),
+            _ => format!("{s}.append({x});"),
         };
         if v.optional {
             self.o.line(format!("if ({x} == null) {{"));
-            self.o.line("    s.append(\"null\");");
+            self.o.line(format!("    {s}.append(\"null\");"));
             self.o.line("} else {");
             self.o.line(format!("    {append}"));
             self.o.line("}");

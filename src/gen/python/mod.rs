@@ -58,7 +58,15 @@ impl Backend for Python {
             json!(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", names.traced)),
         );
         m.insert("record_signature".into(), json!(format!("def {}({}) -> str:", names.record, p.record_params())));
-        m.insert("wire_signature".into(), json!(format!("def {}(call: object, tag: str = \"\") -> str:", names.wire)));
+        m.insert(
+            "wire_signature".into(),
+            json!(format!(
+                "def {}({}: object, {}: str = \"\") -> str:",
+                names.wire,
+                names.local("call"),
+                names.local("tag")
+            )),
+        );
         if plan.dates {
             m.insert("dates".into(), json!({"type": "Date", "from_wire": "date_from_wire", "from_native": "date_of"}));
         }
@@ -323,7 +331,8 @@ impl Py<'_> {
 
     fn record_params(&self) -> String {
         let mut ps = vec![self.params()];
-        ps.push(format!("out: {}, trace: _Trace, tag: str = \"\"", self.returns()));
+        let l = |b| self.n.local(b);
+        ps.push(format!("{}: {}, {}: _Trace, {}: str = \"\"", l("out"), self.returns(), l("trace"), l("tag")));
         ps.retain(|s| !s.is_empty());
         ps.join(", ")
     }
@@ -476,25 +485,28 @@ impl Py<'_> {
         o.line(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", n.traced));
         o.indent();
         o.line("\"\"\"The same call, with the rows that matched: one per table, in evaluation order.\"\"\"");
-        o.line(format!("_out, _rows = {}({args})", n.core));
+        let l = |b| n.local(b);
+        let (out, rows) = (l("_out"), l("_rows"));
+        o.line(format!("{out}, {rows} = {}({args})", n.core));
         let fired: Vec<String> =
-            tables.iter().enumerate().map(|(k, t)| format!("Fired({}, _rows[{k}])", py_str(&t.name))).collect();
-        o.line(format!("return _out, [{}]", fired.join(", ")));
+            tables.iter().enumerate().map(|(k, t)| format!("Fired({}, {rows}[{k}])", py_str(&t.name))).collect();
+        o.line(format!("return {out}, [{}]", fired.join(", ")));
         o.dedent();
         o.blank();
         o.blank();
-        o.line(format!("def {}(call: object, tag: str = \"\") -> str:", n.wire));
+        o.line(format!("def {}({}: object, {}: str = \"\") -> str:", n.wire, l("call"), l("tag")));
         o.indent();
         o.line(
             "\"\"\"One call in the wire form (formats.md), an object of the inputs under their declared names: \
              the door's checks in the reference's order, then the rule; the record line.\"\"\"",
         );
-        o.line(format!("_call = _object(call, {})", py_str(&plan.door.not_an_object)));
+        o.line(format!("{} = _object({}, {})", l("_call"), l("call"), py_str(&plan.door.not_an_object)));
         let mut body = Body { py: self, o };
         walk::wire(plan, &mut body);
         let o = body.o;
-        o.line(format!("_out, _rows = {}({args})", n.core));
-        o.line(format!("return {}({})", n.record, self.with_args(&format!("_out, [{}], tag", fired.join(", ")))));
+        o.line(format!("{out}, {rows} = {}({args})", n.core));
+        let record_args = format!("{out}, [{}], {}", fired.join(", "), l("tag"));
+        o.line(format!("return {}({})", n.record, self.with_args(&record_args)));
         o.dedent();
         o.blank();
         o.blank();
@@ -535,17 +547,20 @@ impl Py<'_> {
         o.line(format!("def {}({}) -> str:", self.n.record, self.record_params()));
         o.indent();
         o.line("\"\"\"One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.\"\"\"");
-        o.line("_s: list[str] = [\"{\"]");
-        o.line("if tag != \"\":");
-        o.line("    _s.append('\"tag\":' + _json_str(tag) + \",\")");
+        let l = |b| self.n.local(b);
+        let (s, tag) = (l("_s"), l("tag"));
+        o.line(format!("{s}: list[str] = [\"{{\"]"));
+        o.line(format!("if {tag} != \"\":"));
+        o.line(format!("    {s}.append('\"tag\":' + _json_str({tag}) + \",\")"));
         let mut body = Body { py: self, o };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line(
-            "_s.append(\",\".join('{\"table\":' + _json_str(_f.table) + ',\"row\":' + _str(_int(_f.row)) + \"}\" for _f in trace))",
-        );
-        o.line("_s.append(\"]}\")");
-        o.line("return \"\".join(_s)");
+        let (f, trace) = (l("_f"), l("trace"));
+        o.line(format!(
+            "{s}.append(\",\".join('{{\"table\":' + _json_str({f}.table) + ',\"row\":' + _str(_int({f}.row)) + \"}}\" for {f} in {trace}))",
+        ));
+        o.line(format!("{s}.append(\"]}}\")"));
+        o.line(format!("return \"\".join({s})"));
         o.dedent();
         o.blank();
         o.blank();
@@ -768,30 +783,32 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_input(&mut self, input: &InputDoor) {
         let x = self.py.n.vars[input.var].clone();
-        self.o.line(format!("{x}: {} = _get(_call, {})", self.py.api_type(input.var), py_str(&input.name)));
+        let call = self.py.n.local("_call");
+        self.o.line(format!("{x}: {} = _get({call}, {})", self.py.api_type(input.var), py_str(&input.name)));
         self.optional(input, &x, true);
     }
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| py_str(k)).collect();
         let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
-        self.o.line("for _key in _call:");
-        self.o.line(format!("    if _key not in {tuple}:"));
-        self.o.line(format!("        raise RuleInputError(_str(_key) + {})", py_str(sentence)));
+        let (key, call) = (self.py.n.local("_key"), self.py.n.local("_call"));
+        self.o.line(format!("for {key} in {call}:"));
+        self.o.line(format!("    if {key} not in {tuple}:"));
+        self.o.line(format!("        raise RuleInputError(_str({key}) + {})", py_str(sentence)));
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("_s.append({})", py_str(json)));
+        self.o.line(format!("{}.append({})", self.py.n.local("_s"), py_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.py.n, self.py.plan);
         let x = match from {
             Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}", n.fields[var]),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
         };
-        self.o.line(format!("_s.append({})", self.py.wire_text(var, &x)));
+        self.o.line(format!("{}.append({})", n.local("_s"), self.py.wire_text(var, &x)));
     }
 }
 

@@ -1,0 +1,1467 @@
+//! The Go backend (generated-code.md, Go): it spells the plan. A package per rule
+//! (`go/<package>/`, its own go.mod naming only itself): a defined type per unit, `Date`,
+//! enums as integer types whose values start at 1 (the zero value is no value, and a call
+//! that leaves one out is refused as missing) with `Valid()`, `String()` and `ParseXxx`,
+//! `*RuleInputError` / `*RuleContradictionError`, `Fired`, the `Input` struct and `Output`;
+//! the function, its traced twin and the wire door over one function holding the branches;
+//! the record function; only the helpers the rule calls; and a runner (`cmd/runner`) that
+//! `go build` alone compiles with GOPROXY=off. The fixed text is in `runtime/`.
+//!
+//! The package imports `fmt` and nothing else. rulec formats its own output: every
+//! expression is printed the way gofmt prints it ([`gofmt`] ports go/printer's spacing of
+//! binary expressions), so `gofmt -l` finds nothing without gofmt ever running.
+
+use super::api::Spelling;
+use super::naming::{self, Names};
+use super::plan::{
+    Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, MatchShape, Node, Plan, Row, TablePlan,
+};
+use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::text::{self, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::{json, Value as Json};
+use std::collections::BTreeSet;
+
+const MODULE: &str = include_str!("runtime/module.go");
+const RUNNER: &str = include_str!("runtime/runner.go");
+const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.go");
+/// What starts a section of a runtime file.
+const MARK: &str = "// rulec:";
+
+pub struct Go;
+
+/// The module path of a rule's package (its go.mod names nothing else).
+fn module_path(package: &str) -> String {
+    format!("rulec/{package}")
+}
+
+impl Backend for Go {
+    fn lang(&self) -> Lang {
+        Lang::Go
+    }
+
+    fn generate(&self, u: &super::Unit) -> Vec<File> {
+        let (plan, names) = (&u.plan, &u.names(Lang::Go));
+        let g = Spell { plan, n: names };
+        let pkg = &names.module;
+        vec![
+            File { path: format!("{pkg}/go.mod"), text: format!("module {}\n\ngo 1.18\n", module_path(pkg)) },
+            File { path: format!("{pkg}/{pkg}.go"), text: g.module() },
+            File { path: format!("{pkg}/cmd/runner/main.go"), text: g.runner() },
+            File { path: "_helpers_runner.go".into(), text: helpers_runner() },
+        ]
+    }
+
+    /// Built with `go build` alone, with GOPROXY=off: a package that needed anything outside
+    /// the standard library would not build. Each runner lands in its own package's folder,
+    /// so the rules of one folder build side by side. The `_helpers` runner is one file
+    /// outside any module (the go command skips a file whose name starts with `_`, so it is
+    /// copied first).
+    fn runner(&self, base: &str) -> Runner {
+        let env = "GO111MODULE=on GOWORK=off GOPROXY=off";
+        let (build, run) = if base == "_helpers" {
+            (
+                format!("cp _helpers_runner.go helpers_runner_main.go && {env} go build -o helpers_runner helpers_runner_main.go"),
+                "./helpers_runner".to_string(),
+            )
+        } else {
+            // A package name is letters and digits: nothing to quote.
+            let pkg = naming::module_name(Lang::Go, base);
+            (format!("cd {pkg} && {env} go build -o runner ./cmd/runner"), format!("./{pkg}/runner"))
+        };
+        Runner { needs: vec!["go", "sh"], build: vec![vec!["sh".into(), "-c".into(), build]], run: vec![run] }
+    }
+
+    fn api(&self, u: &super::Unit) -> Json {
+        let (plan, names) = (&u.plan, &u.names(Lang::Go));
+        let g = Spell { plan, n: names };
+        let spell = Spelling { names, ty: &|v| g.field_type(v), member: &|e, i| names.members[e][i].clone() };
+        let ret = g.returns();
+        let mut m = spell.entry(plan, &ret);
+        let with_field = |mut x: Json, v: VarId| {
+            x["field"] = json!(names.fields[v]);
+            x
+        };
+        let params: Vec<Json> =
+            plan.inputs.iter().map(|&v| with_field(spell.param(plan, v, &names.vars[v]), v)).collect();
+        let mut outputs: Vec<Json> = spell.outputs(plan).as_array().cloned().unwrap_or_default();
+        if plan.outputs.len() > 1 {
+            outputs = outputs.into_iter().zip(&plan.outputs).map(|(x, &v)| with_field(x, v)).collect();
+        }
+        let mut enums = spell.enums(plan);
+        if let Some(list) = enums.as_array_mut() {
+            for (e, entry) in list.iter_mut().enumerate() {
+                entry["parse"] = json!(names.parsers[e]);
+            }
+        }
+        let pkg = &names.module;
+        let (f, traced, record, wire) = (&names.function, &names.traced, &names.record, &names.wire);
+        m.insert("package".into(), json!(pkg));
+        m.insert("module".into(), json!(format!("{pkg}/{pkg}.go")));
+        m.insert("module_path".into(), json!(module_path(pkg)));
+        m.insert("runner".into(), json!(format!("{pkg}/cmd/runner/main.go")));
+        m.insert("build".into(), json!("GOPROXY=off go build -o runner ./cmd/runner"));
+        m.insert("func".into(), json!(f));
+        m.insert("signature".into(), json!(format!("func {f}(in Input) ({ret}, error)")));
+        m.insert("traced_signature".into(), json!(format!("func {traced}(in Input) ({ret}, []Fired, error)")));
+        m.insert(
+            "record_signature".into(),
+            json!(format!("func {record}(in Input, out {ret}, trace []Fired, tag string) string")),
+        );
+        m.insert(
+            "wire_signature".into(),
+            json!(format!("func {wire}(call map[string]any, tag string, keys ...string) (string, error)")),
+        );
+        m.insert("input_type".into(), json!("Input"));
+        m.insert("input_fields".into(), json!(params));
+        m.insert("params".into(), json!(params));
+        m.insert("output_type".into(), json!(ret));
+        m.insert("output_fields".into(), json!(outputs));
+        m.insert("outputs".into(), json!(outputs));
+        m.insert("enums".into(), enums);
+        if plan.dates {
+            // Go's own date type is time.Time, which would take an import: the day number
+            // and the wire string are the two ways in.
+            m.insert("dates".into(), json!({"type": "Date", "from_wire": "ParseDate"}));
+        }
+        m.insert("errors".into(), json!(["*RuleInputError", "*RuleContradictionError"]));
+        Json::Object(m)
+    }
+}
+
+/// A Go string literal: raw (between backquotes) where the text allows and saves escapes,
+/// else interpreted.
+fn go_str(s: &str) -> String {
+    let raw_ok = !s.chars().any(|c| c == '`' || c == '\u{feff}' || c == '\r' || (c as u32) < 0x20 || c == '\u{7f}');
+    if raw_ok && s.contains(['"', '\\']) {
+        return format!("`{s}`");
+    }
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            '\u{feff}' => o.push_str("\\ufeff"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => o.push_str(&format!("\\x{:02x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn div_round_fn(m: RoundMode) -> String {
+    format!("divRound{}", crate::lang::pascal(m.as_str()))
+}
+
+/// Go's precedences (higher binds tighter), as the spec numbers them.
+const OR: u8 = 1;
+const AND: u8 = 2;
+const CMP: u8 = 3;
+const ADD: u8 = 4;
+const MUL: u8 = 5;
+const UNARY: u8 = 6;
+
+/// Text after its first line indented `depth` more: a function literal put inside a line.
+fn indent_rest(s: &str, depth: usize) -> String {
+    s.replace('\n', &format!("\n{}", "\t".repeat(depth)))
+}
+
+/// Lines of text, each at the writer's depth.
+fn emit(o: &mut Code, s: &str) {
+    for line in s.split('\n') {
+        o.line(line);
+    }
+}
+
+/// Every expression of the plan: the constraints, the defines, the rows.
+fn exprs(plan: &Plan) -> Vec<&Expr> {
+    let mut out: Vec<&Expr> = plan.door.constraints.iter().map(|c| &c.test).collect();
+    for step in &plan.steps {
+        match step {
+            super::plan::Step::Define { value, .. } => out.push(value),
+            super::plan::Step::Table(t) => {
+                for r in &t.rows {
+                    out.push(&r.cond);
+                    out.extend(r.assigns.iter().map(|(_, v)| v));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every node of an expression, the expression first.
+fn nodes<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    out.push(e);
+    for k in e.children() {
+        nodes(k, out);
+    }
+}
+
+/// What the backend spells with: the plan and the names.
+struct Spell<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+}
+
+impl Syntax for Spell<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        // Another expression standing for this one (Go spells the node with other nodes).
+        let alias = |x: Expr| Form::Parts(vec![Part::Expr(x, ATOM)], ATOM);
+        // `x == nil`, `x != nil` of an optional (a pointer).
+        let is_nil = |v: VarId, op: &str| {
+            Form::Parts(vec![Part::Text(self.n.vars[v].clone()), Part::Text(op.into()), Part::Text("nil".into())], CMP)
+        };
+        match &e.node {
+            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(go_str(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("nil".into()),
+            // An optional is a pointer: an expression reads the value it holds (a row or a
+            // define that stores one optional in another copies the pointer, see `store`).
+            Node::Var(v) if self.plan.var(*v).optional => Form::Leaf(format!("*{}", self.n.vars[*v]), UNARY),
+            Node::Var(v) => leaf(self.n.vars[*v].clone()),
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), ADD),
+                Arith::Sub => Form::Infix("-".into(), ADD),
+                Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            // Exact: E106 proved the division lands on a whole number, so truncating changes nothing.
+            Node::DivExact(_, q) => {
+                Form::Parts(vec![Part::Kid(0, MUL), Part::Text(" / ".into()), Part::Expr(Expr::int(*q), MUL + 1)], MUL)
+            }
+            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
+            Node::Min(xs) | Node::Max(xs) => match xs.len() {
+                1 => alias(xs[0].clone()),
+                2 => Form::Call(min_max_fn(matches!(e.node, Node::Max(_)), e.kind).into()),
+                _ => {
+                    // Two at a time, from the left.
+                    let max = matches!(e.node, Node::Max(_));
+                    let pair = |a: Expr, b: Expr| {
+                        Expr::new(e.kind, if max { Node::Max(vec![a, b]) } else { Node::Min(vec![a, b]) })
+                    };
+                    let folded = xs[1..].iter().cloned().fold(xs[0].clone(), pair);
+                    alias(folded)
+                }
+            },
+            Node::Mod(..) => Form::Call("modFloor".into()),
+            Node::Isqrt(_) => Form::Call("isqrtInt".into()),
+            Node::If(..) => leaf(self.func_lit(e)),
+            Node::Cmp(op, ..) => Form::Infix(cmp_op(*op).into(), CMP),
+            Node::And(..) => Form::Infix("&&".into(), AND),
+            Node::Or(..) => Form::Infix("||".into(), OR),
+            Node::Not(x) => match &x.node {
+                Node::IsNone(v) => is_nil(*v, " != "),
+                _ => Form::Prefix("!".into(), UNARY),
+            },
+            Node::OneOf(x, vals) => {
+                let eq = |v: &Expr| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone());
+                alias(vals.iter().map(eq).reduce(Expr::or).unwrap_or(Expr::truth(false)))
+            }
+            Node::IsNone(v) => is_nil(*v, " == "),
+            Node::Present(v, t) => {
+                alias(Expr::bool(Node::And(Box::new(Expr::negate(Expr::bool(Node::IsNone(*v)))), t.clone())))
+            }
+        }
+    }
+
+    /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
+    fn print(&self, e: &Expr, min: u8) -> String {
+        gofmt::expr(&self.ast(e, min))
+    }
+}
+
+/// The helper that takes the smaller or larger of two values of a kind.
+fn min_max_fn(max: bool, kind: Kind) -> &'static str {
+    match (max, kind) {
+        (false, Kind::Enum(_)) => "minEnum",
+        (true, Kind::Enum(_)) => "maxEnum",
+        (false, _) => "minInt",
+        (true, _) => "maxInt",
+    }
+}
+
+impl Spell<'_> {
+    /// `e` as go/printer sees it, parenthesized when it binds more loosely than `min`, and
+    /// where a reader wants it: `&&` under `||`, a comparison under a comparison.
+    fn ast(&self, e: &Expr, min: u8) -> gofmt::Ast {
+        use gofmt::Ast;
+        let kids = e.children();
+        let (ast, prec) = match self.form(e) {
+            Form::Leaf(t, p) => (Ast::leaf(t), p),
+            Form::Prefix(op, p) => (Ast::Unary(op, Box::new(self.ast(kids[0], p + 1))), p),
+            Form::Infix(op, p) => (self.bin(op, self.ast(kids[0], p), self.ast(kids[1], p + 1)), p),
+            Form::Call(f) => (Ast::Call(f, kids.iter().map(|k| self.ast(k, 0)).collect()), ATOM),
+            Form::Parts(parts, p) => match parts.as_slice() {
+                [Part::Expr(x, _)] => return self.ast(x, min),
+                [l, Part::Text(op), r] => {
+                    let side = |part: &Part| match part {
+                        Part::Kid(i, q) => self.ast(kids[*i], *q),
+                        Part::Expr(x, q) => self.ast(x, *q),
+                        Part::Text(t) => Ast::leaf(t.clone()),
+                    };
+                    (self.bin(op.trim().to_string(), side(l), side(r)), p)
+                }
+                _ => unreachable!("a Go form is a leaf, an operator, a call or another expression"),
+            },
+        };
+        if prec < min {
+            Ast::Paren(Box::new(ast))
+        } else {
+            ast
+        }
+    }
+
+    fn bin(&self, op: String, l: gofmt::Ast, r: gofmt::Ast) -> gofmt::Ast {
+        use gofmt::Ast;
+        let cmp = |o: &str| matches!(o, "==" | "!=" | "<" | "<=" | ">" | ">=");
+        let wrap = |x: Ast| match &x {
+            Ast::Bin(o, ..) if (op == "||" && o == "&&") || (cmp(&op) && cmp(o)) => Ast::Paren(Box::new(x)),
+            _ => x,
+        };
+        Ast::Bin(op.clone(), Box::new(wrap(l)), Box::new(wrap(r)))
+    }
+
+    /// An `if … then … else` inside an expression: a function literal called on the spot,
+    /// so only the branch taken is evaluated (Go has no conditional expression).
+    fn func_lit(&self, e: &Expr) -> String {
+        let mut o = format!("func() {} {{\n", self.kind_type(e.kind));
+        let mut cur = e;
+        while let Node::If(c, a, b) = &cur.node {
+            o.push_str(&format!("\tif {} {{\n", indent_rest(&self.top(c), 1)));
+            o.push_str(&format!("\t\treturn {}\n\t}}\n", indent_rest(&self.top(a), 2)));
+            cur = b;
+        }
+        o.push_str(&format!("\treturn {}\n}}()", indent_rest(&self.top(cur), 1)));
+        o
+    }
+
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        self.n.members[e][i as usize].clone()
+    }
+
+    fn base_type(&self, ty: BoundaryTy) -> String {
+        match ty {
+            BoundaryTy::Bool => "bool".into(),
+            BoundaryTy::Str => "string".into(),
+            BoundaryTy::Int => "int64".into(),
+            BoundaryTy::Date => "Date".into(),
+            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
+            BoundaryTy::Unit(u) => self.n.units[u].clone(),
+        }
+    }
+
+    /// The type of a field of `Input` or `Output` (a pointer when optional).
+    fn field_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = self.base_type(var.ty);
+        if var.optional {
+            format!("*{base}")
+        } else {
+            base
+        }
+    }
+
+    fn kind_type(&self, k: Kind) -> String {
+        match k {
+            Kind::Num => "int64".into(),
+            Kind::Bool => "bool".into(),
+            Kind::Str => "string".into(),
+            Kind::Enum(e) => self.n.enums[e].clone(),
+        }
+    }
+
+    /// The type a value has inside the functions: a number is the int64 it carries.
+    fn local_type(&self, v: VarId) -> String {
+        let base = self.kind_type(self.plan.var(v).kind);
+        if self.plan.var(v).optional {
+            format!("*{base}")
+        } else {
+            base
+        }
+    }
+
+    /// Whether the field's type is a defined type over the local's int64.
+    fn converted(&self, v: VarId) -> bool {
+        matches!(self.plan.var(v).ty, BoundaryTy::Unit(_) | BoundaryTy::Date)
+    }
+
+    /// A field's value as the functions hold it (a pointer converts without a copy).
+    fn to_local(&self, v: VarId, x: &str) -> String {
+        match (self.converted(v), self.plan.var(v).optional) {
+            (true, true) => format!("(*int64)({x})"),
+            (true, false) => format!("int64({x})"),
+            (false, _) => x.to_string(),
+        }
+    }
+
+    /// A local's value as the field of its type.
+    fn to_field(&self, v: VarId, x: &str) -> String {
+        let ty = self.base_type(self.plan.var(v).ty);
+        match (self.converted(v), self.plan.var(v).optional) {
+            (true, true) => format!("(*{ty})({x})"),
+            (true, false) => format!("{ty}({x})"),
+            (false, _) => x.to_string(),
+        }
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.field_type(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    /// The value returned beside an error.
+    fn zero(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => {
+                let var = self.plan.var(*one);
+                match var.ty {
+                    _ if var.optional => "nil".into(),
+                    BoundaryTy::Bool => "false".into(),
+                    BoundaryTy::Str => "\"\"".into(),
+                    _ => "0".into(),
+                }
+            }
+            _ => "Output{}".into(),
+        }
+    }
+
+    fn rows_type(&self) -> String {
+        format!("[{}]int", self.n.slots.len())
+    }
+
+    /// The `Fired` list of a call whose rows are `rows`.
+    fn fired(&self) -> String {
+        let fired: Vec<String> =
+            self.plan.tables().map(|t| format!("{{Table: {}, Row: rows[{}]}}", go_str(&t.name), t.slot)).collect();
+        format!("[]Fired{{{}}}", fired.join(", "))
+    }
+
+    fn module(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let mut o = Code::new("\t");
+        o.raw(&text::header(plan, "//"));
+        if let Some(about) = &plan.rule.about {
+            o.line("//");
+            o.line(format!("// {}", comment(about)).trim_end());
+        }
+        o.blank();
+        o.line(format!(
+            "// Package {} is the rule {} (version {}): call {}, or {} for the rows that matched too.",
+            n.module,
+            comment(&plan.rule.name),
+            plan.rule.version,
+            n.function,
+            n.traced
+        ));
+        o.line(format!("package {}", n.module));
+        o.blank();
+        o.line("import \"fmt\"");
+        o.blank();
+        for (u, name) in plan.units.iter().zip(&n.units) {
+            o.line(format!("// {name} is {}: a whole number of its unit.", comment(&u.what)));
+            o.line(format!("type {name} int64"));
+            o.blank();
+        }
+        if plan.dates {
+            self.sections(&mut o, &["date_type"]);
+        }
+        self.enums(&mut o);
+        self.sections(&mut o, &["errors"]);
+        o.line("// Input holds the rule's inputs, in the order it declares them.");
+        self.strukt(&mut o, "Input", &plan.inputs);
+        if plan.outputs.len() > 1 {
+            o.line("// Output holds the rule's outputs, in the order it declares them.");
+            self.strukt(&mut o, "Output", &plan.outputs);
+        }
+        self.functions(&mut o);
+        self.record(&mut o);
+        self.helpers(&mut o);
+        o.finish()
+    }
+
+    /// Sections of the runtime file, each followed by a blank line.
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            o.raw(section(MODULE, MARK, name));
+            o.raw("\n\n");
+        }
+    }
+
+    /// A struct of fields `Name Type`, aligned as gofmt aligns them.
+    fn strukt(&self, o: &mut Code, name: &str, vars: &[VarId]) {
+        let fields: Vec<(&str, String)> =
+            vars.iter().map(|&v| (self.n.fields[v].as_str(), self.field_type(v))).collect();
+        let width = fields.iter().map(|(f, _)| f.chars().count()).max().unwrap_or(0);
+        o.line(format!("type {name} struct {{"));
+        o.indent();
+        for (f, ty) in &fields {
+            o.line(format!("{f}{} {ty}", " ".repeat(width - f.chars().count())));
+        }
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn enums(&self, o: &mut Code) {
+        for (e, en) in self.plan.enums.iter().enumerate() {
+            let (name, members) = (&self.n.enums[e], &self.n.members[e]);
+            let parse = self.n.parsers[e].as_deref().expect("Go names a parser per enum");
+            o.line(format!(
+                "// {name} is the enum {}{}: one of the constants below, which start at 1, so",
+                comment(&en.name),
+                if en.ordered { " (ordered: a value compares by its place)" } else { "" }
+            ));
+            o.line("// the zero value is no value (a call that leaves it is refused as missing).");
+            o.line(format!("type {name} int"));
+            o.blank();
+            o.line(format!("// The values of {name}, in the order the rule declares them."));
+            o.line("const (");
+            for (i, m) in members.iter().enumerate() {
+                o.line(if i == 0 { format!("\t{m} {name} = iota + 1") } else { format!("\t{m}") });
+            }
+            o.line(")");
+            o.blank();
+            o.line(format!("// Valid reports whether x is one of the values of {name}."));
+            o.line(format!("func (x {name}) Valid() bool {{"));
+            o.line(format!("\treturn x >= {} && x <= {}", members[0], members[members.len() - 1]));
+            o.line("}");
+            o.blank();
+            o.line("// String returns the value's name, the way the wire and the records write it.");
+            o.line(format!("func (x {name}) String() string {{"));
+            o.line("\tswitch x {");
+            for (m, v) in members.iter().zip(&en.values) {
+                o.line(format!("\tcase {m}:"));
+                o.line(format!("\t\treturn {}", go_str(&v.name)));
+            }
+            o.line("\t}");
+            o.line(format!("\treturn fmt.Sprintf({}, int(x))", go_str(&format!("{name}(%d)"))));
+            o.line("}");
+            o.blank();
+            o.line(format!("// {parse} reads a value's name back; false when it names no value of {name}."));
+            o.line(format!("func {parse}(s string) ({name}, bool) {{"));
+            o.line("\tswitch s {");
+            for (m, v) in members.iter().zip(&en.values) {
+                o.line(format!("\tcase {}:", go_str(&v.name)));
+                o.line(format!("\t\treturn {m}, true"));
+            }
+            o.line("\t}");
+            o.line("\treturn 0, false");
+            o.line("}");
+            o.blank();
+        }
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let ret = self.returns();
+        let names = |vs: &[VarId]| -> String {
+            let all: Vec<String> = vs.iter().map(|&v| comment(&plan.var(v).name)).collect();
+            if all.is_empty() {
+                "nothing".into()
+            } else {
+                all.join(", ")
+            }
+        };
+        let (f, core) = (&n.function, &n.core);
+        let tables = !n.slots.is_empty();
+        o.line(format!("// {f} decides {} from {}.", names(&plan.outputs), names(&plan.inputs)));
+        o.line(format!("func {f}(in Input) ({ret}, error) {{"));
+        o.line(format!("\tout, _, err := {core}(in)"));
+        o.line("\treturn out, err");
+        o.line("}");
+        o.blank();
+        o.line(format!(
+            "// {} is the same call, with the rows that matched: one per table, in evaluation order.",
+            n.traced
+        ));
+        o.line(format!("func {}(in Input) ({ret}, []Fired, error) {{", n.traced));
+        o.line(format!("\tout, {}, err := {core}(in)", if tables { "rows" } else { "_" }));
+        o.line("\tif err != nil {");
+        o.line("\t\treturn out, nil, err");
+        o.line("\t}");
+        o.line(format!("\treturn out, {}, nil", self.fired()));
+        o.line("}");
+        o.blank();
+        self.wire(o);
+        o.line(format!(
+            "// {core} holds the rule's branches, written once: the outputs, and the row each table matched."
+        ));
+        o.line(format!("func {core}(in Input) ({ret}, {}, error) {{", self.rows_type()));
+        o.indent();
+        for &v in &plan.inputs {
+            o.line(format!("{} := {}", n.vars[v], self.to_local(v, &format!("in.{}", n.fields[v]))));
+        }
+        o.line("// The entry guard: what the proofs assumed of every call.");
+        let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
+        walk::guard(plan, Lang::Go, &mut body);
+        walk::body(plan, &mut body);
+        let mut read = body.read;
+        for e in exprs(plan) {
+            read.extend(e.vars());
+        }
+        read.extend(plan.outputs.iter().copied());
+        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
+            super::plan::Step::Define { var, .. } => vec![*var],
+            super::plan::Step::Table(t) => t.results.clone(),
+        }));
+        for v in declared {
+            if !read.contains(&v) {
+                o.line(format!("_ = {}", n.vars[v]));
+            }
+        }
+        let value = |v: VarId| self.to_field(v, &n.vars[v]);
+        let out = match plan.outputs.as_slice() {
+            [one] => value(*one),
+            outs => format!(
+                "Output{{{}}}",
+                outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        o.line(format!("return {out}, {}{{{}}}, nil", self.rows_type(), n.slots.join(", ")));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn wire(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let w = &n.wire;
+        o.line(format!("// {w} answers one call in the wire form (formats.md): an object of the inputs under their"));
+        o.line("// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the");
+        o.line("// reference's order, then the rule; the answer is the record line. keys are the call's keys");
+        o.line("// in the order it writes them, when the caller knows it: a key that is not an input is");
+        o.line("// named as the first of them (else as the least).");
+        o.line(format!("func {w}(call map[string]any, tag string, keys ...string) (string, error) {{"));
+        o.indent();
+        let mut body = Body { g: self, o, at: At::Wire, read: BTreeSet::new() };
+        walk::wire(plan, &mut body);
+        let o = body.o;
+        let fields: Vec<String> =
+            plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
+        o.line(format!("in := Input{{{}}}", fields.join(", ")));
+        let tables = !n.slots.is_empty();
+        o.line(format!("out, {}, err := {}(in)", if tables { "rows" } else { "_" }, n.core));
+        o.line("if err != nil {");
+        o.line("\treturn \"\", err");
+        o.line("}");
+        o.line(format!("return {}(in, out, {}, tag), nil", n.record, self.fired()));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        let r = &self.n.record;
+        o.line(format!("// {r} writes one call as a fixtures record (formats.md), the line rulec replay reads; an"));
+        o.line("// empty tag is left out.");
+        o.line(format!("func {r}(in Input, out {}, trace []Fired, tag string) string {{", self.returns()));
+        o.indent();
+        o.line("b := make([]byte, 0, 256)");
+        o.line("b = append(b, '{')");
+        o.line("if tag != \"\" {");
+        o.line("\tb = append(b, `\"tag\":`...)");
+        o.line("\tb = appendJSONString(b, tag)");
+        o.line("\tb = append(b, ',')");
+        o.line("}");
+        let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        for line in [
+            "for i, f := range trace {",
+            "\tif i > 0 {",
+            "\t\tb = append(b, ',')",
+            "\t}",
+            "\tb = append(b, `{\"table\":`...)",
+            "\tb = appendJSONString(b, f.Table)",
+            "\tb = append(b, `,\"row\":`...)",
+            "\tb = appendInt(b, int64(f.Row))",
+            "\tb = append(b, '}')",
+            "}",
+            "b = append(b, \"]}\"...)",
+            "return string(b)",
+        ] {
+            o.line(line);
+        }
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn helpers(&self, o: &mut Code) {
+        let plan = self.plan;
+        let class = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        let boundary = plan.inputs.iter().chain(&plan.outputs);
+        let mut names: Vec<String> = vec!["append_int".into(), "append_json_string".into()];
+        if boundary.clone().any(|&v| plan.var(v).ty == BoundaryTy::Bool) {
+            names.push("append_bool".into());
+        }
+        if plan.dates {
+            names.push("append_date".into());
+            names.push("days".into());
+        }
+        for (kind, name) in [
+            (WireKind::Integer, "wire_int"),
+            (WireKind::Boolean, "wire_bool"),
+            (WireKind::Text, "wire_text"),
+            (WireKind::Date, "wire_day"),
+        ] {
+            if plan.door.inputs.iter().any(|i| i.kind == kind) {
+                names.push(name.into());
+            }
+        }
+        if class(|k| matches!(k, WireKind::Enum(_))) {
+            names.push("wire_member".into());
+        }
+        names.push("unknown_key".into());
+        let mut all = Vec::new();
+        for e in exprs(plan) {
+            nodes(e, &mut all);
+        }
+        let mut min_max = BTreeSet::new();
+        for e in &all {
+            if let Node::Min(xs) | Node::Max(xs) = &e.node {
+                if xs.len() > 1 {
+                    min_max.insert(match min_max_fn(matches!(e.node, Node::Max(_)), e.kind) {
+                        "minInt" => "min_int",
+                        "maxInt" => "max_int",
+                        "minEnum" => "min_enum",
+                        _ => "max_enum",
+                    });
+                }
+            }
+        }
+        names.extend(min_max.into_iter().map(String::from));
+        let mut half = false;
+        for h in &plan.helpers {
+            names.push(match h {
+                Helper::DivRound(m) => {
+                    half |= matches!(m, RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven);
+                    format!("div_round_{}", m.as_str())
+                }
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        if half {
+            names.push("halfway".into());
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.sections(o, &names);
+    }
+
+    fn runner(&self) -> String {
+        let mut o = text::header(self.plan, "//");
+        o.push_str("//\n");
+        let body = section(RUNNER, MARK, "main")
+            .replace("rulec/rulec_rule", &module_path(&self.n.module))
+            .replace("rulec_wire", &self.n.wire)
+            .replace("\"rulec_not_an_object\"", &go_str(&self.plan.door.not_an_object));
+        o.push_str("// Build (in the package's folder): GOPROXY=off go build -o runner ./cmd/runner\n\n");
+        o.push_str(&body);
+        o.push_str("\n\n");
+        o.push_str(section(MODULE, MARK, "append_json_string"));
+        o.push('\n');
+        o
+    }
+}
+
+/// Where a refusal is returned from: the function holding the branches, or the wire door.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum At {
+    Core,
+    Wire,
+}
+
+/// The walker's hooks: the statements of the function bodies.
+struct Body<'a, 'b> {
+    g: &'a Spell<'a>,
+    o: &'b mut Code,
+    at: At,
+    /// The inputs the entry guard read.
+    read: BTreeSet<VarId>,
+}
+
+impl Body<'_, '_> {
+    fn expr(&self, e: &Expr) -> String {
+        self.g.top(e)
+    }
+
+    /// `return …, err` from the function being written.
+    fn fail(&self, err: String) -> String {
+        match self.at {
+            At::Core => format!("return {}, {}{{}}, {err}", self.g.zero(), self.g.rows_type()),
+            At::Wire => format!("return \"\", {err}"),
+        }
+    }
+
+    fn refuse(&mut self, test: &str, what: &str, value: Option<&str>) {
+        let err = input_error(what, value);
+        emit(self.o, &format!("if {test} {{"));
+        self.o.line(format!("\t{}", self.fail(err)));
+        self.o.line("}");
+    }
+
+    fn contradiction(&mut self, what: &str) {
+        self.o.line(self.fail(format!("&RuleContradictionError{{What: {}}}", go_str(what))));
+    }
+
+    /// `x < lo || x > hi` of an input's range (over the values of an ordered enum).
+    fn out_of_range(&self, input: &InputDoor, x: &str) -> Option<String> {
+        let r = input.range.as_ref()?;
+        let (lo, hi) = match input.kind {
+            WireKind::Enum(e) => (self.g.member(Kind::Enum(e), r.lo as u32), self.g.member(Kind::Enum(e), r.hi as u32)),
+            _ => (r.lo.to_string(), r.hi.to_string()),
+        };
+        Some(format!("{x} < {lo} || {x} > {hi}"))
+    }
+
+    /// A value stored into a declared local: through `new` for an optional (Go takes no
+    /// address of a constant), as an `if` chain for an `if … then … else`.
+    fn store(&mut self, v: VarId, value: &Expr) {
+        let x = self.g.n.vars[v].clone();
+        if let Node::If(c, a, b) = &value.node {
+            emit(self.o, &format!("if {} {{", self.expr(c)));
+            self.o.indent();
+            self.store(v, a);
+            self.o.dedent();
+            let mut rest: &Expr = b;
+            while let Node::If(c, a, b) = &rest.node {
+                emit(self.o, &format!("}} else if {} {{", self.expr(c)));
+                self.o.indent();
+                self.store(v, a);
+                self.o.dedent();
+                rest = b;
+            }
+            self.o.line("} else {");
+            self.o.indent();
+            self.store(v, rest);
+            self.o.dedent();
+            self.o.line("}");
+            return;
+        }
+        if !self.g.plan.var(v).optional {
+            emit(self.o, &format!("{x} = {}", self.expr(value)));
+            return;
+        }
+        match &value.node {
+            Node::Absent => self.o.line(format!("{x} = nil")),
+            Node::Var(y) if self.g.plan.var(*y).optional => self.o.line(format!("{x} = {}", self.g.n.vars[*y])),
+            _ => {
+                self.o.line(format!("{x} = new({})", self.g.kind_type(self.g.plan.var(v).kind)));
+                emit(self.o, &format!("*{x} = {}", self.expr(value)));
+            }
+        }
+    }
+
+    /// The statements of a row that fired: what it stores, and its number.
+    fn fire(&mut self, t: &TablePlan, row: &Row) {
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)).trim_end());
+        for (v, value) in &row.assigns {
+            self.store(*v, value);
+        }
+        self.o.line(format!("{} = {}", self.g.n.slots[t.slot], row.n));
+    }
+
+    /// One level of a table written as a decision over its columns (a `switch` on an enum,
+    /// an `if` on a boolean), down to the first row each case reaches.
+    fn decide(&mut self, t: &TablePlan, tree: &Tree) {
+        match tree {
+            Tree::Row(r) => self.fire(t, &t.rows[*r]),
+            Tree::NoRow => self.contradiction(&t.no_row),
+            Tree::Bool { column, yes, no } => {
+                self.o.line(format!("if {} {{", self.g.n.vars[*column]));
+                self.o.indent();
+                self.decide(t, yes);
+                self.o.dedent();
+                self.o.line("} else {");
+                self.o.indent();
+                self.decide(t, no);
+                self.o.dedent();
+                self.o.line("}");
+            }
+            Tree::Switch { column, arms } => {
+                self.o.line(format!("switch {} {{", self.g.n.vars[*column]));
+                let kind = self.g.plan.var(*column).kind;
+                for (values, sub) in arms {
+                    let vs: Vec<String> = values.iter().map(|&i| self.g.member(kind, i)).collect();
+                    self.o.line(format!("case {}:", vs.join(", ")));
+                    self.o.indent();
+                    self.decide(t, sub);
+                    self.o.dedent();
+                }
+                self.o.line("default:");
+                self.o.indent();
+                self.contradiction(&t.no_row);
+                self.o.dedent();
+                self.o.line("}");
+            }
+        }
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        let x = self.g.n.vars[input.var].clone();
+        self.read.insert(input.var);
+        let (value, present) =
+            if input.optional { (format!("*{x}"), format!("{x} != nil && ")) } else { (x.clone(), String::new()) };
+        for check in checks {
+            match check {
+                // An enum's zero value is no value.
+                Check::Missing => self.refuse(&format!("{x} == 0"), &input.missing, None),
+                Check::Kind => self.refuse(&format!("{present}!{x}.Valid()"), &input.not_of_kind, Some(&value)),
+                Check::Range => {
+                    let test = self.out_of_range(input, &value).expect("a range check has a range");
+                    let test = if input.optional { format!("{present}({test})") } else { test };
+                    let sentence = &input.range.as_ref().expect("a range").sentence;
+                    self.refuse(&test, sentence, Some(&value));
+                }
+            }
+        }
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let mut test = Expr::negate(c.test.clone());
+        for &v in c.optionals.iter().rev() {
+            test = Expr::bool(Node::And(Box::new(Expr::negate(Expr::bool(Node::IsNone(v)))), Box::new(test)));
+        }
+        let test = self.expr(&test);
+        self.refuse(&test, &c.sentence, None);
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        let (g, x) = (self.g, self.g.n.vars[var].clone());
+        self.o.line(format!("// define {}", comment(&g.plan.var(var).name)));
+        if g.plan.var(var).optional || matches!(value.node, Node::If(..)) {
+            self.o.line(format!("var {x} {}", g.local_type(var)));
+            self.store(var, value);
+        } else if untyped(value) && value.kind == Kind::Num {
+            emit(self.o, &format!("var {x} int64 = {}", self.expr(value)));
+        } else {
+            emit(self.o, &format!("{x} := {}", self.expr(value)));
+        }
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+        self.o.line(format!("var {} int", self.g.n.slots[t.slot]));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let both = Expr::bool(Node::And(Box::new(a.cond.clone()), Box::new(b.cond.clone())));
+        emit(self.o, &format!("if {} {{", self.expr(&both)));
+        self.o.indent();
+        self.contradiction(sentence);
+        self.o.dedent();
+        self.o.line("}");
+    }
+
+    fn table_match(&mut self, t: &TablePlan) -> bool {
+        let Some(shape) = &t.shape else { return false };
+        let Some(tree) = Tree::of(self.g.plan, shape) else { return false };
+        for &r in &t.results {
+            self.declare(r);
+        }
+        self.decide(t, &tree);
+        true
+    }
+
+    fn declare(&mut self, var: VarId) {
+        self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_type(var)));
+    }
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let cond = self.expr(&row.cond);
+        emit(self.o, &if first { format!("if {cond} {{") } else { format!("}} else if {cond} {{") });
+        self.o.indent();
+        self.fire(t, row);
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("} else {");
+        self.o.indent();
+        self.contradiction(&t.no_row);
+        self.o.dedent();
+        self.o.line("}");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let (g, x) = (self.g, self.g.n.vars[input.var].clone());
+        let (m, k) = (go_str(&input.missing), go_str(&input.not_of_kind));
+        let read = |from: &str| match input.kind {
+            WireKind::Integer => {
+                let past = &input.range.as_ref().expect("an integer input declares its range (E054)").sentence;
+                format!("wireInt({from}, {m}, {k}, {})", go_str(past))
+            }
+            WireKind::Boolean => format!("wireBool({from}, {m}, {k})"),
+            WireKind::Text => format!("wireText({from}, {m}, {k})"),
+            WireKind::Date => format!("wireDay({from}, {m}, {k})"),
+            WireKind::Enum(e) => {
+                let parse = g.n.parsers[e].as_deref().expect("Go names a parser per enum");
+                format!("wireMember({from}, {parse}, {m}, {k})")
+            }
+        };
+        let key = go_str(&input.name);
+        let check = |body: &mut Self, v: &str| {
+            body.o.line("if err != nil {");
+            body.o.line("\treturn \"\", err");
+            body.o.line("}");
+            if let Some(test) = body.out_of_range(input, v) {
+                let sentence = &input.range.as_ref().expect("a range").sentence;
+                body.refuse(&test, sentence, Some(v));
+            }
+        };
+        if input.optional {
+            self.o.line(format!("var {x} {}", g.local_type(input.var)));
+            self.o.line(format!("if x := call[{key}]; x != nil {{"));
+            self.o.indent();
+            self.o.line(format!("v, err := {}", read("x")));
+            check(self, "v");
+            self.o.line(format!("{x} = &v"));
+            self.o.dedent();
+            self.o.line("}");
+        } else {
+            self.o.line(format!("{x}, err := {}", read(&format!("call[{key}]"))));
+            check(self, &x);
+        }
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let inputs: Vec<String> = names.iter().map(|k| go_str(k)).collect();
+        self.o
+            .line(format!("if key, unknown := unknownKey(call, keys, []string{{{}}}); unknown {{", inputs.join(", ")));
+        self.o.line(format!("\treturn \"\", &RuleInputError{{What: key + {}}}", go_str(sentence)));
+        self.o.line("}");
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("b = append(b, {}...)", go_str(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (g, n) = (self.g, self.g.n);
+        let x = match from {
+            Source::Input => format!("in.{}", n.fields[var]),
+            Source::Output if g.plan.outputs.len() == 1 => "out".to_string(),
+            Source::Output => format!("out.{}", n.fields[var]),
+        };
+        let v = g.plan.var(var);
+        let append = |x: &str| -> Vec<String> {
+            match v.ty {
+                BoundaryTy::Bool => vec![format!("b = appendBool(b, {x})")],
+                BoundaryTy::Str => vec![format!("b = appendJSONString(b, {x})")],
+                BoundaryTy::Enum(_) => vec![format!("b = appendJSONString(b, {x}.String())")],
+                BoundaryTy::Date => vec![
+                    "b = append(b, '\"')".into(),
+                    format!("b = appendDate(b, int64({x}))"),
+                    "b = append(b, '\"')".into(),
+                ],
+                BoundaryTy::Int => vec![format!("b = appendInt(b, {x})")],
+                BoundaryTy::Unit(_) => vec![format!("b = appendInt(b, int64({x}))")],
+            }
+        };
+        if v.optional {
+            self.o.line(format!("if {x} != nil {{"));
+            let held = if matches!(v.ty, BoundaryTy::Enum(_)) { x.clone() } else { format!("*{x}") };
+            for l in append(&held) {
+                self.o.line(format!("\t{l}"));
+            }
+            self.o.line("} else {");
+            self.o.line("\tb = append(b, \"null\"...)");
+            self.o.line("}");
+        } else {
+            for l in append(&x) {
+                self.o.line(l);
+            }
+        }
+    }
+}
+
+/// The input error of a sentence, with the value refused when there is one.
+fn input_error(what: &str, value: Option<&str>) -> String {
+    match value {
+        Some(v) => format!("&RuleInputError{{What: {}, Value: {v}, HasValue: true}}", go_str(what)),
+        None => format!("&RuleInputError{{What: {}}}", go_str(what)),
+    }
+}
+
+/// Whether an expression is an untyped constant in Go (it takes its type from where it goes).
+fn untyped(e: &Expr) -> bool {
+    match &e.node {
+        Node::Int(_) | Node::Bool(_) | Node::Str(_) => true,
+        Node::Neg(x) | Node::DivExact(x, _) => untyped(x),
+        Node::Arith(_, a, b) => untyped(a) && untyped(b),
+        _ => false,
+    }
+}
+
+/// A table of enum and boolean cells as a decision over its columns: each case of a column
+/// goes on with the rows that take its value, in their order, until the first of them takes
+/// anything in the columns left — that row fires, as the first matching row does.
+enum Tree {
+    Row(usize),
+    NoRow,
+    /// The values of an enum (their places), each list with what follows it.
+    Switch {
+        column: VarId,
+        arms: Vec<(Vec<u32>, Tree)>,
+    },
+    Bool {
+        column: VarId,
+        yes: Box<Tree>,
+        no: Box<Tree>,
+    },
+}
+
+impl Tree {
+    /// The decision, unless it would write the rows out more than a few times over.
+    fn of(plan: &Plan, shape: &MatchShape) -> Option<Tree> {
+        let mut budget = 4 * shape.patterns.len() + 4;
+        let rows: Vec<usize> = (0..shape.patterns.len()).collect();
+        let columns: Vec<usize> = (0..shape.columns.len()).collect();
+        Tree::build(plan, shape, &rows, &columns, &mut budget)
+    }
+
+    fn build(plan: &Plan, shape: &MatchShape, rows: &[usize], columns: &[usize], budget: &mut usize) -> Option<Tree> {
+        let Some(&first) = rows.first() else { return Some(Tree::NoRow) };
+        let Some(&c) = columns.iter().find(|&&c| shape.patterns[first][c].is_some()) else {
+            *budget = budget.checked_sub(1)?;
+            return Some(Tree::Row(first));
+        };
+        let rest: Vec<usize> = columns.iter().copied().filter(|&k| k != c).collect();
+        let column = shape.columns[c];
+        let domain: Vec<Expr> = match plan.var(column).kind {
+            Kind::Bool => vec![Expr::truth(true), Expr::truth(false)],
+            Kind::Enum(e) => {
+                (0..plan.enums[e].values.len() as u32).map(|i| Expr::new(Kind::Enum(e), Node::Member(i))).collect()
+            }
+            _ => return None,
+        };
+        // The values of the column grouped by the rows that take them, in the values' order.
+        let mut groups: Vec<(Vec<usize>, Vec<u32>)> = Vec::new();
+        for (i, value) in domain.iter().enumerate() {
+            let taking: Vec<usize> = rows
+                .iter()
+                .copied()
+                .filter(|&r| shape.patterns[r][c].as_ref().is_none_or(|vs| vs.contains(value)))
+                .collect();
+            match groups.iter_mut().find(|(rs, _)| *rs == taking) {
+                Some((_, vs)) => vs.push(i as u32),
+                None => groups.push((taking, vec![i as u32])),
+            }
+        }
+        if plan.var(column).kind == Kind::Bool {
+            let branch = |yes: bool, budget: &mut usize| -> Option<Tree> {
+                let want = if yes { 0 } else { 1 };
+                match groups.iter().find(|(_, vs)| vs.contains(&want)) {
+                    Some((rs, _)) => Tree::build(plan, shape, rs, &rest, budget),
+                    None => Some(Tree::NoRow),
+                }
+            };
+            let yes = branch(true, budget)?;
+            let no = branch(false, budget)?;
+            return Some(Tree::Bool { column, yes: Box::new(yes), no: Box::new(no) });
+        }
+        let mut arms = Vec::new();
+        for (rs, vs) in &groups {
+            if !rs.is_empty() {
+                arms.push((vs.clone(), Tree::build(plan, shape, rs, &rest, budget)?));
+            }
+        }
+        Some(Tree::Switch { column, arms })
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a module may carry.
+fn helpers_runner() -> String {
+    let mut o = String::from(
+        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated Go, held to the reference (vectors/_helpers.jsonl).\n// The go command skips a file whose name starts with _: build a copy of it.\n\n",
+    );
+    o.push_str(section(HELPERS_RUNNER, MARK, "main"));
+    o.push_str("\n\n");
+    let mut names: Vec<String> = RoundMode::ALL.iter().map(|m| format!("div_round_{}", m.as_str())).collect();
+    names.extend(["halfway", "mod", "isqrt"].map(String::from));
+    let parts: Vec<&str> = names.iter().map(|n| section(MODULE, MARK, n)).collect();
+    o.push_str(&parts.join("\n\n"));
+    o.push('\n');
+    o
+}
+
+/// A port of go/printer's layout of expressions (nodes.go: binaryExpr, walkBinary, cutoff,
+/// diffPrec, reduceDepth): which binary operators get blanks depends on the precedences
+/// mixed in the expression and on how deep it sits (call arguments, operands, parentheses).
+mod gofmt {
+    /// A Go expression as go/printer sees it: the parentheses are nodes of their own.
+    #[derive(Clone, Debug)]
+    pub enum Ast {
+        /// An identifier, a literal, a selector, a function literal: printed as is.
+        Atom(String),
+        Paren(Box<Ast>),
+        Unary(String, Box<Ast>),
+        Star(Box<Ast>),
+        Bin(String, Box<Ast>, Box<Ast>),
+        Call(String, Vec<Ast>),
+    }
+
+    impl Ast {
+        /// A leaf's text: a negative literal is a unary minus, `*x` a dereference.
+        pub fn leaf(t: String) -> Ast {
+            if let Some(rest) = t.strip_prefix('-') {
+                Ast::Unary("-".into(), Box::new(Ast::Atom(rest.into())))
+            } else if let Some(rest) = t.strip_prefix('*') {
+                Ast::Star(Box::new(Ast::Atom(rest.into())))
+            } else {
+                Ast::Atom(t)
+            }
+        }
+    }
+
+    fn prec(op: &str) -> usize {
+        match op {
+            "||" => 1,
+            "&&" => 2,
+            "==" | "!=" | "<" | "<=" | ">" | ">=" => 3,
+            "+" | "-" | "|" | "^" => 4,
+            _ => 5,
+        }
+    }
+
+    const UNARY_PREC: usize = 6;
+
+    /// An expression at the top of a statement (depth 1).
+    pub fn expr(x: &Ast) -> String {
+        expr1(x, 0, 1)
+    }
+
+    fn expr1(x: &Ast, prec1: usize, depth: usize) -> String {
+        match x {
+            Ast::Atom(s) => s.clone(),
+            Ast::Bin(..) => binary(x, prec1, cutoff(x, depth), depth),
+            Ast::Star(inner) => {
+                if UNARY_PREC < prec1 {
+                    format!("(*{})", expr(inner))
+                } else {
+                    format!("*{}", expr(inner))
+                }
+            }
+            Ast::Unary(op, inner) => {
+                if UNARY_PREC < prec1 {
+                    format!("({})", expr(x))
+                } else {
+                    format!("{op}{}", expr1(inner, UNARY_PREC, depth))
+                }
+            }
+            Ast::Paren(inner) => {
+                if matches!(**inner, Ast::Paren(_)) {
+                    expr1(inner, 0, depth)
+                } else {
+                    format!("({})", expr1(inner, 0, reduce_depth(depth)))
+                }
+            }
+            Ast::Call(f, args) => {
+                let depth = if args.len() > 1 { depth + 1 } else { depth };
+                let args: Vec<String> = args.iter().map(|a| expr1(a, 0, depth)).collect();
+                format!("{f}({})", args.join(", "))
+            }
+        }
+    }
+
+    fn reduce_depth(depth: usize) -> usize {
+        if depth > 1 {
+            depth - 1
+        } else {
+            1
+        }
+    }
+
+    fn diff_prec(x: &Ast, p: usize) -> usize {
+        match x {
+            Ast::Bin(op, ..) if prec(op) == p => 0,
+            _ => 1,
+        }
+    }
+
+    fn binary(x: &Ast, prec1: usize, cutoff: usize, depth: usize) -> String {
+        let Ast::Bin(op, l, r) = x else { unreachable!("a binary expression") };
+        let p = prec(op);
+        if p < prec1 {
+            return format!("({})", expr1(x, 0, reduce_depth(depth)));
+        }
+        let blank = p < cutoff;
+        let l = expr1(l, p, depth + diff_prec(l, p));
+        let r = expr1(r, p + 1, depth + 1);
+        if blank {
+            format!("{l} {op} {r}")
+        } else if (op == "-" && r.starts_with('-')) || (op == "/" && r.starts_with('*')) {
+            // printer.go's mayCombine: a blank keeps `- -x` from reading as `--x`.
+            format!("{l}{op} {r}")
+        } else {
+            format!("{l}{op}{r}")
+        }
+    }
+
+    fn walk(x: &Ast) -> (bool, bool, usize) {
+        let Ast::Bin(op, l, r) = x else { return (false, false, 0) };
+        let p = prec(op);
+        let (mut has4, mut has5, mut problem) = (p == 4, p == 5, 0);
+        if let Ast::Bin(lo, ..) = &**l {
+            if prec(lo) >= p {
+                let (h4, h5, mp) = walk(l);
+                has4 |= h4;
+                has5 |= h5;
+                problem = problem.max(mp);
+            }
+        }
+        match &**r {
+            Ast::Bin(ro, ..) if prec(ro) > p => {
+                let (h4, h5, mp) = walk(r);
+                has4 |= h4;
+                has5 |= h5;
+                problem = problem.max(mp);
+            }
+            Ast::Star(_) if op == "/" => problem = 5,
+            Ast::Unary(uo, _) => match format!("{op}{uo}").as_str() {
+                "/*" | "&&" | "&^" => problem = 5,
+                "++" | "--" => problem = problem.max(4),
+                _ => {}
+            },
+            _ => {}
+        }
+        (has4, has5, problem)
+    }
+
+    fn cutoff(x: &Ast, depth: usize) -> usize {
+        let (has4, has5, problem) = walk(x);
+        if problem > 0 {
+            return problem + 1;
+        }
+        if has4 && has5 {
+            return if depth == 1 { 5 } else { 4 };
+        }
+        if depth == 1 {
+            6
+        } else {
+            4
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULE: &str = "rule t v1\n\nenum level: low < mid < high\n\ninput a: int -100..100\ninput b: int -100..100\ninput p: int? 0..10\ninput lvl: level\n\noutput o: int -300..300\ndefine o = a + b\n";
+
+    /// A deterministic stream of small numbers (no dependency for randomness).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    /// A random expression over the rule's inputs `a`, `b`, `p` (optional) and `lvl`: the
+    /// printer lays out whatever nodes it is given, whether or not they would type-check.
+    fn random(r: &mut Lcg, plan: &Plan, depth: usize) -> Expr {
+        let var = |name: &str, optional: bool| {
+            let v = plan.vars.iter().position(|x| x.name == name).unwrap();
+            Expr { kind: plan.var(v).kind, optional, node: Node::Var(v) }
+        };
+        let p = plan.vars.iter().position(|x| x.name == "p").unwrap();
+        if depth == 0 {
+            return match r.next(6) {
+                0 => Expr::int(-(r.next(20) as i64)),
+                1 => var("p", false),
+                2 => Expr::int(r.next(100) as i64),
+                3 => Expr::new(var("lvl", false).kind, Node::Member(r.next(3) as u32)),
+                _ => var(["a", "b", "lvl"][r.next(3) as usize], false),
+            };
+        }
+        let kid = |r: &mut Lcg| Box::new(random(r, plan, depth - 1));
+        let cmps = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Ge];
+        let arith = [Arith::Add, Arith::Sub, Arith::Mul];
+        match r.next(16) {
+            0 => Expr::num(Node::Neg(kid(r))),
+            1 => Expr::negate(*kid(r)),
+            2 => Expr::num(Node::DivRound(kid(r), kid(r), RoundMode::HalfEven)),
+            3 => Expr::num(Node::Mod(kid(r), kid(r))),
+            4 => Expr::num(Node::Min((0..2 + r.next(2)).map(|_| *kid(r)).collect())),
+            5 => Expr::num(Node::DivExact(kid(r), 1 + r.next(9) as i64)),
+            6 => Expr::num(Node::If(kid(r), kid(r), kid(r))),
+            7 => Expr::bool(Node::OneOf(kid(r), (0..1 + r.next(3)).map(|_| *kid(r)).collect())),
+            8 => Expr::bool(Node::Present(p, kid(r))),
+            9 => Expr::bool(Node::IsNone(p)),
+            10 | 11 => Expr::cmp(cmps[r.next(4) as usize], *kid(r), *kid(r)),
+            12 => Expr::bool(Node::And(kid(r), kid(r))),
+            13 => Expr::or(*kid(r), *kid(r)),
+            _ => Expr::num(Node::Arith(arith[r.next(3) as usize], kid(r), kid(r))),
+        }
+    }
+
+    /// The printer agrees with gofmt: random expressions, printed where the generated code
+    /// prints them (an assignment, an `if`, a call's arguments, a composite literal), come
+    /// back from `gofmt -d` unchanged. Skipped without gofmt (a failure under CI).
+    /// GOFMT_FUZZ and GOFMT_SEED run more of them, or others.
+    #[test]
+    fn expressions_print_as_gofmt_prints_them() {
+        if std::process::Command::new("gofmt").arg("-h").output().is_err() {
+            assert!(std::env::var_os("CI").is_none(), "gofmt is not on PATH, and CI is set");
+            eprintln!("note: gofmt is not on PATH; the printer is not compared with it");
+            return;
+        }
+        let mut sources = crate::Sources::new();
+        let checked = crate::check_text(&mut sources, "t.rule", RULE, &Default::default());
+        let unit = crate::gen::Unit::of(&checked, &sources).expect("the rule checks clean");
+        let names = unit.names(Lang::Go);
+        let g = Spell { plan: &unit.plan, n: &names };
+        let mut r = Lcg(std::env::var("GOFMT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7));
+        let n: usize = std::env::var("GOFMT_FUZZ").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+        let mut src = String::from("package p\n\nfunc g() {\n");
+        for i in 0..n {
+            let e = random(&mut r, &unit.plan, 1 + i % 5);
+            let line = match i % 4 {
+                0 => format!("x = {}", g.top(&e)),
+                1 => format!("if {} {{\n\tx = 1\n}}", g.top(&e)),
+                2 => {
+                    let call =
+                        Expr::num(Node::DivRound(Box::new(e), Box::new(random(&mut r, &unit.plan, 2)), RoundMode::Up));
+                    format!("x = {}", g.top(&call))
+                }
+                _ => format!("x = T{{A: {}, B: 1}}", g.top(&e)),
+            };
+            src.push_str(&format!("\t{}\n", indent_rest(&line, 1)));
+        }
+        src.push_str("}\n");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.go");
+        std::fs::write(&file, &src).unwrap();
+        let out = std::process::Command::new("gofmt").arg("-d").arg(&file).output().unwrap();
+        assert!(out.status.success(), "gofmt: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "gofmt would change:\n{}", String::from_utf8_lossy(&out.stdout));
+    }
+}

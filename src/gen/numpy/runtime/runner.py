@@ -1,0 +1,150 @@
+"""The runner `rulec test` drives for the NumPy target: one vectors line in, one record (or
+refusal) out, for every line, each line a call of one row through rulec_np's own door.
+
+    python3 rulec_np_runner.py parcel_rate.plan.json < parcel_rate.jsonl
+    python3 rulec_np_runner.py --helpers < _helpers.jsonl
+"""
+
+import decimal
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+import rulec_np
+
+
+def _parse_int(text: str) -> int:
+    """A JSON integer; one too long for any range is kept as a number past every range."""
+    if len(text) > 40:
+        return -(10**40) if text.startswith("-") else 10**40
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(text + " is not JSON")
+
+
+def _number(x: Any) -> Any:
+    """A JSON number whose value is whole as that int, read exactly; any other number is
+    kept as the Decimal it is, which no door takes for an integer."""
+    if isinstance(x, decimal.Decimal) and x.is_finite() and x == x.to_integral_value():
+        if x.adjusted() > 40:
+            return -(10**40) if x < 0 else 10**40
+        return int(x)
+    return x
+
+
+def _lone_surrogate(x: Any) -> bool:
+    if isinstance(x, str):
+        return any("\ud800" <= c <= "\udfff" for c in x)
+    if isinstance(x, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in x.items())
+    if isinstance(x, list):
+        return any(_lone_surrogate(v) for v in x)
+    return False
+
+
+def _date(days: int) -> str:
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y = yoe + era * 400 + (1 if m <= 2 else 0)
+    return f'"{y:04d}-{m:02d}-{d:02d}"'
+
+
+def _wire(plan: rulec_np.Plan, name: str, value: Any, present: bool) -> str:
+    """One value as the records write it."""
+    if not present:
+        return "null"
+    info = plan.vars[name]
+    kind = info["kind"]
+    if isinstance(kind, dict):
+        text = value if isinstance(value, str) else plan.enums[kind["enum"]][int(value)]
+        return json.dumps(text, ensure_ascii=False)
+    if kind == "bool":
+        return "true" if bool(value) else "false"
+    if kind == "str":
+        return json.dumps(str(value), ensure_ascii=False)
+    if info["date"]:
+        return _date(int(value))
+    return str(int(value))
+
+
+def _record(plan: rulec_np.Plan, call: dict[str, Any]) -> str:
+    columns = {k: np.array([v], dtype=object) for k, v in call.items()}
+    _, read = plan.read(columns)
+    outputs, rows = plan.traced(columns)
+    parts = []
+    for col in plan.data["columns"]:
+        data, present = read[col["name"]]
+        parts.append(json.dumps(col["name"], ensure_ascii=False) + ":" + _wire(plan, col["name"], data[0], present is None or bool(present[0])))
+    observed = []
+    for name in plan.data["outputs"]:
+        out = outputs[name]
+        absent = bool(np.ma.getmaskarray(out)[0]) if isinstance(out, np.ma.MaskedArray) else False
+        observed.append(json.dumps(name, ensure_ascii=False) + ":" + _wire(plan, name, np.asarray(out)[0], not absent))
+    trace = [
+        '{"table":' + json.dumps(step["table"], ensure_ascii=False) + ',"row":' + str(int(rows[step["table"]][0])) + "}"
+        for step in plan.data["steps"]
+        if "table" in step
+    ]
+    return '{"in":{' + ",".join(parts) + '},"observed":{' + ",".join(observed) + '},"trace":[' + ",".join(trace) + "]}"
+
+
+def _refusal(kind: str, what: str) -> str:
+    return '{"refused":"' + kind + '","error":' + json.dumps(what, ensure_ascii=False) + "}"
+
+
+def _answer(plan: rulec_np.Plan, line: str) -> str:
+    try:
+        top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        top = None
+    if _lone_surrogate(top):
+        top = None
+    call = top.get("in", top) if isinstance(top, dict) else top
+    if not isinstance(call, dict):
+        return _refusal("input", plan.data["not_an_object"])
+    try:
+        return _record(plan, {k: _number(v) for k, v in call.items()})
+    except rulec_np.RuleInputError as e:
+        return _refusal("input", e.what)
+    except rulec_np.RuleContradictionError as e:
+        return _refusal("contradiction", e.what)
+
+
+def _helper(case: dict[str, str]) -> int:
+    a = np.array([int(case["a"])], dtype=np.int64)
+    b = np.array([int(case["b"])], dtype=np.int64)
+    op = case["op"]
+    if op.startswith("quot_"):
+        return int(rulec_np.div_round(a, b, op[len("quot_") :])[0])
+    if op == "mod":
+        return int(rulec_np.mod(a, b)[0])
+    return int(rulec_np.isqrt(a)[0])
+
+
+def main() -> None:
+    out: list[str] = []
+    helpers = sys.argv[1] == "--helpers"
+    plan = None if helpers else rulec_np.load(sys.argv[1])
+    for raw in sys.stdin.buffer:
+        line = raw.decode("utf-8", errors="replace").strip()
+        if line == "":
+            continue
+        if plan is None:
+            out.append('{"result":"' + str(_helper(json.loads(line))) + '"}\n')
+        else:
+            out.append(_answer(plan, line) + "\n")
+    sys.stdout.buffer.write("".join(out).encode("utf-8"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1091 @@
+//! The Rust backend (generated-code.md, Rust): it spells the plan. A newtype per unit, an
+//! enum per enum (with its names and the way back from one), `Result<_, RuleError>`; the
+//! function, its traced twin and the wire door over one function holding the branches
+//! (which answers the rows as integers, so the plain function builds no trace); the record
+//! function; and only the helpers the rule calls. The module needs std alone and is written
+//! to be `include!`d inside `pub mod <alias> { … }` (rulec-build, `include_rule!`). A date is
+//! its day number (`Date`), made from the wire's `"YYYY-MM-DD"` by `Date::from_wire`. The
+//! fixed text is `runtime/module.rs`; the runner's is `runtime/runner.rs`.
+
+use super::api::{self, Spelling};
+use super::naming::Names;
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Role, Row, TablePlan};
+use super::printer::{cmp_op, Form, Part, Syntax, ATOM, TOP};
+use super::text::{self, c_string, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner, Unit};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/module.rs");
+const RUNNER: &str = include_str!("runtime/runner.rs");
+const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rs");
+const MARK: &str = "// rulec:";
+
+pub struct Rust;
+
+impl Backend for Rust {
+    fn lang(&self) -> Lang {
+        Lang::Rust
+    }
+
+    fn generate(&self, u: &Unit) -> Vec<File> {
+        let names = u.names(Lang::Rust);
+        let r = Rs::new(&u.plan, &names);
+        vec![
+            File { path: format!("{}.rs", names.module), text: r.module() },
+            File { path: format!("{}_runner.rs", u.plan.rule.base), text: r.runner() },
+            File { path: "_helpers_runner.rs".into(), text: helpers_runner() },
+        ]
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        Runner {
+            needs: vec!["rustc"],
+            build: vec![vec![
+                "rustc".into(),
+                "--edition".into(),
+                "2021".into(),
+                "-O".into(),
+                format!("{base}_runner.rs"),
+                "-o".into(),
+                "runner".into(),
+            ]],
+            run: vec!["./runner".into()],
+        }
+    }
+
+    fn api(&self, u: &Unit) -> serde_json::Value {
+        let (plan, names) = (&u.plan, &u.names(Lang::Rust));
+        let r = Rs::new(plan, names);
+        let member = |e: usize, i: usize| format!("{}::{}", names.enums[e], names.members[e][i]);
+        let spell = Spelling { names, ty: &|v| r.api_type(v), member: &member };
+        let ret = r.returns();
+        let mut m = spell.entry(plan, &ret);
+        m.insert("module".into(), json!(format!("{}.rs", names.module)));
+        m.insert("signature".into(), json!(r.signature(&names.function, &ret)));
+        m.insert("traced_signature".into(), json!(r.signature(&names.traced, &r.traced_returns())));
+        m.insert("record_signature".into(), json!(r.record_signature()));
+        m.insert("wire_signature".into(), json!(r.wire_signature()));
+        if plan.dates {
+            m.insert("dates".into(), json!({"type": "Date", "from_wire": "Date::from_wire"}));
+        }
+        m.insert("errors".into(), json!(["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"]));
+        serde_json::Value::Object(m)
+    }
+}
+
+/// A Rust string literal for any text (`\u{…}` for the control characters).
+fn rs_str(s: &str) -> String {
+    c_string(s, |c| format!("\\u{{{c:x}}}"))
+}
+
+/// An integer as a person writes a long one: `10_000_000` (clippy's unreadable_literal).
+fn int_lit(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    if digits.len() < 6 {
+        return n.to_string();
+    }
+    let mut out = String::from(if n < 0 { "-" } else { "" });
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn quot_fn(m: RoundMode) -> String {
+    format!("quot_{}", m.as_str())
+}
+
+/// rustc's `non_snake_case`: lower case, one `_` at a time (leading and trailing ones aside).
+fn is_snake(ident: &str) -> bool {
+    let core = ident.trim_matches('_');
+    !core.contains("__") && !core.chars().any(char::is_uppercase)
+}
+
+/// rustc's `non_camel_case_types`: no leading lower case, no `_` beside a letter.
+fn is_camel(ident: &str) -> bool {
+    let core: Vec<char> = ident.trim_matches('_').chars().collect();
+    let cased = |c: char| c.is_uppercase() || c.is_lowercase();
+    !core.first().is_some_and(|c| c.is_lowercase())
+        && !core.windows(2).any(|w| (w[0] == '_' && (w[1] == '_' || cased(w[1]))) || (w[1] == '_' && cased(w[0])))
+}
+
+/// clippy's `upper_case_acronyms`: a name in capitals only.
+fn is_acronym(ident: &str) -> bool {
+    ident.len() > 1 && ident.chars().any(char::is_uppercase) && !ident.chars().any(char::is_lowercase)
+}
+
+/// The comparison that holds exactly when `op` does not (numbers and enums are totally ordered).
+fn inverse(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+/// `a op b` read the other way round: `b flipped(op) a`.
+fn flipped(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+/// Rust's precedences (higher binds tighter). An `if` binds loosest of all: written inside
+/// an operator, it is always parenthesized.
+const IF: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const CMP: u8 = 4;
+const ADD: u8 = 5;
+const MUL: u8 = 6;
+const UNARY: u8 = 7;
+
+/// How a part of a form reads an expression: a child of the node printed, or a node further
+/// down (when the form looks through a `!`).
+type Lift<'e> = &'e dyn Fn(usize, &Expr, u8) -> Part;
+
+struct Rs<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+    /// Whether a function needs `#[allow(non_snake_case)]` for the rule's names.
+    snake: bool,
+    /// Whether two inputs are spelled `x` and `_x` (clippy's duplicate_underscore_argument).
+    underscored: bool,
+}
+
+impl Syntax for Rs<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let kid: Lift = &|i, _, q| Part::Kid(i, q);
+        let text = |s: &str| Part::Text(s.to_string());
+        match &e.node {
+            Node::Int(n) => Form::Leaf(int_lit(*n), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(rs_str(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("None".into()),
+            Node::Var(v) => leaf(self.n.vars[*v].clone()),
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            // `x * 1` and `x + 0` (a rate of 1%, a zero offset) are `x` (clippy's identity_op).
+            Node::Arith(op, a, b) if self.identity(*op, a, b).is_some() => {
+                let (i, x) = self.identity(*op, a, b).expect("checked above");
+                let p = self.prec(x);
+                Form::Parts(vec![Part::Kid(i, p)], p)
+            }
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), ADD),
+                Arith::Sub => Form::Infix("-".into(), ADD),
+                Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            // Exact: E106 proved the division lands on a whole number, so truncating changes nothing.
+            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}"))], MUL),
+            Node::DivRound(.., m) => Form::Call(quot_fn(*m)),
+            Node::Min(xs) | Node::Max(xs) => {
+                let f = if matches!(e.node, Node::Min(_)) { ".min(" } else { ".max(" };
+                // A literal receiver says its type: `{integer}` has no `min`.
+                let mut parts = vec![match xs[0].node {
+                    Node::Int(n) if n < 0 => Part::Text(format!("({}_i64)", int_lit(n))),
+                    Node::Int(n) => Part::Text(format!("{}_i64", int_lit(n))),
+                    _ => Part::Kid(0, ATOM),
+                }];
+                for i in 1..xs.len() {
+                    parts.extend([text(f), Part::Kid(i, TOP), text(")")]);
+                }
+                Form::Parts(parts, ATOM)
+            }
+            Node::Mod(..) => Form::Call("mod_floor".into()),
+            Node::Isqrt(_) => Form::Call("isqrt_i64".into()),
+            Node::If(..) => Form::Parts(
+                vec![
+                    text("if "),
+                    Part::Kid(0, TOP),
+                    text(" { "),
+                    Part::Kid(1, TOP),
+                    text(" } else { "),
+                    Part::Kid(2, TOP),
+                    text(" }"),
+                ],
+                IF,
+            ),
+            Node::Cmp(op, a, b) => self.compare(*op, a, b, kid),
+            Node::And(a, b) => self.range(a, b, false).unwrap_or_else(|| Form::Infix("&&".into(), AND)),
+            Node::Or(a, b) => self.range(a, b, true).unwrap_or_else(|| Form::Infix("||".into(), OR)),
+            Node::Not(x) => {
+                // A `!` is taken into what it negates where clippy would simplify it.
+                let below: Lift = &|_, e, q| Part::Expr(e.clone(), q);
+                match &x.node {
+                    Node::Cmp(op, a, b) => self.compare(inverse(*op), a, b, below),
+                    Node::Not(y) => {
+                        let p = self.prec(y);
+                        Form::Parts(vec![Part::Expr((**y).clone(), p)], p)
+                    }
+                    Node::IsNone(v) => leaf(format!("{}.is_some()", self.n.vars[*v])),
+                    _ => Form::Prefix("!".into(), UNARY),
+                }
+            }
+            Node::OneOf(_, vals) => {
+                let mut parts = vec![text("matches!("), Part::Kid(0, TOP), text(", ")];
+                for i in 0..vals.len() {
+                    if i > 0 {
+                        parts.push(text(" | "));
+                    }
+                    parts.push(Part::Kid(i + 1, TOP));
+                }
+                parts.push(text(")"));
+                Form::Parts(parts, ATOM)
+            }
+            Node::IsNone(v) => leaf(format!("{}.is_none()", self.n.vars[*v])),
+            Node::Present(v, _) => {
+                let x = &self.n.vars[*v];
+                Form::Parts(vec![Part::Text(format!("{x}.is_some_and(|{x}| ")), Part::Kid(0, TOP), text(")")], ATOM)
+            }
+        }
+    }
+}
+
+impl<'a> Rs<'a> {
+    fn new(plan: &'a Plan, n: &'a Names) -> Rs<'a> {
+        let fns = [&n.function, &n.traced, &n.record, &n.wire, &n.core];
+        let snake = n.vars.iter().chain(fns).all(|i| is_snake(i));
+        let params: Vec<&str> = plan.inputs.iter().map(|&v| n.vars[v].as_str()).collect();
+        let underscored = params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)));
+        Rs { plan, n, snake, underscored }
+    }
+
+    /// The operand `a op b` equals, when the other one is the operation's identity.
+    fn identity<'e>(&self, op: Arith, a: &'e Expr, b: &'e Expr) -> Option<(usize, &'e Expr)> {
+        let unit = if op == Arith::Mul { 1 } else { 0 };
+        match (&a.node, &b.node) {
+            (_, Node::Int(k)) if *k == unit => Some((0, a)),
+            (Node::Int(k), _) if *k == unit && op != Arith::Sub => Some((1, b)),
+            _ => None,
+        }
+    }
+
+    /// How tightly the form of `e` binds.
+    fn prec(&self, e: &Expr) -> u8 {
+        match self.form(e) {
+            Form::Leaf(_, p) | Form::Prefix(_, p) | Form::Infix(_, p) | Form::Parts(_, p) => p,
+            Form::Call(_) => ATOM,
+        }
+    }
+
+    /// `a op b`. Comparisons do not chain: each side binds more tightly than one. A boolean
+    /// compared with a literal is the boolean, or its negation.
+    fn compare(&self, op: CmpOp, a: &Expr, b: &Expr, lift: Lift) -> Form {
+        if a.kind == Kind::Bool && matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };
+            let other = match (literal(a), literal(b)) {
+                (_, Some(v)) => Some((0, a, v)),
+                (Some(v), None) => Some((1, b, v)),
+                (None, None) => None,
+            };
+            if let Some((i, x, v)) = other {
+                if (op == CmpOp::Eq) == v {
+                    let p = self.prec(x);
+                    return Form::Parts(vec![lift(i, x, p)], p);
+                }
+                return Form::Parts(vec![Part::Text("!".into()), lift(i, x, UNARY + 1)], UNARY);
+            }
+        }
+        Form::Parts(vec![lift(0, a, CMP + 1), Part::Text(format!(" {} ", cmp_op(op))), lift(1, b, CMP + 1)], CMP)
+    }
+
+    /// `lo <= x && x <= hi` as `(lo..=hi).contains(&x)` (and `x < lo || x > hi` as its
+    /// negation), the way clippy asks a range to be written.
+    fn range(&self, a: &Expr, b: &Expr, outside: bool) -> Option<Form> {
+        let ((xa, oa, ka), (xb, ob, kb)) = (bound(a)?, bound(b)?);
+        if xa != xb {
+            return None;
+        }
+        let lower = if outside { CmpOp::Lt } else { CmpOp::Ge };
+        let (lo, op, hi) = match (oa, ob) {
+            (l, h) if l == lower => (ka, h, kb),
+            (h, l) if l == lower => (kb, h, ka),
+            _ => return None,
+        };
+        let dots = match (outside, op) {
+            (false, CmpOp::Le) | (true, CmpOp::Gt) => "..=",
+            (false, CmpOp::Lt) | (true, CmpOp::Ge) => "..",
+            _ => return None,
+        };
+        let part = |e: &Expr, q: u8| Part::Expr(e.clone(), q);
+        let text = |s: &str| Part::Text(s.to_string());
+        let parts = vec![
+            text(if outside { "!(" } else { "(" }),
+            part(lo, ADD),
+            text(dots),
+            part(hi, ADD),
+            text(").contains(&"),
+            part(xa, UNARY),
+            text(")"),
+        ];
+        Some(Form::Parts(parts, if outside { UNARY } else { ATOM }))
+    }
+}
+
+/// The bound `x op k` a comparison of a number variable sets, whichever side the variable is on.
+fn bound(e: &Expr) -> Option<(&Expr, CmpOp, &Expr)> {
+    let Node::Cmp(op, l, r) = &e.node else { return None };
+    match (&l.node, &r.node) {
+        (Node::Var(_), _) if l.kind == Kind::Num => Some((l, *op, r)),
+        (_, Node::Var(_)) if r.kind == Kind::Num => Some((r, flipped(*op), l)),
+        _ => None,
+    }
+}
+
+impl Rs<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        format!("{}::{}", self.n.enums[e], self.n.members[e][i as usize])
+    }
+
+    /// The newtype a variable's integer crosses the boundary in, if any.
+    fn wrapper(&self, v: VarId) -> Option<&str> {
+        match self.plan.var(v).ty {
+            BoundaryTy::Unit(u) => Some(&self.n.units[u]),
+            BoundaryTy::Date => Some("Date"),
+            _ => None,
+        }
+    }
+
+    /// The type of a parameter (borrowed text) or an output (owned) in the API.
+    fn api_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.ty {
+            BoundaryTy::Bool => "bool".to_string(),
+            BoundaryTy::Int => "i64".to_string(),
+            BoundaryTy::Str if var.role == Role::Output => "String".to_string(),
+            BoundaryTy::Str => "&str".to_string(),
+            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
+            BoundaryTy::Unit(_) | BoundaryTy::Date => self.wrapper(v).expect("a newtype").to_string(),
+        };
+        if var.optional {
+            format!("Option<{base}>")
+        } else {
+            base
+        }
+    }
+
+    /// The type a value has inside the functions: a number is the integer it carries.
+    fn local_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => "bool".to_string(),
+            Kind::Str => "&str".to_string(),
+            Kind::Enum(e) => self.n.enums[e].clone(),
+            Kind::Num => "i64".to_string(),
+        };
+        if var.optional {
+            format!("Option<{base}>")
+        } else {
+            base
+        }
+    }
+
+    fn params(&self) -> String {
+        let ps: Vec<String> =
+            self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.api_type(v))).collect();
+        ps.join(", ")
+    }
+
+    fn args(&self) -> String {
+        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.api_type(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn traced_returns(&self) -> String {
+        format!("({}, [Fired; {}])", self.returns(), self.n.slots.len())
+    }
+
+    fn signature(&self, f: &str, ret: &str) -> String {
+        format!("pub fn {f}({}) -> Result<{ret}, RuleError>", self.params())
+    }
+
+    fn record_signature(&self) -> String {
+        // A lone text output is lent as `&str` (clippy's ptr_arg).
+        let out = match self.returns().as_str() {
+            "String" => "&str".to_string(),
+            ret => format!("&{ret}"),
+        };
+        let mut ps = vec![self.params()];
+        ps.retain(|p| !p.is_empty());
+        ps.push(format!("out: {out}, trace: &[Fired], tag: &str"));
+        format!("pub fn {}({}) -> String", self.n.record, ps.join(", "))
+    }
+
+    fn wire_signature(&self) -> String {
+        format!("pub fn {}(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, RuleError>", self.n.wire)
+    }
+
+    /// The lints a function's shape may meet in the crate that includes the module: `params`
+    /// parameters, the inputs among them when `inputs`.
+    fn allow(&self, o: &mut Code, inputs: bool, params: usize) {
+        let mut lints = Vec::new();
+        if !self.snake {
+            lints.push("non_snake_case");
+        }
+        if params > 7 {
+            lints.push("clippy::too_many_arguments");
+        }
+        if self.underscored && inputs {
+            lints.push("clippy::duplicate_underscore_argument");
+        }
+        if !lints.is_empty() {
+            o.line(format!("#[allow({})]", lints.join(", ")));
+        }
+    }
+
+    fn module(&self) -> String {
+        let plan = self.plan;
+        let mut o = Code::new("    ");
+        o.raw(&text::header(plan, "//"));
+        if let Some(about) = &plan.rule.about {
+            o.line("//");
+            o.line(format!("// {}", comment(about)));
+        }
+        o.blank();
+        for (u, name) in plan.units.iter().zip(&self.n.units) {
+            o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
+            if is_acronym(name) {
+                o.line("#[allow(clippy::upper_case_acronyms)]");
+            }
+            o.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
+            o.line(format!("pub struct {name}(pub i64);"));
+            o.blank();
+        }
+        if plan.dates {
+            self.sections(&mut o, &["date_type"]);
+        }
+        self.enums(&mut o);
+        self.sections(&mut o, &["errors", "fired"]);
+        if plan.outputs.len() > 1 {
+            o.line("/// The outputs, in the order the rule declares them.");
+            if !plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v])) {
+                o.line("#[allow(non_snake_case)]");
+            }
+            o.line("#[derive(Clone, Debug, PartialEq, Eq)]");
+            o.line("pub struct Output {");
+            o.indent();
+            for &v in &plan.outputs {
+                o.line(format!("pub {}: {},", self.n.fields[v], self.api_type(v)));
+            }
+            o.dedent();
+            o.line("}");
+            o.blank();
+        }
+        self.sections(&mut o, &["wire"]);
+        self.functions(&mut o);
+        self.record(&mut o);
+        self.wire_door(&mut o);
+        self.core(&mut o);
+        self.helpers(&mut o);
+        o.finish()
+    }
+
+    /// Sections of the runtime file, each followed by a blank line.
+    fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            let body = section(MODULE, MARK, name).replace("RULEC_NOT_AN_INPUT", &rs_str(&self.plan.door.not_an_input));
+            o.raw(&body);
+            o.raw("\n\n");
+        }
+    }
+
+    fn enums(&self, o: &mut Code) {
+        for (e, en) in self.plan.enums.iter().enumerate() {
+            let name = &self.n.enums[e];
+            let members = &self.n.members[e];
+            let ordered = if en.ordered { " (ordered: a value compares by its place)" } else { "" };
+            o.line(format!("/// enum {}{ordered}", comment(&en.name)));
+            let mut lints = Vec::new();
+            if !is_camel(name) || !members.iter().all(|m| is_camel(m)) {
+                lints.push("non_camel_case_types");
+            }
+            if is_acronym(name) || members.iter().any(|m| is_acronym(m)) {
+                lints.push("clippy::upper_case_acronyms");
+            }
+            if !lints.is_empty() {
+                o.line(format!("#[allow({})]", lints.join(", ")));
+            }
+            o.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
+            o.line(format!("pub enum {name} {{"));
+            o.indent();
+            for (m, v) in members.iter().zip(&en.values) {
+                if let Some(display) = &v.display {
+                    o.line(format!("/// {}", comment(display)));
+                }
+                o.line(format!("{m},"));
+            }
+            o.dedent();
+            o.line("}");
+            o.blank();
+            o.line(format!("impl {name} {{"));
+            o.indent();
+            let all: Vec<String> = members.iter().map(|m| format!("{name}::{m}")).collect();
+            o.line(format!("pub const ALL: [{name}; {}] = [{}];", all.len(), all.join(", ")));
+            o.blank();
+            o.line("/// The value's name, as the wire and the records write it.");
+            o.line("#[must_use]");
+            o.line("pub fn as_str(self) -> &'static str {");
+            o.indent();
+            o.line("match self {");
+            for (m, v) in all.iter().zip(&en.values) {
+                o.line(format!("    {m} => {},", rs_str(&v.name)));
+            }
+            o.line("}");
+            o.dedent();
+            o.line("}");
+            o.blank();
+            o.line("/// The value a name of the wire names.");
+            o.line("#[must_use]");
+            o.line(format!("pub fn parse(name: &str) -> Option<{name}> {{"));
+            o.indent();
+            o.line("match name {");
+            for (m, v) in all.iter().zip(&en.values) {
+                o.line(format!("    {} => Some({m}),", rs_str(&v.name)));
+            }
+            o.line("    _ => None,");
+            o.line("}");
+            o.dedent();
+            o.line("}");
+            o.dedent();
+            o.line("}");
+            o.blank();
+        }
+    }
+
+    /// The function and its traced twin, over the one holding the branches.
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let (args, ret, inputs) = (self.args(), self.returns(), plan.inputs.len());
+        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
+        o.line(format!("/// {}", comment(&about)));
+        o.line("///");
+        o.line("/// # Errors");
+        o.line("///");
+        o.line("/// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);");
+        o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
+        self.allow(o, true, inputs);
+        o.line(format!("{} {{", self.signature(&n.function, &ret)));
+        o.line(format!("    {}({args}).map(|(out, _)| out)", n.core));
+        o.line("}");
+        o.blank();
+        o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
+        o.line("///");
+        o.line(format!("/// # Errors\n///\n/// As [`{}`].", n.function));
+        self.allow(o, true, inputs);
+        o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
+        o.indent();
+        let tables: Vec<&TablePlan> = plan.tables().collect();
+        let rows = if tables.is_empty() { "_" } else { "rows" };
+        o.line(format!("let (out, {rows}) = {}({args})?;", n.core));
+        let fired: Vec<String> = tables
+            .iter()
+            .enumerate()
+            .map(|(k, t)| format!("Fired {{ table: {}, row: rows[{k}] }}", rs_str(&t.name)))
+            .collect();
+        o.line(format!("Ok((out, [{}]))", fired.join(", ")));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    /// The values of the record line, built from `plan.record`.
+    fn record(&self, o: &mut Code) {
+        o.line(
+            "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+        );
+        self.allow(o, true, self.plan.inputs.len() + 3);
+        o.line("#[must_use]");
+        o.line(format!("{} {{", self.record_signature()));
+        o.indent();
+        o.line("let mut json = String::with_capacity(256);");
+        o.line("json.push('{');");
+        o.line("if !tag.is_empty() {");
+        o.line("    json.push_str(\"\\\"tag\\\":\");");
+        o.line("    push_json_str(&mut json, tag);");
+        o.line("    json.push(',');");
+        o.line("}");
+        let mut body = Body { rs: self, o, total: false };
+        walk::record(self.plan, &mut body);
+        let o = body.o;
+        o.line("for (i, f) in trace.iter().enumerate() {");
+        o.indent();
+        o.line("if i > 0 {");
+        o.line("    json.push(',');");
+        o.line("}");
+        o.line("json.push_str(\"{\\\"table\\\":\");");
+        o.line("push_json_str(&mut json, f.table);");
+        o.line("json.push_str(\",\\\"row\\\":\");");
+        o.line("json.push_str(&f.row.to_string());");
+        o.line("json.push('}');");
+        o.dedent();
+        o.line("}");
+        o.line("json.push_str(\"]}\");");
+        o.line("json");
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    /// The inputs as the function takes them, from the locals of the wire door.
+    fn wrapped_args(&self) -> String {
+        let args: Vec<String> = self
+            .plan
+            .inputs
+            .iter()
+            .map(|&v| {
+                let x = &self.n.vars[v];
+                match (self.wrapper(v), self.plan.var(v).optional) {
+                    (Some(w), false) => format!("{w}({x})"),
+                    (Some(w), true) => format!("{x}.map({w})"),
+                    (None, _) => x.clone(),
+                }
+            })
+            .collect();
+        args.join(", ")
+    }
+
+    fn wire_door(&self, o: &mut Code) {
+        o.line("/// One call in the wire form (formats.md): the members of a JSON object in order (a key given");
+        o.line("/// twice: the last one), the door's checks in the reference's order, then the rule; the");
+        o.line("/// record line.");
+        o.line("///");
+        o.line("/// # Errors");
+        o.line("///");
+        o.line("/// `RuleError::Input` or `RuleError::NotAnInput` for a call the door refuses, with the");
+        o.line(format!(
+            "/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].",
+            self.n.function
+        ));
+        self.allow(o, false, 2);
+        o.line(format!("{} {{", self.wire_signature()));
+        o.indent();
+        let mut body = Body { rs: self, o, total: false };
+        walk::wire(self.plan, &mut body);
+        let o = body.o;
+        let args = self.wrapped_args();
+        o.line(format!("let (out, trace) = {}({args})?;", self.n.traced));
+        let args = if args.is_empty() { args } else { format!("{args}, ") };
+        o.line(format!("Ok({}({args}&out, &trace, tag))", self.n.record));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    /// The function holding every branch: the entry guard, the steps, the outputs and rows.
+    fn core(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
+        self.allow(o, true, plan.inputs.len());
+        o.line("#[inline]");
+        let ret = format!("({}, [u32; {}])", self.returns(), n.slots.len());
+        o.line(format!("fn {}({}) -> Result<{ret}, RuleError> {{", n.core, self.params()));
+        o.indent();
+        // From here on every number is the integer it carries.
+        for &v in &plan.inputs {
+            if self.wrapper(v).is_some() {
+                let x = &n.vars[v];
+                match plan.var(v).optional {
+                    true => o.line(format!("let {x}: Option<i64> = {x}.map(|x| x.0);")),
+                    false => o.line(format!("let {x}: i64 = {x}.0;")),
+                }
+            }
+        }
+        if plan.door.inputs.iter().any(|i| i.range.is_some()) || !plan.door.constraints.is_empty() {
+            o.line("// The entry guard: what the proofs assumed of every call.");
+        }
+        let mut body = Body { rs: self, o, total: false };
+        walk::guard(plan, Lang::Rust, &mut body);
+        walk::body(plan, &mut body);
+        let o = body.o;
+        let value = |v: VarId| -> String {
+            let x = n.vars[v].clone();
+            match (plan.var(v).ty, self.wrapper(v), plan.var(v).optional) {
+                (BoundaryTy::Str, _, false) => format!("{x}.to_string()"),
+                (BoundaryTy::Str, _, true) => format!("{x}.map(str::to_string)"),
+                (_, Some(w), false) => format!("{w}({x})"),
+                (_, Some(w), true) => format!("{x}.map({w})"),
+                (_, None, _) => x,
+            }
+        };
+        let out = match plan.outputs.as_slice() {
+            [one] => value(*one),
+            outs => {
+                let fields: Vec<String> = outs
+                    .iter()
+                    .map(|&v| match (value(v), &n.fields[v]) {
+                        (x, f) if x == *f => x,
+                        (x, f) => format!("{f}: {x}"),
+                    })
+                    .collect();
+                format!("Output {{ {} }}", fields.join(", "))
+            }
+        };
+        o.line(format!("Ok(({out}, [{}]))", n.slots.join(", ")));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn helpers(&self, o: &mut Code) {
+        let plan = self.plan;
+        let has = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        let mut names: Vec<String> = Vec::new();
+        if !plan.inputs.is_empty() {
+            names.push("wire_get".into());
+        }
+        for (kind, name) in [
+            (has(|k| *k == WireKind::Integer), "wire_int"),
+            (has(|k| *k == WireKind::Boolean), "wire_bool"),
+            (has(|k| *k == WireKind::Text), "wire_str"),
+            (has(|k| matches!(k, WireKind::Enum(_))), "wire_member"),
+            (has(|k| *k == WireKind::Date), "wire_day"),
+            (true, "json_str"),
+            (api::has_dates(plan), "date_str"),
+        ] {
+            if kind {
+                names.push(name.into());
+            }
+        }
+        for h in &plan.helpers {
+            names.push(match h {
+                Helper::DivRound(m) => quot_fn(*m),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.sections(o, &names);
+    }
+
+    fn runner(&self) -> String {
+        let mut o = text::header(self.plan, "//");
+        o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
+        o.push_str(&format!("// Build: rustc --edition 2021 -O {}_runner.rs\n\n", self.plan.rule.base));
+        let body = [section(RUNNER, MARK, "runner"), section(RUNNER, MARK, "json")]
+            .join("\n\n")
+            .replace("rulec_rule", &self.n.module)
+            .replace("rulec_wire", &self.n.wire)
+            .replace("RULEC_NOT_AN_OBJECT", &rs_str(&self.plan.door.not_an_object));
+        o.push_str(&body);
+        o.push('\n');
+        o
+    }
+
+    /// A variable's wire form appended to `json`; `x` reads it (a parameter, `out`, a field).
+    fn push_value(&self, o: &mut Code, v: VarId, x: &str, field: bool) {
+        let var = self.plan.var(v);
+        let one = |x: &str| -> String {
+            match var.ty {
+                BoundaryTy::Str => format!("push_json_str(&mut json, {x});"),
+                BoundaryTy::Enum(_) => format!("push_json_str(&mut json, {x}.as_str());"),
+                BoundaryTy::Date => format!("push_date(&mut json, {x}.0);"),
+                BoundaryTy::Unit(_) => format!("json.push_str(&{x}.0.to_string());"),
+                BoundaryTy::Int | BoundaryTy::Bool => format!("json.push_str(&{x}.to_string());"),
+            }
+        };
+        if var.optional {
+            let place = if field { format!("&{x}") } else { x.to_string() };
+            o.line(format!("match {place} {{"));
+            o.line(format!("    Some(x) => {},", one("x").trim_end_matches(';')));
+            o.line("    None => json.push_str(\"null\"),");
+            o.line("}");
+        } else if field && var.ty == BoundaryTy::Str {
+            o.line(one(&format!("&{x}")));
+        } else {
+            o.line(one(x));
+        }
+    }
+}
+
+/// The walker's hooks: the statements of the function bodies.
+struct Body<'a, 'b> {
+    rs: &'a Rs<'a>,
+    o: &'b mut Code,
+    /// Whether the last row written takes every call left (`} else {`): no refusal follows it.
+    total: bool,
+}
+
+impl Body<'_, '_> {
+    fn name(&self, v: VarId) -> &str {
+        &self.rs.n.vars[v]
+    }
+
+    /// The value stored into a variable: an optional one takes `Some` around a value.
+    fn assigned(&self, v: VarId, e: &Expr) -> String {
+        if self.rs.plan.var(v).optional {
+            self.optional(e)
+        } else {
+            self.rs.top(e)
+        }
+    }
+
+    fn optional(&self, e: &Expr) -> String {
+        match &e.node {
+            Node::Absent => "None".into(),
+            _ if e.optional => self.rs.top(e),
+            Node::If(c, a, b) => {
+                format!("if {} {{ {} }} else {{ {} }}", self.rs.top(c), self.optional(a), self.optional(b))
+            }
+            _ => format!("Some({})", self.rs.top(e)),
+        }
+    }
+
+    /// The range check of an input already read into its local: the refusal carries the
+    /// integer refused (an enum's is checked over its places and carries none).
+    fn range(&mut self, input: &InputDoor) {
+        let Some(r) = &input.range else { return };
+        let x = self.name(input.var).to_string();
+        let kind = self.rs.plan.var(input.var).kind;
+        let (lo, hi) = match input.kind {
+            WireKind::Enum(_) => (self.rs.member(kind, r.lo as u32), self.rs.member(kind, r.hi as u32)),
+            _ => (int_lit(r.lo), int_lit(r.hi)),
+        };
+        let by_place = matches!(input.kind, WireKind::Enum(_));
+        let outside = |x: &str| format!("!({lo}..={hi}).contains({x})");
+        let (test, value) = match (input.optional, by_place) {
+            (true, true) => (format!("{x}.is_some_and(|x| {})", outside("&x")), "None".to_string()),
+            (true, false) => (format!("let Some(x) = {x}.filter(|x| {})", outside("x")), "Some(x)".to_string()),
+            (false, true) => (outside(&format!("&{x}")), "None".to_string()),
+            (false, false) => (outside(&format!("&{x}")), format!("Some({x})")),
+        };
+        self.o.line(format!("if {test} {{"));
+        self.o.line(format!("    return Err(RuleError::Input {{ what: {}, value: {value} }});", rs_str(&r.sentence)));
+        self.o.line("}");
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");
+        self.range(input);
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        // It fails when every optional it reads holds a value and the test does not hold.
+        let mut fails = self.rs.top(&Expr::negate(c.test.clone()));
+        for &v in c.optionals.iter().rev() {
+            let x = self.name(v);
+            fails = format!("{x}.is_some_and(|{x}| {fails})");
+        }
+        self.o.line(format!("if {fails} {{"));
+        self.o.line(format!("    return Err(RuleError::Input {{ what: {}, value: None }});", rs_str(&c.sentence)));
+        self.o.line("}");
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        self.o.line(format!("// define {}", comment(&self.rs.plan.var(var).name)));
+        let (x, ty) = (self.name(var).to_string(), self.rs.local_type(var));
+        self.o.line(format!("let {x}: {ty} = {};", self.assigned(var, value)));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+        self.o.line(format!("let {}: u32;", self.rs.n.slots[t.slot]));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.rs.print(&a.cond, AND), self.rs.print(&b.cond, AND + 1));
+        self.o.line(format!("if {ca} && {cb} {{"));
+        self.o.line(format!("    return Err(RuleError::Contradiction {{ what: {} }});", rs_str(sentence)));
+        self.o.line("}");
+    }
+
+    /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
+    /// the first that matches winning as the first row does.
+    fn table_match(&mut self, t: &TablePlan) -> bool {
+        let shape = t.shape.as_ref().expect("the walker asks only for a table with a match shape");
+        // A cell that takes no value has no pattern: such a table is written row by row.
+        if shape.patterns.iter().flatten().any(|c| c.as_ref().is_some_and(Vec::is_empty)) {
+            return false;
+        }
+        for &r in &t.results {
+            self.declare(r);
+        }
+        let cols: Vec<&str> = shape.columns.iter().map(|&c| self.name(c)).collect();
+        let scrutinee = if cols.len() == 1 { cols[0].to_string() } else { format!("({})", cols.join(", ")) };
+        self.o.line(format!("match {scrutinee} {{"));
+        self.o.indent();
+        for (row, cells) in t.rows.iter().zip(&shape.patterns) {
+            let pats: Vec<String> = cells
+                .iter()
+                .map(|c| match c {
+                    None => "_".to_string(),
+                    Some(vals) => vals.iter().map(|v| self.rs.top(v)).collect::<Vec<_>>().join(" | "),
+                })
+                .collect();
+            let pat = if pats.len() == 1 { pats[0].clone() } else { format!("({})", pats.join(", ")) };
+            self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+            self.o.line(format!("{pat} => {{"));
+            self.assigns(t, row);
+            self.o.line("}");
+        }
+        // Completeness proved every value is matched above: the arm is there for the compiler.
+        self.o.line("#[allow(unreachable_patterns)]");
+        self.o.line(format!("_ => return Err(RuleError::Contradiction {{ what: {} }}),", rs_str(&t.no_row)));
+        self.o.dedent();
+        self.o.line("}");
+        true
+    }
+
+    fn declare(&mut self, var: VarId) {
+        self.o.line(format!("let {}: {};", self.name(var), self.rs.local_type(var)));
+    }
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let cond = self.rs.top(&row.cond);
+        self.total = !first && row.cond.node == Node::Bool(true);
+        self.o.line(match (first, self.total) {
+            (true, _) => format!("if {cond} {{"),
+            (false, true) => "} else {".to_string(),
+            (false, false) => format!("}} else if {cond} {{"),
+        });
+        self.o.indent();
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+        self.o.dedent();
+        self.assigns(t, row);
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        if self.total {
+            self.o.line("}");
+            return;
+        }
+        self.o.line("} else {");
+        self.o.line(format!("    return Err(RuleError::Contradiction {{ what: {} }});", rs_str(&t.no_row)));
+        self.o.line("}");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let x = self.name(input.var).to_string();
+        let (m, k) = (rs_str(&input.missing), rs_str(&input.not_of_kind));
+        let read = match input.kind {
+            WireKind::Integer => {
+                // Every counted input declares its range (E054); its sentence is the one past i64 too.
+                let out = input.range.as_ref().map_or(&input.not_of_kind, |r| &r.sentence);
+                format!("wire_int(x, {k}, {})?", rs_str(out))
+            }
+            WireKind::Boolean => format!("wire_bool(x, {k})?"),
+            WireKind::Text => format!("wire_str(x, {k})?"),
+            WireKind::Date => format!("wire_day(x, {k})?"),
+            WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.rs.n.enums[e]),
+        };
+        self.o.line(format!("let {x} = match wire_get(call, {}) {{", rs_str(&input.name)));
+        if input.optional {
+            self.o.line(format!("    Some(x) => Some({read}),"));
+            self.o.line("    None => None,");
+        } else {
+            self.o.line(format!("    Some(x) => {read},"));
+            self.o.line(format!("    None => return Err(RuleError::Input {{ what: {m}, value: None }}),"));
+        }
+        self.o.line("};");
+        self.range(input);
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], _sentence: &str) {
+        // The sentence after the key is the module's `NotAnInput`, printed.
+        let find = match names {
+            [] => "call.first()".to_string(),
+            _ => {
+                let keys: Vec<String> = names.iter().map(|k| rs_str(k)).collect();
+                format!("call.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
+            }
+        };
+        self.o.line(format!("if let Some((key, _)) = {find} {{"));
+        self.o.line("    return Err(RuleError::NotAnInput { key: key.to_string() });");
+        self.o.line("}");
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.o.line(format!("json.push_str({});", rs_str(json)));
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.rs.n, self.rs.plan);
+        let (x, field) = match from {
+            Source::Input => (n.vars[var].clone(), false),
+            Source::Output if plan.outputs.len() == 1 => ("out".to_string(), false),
+            Source::Output => (format!("out.{}", n.fields[var]), true),
+        };
+        self.rs.push_value(self.o, var, &x, field);
+    }
+}
+
+impl Body<'_, '_> {
+    /// A row's values and the row number, stored.
+    fn assigns(&mut self, t: &TablePlan, row: &Row) {
+        self.o.indent();
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {};", self.name(*v), self.assigned(*v, value)));
+        }
+        self.o.line(format!("{} = {};", self.rs.n.slots[t.slot], row.n));
+        self.o.dedent();
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a module may carry.
+fn helpers_runner() -> String {
+    let mut o = String::from(
+        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated Rust, held to the reference (vectors/_helpers.jsonl).\n// Build: rustc --edition 2021 -O _helpers_runner.rs\n\n",
+    );
+    o.push_str(section(HELPERS_RUNNER, MARK, "main"));
+    o.push('\n');
+    let arithmetic = RoundMode::ALL.iter().map(|m| quot_fn(*m)).chain(["mod".to_string(), "isqrt".to_string()]);
+    for name in arithmetic {
+        o.push('\n');
+        o.push_str(section(MODULE, MARK, &name));
+        o.push('\n');
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_integers_are_grouped_by_thousands() {
+        assert_eq!(int_lit(99_999), "99999");
+        assert_eq!(int_lit(100_000), "100_000");
+        assert_eq!(int_lit(-10_000_000), "-10_000_000");
+        assert_eq!(int_lit(i64::MIN), "-9_223_372_036_854_775_808");
+    }
+
+    #[test]
+    fn the_case_checks_are_rustcs() {
+        assert!(is_snake("unit_price") && is_snake("_row0") && is_snake("trace_") && is_snake("x2"));
+        assert!(!is_snake("fooBar") && !is_snake("a__b") && !is_snake("MaritalStatus"));
+        assert!(is_camel("CouponKind") && is_camel("None_") && is_camel("Rate0_5") && is_camel("RED"));
+        assert!(!is_camel("coupon") && !is_camel("Coupon_Kind") && !is_camel("A__B"));
+        assert!(is_acronym("USD") && is_acronym("JPY") && !is_acronym("X") && !is_acronym("JPYInclTax"));
+    }
+}

@@ -1,0 +1,1001 @@
+//! The TypeScript and JavaScript backends (generated-code.md, TypeScript and JavaScript):
+//! they spell the plan once, in TypeScript, and the JavaScript is that text with its types
+//! taken off ([`strip_types`]), so every line is written once.
+//!
+//! Every number is a `bigint` (a JavaScript number is exact only to 2^53; the proof, E108,
+//! is about int64), each unit a branded bigint, a date its day number (`Day`, a branded
+//! bigint, with `dayFromWire` and `dayOf`), an enum a frozen object plus a union type. The
+//! TypeScript is erasable syntax only. A caller from JavaScript can pass anything, so the
+//! entry guard asks about the kind of every input too. The fixed text is `runtime/*.ts`.
+
+mod strip;
+
+pub use strip::{strip_types, tokens, Tok, Token};
+
+use super::naming::Names;
+use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::{Form, Part, Syntax, ATOM, TOP};
+use super::text::{self, c_string, comment, section, Code};
+use super::walk::{self, Check, Hooks, Source};
+use super::{Backend, File, Lang, Runner};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
+use serde_json::json;
+
+const MODULE: &str = include_str!("runtime/module.ts");
+const RUNNER: &str = include_str!("runtime/runner.ts");
+const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.ts");
+const MARK: &str = "// rulec:";
+
+/// The flags every `tsc` run over generated TypeScript takes (the build and the lint):
+/// strict, erasable syntax only (TypeScript 5.8 and later), ES2022 without the DOM.
+pub const TSC_FLAGS: &[&str] = &[
+    "--strict",
+    "--erasableSyntaxOnly",
+    "--target",
+    "es2022",
+    "--lib",
+    "es2022",
+    "--module",
+    "es2022",
+    "--moduleResolution",
+    "bundler",
+];
+
+/// The `tsc` to run: `$RULEC_TSC` when set (a `node_modules/.bin/tsc`), else `tsc` on PATH.
+pub fn tsc() -> Option<String> {
+    std::env::var("RULEC_TSC").ok().filter(|s| !s.is_empty())
+}
+
+/// The commands that build `runners` into `.tsbuild/`, beside a package.json that says the
+/// emitted `.js` files are ES modules.
+fn tsc_build(runners: Vec<String>) -> Vec<Vec<String>> {
+    let mut build: Vec<String> = vec![tsc().unwrap_or_else(|| "tsc".into())];
+    build.extend(TSC_FLAGS.iter().map(|s| s.to_string()));
+    build.extend(["--rewriteRelativeImportExtensions", "--outDir", ".tsbuild"].map(String::from));
+    build.extend(runners);
+    let package = ["node", "-e", "require('fs').writeFileSync('.tsbuild/package.json', '{\"type\":\"module\"}\\n')"];
+    vec![build, package.map(String::from).to_vec()]
+}
+
+/// `Lang::TypeScript`: `<alias>.ts`, built with `tsc --strict` and run with node.
+pub struct TypeScript;
+
+/// `Lang::JavaScript`: `<alias>.mjs`, an ES module node runs as it stands.
+pub struct JavaScript;
+
+impl Backend for TypeScript {
+    fn lang(&self) -> Lang {
+        Lang::TypeScript
+    }
+
+    fn generate(&self, u: &super::Unit) -> Vec<File> {
+        generate(u, true)
+    }
+
+    /// One `tsc` over every runner of the folder (each brings its module along).
+    fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
+        let runners: Vec<String> = files.iter().filter(|f| f.ends_with("_runner.ts")).cloned().collect();
+        Some(tsc_build(runners))
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        Runner {
+            needs: if tsc().is_some() { vec!["node"] } else { vec!["node", "tsc"] },
+            build: tsc_build(vec![format!("{base}_runner.ts")]),
+            run: vec!["node".into(), format!(".tsbuild/{base}_runner.js")],
+        }
+    }
+
+    fn api(&self, u: &super::Unit) -> serde_json::Value {
+        api(u, true)
+    }
+}
+
+impl Backend for JavaScript {
+    fn lang(&self) -> Lang {
+        Lang::JavaScript
+    }
+
+    fn generate(&self, u: &super::Unit) -> Vec<File> {
+        generate(u, false)
+    }
+
+    fn runner(&self, base: &str) -> Runner {
+        Runner { needs: vec!["node"], build: Vec::new(), run: vec!["node".into(), format!("{base}_runner.mjs")] }
+    }
+
+    fn api(&self, u: &super::Unit) -> serde_json::Value {
+        api(u, false)
+    }
+}
+
+fn ext(typed: bool) -> &'static str {
+    if typed {
+        "ts"
+    } else {
+        "mjs"
+    }
+}
+
+fn generate(u: &super::Unit, typed: bool) -> Vec<File> {
+    let names = u.names(Lang::TypeScript);
+    let t = Ts { plan: &u.plan, n: &names, typed };
+    let ext = ext(typed);
+    let files = [
+        (format!("{}.{ext}", names.module), t.module()),
+        (format!("{}_runner.{ext}", u.plan.rule.base), t.runner()),
+        (format!("_helpers_runner.{ext}"), helpers_runner()),
+    ];
+    files.into_iter().map(|(path, ts)| File { path, text: if typed { ts } else { strip_types(&ts) } }).collect()
+}
+
+fn api(u: &super::Unit, typed: bool) -> serde_json::Value {
+    let (plan, names) = (&u.plan, &u.names(Lang::TypeScript));
+    let t = Ts { plan, n: names, typed };
+    let spell = super::api::Spelling { names, ty: &|v| t.api_type(v), member: &|e, i| names.members[e][i].clone() };
+    let ret = t.returns();
+    let mut m = spell.entry(plan, &ret);
+    let f = &names.function;
+    let (params, record_params) = (t.signature_params(), t.record_params());
+    let (mut sig, mut traced, mut record, mut wire) = (
+        format!("export function {f}({params})"),
+        format!("export function {}({params})", names.traced),
+        format!("export function {}({record_params})", names.record),
+        format!("export function {}({})", names.wire, t.wire_params()),
+    );
+    if typed {
+        sig.push_str(&format!(": {ret}"));
+        traced.push_str(&format!(": [{ret}, Fired[]]"));
+        record.push_str(": string");
+        wire.push_str(": string");
+    }
+    m.insert("module".into(), json!(format!("{}.{}", names.module, ext(typed))));
+    m.insert("signature".into(), json!(sig));
+    m.insert("traced_signature".into(), json!(traced));
+    m.insert("record_signature".into(), json!(record));
+    m.insert("wire_signature".into(), json!(wire));
+    if plan.dates {
+        let ty = if typed { "Day" } else { "bigint" };
+        m.insert("dates".into(), json!({"type": ty, "from_wire": "dayFromWire", "from_native": "dayOf"}));
+    }
+    if !plan.enums.is_empty() {
+        m.insert("enum_from_wire".into(), json!("parseMember"));
+    }
+    m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
+    serde_json::Value::Object(m)
+}
+
+/// A JavaScript string literal for any text.
+fn js_str(s: &str) -> String {
+    c_string(s, |c| format!("\\u{c:04x}"))
+}
+
+/// Text inside a `/** … */` comment: one line, and no `*/` to end it early.
+fn doc(s: &str) -> String {
+    comment(s).replace("*/", "*\\/")
+}
+
+fn div_round_fn(m: RoundMode) -> String {
+    format!("_divRound{}", crate::lang::pascal(m.as_str()))
+}
+
+/// JavaScript's precedences (higher binds tighter).
+const COND: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const EQ: u8 = 4;
+const REL: u8 = 5;
+const ADD: u8 = 6;
+const MUL: u8 = 7;
+const UNARY: u8 = 8;
+
+fn negated(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+fn js_op(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "===",
+        CmpOp::Ne => "!==",
+        other => super::printer::cmp_op(other),
+    }
+}
+
+struct Ts<'a> {
+    plan: &'a Plan,
+    n: &'a Names,
+    /// The JavaScript's flavour of the texts that differ (the words, never the code).
+    typed: bool,
+}
+
+impl Syntax for Ts<'_> {
+    fn form(&self, e: &Expr) -> Form {
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let text = |s: &str| Part::Text(s.to_string());
+        match &e.node {
+            Node::Int(n) => Form::Leaf(format!("{n}n"), if *n < 0 { UNARY } else { ATOM }),
+            Node::Bool(b) => leaf(b.to_string()),
+            Node::Str(s) => leaf(js_str(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf("null".into()),
+            Node::Var(v) => leaf(self.n.vars[*v].clone()),
+            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+            Node::Arith(op, ..) => match op {
+                super::plan::Arith::Add => Form::Infix("+".into(), ADD),
+                super::plan::Arith::Sub => Form::Infix("-".into(), ADD),
+                super::plan::Arith::Mul => Form::Infix("*".into(), MUL),
+            },
+            // Exact: E106 proved the division lands on a whole number, so truncating changes nothing.
+            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}n"))], MUL),
+            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
+            Node::Min(xs) | Node::Max(xs) => {
+                // Two at a time: `_min(_min(a, b), c)`.
+                let min = matches!(e.node, Node::Min(_));
+                let (f, by) = match e.kind {
+                    Kind::Enum(en) => (if min { "_minBy(" } else { "_maxBy(" }, format!("{}, ", self.rank(en))),
+                    _ => (if min { "_min(" } else { "_max(" }, String::new()),
+                };
+                let mut parts = vec![text(&format!("{f}{by}").repeat(xs.len() - 1)), Part::Kid(0, TOP)];
+                for i in 1..xs.len() {
+                    parts.extend([text(", "), Part::Kid(i, TOP), text(")")]);
+                }
+                Form::Parts(parts, ATOM)
+            }
+            Node::Mod(..) => Form::Call("_mod".into()),
+            Node::Isqrt(_) => Form::Call("_isqrt".into()),
+            Node::If(..) => Form::Parts(
+                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, COND), text(" : "), Part::Kid(2, COND)],
+                COND,
+            ),
+            Node::Cmp(op, a, b) => self.cmp(*op, a, b, &|i, q| Part::Kid(i, q)),
+            Node::And(..) => Form::Infix("&&".into(), AND),
+            Node::Or(..) => Form::Infix("||".into(), OR),
+            Node::Not(x) => match &x.node {
+                // A negation is written as the test it is: `a !== b`, `x >= 3n`, `v !== null`.
+                Node::Cmp(op, a, b) => {
+                    let kids = [(**a).clone(), (**b).clone()];
+                    self.cmp(negated(*op), a, b, &|i, q| Part::Expr(kids[i].clone(), q))
+                }
+                Node::IsNone(v) => Form::Parts(vec![text(&format!("{} !== null", self.n.vars[*v]))], EQ),
+                Node::OneOf(..) => self.one_of(x, true),
+                _ => Form::Prefix("!".into(), UNARY),
+            },
+            Node::OneOf(..) => self.one_of(e, false),
+            Node::IsNone(v) => Form::Parts(vec![text(&format!("{} === null", self.n.vars[*v]))], EQ),
+            Node::Present(v, _) => {
+                Form::Parts(vec![text(&format!("{} !== null && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
+            }
+        }
+    }
+}
+
+impl Ts<'_> {
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
+    }
+
+    fn rank(&self, e: usize) -> &str {
+        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
+    }
+
+    /// `a op b`: numbers as bigints, an ordered enum by its place, anything else by identity.
+    /// Each side binds more tightly than a comparison.
+    fn cmp(&self, op: CmpOp, a: &Expr, b: &Expr, side: &dyn Fn(usize, u8) -> Part) -> Form {
+        let text = |s: String| Part::Text(s);
+        match (a.kind, op) {
+            (Kind::Enum(e), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
+                let r = self.rank(e);
+                let parts = vec![
+                    text(format!("{r}(")),
+                    side(0, TOP),
+                    text(format!(") {} {r}(", js_op(op))),
+                    side(1, TOP),
+                    text(")".into()),
+                ];
+                Form::Parts(parts, REL)
+            }
+            (_, CmpOp::Eq | CmpOp::Ne) => {
+                let mut parts = vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)];
+                parts.extend(self.widened(a, b).map(|t| text(format!(" as {t}"))));
+                Form::Parts(parts, EQ)
+            }
+            _ => Form::Parts(vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)], REL),
+        }
+    }
+
+    /// `x === 5n` narrows `x` to `5n` where it holds, and TypeScript then refuses a test of
+    /// `x === 6n` there (TS2367): a literal compared with a variable of a type without a brand
+    /// is cast to the type it belongs to, which narrows nothing.
+    fn widened(&self, a: &Expr, b: &Expr) -> Option<&'static str> {
+        let Node::Var(v) = a.node else { return None };
+        if self.brand(v).is_some() || !matches!(b.node, Node::Int(_) | Node::Bool(_) | Node::Str(_)) {
+            return None;
+        }
+        Some(match b.kind {
+            Kind::Num => "bigint",
+            Kind::Bool => "boolean",
+            _ => "string",
+        })
+    }
+
+    /// `x === a || x === b` over the node `of` (a `OneOf`), or `x !== a && x !== b`.
+    fn one_of(&self, of: &Expr, negated: bool) -> Form {
+        let Node::OneOf(x, vals) = &of.node else { unreachable!("a set of values") };
+        let (op, join, prec) = if negated { (" !== ", " && ", AND) } else { (" === ", " || ", OR) };
+        let mut parts = Vec::new();
+        for (i, v) in vals.iter().enumerate() {
+            if i > 0 {
+                parts.push(Part::Text(join.into()));
+            }
+            parts.extend([Part::Expr((**x).clone(), ADD), Part::Text(op.into()), Part::Expr(v.clone(), ADD)]);
+            parts.extend(self.widened(x, v).map(|t| Part::Text(format!(" as {t}"))));
+        }
+        Form::Parts(parts, if vals.len() == 1 { EQ } else { prec })
+    }
+
+    /// The branded type a number of the boundary carries, when it has one.
+    fn brand(&self, v: VarId) -> Option<String> {
+        match self.plan.var(v).ty {
+            BoundaryTy::Unit(u) => Some(self.n.units[u].clone()),
+            BoundaryTy::Date => Some("Day".into()),
+            _ => None,
+        }
+    }
+
+    /// The type of a parameter or an output in the API: TypeScript's, or the JavaScript
+    /// value it is (a unit or a date is a bigint there).
+    fn api_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.ty {
+            BoundaryTy::Bool => "boolean".to_string(),
+            BoundaryTy::Str => "string".to_string(),
+            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
+            BoundaryTy::Int => "bigint".to_string(),
+            BoundaryTy::Unit(_) | BoundaryTy::Date if !self.typed => "bigint".to_string(),
+            BoundaryTy::Unit(_) | BoundaryTy::Date => self.brand(v).expect("a branded type"),
+        };
+        if var.optional {
+            format!("{base} | null")
+        } else {
+            base
+        }
+    }
+
+    /// The type a value has inside the function (a number is the bigint it carries).
+    fn local_type(&self, v: VarId) -> String {
+        let var = self.plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => "boolean".to_string(),
+            Kind::Str => "string".to_string(),
+            Kind::Enum(e) => self.n.enums[e].clone(),
+            Kind::Num => "bigint".to_string(),
+        };
+        if var.optional {
+            format!("{base} | null")
+        } else {
+            base
+        }
+    }
+
+    /// The parameters with their TypeScript types.
+    fn params(&self) -> String {
+        let ps: Vec<String> =
+            self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.api_type(v))).collect();
+        ps.join(", ")
+    }
+
+    /// The parameters as the api's signature writes them in this flavour.
+    fn signature_params(&self) -> String {
+        if self.typed {
+            self.params()
+        } else {
+            self.args()
+        }
+    }
+
+    fn args(&self) -> String {
+        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn returns(&self) -> String {
+        match self.plan.outputs.as_slice() {
+            [one] => self.api_type(*one),
+            _ => "Output".into(),
+        }
+    }
+
+    fn with_args(&self, args: &str, rest: &str) -> String {
+        if args.is_empty() {
+            rest.to_string()
+        } else {
+            format!("{args}, {rest}")
+        }
+    }
+
+    fn record_params(&self) -> String {
+        if self.typed {
+            let rest = format!("out: {}, trace: readonly Fired[], tag: string = \"\"", self.returns());
+            self.with_args(&self.params(), &rest)
+        } else {
+            self.with_args(&self.args(), "out, trace, tag = \"\"")
+        }
+    }
+
+    fn wire_params(&self) -> &'static str {
+        if self.typed {
+            "call: unknown, tag: string = \"\""
+        } else {
+            "call, tag = \"\""
+        }
+    }
+
+    fn module(&self) -> String {
+        let plan = self.plan;
+        let mut o = Code::new("  ");
+        o.raw(&text::header(plan, "//"));
+        if let Some(about) = &plan.rule.about {
+            o.line("//");
+            o.line(format!("// {}", comment(about)));
+        }
+        o.line("//");
+        if self.typed {
+            o.line("// Every number is a bigint in its declared unit, each unit a branded bigint, a date its day");
+            o.line("// number (Day); an enum is a frozen object and a union type. Erasable syntax only: it runs");
+            o.line("// with its types stripped as well as built with tsc. It imports nothing.");
+        } else {
+            o.line("// Every number is a bigint in its declared unit (rulec api says which), a date its day");
+            o.line("// number; an enum is a frozen object. The TypeScript module with its types taken off: an");
+            o.line("// ES module that imports nothing.");
+        }
+        o.blank();
+        for (u, name) in plan.units.iter().zip(&self.n.units) {
+            o.line(format!(
+                "/** {}: a whole number of its unit. Construct one with `as`: `1000n as {name}`. */",
+                doc(&u.what)
+            ));
+            o.line(format!("export type {name} = bigint & {{ readonly __rulec: {} }};", js_str(name)));
+            o.blank();
+        }
+        if plan.dates {
+            o.raw(section(MODULE, MARK, "day"));
+            o.raw("\n\n");
+        }
+        self.enums(&mut o);
+        o.raw(section(MODULE, MARK, "errors"));
+        o.raw("\n\n");
+        if plan.outputs.len() > 1 {
+            o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
+            o.line("export type Output = {");
+            for &v in &plan.outputs {
+                o.line(format!("  readonly {}: {};", self.n.fields[v], self.api_type(v)));
+            }
+            o.line("};");
+            o.blank();
+        }
+        self.functions(&mut o);
+        self.record(&mut o);
+        self.helpers(&mut o);
+        o.finish()
+    }
+
+    fn enums(&self, o: &mut Code) {
+        for (e, en) in self.plan.enums.iter().enumerate() {
+            let name = &self.n.enums[e];
+            let order = if en.ordered { " (ordered: its values compare by their places)" } else { "" };
+            o.line(format!(
+                "/** enum {}{order}: a member is the alias in upper case, its value the name the wire and the records write. */",
+                doc(&en.name)
+            ));
+            // Each member is typed as the whole union, so that comparing a value with one
+            // narrows nothing: a later row may test a value an earlier one already has.
+            o.line(format!("export const {name} = Object.freeze({{"));
+            for (member, v) in self.n.members[e].iter().zip(&en.values) {
+                o.line(format!("  {member}: {} as {name},", js_str(&v.name)));
+            }
+            o.line("});");
+            let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
+            o.line(format!("export type {name} = {};", values.join(" | ")));
+            o.blank();
+            if let Some(rank) = &self.n.ranks[e] {
+                o.line(format!("/** The place of a value of enum {} in its order (from 0). */", doc(&en.name)));
+                o.line(format!("function {rank}(v: {name}): number {{"));
+                o.indent();
+                o.line("switch (v) {");
+                let members = &self.n.members[e];
+                for (i, member) in members.iter().enumerate() {
+                    // The guard let in only the enum's values: the last is the one left.
+                    let case = if i + 1 == members.len() { "default".into() } else { format!("case {name}.{member}") };
+                    o.line(format!("  {case}:"));
+                    o.line(format!("    return {i};"));
+                }
+                o.line("}");
+                o.dedent();
+                o.line("}");
+                o.blank();
+            }
+        }
+    }
+
+    /// The doc comment of the function: what each parameter is.
+    fn function_doc(&self, o: &mut Code) {
+        let plan = self.plan;
+        o.line("/**");
+        let about = plan.rule.about.as_deref().map(|a| format!(": {}", doc(a))).unwrap_or_default();
+        o.line(format!(" * Rule {} v{}{about}", doc(&plan.rule.name), plan.rule.version));
+        o.line(" *");
+        for input in &plan.door.inputs {
+            let var = plan.var(input.var);
+            let mut what = doc(&var.what);
+            if var.optional {
+                what.push_str(", or null");
+            }
+            if let Some((lo, hi)) = var.range {
+                let (lo, hi) = match var.ty {
+                    BoundaryTy::Enum(e) => {
+                        let vals = &plan.enums[e].values;
+                        (doc(&vals[lo as usize].name), doc(&vals[hi as usize].name))
+                    }
+                    _ => (lo.to_string(), hi.to_string()),
+                };
+                what.push_str(&format!(", {lo}..{hi}"));
+            }
+            if var.ty == BoundaryTy::Date {
+                what.push_str(" (a day number)");
+            }
+            let ident = &self.n.vars[input.var];
+            if *ident != var.name {
+                what.push_str(&format!(" (`{}` on the wire)", doc(&var.name)));
+            }
+            o.line(format!(" * @param {ident} {what}"));
+        }
+        o.line(" * @throws {RuleInputError} the caller broke the contract");
+        o.line(" * @throws {RuleContradictionError} the rule contradicted itself");
+        o.line(" */");
+    }
+
+    /// `[{ table: "t", row: _r[1] }, …]`: the trace of the rows `core` answered in `_r`.
+    fn fired(&self) -> String {
+        let fired: Vec<String> = self
+            .plan
+            .tables()
+            .enumerate()
+            .map(|(k, t)| format!("{{ table: {}, row: _r[{}] }}", js_str(&t.name), k + 1))
+            .collect();
+        format!("[{}]", fired.join(", "))
+    }
+
+    fn functions(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        let (params, args, ret) = (self.params(), self.args(), self.returns());
+        self.function_doc(o);
+        o.line(format!("export function {}({params}): {ret} {{", n.function));
+        o.line(format!("  return {}({args})[0];", n.core));
+        o.line("}");
+        o.blank();
+        o.line("/** The same call, with the rows that matched: one per table, in evaluation order. */");
+        o.line(format!("export function {}({params}): [{ret}, Fired[]] {{", n.traced));
+        o.line(format!("  const _r = {}({args});", n.core));
+        o.line(format!("  return [_r[0], {}];", self.fired()));
+        o.line("}");
+        o.blank();
+        o.line("/**");
+        o.line(" * One call in the wire form (formats.md), an object of the inputs under their declared");
+        o.line(" * names: the door's checks in the reference's order, then the rule; the record line.");
+        o.line(" */");
+        o.line(format!("export function {}(call: unknown, tag: string = \"\"): string {{", n.wire));
+        o.indent();
+        o.line(format!("const _call = _object(call, {});", js_str(&plan.door.not_an_object)));
+        walk::wire(plan, &mut Body { ts: self, o: &mut *o, pending: String::new() });
+        o.line(format!("const _r = {}({args});", n.core));
+        o.line(format!("return {}({});", n.record, self.with_args(&args, &format!("_r[0], {}, tag", self.fired()))));
+        o.dedent();
+        o.line("}");
+        o.blank();
+        let rows: Vec<&str> = n.slots.iter().map(|_| "number").collect();
+        let rows = if rows.is_empty() { String::new() } else { format!(", {}", rows.join(", ")) };
+        o.line("/** The rule's branches, written once: the outputs, and the row each table matched. */");
+        o.line(format!("function {}({params}): [{ret}{rows}] {{", n.core));
+        o.indent();
+        o.line("// The entry guard: what the proofs assumed of every call. A caller from JavaScript can");
+        o.line("// pass anything, so the kind of every input is asked about too.");
+        let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
+        walk::guard(plan, Lang::TypeScript, &mut body);
+        walk::body(plan, &mut body);
+        let value = |v: VarId| -> String {
+            let x = n.vars[v].clone();
+            match (self.brand(v), plan.var(v).optional) {
+                (Some(b), false) => format!("{x} as {b}"),
+                (Some(b), true) => format!("{x} as {b} | null"),
+                (None, _) => x,
+            }
+        };
+        let out = match plan.outputs.as_slice() {
+            [one] => value(*one),
+            outs => format!(
+                "{{ {} }}",
+                outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
+        o.line(format!("return [{out}{slots}];"));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    fn record(&self, o: &mut Code) {
+        o.line("/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */");
+        o.line(format!("export function {}({}): string {{", self.n.record, self.record_params()));
+        o.indent();
+        o.line(
+            "let s = typeof tag === \"string\" && tag !== \"\" ? \"{\\\"tag\\\":\" + _jsonStr(tag) + \",\" : \"{\";",
+        );
+        let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
+        walk::record(self.plan, &mut body);
+        let rest = js_str(&body.pending);
+        o.line(format!("return s + {rest} + _traceJson(trace) + \"]}}\";"));
+        o.dedent();
+        o.line("}");
+        o.blank();
+    }
+
+    /// The sections of runtime/module.ts the rule uses, below the functions, in the file's order.
+    fn helpers(&self, o: &mut Code) {
+        let plan = self.plan;
+        let inputs = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        let mut used: Vec<String> = vec!["wire".into(), "record".into(), "json_str".into()];
+        if plan.dates {
+            used.extend(["days".into(), "date_str".into()]);
+        }
+        if inputs(|k| matches!(k, WireKind::Integer | WireKind::Date)) {
+            used.push("check_int".into());
+        }
+        if inputs(|k| !matches!(k, WireKind::Integer)) {
+            used.push("refuse".into());
+        }
+        if inputs(|k| *k == WireKind::Boolean) {
+            used.push("wire_bool".into());
+        }
+        if inputs(|k| *k == WireKind::Text) {
+            used.push("wire_str".into());
+        }
+        if inputs(|k| *k == WireKind::Date) {
+            used.push("wire_day".into());
+        }
+        if inputs(|k| matches!(k, WireKind::Enum(_))) {
+            used.push("wire_member".into());
+        }
+        if !plan.enums.is_empty() {
+            used.push("parse_member".into());
+        }
+        let mut calls = Calls::default();
+        for c in &plan.door.constraints {
+            calls.scan(&c.test);
+        }
+        for step in &plan.steps {
+            match step {
+                super::plan::Step::Define { value, .. } => calls.scan(value),
+                super::plan::Step::Table(t) => {
+                    for row in &t.rows {
+                        calls.scan(&row.cond);
+                        row.assigns.iter().for_each(|(_, a)| calls.scan(a));
+                    }
+                }
+            }
+        }
+        used.extend(calls.0.iter().map(|s| s.to_string()));
+        for h in &plan.helpers {
+            used.push(match h {
+                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
+                Helper::Mod => "mod".into(),
+                Helper::Isqrt => "isqrt".into(),
+            });
+        }
+        for name in section_names(MODULE) {
+            if used.iter().any(|u| u == name) {
+                o.raw(section(MODULE, MARK, name));
+                o.raw("\n\n");
+            }
+        }
+    }
+
+    fn runner(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let base = &plan.rule.base;
+        let mut o = text::header(plan, "//");
+        o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
+        if self.typed {
+            o.push_str(&format!(
+                "// Build: tsc {} --rewriteRelativeImportExtensions --outDir .tsbuild {base}_runner.ts\n\
+                 // Run:   node .tsbuild/{base}_runner.js < ../vectors/{base}.jsonl   (beside a package.json of {{\"type\":\"module\"}})\n",
+                TSC_FLAGS.join(" ")
+            ));
+        } else {
+            o.push_str(&format!("// Run: node {base}_runner.mjs < ../vectors/{base}.jsonl\n"));
+        }
+        o.push_str(&format!(
+            "\nimport {{ {}, RuleInputError, RuleContradictionError }} from \"./{}.{}\";\n\n",
+            n.wire,
+            n.module,
+            ext(self.typed)
+        ));
+        for name in ["node", "reader", "main"] {
+            o.push_str(&section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
+            o.push_str("\n\n");
+        }
+        o.push_str(section(MODULE, MARK, "json_str"));
+        o.push('\n');
+        o
+    }
+}
+
+/// The names of a runtime file's sections, in the file's order.
+fn section_names(file: &str) -> impl Iterator<Item = &str> {
+    file.lines().filter_map(|l| l.strip_prefix(MARK).map(str::trim))
+}
+
+/// The helpers over numbers and places an expression calls (`min`, `max_by`, …).
+#[derive(Default)]
+struct Calls(std::collections::BTreeSet<&'static str>);
+
+impl Calls {
+    fn scan(&mut self, e: &Expr) {
+        if let Node::Min(_) | Node::Max(_) = e.node {
+            let min = matches!(e.node, Node::Min(_));
+            self.0.insert(match (e.kind, min) {
+                (Kind::Enum(_), true) => "min_by",
+                (Kind::Enum(_), false) => "max_by",
+                (_, true) => "min",
+                (_, false) => "max",
+            });
+        }
+        for k in e.children() {
+            self.scan(k);
+        }
+    }
+}
+
+/// The walker's hooks: the statements of the function bodies.
+struct Body<'a, 'b> {
+    ts: &'a Ts<'a>,
+    o: &'b mut Code,
+    /// The record's text not yet written (it goes out with the next value).
+    pending: String,
+}
+
+impl Body<'_, '_> {
+    fn expr(&self, e: &Expr) -> String {
+        self.ts.top(e)
+    }
+
+    fn refuse_input(&self, sentence: &str, value: &str) -> String {
+        format!("throw new RuleInputError({}, {value});", js_str(sentence))
+    }
+
+    /// `x` is outside the range of an ordered enum's places: `_tierRank(x) < 1 || _tierRank(x) > 3`.
+    fn out_of_places(&self, input: &InputDoor, x: &str) -> Option<String> {
+        let (WireKind::Enum(e), Some(r)) = (input.kind, &input.range) else { return None };
+        let rank = self.ts.rank(e);
+        Some(format!("{rank}({x}) < {} || {rank}({x}) > {}", r.lo, r.hi))
+    }
+
+    /// A `lo, hi` pair of bigint arguments, or `null, null` without a range.
+    fn bounds(input: &InputDoor) -> String {
+        match &input.range {
+            Some(r) => format!("{}n, {}n", r.lo, r.hi),
+            None => "null, null".into(),
+        }
+    }
+
+    /// What a refusal of `input`'s value says: missing, of another kind, out of range.
+    fn sentences(input: &InputDoor, range: bool) -> String {
+        let mut s = format!("{}, {}", js_str(&input.missing), js_str(&input.not_of_kind));
+        if range {
+            let out = input.range.as_ref().map(|r| r.sentence.as_str()).unwrap_or("");
+            s.push_str(&format!(", {}", js_str(out)));
+        }
+        s
+    }
+
+    fn brand_cast(&self, input: &InputDoor) -> String {
+        self.ts.brand(input.var).map(|b| format!(" as {b}")).unwrap_or_default()
+    }
+}
+
+impl Hooks for Body<'_, '_> {
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
+        let x = self.ts.n.vars[input.var].clone();
+        // Absent is null, whichever of null and undefined the caller passed.
+        let present = if input.optional {
+            self.o.line(format!("if ({x} === undefined) {{"));
+            self.o.line(format!("  {x} = null;"));
+            self.o.line("}");
+            format!("{x} !== null && ")
+        } else {
+            String::new()
+        };
+        match input.kind {
+            WireKind::Integer | WireKind::Date => {
+                let test = match &input.range {
+                    Some(r) => format!("typeof {x} !== \"bigint\" || {x} < {}n || {x} > {}n", r.lo, r.hi),
+                    None => format!("typeof {x} !== \"bigint\""),
+                };
+                let test = if present.is_empty() { test } else { format!("{present}({test})") };
+                self.o.line(format!("if ({test}) {{"));
+                self.o.line(format!(
+                    "  {x} = _checkInt({x}, {}, {}){};",
+                    Self::bounds(input),
+                    Self::sentences(input, true),
+                    self.brand_cast(input)
+                ));
+                self.o.line("}");
+            }
+            WireKind::Boolean | WireKind::Text => {
+                let t = if input.kind == WireKind::Boolean { "boolean" } else { "string" };
+                self.o.line(format!("if ({present}typeof {x} !== \"{t}\") {{"));
+                self.o.line(format!("  _refuse({x}, {});", Self::sentences(input, false)));
+                self.o.line("}");
+            }
+            WireKind::Enum(e) => {
+                self.o.line(format!("switch ({x}) {{"));
+                for member in &self.ts.n.members[e] {
+                    self.o.line(format!("  case {}.{member}:", self.ts.n.enums[e]));
+                }
+                if input.optional {
+                    self.o.line("  case null:");
+                }
+                self.o.line("    break;");
+                self.o.line("  default:");
+                self.o.line(format!("    _refuse({x}, {});", Self::sentences(input, false)));
+                self.o.line("}");
+                if let (Some(out), Some(r)) = (self.out_of_places(input, &x), &input.range) {
+                    let test = if present.is_empty() { out } else { format!("{present}({out})") };
+                    self.o.line(format!("if ({test}) {{"));
+                    self.o.line(format!("  {}", self.refuse_input(&r.sentence, &x)));
+                    self.o.line("}");
+                }
+            }
+        }
+    }
+
+    fn constraint(&mut self, c: &Constraint) {
+        let test = self.ts.print(&c.test, OR);
+        let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} === null || ", self.ts.n.vars[v])).collect();
+        self.o.line(format!("if (!({}{test})) {{", absent.concat()));
+        self.o.line(format!("  {}", self.refuse_input(&c.sentence, "null")));
+        self.o.line("}");
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        let (n, plan) = (self.ts.n, self.ts.plan);
+        self.o.line(format!("// define {}", comment(&plan.var(var).name)));
+        self.o.line(format!("const {}: {} = {};", n.vars[var], self.ts.local_type(var), self.expr(value)));
+    }
+
+    fn table_open(&mut self, t: &TablePlan) {
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+        self.o.line(format!("let {}: number;", self.ts.n.slots[t.slot]));
+    }
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.o.line(format!(
+            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let (ca, cb) = (self.ts.print(&a.cond, AND + 1), self.ts.print(&b.cond, AND + 1));
+        self.o.line(format!("if ({ca} && {cb}) {{"));
+        self.o.line(format!("  throw new RuleContradictionError({});", js_str(sentence)));
+        self.o.line("}");
+    }
+
+    fn declare(&mut self, var: VarId) {
+        self.o.line(format!("let {}: {};", self.ts.n.vars[var], self.ts.local_type(var)));
+    }
+
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let kw = if first { "if" } else { "} else if" };
+        self.o.line(format!("{kw} ({}) {{", self.expr(&row.cond)));
+        self.o.indent();
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {};", self.ts.n.vars[*v], self.expr(value)));
+        }
+        self.o.line(format!("{} = {};", self.ts.n.slots[t.slot], row.n));
+        self.o.dedent();
+    }
+
+    fn no_row(&mut self, t: &TablePlan) {
+        self.o.line("} else {");
+        self.o.line(format!("  throw new RuleContradictionError({});", js_str(&t.no_row)));
+        self.o.line("}");
+    }
+
+    fn wire_input(&mut self, input: &InputDoor) {
+        let n = self.ts.n;
+        let x = &n.vars[input.var];
+        let get = format!("_get(_call, {})", js_str(&input.name));
+        let read = match input.kind {
+            WireKind::Integer => {
+                format!("_checkInt({get}, {}, {})", Self::bounds(input), Self::sentences(input, true))
+            }
+            WireKind::Date => format!("_wireDay({get}, {}, {})", Self::bounds(input), Self::sentences(input, true)),
+            WireKind::Boolean => format!("_wireBool({get}, {})", Self::sentences(input, false)),
+            WireKind::Text => format!("_wireStr({get}, {})", Self::sentences(input, false)),
+            WireKind::Enum(e) => format!("_wireMember({}, {get}, {})", n.enums[e], Self::sentences(input, false)),
+        };
+        let read = format!("{read}{}", self.brand_cast(input));
+        if input.optional {
+            self.o.line(format!("const {x} = {get} === null ? null : {read};"));
+        } else {
+            self.o.line(format!("const {x} = {read};"));
+        }
+        if let (Some(out), Some(r)) = (self.out_of_places(input, x), &input.range) {
+            let test = if input.optional { format!("{x} !== null && ({out})") } else { out };
+            self.o.line(format!("if ({test}) {{"));
+            self.o.line(format!("  {}", self.refuse_input(&r.sentence, x)));
+            self.o.line("}");
+        }
+    }
+
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        let keys: Vec<String> = names.iter().map(|k| js_str(k)).collect();
+        self.o.line(format!("_unknownKeys(_call, [{}], {});", keys.join(", "), js_str(sentence)));
+    }
+
+    fn record_text(&mut self, json: &str) {
+        self.pending.push_str(json);
+    }
+
+    fn record_value(&mut self, var: VarId, from: Source) {
+        let (n, plan) = (self.ts.n, self.ts.plan);
+        let x = match from {
+            Source::Input => n.vars[var].clone(),
+            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
+            Source::Output => format!("out.{}", n.fields[var]),
+        };
+        let var = plan.var(var);
+        let one = match var.ty {
+            BoundaryTy::Bool => format!("({x} ? \"true\" : \"false\")"),
+            BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_jsonStr({x})"),
+            BoundaryTy::Date => format!("_dateStr({x})"),
+            BoundaryTy::Int | BoundaryTy::Unit(_) => format!("String({x})"),
+        };
+        let value = if var.optional { format!("({x} == null ? \"null\" : {one})") } else { one };
+        let text = js_str(&std::mem::take(&mut self.pending));
+        self.o.line(format!("s += {text} + {value};"));
+    }
+}
+
+/// The runner of the helpers' unit vectors: every helper a module may carry.
+fn helpers_runner() -> String {
+    let mut o = String::from(
+        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated TypeScript and JavaScript, held to the reference\n// (vectors/_helpers.jsonl).\n\n",
+    );
+    o.push_str(section(RUNNER, MARK, "node"));
+    o.push_str("\n\n");
+    for m in RoundMode::ALL {
+        o.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
+        o.push_str("\n\n");
+    }
+    for name in ["mod", "isqrt"] {
+        o.push_str(section(MODULE, MARK, name));
+        o.push_str("\n\n");
+    }
+    o.push_str(section(HELPERS_RUNNER, MARK, "main"));
+    o.push('\n');
+    o
+}

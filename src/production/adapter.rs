@@ -1,0 +1,357 @@
+//! `rulec verify`: the rule against a legacy implementation, over the adapter protocol of
+//! formats.md — a child process, JSON Lines on its stdin and stdout. rulec writes a
+//! handshake naming the rule, its inputs and outputs; the adapter answers `{"ok":true,
+//! "impl":…}`; then, for every vector of the boundary suite the rule answers, rulec writes
+//! `{"id":…,"in":{…}}` and reads one line: `{"id":…,"out":{…}}`, or `{"id":…,"err":"…"}`
+//! for a call the implementation cannot answer (counted `unanswered`, never compared).
+//!
+//! A line that is not JSON, an answer with another record's id, one with neither `out` nor
+//! `err`, an `out` without an output or with a value of the wrong kind: each stops the run
+//! ([`Failure`], exit 2), naming the record. So does a child that exits or stops answering
+//! (a timeout per answer), with what it wrote on its stderr.
+//!
+//! Vector `id` is the 0-based position of the vector in `rulec vectors`' output, and the
+//! record is named by its line there (`id + 1`) and an empty tag.
+
+use super::report::{inputs_shown, Compared, RecordId, Report, RowKey};
+use super::values::Plain;
+use crate::eval::wire;
+use crate::sema::*;
+use crate::vectors::{self, Answer};
+use serde_json::{json, Value as Json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Why a run stopped: what happened, and the record it happened at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub what: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+/// The adapter's process: its input, its lines, what it says on stderr.
+struct Adapter {
+    child: Child,
+    /// Taken when the run ends: the adapter sees the end of its input.
+    stdin: Option<std::process::ChildStdin>,
+    lines: mpsc::Receiver<std::io::Result<String>>,
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    timeout: Duration,
+    shown: String,
+}
+
+impl Adapter {
+    fn start(cmd: &[String], timeout: Duration) -> Result<Adapter, Failure> {
+        let (prog, args) = cmd.split_first().ok_or_else(|| Failure { what: "--adapter names no command".into() })?;
+        let shown = cmd.join(" ");
+        let mut child = Command::new(prog)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| Failure { what: format!("cannot start the adapter `{shown}`: {e}") })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let mut stderr_pipe = child.stderr.take().expect("piped");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let end = line.is_err();
+                if tx.send(line).is_err() || end {
+                    break;
+                }
+            }
+        });
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut s = sink.lock().expect("the stderr buffer");
+                // Keep the last 8 KiB: what a failing child said last.
+                s.extend_from_slice(&buf[..n]);
+                let len = s.len();
+                if len > 8192 {
+                    s.drain(..len - 8192);
+                }
+            }
+        });
+        Ok(Adapter { child, stdin: Some(stdin), lines, stderr, timeout, shown })
+    }
+
+    fn send(&mut self, line: &str, at: &str) -> Result<(), Failure> {
+        let stdin = self.stdin.as_mut().expect("open until the run ends");
+        let written = writeln!(stdin, "{line}").and_then(|_| stdin.flush());
+        written.map_err(|e| self.died(&format!("{at}: cannot write to the adapter ({e})")))
+    }
+
+    /// One line of the adapter's, within `wait`.
+    fn receive_within(&mut self, at: &str, wait: Duration) -> Result<String, Failure> {
+        match self.lines.recv_timeout(wait) {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(e)) => Err(self.died(&format!("{at}: cannot read the adapter's answer ({e})"))),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                Err(Failure {
+                    what: format!(
+                        "{at}: the adapter `{}` gave no answer within {} ms; it was stopped{}",
+                        self.shown,
+                        wait.as_millis(),
+                        self.said()
+                    ),
+                })
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(self.died(&format!("{at}: the adapter stopped answering")))
+            }
+        }
+    }
+
+    fn receive(&mut self, at: &str) -> Result<String, Failure> {
+        self.receive_within(at, self.timeout)
+    }
+
+    /// The child is gone or going: how it ended, and what it said.
+    fn died(&mut self, what: &str) -> Failure {
+        let status = match self.child.try_wait() {
+            Ok(Some(st)) => Some(st),
+            _ => {
+                std::thread::sleep(Duration::from_millis(50));
+                self.child.try_wait().ok().flatten()
+            }
+        };
+        let how = match status {
+            Some(st) => format!(" (it exited: {st})"),
+            None => String::new(),
+        };
+        Failure { what: format!("{what}{how}{}", self.said()) }
+    }
+
+    fn said(&self) -> String {
+        let s = self.stderr.lock().map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
+        if s.is_empty() {
+            String::new()
+        } else {
+            format!("; its stderr ends with:\n{s}")
+        }
+    }
+
+    /// End the run: close the adapter's input, give it a moment to finish, then stop it.
+    fn close(&mut self) {
+        drop(self.stdin.take());
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// However the run ends, the child does not outlive it.
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// The least an adapter is given to start and answer the handshake.
+const STARTUP: Duration = Duration::from_secs(10);
+
+/// The handshake line.
+pub fn handshake(p: &Program) -> Json {
+    let names = |vs: &[VarId]| -> Vec<String> { vs.iter().map(|&v| p.vars[v].name.clone()).collect() };
+    json!({"rulec": "adapter/1", "rule": p.name, "in": names(&p.inputs), "out": names(&p.outputs)})
+}
+
+/// Run the rule's boundary suite through the adapter `cmd` and compare.
+pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, Failure> {
+    let suite = vectors::build(p);
+    let mut a = Adapter::start(cmd, timeout)?;
+    a.send(&handshake(p).to_string(), "the handshake")?;
+    // Starting a process (an interpreter, a JVM) may take longer than one answer does.
+    let hello = a.receive_within("the handshake", timeout.max(STARTUP))?;
+    let hello: Json = serde_json::from_str(&hello)
+        .map_err(|e| Failure { what: format!("the handshake: the adapter's answer is not JSON ({e}): {hello}") })?;
+    if hello.get("ok") != Some(&Json::Bool(true)) {
+        return Err(Failure { what: format!("the handshake: the adapter did not answer `\"ok\": true`: {hello}") });
+    }
+    let counterpart = match hello.get("impl") {
+        Some(Json::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => a.shown.clone(),
+    };
+    let mut report = Report::new(p, &counterpart, json!({}));
+    for (id, v) in suite.vectors.iter().enumerate() {
+        let Answer::Record { inputs, outcome } = &v.answer else { continue };
+        let at = format!("record {} (id {id})", id + 1);
+        a.send(&json!({"id": id, "in": v.input}).to_string(), &at)?;
+        let line = a.receive(&at)?;
+        let answer: Json = serde_json::from_str(&line)
+            .map_err(|e| Failure { what: format!("{at}: the adapter's answer is not JSON ({e}): {line}") })?;
+        let Json::Object(answer) = answer else {
+            return Err(Failure { what: format!("{at}: the adapter's answer is not an object: {line}") });
+        };
+        match answer.get("id").and_then(Json::as_u64) {
+            Some(got) if got as usize == id => {}
+            _ => {
+                return Err(Failure {
+                    what: format!(
+                        "{at}: the adapter answered with id {} instead of {id}: {line}",
+                        answer.get("id").map_or("none".into(), Json::to_string)
+                    ),
+                })
+            }
+        }
+        let out = match (answer.get("out"), answer.get("err")) {
+            (_, Some(_)) => {
+                report.unanswered += 1;
+                continue;
+            }
+            (Some(Json::Object(out)), None) => out,
+            (Some(_), None) => {
+                return Err(Failure { what: format!("{at}: the adapter's `out` is not an object: {line}") })
+            }
+            (None, None) => {
+                return Err(Failure { what: format!("{at}: the adapter's answer has neither `out` nor `err`: {line}") })
+            }
+        };
+        let mut theirs = Vec::with_capacity(p.outputs.len());
+        for &o in &p.outputs {
+            let var = &p.vars[o];
+            let raw = out.get(&var.name);
+            if raw.is_none() {
+                return Err(Failure { what: format!("{at}: the adapter's `out` has no `{}`: {line}", var.name) });
+            }
+            // An answer outside the declared range is a disagreement, not a broken line.
+            let unbounded = Var { range: None, ..var.clone() };
+            let value = wire::read_input(p, &unbounded, raw)
+                .map_err(|r| Failure { what: format!("{at}: the adapter's `out.{}`: {}: {line}", var.name, r.what) })?;
+            theirs.push(Plain::of(p, var, &value));
+        }
+        if let Some(k) = out.keys().find(|k| !p.outputs.iter().any(|&o| &p.vars[o].name == *k)) {
+            return Err(Failure {
+                what: format!("{at}: the adapter's `out.{k}` is not an output of {}: {line}", p.name),
+            });
+        }
+        let ours: Vec<Plain> = outcome.output_values(p).map(|(v, x)| Plain::of(p, &p.vars[v], x)).collect();
+        let rows = outcome.trace.iter().map(|f| RowKey::Fired { table: p.tables[f.table].name.clone(), row: f.row });
+        report.add(Compared {
+            id: RecordId { line: id + 1, tag: String::new() },
+            rows: rows.collect(),
+            input: wire::inputs_json(p, inputs),
+            input_shown: inputs_shown(p, inputs),
+            ours,
+            theirs,
+        });
+    }
+    Ok(report)
+}
+
+/// Which template `rulec adapter --template` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Template {
+    Python,
+    Go,
+}
+
+/// How an input or output travels, for the template's comments.
+fn described(p: &Program, v: VarId) -> String {
+    let var = &p.vars[v];
+    let what = match &var.ty {
+        Ty::Bool => "bool".to_string(),
+        Ty::Str => "string".to_string(),
+        Ty::Date => "\"YYYY-MM-DD\"".to_string(),
+        Ty::Enum(e) => {
+            let names: Vec<&str> = p.enums[*e].values.iter().map(|x| x.name.as_str()).collect();
+            names.join("|")
+        }
+        t @ Ty::Rate { .. } => format!("integer, steps of {}", super::records::unit_text(t)),
+        t @ (Ty::Money { .. } | Ty::Qty { .. }) => format!("integer, {}", super::records::unit_text(t)),
+        _ => "integer".to_string(),
+    };
+    format!("{}: {what}{}", var.name, if var.optional { " or null" } else { "" })
+}
+
+/// The template: 20 to 30 lines that work as printed once the legacy call is filled in.
+pub fn template(p: &Program, t: Template) -> String {
+    let ins: Vec<String> = p.inputs.iter().map(|&v| described(p, v)).collect();
+    let outs: Vec<String> = p.outputs.iter().map(|&v| described(p, v)).collect();
+    let ins = ins.join("; ");
+    let outs = outs.join("; ");
+    let rule = &p.name;
+    match t {
+        Template::Python => format!(
+            r#"#!/usr/bin/env python3
+# Adapter for `rulec verify {rule}.rule --adapter python3 adapter.py` (formats.md).
+# call: {ins}
+# answer: {outs}
+import json
+import sys
+
+IMPL = "legacy@dev"  # names the build being compared
+
+
+def legacy(call):
+    """Fill in: compute the outputs of `call` with the legacy code; raise to refuse it."""
+    raise NotImplementedError("call the legacy implementation here")
+
+
+hello = json.loads(sys.stdin.readline())
+assert hello["rulec"] == "adapter/1", hello
+print(json.dumps({{"ok": True, "impl": IMPL}}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    try:
+        ans = {{"id": req["id"], "out": legacy(req["in"])}}
+    except Exception as e:  # the legacy code cannot answer: `err`, not counted
+        ans = {{"id": req["id"], "err": repr(e)}}
+    print(json.dumps(ans), flush=True)
+"#
+        ),
+        Template::Go => format!(
+            r#"// Adapter for `rulec verify {rule}.rule --adapter ./adapter` (formats.md); go build -o adapter adapter.go
+// call: {ins}
+// answer: {outs}
+package main
+
+import ("bufio"; "encoding/json"; "fmt"; "os"; "strings")
+
+const impl = "legacy@dev" // names the build being compared
+
+// legacy: fill in. Numbers arrive as json.Number (exact); return an error to refuse a call.
+func legacy(call map[string]any) (map[string]any, error) {{
+	return nil, fmt.Errorf("call the legacy implementation here")
+}}
+
+func main() {{
+	in := bufio.NewReader(os.Stdin)
+	if _, err := in.ReadString('\n'); err != nil {{ os.Exit(1) }}
+	fmt.Println(`{{"ok":true,"impl":"` + impl + `"}}`)
+	for line, err := in.ReadString('\n'); err == nil; line, err = in.ReadString('\n') {{
+		var req struct {{ ID json.RawMessage `json:"id"`; In map[string]any `json:"in"` }}
+		dec := json.NewDecoder(strings.NewReader(line)); dec.UseNumber()
+		if dec.Decode(&req) != nil {{ os.Exit(1) }}
+		ans := map[string]any{{"id": req.ID}}
+		if out, err := legacy(req.In); err != nil {{ ans["err"] = err.Error() }} else {{ ans["out"] = out }}
+		b, _ := json.Marshal(ans); fmt.Println(string(b))
+	}}
+}}
+"#
+        ),
+    }
+}
