@@ -21,7 +21,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,

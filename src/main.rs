@@ -84,7 +84,6 @@ macro_rules! errln {
     ($($t:tt)*) => { output::err(format_args!("{}\n", format_args!($($t)*))) };
 }
 
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Every stage recurses over expressions: run them on a stack that holds the deepest

@@ -273,6 +273,9 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "rulec-mcp"
+        # The headers and the body are two writes: without this, Nagle's algorithm holds
+        # the body back until the client's delayed ACK (40 ms a call on a kept connection).
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
