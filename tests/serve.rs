@@ -245,6 +245,16 @@ fn a_tool_call_runs_the_command_in_process_and_captures_it() {
         msg(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "rulec_eval",
             "arguments": {"file": "tests/corpus/single_coupon.rule", "in": "-"}}})),
         msg(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"})),
+        // A command with commands of its own, by `subcommand`; a list that starts with a hyphen.
+        msg(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "rulec_fixtures",
+            "arguments": {"subcommand": "lint", "file": "no/such.jsonl", "rule": "tests/corpus/single_coupon.rule"}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "rulec_verify",
+            "arguments": {"rule": "tests/corpus/single_coupon.rule", "adapter": ["python3", "-c", "raise SystemExit(3)"]}}})),
+        // The global --root holds for its own call only.
+        msg(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/member_discount.rule"], "root": "tests/corpus/broken", "color": "never"}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/member_discount.rule"], "color": "never"}}})),
     ];
     let (answers, _) = session(&mut rulec_mcp(), &lines);
     let gen = &by_id(&answers, 1)["result"];
@@ -254,6 +264,15 @@ fn a_tool_call_runs_the_command_in_process_and_captures_it() {
     assert!(eval.as_str().unwrap().starts_with("{\"in\":{\"subtotal\":10000"), "{eval}");
     assert_eq!(by_id(&answers, 3)["result"]["content"][0]["text"], "");
     assert!(by_id(&answers, 4)["result"].is_object());
+    let lint = &by_id(&answers, 5)["result"];
+    assert!(lint["content"][0]["text"].as_str().unwrap().contains("cannot read no/such.jsonl"), "{lint}");
+    let verify = &by_id(&answers, 6)["result"];
+    assert!(verify["content"][0]["text"].as_str().unwrap().contains("exit status: 3"), "the adapter ran: {verify}");
+    assert_eq!(verify["isError"], true);
+    let rooted = &by_id(&answers, 7)["result"];
+    assert!(rooted["content"][0]["text"].as_str().unwrap().contains("E069"), "{rooted}");
+    assert_eq!(rooted["content"][1]["text"], "exit code 1");
+    assert_eq!(by_id(&answers, 8)["result"]["content"][1]["text"], "exit code 0", "--root is not kept");
 }
 
 #[test]
@@ -873,4 +892,88 @@ fn api_names_the_server_the_page_and_the_service() {
         }
     }
     assert!(py.join(c["python"]["runner"].as_str().unwrap()).is_file());
+}
+
+/// ticket_price with a W114 guard forced on rows 1 and 2 of its table (as if exclusivity
+/// could not be proven), generated for Python with its servers and the stubs.
+fn guarded() -> tempfile::TempDir {
+    let path = Path::new(ROOT).join("tests/corpus/ticket_price.rule");
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_path(&mut sources, &path, &Default::default()).unwrap();
+    let mut analysis = checked.analysis.clone().unwrap();
+    analysis.guards.push(rulec::analysis::Guard { table: 0, a: 1, b: 2 });
+    let src = sources.get(checked.file);
+    let unit = rulec::gen::Unit::new(
+        checked.program.as_ref().unwrap(),
+        &analysis,
+        "ticket_price.rule",
+        &src.sha256,
+        &src.text,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for f in rulec::gen::outputs(&unit, &[rulec::gen::Lang::Python]) {
+        let p = dir.path().join(&f.path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, f.text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_contradiction_is_the_rule_s_error_not_the_caller_s() {
+    if !connect_tools("contradiction") {
+        return;
+    }
+    let dir = guarded();
+    let py = dir.path().join("python");
+    // Age 3 matches rows 1 and 2: the guard refuses; age 30 matches neither of them.
+    let both = r#"{"age":3,"visit":"2026-03-01","member":false}"#;
+    let one = r#"{"age":30,"visit":"2026-03-01","member":false}"#;
+    let (answers, _) = session(
+        Command::new("python3").args(["-B", "ticket_price_mcp.py"]).current_dir(&py),
+        &[
+            initialize(0).into_bytes(),
+            tool_call(1, "ticket_price", both).into_bytes(),
+            tool_call(2, "ticket_price", one).into_bytes(),
+        ],
+    );
+    let refused = &by_id(&answers, 1)["result"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(refused["content"][0]["text"].as_str().unwrap().starts_with("RuleContradictionError: "), "{refused}");
+    assert_eq!(refused["structuredContent"]["refused"], "contradiction");
+    assert_eq!(by_id(&answers, 2)["result"]["structuredContent"]["observed"], json!({"price": 1500}));
+
+    let o = Command::new("buf").arg("generate").current_dir(dir.path().join("proto")).output().unwrap();
+    assert!(o.status.success(), "buf generate: {}", text(&o.stderr));
+    for asgi in [false, true] {
+        let mut cmd = vec!["python3", "-B", "ticket_price_service.py", "--http", "127.0.0.1:0"];
+        if asgi {
+            cmd.push("--asgi");
+        }
+        let cmd: Vec<String> = cmd.into_iter().map(String::from).collect();
+        let server = Server::start(&cmd, &py).unwrap();
+        let mut c = Client::new(&server.addr());
+        let path = "/rulec.ticket_price.v1.TicketPriceService/Decide";
+        let r = c
+            .request(
+                "POST",
+                path,
+                &[("Content-Type", "application/json")],
+                br#"{"age":"3","visit":"2026-03-01","member":false}"#,
+            )
+            .unwrap();
+        assert_eq!(r.status, 500, "asgi {asgi}: {}", r.text());
+        let e: Json = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(e["code"], "internal", "{e}");
+        assert!(r.header("rulec-source-sha256").is_some());
+        let r = c
+            .request(
+                "POST",
+                path,
+                &[("Content-Type", "application/json")],
+                br#"{"age":"30","visit":"2026-03-01","member":false}"#,
+            )
+            .unwrap();
+        assert_eq!(r.status, 200, "asgi {asgi}: {}", r.text());
+    }
 }
