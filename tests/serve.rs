@@ -32,7 +32,8 @@ fn corpus() -> Vec<PathBuf> {
 fn generated() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-{}", std::process::id()));
+        // One folder, made afresh by each run (so runs do not pile up trees of stubs).
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve");
         let _ = std::fs::remove_dir_all(&dir);
         common::generate(&corpus(), "python,javascript", &dir);
         dir
