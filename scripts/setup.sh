@@ -79,6 +79,16 @@ if ! command -v c++ >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
 fi
 
+# --- SQL (tests/gen_sql.rs) ---
+# The query runs on SQLite through python3's own sqlite3; the function, and the query again,
+# on a real PostgreSQL through psql: .ci/run starts a cluster of Debian's server and exports
+# PGHOST, PGPORT, PGUSER and PGDATABASE.
+if ! command -v psql >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! python3 -c "import sqlite3" >/dev/null 2>&1; then
+  echo "setup: apt-get install postgresql postgresql-client"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql postgresql-client >/dev/null
+fi
+
 # --- The rule served (tests/serve.rs): the Connect service and its stubs ---
 # buf from npm (its package carries the binary) with the two local plugins connect-python
 # documents, protoc-gen-py and protoc-gen-connectrpc (PyPI); connectrpc and uvicorn serve

@@ -15,6 +15,8 @@ pub enum Lang {
     Ruby,
     Php,
     Swift,
+    /// A query and a PL/pgSQL function: one door, no module (src/gen/sql).
+    Sql,
     Numpy,
 }
 
@@ -29,6 +31,7 @@ impl Lang {
         Lang::Ruby,
         Lang::Php,
         Lang::Swift,
+        Lang::Sql,
         Lang::Numpy,
     ];
 
@@ -43,6 +46,7 @@ impl Lang {
             Lang::Ruby => "ruby",
             Lang::Php => "php",
             Lang::Swift => "swift",
+            Lang::Sql => "sql",
             Lang::Numpy => "numpy",
         }
     }
@@ -59,6 +63,7 @@ impl Lang {
             Lang::Ruby => "Ruby",
             Lang::Php => "PHP",
             Lang::Swift => "Swift",
+            Lang::Sql => "SQL",
             Lang::Numpy => "NumPy",
         }
     }
@@ -247,6 +252,7 @@ impl Lang {
             Lang::Ruby => &RUBY,
             Lang::Php => &PHP,
             Lang::Swift => &SWIFT,
+            Lang::Sql => &SQL,
             // The plan names its columns by the rule's own names: nothing is renamed.
             Lang::Numpy => &NUMPY,
         }
@@ -1040,6 +1046,10 @@ impl Lang {
             Lang::Php => Guard { missing: &[], kind: &[] },
             // The types make every check but the range.
             Lang::Swift => Guard { missing: &[], kind: &[] },
+            // A column of the relation may be NULL in any row, a number may have a fraction
+            // (18.3 in a numeric column of steps), a text may not be a value of its enum; a
+            // boolean or a text column holds nothing of another kind.
+            Lang::Sql => Guard { missing: ALL_CLASSES, kind: &[Class::Integer, Class::Date, Class::Enum] },
             // The evaluator's door reads every column: it has no typed function of its own.
             Lang::Numpy => Guard { missing: ALL_CLASSES, kind: ALL_CLASSES },
         }
@@ -1563,3 +1573,46 @@ const NUMPY: Naming = Naming {
     value_reserved: &[],
     escape: None,
 };
+
+/// SQL quotes every identifier it writes, so a rule's names need stay away only from the
+/// columns the query and the function declare themselves. Columns (the variables and the
+/// row each table matched) live apart from relations and functions. SQLite folds the case
+/// of a quoted name too, and reads a column of a subquery named "true" or "false" as the
+/// boolean.
+const SQL: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    // SQL has no traced twin, record function or core: only the function (the PL/pgSQL
+    // door) and the relation the query reads, under `wire`.
+    traced: "{}_traced",
+    record: "{}_record",
+    wire: "{}_input",
+    rank: None,
+    parse: None,
+    core: "{}_rows",
+    slot: "{name}_row",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Keep,
+    member: Case::Keep,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: SQL_COLUMNS,
+    fields: &[],
+    locals: &[],
+    field_no_underscore: false,
+    fold_case: true,
+    values_apart: true,
+    value_reserved: SQL_COLUMNS,
+    escape: None,
+};
+
+/// The columns the query declares itself, the record the function loops over (and the
+/// runner names each answer by), the function the query calls, the function the test
+/// runner wraps each call in, and SQLite's two.
+const SQL_COLUMNS: &[&str] =
+    &["_id", "_input_error", "_contradiction", "_door", "_r", "rulec_isqrt", "_rulec_try", "true", "false"];

@@ -8,7 +8,7 @@
 pub mod http;
 pub mod serve;
 
-use crate::gen::{self, Lang, Pass};
+use crate::gen::{self, Lang};
 use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,8 +21,9 @@ use std::time::Duration;
 pub struct TestResult {
     pub rule: String,
     pub lang: Lang,
-    /// How the vectors reached the code: `runner` for the language's own runner, else the
-    /// pass through one of its servers (`mcp`, `connect-wsgi`…, `gen::Pass::via`).
+    /// How the vectors reached the code (`gen::Pass::via`): `runner` for a language's own
+    /// runner; `sqlite` and `postgresql` for SQL's two doors; else one of its servers
+    /// (`mcp`, `connect-wsgi`…).
     pub via: &'static str,
     pub vectors: usize,
     pub refused: usize,
@@ -33,11 +34,12 @@ pub struct TestResult {
     pub error: Option<String>,
 }
 
-/// A language that was not run at all, and why (a toolchain missing, nothing generated).
+/// A language (or one pass of it) that was not run at all, and why (a toolchain missing, a
+/// server out of reach, nothing generated).
 #[derive(Clone, Debug)]
 pub struct Skipped {
     pub lang: Lang,
-    /// `runner` when the language was not run at all; else the pass that was not.
+    /// The pass (`gen::Pass::via`) that was not run; `runner` for a language's only one.
     pub via: &'static str,
     pub reason: String,
 }
@@ -100,25 +102,29 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     rules.sort();
     let mut report = Report::default();
     let wanted: Vec<Lang> = if opts.langs.is_empty() { Lang::ALL.to_vec() } else { opts.langs.clone() };
-    // A job is one rule of one language, through its runner (None) or one of its passes.
-    let mut jobs: Vec<(Lang, String, Option<usize>)> = Vec::new();
+    // One job per (language, pass, rule).
+    let mut jobs: Vec<(Lang, usize, String)> = Vec::new();
     let mut scratch: Vec<(Lang, tempfile::TempDir, bool)> = Vec::new();
-    let mut ready: Vec<(Lang, Pass, Option<String>)> = Vec::new();
+    // Why a server pass's preparation (its stubs) failed, by (language, pass).
+    let mut unprepared: Vec<(Lang, usize, String)> = Vec::new();
     for lang in wanted {
         let lang_dir = dir.join(lang.name());
         if !lang_dir.is_dir() {
             if !opts.langs.is_empty() {
-                report.skipped.push(Skipped {
-                    lang,
-                    via: "runner",
-                    reason: format!("{} was not generated", lang_dir.display()),
-                });
+                let reason = format!("{} was not generated", lang_dir.display());
+                report.skipped.push(Skipped { lang, via: "runner", reason });
             }
             continue;
         }
-        let runner = gen::backend(lang).runner("");
-        if let Some(missing) = runner.needs.iter().find(|p| !on_path(p)) {
-            report.skipped.push(Skipped { lang, via: "runner", reason: format!("{missing} is not on PATH") });
+        let all = gen::passes(lang, "");
+        let mut passes = Vec::new();
+        for (i, pass) in all.iter().enumerate() {
+            match unavailable(pass) {
+                Some(reason) => report.skipped.push(Skipped { lang, via: pass.via, reason }),
+                None => passes.push(i),
+            }
+        }
+        if passes.is_empty() {
             continue;
         }
         // The language's folder, and beside it what its servers read from gen's other folders.
@@ -140,32 +146,31 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
             Some(steps) => steps.iter().all(|step| run_step(step, &here).is_ok()),
             None => false,
         };
-        jobs.extend(rules.iter().map(|r| (lang, r.clone(), None)));
-        // The passes through the language's servers: each prepared once for the folder.
-        let mut prepared: Vec<(Vec<String>, Option<String>)> = Vec::new();
-        for pass in gen::passes(lang, "") {
-            if let Some(missing) = pass.needs.iter().find(|p| !on_path(p)) {
-                report.skipped.push(Skipped { lang, via: pass.via, reason: format!("{missing} is not on PATH") });
-                continue;
-            }
-            let mut failed = None;
-            for step in &pass.prepare {
-                let done = match prepared.iter().find(|(s, _)| s == step) {
-                    Some((_, r)) => r.clone(),
+        // Each server's preparation, once for the folder, a step shared by passes run once.
+        let mut prepared: Vec<(&Vec<String>, Option<String>)> = Vec::new();
+        for &i in &passes {
+            let Some(server) = &all[i].server else { continue };
+            for step in &server.prepare {
+                let failed = match prepared.iter().find(|(s, _)| *s == step) {
+                    Some((_, failed)) => failed.clone(),
                     None => {
-                        let r = run_step(step, &here).err();
-                        prepared.push((step.clone(), r.clone()));
-                        r
+                        let failed = run_step(step, &here).err();
+                        prepared.push((step, failed.clone()));
+                        failed
                     }
                 };
-                failed = failed.or(done);
+                if let Some(e) = failed {
+                    unprepared.push((lang, i, e));
+                    break;
+                }
             }
-            let i = ready.len();
-            // `_helpers` is the arithmetic's suite, not a rule: it has a runner and no server.
-            jobs.extend(rules.iter().filter(|r| r.as_str() != "_helpers").map(|r| (lang, r.clone(), Some(i))));
-            ready.push((lang, pass, failed));
         }
         scratch.push((lang, dir, built));
+        for &i in &passes {
+            // `_helpers` is the arithmetic's suite, not a rule: it has a runner and no server.
+            let rules = rules.iter().filter(|r| all[i].server.is_none() || r.as_str() != "_helpers");
+            jobs.extend(rules.map(|r| (lang, i, r.clone())));
+        }
     }
     let threads =
         if opts.jobs > 0 { opts.jobs } else { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) };
@@ -175,17 +180,12 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         for _ in 0..threads.min(jobs.len()).max(1) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((lang, alias, pass)) = jobs.get(i) else { break };
+                let Some((lang, pass, alias)) = jobs.get(i) else { break };
                 let (_, folder, built) =
                     scratch.iter().find(|(l, ..)| l == lang).expect("a scratch folder per language");
                 let folder = folder.path().join(lang.name());
-                let r = match pass {
-                    None => test_one(&vectors_dir, &folder, *built, *lang, alias),
-                    Some(p) => {
-                        let (_, pass, failed) = &ready[*p];
-                        test_pass(&vectors_dir, &folder, *lang, alias, pass, failed.as_deref())
-                    }
-                };
+                let unprepared = unprepared.iter().find(|(l, p, _)| l == lang && p == pass).map(|(.., e)| e.as_str());
+                let r = test_one(&vectors_dir, &folder, *built, *lang, *pass, alias, unprepared);
                 done.lock().expect("no job panics holding the lock").push((i, r));
             });
         }
@@ -196,61 +196,64 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     Ok(report)
 }
 
-fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &str) -> TestResult {
-    let (vectors, expected) = suite(vectors_dir, alias);
-    let got = build_and_run(folder, built, lang, alias, &vectors);
-    compare(alias, lang, "runner", &vectors, &expected, got)
-}
-
-/// One rule through one of the language's servers. The pass's needs were met; `failed` is
-/// why its preparation (the stubs) failed, if it did.
-fn test_pass(
-    vectors_dir: &Path,
-    folder: &Path,
-    lang: Lang,
-    alias: &str,
-    pass: &Pass,
-    failed: Option<&str>,
-) -> TestResult {
-    let (vectors, expected) = suite(vectors_dir, alias);
-    let got = match failed {
-        Some(e) => Err(e.to_string()),
-        None => {
-            let pass = gen::passes(lang, alias).into_iter().find(|p| p.via == pass.via).expect("the same passes");
-            serve::drive(&pass.drive, folder, alias, &vectors)
+/// Why a pass cannot run here (a program not on PATH, its probe failing), or `None`.
+fn unavailable(pass: &gen::Pass) -> Option<String> {
+    if let Some(missing) = pass.runner.needs.iter().find(|p| !on_path(p)) {
+        return Some(format!("{missing} is not on PATH"));
+    }
+    let probe = pass.probe.as_ref()?;
+    let child = Command::new(&probe[0])
+        .args(&probe[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let said = |out: &std::process::Output| {
+        let text = String::from_utf8_lossy(&out.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            format!("{} exited with {}", probe[0], out.status)
+        } else {
+            text
         }
     };
-    compare(alias, lang, pass.via, &vectors, &expected, got)
+    match child.map_err(|e| e.to_string()).and_then(|c| wait_with_timeout(c, Duration::from_secs(30))) {
+        Ok(out) if out.status.success() => None,
+        Ok(out) => Some(format!("{} failed: {}", probe.join(" "), said(&out))),
+        Err(e) => Some(format!("{} failed: {e}", probe.join(" "))),
+    }
 }
 
-/// A rule's vectors and expected records.
-fn suite(vectors_dir: &Path, alias: &str) -> (String, String) {
+/// One rule through one of its language's passes. `unprepared` is why the pass's server
+/// could not be prepared (its stubs), if it could not.
+fn test_one(
+    vectors_dir: &Path,
+    folder: &Path,
+    built: bool,
+    lang: Lang,
+    pass: usize,
+    alias: &str,
+    unprepared: Option<&str>,
+) -> TestResult {
+    let pass = gen::passes(lang, alias).swap_remove(pass);
     let vectors = std::fs::read_to_string(vectors_dir.join(format!("{alias}.jsonl"))).unwrap_or_default();
     let expected = std::fs::read_to_string(vectors_dir.join(format!("{alias}.expected.jsonl"))).unwrap_or_default();
-    (vectors, expected)
-}
-
-/// Hold what came back to the expected records, line by line.
-fn compare(
-    alias: &str,
-    lang: Lang,
-    via: &'static str,
-    vectors: &str,
-    expected: &str,
-    got: Result<String, String>,
-) -> TestResult {
     let count = vectors.lines().count();
     let refused = expected.lines().filter(|l| l.starts_with("{\"refused\":")).count();
     let mut result = TestResult {
         rule: alias.to_string(),
         lang,
-        via,
+        via: pass.via,
         vectors: count,
         refused,
         ok: false,
         ran: false,
         first_diff: None,
         error: None,
+    };
+    let got = match (&pass.server, unprepared) {
+        (None, _) => build_and_run(folder, built, &pass.runner, &vectors),
+        (Some(_), Some(e)) => Err(e.to_string()),
+        (Some(server), None) => serve::drive(&server.drive, folder, alias, &vectors),
     };
     match got {
         Err(e) => result.error = Some(e),
@@ -293,8 +296,7 @@ fn run_step(step: &[String], dir: &Path) -> Result<(), String> {
 
 /// Build the rule's runner in the language's scratch folder (unless every runner was built at
 /// once) and run it on the vectors.
-fn build_and_run(folder: &Path, built: bool, lang: Lang, alias: &str, vectors: &str) -> Result<String, String> {
-    let runner = gen::backend(lang).runner(alias);
+fn build_and_run(folder: &Path, built: bool, runner: &gen::Runner, vectors: &str) -> Result<String, String> {
     if !built {
         for step in &runner.build {
             run_step(step, folder)?;

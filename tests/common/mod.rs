@@ -60,7 +60,7 @@ pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
 }
 
 /// The languages this machine kind can install: every one but Swift.
-pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy";
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy,sql";
 
 /// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
 /// language under CI (Swift cannot be installed here, and is tested apart); the report.
@@ -173,4 +173,25 @@ pub fn random_call(p: &Program, rng: &mut Lcg) -> Json {
         m.insert(var.name.clone(), wire::to_wire(p, var, &value));
     }
     Json::Object(m)
+}
+
+/// Whether the PostgreSQL libpq's environment names (PGHOST, PGPORT, PGUSER, PGDATABASE)
+/// answers psql. When it does not: a failure under CI (.ci/run starts one), a note elsewhere.
+pub fn postgres(test: &str) -> bool {
+    if !toolchain(test, &["psql"]) {
+        return false;
+    }
+    let out =
+        Command::new("psql").args(["-X", "-q", "-A", "-t", "-c", "SELECT 1"]).env("PGCONNECT_TIMEOUT", "10").output();
+    match out {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = other.map(|o| text(&o.stderr)).unwrap_or_else(|e| e.to_string());
+            if std::env::var_os("CI").is_some() {
+                panic!("{test}: no PostgreSQL server answers, and CI is set: {why}");
+            }
+            eprintln!("note: {test} skipped: no PostgreSQL server answers (set PGHOST, PGPORT, PGUSER): {why}");
+            false
+        }
+    }
 }

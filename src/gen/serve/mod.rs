@@ -153,8 +153,14 @@ pub fn connect_api(u: &Unit) -> Json {
 
 /// The passes `rulec test` makes through a language's servers, beside its runner.
 pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
-    use super::Drive;
+    use super::{Drive, Runner, Server};
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    let pass = |via, needs: &[&'static str], prepare: &[Vec<String>], drive| Pass {
+        via,
+        runner: Runner { needs: needs.to_vec(), build: Vec::new(), run: Vec::new() },
+        probe: None,
+        server: Some(Server { prepare: prepare.to_vec(), drive }),
+    };
     match lang {
         Lang::Python => {
             let mcp = s(&["python3", "-B", &format!("{base}_mcp.py")]);
@@ -169,7 +175,7 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
                 "--output",
                 "../proto",
             ])];
-            let needs = vec!["python3", "buf", "protoc-gen-py", "protoc-gen-connectrpc"];
+            let needs = ["python3", "buf", "protoc-gen-py", "protoc-gen-connectrpc"];
             let service = |asgi: bool| {
                 let mut cmd = s(&["python3", "-B", &format!("{base}_service.py"), "--http", "127.0.0.1:0"]);
                 if asgi {
@@ -185,8 +191,8 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
                 cmd
             };
             let mut out = vec![
-                Pass { via: "mcp", needs: vec!["python3"], prepare: vec![], drive: Drive::McpStdio(mcp) },
-                Pass { via: "mcp-http", needs: vec!["python3"], prepare: vec![], drive: Drive::McpHttp(http) },
+                pass("mcp", &["python3"], &[], Drive::McpStdio(mcp)),
+                pass("mcp-http", &["python3"], &[], Drive::McpHttp(http)),
             ];
             for (via, asgi, get) in [
                 ("connect-asgi", true, false),
@@ -194,12 +200,7 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
                 ("connect-wsgi", false, false),
                 ("connect-wsgi-get", false, true),
             ] {
-                out.push(Pass {
-                    via,
-                    needs: needs.clone(),
-                    prepare: stubs.clone(),
-                    drive: Drive::Served { server: service(asgi), client: client(get) },
-                });
+                out.push(pass(via, &needs, &stubs, Drive::Served { server: service(asgi), client: client(get) }));
             }
             out
         }
@@ -208,8 +209,8 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
             let mut http = mcp.clone();
             http.extend(s(&["--http", "127.0.0.1:0"]));
             vec![
-                Pass { via: "mcp", needs: vec!["node"], prepare: vec![], drive: Drive::McpStdio(mcp) },
-                Pass { via: "mcp-http", needs: vec!["node"], prepare: vec![], drive: Drive::McpHttp(http) },
+                pass("mcp", &["node"], &[], Drive::McpStdio(mcp)),
+                pass("mcp-http", &["node"], &[], Drive::McpHttp(http)),
             ]
         }
         _ => Vec::new(),
