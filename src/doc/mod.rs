@@ -590,7 +590,7 @@ pub fn table_figures(t: &TableProof) -> TableFigures {
         undecided: t.undecided.len(),
         meeting: t.meeting.len(),
         reached: t.reach.iter().filter(|x| x.is_some()).count(),
-        witnessed: t.reach.iter().filter(|x| x.as_ref().is_some_and(|re| re.inputs.is_some())).count(),
+        witnessed: t.reach.iter().filter(|x| x.as_ref().is_some_and(|re| re.witness.is_some())).count(),
     }
 }
 

@@ -52,9 +52,10 @@ impl Backend for Rust {
                 "-O".into(),
                 format!("{base}_runner.rs"),
                 "-o".into(),
-                "runner".into(),
+                format!("{base}_runner"),
             ]],
-            run: vec!["./runner".into()],
+            // A binary per rule: `rulec test` builds and runs the rules of one folder at once.
+            run: vec![format!("./{base}_runner")],
         }
     }
 
@@ -431,12 +432,19 @@ impl Rs<'_> {
         };
         let mut ps = vec![self.params()];
         ps.retain(|p| !p.is_empty());
-        ps.push(format!("out: {out}, trace: &[Fired], tag: &str"));
+        let (l_out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
+        ps.push(format!("{l_out}: {out}, {trace}: &[Fired], {tag}: &str"));
         format!("pub fn {}({}) -> String", self.n.record, ps.join(", "))
     }
 
+    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
+    fn l(&self, base: &str) -> &str {
+        self.n.local(base)
+    }
+
     fn wire_signature(&self) -> String {
-        format!("pub fn {}(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, RuleError>", self.n.wire)
+        let (call, tag) = (self.l("call"), self.l("tag"));
+        format!("pub fn {}({call}: &[(&str, Wire<'_>)], {tag}: &str) -> Result<String, RuleError>", self.n.wire)
     }
 
     /// The lints a function's shape may meet in the crate that includes the module: `params`
@@ -589,7 +597,8 @@ impl Rs<'_> {
         o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
         self.allow(o, true, inputs);
         o.line(format!("{} {{", self.signature(&n.function, &ret)));
-        o.line(format!("    {}({args}).map(|(out, _)| out)", n.core));
+        let out = self.l("out");
+        o.line(format!("    {}({args}).map(|({out}, _)| {out})", n.core));
         o.line("}");
         o.blank();
         o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
@@ -599,14 +608,14 @@ impl Rs<'_> {
         o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
         o.indent();
         let tables: Vec<&TablePlan> = plan.tables().collect();
-        let rows = if tables.is_empty() { "_" } else { "rows" };
-        o.line(format!("let (out, {rows}) = {}({args})?;", n.core));
+        let rows = if tables.is_empty() { "_" } else { self.l("rows") };
+        o.line(format!("let ({out}, {rows}) = {}({args})?;", n.core));
         let fired: Vec<String> = tables
             .iter()
             .enumerate()
-            .map(|(k, t)| format!("Fired {{ table: {}, row: rows[{k}] }}", rs_str(&t.name)))
+            .map(|(k, t)| format!("Fired {{ table: {}, row: {rows}[{k}] }}", rs_str(&t.name)))
             .collect();
-        o.line(format!("Ok((out, [{}]))", fired.join(", ")));
+        o.line(format!("Ok(({out}, [{}]))", fired.join(", ")));
         o.dedent();
         o.line("}");
         o.blank();
@@ -621,30 +630,32 @@ impl Rs<'_> {
         o.line("#[must_use]");
         o.line(format!("{} {{", self.record_signature()));
         o.indent();
-        o.line("let mut json = String::with_capacity(256);");
-        o.line("json.push('{');");
-        o.line("if !tag.is_empty() {");
-        o.line("    json.push_str(\"\\\"tag\\\":\");");
-        o.line("    push_json_str(&mut json, tag);");
-        o.line("    json.push(',');");
+        let (json, tag, trace) = (self.l("json"), self.l("tag"), self.l("trace"));
+        o.line(format!("let mut {json} = String::with_capacity(256);"));
+        o.line(format!("{json}.push('{{');"));
+        o.line(format!("if !{tag}.is_empty() {{"));
+        o.line(format!("    {json}.push_str(\"\\\"tag\\\":\");"));
+        o.line(format!("    push_json_str(&mut {json}, {tag});"));
+        o.line(format!("    {json}.push(',');"));
         o.line("}");
         let mut body = Body { rs: self, o, total: false };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line("for (i, f) in trace.iter().enumerate() {");
+        // `i` and `f` are the loop's own: it reads nothing of the rule's.
+        o.line(format!("for (i, f) in {trace}.iter().enumerate() {{"));
         o.indent();
         o.line("if i > 0 {");
-        o.line("    json.push(',');");
+        o.line(format!("    {json}.push(',');"));
         o.line("}");
-        o.line("json.push_str(\"{\\\"table\\\":\");");
-        o.line("push_json_str(&mut json, f.table);");
-        o.line("json.push_str(\",\\\"row\\\":\");");
-        o.line("json.push_str(&f.row.to_string());");
-        o.line("json.push('}');");
+        o.line(format!("{json}.push_str(\"{{\\\"table\\\":\");"));
+        o.line(format!("push_json_str(&mut {json}, f.table);"));
+        o.line(format!("{json}.push_str(\",\\\"row\\\":\");"));
+        o.line(format!("{json}.push_str(&f.row.to_string());"));
+        o.line(format!("{json}.push('}}');"));
         o.dedent();
         o.line("}");
-        o.line("json.push_str(\"]}\");");
-        o.line("json");
+        o.line(format!("{json}.push_str(\"]}}\");"));
+        o.line(json);
         o.dedent();
         o.line("}");
         o.blank();
@@ -687,9 +698,10 @@ impl Rs<'_> {
         walk::wire(self.plan, &mut body);
         let o = body.o;
         let args = self.wrapped_args();
-        o.line(format!("let (out, trace) = {}({args})?;", self.n.traced));
+        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
+        o.line(format!("let ({out}, {trace}) = {}({args})?;", self.n.traced));
         let args = if args.is_empty() { args } else { format!("{args}, ") };
-        o.line(format!("Ok({}({args}&out, &trace, tag))", self.n.record));
+        o.line(format!("Ok({}({args}&{out}, &{trace}, {tag}))", self.n.record));
         o.dedent();
         o.line("}");
         o.blank();
@@ -795,23 +807,24 @@ impl Rs<'_> {
         o
     }
 
-    /// A variable's wire form appended to `json`; `x` reads it (a parameter, `out`, a field).
+    /// A variable's wire form appended to the record's buffer; `x` reads it (a parameter,
+    /// the output, a field).
     fn push_value(&self, o: &mut Code, v: VarId, x: &str, field: bool) {
-        let var = self.plan.var(v);
+        let (var, json) = (self.plan.var(v), self.l("json"));
         let one = |x: &str| -> String {
             match var.ty {
-                BoundaryTy::Str => format!("push_json_str(&mut json, {x});"),
-                BoundaryTy::Enum(_) => format!("push_json_str(&mut json, {x}.as_str());"),
-                BoundaryTy::Date => format!("push_date(&mut json, {x}.0);"),
-                BoundaryTy::Unit(_) => format!("json.push_str(&{x}.0.to_string());"),
-                BoundaryTy::Int | BoundaryTy::Bool => format!("json.push_str(&{x}.to_string());"),
+                BoundaryTy::Str => format!("push_json_str(&mut {json}, {x});"),
+                BoundaryTy::Enum(_) => format!("push_json_str(&mut {json}, {x}.as_str());"),
+                BoundaryTy::Date => format!("push_date(&mut {json}, {x}.0);"),
+                BoundaryTy::Unit(_) => format!("{json}.push_str(&{x}.0.to_string());"),
+                BoundaryTy::Int | BoundaryTy::Bool => format!("{json}.push_str(&{x}.to_string());"),
             }
         };
         if var.optional {
             let place = if field { format!("&{x}") } else { x.to_string() };
             o.line(format!("match {place} {{"));
             o.line(format!("    Some(x) => {},", one("x").trim_end_matches(';')));
-            o.line("    None => json.push_str(\"null\"),");
+            o.line(format!("    None => {json}.push_str(\"null\"),"));
             o.line("}");
         } else if field && var.ty == BoundaryTy::Str {
             o.line(one(&format!("&{x}")));
@@ -999,7 +1012,8 @@ impl Hooks for Body<'_, '_> {
             WireKind::Date => format!("wire_day(x, {k})?"),
             WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.rs.n.enums[e]),
         };
-        self.o.line(format!("let {x} = match wire_get(call, {}) {{", rs_str(&input.name)));
+        let call = self.rs.l("call");
+        self.o.line(format!("let {x} = match wire_get({call}, {}) {{", rs_str(&input.name)));
         if input.optional {
             self.o.line(format!("    Some(x) => Some({read}),"));
             self.o.line("    None => None,");
@@ -1013,11 +1027,12 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_unknown_keys(&mut self, names: &[&str], _sentence: &str) {
         // The sentence after the key is the module's `NotAnInput`, printed.
+        let call = self.rs.l("call");
         let find = match names {
-            [] => "call.first()".to_string(),
+            [] => format!("{call}.first()"),
             _ => {
                 let keys: Vec<String> = names.iter().map(|k| rs_str(k)).collect();
-                format!("call.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
+                format!("{call}.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
             }
         };
         self.o.line(format!("if let Some((key, _)) = {find} {{"));
@@ -1026,15 +1041,15 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("json.push_str({});", rs_str(json)));
+        self.o.line(format!("{}.push_str({});", self.rs.l("json"), rs_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.rs.n, self.rs.plan);
         let (x, field) = match from {
             Source::Input => (n.vars[var].clone(), false),
-            Source::Output if plan.outputs.len() == 1 => ("out".to_string(), false),
-            Source::Output => (format!("out.{}", n.fields[var]), true),
+            Source::Output if plan.outputs.len() == 1 => (n.local("out").to_string(), false),
+            Source::Output => (format!("{}.{}", n.local("out"), n.fields[var]), true),
         };
         self.rs.push_value(self.o, var, &x, field);
     }
