@@ -89,6 +89,16 @@ if ! command -v psql >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql postgresql-client >/dev/null
 fi
 
+# --- Wasm and WASI (tests/gen_wasm.rs; the wasi pass of rulec test --lang rust) ---
+# The two standard libraries rustc builds the module and the WASI runner with; node (above)
+# instantiates the module and is the WASI host (node:wasi), so nothing else is installed.
+for target in wasm32-unknown-unknown wasm32-wasip1; do
+  if [ ! -d "$(rustc --print target-libdir --target "$target")" ]; then
+    echo "setup: rustup target add $target"
+    rustup target add "$target" >/dev/null
+  fi
+done
+
 # --- The rule served (tests/serve.rs): the Connect service and its stubs ---
 # buf from npm (its package carries the binary) with the two local plugins connect-python
 # documents, protoc-gen-py and protoc-gen-connectrpc (PyPI); connectrpc and uvicorn serve

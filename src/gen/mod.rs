@@ -30,6 +30,7 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Swift => &swift::Swift,
         Lang::Sql => &sql::Sql,
         Lang::Numpy => &numpy::Numpy,
+        Lang::Wasm => &wasm::Wasm,
     }
 }
 
@@ -43,6 +44,7 @@ pub mod rust;
 pub mod sql;
 pub mod swift;
 pub mod typescript;
+pub mod wasm;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
