@@ -49,8 +49,8 @@ impl Backend for Rust {
     fn passes(&self, base: &str) -> Vec<Pass> {
         let wasi = Runner { needs: vec!["rustc", "node"], build: vec![wasi_build(base)], run: wasi_run(base) };
         vec![
-            Pass { via: "runner", runner: self.runner(base), probe: None },
-            Pass { via: "wasi", runner: wasi, probe: Some(target_probe(WASI_TARGET)) },
+            Pass { via: "runner", runner: self.runner(base), probe: None, server: None },
+            Pass { via: "wasi", runner: wasi, probe: Some(target_probe(WASI_TARGET)), server: None },
         ]
     }
 

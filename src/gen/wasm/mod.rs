@@ -46,7 +46,7 @@ impl Backend for Wasm {
     }
 
     fn passes(&self, base: &str) -> Vec<Pass> {
-        vec![Pass { via: "runner", runner: self.runner(base), probe: Some(rust::target_probe(TARGET)) }]
+        vec![Pass { via: "runner", runner: self.runner(base), probe: Some(rust::target_probe(TARGET)), server: None }]
     }
 
     fn api(&self, u: &Unit) -> serde_json::Value {
