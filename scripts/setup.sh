@@ -78,3 +78,23 @@ if ! command -v c++ >/dev/null 2>&1; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
 fi
+
+# --- SQL (tests/gen_sql.rs) ---
+# The query runs on SQLite through python3's own sqlite3; the function, and the query again,
+# on a real PostgreSQL through psql: .ci/run starts a cluster of Debian's server and exports
+# PGHOST, PGPORT, PGUSER and PGDATABASE.
+if ! command -v psql >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! python3 -c "import sqlite3" >/dev/null 2>&1; then
+  echo "setup: apt-get install postgresql postgresql-client"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql postgresql-client >/dev/null
+fi
+
+# --- Wasm and WASI (tests/gen_wasm.rs; the wasi pass of rulec test --lang rust) ---
+# The two standard libraries rustc builds the module and the WASI runner with; node (above)
+# instantiates the module and is the WASI host (node:wasi), so nothing else is installed.
+for target in wasm32-unknown-unknown wasm32-wasip1; do
+  if [ ! -d "$(rustc --print target-libdir --target "$target")" ]; then
+    echo "setup: rustup target add $target"
+    rustup target add "$target" >/dev/null
+  fi
+done

@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
+# The SQL function runs on a real PostgreSQL: one of this run's own unless PGHOST names one.
+if [ -z "${PGHOST:-}" ]; then . scripts/postgres.sh; fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace

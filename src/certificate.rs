@@ -45,13 +45,33 @@
 //! - `reach`: per row, the leaf and the coordinate of each axis it answers at; `values`: the
 //!   inputs (wire form) of a witness confirmed through the evaluator, and `at_values`: the
 //!   value of each input axis at it (derived axes `null`); both `null` when none was found.
+//! - A row states its `results` exactly (a value, `{"expr": …}`, or `{"none": true}`).
+//! - Refutations found by the case search (analysis/tables/theory.rs): a Farkas fact may be
+//!   `{"derived": …}` — `proven` (the value analysis' interval of a variable), `fixed` (the
+//!   value a case gives it), `define_at` (a define read with the case's values), `bool_at`
+//!   (a boolean column's comparisons read so), `monotone` (a bound on a define carried to
+//!   the linear form it is monotone in, with the form's `step` and the bound it starts
+//!   `from`) or `interval` (a define's interval from the bounds `given`). `{"split": {"var",
+//!   "basis", "cases"}}`: every value the variable takes in the box is a case (`basis` the
+//!   rows of the table that decides it, or the grid between two bounds), each refuted;
+//!   `{"cells": {"var"}}`: the rows the case takes leave the variable no value.
+//!
+//! Beside the tables: `vars` (per variable its kind, type, unit, grid `step`, declared
+//! `range`, `rounding`, and what decides it), `defines` (each define's expression in
+//! evaluation order, exact, every numeric node with its scale `s` and grid `g`), and
+//! `bounds`: per derived number, its interval and how it was found — for each expression
+//! computing it (its define, or each row's result cell that is not a literal: a literal is
+//! its own bound, stated in the row's `results`) the tables split over and one case per
+//! combination of their rows, with the value's stored interval there (`linear` when linear
+//! reasoning over the case's facts took part).
 
 use crate::analysis::linear::{Fact, Lin};
 use crate::analysis::model::{self, Origin};
+use crate::analysis::scale::{Annotation, Scaled};
 use crate::analysis::tables::axes::{Axis, Coord};
 use crate::analysis::tables::cover::{Asked, Node};
-use crate::analysis::tables::facts::FactRef;
-use crate::analysis::tables::{Refutation, TableProof};
+use crate::analysis::tables::facts::{Derivation, FactRef};
+use crate::analysis::tables::{Basis, Refutation, TableProof};
 use crate::num::Rat;
 use crate::sema::lower::ty_name;
 use crate::sema::*;
@@ -119,9 +139,73 @@ struct Ctx<'a> {
     p: &'a Program,
     model: model::Model,
     file: &'a SourceFile,
+    ann: &'a Annotation,
 }
 
 impl Ctx<'_> {
+    /// One fact of a refutation: its linear form and what it is.
+    fn fact_item(&self, t: &TableProof, f: &FactRef) -> Map<String, Json> {
+        let p = self.p;
+        match f {
+            FactRef::Model(i) => {
+                let mut m = fact_json(p, &self.model.facts[*i]);
+                m.insert("fact".into(), origin_json(p, &self.model.origins[*i]));
+                m.insert("index".into(), json!(i));
+                m
+            }
+            FactRef::Coord { axis, hi, at, open } => {
+                let x = Lin::var(t.axes[*axis].var);
+                let c = Lin::constant(at.clone());
+                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
+                let mut m = fact_json(p, &Fact { lin, strict: *open });
+                m.insert("coord".into(), json!({"axis": axis, "hi": hi, "at": rat(at), "open": open}));
+                m
+            }
+            FactRef::Cell { table, row, column, hi, at, open } => {
+                // A producing row's cell: its column's variable against a bound.
+                let var = p.tables[*table].conds[*column];
+                let x = Lin::var(var);
+                let c = Lin::constant(at.clone());
+                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
+                let mut m = fact_json(p, &Fact { lin, strict: *open });
+                m.insert(
+                    "cell".into(),
+                    json!({"table": p.tables[*table].name, "row": row + 1, "column": column, "hi": hi, "at": rat(at), "open": open}),
+                );
+                m
+            }
+            FactRef::BoolDefine { axis, value, index } => {
+                let f = t.linear.bool_facts[*axis].as_ref().map(|b| &b[*value as usize][*index]);
+                let mut m = f.map(|f| fact_json(p, f)).unwrap_or_default();
+                m.insert("bool_define".into(), json!({"axis": axis, "value": value, "index": index}));
+                m
+            }
+            FactRef::Derived { fact, how } => {
+                let mut m = fact_json(p, fact);
+                m.insert("derived".into(), self.derivation(t, how));
+                m
+            }
+        }
+    }
+
+    /// How a derived fact follows (re-checked by `proofs/recheck.py`).
+    fn derivation(&self, t: &TableProof, how: &Derivation) -> Json {
+        let name = |v: &VarId| self.p.vars[*v].name.clone();
+        match how {
+            Derivation::Proven { var } => json!({"proven": name(var)}),
+            Derivation::Fixed { var, at } => json!({"fixed": name(var), "at": rat(at)}),
+            Derivation::DefineAt { var } => json!({"define_at": name(var)}),
+            Derivation::BoolAt { axis, value, index } => {
+                json!({"bool_at": {"axis": axis, "value": value, "index": index}})
+            }
+            Derivation::Monotone { var, from, step } => {
+                json!({"monotone": name(var), "step": rat(step), "from": Json::Object(self.fact_item(t, from))})
+            }
+            Derivation::Interval { var, given } => json!({"interval": name(var),
+                "given": given.iter().map(|g| Json::Object(self.fact_item(t, g))).collect::<Vec<_>>()}),
+        }
+    }
+
     fn refutation(&self, t: &TableProof, r: &Refutation) -> Json {
         let p = self.p;
         match r {
@@ -129,47 +213,25 @@ impl Ctx<'_> {
                 let items: Vec<Json> = ys
                     .iter()
                     .map(|(f, y)| {
-                        let mut m = match f {
-                            FactRef::Model(i) => {
-                                let mut m = fact_json(p, &self.model.facts[*i]);
-                                m.insert("fact".into(), origin_json(p, &self.model.origins[*i]));
-                                m.insert("index".into(), json!(i));
-                                m
-                            }
-                            FactRef::Coord { axis, hi, at, open } => {
-                                let x = Lin::var(t.axes[*axis].var);
-                                let c = Lin::constant(at.clone());
-                                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
-                                let mut m = fact_json(p, &Fact { lin, strict: *open });
-                                m.insert("coord".into(), json!({"axis": axis, "hi": hi, "at": rat(at), "open": open}));
-                                m
-                            }
-                            FactRef::Cell { table, row, column, hi, at, open } => {
-                                // A producing row's cell: its column's variable against a bound.
-                                let var = p.tables[*table].conds[*column];
-                                let x = Lin::var(var);
-                                let c = Lin::constant(at.clone());
-                                let lin = if *hi { x.sub(&c) } else { c.sub(&x) };
-                                let mut m = fact_json(p, &Fact { lin, strict: *open });
-                                m.insert(
-                                    "cell".into(),
-                                    json!({"table": p.tables[*table].name, "row": row + 1, "column": column, "hi": hi, "at": rat(at), "open": open}),
-                                );
-                                m
-                            }
-                            FactRef::BoolDefine { axis, value, index } => {
-                                let f = t.linear.bool_facts[*axis].as_ref().map(|b| &b[*value as usize][*index]);
-                                let mut m = f.map(|f| fact_json(p, f)).unwrap_or_default();
-                                m.insert("bool_define".into(), json!({"axis": axis, "value": value, "index": index}));
-                                m
-                            }
-                        };
+                        let mut m = self.fact_item(t, f);
                         m.insert("y".into(), rat(y));
                         Json::Object(m)
                     })
                     .collect();
                 json!({"farkas": items})
             }
+            Refutation::Split { var, basis, cases } => {
+                let basis = match basis.as_ref() {
+                    Basis::Rows { table, rows } => {
+                        json!({"rows": {"table": p.tables[*table].name, "rows": rows.iter().map(|r| r + 1).collect::<Vec<_>>()}})
+                    }
+                    Basis::Grid { step, lo, hi } => json!({"grid": {"step": rat(step),
+                        "lo": Json::Object(self.fact_item(t, lo)), "hi": Json::Object(self.fact_item(t, hi))}}),
+                };
+                json!({"split": {"var": p.vars[*var].name, "basis": basis,
+                    "cases": cases.iter().map(|(at, r)| json!({"at": rat(at), "refutation": self.refutation(t, r)})).collect::<Vec<_>>()}})
+            }
+            Refutation::Cells { var } => json!({"cells": {"var": p.vars[*var].name}}),
             // Two columns on one variable whose coordinates in the box share no value.
             Refutation::SameColumn { a, b } => json!({"same_column": {"a": a, "b": b}}),
             Refutation::Produced { axis, by, rows } => json!({"produced": {
@@ -180,8 +242,141 @@ impl Ctx<'_> {
                     // Its own cells, with the box's facts, contradict (stated, like every `produced`).
                     crate::analysis::tables::Producer::Farkas(f) => json!({"row": r + 1,
                         "multipliers": f.iter().map(|(i, y)| json!({"fact": format!("{i:?}"), "y": rat(y)})).collect::<Vec<_>>()}),
+                    // With its cells, the box searched by cases is refuted.
+                    crate::analysis::tables::Producer::Cases(why) => json!({"row": r + 1, "refutation": self.refutation(t, why)}),
                 }).collect::<Vec<_>>()}}),
         }
+    }
+
+    /// An expression, exactly: numbers in base units, each numeric node with the scale its
+    /// integer is held at (`s`, docs/int64.md) and the grid its values lie on (`g`).
+    fn expr(&self, e: &TExpr, s: Option<&Scaled>) -> Json {
+        let p = self.p;
+        let kids = crate::analysis::scale::children(e);
+        let sk = |i: usize| s.and_then(|s| s.kids.get(i));
+        let k = |i: usize| self.expr(kids[i], sk(i));
+        let all = |n: usize| (0..n).map(k).collect::<Vec<_>>();
+        let mut m = match &e.kind {
+            TExprKind::Const(v) => match value(v) {
+                Json::Object(m) => m,
+                _ => Map::new(),
+            },
+            TExprKind::Var(v) => Map::from_iter([("var".to_string(), json!(p.vars[*v].name))]),
+            TExprKind::Neg(_) => Map::from_iter([("neg".to_string(), k(0))]),
+            TExprKind::Arith(op, ..) => {
+                Map::from_iter([("op".into(), json!(op.as_str())), ("l".into(), k(0)), ("r".into(), k(1))])
+            }
+            TExprKind::Cmp(op, ..) => {
+                Map::from_iter([("cmp".into(), json!(op.as_str())), ("l".into(), k(0)), ("r".into(), k(1))])
+            }
+            TExprKind::Not(_) => Map::from_iter([("not".to_string(), k(0))]),
+            TExprKind::And(..) => Map::from_iter([("and".to_string(), json!(all(2)))]),
+            TExprKind::Or(..) => Map::from_iter([("or".to_string(), json!(all(2)))]),
+            TExprKind::Min(xs) => Map::from_iter([("min".to_string(), json!(all(xs.len())))]),
+            TExprKind::Max(xs) => Map::from_iter([("max".to_string(), json!(all(xs.len())))]),
+            TExprKind::Mod(..) => Map::from_iter([("mod".to_string(), json!(all(2)))]),
+            TExprKind::Isqrt(_) => Map::from_iter([("isqrt".to_string(), k(0))]),
+            TExprKind::Round { mode, grid, .. } => Map::from_iter([
+                ("round".to_string(), k(0)),
+                ("mode".to_string(), json!(mode.as_str())),
+                ("grid".to_string(), rat(grid)),
+            ]),
+            TExprKind::If { .. } => {
+                Map::from_iter([("if".to_string(), k(0)), ("then".to_string(), k(1)), ("else".to_string(), k(2))])
+            }
+            TExprKind::In { var, values } => Map::from_iter([
+                ("in".to_string(), json!(p.vars[*var].name)),
+                ("values".to_string(), json!(values.iter().map(|v| value_of(p, *var, v)).collect::<Vec<_>>())),
+            ]),
+        };
+        if let Some(s) = s {
+            if let (true, Some(sc)) = (s.holds_n(), &s.scale) {
+                m.insert("s".into(), rat(sc));
+            }
+        }
+        match &e.grid {
+            Grid::Step(g) => {
+                m.insert("g".into(), rat(g));
+            }
+            Grid::Zero => {
+                m.insert("g".into(), json!("0"));
+            }
+            Grid::Unknown => {}
+        }
+        Json::Object(m)
+    }
+
+    /// Every variable: what re-checking the defines and the splits needs of it.
+    fn vars(&self) -> Json {
+        let p = self.p;
+        let vars: Vec<Json> = p
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(v, var)| {
+                let range = match &var.range {
+                    Some((Value::Num(lo), Value::Num(hi))) => json!([rat(lo), rat(hi)]),
+                    _ => Json::Null,
+                };
+                let decided = match var.decided_by {
+                    Some(Decider::Define(_)) => json!({"define": true}),
+                    Some(Decider::Table(t)) => json!({"table": p.tables[t].name}),
+                    None => Json::Null,
+                };
+                let numeric = var.ty.is_numeric() || var.ty == Ty::Date;
+                let stored = (numeric && (var.declared || var.kind != VarKind::Define)).then(|| rat(&var.ty.factor()));
+                json!({"name": var.name, "kind": kind_text(var.kind), "type": ty_name(&var.ty, &p.enums),
+                       "optional": var.optional, "numeric": numeric, "unit": unit_json(&var.ty),
+                       "step": crate::analysis::tables::axes::var_step(p, v).map(|s| rat(&s)),
+                       "range": range, "decided_by": decided, "stored_step": stored,
+                       "rounding": var.rounding.as_ref().map(|r| json!({"mode": r.mode.as_str(), "grid": rat(&r.grid)}))})
+            })
+            .collect();
+        Json::Array(vars)
+    }
+
+    /// Every define's expression, in evaluation order.
+    fn defines(&self) -> Json {
+        let p = self.p;
+        let out: Vec<Json> = p
+            .order
+            .iter()
+            .filter_map(|s| match *s {
+                crate::sema::Step::Define(d) => Some(d),
+                _ => None,
+            })
+            .map(|d| {
+                let def = &p.defines[d];
+                json!({"name": p.vars[def.var].name, "expr": self.expr(&def.expr, self.ann.defines.get(d))})
+            })
+            .collect();
+        Json::Array(out)
+    }
+
+    /// How each derived variable's interval was found, case by case.
+    fn bounds(&self, proof: &crate::analysis::values::ValueProof) -> Json {
+        let p = self.p;
+        let iv = |x: &Option<(Rat, Rat)>| x.as_ref().map_or(Json::Null, |(a, b)| json!([rat(a), rat(b)]));
+        let row = |(t, r): (usize, usize)| json!({"table": p.tables[t].name, "row": r + 1});
+        let out: Vec<Json> = proof
+            .bounds
+            .iter()
+            .filter(|b| crate::analysis::scale::is_number(&p.vars[b.var].ty))
+            .map(|b| {
+                let roots: Vec<Json> = b
+                    .roots
+                    .iter()
+                    .map(|root| {
+                        json!({"row": root.row.map(row),
+                               "split": root.split.iter().map(|&t| p.tables[t].name.clone()).collect::<Vec<_>>(),
+                               "cases": root.cases.iter().map(|c| json!({"rows": c.rows.iter().map(|&x| row(x)).collect::<Vec<_>>(),
+                                   "interval": iv(&c.interval), "linear": c.linear})).collect::<Vec<_>>()})
+                    })
+                    .collect();
+                json!({"name": p.vars[b.var].name, "interval": iv(&b.interval), "roots": roots})
+            })
+            .collect();
+        Json::Array(out)
     }
 
     fn axis(&self, a: &Axis) -> Json {
@@ -211,13 +406,7 @@ impl Ctx<'_> {
                 }
             }
         }
-        let unit = match &var.ty {
-            Ty::Money { unit, .. } | Ty::Qty { unit } => json!({"symbol": unit.symbol, "per": rat(&unit.factor())}),
-            Ty::Rate { .. } => json!({"symbol": "%", "per": "1/100"}),
-            Ty::Int | Ty::Number => json!({"symbol": "", "per": "1"}),
-            Ty::Date => json!({"symbol": "date", "per": "1"}),
-            _ => Json::Null,
-        };
+        let unit = unit_json(&var.ty);
         json!({"column": var.name, "index": a.column, "kind": a.kind.as_str(), "type": ty_name(&var.ty, &p.enums),
                "optional": var.optional, "unit": unit, "step": a.step.as_ref().map(rat),
                "produced": a.produced, "coords": coords, "bounds": bounds, "open": open})
@@ -253,12 +442,22 @@ impl Ctx<'_> {
             .iter()
             .zip(&ir.rows)
             .map(|(r, row)| {
-                let texts: Vec<&str> = r.cell_spans.iter().map(|s| &self.file.text[s.range()]).collect();
+                let texts: Vec<&str> = row.cell_spans.iter().map(|s| &self.file.text[s.range()]).collect();
                 let (line, _) = self.file.line_col(r.span.start);
-                json!({"row": r.row, "cells": texts[..ncond.min(texts.len())],
+                let results: Vec<Json> = row
+                    .results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| match e {
+                        None => json!({"none": true}),
+                        Some(TExpr { kind: TExprKind::Const(v), .. }) => value_of(p, ir.results[i], v),
+                        Some(e) => json!({"expr": self.expr(e, self.ann.rows[t.table][r.row - 1][i].as_ref())}),
+                    })
+                    .collect();
+                json!({"row": r.row, "cells": texts[..ncond.min(texts.len())], "results": results,
                        "tests": ir.conds.iter().zip(&row.conds).map(|(&v, c)| self.cond(v, c)).collect::<Vec<_>>(),
                        "line": line,
-                       "source": r.cell_spans.iter().map(|s| span_json(self.file, *s)).collect::<Vec<_>>(),
+                       "source": row.cell_spans.iter().map(|s| span_json(self.file, *s)).collect::<Vec<_>>(),
                        "accepts": r.accepts_indices(),
                        "produces": texts[ncond.min(texts.len())..]})
             })
@@ -303,14 +502,15 @@ impl Ctx<'_> {
             .map(|(r, reach)| match reach {
                 None => json!({"row": r + 1, "leaf": null}),
                 Some(re) => {
-                    let values = re.inputs.as_ref().map(|ins| {
+                    let inputs = t.reach_inputs(p, r);
+                    let values = inputs.as_ref().map(|ins| {
                         let mut m = Map::new();
                         for (&v, x) in p.inputs.iter().zip(ins) {
                             m.insert(p.vars[v].name.clone(), crate::eval::wire::to_wire(p, &p.vars[v], x));
                         }
                         Json::Object(m)
                     });
-                    let at_values = re.inputs.as_ref().map(|ins| {
+                    let at_values = inputs.as_ref().map(|ins| {
                         t.axes
                             .iter()
                             .map(|a| match p.inputs.iter().position(|&v| v == a.var) {
@@ -331,6 +531,7 @@ impl Ctx<'_> {
             "complete": t.complete,
             "axes": t.axes.iter().map(|a| self.axis(a)).collect::<Vec<_>>(),
             "outputs": ir.results.len(),
+            "results": ir.results.iter().map(|&v| p.vars[v].name.clone()).collect::<Vec<_>>(),
             "rows": rows,
             "disjoint": disjoint,
             "refuted": pairs(&t.refuted),
@@ -387,7 +588,7 @@ pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
         return None;
     }
     let file = sources.get(checked.file);
-    let cx = Ctx { p, model: model::build(p), file };
+    let cx = Ctx { p, model: model::build(p), file, ann: &analysis.values.scales };
     let mut ranges = Map::new();
     let mut values = Vec::new();
     for (v, var) in p.vars.iter().enumerate() {
@@ -398,12 +599,7 @@ pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
             Ty::Rate { step } => step.clone(),
             _ => Rat::from_integer(1.into()),
         };
-        let kind = match var.kind {
-            VarKind::Input => "input",
-            VarKind::Output => "output",
-            VarKind::Value => "value",
-            VarKind::Define => "define",
-        };
+        let kind = kind_text(var.kind);
         values.push(json!({"name": var.name, "kind": kind, "type": ty_name(&var.ty, &p.enums),
             "interval": [rat(lo), rat(hi)], "scale": rat(&per), "stored_min": rat(&(lo / &per)),
             "stored_max": rat(&(hi / &per)), "from": "declared range", "var": v}));
@@ -432,5 +628,28 @@ pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
         "values": values,
         "guards": analysis.guards.iter().map(|g| json!({"table": p.tables[g.table].name, "a": g.a, "b": g.b})).collect::<Vec<_>>(),
         "tables": analysis.tables.iter().map(|t| cx.table(t)).collect::<Vec<_>>(),
+        "vars": cx.vars(),
+        "defines": cx.defines(),
+        "bounds": cx.bounds(&analysis.values),
     }))
+}
+
+/// The unit a type's literals are written in: its symbol and how many base units one is.
+fn unit_json(ty: &Ty) -> Json {
+    match ty {
+        Ty::Money { unit, .. } | Ty::Qty { unit } => json!({"symbol": unit.symbol, "per": rat(&unit.factor())}),
+        Ty::Rate { .. } => json!({"symbol": "%", "per": "1/100"}),
+        Ty::Int | Ty::Number => json!({"symbol": "", "per": "1"}),
+        Ty::Date => json!({"symbol": "date", "per": "1"}),
+        _ => Json::Null,
+    }
+}
+
+fn kind_text(k: VarKind) -> &'static str {
+    match k {
+        VarKind::Input => "input",
+        VarKind::Output => "output",
+        VarKind::Value => "value",
+        VarKind::Define => "define",
+    }
 }

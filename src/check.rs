@@ -9,11 +9,14 @@ use crate::syntax::{self, ast};
 use crate::{analysis, eval};
 use std::path::Path;
 
-/// What checking one file gave: its syntax tree, its program (when it resolved and typed
+/// What checking one file gave: its header, its program (when it resolved and typed
 /// cleanly) and every diagnostic.
 pub struct Checked {
     pub file: FileId,
-    pub ast: Option<ast::File>,
+    /// The file's header, when it parsed that far. The syntax tree itself is dropped once
+    /// it is lowered (every later step reads the program): on a 30,000-row table it would be
+    /// a third of the memory the analysis needs.
+    pub header: Option<ast::Header>,
     pub program: Option<Program>,
     /// What the analysis proved (present when the program resolved and typed cleanly).
     pub analysis: Option<analysis::Analysis>,
@@ -64,19 +67,18 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
     let parsed = syntax::parse(&sources.get(id).text, id);
     let mut diagnostics = parsed.diags;
     let mut checked =
-        Checked { file: id, ast: None, program: None, analysis: None, uses: Vec::new(), diagnostics: Vec::new() };
+        Checked { file: id, header: None, program: None, analysis: None, uses: Vec::new(), diagnostics: Vec::new() };
     let Some(ast) = parsed.file else {
         checked.diagnostics = diagnostics;
         return checked;
     };
+    checked.header = Some(ast.header.clone());
     if diagnostics.iter().any(Diagnostic::is_error) {
-        checked.ast = Some(ast);
         checked.diagnostics = diagnostics;
         return checked;
     }
     if ast.header.kind == ast::HeaderKind::Enums {
         diagnostics.extend(sema::lower::check_enums_file(id, &ast));
-        checked.ast = Some(ast);
         checked.diagnostics = diagnostics;
         return checked;
     }
@@ -98,6 +100,10 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         let imports: Vec<sema::Import> =
             imported.iter().map(|(f, a, s)| sema::Import { file: *f, ast: a, use_span: *s }).collect();
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
+        // Past lowering nothing reads the trees: free them before the analysis.
+        drop(imports);
+        drop(imported);
+        drop(ast);
         diagnostics.extend(diags);
         if let Some(p) = &program {
             diagnostics.extend(identifier_clashes(p));
@@ -109,7 +115,6 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         }
         checked.program = program;
     }
-    checked.ast = Some(ast);
     checked.diagnostics = diagnostics;
     checked
 }
@@ -139,21 +144,39 @@ fn load_enums_file(
             "`use` imports the enums of a `.rule` file that starts with `enums NAME`".into(),
         ));
     }
-    // Inside the project root by the path's names. Links are followed: the project put them
-    // there, and a build sandbox (Bazel's execroot) is made of links to files elsewhere.
+    // Inside the project root by the path's names, and where a link leads too: inside the
+    // root, or inside the project the using file really lives in. A build sandbox (Bazel's
+    // execroot) is made of links from one tree into the source tree, and both files of a
+    // `use` lead into that same project; a link to a file outside every such project is
+    // refused before it is read.
     let named = dir.join(target);
     let root = sources.root_for(dir);
     let on_disk = sources.resolve(&named);
-    if !crate::source::lexical_absolute(&on_disk).starts_with(&root) {
-        return Err(refuse(
-            "the path leaves the project root".into(),
+    let outside = |message: &str| {
+        refuse(
+            message.into(),
             "not read",
             format!(
                 "write a path that stays inside the project root {} (the nearest folder above the rule that holds {})",
                 root.display(),
                 crate::source::ROOT_MARKERS.join(", ")
             ),
-        ));
+        )
+    };
+    if !crate::source::lexical_absolute(&on_disk).starts_with(&root) {
+        return Err(outside("the path leaves the project root"));
+    }
+    if let Ok(real) = std::fs::canonicalize(&on_disk) {
+        let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        let using_file = sources.resolve(&sources.get(from).path);
+        let using_project = std::fs::canonicalize(using_file)
+            .map(|f| sources.root_for(f.parent().unwrap_or(Path::new("/"))));
+        let inside = real.starts_with(&root)
+            || real.starts_with(&real_root)
+            || using_project.is_ok_and(|r| real.starts_with(r));
+        if !inside {
+            return Err(outside("the path leaves the project root through a link"));
+        }
     }
     let f = sources.read(&named).map_err(|e| {
         Box::new(

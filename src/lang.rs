@@ -15,7 +15,10 @@ pub enum Lang {
     Ruby,
     Php,
     Swift,
+    /// A query and a PL/pgSQL function: one door, no module (src/gen/sql).
+    Sql,
     Numpy,
+    Wasm,
 }
 
 impl Lang {
@@ -29,7 +32,9 @@ impl Lang {
         Lang::Ruby,
         Lang::Php,
         Lang::Swift,
+        Lang::Sql,
         Lang::Numpy,
+        Lang::Wasm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,7 +48,9 @@ impl Lang {
             Lang::Ruby => "ruby",
             Lang::Php => "php",
             Lang::Swift => "swift",
+            Lang::Sql => "sql",
             Lang::Numpy => "numpy",
+            Lang::Wasm => "wasm",
         }
     }
 
@@ -59,7 +66,9 @@ impl Lang {
             Lang::Ruby => "Ruby",
             Lang::Php => "PHP",
             Lang::Swift => "Swift",
+            Lang::Sql => "SQL",
             Lang::Numpy => "NumPy",
+            Lang::Wasm => "Wasm",
         }
     }
 
@@ -247,8 +256,11 @@ impl Lang {
             Lang::Ruby => &RUBY,
             Lang::Php => &PHP,
             Lang::Swift => &SWIFT,
+            Lang::Sql => &SQL,
             // The plan names its columns by the rule's own names: nothing is renamed.
             Lang::Numpy => &NUMPY,
+            // The module is the Rust one, named by the Rust table (src/gen/wasm).
+            Lang::Wasm => &WASM,
         }
     }
 
@@ -389,9 +401,9 @@ const RUST: Naming = Naming {
         "FromIterator",
     ],
     // The names the module declares at its top and calls from a function that also holds the
-    // rule's names, and the parameters and locals that share a scope with them. A binding of
-    // the fixed text whose scope reads none of the rule's names (a closure's `x`, a helper's
-    // `n`) takes nothing from them.
+    // rule's names (the parameters and locals sharing a scope with them are `locals`). A
+    // binding of the fixed text whose scope reads none of the rule's names (a closure's `x`, a
+    // helper's `n`) takes nothing from them.
     used: &[
         "Output",
         "Fired",
@@ -401,13 +413,6 @@ const RUST: Naming = Naming {
         "Contradiction",
         "NotAnInput",
         "Date",
-        "trace",
-        "out",
-        "tag",
-        "call",
-        "rule",
-        "json",
-        "rows",
         "ALL",
         "wire_get",
         "wire_int",
@@ -428,7 +433,7 @@ const RUST: Naming = Naming {
         "isqrt_i64",
     ],
     fields: &[],
-    locals: &[],
+    locals: &["out", "tag", "call", "trace", "rows", "json"],
     field_no_underscore: false,
     fold_case: false,
     values_apart: false,
@@ -665,8 +670,8 @@ const TYPESCRIPT: Naming = Naming {
         "Map",
     ],
     // Every identifier the module's fixed text declares at its top level (runtime/module.ts
-    // and what the backend writes around it), and the locals of the functions a rule's
-    // names sit beside.
+    // and what the backend writes around it); the locals of the functions a rule's names sit
+    // beside are `locals`.
     used: &[
         "Output",
         "Fired",
@@ -703,16 +708,9 @@ const TYPESCRIPT: Naming = Naming {
         "_divRoundHalfEven",
         "_mod",
         "_isqrt",
-        "_call",
-        "_r",
-        "s",
-        "out",
-        "trace",
-        "tag",
-        "call",
     ],
     fields: &["__proto__", "constructor"],
-    locals: &[],
+    locals: &["call", "tag", "out", "trace", "_call", "_r", "s"],
     field_no_underscore: false,
     fold_case: false,
     values_apart: false,
@@ -732,7 +730,9 @@ const GO: Naming = Naming {
     core: "decide",
     slot: "row{}",
     member_const: None,
-    builtins: &[],
+    // The helpers only the record function, the fixed text and the runner call: no scope of
+    // theirs holds the rule's values.
+    builtins: &["appendInt", "appendJSONString", "appendBool", "appendDate", "days", "wholeNumber", "halfway"],
     value: Case::Camel,
     ty: Case::Pascal,
     member: Case::Pascal,
@@ -812,6 +812,9 @@ const GO: Naming = Naming {
         "fmt",
         "_",
     ],
+    // The package's own declarations the rule's names could hide or take: its types and what
+    // it declares beside them, and the functions the wire door and the core call. The
+    // parameters and locals of the door and the core are `locals`.
     used: &[
         "Input",
         "Output",
@@ -820,24 +823,7 @@ const GO: Naming = Naming {
         "RuleContradictionError",
         "Date",
         "ParseDate",
-        "in",
-        "out",
-        "rows",
-        "err",
-        "call",
-        "tag",
-        "keys",
-        "key",
-        "unknown",
-        "x",
-        "v",
         "main",
-        "appendInt",
-        "appendJSONString",
-        "appendBool",
-        "appendDate",
-        "days",
-        "wholeNumber",
         "wireInt",
         "wireBool",
         "wireText",
@@ -857,10 +843,9 @@ const GO: Naming = Naming {
         "divRoundHalfUp",
         "divRoundHalfDown",
         "divRoundHalfEven",
-        "halfway",
     ],
     fields: &[],
-    locals: &[],
+    locals: &["in", "out", "rows", "err", "call", "tag", "keys", "x", "v"],
     field_no_underscore: false,
     fold_case: false,
     values_apart: false,
@@ -880,7 +865,31 @@ const JAVA: Naming = Naming {
     core: "{}Rows",
     slot: "row{}",
     member_const: None,
-    builtins: &[],
+    // The class's methods and its constant: a variable never hides a method (Java keeps the
+    // two apart) nor the constant, which only the fixed text reads, so the rule's values may
+    // take these names; the class's own methods and types may not.
+    builtins: &[
+        "main",
+        "from",
+        "values",
+        "dateFromWire",
+        "dateOf",
+        "appendJson",
+        "appendTrace",
+        "appendDate",
+        "days",
+        "refused",
+        "wireLong",
+        "wireBool",
+        "wireString",
+        "wireDay",
+        "wireMember",
+        "modFloor",
+        "isqrtLong",
+        "least",
+        "greatest",
+        "HEX",
+    ],
     value: Case::Keep,
     ty: Case::Pascal,
     member: Case::Upper,
@@ -964,34 +973,8 @@ const JAVA: Naming = Naming {
         "Override",
         "java",
     ],
-    used: &[
-        "Output",
-        "Fired",
-        "Traced",
-        "RuleInputError",
-        "RuleContradictionError",
-        "main",
-        "wire",
-        "from",
-        "values",
-        "dateFromWire",
-        "dateOf",
-        "appendJson",
-        "appendTrace",
-        "appendDate",
-        "days",
-        "refused",
-        "wireLong",
-        "wireBool",
-        "wireString",
-        "wireDay",
-        "wireMember",
-        "modFloor",
-        "isqrtLong",
-        "least",
-        "greatest",
-        "HEX",
-    ],
+    // The classes a value of the same name would obscure.
+    used: &["Output", "Fired", "Traced", "RuleInputError", "RuleContradictionError"],
     fields: &["hashCode", "toString", "equals", "getClass", "notify", "notifyAll", "wait", "clone", "finalize"],
     locals: &["call", "tag", "out", "trace", "in", "rows", "value", "key", "s"],
     field_no_underscore: false,
@@ -1040,8 +1023,14 @@ impl Lang {
             Lang::Php => Guard { missing: &[], kind: &[] },
             // The types make every check but the range.
             Lang::Swift => Guard { missing: &[], kind: &[] },
+            // A column of the relation may be NULL in any row, a number may have a fraction
+            // (18.3 in a numeric column of steps), a text may not be a value of its enum; a
+            // boolean or a text column holds nothing of another kind.
+            Lang::Sql => Guard { missing: ALL_CLASSES, kind: &[Class::Integer, Class::Date, Class::Enum] },
             // The evaluator's door reads every column: it has no typed function of its own.
             Lang::Numpy => Guard { missing: ALL_CLASSES, kind: ALL_CLASSES },
+            // The Rust module, behind the wire door: the types make every check but the range.
+            Lang::Wasm => Guard { missing: &[], kind: &[] },
         }
     }
 }
@@ -1550,6 +1539,82 @@ const NUMPY: Naming = Naming {
     value: Case::Keep,
     ty: Case::Keep,
     member: Case::Keep,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: &[],
+    fields: &[],
+    locals: &[],
+    field_no_underscore: false,
+    fold_case: false,
+    values_apart: true,
+    value_reserved: &[],
+    escape: None,
+};
+
+/// SQL quotes every identifier it writes, so a rule's names need stay away only from the
+/// columns the query and the function declare themselves. Columns (the variables and the
+/// row each table matched) live apart from relations and functions. SQLite folds the case
+/// of a quoted name too, and reads a column of a subquery named "true" or "false" as the
+/// boolean.
+const SQL: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    // SQL has no traced twin, record function or core: only the function (the PL/pgSQL
+    // door) and the relation the query reads, under `wire`.
+    traced: "{}_traced",
+    record: "{}_record",
+    wire: "{}_input",
+    rank: None,
+    parse: None,
+    core: "{}_rows",
+    slot: "{name}_row",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Keep,
+    member: Case::Keep,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: SQL_COLUMNS,
+    fields: &[],
+    locals: &[],
+    field_no_underscore: false,
+    fold_case: true,
+    values_apart: true,
+    value_reserved: SQL_COLUMNS,
+    escape: None,
+};
+
+/// The columns the query declares itself, the record the function loops over (and the
+/// runner names each answer by), the function the query calls, the function the test
+/// runner wraps each call in, and SQLite's two.
+const SQL_COLUMNS: &[&str] =
+    &["_id", "_input_error", "_contradiction", "_door", "_r", "rulec_isqrt", "_rulec_try", "true", "false"];
+
+/// The Wasm target writes the Rust module unchanged (its names are the Rust table's) behind a
+/// crate root whose own names (`rule`, `answer`, the exports) live apart from the rule's, so it
+/// reserves nothing of its own and renames nothing: W121 has nothing to say for it.
+const WASM: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    traced: "{}_traced",
+    record: "{}_record",
+    wire: "{}_wire",
+    rank: None,
+    parse: None,
+    core: "{}_rows",
+    slot: "row{}",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Pascal,
+    member: Case::Pascal,
     field: Case::Keep,
     members_global: false,
     member_prefixed: false,

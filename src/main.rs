@@ -721,15 +721,27 @@ fn gen(
     // For a build system: the enums files named, and every file a rule read.
     let (mut enums_named, mut read) = (Vec::new(), Vec::new());
     let mut renamed = Vec::new();
+    let mut rules = Vec::new();
     for path in rule_files(paths)? {
         let checked = rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default())?;
         if checked.has_errors() {
             failed.extend(checked.diagnostics);
             continue;
         }
+        rules.push((path, checked));
+    }
+    // The rules are generated side by side; what comes back is in the rules' order, so the
+    // bytes written and the lock do not depend on which finished first.
+    let generated = rulec::stack::each(&rules, |(_, checked)| {
+        rulec::gen::Unit::of(checked, &sources).map(|unit| {
+            let outputs = rulec::gen::outputs(&unit, &langs);
+            (unit, outputs)
+        })
+    });
+    for ((path, checked), generated) in rules.iter().zip(generated) {
         // An enums file has no code of its own: the rules that use it carry its enums.
-        let Some(unit) = rulec::gen::Unit::of(&checked, &sources) else {
-            enums_named.push(path);
+        let Some((unit, outputs)) = generated else {
+            enums_named.push(path.clone());
             continue;
         };
         read.extend(checked.files_read(&sources));
@@ -737,12 +749,11 @@ fn gen(
         if stem != unit.program.ident() {
             renamed.push(format!("{} holds the rule `{}`", path.display(), unit.program.ident()));
         }
-        let outputs = rulec::gen::outputs(&unit, &langs);
         let artifacts = outputs
             .iter()
             .map(|f| Artifact::new(f.path.split('/').next().unwrap_or(""), &out.join(&f.path), &f.text, &lock_dir))
             .collect();
-        fresh.push(LockedRule::fresh(&path, &unit, artifacts, &lock_dir));
+        fresh.push(LockedRule::fresh(path, &unit, artifacts, &lock_dir));
         writers.extend(outputs.iter().map(|f| (path.display().to_string(), f.clone())));
         files.extend(outputs);
     }
@@ -1005,12 +1016,17 @@ fn test(dir: &Path, langs: &[String], require_all: bool, jobs: usize, format: Fo
     match format {
         Format::Json => outln!("{}", report.to_json()),
         Format::Text => {
+            // A language's only pass is its runner; another pass is named beside it.
+            let named = |lang: rulec::gen::Lang, via: &str| match via {
+                "runner" => lang.name().to_string(),
+                via => format!("{}, {via}", lang.name()),
+            };
             for s in &report.skipped {
                 let what = if require_all { "FAIL" } else { "not run" };
-                outln!("{what} {} (ran: false): {}", s.lang.name(), s.reason);
+                outln!("{what} {} (ran: false): {}", named(s.lang, s.via), s.reason);
             }
             for r in &report.results {
-                let lang = r.lang.name();
+                let lang = named(r.lang, r.via);
                 match (r.ok, r.ran) {
                     (true, _) => outln!("ok {} ({lang}) {} vectors", r.rule, r.vectors),
                     (false, true) => outln!(

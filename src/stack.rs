@@ -37,3 +37,48 @@ pub fn deep<T: Send>(work: impl FnOnce() -> T + Send) -> T {
         }
     })
 }
+
+/// `work` over every item, on up to `available_parallelism` threads of `DEEP_STACK_BYTES`
+/// each; the answers come back in the items' order, so what a caller makes of them does not
+/// depend on which thread finished first. With one item or one core it is `deep` in a loop.
+pub fn each<'a, T: Sync, R: Send>(items: &'a [T], work: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(items.len());
+    if threads <= 1 {
+        return deep(|| items.iter().map(&work).collect());
+    }
+    let next = AtomicUsize::new(0);
+    let answers: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
+    let worker = || {
+        ON_DEEP_STACK.with(|f| f.set(true));
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            let answer = work(item);
+            answers.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(answer);
+        }
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                std::thread::Builder::new().name("rulec".into()).stack_size(DEEP_STACK_BYTES).spawn_scoped(s, worker)
+            })
+            .collect();
+        // A thread the system would not make leaves its share to the others; the calling
+        // thread takes what is left, on a deep stack of its own.
+        if handles.iter().all(Result::is_err) {
+            deep(worker);
+        }
+        for h in handles.into_iter().flatten() {
+            if let Err(panic) = h.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+    answers
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|a| a.expect("every item was worked"))
+        .collect()
+}

@@ -11,6 +11,8 @@ use rulec::{check_path, check_text, Checked, Sources};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 const MINE: &[&str] = &["E101", "E102", "E103", "E104", "E105", "E109", "W114"];
 
 fn corpus() -> PathBuf {
@@ -108,10 +110,10 @@ fn clean_corpus_has_nothing_from_the_table_analysis() {
             assert!(proof.complete, "{}: table {} not complete", f.display(), proof.table);
             // Every row is reached, with a witness the evaluator confirms.
             for (r, reach) in proof.reach.iter().enumerate() {
-                let reach = reach.as_ref().unwrap_or_else(|| panic!("{}: row {} unreached", f.display(), r + 1));
+                assert!(reach.is_some(), "{}: row {} unreached", f.display(), r + 1);
                 let inputs =
-                    reach.inputs.as_ref().unwrap_or_else(|| panic!("{}: row {} no witness", f.display(), r + 1));
-                let values = eval::values_before(p, inputs, proof.table).unwrap();
+                    proof.reach_inputs(p, r).unwrap_or_else(|| panic!("{}: row {} no witness", f.display(), r + 1));
+                let values = eval::values_before(p, &inputs, proof.table).unwrap();
                 let table = &p.tables[proof.table];
                 if table.policy == Policy::First {
                     assert_eq!(eval::pick_row(table, &values).unwrap(), r);
@@ -171,7 +173,15 @@ fn fix_removes_code(name: &str, code: &str, kind: &str) -> String {
 #[test]
 fn gap_fix_adds_a_row_that_parses_and_closes_the_gap() {
     let fixed = fix_removes_code("gap.rule", "E101", "add_row");
-    assert!(fixed.contains("| overseas | large | 45USD |\n| overseas | small | 0USD |"), "{fixed}");
+    assert!(fixed.contains("| overseas | large | 45USD |\n| overseas | small | 0USD |\n"), "{fixed}");
+    // The fix is the row as one line (formats.md: `"text":"| overseas | small | … |"`),
+    // inserted where the next line starts: no blank line before it.
+    let text = std::fs::read_to_string(corpus().join("broken/gap.rule")).unwrap();
+    let c = check_str(&text);
+    let fix = c.diagnostics[0].fix.as_ref().unwrap();
+    assert_eq!(fix.text, "| overseas | small | 0USD |\n");
+    let (_, at) = fix.at.unwrap();
+    assert!(at.start as usize == 0 || text.as_bytes()[at.start as usize - 1] == b'\n', "at the start of a line");
 }
 
 #[test]
@@ -226,7 +236,7 @@ table t -> k\n| n | z | f | k |\n|---|---|---|---|\n| <=10 | - | - | 1 |\n| >=51
     let c = check_str(text);
     assert_eq!(codes(&c), vec!["E101"], "{}", describe(&c));
     let fix = c.diagnostics[0].fix.as_ref().unwrap();
-    assert_eq!(fix.text, "\n| >=11 <=50 | b, c | - | 0 |");
+    assert_eq!(fix.text, "| >=11 <=50 | b, c | - | 0 |\n");
     assert!(check_str(&apply_fix(text, &c.diagnostics[0])).diagnostics.is_empty());
 }
 
@@ -494,6 +504,35 @@ struct Case {
     policy: Policy,
 }
 
+/// Cells that split one column's values into parts, each exactly once (a complete and
+/// disjoint table keyed by it).
+fn partition(rng: &mut Rng, col: &Col) -> Vec<String> {
+    match col {
+        Col::Int { hi, optional } => {
+            let mut cuts = vec![rng.range(0, hi - 1), rng.range(0, hi - 1)];
+            cuts.sort();
+            cuts.dedup();
+            let mut p = vec![format!("<={}", cuts[0])];
+            if cuts.len() == 2 {
+                p.push(format!(">{} <={}", cuts[0], cuts[1]));
+            }
+            p.push(format!(">{}", cuts[cuts.len() - 1]));
+            if *optional {
+                p.push("none".into());
+            }
+            p
+        }
+        Col::Enum { values, id, .. } => NAMES[..*values].iter().map(|n| format!("{n}{id}")).collect(),
+        Col::Bool { optional } => {
+            let mut p = vec!["true".to_string(), "false".to_string()];
+            if *optional {
+                p.push("none".into());
+            }
+            p
+        }
+    }
+}
+
 fn random_rule(rng: &mut Rng) -> Case {
     let ncols = rng.range(1, 3) as usize;
     let mut cols = Vec::new();
@@ -567,36 +606,81 @@ fn random_rule(rng: &mut Rng) -> Case {
             "enum e9: {}\ngroup g9 = a9, b9\nvalue v: e9\n",
             if ordered { "a9 < b9 < c9" } else { "a9, b9, c9" }
         ));
-        let parts: Vec<String> = match &cols[0] {
-            Col::Int { hi, optional } => {
-                let mut cuts = vec![rng.range(0, hi - 1), rng.range(0, hi - 1)];
-                cuts.sort();
-                cuts.dedup();
-                let mut p = vec![format!("<={}", cuts[0])];
-                if cuts.len() == 2 {
-                    p.push(format!(">{} <={}", cuts[0], cuts[1]));
-                }
-                p.push(format!(">{}", cuts[cuts.len() - 1]));
-                if *optional {
-                    p.push("none".into());
-                }
-                p
-            }
-            Col::Enum { values, id, .. } => NAMES[..*values].iter().map(|n| format!("{n}{id}")).collect(),
-            Col::Bool { optional } => {
-                let mut p = vec!["true".to_string(), "false".to_string()];
-                if *optional {
-                    p.push("none".into());
-                }
-                p
-            }
-        };
+        let parts = partition(rng, &cols[0]);
         sub.push_str("table u -> v\n| x0 | v |\n|---|---|\n");
         for part in parts {
             sub.push_str(&format!("| {part} | {}9 |\n", NAMES[rng.below(3) as usize]));
         }
         heads.push("v".into());
         cols.push(Col::Enum { values: 3, ordered, id: 9 });
+    }
+    // Sometimes a column computed by something that is not linear (issue 17): `mod`, `isqrt`,
+    // a rounding in any mode, a product of two inputs, a product with a factor a table gives
+    // (that factor sometimes at the end of a chain of two or three tables), or a boolean
+    // define comparing such a product.
+    let nonlinear: u64 = std::env::var("RULEC_DIFF_NONLINEAR").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
+    if !ints.is_empty() && rng.chance(nonlinear) {
+        let (a, ha) = ints[rng.below(ints.len() as u64) as usize].clone();
+        // A factor 0..3 decided by a chain of `n` tables, the first keyed by one of the columns.
+        let factor = |rng: &mut Rng, text: &mut String, sub: &mut String, n: usize| -> String {
+            let j = rng.below(ncols as u64) as usize;
+            for k in 1..=n {
+                text.push_str(&format!("value f{k}: int 0..3\n"));
+                let (key, parts) = if k == 1 {
+                    (format!("x{j}"), partition(rng, &cols[j]))
+                } else {
+                    let c = rng.range(0, 2);
+                    (format!("f{}", k - 1), vec![format!("<={c}"), format!(">{c}")])
+                };
+                sub.push_str(&format!("table f{k}_of -> f{k}\n| {key} | f{k} |\n|---|---|\n"));
+                for part in parts {
+                    sub.push_str(&format!("| {part} | {} |\n", rng.range(0, 3)));
+                }
+            }
+            format!("f{n}")
+        };
+        let (name, col) = match rng.below(8) {
+            0 => {
+                let k = rng.range(2, 4);
+                text.push_str(&format!("define m = mod({a}, {k})\n"));
+                ("m".to_string(), Col::Int { hi: k - 1, optional: false })
+            }
+            1 => {
+                text.push_str(&format!("define r = isqrt({a})\n"));
+                ("r".to_string(), Col::Int { hi: (ha as f64).sqrt() as i64, optional: false })
+            }
+            2 => {
+                let k = rng.range(2, 4);
+                let mode =
+                    ["up", "down", "ceiling", "floor", "half_up", "half_down", "half_even"][rng.below(7) as usize];
+                text.push_str(&format!("define h = round({a} / {k}, {mode}, 1)\n"));
+                ("h".to_string(), Col::Int { hi: ha / k + 1, optional: false })
+            }
+            3 if ints.len() >= 2 => {
+                let (b, hb) = ints.iter().find(|(n, _)| *n != a).cloned().unwrap();
+                text.push_str(&format!("define p = {a} * {b}\n"));
+                ("p".to_string(), Col::Int { hi: ha * hb, optional: false })
+            }
+            4..=6 => {
+                let n = match rng.below(3) {
+                    0 => 1,
+                    1 => 2,
+                    _ => 3,
+                };
+                let f = factor(rng, &mut text, &mut sub, n);
+                text.push_str(&format!("define q = {a} * {f}\n"));
+                ("q".to_string(), Col::Int { hi: ha * 3, optional: false })
+            }
+            _ => {
+                let n = rng.range(1, 2) as usize;
+                let f = factor(rng, &mut text, &mut sub, n);
+                let other = ints.iter().find(|(n, _)| *n != a).map(|(n, _)| n.clone()).unwrap_or_else(|| "0".into());
+                text.push_str(&format!("define ok = {a} * {f} >= {other} + {}\n", rng.range(-1, 3)));
+                ("ok".to_string(), Col::Bool { optional: false })
+            }
+        };
+        heads.push(name);
+        cols.push(col);
     }
     // Sometimes one column twice.
     if rng.chance(10) {
@@ -781,6 +865,7 @@ fn randomized_differential_against_brute_force() {
             }
         }
         assert_witnesses_reproduce(&c);
+        common::assert_no_unproven_claim(&c, &format!("case {i} (seed {seed})\n{}", case.text));
         by_policy[match case.policy {
             Policy::Unique => 0,
             Policy::First => 1,

@@ -185,3 +185,185 @@ fn garbage_is_unreadable() {
     assert_eq!(recheck(&rule, "{\"v\": 1}").0, 2);
     assert_eq!(recheck(&rule, "[1, 2, 3]").0, 2);
 }
+
+// ---- the evidence of the per-row value analysis and of the case search (issues 15, 17)
+
+/// A rule written to a file of its own, its certificate, and the re-checker on a forgery of it.
+fn forged_text(text: &str, forge: impl Fn(&mut Json)) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("rule.rule");
+    std::fs::write(&rule, text).unwrap();
+    let mut cert = cert_json(&rule);
+    forge(&mut cert);
+    recheck(&rule, &cert.to_string())
+}
+
+const TAX: &str = "rule income_tax v1
+input income: money[JPY] 0JPY..100000000JPY
+value rate: rate[1%]
+value lower: money[JPY]
+value base: money[JPY]
+output tax: money[JPY] 0JPY..50000000JPY round down(1JPY)
+define tax = base + (income - lower) * rate
+table bracket_of -> rate, lower, base
+| income                     | rate | lower       | base        |
+|----------------------------|------|-------------|-------------|
+| <=1950000JPY               | 5%   | 0JPY        | 0JPY        |
+| >1950000JPY <=3300000JPY   | 10%  | 1950000JPY  | 97500JPY    |
+| >3300000JPY <=6950000JPY   | 20%  | 3300000JPY  | 232500JPY   |
+| >6950000JPY <=9000000JPY   | 23%  | 6950000JPY  | 962500JPY   |
+| >9000000JPY <=18000000JPY  | 33%  | 9000000JPY  | 1434000JPY  |
+| >18000000JPY <=40000000JPY | 40%  | 18000000JPY | 4404000JPY  |
+| >40000000JPY               | 45%  | 40000000JPY | 13204000JPY |
+expect income=5000000JPY -> tax=572500JPY
+";
+
+fn bounds_of<'a>(c: &'a mut Json, name: &str) -> &'a mut Json {
+    c["bounds"].as_array_mut().unwrap().iter_mut().find(|b| b["name"] == name).unwrap()
+}
+
+#[test]
+fn per_row_bounds_are_rechecked_and_a_forged_case_is_refused() {
+    let (code, report) = forged_text(TAX, |_| {});
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains("bounds: 4 values bounded row by row, 28 cases re-derived"), "{report}");
+    // The top bracket's case narrowed below what the row computes.
+    let (code, report) = forged_text(TAX, |c| {
+        let tax = bounds_of(c, "tax");
+        let case = tax["roots"][0]["cases"].as_array_mut().unwrap().iter_mut().last().unwrap();
+        case["interval"][1] = Json::String("30000000".into());
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("FAILED: bounds of tax"), "{report}");
+    // A case left out.
+    let (code, report) = forged_text(TAX, |c| {
+        bounds_of(c, "tax")["roots"][0]["cases"].as_array_mut().unwrap().pop();
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("the cases are not the rows of bracket_of"), "{report}");
+    // A row's result changed along with everything computed from it: the cell text says 45%.
+    let (code, report) = forged_text(TAX, |c| {
+        c["tables"][0]["rows"][6]["results"][0] = serde_json::json!({"num": "1/20"});
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("is not the result"), "{report}");
+    // The hull claimed narrower than its cases.
+    let (code, report) = forged_text(TAX, |c| {
+        bounds_of(c, "tax")["interval"][1] = Json::String("40000000".into());
+    });
+    assert_eq!(code, 1, "{report}");
+}
+
+/// The first value under `j` (depth first) that `pred` accepts.
+fn find_mut<'a>(j: &'a mut Json, pred: &dyn Fn(&Json) -> bool) -> Option<&'a mut Json> {
+    if pred(j) {
+        return Some(j);
+    }
+    match j {
+        Json::Object(m) => m.values_mut().find_map(|x| find_mut(x, pred)),
+        Json::Array(a) => a.iter_mut().find_map(|x| find_mut(x, pred)),
+        _ => None,
+    }
+}
+
+/// The first refutation that is a split, in a table's cover.
+fn first_split(j: &mut Json) -> Option<&mut Json> {
+    find_mut(j, &|x| x.get("split").is_some())
+}
+
+const LOAN: &str = "rule loan v1
+enum decision: approve, decline
+input income: money[JPY] 0JPY..10000000JPY
+input installment: money[JPY] 1JPY..1000000JPY
+input bureau: bool
+value factor: rate[1%]
+table factor_of -> factor
+| bureau | factor |
+|--------|--------|
+| true   | 40%    |
+| false  | 0%     |
+define affordable = income * factor > installment
+output result: decision
+table decide -> result
+| affordable | bureau | result  |
+|------------|--------|---------|
+| true       | true   | approve |
+| false      | -      | decline |
+expect income=100JPY, installment=10JPY, bureau=true -> result=approve
+";
+
+#[test]
+fn a_split_over_an_upstream_table_is_rechecked_and_a_forged_split_is_refused() {
+    let (code, report) = forged_text(LOAN, |c| assert!(first_split(&mut c["tables"][1]).is_some()));
+    assert_eq!(code, 0, "{report}");
+    // A row of factor_of left out of the split.
+    let (code, report) = forged_text(LOAN, |c| {
+        let sp = &mut first_split(&mut c["tables"][1]).unwrap()["split"];
+        sp["cases"].as_array_mut().unwrap().pop();
+        sp["basis"]["rows"]["rows"].as_array_mut().unwrap().pop();
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("leaves out rows of factor_of"), "{report}");
+    // The no-bureau case given the bureau's factor.
+    let (code, report) = forged_text(LOAN, |c| {
+        let sp = &mut first_split(&mut c["tables"][1]).unwrap()["split"];
+        sp["cases"][1]["at"] = Json::String("2/5".into());
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("does not give factor"), "{report}");
+}
+
+#[test]
+fn a_split_over_grid_values_is_rechecked_and_a_missing_value_refused() {
+    // a × b is never 7 for a, b in 1..5: every value of a, then of b, is a case.
+    let text = "rule seven v1
+input a: int 1..5
+input b: int 1..5
+define p = a * b
+output k: int 0..1
+table t -> k
+| p   | k |
+|-----|---|
+| <=6 | 0 |
+| >=8 | 1 |
+expect a=2, b=3 -> k=0
+";
+    let (code, report) = forged_text(text, |_| {});
+    assert_eq!(code, 0, "{report}");
+    let (code, report) = forged_text(text, |c| {
+        let sp = &mut first_split(&mut c["tables"][0]).unwrap()["split"];
+        assert!(sp["basis"]["grid"].is_object());
+        sp["cases"].as_array_mut().unwrap().remove(2);
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("does not take every value"), "{report}");
+}
+
+#[test]
+fn a_forged_monotone_translation_is_refused() {
+    // isqrt(x) <= 10 is x <= 120: the two first rows are apart through that translation.
+    let text = "rule roots v1
+input x: int 0..1000
+define r = isqrt(x)
+output k: int 0..2
+table t -> k
+| r    | x     | k |
+|------|-------|---|
+| <=10 | -     | 0 |
+| -    | >=122 | 1 |
+| >10  | <122  | 2 |
+expect x=121 -> k=2
+";
+    fn monotone(j: &mut Json) -> Option<&mut Json> {
+        find_mut(j, &|x| x.get("derived").is_some_and(|d| d.get("monotone").is_some()))
+    }
+    let (code, report) = forged_text(text, |c| assert!(monotone(&mut c["tables"][0]).is_some()));
+    assert_eq!(code, 0, "{report}");
+    // x <= 119 does not follow from isqrt(x) <= 10 (isqrt(120) = 10).
+    let (code, report) = forged_text(text, |c| {
+        let f = monotone(&mut c["tables"][0]).unwrap();
+        f["const"] = Json::String("-119".into());
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("does not take r past its bound"), "{report}");
+}

@@ -83,19 +83,29 @@ fn wanted(path: &Path) -> String {
 /// The analysis codes that arrive with the static analysis (language.md §8, E1xx).
 const PENDING_ANALYSIS: &[&str] = &[];
 
+/// Codes a broken rule gives beside the one its first line names. overflow.rule's total
+/// reaches 10^30 against a declared 0..10^18: it overflows int64 (E108, what the file is
+/// about) and leaves its range (E107), and a finding never hides another (issue 17).
+const ALSO: &[(&str, &str)] = &[("overflow.rule", "E107")];
+
 #[test]
 fn broken_corpus_gives_exactly_the_named_diagnostic() {
     let mut pending = Vec::new();
     for path in corpus("broken") {
         let want = wanted(&path);
         let (sources, checked) = check(&path);
-        assert!(checked.ast.is_some(), "{} parses", path.display());
+        assert!(checked.header.is_some(), "{} parses", path.display());
         let got = codes(&checked.diagnostics);
         if PENDING_ANALYSIS.contains(&want.as_str()) {
             pending.push(want);
             continue;
         }
-        let expected: Vec<&str> = if want == "none" { vec![] } else { vec![want.as_str()] };
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let mut expected: Vec<&str> = if want == "none" { vec![] } else { vec![want.as_str()] };
+        expected.extend(ALSO.iter().filter(|(f, _)| *f == name).map(|(_, c)| *c));
+        let mut got = got;
+        got.sort();
+        expected.sort();
         assert_eq!(
             got,
             expected,

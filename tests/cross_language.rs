@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use std::path::Path;
 
 #[test]
 fn every_language_refuses_bad_inputs_with_the_reference_sentence() {
@@ -48,4 +49,142 @@ fn every_language_refuses_bad_inputs_with_the_reference_sentence() {
     let results = report["results"].as_array().unwrap();
     let langs: std::collections::BTreeSet<&str> = results.iter().map(|r| r["lang"].as_str().unwrap()).collect();
     assert!(langs.len() + skipped.len() >= 8, "{langs:?} {skipped:?}");
+    // The Wasm module and the Rust runner under WASI answered every line too, wherever they can run.
+    for (lang, via) in [("wasm", "runner"), ("rust", "wasi")] {
+        let ran = results.iter().any(|r| r["lang"] == lang && r["via"] == via);
+        let not_run = skipped.iter().any(|s| s["lang"] == lang && s["via"] == via);
+        assert!(ran || (not_run && std::env::var_os("CI").is_none()), "{lang} through {via}: {report}");
+    }
+}
+
+/// Wasm refuses through its answer: the cases above, each called through the module as a
+/// host calls it, answer the refusal line the reference writes, with its sentence.
+#[test]
+fn wasm_refuses_bad_inputs_with_the_reference_sentence() {
+    if !wasm_toolchain("wasm_refuses_bad_inputs_with_the_reference_sentence", "wasm32-unknown-unknown") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rule = Path::new(ROOT).join("tests/corpus/single_coupon.rule");
+    generate(std::slice::from_ref(&rule), "wasm", dir.path());
+    let wasm = dir.path().join("wasm");
+    run_line(api(&rule, "wasm")["build"].as_str().unwrap(), &[], &wasm);
+    let call = |fields: &str| format!(r#"{{"applied":0,"kind":"percent","rate":10,"face":0,"dup":false{fields}}}"#);
+    let cases = [
+        (call(""), "subtotal is missing"),
+        (call(r#","subtotal":null"#), "subtotal is missing"),
+        (call(r#","subtotal":1000.5"#), "subtotal is not an integer"),
+        (call(r#","subtotal":"1000""#), "subtotal is not an integer"),
+        (call(r#","subtotal":1000,"dup":"false""#), "dup is not a boolean"),
+        (call(r#","subtotal":1000,"dup":0"#), "dup is not a boolean"),
+        (call(r#","subtotal":1000001"#), "subtotal is out of range"),
+        (call(r#","subtotal":1000,"rate":-1"#), "rate is out of range"),
+        (call(r#","subtotal":1000,"kind":"no such value""#), "kind is not a value of enum coupon_kind"),
+        (call(r#","subtotal":1000,"applied":2000"#), "the constraint does not hold: applied <= subtotal"),
+        (call(r#","subtotal":1000,"not_an_input":1"#), "not_an_input is not an input"),
+    ];
+    let p = program(&rule);
+    let input: String = cases.iter().map(|(c, _)| format!("{c}\n")).collect();
+    let got = feed("node", &["single_coupon_runner.mjs"], &wasm, input.as_bytes());
+    assert_eq!(got.lines().count(), cases.len(), "{got}");
+    for ((c, want), line) in cases.iter().zip(got.lines()) {
+        assert_eq!(line, reference(&p, c), "{c}");
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!((v["refused"].as_str(), v["error"].as_str()), (Some("input"), Some(*want)), "{c}");
+    }
+}
+
+/// SQL refuses in the relation's own terms: the query's `_input_error` column (over SQLite)
+/// and the function's SQLSTATE 22023 (on PostgreSQL) carry the reference's sentences.
+#[test]
+fn sql_refuses_through_input_error_and_sqlstate_22023() {
+    if !toolchain("sql_refuses_through_input_error_and_sqlstate_22023", &["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rule = std::path::Path::new(ROOT).join("tests/corpus/single_coupon.rule");
+    generate(std::slice::from_ref(&rule), "sql", dir.path());
+    let sql = dir.path().join("sql");
+    // (subtotal, applied, kind, rate, face, dup) as SQL literals, and the sentence.
+    let cases = [
+        ("NULL", "0", "'percent'", "1", "0", "FALSE", "subtotal is missing"),
+        ("1000.5", "0", "'percent'", "1", "0", "FALSE", "subtotal is not an integer"),
+        ("5000", "0", "'percent'", "18.3", "0", "FALSE", "rate is not an integer"),
+        ("1000001", "0", "'percent'", "1", "0", "FALSE", "subtotal is out of range"),
+        ("5000", "0", "'percent'", "-1", "0", "FALSE", "rate is out of range"),
+        ("5000", "0", "'no such value'", "1", "0", "FALSE", "kind is not a value of enum coupon_kind"),
+        ("1000", "2000", "'percent'", "1", "0", "FALSE", "the constraint does not hold: applied <= subtotal"),
+    ];
+    // The sentences are the reference's.
+    for (s, a, k, r, f, d, want) in cases {
+        let call = format!(
+            "{{\"subtotal\":{},\"applied\":{a},\"kind\":{},\"rate\":{r},\"face\":{f},\"dup\":{}}}",
+            if s == "NULL" { "null" } else { s },
+            k.replace('\'', "\""),
+            d.to_lowercase()
+        );
+        let out = rulec(&["eval", "--in", &call, rule.to_str().unwrap()], dir.path());
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(got["error"], want, "{call}");
+    }
+
+    let rows: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (s, a, k, r, f, d, _))| format!("({i}, {s}, {a}, {k}, {r}, {f}, {d})"))
+        .collect();
+    let script = format!(
+        "import sqlite3\n\
+         db = sqlite3.connect(':memory:')\n\
+         db.create_function('LEAST', -1, lambda *xs: min((x for x in xs if x is not None), default=None))\n\
+         db.create_function('GREATEST', -1, lambda *xs: max((x for x in xs if x is not None), default=None))\n\
+         db.execute('CREATE TABLE \"single_coupon_input\" (\"_id\", \"subtotal\", \"applied\", \"kind\", \"rate\", \"face\", \"dup\")')\n\
+         db.execute(\"INSERT INTO \\\"single_coupon_input\\\" VALUES {}\")\n\
+         for (e,) in db.execute('SELECT \"_input_error\" FROM (' + open('single_coupon.sql').read().rstrip().rstrip(';') + '\\n)'):\n\
+         \x20   print(e)\n",
+        rows.join(", ")
+    );
+    let out = std::process::Command::new("python3").args(["-c", &script]).current_dir(&sql).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    let want: Vec<String> = cases.iter().map(|c| c.6.to_string()).collect();
+    assert_eq!(got, want, "the query's _input_error over SQLite");
+
+    if !postgres("sql_refuses_through_input_error_and_sqlstate_22023") {
+        return;
+    }
+    // The function takes bigint arguments: a number with a fraction cannot reach it.
+    let calls: Vec<String> = cases
+        .iter()
+        .filter(|c| !c.0.contains('.') && !c.3.contains('.'))
+        .map(|(s, a, k, r, f, d, _)| {
+            format!(
+                "SELECT * FROM \"single_coupon\"(\"subtotal\" => {s}, \"applied\" => {a}, \"kind\" => {k}, \"rate\" => {r}, \"face\" => {f}, \"dup\" => {d});"
+            )
+        })
+        .collect();
+    let script = format!(
+        "\\set VERBOSITY verbose\nBEGIN;\nCREATE SCHEMA rulec_cross_language;\nSET LOCAL search_path TO rulec_cross_language;\n\\i single_coupon_function.sql\nSAVEPOINT s;\n{}\nROLLBACK;\n",
+        calls.join("\nROLLBACK TO SAVEPOINT s;\n")
+    );
+    let mut child = std::process::Command::new("psql")
+        .args(["-X", "-q", "-f", "-"])
+        .current_dir(&sql)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let errors: Vec<String> = text(&out.stderr)
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("psql:<stdin>:").and_then(|l| l.split_once("ERROR:  ")).map(|(_, e)| e.to_string())
+        })
+        .collect();
+    let want: Vec<String> =
+        cases.iter().filter(|c| !c.0.contains('.') && !c.3.contains('.')).map(|c| format!("22023: {}", c.6)).collect();
+    assert_eq!(errors, want, "the function raises SQLSTATE 22023 with the sentence:\n{}", text(&out.stderr));
 }

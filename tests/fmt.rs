@@ -179,7 +179,7 @@ fn clean_corpus_rules_evaluate_every_expect_identically() {
     for (path, text) in corpus().into_iter().filter(|(p, _)| is_clean_corpus(p)) {
         let before = check(&path, &text);
         let after = check(&path, &fmt_ok(&text));
-        let header = &before.ast.as_ref().unwrap().header;
+        let header = before.header.as_ref().unwrap();
         if header.kind == syntax::ast::HeaderKind::Enums {
             assert!(before.program.is_none() && after.program.is_none());
             continue;

@@ -86,3 +86,35 @@ fn legal_names_pass_rulec_test_in_every_language() {
     common::generate(&[Path::new(ROOT).join("tests/rules")], "", &out);
     common::assert_green(&common::test_json(&out, ""));
 }
+
+/// The W121 labels of a rule's diagnostics, by the name each is about.
+fn w121_labels(rule: &str) -> Vec<(String, String)> {
+    let out = rulec(&["check", "--format", "json", rule], Path::new(ROOT));
+    assert!(!text(&out.stdout).contains("\"severity\":\"error\""), "{}", text(&out.stdout));
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["code"] == "W121")
+        .map(|d| {
+            let title = d["title"].as_str().unwrap();
+            let name = title.trim_start_matches('`').split('`').next().unwrap().to_string();
+            (name, d["spans"][0]["label"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn rust_go_typescript_javascript_and_java_keep_the_names_of_their_own_locals() {
+    let langs = ["Rust", "Go", "TypeScript", "JavaScript", "Java"];
+    let names = |label: &str| -> Vec<&str> {
+        langs.iter().copied().filter(|l| label.contains(&format!("{l} writes `"))).collect()
+    };
+    // The labels are read right: a keyword of all five is renamed by all five.
+    let hostile = w121_labels("tests/rules/hostile_names.rule");
+    let ret = hostile.iter().find(|(n, _)| n == "return").expect("`return` is a keyword");
+    assert_eq!(names(&ret.1), langs, "{ret:?}");
+    // `out`, `tag`, `call`, `x`, `err`, `_call`…: the generated code's locals give way to them.
+    for (name, label) in w121_labels("tests/rules/local_names.rule") {
+        assert!(names(&label).is_empty(), "`{name}` is renamed: {label}");
+    }
+}

@@ -611,9 +611,8 @@ fn a_use_is_held_inside_the_project() {
     for (what, path, says) in [
         ("absolute", secret.to_str().unwrap().to_string(), "absolute path"),
         ("..", "../../../secret.rule".to_string(), "leaves the project root"),
-        // A link is followed (a build sandbox is made of them), and what it leads to is
-        // held to the same rules: this one has no header, so none of it is quoted.
-        ("a link", "../shared/link.rule".to_string(), "has no header"),
+        // A link inside the root that leads out of the project is refused unread.
+        ("a link", "../shared/link.rule".to_string(), "leaves the project root through a link"),
         ("/etc/passwd", "/etc/passwd".to_string(), "absolute path"),
     ] {
         fs::write(root.join("rules/sub/t.rule"), with_use(&path)).unwrap();
@@ -634,6 +633,19 @@ fn a_use_is_held_inside_the_project() {
         "{}",
         text(&out.stderr)
     );
+    // A tree of links into the project elsewhere, as a build sandbox lays its inputs out
+    // (real folders, a WORKSPACE, every file a link): both files of the `use` lead into one
+    // project, so the rule checks clean.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let sandbox = elsewhere.path().join("execroot");
+    fs::create_dir_all(sandbox.join("rules/sub")).unwrap();
+    fs::create_dir_all(sandbox.join("rules/shared")).unwrap();
+    fs::write(sandbox.join("WORKSPACE"), "").unwrap();
+    for f in ["rules/sub/member.rule", "rules/shared/tiers.rule"] {
+        std::os::unix::fs::symlink(root.join(f), sandbox.join(f)).unwrap();
+    }
+    let out = rulec_in(&sandbox, &["check", "rules/sub/member.rule"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // --root narrows the project: the subfolder alone cannot reach ../shared.
     let out = rulec_in(&root, &["check", "--root", "rules/sub", "rules/sub/member.rule"], b"");
     assert_eq!(out.status.code(), Some(1));

@@ -236,18 +236,29 @@ pub fn verify(facts: &[Fact], farkas: &Farkas) -> bool {
 /// Bounds of `objective` over the rational points satisfying `facts`: (lowest, highest),
 /// `None` where it is unbounded (or the allowance ran out). The facts must be satisfiable.
 pub fn bounds(facts: &[Fact], objective: &Lin, budget: &mut u64) -> (Option<Rat>, Option<Rat>) {
-    (extreme(facts, objective, false, budget), extreme(facts, objective, true, budget))
+    let lo = extreme(facts, objective, false, budget).unwrap_or(None);
+    let hi = extreme(facts, objective, true, budget).unwrap_or(None);
+    (lo, hi)
 }
+
+/// [`bounds`], or `Err` when the allowance ran out before either bound was found.
+pub fn try_bounds(facts: &[Fact], objective: &Lin, budget: &mut u64) -> Result<(Option<Rat>, Option<Rat>), Short> {
+    Ok((extreme(facts, objective, false, budget)?, extreme(facts, objective, true, budget)?))
+}
+
+/// The work allowance ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Short;
 
 /// The supremum (`upper`) or infimum of the objective, found by bisection-free projection:
 /// eliminate every variable from facts ∪ {t = objective} but t.
-fn extreme(facts: &[Fact], objective: &Lin, upper: bool, budget: &mut u64) -> Option<Rat> {
+fn extreme(facts: &[Fact], objective: &Lin, upper: bool, budget: &mut u64) -> Result<Option<Rat>, Short> {
     let t = facts.iter().flat_map(|f| f.lin.coeffs.keys()).chain(objective.coeffs.keys()).max().map_or(0, |m| m + 1);
     let tl = Lin::var(t);
     let mut system: Vec<Fact> = facts.to_vec();
     system.push(Fact::le(&tl, objective, false));
     system.push(Fact::le(objective, &tl, false));
-    let projected = project(system, t, budget)?;
+    let projected = project(system, t, budget).ok_or(Short)?;
     let mut best: Option<Rat> = None;
     for f in projected {
         // a·t + c ≤ 0
@@ -262,7 +273,7 @@ fn extreme(facts: &[Fact], objective: &Lin, upper: bool, budget: &mut u64) -> Op
             });
         }
     }
-    best
+    Ok(best)
 }
 
 /// Eliminate every variable but `keep`.

@@ -3,6 +3,10 @@
 //! reachable; `values` bounds every value and every intermediate of the int64 evaluation.
 //! Both reason with `linear` (exact Fourier–Motzkin with Farkas certificates) over the
 //! facts of `model`.
+//!
+//! They run together, in the program's evaluation order: a table is analysed when it is
+//! reached, and the value analysis then bounds its results row by row, each row where the
+//! table's cover says it answers.
 
 pub mod linear;
 pub mod model;
@@ -11,7 +15,7 @@ pub mod tables;
 pub mod values;
 
 use crate::diag::Diagnostic;
-use crate::sema::Program;
+use crate::sema::{Program, Step};
 
 /// Knobs of the analysis (`rulec check --budget N`).
 #[derive(Clone, Debug)]
@@ -49,9 +53,40 @@ pub struct Analysis {
 
 /// Run every analysis. `text` is the rule file's text (fixes quote it).
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> Analysis {
-    let t = tables::analyse(p, text, opts);
-    let v = values::analyse(p, text, opts);
+    let (t, v) = run(p, text, opts);
     let mut diagnostics = t.diagnostics;
     diagnostics.extend(v.diagnostics);
     Analysis { diagnostics, tables: t.proofs, guards: t.guards, values: v.proof }
+}
+
+/// The table analysis and the value analysis, each with its own diagnostics.
+pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, values::ValuesResult) {
+    let model = model::build(p);
+    let axes = tables::build_axes(p);
+    let finder = tables::witness::Finder::new(p, &axes, &model);
+    let shared = tables::Shared { p, text, model: &model, axes: &axes, finder: &finder };
+    let ann = scale::annotate(p);
+    let mut values = values::Values::new(p, text, &ann, opts);
+    let mut outcomes: Vec<Option<tables::TableOutcome>> = (0..p.tables.len()).map(|_| None).collect();
+    for step in &p.order {
+        match *step {
+            Step::Define(d) => values.define(d),
+            Step::Table(t) => {
+                let out = tables::analyse_table(&shared, t, values.intervals(), opts);
+                values.table(t, &out.proof);
+                outcomes[t] = Some(out);
+            }
+        }
+    }
+    let mut vr = values.finish();
+    // Every table is in the evaluation order; one the order left out is analysed all the same.
+    let mut tr = tables::TablesResult::default();
+    for (t, out) in outcomes.into_iter().enumerate() {
+        let out = out.unwrap_or_else(|| tables::analyse_table(&shared, t, &vr.proof.intervals, opts));
+        tr.diagnostics.extend(out.diagnostics);
+        tr.guards.extend(out.guards);
+        tr.proofs.push(out.proof);
+    }
+    vr.proof.scales = ann;
+    (tr, vr)
 }

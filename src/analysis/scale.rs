@@ -181,6 +181,10 @@ pub fn const_scale(v: &Rat, ty: &Ty) -> (Rat, BigInt) {
     if v.is_zero() {
         return (base, BigInt::zero());
     }
+    // A whole number of a unit of one base unit (yen, an int): its own integer.
+    if base.is_one() && v.is_integer() {
+        return (base, v.numer().clone());
+    }
     let r = v / &base;
     let mut q = r.denom().clone();
     let (mut twos, mut fives) = (0u32, 0u32);
@@ -207,8 +211,9 @@ pub fn annotate(p: &Program) -> Annotation {
     let constraints = p.constraints.iter().map(|c| a.node(&c.expr, None)).collect();
     let mut defines: Vec<Option<Scaled>> = vec![None; p.defines.len()];
     let mut define_stores = vec![None; p.defines.len()];
-    let mut rows: Vec<Vec<Vec<Option<Scaled>>>> = p.tables.iter().map(|_| Vec::new()).collect();
-    let mut row_stores: Vec<Vec<Vec<Option<Store>>>> = p.tables.iter().map(|_| Vec::new()).collect();
+    let mut rows: Vec<Vec<Vec<Option<Scaled>>>> = p.tables.iter().map(|t| Vec::with_capacity(t.rows.len())).collect();
+    let mut row_stores: Vec<Vec<Vec<Option<Store>>>> =
+        p.tables.iter().map(|t| Vec::with_capacity(t.rows.len())).collect();
     for step in &p.order {
         match *step {
             Step::Define(d) => {
@@ -227,8 +232,8 @@ pub fn annotate(p: &Program) -> Annotation {
             Step::Table(t) => {
                 let table = &p.tables[t];
                 for row in &table.rows {
-                    let mut rs = Vec::new();
-                    let mut ss = Vec::new();
+                    let mut rs = Vec::with_capacity(row.results.len());
+                    let mut ss = Vec::with_capacity(row.results.len());
                     for (i, r) in row.results.iter().enumerate() {
                         match r {
                             Some(e) => {
@@ -481,7 +486,8 @@ impl Inter {
     }
     /// Whether every whole number inside the bounds is an int64.
     pub fn fits(&self) -> bool {
-        self.hi.floor().to_integer() <= i64_max() && self.lo.ceil().to_integer() >= i64_min()
+        let (lo, hi) = (crate::num::ceil(&self.lo), crate::num::floor(&self.hi));
+        hi.numer() <= &i64_max() && lo.numer() >= &i64_min()
     }
     /// The largest magnitude a whole number inside the bounds has.
     pub fn max_abs(&self) -> BigInt {
@@ -492,7 +498,9 @@ impl Inter {
 }
 
 fn div_iv(iv: &Iv, s: &Rat) -> (Rat, Rat) {
-    (&iv.0 / s, &iv.1 / s)
+    let lo = crate::num::quot(&iv.0, s);
+    let hi = if iv.1 == iv.0 { lo.clone() } else { crate::num::quot(&iv.1, s) };
+    (lo, hi)
 }
 
 fn symmetric(lo: Rat, hi: Rat) -> (Rat, Rat) {

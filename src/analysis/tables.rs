@@ -68,9 +68,11 @@
 pub mod axes;
 pub mod cover;
 pub mod facts;
+pub mod theory;
 pub mod witness;
 
 use super::model::{self, Model, Origin};
+use super::scale::Iv;
 use super::{Guard, Options};
 use crate::diag::{Diagnostic, FileId};
 use crate::eval::{self, row_matches, wire};
@@ -80,9 +82,11 @@ use crate::source::Span;
 use crate::syntax::ast::Policy;
 use axes::{build_axis, Axis, Coord};
 use cover::{Asked, Cover};
-use facts::{Farkas, LinearSystem};
+use facts::{FactRef, Farkas, LinearSystem};
 use serde_json::{Map, Value as Json};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use theory::{Hint, Theory, Verdict};
 use witness::{Finder, Found};
 
 /// A work allowance (`--budget`): one unit per box split (and per 32 rows it sorts), one
@@ -119,6 +123,22 @@ pub enum Refutation {
     /// Axes `a` and `b` are two columns on one variable, and the box's coordinates on them
     /// share no value.
     SameColumn { a: usize, b: usize },
+    /// A case split on `var` (see [`theory`]): every value it can take in the box is a
+    /// case, each refuted.
+    Split { var: VarId, basis: Box<Basis>, cases: Vec<(Rat, Refutation)> },
+    /// The rows the case takes leave `var` no value: a value none of whose cells and no
+    /// coordinate of the box accept it (a boolean, an enum, or the number the case fixes).
+    Cells { var: VarId },
+}
+
+/// What a split takes as its cases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// One case per row of the table that decides the variable (its results are constants):
+    /// the row's cells hold and the variable is that row's value.
+    Rows { table: usize, rows: Vec<usize> },
+    /// One case per grid point `k·step` between two bounds the facts put on the variable.
+    Grid { step: Rat, lo: Box<FactRef>, hi: Box<FactRef> },
 }
 
 /// Why a row of another table that produces a value does not fire inside a box.
@@ -129,6 +149,8 @@ pub enum Producer {
     Parts(usize),
     /// The box's facts, the model's, and the row's own cells (`FactRef::Cell`) contradict.
     Farkas(Farkas),
+    /// With the row's cells, the box searched by cases ([`theory`]) is refuted.
+    Cases(Box<Refutation>),
 }
 
 /// One row of the table as a box.
@@ -137,8 +159,6 @@ pub struct RowProof {
     /// 1-based, as written.
     pub row: usize,
     pub span: Span,
-    /// The span of every cell, conditions then results.
-    pub cell_spans: Vec<Span>,
     /// Per axis, the runs `(first, last)` of coordinates the cell accepts.
     pub accepts: Vec<Vec<(u32, u32)>>,
 }
@@ -166,8 +186,18 @@ pub struct Reach {
     pub leaf: usize,
     /// The coordinate of each axis at the witness (or the leaf's first coordinates).
     pub at: Vec<u32>,
-    /// The witness inputs, in `p.inputs` order, when one was found.
-    pub inputs: Option<Vec<Value>>,
+    /// The witness, when one was found ([`TableProof::reach_inputs`] reads it).
+    pub witness: Option<Witness>,
+}
+
+/// A reach point's inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Witness {
+    /// In `p.inputs` order.
+    Inputs(Vec<Value>),
+    /// Each input is read by exactly one axis of the table and is the representative of the
+    /// coordinate `at` names there (a table over its inputs: nothing to store per row).
+    AtCoords,
 }
 
 /// The evidence for one table, as the certificate states it (see the module documentation).
@@ -175,7 +205,8 @@ pub struct Reach {
 pub struct TableProof {
     pub table: usize,
     pub policy: Policy,
-    pub axes: Vec<Axis>,
+    /// Shared with the analysis that built them (a table of many rows has long axes).
+    pub axes: Arc<Vec<Axis>>,
     pub rows: Vec<RowProof>,
     pub linear: LinearSystem,
     pub cover: Cover,
@@ -194,6 +225,21 @@ impl TableProof {
             let (ra, rb) = (&self.rows[a].accepts[k], &self.rows[b].accepts[k]);
             !ra.iter().any(|&(s, e)| cover::meets(rb, s, e))
         })
+    }
+    /// The inputs of row `r`'s reach point (`p.inputs` order), when it has a witness.
+    pub fn reach_inputs(&self, p: &Program, r: usize) -> Option<Vec<Value>> {
+        let reach = self.reach[r].as_ref()?;
+        match reach.witness.as_ref()? {
+            Witness::Inputs(xs) => Some(xs.clone()),
+            Witness::AtCoords => p
+                .inputs
+                .iter()
+                .map(|&v| {
+                    let k = self.axes.iter().position(|a| a.var == v)?;
+                    Some(self.axes[k].reps[reach.at[k] as usize].clone())
+                })
+                .collect(),
+        }
     }
     /// The leaves of the cover tree, with the box of each.
     pub fn leaves(&self) -> &[cover::Leaf] {
@@ -224,20 +270,39 @@ const FIRST_CONFIRMED: usize = 2_000;
 /// At most this many leaves are tried for one diagnostic's witness.
 const LEAVES_TRIED: usize = 16;
 
+/// What every table's analysis of one program shares: the linear model, each table's
+/// axes, and the witness finder over them.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    pub p: &'a Program,
+    pub text: &'a str,
+    pub model: &'a Model,
+    pub axes: &'a [Arc<Vec<Axis>>],
+    pub finder: &'a Finder<'a>,
+}
+
+/// Every table's axes, in the program's order.
+pub fn build_axes(p: &Program) -> Vec<Arc<Vec<Axis>>> {
+    p.tables.iter().map(|t| Arc::new((0..t.conds.len()).map(|c| build_axis(p, t, c)).collect())).collect()
+}
+
+/// What the analysis of one table found.
+pub struct TableOutcome {
+    pub diagnostics: Vec<Diagnostic>,
+    pub guards: Vec<Guard>,
+    pub proof: TableProof,
+}
+
+/// Analyse table `t`; `known` is every interval the value analysis has proved so far.
+pub fn analyse_table(sh: &Shared, t: usize, known: &[Option<Iv>], opts: &Options) -> TableOutcome {
+    let mut a = TableAnalysis::new(sh, t, known, opts);
+    a.run();
+    TableOutcome { diagnostics: a.diags, guards: a.guards, proof: a.proof }
+}
+
+/// The table analysis of every table, as the whole analysis runs it.
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> TablesResult {
-    let model = model::build(p);
-    let axes: Vec<Vec<Axis>> =
-        p.tables.iter().map(|t| (0..t.conds.len()).map(|c| build_axis(p, t, c)).collect()).collect();
-    let finder = Finder::new(p, &axes, &model);
-    let mut out = TablesResult::default();
-    for t in 0..p.tables.len() {
-        let mut a = TableAnalysis::new(p, text, t, &axes, &model, &finder, opts);
-        a.run();
-        out.diagnostics.extend(a.diags);
-        out.guards.extend(a.guards);
-        out.proofs.push(a.proof);
-    }
-    out
+    super::run(p, text, opts).0
 }
 
 struct TableAnalysis<'a> {
@@ -245,7 +310,7 @@ struct TableAnalysis<'a> {
     text: &'a str,
     t: usize,
     table: &'a TableIr,
-    all_axes: &'a [Vec<Axis>],
+    all_axes: &'a [Arc<Vec<Axis>>],
     axes: &'a [Axis],
     model: &'a Model,
     finder: &'a Finder<'a>,
@@ -263,6 +328,10 @@ struct TableAnalysis<'a> {
     /// The model holds a relation (a constraint or a linear define): a producing row's
     /// cells can then contradict a box even where no column parts them.
     relational: bool,
+    /// The defines that are not linear the columns depend on, when there are any.
+    theory: Option<Theory>,
+    /// Per leaf: the case the search by cases found it may be reached in.
+    hints: Vec<Option<Hint>>,
 }
 
 /// The rows of another table that may produce the values of a box on one axis.
@@ -286,15 +355,8 @@ enum RowFate {
 }
 
 impl<'a> TableAnalysis<'a> {
-    fn new(
-        p: &'a Program,
-        text: &'a str,
-        t: usize,
-        all_axes: &'a [Vec<Axis>],
-        model: &'a Model,
-        finder: &'a Finder<'a>,
-        opts: &Options,
-    ) -> TableAnalysis<'a> {
+    fn new(sh: &Shared<'a>, t: usize, known: &[Option<Iv>], opts: &Options) -> TableAnalysis<'a> {
+        let Shared { p, text, model, axes: all_axes, finder } = *sh;
         let table = &p.tables[t];
         let axes = &all_axes[t];
         let rows: Vec<RowProof> = table
@@ -304,15 +366,15 @@ impl<'a> TableAnalysis<'a> {
             .map(|(i, r)| RowProof {
                 row: i + 1,
                 span: r.span,
-                cell_spans: r.cell_spans.clone(),
                 accepts: axes.iter().zip(&r.conds).map(|(ax, c)| ax.accepts(c)).collect(),
             })
             .collect();
-        let linear = LinearSystem::build(p, model, axes);
+        let theory = Theory::build(p, t);
+        let linear = LinearSystem::build(p, model, axes, theory.as_ref().map_or(&[][..], |th| &th.vars), known);
         let proof = TableProof {
             table: t,
             policy: table.policy.clone(),
-            axes: axes.to_vec(),
+            axes: all_axes[t].clone(),
             rows,
             linear,
             cover: Cover::default(),
@@ -339,11 +401,15 @@ impl<'a> TableAnalysis<'a> {
             search: std::cell::Cell::new(SEARCH_BASE + SEARCH_PER_ROW * table.rows.len()),
             producers: axes.iter().map(|a| producers(p, t, a)).collect(),
             relational: model.origins.iter().any(|o| !matches!(o, Origin::Range { .. })),
+            theory,
+            hints: Vec::new(),
         }
     }
 
-    fn how(&self, attempts: usize, seed: u64, door: bool) -> witness::Search<'_> {
-        witness::Search { attempts, seed, door, allowance: &self.search }
+    /// How hard to look for a witness in leaf `leaf`, from the case its search left open.
+    fn how(&self, attempts: usize, seed: u64, door: bool, leaf: usize) -> witness::Search<'_> {
+        let hint = self.hints.get(leaf).and_then(Option::as_ref);
+        witness::Search { attempts, seed, door, allowance: &self.search, hint }
     }
 
     fn file(&self) -> FileId {
@@ -368,6 +434,7 @@ impl<'a> TableAnalysis<'a> {
             return;
         };
         self.proof.cover = cover;
+        self.hints = vec![None; self.proof.cover.leaves.len()];
         // Per row, the leaves that list it.
         let mut row_leaves: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, leaf) in self.proof.cover.leaves.iter().enumerate() {
@@ -431,11 +498,11 @@ impl<'a> TableAnalysis<'a> {
             return;
         }
         let ranges = self.proof.cover.leaves[i].ranges.clone();
-        let asked = self.asked(&ranges);
+        let asked = self.asked(&ranges, i);
         self.proof.cover.leaves[i].asked = asked;
     }
 
-    fn asked(&mut self, ranges: &[(u32, u32)]) -> Asked {
+    fn asked(&mut self, ranges: &[(u32, u32)], leaf: usize) -> Asked {
         let splits = match self.produced_refutation(ranges) {
             Err(r) => return Asked::No(r),
             Ok(splits) => splits,
@@ -447,9 +514,19 @@ impl<'a> TableAnalysis<'a> {
                 Some(Err(_)) | None => return Asked::Unknown,
             }
         }
+        // Columns that depend on defines that are not linear: search the box by cases. A
+        // search that cannot finish leaves the box asked, as it was before it ran.
+        if self.theory.is_some() {
+            match self.theory_search(ranges, theory::Case::default()) {
+                Verdict::Refuted(r) => return Asked::No(r),
+                Verdict::Reachable(h) => self.hints[leaf] = Some(h),
+                Verdict::Unknown if self.exhausted => return Asked::Unknown,
+                Verdict::Unknown => {}
+            }
+        }
         // A value decided by another table, where the rule has relations: the box is asked
         // only if some row producing its values can fire inside it, the row's own cells
-        // taken as facts too.
+        // taken as facts too (and searched by cases, under a theory).
         if !(self.relational || self.proof.linear.linked) {
             return Asked::Yes;
         }
@@ -460,6 +537,20 @@ impl<'a> TableAnalysis<'a> {
             let ProducerSplit { axis, by, mut parted, open } = split;
             for r in open {
                 let extra = facts::row_cell_facts(self.p, by, r);
+                if self.theory.is_some() {
+                    let case =
+                        theory::Case { facts: extra, rows: vec![(self.axes[axis].var, r)], ..Default::default() };
+                    match self.theory_search(ranges, case) {
+                        Verdict::Refuted(why) => parted.push((r, Producer::Cases(Box::new(why)))),
+                        Verdict::Reachable(h) => {
+                            self.hints[leaf] = Some(h);
+                            continue 'splits;
+                        }
+                        Verdict::Unknown if self.exhausted => return Asked::Unknown,
+                        Verdict::Unknown => continue 'splits,
+                    }
+                    continue;
+                }
                 match self.linear(|lin, p, m, axes, budget| lin.refute_with(p, m, axes, ranges, extra, budget)) {
                     Some(Ok(Some(f))) => parted.push((r, Producer::Farkas(f))),
                     Some(Ok(None)) => continue 'splits,
@@ -659,12 +750,42 @@ impl<'a> TableAnalysis<'a> {
                     })
             }
         };
-        let found = self.finder.find(t, &ranges, &goal, self.how(REACH_ATTEMPTS, r as u64, false));
+        // A table over inputs alone: the leaf's own coordinates are the point, confirmed the
+        // same way; the search is for what that does not settle.
+        let direct = self.leaf_point(&ranges).and_then(|inputs| {
+            let values = self.finder.confirm_typed(t, &inputs)?;
+            goal(&values).then_some(Found { inputs, values })
+        });
+        let every_input_an_axis = self.p.inputs.iter().all(|&v| self.axes.iter().filter(|a| a.var == v).count() == 1);
+        let at_coords = direct.is_some() && every_input_an_axis;
+        let found =
+            direct.or_else(|| self.finder.find(t, &ranges, &goal, self.how(REACH_ATTEMPTS, r as u64, false, leaf)));
         let at = match &found {
             Some(f) => self.coords_at(&f.values).unwrap_or_else(|| ranges.iter().map(|x| x.0).collect()),
             None => ranges.iter().map(|x| x.0).collect(),
         };
-        self.proof.reach[r] = Some(Reach { leaf, at, inputs: found.map(|f| f.inputs) });
+        let witness = found.map(|f| if at_coords { Witness::AtCoords } else { Witness::Inputs(f.inputs) });
+        self.proof.reach[r] = Some(Reach { leaf, at, witness });
+    }
+
+    /// Inputs at the first coordinate of each axis of a box, when every column reads a
+    /// different input (another input takes the first value it may).
+    fn leaf_point(&self, ranges: &[(u32, u32)]) -> Option<Vec<Value>> {
+        let p = self.p;
+        let mut at: Vec<Option<&Value>> = vec![None; p.vars.len()];
+        for (a, &(lo, _)) in self.axes.iter().zip(ranges) {
+            if a.kind != axes::AxisKind::Input || at[a.var].is_some() {
+                return None;
+            }
+            at[a.var] = Some(&a.reps[lo as usize]);
+        }
+        p.inputs
+            .iter()
+            .map(|&v| match at[v] {
+                Some(x) => Some(x.clone()),
+                None => self.finder.candidates_of(v).first().cloned(),
+            })
+            .collect()
     }
 
     fn coords_at(&self, values: &[Value]) -> Option<Vec<u32>> {
@@ -688,7 +809,7 @@ impl<'a> TableAnalysis<'a> {
         let mut found: Option<(usize, Found)> = None;
         for &i in gaps.iter().take(LEAVES_TRIED) {
             let ranges = self.proof.cover.leaves[i].ranges.clone();
-            if let Some(f) = self.finder.find(self.t, &ranges, &goal, self.how(ATTEMPTS, 0x6a70 + i as u64, true)) {
+            if let Some(f) = self.finder.find(self.t, &ranges, &goal, self.how(ATTEMPTS, 0x6a70 + i as u64, true, i)) {
                 found = Some((i, f));
                 break;
             }
@@ -701,13 +822,19 @@ impl<'a> TableAnalysis<'a> {
         });
         let name = &table.name;
         let row_text = self.row_text(&gap_box);
-        let mut d = Diagnostic::new(
-            "E101",
-            self.file(),
-            table.name_span,
-            format!("table `{name}` is not complete: some input matches no row"),
-        )
-        .label("the input space is not fully covered")
+        let mut d = match &found {
+            Some(_) => Diagnostic::new(
+                "E101",
+                self.file(),
+                table.name_span,
+                format!("table `{name}` is not complete: some input matches no row"),
+            )
+            .label("the input space is not fully covered"),
+            None => {
+                Diagnostic::new("E101", self.file(), table.name_span, format!("table `{name}` is not proven complete"))
+                    .label("the checker cannot show that every input matches a row")
+            }
+        }
         .in_table(name);
         match &found {
             Some((_, f)) => {
@@ -720,7 +847,7 @@ impl<'a> TableAnalysis<'a> {
             }
             None => {
                 d = d.note(format!(
-                    "No row takes {}; no input was found that lands there, but nothing the checker knows rules it out",
+                    "not proven: no row takes {}; no input was found that lands there, and nothing the checker knows rules it out",
                     self.box_text(&gap_box)
                 ));
             }
@@ -740,8 +867,12 @@ impl<'a> TableAnalysis<'a> {
         d = d
             .note("The result in the added row is a placeholder: what it should be is a business decision.")
             .help(format!("add a row that takes these inputs: `{row_text}`"));
-        let at = self.end_of_line(self.table.rows.last().map_or(self.table.span.end, |r| r.span.end) as usize);
-        d = d.fix("add_row", format!("\n{row_text}"), Some((self.file(), Span::new(at, at))));
+        // A whole line after the last row, its newline included; a file that ends on the last
+        // row without a newline gets the newline first.
+        let end = self.end_of_line(self.table.rows.last().map_or(self.table.span.end, |r| r.span.end) as usize);
+        let (at, line) =
+            if end < self.text.len() { (end + 1, format!("{row_text}\n")) } else { (end, format!("\n{row_text}")) };
+        d = d.fix("add_row", line, Some((self.file(), Span::new(at, at))));
         self.diags.push(d);
     }
 
@@ -861,7 +992,7 @@ impl<'a> TableAnalysis<'a> {
             for &i in open.iter().take(LEAVES_TRIED) {
                 let ranges = self.proof.cover.leaves[i].ranges.clone();
                 if let Some(f) =
-                    self.finder.find(t, &ranges, &goal, self.how(ATTEMPTS, ((a as u64) << 32) ^ b as u64, true))
+                    self.finder.find(t, &ranges, &goal, self.how(ATTEMPTS, ((a as u64) << 32) ^ b as u64, true, i))
                 {
                     found = Some(f);
                     break;
@@ -1067,7 +1198,7 @@ impl<'a> TableAnalysis<'a> {
                 self.t,
                 &self.proof.cover.leaves[i].ranges,
                 &goal,
-                self.how(ATTEMPTS, 0x5ad0 + r as u64, true),
+                self.how(ATTEMPTS, 0x5ad0 + r as u64, true, i),
             )
         });
         let by = rows_text(winners);
@@ -1096,6 +1227,8 @@ impl<'a> TableAnalysis<'a> {
                     r + 1
                 ))
                 .witness(self.witness_json(f));
+        } else {
+            d = d.note("not proven: that any input matches it at all — the checker found none and could not rule them out (if none does, the row is dead)");
         }
         let (file, line) = (self.file(), self.row_line(r));
         d.help("remove the row, or move it above the rows that cover it if it should win").fix(
@@ -1128,48 +1261,8 @@ impl<'a> TableAnalysis<'a> {
             }
         } else {
             let mut why: Vec<String> = Vec::new();
-            let mut add = |text: String| {
-                if !why.contains(&text) {
-                    why.push(text);
-                }
-            };
-            let farkas_texts = |f: &Farkas| -> Vec<String> {
-                f.iter()
-                    .filter_map(|(fr, _)| match fr {
-                        facts::FactRef::Model(i) => Some(match &self.model.origins[*i] {
-                            Origin::Constraint(c) => format!("the constraint `{}`", self.p.constraints[*c].text),
-                            Origin::Define { var, .. } => format!("the definition of `{}`", self.p.vars[*var].name),
-                            Origin::Range { var, .. } => format!(
-                                "the range of `{}`{}",
-                                self.p.vars[*var].name,
-                                self.p.vars[*var].range_text.as_ref().map(|t| format!(" ({t})")).unwrap_or_default()
-                            ),
-                        }),
-                        facts::FactRef::BoolDefine { axis, .. } => {
-                            Some(format!("the definition of `{}`", self.p.vars[self.axes[*axis].var].name))
-                        }
-                        facts::FactRef::Coord { .. } | facts::FactRef::Cell { .. } => None,
-                    })
-                    .collect()
-            };
             for reason in reasons {
-                match reason {
-                    Refutation::Farkas(f) => farkas_texts(f).into_iter().for_each(&mut add),
-                    Refutation::SameColumn { a, .. } => {
-                        add(format!("its own cells on `{}`", self.p.vars[self.axes[*a].var].name))
-                    }
-                    Refutation::Produced { axis, by, rows } => {
-                        add(format!(
-                            "what table `{}` can give `{}`",
-                            self.p.tables[*by].name, self.p.vars[self.axes[*axis].var].name
-                        ));
-                        for (_, why) in rows {
-                            if let Producer::Farkas(f) = why {
-                                farkas_texts(f).into_iter().for_each(&mut add);
-                            }
-                        }
-                    }
-                }
+                self.reason_texts(reason, &mut why);
             }
             if why.is_empty() {
                 d = d.note("Every input its cells take is ruled out by what the rule declares");
@@ -1183,6 +1276,70 @@ impl<'a> TableAnalysis<'a> {
             "",
             Some((file, line)),
         )
+    }
+
+    /// What a refutation rests on, in words (each once).
+    fn reason_texts(&self, reason: &Refutation, why_list: &mut Vec<String>) {
+        let p = self.p;
+        let mut texts: Vec<String> = Vec::new();
+        let mut add = |text: String| texts.push(text);
+        let name = |v: VarId| p.vars[v].name.clone();
+        let fact_text = |fr: &FactRef| -> Option<String> {
+            match fr {
+                FactRef::Model(i) => Some(match &self.model.origins[*i] {
+                    Origin::Constraint(c) => format!("the constraint `{}`", p.constraints[*c].text),
+                    Origin::Define { var, .. } => format!("the definition of `{}`", name(*var)),
+                    Origin::Range { var, .. } => format!(
+                        "the range of `{}`{}",
+                        name(*var),
+                        p.vars[*var].range_text.as_ref().map(|t| format!(" ({t})")).unwrap_or_default()
+                    ),
+                }),
+                FactRef::BoolDefine { axis, .. } => Some(format!("the definition of `{}`", name(self.axes[*axis].var))),
+                FactRef::Derived { how, .. } => match how.as_ref() {
+                    facts::Derivation::Proven { var } => Some(format!("the values `{}` can take", name(*var))),
+                    facts::Derivation::DefineAt { var }
+                    | facts::Derivation::Monotone { var, .. }
+                    | facts::Derivation::Interval { var, .. } => Some(format!("the definition of `{}`", name(*var))),
+                    facts::Derivation::BoolAt { axis, .. } => {
+                        Some(format!("the definition of `{}`", name(self.axes[*axis].var)))
+                    }
+                    facts::Derivation::Fixed { .. } => None,
+                },
+                FactRef::Coord { .. } | FactRef::Cell { .. } => None,
+            }
+        };
+        match reason {
+            Refutation::Farkas(f) => f.iter().filter_map(|(fr, _)| fact_text(fr)).for_each(add),
+            Refutation::SameColumn { a, .. } => add(format!("its own cells on `{}`", name(self.axes[*a].var))),
+            Refutation::Produced { axis, by, rows } => {
+                add(format!("what table `{}` can give `{}`", p.tables[*by].name, name(self.axes[*axis].var)));
+                for (_, why) in rows {
+                    match why {
+                        Producer::Farkas(f) => f.iter().filter_map(|(fr, _)| fact_text(fr)).for_each(&mut add),
+                        Producer::Cases(r) => self.reason_texts(r, why_list),
+                        Producer::Parts(_) => {}
+                    }
+                }
+            }
+            Refutation::Split { var, basis, cases } => {
+                match basis.as_ref() {
+                    Basis::Rows { table, .. } => {
+                        add(format!("what table `{}` can give `{}`", p.tables[*table].name, name(*var)))
+                    }
+                    Basis::Grid { .. } => add(format!("each value `{}` can take", name(*var))),
+                }
+                for (_, r) in cases {
+                    self.reason_texts(r, why_list);
+                }
+            }
+            Refutation::Cells { var } => add(format!("the cells that decide `{}`", name(*var))),
+        }
+        for text in texts {
+            if !why_list.contains(&text) {
+                why_list.push(text);
+            }
+        }
     }
 
     // ---- text

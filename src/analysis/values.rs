@@ -15,6 +15,7 @@
 use super::linear::{self, Fact, Lin, Outcome};
 use super::model::{self, Origin};
 use super::scale::{self, Annotation, Inter, Iv, Op, Scaled, Store};
+use super::tables::{cover::Asked, facts, TableProof};
 use super::Options;
 use crate::diag::Diagnostic;
 use crate::eval::{self, wire, EvalError, Fired};
@@ -115,6 +116,40 @@ pub struct ValueProof {
     pub nodes: Vec<NodeBound>,
     /// The int64 evaluation model every code generator emits.
     pub scales: Annotation,
+    /// How each derived variable's interval was found, case by case (the certificate's
+    /// `bounds`), in evaluation order.
+    pub bounds: Vec<BoundProof>,
+}
+
+/// The evidence for one derived variable's interval: each expression that computes it (its
+/// define, or each row's result cell), split into cases over the rows of the tables it reads.
+#[derive(Clone, Debug)]
+pub struct BoundProof {
+    pub var: VarId,
+    /// The stored interval (base units), the hull over every root and case.
+    pub interval: Option<Iv>,
+    pub roots: Vec<RootProof>,
+}
+
+/// One expression computing a variable: a define (`row` none) or a row's result cell.
+#[derive(Clone, Debug)]
+pub struct RootProof {
+    /// For a result cell: the table and the row (0-based).
+    pub row: Option<(usize, usize)>,
+    /// The tables the expression's bound is split over (by their rows).
+    pub split: Vec<usize>,
+    pub cases: Vec<CaseProof>,
+}
+
+/// One case: a row of each split table, and the stored interval of the value there.
+#[derive(Clone, Debug)]
+pub struct CaseProof {
+    /// `(table, row)`, 0-based, one per split table.
+    pub rows: Vec<(usize, usize)>,
+    pub interval: Option<Iv>,
+    /// Some bound in it came from linear reasoning over the case's facts (the constraints,
+    /// the rows' cells): re-checking by interval arithmetic alone may find it looser.
+    pub linear: bool,
 }
 
 impl ValueProof {
@@ -129,17 +164,15 @@ pub struct ValuesResult {
     pub proof: ValueProof,
 }
 
+/// The value analysis of a program (with the table analysis it runs alongside).
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> ValuesResult {
-    let ann = scale::annotate(p);
-    let (diagnostics, values, intervals, nodes) = {
-        let mut an = An::new(p, text, &ann, opts);
-        an.run();
-        (an.diags, an.entries, an.iv, an.nodes)
-    };
-    ValuesResult { diagnostics, proof: ValueProof { values, intervals, nodes, scales: ann } }
+    super::run(p, text, opts).1
 }
 
 type Root = Site;
+
+/// Most cases one root's bound is split into (the product of the rows of the tables it reads).
+const MAX_CASES: usize = 4096;
 
 /// How good a point is for a witness: a tier (higher is better: the root is evaluated, the
 /// failure is confirmed), then a magnitude to push.
@@ -152,13 +185,48 @@ struct Env {
     facts: Vec<Fact>,
     /// Linear forms known to be nonzero (`b != 0`, a cell `not: 0`).
     nonzero: Vec<Lin>,
+    /// Variables whose interval is narrower here than over every input: the results of the
+    /// rows a case takes, and the defines computed from them.
+    over: Vec<(VarId, Iv)>,
 }
 
 impl Env {
     fn with(&self, more: Vec<Fact>) -> Env {
         let mut facts = self.facts.clone();
         facts.extend(more);
-        Env { facts, nonzero: self.nonzero.clone() }
+        Env { facts, nonzero: self.nonzero.clone(), over: self.over.clone() }
+    }
+    /// Everything both environments hold.
+    fn join(&self, other: &Env) -> Env {
+        let mut env = self.with(other.facts.clone());
+        env.nonzero.extend(other.nonzero.iter().cloned());
+        env.over.extend(other.over.iter().cloned());
+        env
+    }
+    /// The interval the facts on `v` alone allow, within `iv` (a strict bound read as closed).
+    fn direct(&self, v: VarId, iv: Iv) -> Iv {
+        let (mut lo, mut hi) = iv.clone();
+        for f in &self.facts {
+            if f.lin.coeffs.len() != 1 {
+                continue;
+            }
+            let Some(a) = f.lin.coeffs.get(&v) else { continue };
+            let at = -&f.lin.konst / a;
+            if a.is_positive() {
+                hi = hi.min(at);
+            } else {
+                lo = lo.max(at);
+            }
+        }
+        // Facts that contradict leave nothing to bound: the linear reasoning says so.
+        if lo <= hi {
+            (lo, hi)
+        } else {
+            iv
+        }
+    }
+    fn over_of(&self, v: VarId) -> Option<&Iv> {
+        self.over.iter().rev().find(|(w, _)| *w == v).map(|(_, iv)| iv)
     }
     fn with_cond(&self, (more, nonzero): (Vec<Fact>, Vec<Lin>)) -> Env {
         let mut env = self.with(more);
@@ -174,6 +242,8 @@ impl Env {
 struct Rec<'a> {
     e: &'a TExpr,
     s: &'a Scaled,
+    /// Child positions from the root down to the node.
+    path: Vec<usize>,
     kids: Vec<Option<Iv>>,
     own: Option<Iv>,
 }
@@ -184,7 +254,8 @@ enum Pending<'a> {
     NegativeRoot { node: &'a TExpr, arg: &'a TExpr, env: Env, root: Root },
 }
 
-struct An<'a> {
+/// The value analysis, run step by step in the program's evaluation order ([`super::run`]).
+pub struct Values<'a> {
     p: &'a Program,
     text: &'a str,
     ann: &'a Annotation,
@@ -207,6 +278,48 @@ struct An<'a> {
     nodes: Vec<NodeBound>,
     diags: Vec<Diagnostic>,
     entries: Vec<ValueEntry>,
+    /// Per table and row: what holds where the row answers (its cells, and the box of the
+    /// cover's leaves where it is the row that answers); none for a row that answers nowhere.
+    regions: Vec<Vec<Option<Env>>>,
+    /// Per table, row and result: the stored interval of the result where the row answers.
+    row_ivs: Vec<Vec<Vec<Option<Iv>>>>,
+    /// Per define: the tables whose results its expression reads, directly or through defines.
+    define_tables: Vec<BTreeSet<usize>>,
+    /// The tables some root reads the results of: their rows' regions are kept for its cases.
+    split_tables: BTreeSet<usize>,
+    /// Walking a define inside a case only to bound it: nothing is recorded.
+    quiet: u32,
+    /// The linear reasoning ran out of its allowance somewhere: a bound may be looser for it.
+    short: std::cell::Cell<bool>,
+    /// Per variable, the case that takes its stored value lowest and the one that takes it
+    /// highest: where a witness for E107 is looked for first.
+    extremes: Vec<[Option<Extreme>; 2]>,
+    /// The evidence of every derived variable's interval, and of the root being bounded.
+    bounds: Vec<BoundProof>,
+    root_proof: Vec<(VarId, RootProof)>,
+    /// Some bound of the case being walked came from linear reasoning.
+    refined: std::cell::Cell<bool>,
+}
+
+/// Where a row of a table answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Answers {
+    /// For no input.
+    Nowhere,
+    /// Where its cells take (the cover did not finish).
+    Cells,
+    /// Inside this box of coordinates.
+    In(Vec<(u32, u32)>),
+}
+
+/// A case of a root's bound: the root, the row each split table takes, the value's bound there.
+#[derive(Clone, Debug)]
+struct Extreme {
+    at: Rat,
+    root: Root,
+    picks: Vec<(usize, usize)>,
+    /// For a row's result: the facts of the row's region.
+    env: Option<Env>,
 }
 
 /// The days a date on the wire can name (`0000-01-01` to `9999-12-31`).
@@ -231,11 +344,11 @@ fn hull(a: Option<Iv>, b: Option<Iv>) -> Option<Iv> {
 
 /// The interval narrowed to whole multiples of `step` (when that leaves any).
 fn tighten(iv: Iv, step: &Rat) -> Iv {
-    if !step.is_positive() {
+    if !step.is_positive() || (num::on_grid(&iv.0, step) && num::on_grid(&iv.1, step)) {
         return iv;
     }
-    let lo = (&iv.0 / step).ceil() * step;
-    let hi = (&iv.1 / step).floor() * step;
+    let lo = num::prod(&num::ceil(&num::quot(&iv.0, step)), step);
+    let hi = num::prod(&num::floor(&num::quot(&iv.1, step)), step);
     if lo <= hi {
         (lo, hi)
     } else {
@@ -307,8 +420,9 @@ fn int64_text() -> String {
     format!("{}..{}", scale::i64_min(), scale::i64_max())
 }
 
-impl<'a> An<'a> {
-    fn new(p: &'a Program, text: &'a str, ann: &'a Annotation, opts: &Options) -> An<'a> {
+impl<'a> Values<'a> {
+    /// The analysis up to the first table or define: the inputs and the constraints.
+    pub fn new(p: &'a Program, text: &'a str, ann: &'a Annotation, opts: &Options) -> Values<'a> {
         let mut base = Vec::new();
         let m = model::build(p);
         let reads_optional: Vec<bool> = p
@@ -353,7 +467,21 @@ impl<'a> An<'a> {
         let budget = opts.budget.max(1);
         let mut b = budget;
         let feasible = base.is_empty() || linear::refute(&base, &mut b) == Outcome::Feasible;
-        An {
+        let mut define_tables: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); p.defines.len()];
+        for step in &p.order {
+            if let Step::Define(d) = *step {
+                define_tables[d] = reads_tables(p, &p.defines[d].expr, &define_tables);
+            }
+        }
+        let mut split_tables: BTreeSet<usize> = define_tables.iter().flatten().copied().collect();
+        for t in &p.tables {
+            for row in &t.rows {
+                for e in row.results.iter().flatten() {
+                    split_tables.extend(reads_tables(p, e, &define_tables));
+                }
+            }
+        }
+        let mut an = Values {
             p,
             text,
             ann,
@@ -371,7 +499,20 @@ impl<'a> An<'a> {
             nodes: Vec::new(),
             diags: Vec::new(),
             entries: Vec::new(),
-        }
+            // Kept only for the tables some root is split over (filled as each is bounded).
+            regions: vec![Vec::new(); p.tables.len()],
+            row_ivs: vec![Vec::new(); p.tables.len()],
+            define_tables,
+            split_tables,
+            quiet: 0,
+            short: std::cell::Cell::new(false),
+            extremes: vec![[None, None]; p.vars.len()],
+            bounds: Vec::new(),
+            root_proof: Vec::new(),
+            refined: std::cell::Cell::new(false),
+        };
+        an.start();
+        an
     }
 
     fn src(&self, span: Span) -> &'a str {
@@ -386,7 +527,7 @@ impl<'a> An<'a> {
         format!("{}..{}", self.show(ty, &iv.0), self.show(ty, &iv.1))
     }
 
-    fn run(&mut self) {
+    fn start(&mut self) {
         let p = self.p;
         // Inputs as the door reads them: their N is the wire integer.
         for &v in &p.inputs {
@@ -400,7 +541,7 @@ impl<'a> An<'a> {
             self.root = Root::Constraint(c);
             self.recs.clear();
             self.walk(&con.expr, &ann.constraints[c], &Env::default());
-            self.finish_root(None, &format!("constraint {}", c + 1));
+            self.finish_root(None, &|| format!("constraint {}", c + 1));
         }
         // From here on every call has passed the door: the constraints hold.
         self.linear_on = self.feasible;
@@ -417,13 +558,17 @@ impl<'a> An<'a> {
             }
             self.iv[v] = Some(tighten(iv, &p.vars[v].ty.factor()));
         }
-        for step in &p.order {
-            match *step {
-                Step::Define(d) => self.define(d),
-                Step::Table(t) => self.table(t),
-            }
-        }
-        for &m in &ann.misplaced {
+    }
+
+    /// What every proven interval is so far (base units), by variable.
+    pub fn intervals(&self) -> &[Option<Iv>] {
+        &self.iv
+    }
+
+    /// The last findings, once every step has run (the caller puts the annotation in).
+    pub fn finish(mut self) -> ValuesResult {
+        let p = self.p;
+        for &m in &self.ann.misplaced {
             self.diags.push(
                 Diagnostic::new("E133", p.file, m, "a quotient by a value must be rounded where it is computed")
                     .label("divided by a value here")
@@ -432,6 +577,14 @@ impl<'a> An<'a> {
             );
         }
         self.diags.sort_by_key(|d| (d.primary.span.start, d.code));
+        let proof = ValueProof {
+            values: self.entries,
+            intervals: self.iv,
+            nodes: self.nodes,
+            scales: Annotation::default(),
+            bounds: self.bounds,
+        };
+        ValuesResult { diagnostics: self.diags, proof }
     }
 
     // ---- linear reasoning
@@ -468,12 +621,23 @@ impl<'a> An<'a> {
             return None;
         }
         let mut b = self.budget;
-        if linear::refute(&facts, &mut b) != Outcome::Feasible {
-            return None;
+        match linear::refute(&facts, &mut b) {
+            Outcome::Feasible => {}
+            Outcome::Unknown => {
+                self.short.set(true);
+                return None;
+            }
+            Outcome::Infeasible(_) => return None,
         }
         let mut b = self.budget;
         // The objective carries its constant: these are its own bounds.
-        Some(linear::bounds(&facts, lin, &mut b))
+        match linear::try_bounds(&facts, lin, &mut b) {
+            Ok(bs) => Some(bs),
+            Err(linear::Short) => {
+                self.short.set(true);
+                None
+            }
+        }
     }
 
     /// Whether some rational point satisfies the facts and `extra` (true when it cannot say).
@@ -519,9 +683,11 @@ impl<'a> An<'a> {
             }
         }
         let own = self.own_interval(e, s, &kids, env);
-        self.check_node(e, s, &kids, env);
-        self.nodes.push(NodeBound { site: self.root, path: self.path.clone(), interval: own.clone() });
-        self.recs.push(Rec { e, s, kids, own: own.clone() });
+        if self.quiet == 0 {
+            self.check_node(e, s, &kids, env);
+            self.nodes.push(NodeBound { site: self.root, path: self.path.clone(), interval: own.clone() });
+            self.recs.push(Rec { e, s, path: self.path.clone(), kids, own: own.clone() });
+        }
         own
     }
 
@@ -542,8 +708,10 @@ impl<'a> An<'a> {
             TExprKind::Const(_) | TExprKind::In { .. } | TExprKind::Cmp(..) => return None,
             TExprKind::Not(_) | TExprKind::And(..) | TExprKind::Or(..) => return None,
             TExprKind::Var(v) => {
-                let iv = self.iv[*v].clone()?;
+                let iv = env.over_of(*v).or(self.iv[*v].as_ref()).cloned()?;
                 if env.mentions(*v) {
+                    // The facts on it alone first: what interval arithmetic reads too.
+                    let iv = env.direct(*v, iv);
                     return Some(self.refine(&Lin::var(*v), iv, env));
                 }
                 return Some(iv);
@@ -681,6 +849,9 @@ impl<'a> An<'a> {
         let lo = lo.map_or(iv.0.clone(), |l| l.max(iv.0.clone()));
         let hi = hi.map_or(iv.1.clone(), |h| h.min(iv.1.clone()));
         if lo <= hi {
+            if (&lo, &hi) != (&iv.0, &iv.1) {
+                self.refined.set(true);
+            }
             (lo, hi)
         } else {
             iv
@@ -693,6 +864,9 @@ impl<'a> An<'a> {
                 let lo = lo.map_or(iv.0.clone(), |l| l.max(iv.0.clone()));
                 let hi = hi.map_or(iv.1.clone(), |h| h.min(iv.1.clone()));
                 if lo <= hi {
+                    if (&lo, &hi) != (&iv.0, &iv.1) {
+                        self.refined.set(true);
+                    }
                     (lo, hi)
                 } else {
                     iv
@@ -740,52 +914,372 @@ impl<'a> An<'a> {
 
     // ---- roots
 
-    fn define(&mut self, d: usize) {
+    /// Bound a define (the step of the evaluation order that computes it).
+    pub fn define(&mut self, d: usize) {
         let p = self.p;
         let def = &p.defines[d];
         let v = def.var;
         let ann = self.ann;
-        self.root = Root::Define(d);
-        self.recs.clear();
+        self.begin_root(Root::Define(d));
         let s = &ann.defines[d];
-        let e_iv = self.walk(&def.expr, s, &Env::default());
+        let e_iv = self.root_walk(&def.expr, s, &Env::default(), None, v);
         let stored = e_iv.as_ref().map(|iv| self.stored_iv(v, iv));
         let store = ann.define_stores[d].as_ref().zip(e_iv.as_ref()).zip(stored.as_ref());
         let store = store.map(|((st, e), sv)| (st, &def.expr, s, e.clone(), sv.clone()));
-        let failed = self.finish_root(store, &p.vars[v].name);
+        let failed = self.finish_root(store, &|| p.vars[v].name.clone());
         self.settle(v, stored, failed);
     }
 
-    fn table(&mut self, t: usize) {
+    /// Bound a table's results, row by row, each where the row answers (`proof` is the
+    /// table analysis' cover).
+    pub fn table(&mut self, t: usize, proof: &TableProof) {
         let p = self.p;
         let ann = self.ann;
         let table = &p.tables[t];
+        let boxes = self.firing_boxes(t, proof);
+        // The facts of a row's region are built only where something reads them: a result
+        // that is computed, or a root elsewhere that is split over this table's rows.
+        let split_over = self.split_tables.contains(&t);
         let mut hulls: Vec<Option<Iv>> = vec![None; table.results.len()];
         let mut failed = vec![false; table.results.len()];
+        if split_over {
+            self.regions[t] = vec![None; table.rows.len()];
+            self.row_ivs[t] = vec![vec![None; table.results.len()]; table.rows.len()];
+        }
         for (r, row) in table.rows.iter().enumerate() {
             self.check_cells(table, row);
-            let env = self.row_env(table, row);
-            if !self.satisfiable(&env.facts) {
+            if boxes[r] == Answers::Nowhere {
                 continue;
+            }
+            let constant = row.results.iter().all(|e| e.as_ref().is_none_or(|e| matches!(e.kind, TExprKind::Const(_))));
+            let env = if constant && !split_over {
+                None
+            } else {
+                let mut env = self.row_env(table, row);
+                if let Answers::In(b) = &boxes[r] {
+                    env = env.with(facts::coord_facts(p, &proof.axes, b));
+                }
+                if !self.satisfiable(&env.facts) {
+                    continue;
+                }
+                Some(env)
+            };
+            if split_over {
+                self.regions[t][r] = env.clone();
             }
             for (i, res) in row.results.iter().enumerate() {
                 let (Some(e), Some(s)) = (res, ann.rows[t][r][i].as_ref()) else { continue };
                 let v = table.results[i];
-                self.root = Root::Row { table: t, row: r, result: i };
-                self.recs.clear();
-                let e_iv = self.walk(e, s, &env);
+                self.begin_root(Root::Row { table: t, row: r, result: i });
+                let e_iv = match (&e.kind, &env) {
+                    (TExprKind::Const(c), _) => self.constant_root(e, s, c, v),
+                    (_, Some(env)) => self.root_walk(e, s, env, Some(t), v),
+                    (_, None) => unreachable!("a row that computes a result has its region"),
+                };
                 let stored = e_iv.as_ref().map(|iv| self.stored_iv(v, iv));
                 let st = ann.row_stores[t][r][i].as_ref();
                 let store =
                     st.zip(e_iv.as_ref()).zip(stored.as_ref()).map(|((st, ei), sv)| (st, e, s, ei.clone(), sv.clone()));
-                let label = format!("table {} row {}", table.name, r + 1);
-                failed[i] |= self.finish_root(store, &label);
+                failed[i] |= self.finish_root(store, &|| format!("table {} row {}", table.name, r + 1));
+                if let Some(env) = &env {
+                    let root = self.root;
+                    for x in self.extremes[v].iter_mut().flatten() {
+                        if x.root == root && x.env.is_none() {
+                            x.env = Some(env.clone());
+                        }
+                    }
+                }
+                if split_over {
+                    self.row_ivs[t][r][i] = stored.clone();
+                }
                 hulls[i] = hull(hulls[i].take(), stored);
             }
         }
         for (i, &v) in table.results.iter().enumerate() {
             self.settle(v, hulls[i].take(), failed[i]);
         }
+    }
+
+    /// A result cell that is a literal: its value, its integer checked for int64. Its bound
+    /// is its value: no node bound, and no case in the certificate (the row states it).
+    fn constant_root(&mut self, e: &'a TExpr, s: &'a Scaled, c: &Value, v: VarId) -> Option<Iv> {
+        let iv = value_num(c).map(|n| (n.clone(), n.clone()));
+        self.recs.push(Rec { e, s, path: Vec::new(), kids: Vec::new(), own: iv.clone() });
+        if let Some(x) = &iv {
+            let stored = self.stored_iv(v, x);
+            self.note_stored_extremes(v, &stored, Vec::new());
+        }
+        iv
+    }
+
+    /// Per row, where it answers: the box around the leaves of the cover where it is the
+    /// first row listed and some asked input may lie, nowhere when it has no such leaf, or
+    /// where its cells take for every row when the cover did not finish.
+    fn firing_boxes(&self, t: usize, proof: &TableProof) -> Vec<Answers> {
+        let n = self.p.tables[t].rows.len();
+        if !proof.complete || proof.cover.nodes.is_empty() {
+            return vec![Answers::Cells; n];
+        }
+        let mut boxes = vec![Answers::Nowhere; n];
+        for leaf in &proof.cover.leaves {
+            if matches!(leaf.asked, Asked::No(_)) {
+                continue;
+            }
+            let Some(&r) = leaf.rows.first() else { continue };
+            let b = &mut boxes[r as usize];
+            *b = Answers::In(match std::mem::replace(b, Answers::Nowhere) {
+                Answers::In(h) => h.iter().zip(&leaf.ranges).map(|(&(a, b), &(c, d))| (a.min(c), b.max(d))).collect(),
+                _ => leaf.ranges.clone(),
+            });
+        }
+        boxes
+    }
+
+    /// Start bounding the expression of a new root.
+    fn begin_root(&mut self, root: Root) {
+        self.root = root;
+        self.recs.clear();
+    }
+
+    /// Bound a root's expression: split over the rows of the tables whose results it reads
+    /// (each case the cells of the rows it takes and their results), the hull over cases.
+    /// `own` is the table the root is a result cell of.
+    fn root_walk(&mut self, e: &'a TExpr, s: &'a Scaled, env: &Env, own: Option<usize>, v: VarId) -> Option<Iv> {
+        let first_node = self.nodes.len();
+        let (split, between) = self.split_plan(e, own);
+        let mut out: Option<Iv> = None;
+        let row = match self.root {
+            Root::Row { table, row, .. } => Some((table, row)),
+            _ => None,
+        };
+        let mut proof = RootProof { row, split: split.clone(), cases: Vec::new() };
+        if split.is_empty() {
+            self.refined.set(false);
+            out = self.walk(e, s, env);
+            if let Some(iv) = &out {
+                self.note_extremes(v, iv, Vec::new());
+            }
+            let interval = out.as_ref().map(|iv| self.stored_iv(v, iv));
+            proof.cases.push(CaseProof { rows: Vec::new(), interval, linear: self.refined.get() });
+        } else {
+            let rows: Vec<Vec<usize>> = split
+                .iter()
+                .map(|&t| (0..self.p.tables[t].rows.len()).filter(|&r| self.regions[t][r].is_some()).collect())
+                .collect();
+            let mut pick = vec![0usize; split.len()];
+            'cases: loop {
+                let mut case = env.clone();
+                for (k, &t) in split.iter().enumerate() {
+                    let r = rows[k][pick[k]];
+                    case = case.join(&self.row_case(t, r));
+                }
+                let picks: Vec<(usize, usize)> =
+                    split.iter().enumerate().map(|(k, &t)| (t, rows[k][pick[k]])).collect();
+                self.refined.set(false);
+                if self.satisfiable(&case.facts) {
+                    for &d in &between {
+                        self.inline_define(d, &mut case);
+                    }
+                    let iv = self.walk(e, s, &case);
+                    if let Some(iv) = &iv {
+                        self.note_extremes(v, iv, picks.clone());
+                    }
+                    let interval = iv.as_ref().map(|iv| self.stored_iv(v, iv));
+                    proof.cases.push(CaseProof { rows: picks, interval, linear: self.refined.get() });
+                    out = hull(out, iv);
+                } else {
+                    // The rows' cells contradict: no input takes these rows together.
+                    proof.cases.push(CaseProof { rows: picks, interval: None, linear: true });
+                }
+                for k in 0..split.len() {
+                    pick[k] += 1;
+                    if pick[k] < rows[k].len() {
+                        continue 'cases;
+                    }
+                    pick[k] = 0;
+                }
+                break;
+            }
+            self.merge_nodes(first_node);
+        }
+        self.root_proof.push((v, proof));
+        out
+    }
+
+    /// Remember the case if it takes `v`'s stored value further than any before.
+    fn note_extremes(&mut self, v: VarId, expr_iv: &Iv, picks: Vec<(usize, usize)>) {
+        if self.p.vars[v].range.is_none() {
+            return;
+        }
+        let stored = self.stored_iv(v, expr_iv);
+        self.note_stored_extremes(v, &stored, picks);
+    }
+
+    /// [`Self::note_extremes`] of a value already stored.
+    fn note_stored_extremes(&mut self, v: VarId, stored: &Iv, picks: Vec<(usize, usize)>) {
+        if self.p.vars[v].range.is_none() {
+            return;
+        }
+        let stored = stored.clone();
+        let root = self.root;
+        for (side, at) in [(0, stored.0), (1, stored.1)] {
+            let better = match &self.extremes[v][side] {
+                None => true,
+                Some(x) => (side == 1 && at > x.at) || (side == 0 && at < x.at),
+            };
+            if better {
+                self.extremes[v][side] = Some(Extreme { at, root, picks: picks.clone(), env: None });
+            }
+        }
+    }
+
+    /// Inputs where the case that takes `v` furthest reaches its bound: a start for E107's
+    /// witness search. In the case the rows' results are constants, so the expression is
+    /// linear more often than over every input.
+    fn extreme_point(&mut self, v: VarId, high: bool) -> Option<Vec<Value>> {
+        let x = self.extremes[v][usize::from(high)].clone()?;
+        let p = self.p;
+        let (e, mut env) = match x.root {
+            Root::Define(d) => (&p.defines[d].expr, Env::default()),
+            Root::Row { table, row, result } => (p.tables[table].rows[row].results[result].as_ref()?, x.env.clone()?),
+            Root::Constraint(_) => return None,
+        };
+        for &(t, r) in &x.picks {
+            env = env.join(&self.row_case(t, r));
+        }
+        let (_, between) = self.split_plan(e, None);
+        for &d in &between {
+            self.inline_define(d, &mut env);
+        }
+        let point = |w: VarId| env.over_of(w).filter(|iv| iv.0 == iv.1).map(|iv| iv.0.clone());
+        // The expression grows or shrinks with one linear form: where that is at its extreme.
+        let m = model::monotone_in(e, &point)?;
+        let up = high == m.increasing;
+        let mut lin = m.inner;
+        // A define between the rows and the root that is linear in the case reads through.
+        for &d in between.iter().rev() {
+            let def = &p.defines[d];
+            let Some(a) = lin.coeffs.get(&def.var).cloned() else { continue };
+            if p.vars[def.var].rounding.is_some() {
+                continue;
+            }
+            if let Some(inner) = model::linear_with(&def.expr, &point) {
+                lin.coeffs.remove(&def.var);
+                lin = lin.add(&inner.scale(&a));
+            }
+        }
+        let sign = if up { Rat::one() } else { -Rat::one() };
+        let (lo, hi) = self.lin_bounds(&lin, &env)?;
+        let target = if up { hi? } else { lo? };
+        let mut facts = env.facts.clone();
+        facts.push(Fact::le(&Lin::constant(&target * &sign), &lin.scale(&sign), false));
+        // The rows' cells on the inputs hold too (a boolean column the facts do not speak of).
+        let mut rows: Vec<(usize, usize)> = x.picks.clone();
+        if let Root::Row { table, row, .. } = x.root {
+            rows.push((table, row));
+        }
+        let cells: Vec<(VarId, &CondIr)> = rows
+            .iter()
+            .flat_map(|&(t, r)| p.tables[t].conds.iter().copied().zip(&p.tables[t].rows[r].conds))
+            .filter(|(w, _)| p.vars[*w].kind == VarKind::Input)
+            .collect();
+        self.linear_point_in(&facts, &cells).or_else(|| self.linear_point_in(&env.facts, &cells))
+    }
+
+    /// What holds where row `r` of table `t` answers, with its results: their intervals
+    /// there, and, for a linear result stored as it is computed, its equality.
+    fn row_case(&self, t: usize, r: usize) -> Env {
+        let p = self.p;
+        let table = &p.tables[t];
+        let mut env = self.regions[t][r].clone().unwrap_or_default();
+        for (i, &v) in table.results.iter().enumerate() {
+            let Some(iv) = &self.row_ivs[t][r][i] else { continue };
+            env.facts.extend(range_facts(v, iv));
+            env.over.push((v, iv.clone()));
+            if p.vars[v].rounding.is_none() {
+                if let Some(lin) = table.rows[r].results[i].as_ref().and_then(model::linear_of) {
+                    env.facts.extend(eq_facts(&Lin::var(v).sub(&lin), &Rat::zero()));
+                }
+            }
+        }
+        env
+    }
+
+    /// Bound a define inside a case, for the root that reads it: its interval there.
+    fn inline_define(&mut self, d: usize, case: &mut Env) {
+        let def = &self.p.defines[d];
+        let v = def.var;
+        let s = &self.ann.defines[d];
+        self.quiet += 1;
+        let iv = self.walk(&def.expr, s, case);
+        self.quiet -= 1;
+        let Some(iv) = iv else { return };
+        let mut iv = self.stored_iv(v, &iv);
+        if let Some(all) = &self.iv[v] {
+            iv = (iv.0.max(all.0.clone()), iv.1.min(all.1.clone()));
+        }
+        if iv.0 <= iv.1 {
+            case.facts.extend(range_facts(v, &iv));
+            case.over.push((v, iv));
+        }
+    }
+
+    /// The tables a root's bound is split over, and the defines between them and the root
+    /// (in evaluation order), re-bounded in each case. At most MAX_CASES cases: the tables
+    /// with the most rows are left out first.
+    fn split_plan(&self, e: &TExpr, own: Option<usize>) -> (Vec<usize>, Vec<usize>) {
+        let p = self.p;
+        let mut tables: BTreeSet<usize> = reads_tables(p, e, &self.define_tables);
+        if let Some(t) = own {
+            tables.remove(&t);
+        }
+        let answering = |t: usize| self.regions[t].iter().filter(|r| r.is_some()).count().max(1);
+        let limit = MAX_CASES.min((self.budget / 64).max(1) as usize);
+        let mut split: Vec<usize> = tables.into_iter().collect();
+        while split.iter().map(|&t| answering(t)).product::<usize>() > limit {
+            let (i, _) = split.iter().enumerate().max_by_key(|(_, &t)| (answering(t), t)).unwrap();
+            split.remove(i);
+        }
+        if split.is_empty() {
+            return (split, Vec::new());
+        }
+        // The defines the root reads, through defines, that read a split table.
+        let mut between: BTreeSet<usize> = BTreeSet::new();
+        let mut stack = Vec::new();
+        collect_vars(e, &mut stack);
+        let mut seen = BTreeSet::new();
+        while let Some(w) = stack.pop() {
+            if !seen.insert(w) {
+                continue;
+            }
+            if let Some(Decider::Define(d)) = p.vars[w].decided_by {
+                if self.define_tables[d].iter().any(|t| split.contains(t)) {
+                    between.insert(d);
+                    collect_vars(&p.defines[d].expr, &mut stack);
+                }
+            }
+        }
+        let order: Vec<usize> = p
+            .order
+            .iter()
+            .filter_map(|s| match *s {
+                Step::Define(d) if between.contains(&d) => Some(d),
+                _ => None,
+            })
+            .collect();
+        (split, order)
+    }
+
+    /// Several cases bounded the nodes of one root: one bound per node, the hull.
+    fn merge_nodes(&mut self, from: usize) {
+        let mut merged: Vec<NodeBound> = Vec::new();
+        for nb in self.nodes.drain(from..) {
+            match merged.iter_mut().find(|m| m.path == nb.path) {
+                Some(m) => m.interval = hull(m.interval.take(), nb.interval),
+                None => merged.push(nb),
+            }
+        }
+        self.nodes.extend(merged);
     }
 
     /// A cell compares the column's integer with the literal at the column's scale: the
@@ -802,7 +1296,7 @@ impl<'a> An<'a> {
                     TestIr::IsNone => Vec::new(),
                 };
                 for x in vals.into_iter().filter_map(value_num) {
-                    let n = x / &sc;
+                    let n = num::quot(x, &sc);
                     let int = Inter { what: "literal".into(), lo: n.clone(), hi: n };
                     if int.fits() {
                         continue;
@@ -871,7 +1365,7 @@ impl<'a> An<'a> {
                 _ => {}
             }
         }
-        Env { facts, nonzero }
+        Env { facts, nonzero, over: Vec::new() }
     }
 
     /// The interval a variable holds after a store: its rounding, its unit.
@@ -895,27 +1389,48 @@ impl<'a> An<'a> {
             Some((Value::Num(lo), Value::Num(hi))) => Some((lo.clone(), hi.clone())),
             _ => None,
         };
+        // Outside its range whether or not it also overflows: fixing one leaves the other.
+        if let (Some(d), Some(iv)) = (&declared, &iv) {
+            if iv.0 < d.0 || iv.1 > d.1 {
+                self.report_range(v, d, iv);
+            }
+        }
         let iv = match (failed, &declared) {
             // An overflow was reported: later readers take the claim rather than a cascade.
             (true, Some(d)) => Some(d.clone()),
             _ => iv,
         };
-        if let (false, Some(d), Some(iv)) = (failed, &declared, &iv) {
-            if iv.0 < d.0 || iv.1 > d.1 {
-                self.report_range(v, d, iv);
-            }
-        }
         if let Some(iv) = &iv {
             self.derived.extend(range_facts(v, iv));
         }
+        let (mine, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.root_proof).into_iter().partition(|(w, _)| *w == v);
+        self.root_proof = rest;
+        let roots = mine.into_iter().map(|(_, r)| r).collect();
+        self.bounds.push(BoundProof { var: v, interval: iv.clone(), roots });
         self.iv[v] = iv;
         self.var_entry(v);
     }
 
     /// Check a root's records and its store for int64; returns whether it overflows.
-    fn finish_root(&mut self, store: Option<(&'a Store, &'a TExpr, &'a Scaled, Iv, Iv)>, of: &str) -> bool {
-        let recs = std::mem::take(&mut self.recs);
-        let pending = std::mem::take(&mut self.pending);
+    /// `of` names what the root computes (only the certificate's entries of intermediates say it).
+    fn finish_root(
+        &mut self,
+        store: Option<(&'a Store, &'a TExpr, &'a Scaled, Iv, Iv)>,
+        of: &dyn Fn() -> String,
+    ) -> bool {
+        let recs = merge_recs(std::mem::take(&mut self.recs));
+        let mut pending = std::mem::take(&mut self.pending);
+        // One finding per node, whatever the cases that met it.
+        let mut seen: Vec<*const TExpr> = Vec::new();
+        pending.retain(|pd| {
+            let node = match pd {
+                Pending::ZeroDivisor { node, .. } | Pending::NegativeRoot { node, .. } => *node as *const TExpr,
+            };
+            let fresh = !seen.contains(&node);
+            seen.push(node);
+            fresh
+        });
         let root = self.root;
         let mut failed = false;
         for r in &recs {
@@ -947,7 +1462,7 @@ impl<'a> An<'a> {
             let ints = scale::node_ints(r.s, &r.kids, Some(own));
             let sc = r.s.scale.clone().unwrap_or_else(Rat::one);
             let entry = self.entry(
-                (self.src(r.e.span).to_string(), Some(of.to_string())),
+                (self.src(r.e.span).to_string(), Some(of())),
                 &r.e.ty,
                 Some(self.expr_json(r.e)),
                 own,
@@ -969,34 +1484,59 @@ impl<'a> An<'a> {
         let text = self.show_iv(ty, &union);
         let span = var.range_span.unwrap_or(var.span);
         let declared_text = var.range_text.clone().unwrap_or_else(|| self.show_iv(ty, declared));
-        let (beyond, high) = if proven.1 > declared.1 { (proven.1.clone(), true) } else { (proven.0.clone(), false) };
-        let mut d = Diagnostic::new(
-            "E107",
-            p.file,
-            span,
-            format!("`{}` can reach {}, outside its declared range {declared_text}", var.name, self.show(ty, &beyond)),
-        )
-        .label(format!("the checker proves {}", self.show_iv(ty, proven)))
-        .secondary(p.file, var.span, format!("`{}` is computed from its inputs", var.name))
-        .note(format!("the value lies in {} over every input the rule is asked about", self.show_iv(ty, proven)))
-        .note("the fix widens the range to what the rule computes; whether the computation or the range is wrong is a business decision")
-        .help(format!("widen the range to `{text}`, or change what computes `{}`", var.name))
-        .fix("widen_range", text, Some((p.file, span)));
-        // A witness: inputs that take the value out of its range.
+        let high = proven.1 > declared.1;
+        // A witness: inputs that take the value out of its range, confirmed by the evaluator.
         let score = |inputs: &[Value]| -> Option<(u8, Rat)> {
             let out = eval::evaluate(p, inputs).ok()?;
             let x = value_num(&out.values[v])?.clone();
             Some((1, if high { x } else { -x }))
         };
         let root = self.root;
-        if let Some((w, (_, s))) = self.search(root, &score, self.linear_point(&[]).into_iter().collect()) {
+        // First where the case that takes it furthest reaches its bound.
+        let mut starts: Vec<Vec<Value>> = self.extreme_point(v, high).into_iter().collect();
+        starts.extend(self.linear_point(&[]));
+        let found = self.search(root, &score, starts).and_then(|(w, (_, s))| {
             let x = if high { s } else { -s };
-            if x > declared.1 || x < declared.0 {
-                d = d
-                    .note(format!("with the witness's inputs `{}` is {}", var.name, self.show(ty, &x)))
-                    .witness(json!({"inputs": wire::inputs_json(p, &w)}));
+            (x > declared.1 || x < declared.0).then_some((w, x))
+        });
+        let proven_text = self.show_iv(ty, proven);
+        let mut d = match &found {
+            Some((_, x)) => Diagnostic::new(
+                "E107",
+                p.file,
+                span,
+                format!("`{}` can reach {}, outside its declared range {declared_text}", var.name, self.show(ty, x)),
+            )
+            .label(format!("the checker proves {proven_text}")),
+            None => Diagnostic::new(
+                "E107",
+                p.file,
+                span,
+                format!("`{}` is not proven to stay inside its declared range {declared_text}", var.name),
+            )
+            .label(format!("the checker bounds it by {proven_text}")),
+        };
+        d = d.secondary(p.file, var.span, format!("`{}` is computed from its inputs", var.name));
+        d = match &found {
+            Some((w, x)) => d
+                .note(format!("the value lies in {proven_text} over every input the rule is asked about"))
+                .note(format!("with the witness's inputs `{}` is {}", var.name, self.show(ty, x)))
+                .witness(json!({"inputs": wire::inputs_json(p, w)})),
+            None => {
+                d = d.note(format!(
+                    "not proven: the checker bounds `{}` by {proven_text} over every input the rule is asked about, and found no input that takes it outside {declared_text}",
+                    var.name
+                ));
+                if self.short.get() {
+                    d = d.note("the linear reasoning ran out of its budget on the way, so the bound may be looser than the rule's (`rulec check --budget N` raises it)");
+                }
+                d
             }
-        }
+        };
+        d = d
+            .note("the fix widens the range to what the checker can prove; whether the computation or the range is wrong is a business decision")
+            .help(format!("widen the range to `{text}`, or change what computes `{}`", var.name))
+            .fix("widen_range", text, Some((p.file, span)));
         self.diags.push(d);
     }
 
@@ -1004,37 +1544,53 @@ impl<'a> An<'a> {
         let p = self.p;
         let high = int.hi.floor().to_integer() > scale::i64_max();
         let bound = if high { int.hi.floor().to_integer() } else { int.lo.ceil().to_integer() };
-        let (node_e, span) = match &at {
-            Failure::Node(r) => (r.e, r.e.span),
-            Failure::Store { e, .. } => (*e, e.span),
+        let span = match &at {
+            Failure::Node(r) => r.e.span,
+            Failure::Store { e, .. } => e.span,
         };
         let text = self.src(span);
         let what = self.describe(&at, int);
-        let mut d = Diagnostic::new("E108", p.file, span, format!("`{text}` may overflow int64"))
-            .label(format!("can reach {bound}"))
-            .note(format!("{what} can reach {bound}; int64 holds {}", int64_text()))
-            .help("narrow the input ranges, or reorder the arithmetic so every step stays small (divide or round before multiplying)");
-        let _ = node_e;
         // A witness: the inputs that push this integer furthest.
         let score = |inputs: &[Value]| -> Option<(u8, Rat)> {
             let (values, fires) = self.values_at(root, inputs).ok()?;
             let x = self.inter_at(&at, int, &values, high)?;
             Some((u8::from(fires), if high { x } else { -x }))
         };
-        if let Some((w, (fires, s))) = self.search(root, &score, self.linear_point(&[]).into_iter().collect()) {
-            let x = if high { s } else { -s };
+        let found = self.search(root, &score, self.linear_point(&[]).into_iter().collect());
+        let confirmed = found.as_ref().and_then(|(w, (fires, s))| {
+            let x = if high { s.clone() } else { -s.clone() };
             let beyond = x > Rat::from_integer(scale::i64_max()) || x < Rat::from_integer(scale::i64_min());
-            d = d.witness(json!({"inputs": wire::inputs_json(p, &w)}));
-            d = if fires == 1 && beyond {
-                d.note(format!("with the witness's inputs it is {}", num::to_decimal_string(&x)))
-            } else {
-                d.note(format!(
-                    "the witness takes it furthest of the inputs tried ({}); the bound is the best the checker can prove",
-                    num::to_decimal_string(&x)
-                ))
-            };
-        }
-        self.diags.push(d);
+            (*fires == 1 && beyond).then(|| (w.clone(), x))
+        });
+        let help = "narrow the input ranges, or reorder the arithmetic so every step stays small (divide or round before multiplying)";
+        let d = match (&confirmed, &found) {
+            (Some((w, x)), _) => {
+                let x = num::to_decimal_string(x);
+                Diagnostic::new("E108", p.file, span, format!("`{text}` overflows int64"))
+                    .label(format!("reaches {x}"))
+                    .note(format!("{what} reaches {x} with the witness's inputs; int64 holds {}", int64_text()))
+                    .witness(json!({"inputs": wire::inputs_json(p, w)}))
+            }
+            (None, found) => {
+                let mut d = Diagnostic::new("E108", p.file, span, format!("`{text}` is not proven to fit in int64"))
+                    .label(format!("bounded by {bound}"))
+                    .note(format!(
+                        "not proven: {what} is bounded by {bound}, beyond int64 ({}), and no input was found that takes it there",
+                        int64_text()
+                    ));
+                if let Some((_, (_, s))) = found {
+                    let x = if high { s.clone() } else { -s.clone() };
+                    d = d.note(format!("the furthest the inputs tried take it is {}", num::to_decimal_string(&x)));
+                }
+                if self.short.get() {
+                    d = d.note(
+                        "the linear reasoning ran out of its budget on the way (`rulec check --budget N` raises it)",
+                    );
+                }
+                d
+            }
+        };
+        self.diags.push(d.help(help));
     }
 
     /// A sentence naming the integer that overflows.
@@ -1095,16 +1651,10 @@ impl<'a> An<'a> {
         match pd {
             Pending::ZeroDivisor { node, divisor, env, root } => {
                 let dtext = self.src(divisor.span);
-                let mut d = Diagnostic::new(
-                    "E132",
-                    p.file,
-                    divisor.span,
-                    format!("`{dtext}` may be zero where `{}` divides by it", self.src(node.span)),
-                )
-                .label("may be zero")
-                .help(format!(
+                let ntext = self.src(node.span);
+                let help = format!(
                     "guard the division (`if {dtext} != 0 then … else …`), or exclude 0 from what the inputs may be"
-                ));
+                );
                 let mut extra = env.facts.clone();
                 if let Some(lin) = model::linear_of(divisor) {
                     extra.extend(eq_facts(&lin, &Rat::zero()));
@@ -1124,30 +1674,29 @@ impl<'a> An<'a> {
                 };
                 let starts: Vec<Vec<Value>> =
                     self.linear_point(&extra).into_iter().chain(self.linear_point(&env.facts)).collect();
-                match self.search(root, &score, starts) {
+                let d = match self.search(root, &score, starts) {
                     Some((w, (3, _))) => {
-                        d = d
+                        Diagnostic::new("E132", p.file, divisor.span, format!("`{dtext}` can be zero where `{ntext}` divides by it"))
+                            .label("zero with the witness's inputs")
                             .note("with the witness's inputs the reference evaluator divides by zero")
-                            .witness(json!({"inputs": wire::inputs_json(p, &w)}));
+                            .witness(json!({"inputs": wire::inputs_json(p, &w)}))
                     }
-                    _ => {
-                        d = d.note(
-                            "the checker cannot show the divisor is never zero over the inputs the rule is asked about",
-                        );
-                    }
-                }
-                self.diags.push(d);
+                    _ => Diagnostic::new(
+                        "E132",
+                        p.file,
+                        divisor.span,
+                        format!("`{dtext}` is not proven nonzero where `{ntext}` divides by it"),
+                    )
+                    .label("not proven nonzero")
+                    .note("not proven: the checker cannot show the divisor is never zero over the inputs the rule is asked about, and found no input that makes it zero"),
+                };
+                self.diags.push(d.help(help));
             }
             Pending::NegativeRoot { node, arg, env, root } => {
                 let atext = self.src(arg.span);
-                let mut d = Diagnostic::new(
-                    "E134",
-                    p.file,
-                    arg.span,
-                    format!("`{atext}` may be negative where `{}` takes its root", self.src(node.span)),
-                )
-                .label("may be below zero")
-                .help(format!("take the root of a value that cannot be negative, such as `isqrt(max({atext}, 0))`"));
+                let ntext = self.src(node.span);
+                let help =
+                    format!("take the root of a value that cannot be negative, such as `isqrt(max({atext}, 0))`");
                 let score = |inputs: &[Value]| -> Option<(u8, Rat)> {
                     match self.values_at(root, inputs) {
                         Err(EvalError::NegativeRoot) => Some((3, Rat::zero())),
@@ -1163,19 +1712,26 @@ impl<'a> An<'a> {
                     extra.push(Fact::le(&lin, &Lin::constant(Rat::zero()), true));
                 }
                 let starts: Vec<Vec<Value>> = self.linear_point(&extra).into_iter().collect();
-                match self.search(root, &score, starts) {
-                    Some((w, (3, _))) => {
-                        d = d
-                            .note(
-                                "with the witness's inputs the reference evaluator takes the root of a negative number",
-                            )
-                            .witness(json!({"inputs": wire::inputs_json(p, &w)}));
-                    }
-                    _ => d = d.note(
-                        "the checker cannot show the value is never negative over the inputs the rule is asked about",
-                    ),
-                }
-                self.diags.push(d);
+                let d = match self.search(root, &score, starts) {
+                    Some((w, (3, _))) => Diagnostic::new(
+                        "E134",
+                        p.file,
+                        arg.span,
+                        format!("`{atext}` can be negative where `{ntext}` takes its root"),
+                    )
+                    .label("below zero with the witness's inputs")
+                    .note("with the witness's inputs the reference evaluator takes the root of a negative number")
+                    .witness(json!({"inputs": wire::inputs_json(p, &w)})),
+                    _ => Diagnostic::new(
+                        "E134",
+                        p.file,
+                        arg.span,
+                        format!("`{atext}` is not proven non-negative where `{ntext}` takes its root"),
+                    )
+                    .label("not proven non-negative")
+                    .note("not proven: the checker cannot show the value is never negative over the inputs the rule is asked about, and found no input that makes it negative"),
+                };
+                self.diags.push(d.help(help));
             }
         }
     }
@@ -1378,6 +1934,11 @@ impl<'a> An<'a> {
     /// Inputs satisfying the program's facts and `extra`, found by fixing one input at a
     /// time to a whole number of its unit inside what the facts still allow (nearest 0).
     fn linear_point(&self, extra: &[Fact]) -> Option<Vec<Value>> {
+        self.linear_point_in(extra, &[])
+    }
+
+    /// [`Self::linear_point`] with each input also taking a value its `cells` accept.
+    fn linear_point_in(&self, extra: &[Fact], cells: &[(VarId, &CondIr)]) -> Option<Vec<Value>> {
         let p = self.p;
         if !self.feasible {
             return None;
@@ -1393,12 +1954,18 @@ impl<'a> An<'a> {
         let mut out = Vec::new();
         for &v in &p.inputs {
             let var = &p.vars[v];
+            let accepted = |x: &Value| cells.iter().all(|(w, c)| *w != v || eval::cell_holds(c, x));
             if var.optional {
-                out.push(Value::None);
+                out.push(if accepted(&Value::None) {
+                    Value::None
+                } else {
+                    self.candidates(v).into_iter().find(|x| accepted(x)).unwrap_or(Value::None)
+                });
                 continue;
             }
             let Some(raw) = self.raw[v].clone() else {
-                out.push(self.candidates(v).into_iter().next()?);
+                let cands = self.candidates(v);
+                out.push(cands.iter().find(|x| accepted(x)).or(cands.first()).cloned()?);
                 continue;
             };
             let mut b = self.budget;
@@ -1415,7 +1982,7 @@ impl<'a> An<'a> {
             let mut fixed = None;
             for k in tries {
                 let x = k * &f;
-                if x < lo || x > hi {
+                if x < lo || x > hi || !accepted(&Value::Num(x.clone())) {
                     continue;
                 }
                 let mut next = facts.clone();
@@ -1511,6 +2078,41 @@ impl<'a> An<'a> {
             }
         }
     }
+}
+
+/// The records of a root bounded in several cases: one per node, its intervals the hulls.
+fn merge_recs(recs: Vec<Rec<'_>>) -> Vec<Rec<'_>> {
+    let mut out: Vec<Rec> = Vec::new();
+    for r in recs {
+        match out.iter_mut().find(|m| m.path == r.path) {
+            Some(m) => {
+                for (a, b) in m.kids.iter_mut().zip(r.kids) {
+                    *a = hull(a.take(), b);
+                }
+                m.own = hull(m.own.take(), r.own);
+            }
+            None => out.push(r),
+        }
+    }
+    out
+}
+
+/// The tables whose results an expression reads, directly or through the defines it reads
+/// (`define_tables`, per define, those of defines earlier in the evaluation order).
+fn reads_tables(p: &Program, e: &TExpr, define_tables: &[BTreeSet<usize>]) -> BTreeSet<usize> {
+    let mut vs = Vec::new();
+    collect_vars(e, &mut vs);
+    let mut out = BTreeSet::new();
+    for w in vs {
+        match p.vars[w].decided_by {
+            Some(Decider::Table(t)) => {
+                out.insert(t);
+            }
+            Some(Decider::Define(d)) => out.extend(define_tables[d].iter().copied()),
+            None => {}
+        }
+    }
+    out
 }
 
 /// Where an integer overflows: a node of the expression, or the store into a variable.

@@ -138,7 +138,7 @@ pub struct Rule<'a> {
     pub p: &'a Program,
     pub graph: graph::Graph,
     pub layout: Vec<graph::Placed>,
-    pub suite: Suite,
+    pub suite: &'a Suite,
 }
 
 impl<'a> Rule<'a> {
@@ -146,7 +146,7 @@ impl<'a> Rule<'a> {
         let p = u.program;
         let g = graph::build(p);
         let layout = graph::layout(p, &g);
-        Rule { u, p, graph: g, layout, suite: crate::vectors::build(p) }
+        Rule { u, p, graph: g, layout, suite: u.suite() }
     }
 
     /// A span of the rule file, as written.
@@ -590,7 +590,7 @@ pub fn table_figures(t: &TableProof) -> TableFigures {
         undecided: t.undecided.len(),
         meeting: t.meeting.len(),
         reached: t.reach.iter().filter(|x| x.is_some()).count(),
-        witnessed: t.reach.iter().filter(|x| x.as_ref().is_some_and(|re| re.inputs.is_some())).count(),
+        witnessed: t.reach.iter().filter(|x| x.as_ref().is_some_and(|re| re.witness.is_some())).count(),
     }
 }
 
@@ -900,7 +900,7 @@ fn moved_input(p: &Program, pair: &Pair) -> Option<usize> {
 
 fn cases_section(r: &Rule, audience: Audience, b: &mut Vec<Block>) {
     let p = r.p;
-    let pairs = case_pairs(&r.suite);
+    let pairs = case_pairs(r.suite);
     match audience {
         Audience::Approver => {
             b.push(h(2, "cases", vec![text("Cases on either side of each threshold")]));

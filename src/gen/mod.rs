@@ -3,8 +3,6 @@
 //! lives here; a backend only spells the rule in its language.
 
 pub mod api;
-pub mod legacy_plan;
-pub mod names;
 pub mod naming;
 pub mod plan;
 pub mod printer;
@@ -12,7 +10,7 @@ pub mod text;
 pub mod walk;
 
 use crate::analysis::Analysis;
-use crate::sema::{EnumId, Program, Value, VarId};
+use crate::sema::Program;
 use serde_json::json;
 
 pub use crate::lang::Lang;
@@ -29,7 +27,9 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Ruby => &ruby::Ruby,
         Lang::Php => &php::Php,
         Lang::Swift => &swift::Swift,
+        Lang::Sql => &sql::Sql,
         Lang::Numpy => &numpy::Numpy,
+        Lang::Wasm => &wasm::Wasm,
     }
 }
 
@@ -40,8 +40,10 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub mod sql;
 pub mod swift;
 pub mod typescript;
+pub mod wasm;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,9 +64,16 @@ pub struct Unit<'a> {
     pub sha256: String,
     /// The rule's text (the comment beside each branch quotes its cells).
     pub text: String,
+    /// The boundary suite, built once for the vectors files and the page.
+    suite: std::sync::OnceLock<crate::vectors::Suite>,
 }
 
 impl<'a> Unit<'a> {
+    /// The rule's boundary suite (`vectors::build`), built on first use.
+    pub fn suite(&self) -> &crate::vectors::Suite {
+        self.suite.get_or_init(|| crate::vectors::build(self.program))
+    }
+
     /// The unit of a rule that checked clean, as every door builds it (`None` for an enums
     /// file, which generates nothing on its own, and for a rule with errors).
     pub fn of(checked: &'a crate::Checked, sources: &crate::Sources) -> Option<Unit<'a>> {
@@ -81,6 +90,7 @@ impl<'a> Unit<'a> {
             source_name,
             sha256: src.sha256.clone(),
             text: src.text.clone(),
+            suite: std::sync::OnceLock::new(),
         })
     }
 
@@ -93,6 +103,7 @@ impl<'a> Unit<'a> {
             source_name: source_name.to_string(),
             sha256: sha256.to_string(),
             text: text.to_string(),
+            suite: std::sync::OnceLock::new(),
         }
     }
 
@@ -127,6 +138,18 @@ pub struct Runner {
     pub run: Vec<String>,
 }
 
+/// One way `rulec test` reaches a language's code, named in the report by `via`: most
+/// languages have one, their runner; SQL has two (the query on SQLite, the function on a
+/// real PostgreSQL).
+#[derive(Clone, Debug)]
+pub struct Pass {
+    pub via: &'static str,
+    pub runner: Runner,
+    /// A command that succeeds when what the pass needs beyond its programs is there (a
+    /// server it can reach); when it fails, the pass is not run, and what it printed says why.
+    pub probe: Option<Vec<String>>,
+}
+
 pub trait Backend: Sync {
     fn lang(&self) -> Lang;
     /// Commands that build every rule's runner of a language folder at once (one javac for
@@ -140,8 +163,12 @@ pub trait Backend: Sync {
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;
+    /// Every pass `rulec test` makes over one rule: by default the runner alone.
+    fn passes(&self, alias: &str) -> Vec<Pass> {
+        vec![Pass { via: "runner", runner: self.runner(alias), probe: None }]
+    }
     /// This language's entry in `rulec api` (formats.md): every name the generated code
-    /// really uses. Build it with [`api_param`], [`api_output`] and [`api_enums`].
+    /// really uses (built with `api::Entry`).
     fn api(&self, unit: &Unit) -> serde_json::Value;
 }
 
@@ -160,58 +187,6 @@ pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
         m.insert(l.name().into(), backend(l).api(u));
     }
     serde_json::Value::Object(m)
-}
-
-/// A parameter as `api` lists it: the wire name, the identifier, the type as this language
-/// spells it, the unit and the range in wire integers (absent where the type has none).
-pub fn api_param(u: &Unit, v: VarId, ty: &str) -> serde_json::Value {
-    let p = u.program;
-    let var = &p.vars[v];
-    let mut m = serde_json::Map::new();
-    m.insert("name".into(), json!(var.name));
-    m.insert("alias".into(), json!(names::ident(&var.name, var.alias.as_deref())));
-    m.insert("type".into(), json!(ty));
-    if let Some(unit) = var.ty.unit() {
-        m.insert("unit".into(), json!(unit.symbol));
-    }
-    if let Some((Value::Num(lo), Value::Num(hi))) = &var.range {
-        let f = var.ty.factor();
-        m.insert("range".into(), json!({"min": wire_int(&(lo / &f)), "max": wire_int(&(hi / &f))}));
-    }
-    m.insert("optional".into(), json!(var.optional));
-    serde_json::Value::Object(m)
-}
-
-/// An output as `api` lists it: a parameter's fields and its rounding (grid in wire integers).
-pub fn api_output(u: &Unit, v: VarId, ty: &str) -> serde_json::Value {
-    let mut out = api_param(u, v, ty);
-    if let Some(r) = &u.program.vars[v].rounding {
-        out["rounding"] = json!({"mode": r.mode.as_str(), "grid": wire_int(&r.grid_units)});
-    }
-    out
-}
-
-/// The enums as `api` lists them, each value with the spelling `member` gives it in this language.
-pub fn api_enums(
-    u: &Unit,
-    alias: &dyn Fn(EnumId) -> String,
-    member: &dyn Fn(EnumId, u32) -> String,
-) -> serde_json::Value {
-    let p = u.program;
-    json!(p
-        .enums
-        .iter()
-        .enumerate()
-        .map(|(e, en)| json!({
-            "name": en.name,
-            "alias": alias(e),
-            "values": en.values.iter().enumerate().map(|(i, v)| json!({"name": v.name, "alias": member(e, i as u32)})).collect::<Vec<_>>(),
-        }))
-        .collect::<Vec<_>>())
-}
-
-fn wire_int(r: &crate::num::Rat) -> serde_json::Value {
-    serde_json::from_str(&r.to_integer().to_string()).unwrap_or(serde_json::Value::Null)
 }
 
 /// The Rust module of a rule, `<alias>.rs`: the file `rulec gen` writes under `rust/`, the
@@ -234,9 +209,9 @@ pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
             out.push(crate::doc::page_file(u));
         }
     }
-    out.extend(helper_vectors());
+    out.extend(helper_vectors().iter().cloned());
     let p = u.program;
-    let suite = crate::vectors::build(p);
+    let suite = u.suite();
     let lines = |f: &dyn Fn(&crate::vectors::Vector) -> String| -> String {
         suite.vectors.iter().map(|v| f(v) + "\n").collect()
     };
@@ -274,17 +249,29 @@ pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
         .collect()
 }
 
+/// The divisors of the unit vectors' quotients: a backend that spells a division by a
+/// constant its own way holds that spelling to the same cases (SQL).
+pub const HELPER_DIVISORS: [i64; 12] = [1, 2, 3, 4, 10, -1, -2, -3, -4, -10, i64::MAX, i64::MIN + 1];
+
+/// The moduli of the unit vectors' remainders.
+pub const HELPER_MODULI: [i64; 6] = [1, 3, -3, 7, -7, i64::MAX];
+
 /// The unit vectors of the arithmetic every module carries (the seven roundings of a
 /// quotient, the remainder from zero up, the whole square root), with the reference's
 /// answers: `vectors/_helpers.jsonl` and its expected file. The harness runs each
 /// language's `_helpers_runner` on them like a rule's runner. Numbers travel as strings, so
 /// a reader that holds JSON numbers as doubles cannot round them.
-pub fn helper_vectors() -> Vec<File> {
+pub fn helper_vectors() -> &'static [File] {
+    static FILES: std::sync::OnceLock<Vec<File>> = std::sync::OnceLock::new();
+    FILES.get_or_init(unit_vector_files)
+}
+
+fn unit_vector_files() -> Vec<File> {
     use crate::num::{int, isqrt, mod_euclid, round_to_integer, Rat, RoundMode};
     let (min, max) = (i64::MIN, i64::MAX);
     let mut cases: Vec<(String, i64, i64, i64)> = Vec::new();
     let dividends = [-7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, -9, 15, -15, max, min + 1, min, max - 1];
-    let divisors = [1, 2, 3, 4, 10, -1, -2, -3, -4, -10, max, min + 1];
+    let divisors = HELPER_DIVISORS;
     for m in RoundMode::ALL {
         for &n in &dividends {
             for &d in &divisors {
@@ -296,7 +283,7 @@ pub fn helper_vectors() -> Vec<File> {
         }
     }
     for &a in &[-7, -6, -3, -1, 0, 1, 3, 6, 7, max, min, min + 1] {
-        for &b in &[1, 3, -3, 7, -7, max] {
+        for &b in &HELPER_MODULI {
             let r = mod_euclid(&int(a), &int(b)).to_integer();
             cases.push(("mod".into(), a, b, i64::try_from(r).expect("a remainder below |b|")));
         }

@@ -203,9 +203,21 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         })
         .collect();
     let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
-    let slots = plan.tables().map(|t| global.claim(template(n.slot, &t.slot.to_string()), Case::Keep)).collect();
+    // `{}` is the table's place; `{name}` its name (SQL's `<table>_row` column).
+    let slots: Vec<String> = plan
+        .tables()
+        .map(|t| global.claim(template(&n.slot.replace("{name}", &t.name), &t.slot.to_string()), Case::Keep))
+        .collect();
     let mut values =
         if n.values_apart { Scope::values(n) } else { Scope { taken: global.taken.clone(), ..Scope::new(n) } };
+    // The row a table matched is a value too: values that live apart from the module's
+    // names still stay away from it (SQL's `<table>_row` beside the variables' columns).
+    if n.values_apart {
+        for s in &slots {
+            let k = values.key(s);
+            values.taken.insert(k);
+        }
+    }
     let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
     // After the values: a value named like one of them keeps its name, the local moves.
     let locals = n.locals.iter().map(|&l| (l, values.claim(l.to_string(), Case::Keep))).collect();

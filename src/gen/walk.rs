@@ -147,3 +147,50 @@ pub fn record(plan: &Plan, h: &mut impl Hooks) {
         }
     }
 }
+
+/// One column of a language that computes a rule as columns of a relation (SQL's query):
+/// a define, the row a table matched, or a result of a table by that row.
+#[derive(Clone, Copy, Debug)]
+pub enum Column<'a> {
+    Define(VarId, &'a Expr),
+    /// The first row whose condition holds (the table's pair guards read the same conditions).
+    Row(&'a TablePlan),
+    /// One result of a table: what the row it matched stores.
+    Result(&'a TablePlan, VarId),
+}
+
+/// The steps as layers of columns: a column reads the inputs and the columns of earlier
+/// layers only, so a layer is one SELECT over the one before it (a CTE). Each column goes
+/// in the first layer that can hold it; within a layer, columns keep the evaluation order.
+pub fn layers(plan: &Plan) -> Vec<Vec<Column<'_>>> {
+    // The first layer each variable can be read in: 0 for the inputs.
+    let mut ready = vec![0usize; plan.vars.len()];
+    let mut out: Vec<Vec<Column>> = Vec::new();
+    fn put<'a>(out: &mut Vec<Vec<Column<'a>>>, layer: usize, c: Column<'a>) {
+        if out.len() <= layer {
+            out.resize_with(layer + 1, Vec::new);
+        }
+        out[layer].push(c);
+    }
+    let after = |ready: &[usize], e: &Expr| e.vars().into_iter().map(|v| ready[v]).max().unwrap_or(0);
+    for step in &plan.steps {
+        match step {
+            Step::Define { var, value } => {
+                let at = after(&ready, value);
+                put(&mut out, at, Column::Define(*var, value));
+                ready[*var] = at + 1;
+            }
+            Step::Table(t) => {
+                let at = t.rows.iter().map(|r| after(&ready, &r.cond)).max().unwrap_or(0);
+                put(&mut out, at, Column::Row(t));
+                for &var in &t.results {
+                    let reads = t.rows.iter().flat_map(|r| &r.assigns).filter(|(v, _)| *v == var);
+                    let at = reads.map(|(_, e)| after(&ready, e)).fold(at + 1, usize::max);
+                    put(&mut out, at, Column::Result(t, var));
+                    ready[var] = at + 1;
+                }
+            }
+        }
+    }
+    out
+}

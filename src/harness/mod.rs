@@ -18,7 +18,8 @@ use std::time::Duration;
 pub struct TestResult {
     pub rule: String,
     pub lang: Lang,
-    /// How the vectors reached the code: `runner` for the language's own runner.
+    /// How the vectors reached the code (`gen::Pass::via`): `runner` for a language's own
+    /// runner; `sqlite` and `postgresql` for SQL's two doors.
     pub via: &'static str,
     pub vectors: usize,
     pub refused: usize,
@@ -29,10 +30,13 @@ pub struct TestResult {
     pub error: Option<String>,
 }
 
-/// A language that was not run at all, and why (a toolchain missing, nothing generated).
+/// A language (or one pass of it) that was not run at all, and why (a toolchain missing, a
+/// server out of reach, nothing generated).
 #[derive(Clone, Debug)]
 pub struct Skipped {
     pub lang: Lang,
+    /// The pass (`gen::Pass::via`) that was not run; `runner` for a language's only one.
+    pub via: &'static str,
     pub reason: String,
 }
 
@@ -67,8 +71,11 @@ impl Report {
                        "ok": r.ok, "ran": r.ran, "first_diff": r.first_diff, "error": r.error})
             })
             .collect();
-        let skipped: Vec<Json> =
-            self.skipped.iter().map(|s| json!({"lang": s.lang.name(), "reason": s.reason, "ran": false})).collect();
+        let skipped: Vec<Json> = self
+            .skipped
+            .iter()
+            .map(|s| json!({"lang": s.lang.name(), "via": s.via, "reason": s.reason, "ran": false}))
+            .collect();
         json!({"results": results, "skipped": skipped})
     }
 }
@@ -91,19 +98,26 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     rules.sort();
     let mut report = Report::default();
     let wanted: Vec<Lang> = if opts.langs.is_empty() { Lang::ALL.to_vec() } else { opts.langs.clone() };
-    let mut jobs: Vec<(Lang, String)> = Vec::new();
+    // One job per (language, pass, rule).
+    let mut jobs: Vec<(Lang, usize, String)> = Vec::new();
     let mut scratch: Vec<(Lang, tempfile::TempDir, bool)> = Vec::new();
     for lang in wanted {
         let lang_dir = dir.join(lang.name());
         if !lang_dir.is_dir() {
             if !opts.langs.is_empty() {
-                report.skipped.push(Skipped { lang, reason: format!("{} was not generated", lang_dir.display()) });
+                let reason = format!("{} was not generated", lang_dir.display());
+                report.skipped.push(Skipped { lang, via: "runner", reason });
             }
             continue;
         }
-        let runner = gen::backend(lang).runner("");
-        if let Some(missing) = runner.needs.iter().find(|p| !on_path(p)) {
-            report.skipped.push(Skipped { lang, reason: format!("{missing} is not on PATH") });
+        let mut passes = Vec::new();
+        for (i, pass) in gen::backend(lang).passes("").iter().enumerate() {
+            match unavailable(pass) {
+                Some(reason) => report.skipped.push(Skipped { lang, via: pass.via, reason }),
+                None => passes.push(i),
+            }
+        }
+        if passes.is_empty() {
             continue;
         }
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -118,7 +132,9 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
             None => false,
         };
         scratch.push((lang, dir, built));
-        jobs.extend(rules.iter().map(|r| (lang, r.clone())));
+        for &pass in &passes {
+            jobs.extend(rules.iter().map(|r| (lang, pass, r.clone())));
+        }
     }
     let threads =
         if opts.jobs > 0 { opts.jobs } else { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) };
@@ -128,10 +144,10 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         for _ in 0..threads.min(jobs.len()).max(1) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((lang, alias)) = jobs.get(i) else { break };
+                let Some((lang, pass, alias)) = jobs.get(i) else { break };
                 let (_, folder, built) =
                     scratch.iter().find(|(l, ..)| l == lang).expect("a scratch folder per language");
-                let r = test_one(&vectors_dir, folder.path(), *built, *lang, alias);
+                let r = test_one(&vectors_dir, folder.path(), *built, *lang, *pass, alias);
                 done.lock().expect("no job panics holding the lock").push((i, r));
             });
         }
@@ -142,7 +158,35 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     Ok(report)
 }
 
-fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &str) -> TestResult {
+/// Why a pass cannot run here (a program not on PATH, its probe failing), or `None`.
+fn unavailable(pass: &gen::Pass) -> Option<String> {
+    if let Some(missing) = pass.runner.needs.iter().find(|p| !on_path(p)) {
+        return Some(format!("{missing} is not on PATH"));
+    }
+    let probe = pass.probe.as_ref()?;
+    let child = Command::new(&probe[0])
+        .args(&probe[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let said = |out: &std::process::Output| {
+        let text = String::from_utf8_lossy(&out.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            format!("{} exited with {}", probe[0], out.status)
+        } else {
+            text
+        }
+    };
+    match child.map_err(|e| e.to_string()).and_then(|c| wait_with_timeout(c, Duration::from_secs(30))) {
+        Ok(out) if out.status.success() => None,
+        Ok(out) => Some(format!("{} failed: {}", probe.join(" "), said(&out))),
+        Err(e) => Some(format!("{} failed: {e}", probe.join(" "))),
+    }
+}
+
+fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, pass: usize, alias: &str) -> TestResult {
+    let pass = gen::backend(lang).passes(alias).swap_remove(pass);
     let vectors = std::fs::read_to_string(vectors_dir.join(format!("{alias}.jsonl"))).unwrap_or_default();
     let expected = std::fs::read_to_string(vectors_dir.join(format!("{alias}.expected.jsonl"))).unwrap_or_default();
     let count = vectors.lines().count();
@@ -150,7 +194,7 @@ fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &
     let mut result = TestResult {
         rule: alias.to_string(),
         lang,
-        via: "runner",
+        via: pass.via,
         vectors: count,
         refused,
         ok: false,
@@ -158,7 +202,7 @@ fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, alias: &
         first_diff: None,
         error: None,
     };
-    match build_and_run(folder, built, lang, alias, &vectors) {
+    match build_and_run(folder, built, &pass.runner, &vectors) {
         Err(e) => result.error = Some(e),
         Ok(got) => {
             result.ran = true;
@@ -199,8 +243,7 @@ fn run_step(step: &[String], dir: &Path) -> Result<(), String> {
 
 /// Build the rule's runner in the language's scratch folder (unless every runner was built at
 /// once) and run it on the vectors.
-fn build_and_run(folder: &Path, built: bool, lang: Lang, alias: &str, vectors: &str) -> Result<String, String> {
-    let runner = gen::backend(lang).runner(alias);
+fn build_and_run(folder: &Path, built: bool, runner: &gen::Runner, vectors: &str) -> Result<String, String> {
     if !built {
         for step in &runner.build {
             run_step(step, folder)?;

@@ -56,6 +56,57 @@ impl RoundMode {
     }
 }
 
+/// `a / b` (b ≠ 0), without the gcd a rational division pays when both are whole and b
+/// divides a, or b is one: the common case of a base unit or a grid of 1.
+pub fn quot(a: &Rat, b: &Rat) -> Rat {
+    if b.is_one() {
+        return a.clone();
+    }
+    if a.is_integer() && b.is_integer() {
+        let (q, r) = a.numer().div_rem(b.numer());
+        if r.is_zero() {
+            return Rat::from_integer(q);
+        }
+    }
+    a / b
+}
+
+/// `a · b`, without the gcd when both are whole.
+pub fn prod(a: &Rat, b: &Rat) -> Rat {
+    if a.is_integer() && b.is_integer() {
+        return Rat::from_integer(a.numer() * b.numer());
+    }
+    a * b
+}
+
+/// Whether `x` is a whole multiple of `step` (> 0).
+pub fn on_grid(x: &Rat, step: &Rat) -> bool {
+    if step.is_one() {
+        return x.is_integer();
+    }
+    if x.is_integer() && step.is_integer() {
+        return (x.numer() % step.numer()).is_zero();
+    }
+    (x / step).is_integer()
+}
+
+/// ⌈x⌉ and ⌊x⌋, free for a whole number.
+pub fn ceil(x: &Rat) -> Rat {
+    if x.is_integer() {
+        x.clone()
+    } else {
+        x.ceil()
+    }
+}
+
+pub fn floor(x: &Rat) -> Rat {
+    if x.is_integer() {
+        x.clone()
+    } else {
+        x.floor()
+    }
+}
+
 /// Round `x` to a whole number by `mode`.
 pub fn round_to_integer(x: &Rat, mode: RoundMode) -> BigInt {
     let floor = x.floor().to_integer();
@@ -94,8 +145,11 @@ pub fn round_to_integer(x: &Rat, mode: RoundMode) -> BigInt {
 /// Round `x` to a multiple of `grid` (> 0) by `mode`; ties are judged on the grid.
 pub fn round_to_grid(x: &Rat, mode: RoundMode, grid: &Rat) -> Rat {
     debug_assert!(grid.is_positive());
+    if on_grid(x, grid) {
+        return x.clone();
+    }
     let k = round_to_integer(&(x / grid), mode);
-    Rat::from_integer(k) * grid
+    prod(&Rat::from_integer(k), grid)
 }
 
 /// Remainder from zero up: 0 <= r < |b| (Euclidean), for rationals.

@@ -757,8 +757,8 @@ impl Lower {
 
     fn lit_value_diag(&self, lit: &ast::Literal, ty: &Ty) -> Result<Value, Box<Diagnostic>> {
         let file = self.file;
-        let tn = self.tyname(ty);
         let mismatch = |what: &str| {
+            let tn = self.tyname(ty);
             Box::new(
                 Diagnostic::new("E061", file, lit.span, format!("expected a value of {tn}, found {what}"))
                     .label(format!("not a value of {tn}"))
@@ -828,17 +828,18 @@ impl Lower {
         span: Span,
     ) -> Result<Rat, Box<Diagnostic>> {
         let file = self.file;
-        let tn = self.tyname(ty);
+        // Named only in a diagnostic: most literals need no text.
+        let tn = || self.tyname(ty);
         let base = match (ty, unit) {
             (Ty::Int | Ty::Number, None) => value.clone(),
             (Ty::Int | Ty::Number, Some(u)) => {
                 return Err(Box::new(
-                    Diagnostic::new("E060", file, u.span, format!("`{}` is a unit, and {tn} has none", u.name))
+                    Diagnostic::new("E060", file, u.span, format!("`{}` is a unit, and {} has none", u.name, tn()))
                         .label("a count has no unit")
                         .help("write the number alone"),
                 ))
             }
-            (Ty::Rate { .. }, Some(u)) if u.name == "%" => value / int(100),
+            (Ty::Rate { .. }, Some(u)) if u.name == "%" => crate::num::quot(value, &int(100)),
             (Ty::Rate { .. }, _) => {
                 return Err(Box::new(
                     Diagnostic::new("E062", file, span, "a rate literal always carries `%`")
@@ -861,7 +862,7 @@ impl Lower {
                         ""
                     };
                     return Err(Box::new(
-                        Diagnostic::new("E060", file, u.span, format!("`{}` cannot be read as {tn}{why}", u.name))
+                        Diagnostic::new("E060", file, u.span, format!("`{}` cannot be read as {}{why}", u.name, tn()))
                             .label(format!(
                                 "a unit of another {}",
                                 if matches!(lu.dim, Dim::Money(_)) { "currency" } else { "dimension" }
@@ -869,11 +870,11 @@ impl Lower {
                             .help(format!("write the value in {}", want.symbol)),
                     ));
                 }
-                value * lu.factor()
+                crate::num::prod(value, &lu.factor())
             }
             (Ty::Money { unit: want, .. } | Ty::Qty { unit: want }, None) => {
                 return Err(Box::new(
-                    Diagnostic::new("E060", file, span, format!("a number without a unit where {tn} is expected"))
+                    Diagnostic::new("E060", file, span, format!("a number without a unit where {} is expected", tn()))
                         .label("the unit is missing")
                         .help(format!("write `{}{}`", crate::num::to_decimal_string(value), want.symbol)),
                 ))
@@ -881,7 +882,8 @@ impl Lower {
             _ => unreachable!("number_value is called for numeric types"),
         };
         let factor = ty.factor();
-        if !matches!(ty, Ty::Number) && !(&base / &factor).is_integer() {
+        if !matches!(ty, Ty::Number) && !crate::num::on_grid(&base, &factor) {
+            let tn = tn();
             return Err(Box::new(
                 Diagnostic::new("E056", file, span, format!("this value is not a whole number of {tn}'s unit"))
                     .label("off the unit's grid")
@@ -1558,12 +1560,13 @@ impl Lower {
         if !ok {
             return None;
         }
-        let mut rows = Vec::new();
+        // Exact capacities: a table may have tens of thousands of rows.
+        let mut rows = Vec::with_capacity(t.rows.len());
         for row in &t.rows {
-            let mut cell_spans = Vec::new();
-            let mut cells = Vec::new();
-            let mut rconds = Vec::new();
-            let mut rres = Vec::new();
+            let mut cell_spans = Vec::with_capacity(row.cells.len());
+            let mut cells = Vec::with_capacity(row.cells.len());
+            let mut rconds = Vec::with_capacity(conds.len());
+            let mut rres = Vec::with_capacity(results.len());
             for (i, cell) in row.cells.iter().enumerate() {
                 cell_spans.push(cell.span);
                 cells.push(self.source_text(cell.span));
@@ -1611,7 +1614,7 @@ impl Lower {
         };
         let ty = self.vars[v].ty.clone();
         let optional = self.vars[v].optional;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(tests.len());
         for t in tests {
             match t {
                 ast::Test::Equals(lit) if lit.kind == LitKind::None => {
@@ -1642,7 +1645,7 @@ impl Lower {
                         );
                         return None;
                     }
-                    let mut bs = Vec::new();
+                    let mut bs = Vec::with_capacity(bounds.len());
                     for (op, lit) in bounds {
                         bs.push((*op, self.lit_value(lit, &ty)?));
                     }

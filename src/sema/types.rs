@@ -132,7 +132,7 @@ impl Grid {
     pub fn fits(&self, unit: &Rat) -> bool {
         match self {
             Grid::Zero => true,
-            Grid::Step(s) => (s / unit).is_integer(),
+            Grid::Step(s) => crate::num::on_grid(s, unit),
             Grid::Unknown => false,
         }
     }

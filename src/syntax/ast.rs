@@ -383,8 +383,9 @@ pub struct CellSyntax {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
     Cond(Condition),
-    /// A result: an expression (`none` is the literal `none`).
-    Result(Expr),
+    /// A result: an expression (`none` is the literal `none`). Boxed: a table has many
+    /// condition cells, and each would otherwise be as large as an expression.
+    Result(Box<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -443,6 +443,12 @@ impl Lexer<'_, '_> {
 }
 
 fn decimal_value(int_text: &str, frac_text: &str) -> BigRational {
+    // A whole number that fits a machine word, the common case, needs no reduction.
+    if frac_text.is_empty() {
+        if let Ok(n) = int_text.parse::<u64>() {
+            return BigRational::from_integer(BigInt::from(n));
+        }
+    }
     let digits = format!("{int_text}{frac_text}");
     let numer: BigInt = digits.parse().unwrap_or_default();
     let denom = num_traits::pow(BigInt::from(10), frac_text.len());

@@ -520,7 +520,7 @@ impl<'a> FileParser<'a> {
                 );
                 continue;
             }
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(cells.len());
             let mut ok = true;
             for (i, cell) in cells.iter().enumerate() {
                 let parsed = if cell.tokens.is_empty() {
@@ -528,7 +528,7 @@ impl<'a> FileParser<'a> {
                         .label("write something here")
                         .help("write `-` for any value, or the value the row gives"))
                 } else if i >= result_start {
-                    result_cell(cell.tokens, cell.span, file).map(Cell::Result)
+                    result_cell(cell.tokens, cell.span, file).map(|e| Cell::Result(Box::new(e)))
                 } else {
                     condition_cell(cell.tokens, cell.span, file).map(Cell::Cond)
                 };
@@ -625,6 +625,7 @@ fn condition_cell(tokens: &[Token], span: Span, file: FileId) -> Result<Conditio
         tests.push(test(&mut c, file)?);
     }
     c.end(file)?;
+    tests.shrink_to_fit();
     Ok(Condition::Tests { negated, tests })
 }
 
@@ -653,6 +654,7 @@ fn test(c: &mut Cursor, file: FileId) -> Result<Test, Diagnostic> {
         bounds.push((op, literal(c, file)?));
     }
     if !bounds.is_empty() {
+        bounds.shrink_to_fit();
         return Ok(Test::Bounds(bounds));
     }
     Ok(Test::Equals(literal(c, file)?))

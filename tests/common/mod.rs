@@ -1,9 +1,11 @@
 //! What the integration tests share: the binary, the corpus, the toolchain rule (under CI a
-//! missing toolchain fails the test; elsewhere it is a note), and `rulec test` as CI runs it.
+//! missing toolchain fails the test; elsewhere it is a note), `rulec test` as CI runs it, and
+//! the analysis tests' check that no diagnostic claims what it has not shown.
 #![allow(dead_code)]
 
 use rulec::eval::wire;
 use rulec::sema::{Program, Ty, Value};
+use rulec::Checked;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -60,7 +62,7 @@ pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
 }
 
 /// The languages this machine kind can install: every one but Swift.
-pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy";
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy,sql,wasm";
 
 /// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
 /// language under CI (Swift cannot be installed here, and is tested apart); the report.
@@ -173,4 +175,111 @@ pub fn random_call(p: &Program, rng: &mut Lcg) -> Json {
         m.insert(var.name.clone(), wire::to_wire(p, var, &value));
     }
     Json::Object(m)
+}
+
+/// Whether the PostgreSQL libpq's environment names (PGHOST, PGPORT, PGUSER, PGDATABASE)
+/// answers psql. When it does not: a failure under CI (.ci/run starts one), a note elsewhere.
+pub fn postgres(test: &str) -> bool {
+    if !toolchain(test, &["psql"]) {
+        return false;
+    }
+    let out =
+        Command::new("psql").args(["-X", "-q", "-A", "-t", "-c", "SELECT 1"]).env("PGCONNECT_TIMEOUT", "10").output();
+    match out {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = other.map(|o| text(&o.stderr)).unwrap_or_else(|e| e.to_string());
+            if std::env::var_os("CI").is_some() {
+                panic!("{test}: no PostgreSQL server answers, and CI is set: {why}");
+            }
+            eprintln!("note: {test} skipped: no PostgreSQL server answers (set PGHOST, PGPORT, PGUSER): {why}");
+            false
+        }
+    }
+}
+
+/// The codes whose claims need a witness the reference evaluator confirms.
+const CLAIMS: &[&str] = &["E101", "E103", "E107", "E108", "E132", "E134"];
+
+/// Every diagnostic that carries no witness states only what the checker has shown: its text
+/// says "not proven" and gives what it found, and claims nothing it has not seen happen.
+/// (E102 and E104 are never made without a witness; E105 is a refutation, shown for every
+/// input: the tests hold its proof to brute force.)
+pub fn assert_no_unproven_claim(c: &Checked, context: &str) {
+    for d in &c.diagnostics {
+        if ["E102", "E104"].contains(&d.code) {
+            assert!(d.witness.is_some(), "{context}: {} without a witness: {}", d.code, d.message);
+        }
+        if !CLAIMS.contains(&d.code) || d.witness.is_some() {
+            continue;
+        }
+        let text = format!("{} {} {}", d.message, d.primary.text, d.notes.join(" "));
+        assert!(text.contains("not proven"), "{context}: {} without a witness says what is not proven: {text}", d.code);
+        if d.code == "E103" {
+            // Never firing is proven; only that some input matches the row is not.
+            continue;
+        }
+        for claim in
+            ["can reach", "can be zero", "can be negative", "reaches", "overflows int64", "some input matches no row"]
+        {
+            assert!(!text.contains(claim), "{context}: {} claims `{claim}` without a witness: {text}", d.code);
+        }
+    }
+}
+
+// --- Wasm (tests/gen_wasm.rs, tests/cross_language.rs) ---
+
+/// Whether rustc, node and the standard library of `target` are here: a failure under CI, a
+/// note elsewhere.
+pub fn wasm_toolchain(test: &str, target: &str) -> bool {
+    if !toolchain(test, &["rustc", "node"]) {
+        return false;
+    }
+    let out =
+        std::process::Command::new("rustc").args(["--print", "target-libdir", "--target", target]).output().unwrap();
+    if Path::new(text(&out.stdout).trim()).is_dir() {
+        return true;
+    }
+    assert!(std::env::var_os("CI").is_none(), "{test}: rustup target add {target}, and CI is set");
+    eprintln!("note: {test} skipped: the {target} standard library is not installed");
+    false
+}
+
+/// Run a command line (the words of `rulec api`'s `build`, say) in `dir`; it must succeed
+/// and print nothing.
+pub fn run_line(line: &str, extra: &[&str], dir: &Path) {
+    let words: Vec<&str> = line.split(' ').collect();
+    let out = std::process::Command::new(words[0]).args(&words[1..]).args(extra).current_dir(dir).output().unwrap();
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success() && said.is_empty(), "{line}:\n{said}");
+}
+
+/// What a program prints for `input` on its stdin; it must exit 0.
+pub fn feed(program: &str, args: &[&str], dir: &Path, input: &[u8]) -> String {
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "{program} {args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// The reference evaluator's answer to one line: the record, or the refusal line.
+pub fn reference(p: &rulec::sema::Program, line: &str) -> String {
+    match rulec::eval::wire::read_line(p, line) {
+        Err(refusal) => rulec::eval::wire::refusal_line(&refusal),
+        Ok(values) => match rulec::eval::evaluate(p, &values) {
+            Ok(outcome) => rulec::eval::wire::record(p, &values, &outcome, ""),
+            Err(e) => rulec::eval::wire::contradiction_line(&e),
+        },
+    }
 }

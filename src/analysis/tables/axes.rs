@@ -23,6 +23,7 @@ use crate::eval::{self, cell_holds};
 use crate::num::{int, Rat};
 use crate::sema::*;
 use crate::syntax::ast::CmpOp;
+use num_bigint::BigInt;
 use num_traits::{One, Zero};
 use std::cmp::Ordering;
 
@@ -106,6 +107,29 @@ pub struct Axis {
     /// The axis takes every value of its column's domain only through these coordinates:
     /// a value decided by a table is limited to what its rows produce.
     pub produced: bool,
+    /// When every numeric coordinate is a closed interval of whole numbers (ends unbounded
+    /// allowed) and every representative is whole: per numeric coordinate its ends and its
+    /// representative as machine integers, so a table of many rows is read with integer
+    /// comparisons.
+    pub keys: Option<Vec<Key>>,
+}
+
+/// A numeric coordinate in machine integers: its ends (`i128::MIN`/`MAX` when unbounded)
+/// and its representative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub lo: i128,
+    pub hi: i128,
+    pub rep: i128,
+}
+
+/// A whole number that fits a machine integer.
+fn small(x: &Rat) -> Option<i128> {
+    if x.is_integer() {
+        i128::try_from(x.numer()).ok()
+    } else {
+        None
+    }
 }
 
 impl Axis {
@@ -120,6 +144,13 @@ impl Axis {
     pub fn coord_of(&self, v: &Value) -> Option<usize> {
         match v {
             Value::Num(n) if self.numeric > 0 => {
+                if let (Some(keys), Some(x)) = (&self.keys, small(n)) {
+                    let i = keys.partition_point(|k| k.rep <= x);
+                    return [i.checked_sub(1), Some(i)]
+                        .into_iter()
+                        .flatten()
+                        .find(|&i| i < keys.len() && keys[i].lo <= x && x <= keys[i].hi);
+                }
                 // The last numeric coordinate whose representative is <= n, or the first.
                 let i = self.reps[..self.numeric].partition_point(|r| match r {
                     Value::Num(r) => r <= n,
@@ -152,7 +183,9 @@ impl Axis {
         match cell {
             CondIr::Any if n > 0 => vec![(0, n - 1)],
             CondIr::Any => Vec::new(),
-            CondIr::Tests { .. } if self.len() <= 64 || !self.fast_path_applies(cell) => self.accepts_by_eval(cell),
+            CondIr::Tests { .. } if (self.len() <= 64 && self.keys.is_none()) || !self.fast_path_applies(cell) => {
+                self.accepts_by_eval(cell)
+            }
             CondIr::Tests { negated, tests } => {
                 let mut parts: Vec<(u32, u32)> = Vec::new();
                 for t in tests {
@@ -169,6 +202,37 @@ impl Axis {
                                         parts.push((i as u32, i as u32));
                                     }
                                 }
+                            }
+                        }
+                        TestIr::Bounds(bs)
+                            if self.keys.is_some()
+                                && bs.iter().all(|(_, b)| matches!(b, Value::Num(x) if small(x).is_some())) =>
+                        {
+                            let keys = self.keys.as_ref().unwrap();
+                            let bounds: Vec<(CmpOp, i128)> = bs
+                                .iter()
+                                .filter_map(|(op, b)| match b {
+                                    Value::Num(x) => Some((*op, small(x)?)),
+                                    _ => None,
+                                })
+                                .collect();
+                            let holds = |op: CmpOp, r: i128, b: i128| op.holds(r.cmp(&b));
+                            let lower = |k: &Key| {
+                                bounds
+                                    .iter()
+                                    .filter(|(op, _)| matches!(op, CmpOp::Gt | CmpOp::Ge))
+                                    .all(|&(op, b)| holds(op, k.rep, b))
+                            };
+                            let upper = |k: &Key| {
+                                bounds
+                                    .iter()
+                                    .filter(|(op, _)| matches!(op, CmpOp::Lt | CmpOp::Le))
+                                    .all(|&(op, b)| holds(op, k.rep, b))
+                            };
+                            let lo = keys.partition_point(|k| !lower(k));
+                            let hi = keys.partition_point(upper);
+                            if lo < hi {
+                                parts.push((lo as u32, hi as u32 - 1));
                             }
                         }
                         TestIr::Bounds(bs) => {
@@ -307,8 +371,24 @@ pub fn build_axis(p: &Program, table: &TableIr, column: usize) -> Axis {
     let var = &p.vars[v];
     let kind = if var.kind == VarKind::Input { AxisKind::Input } else { AxisKind::Derived };
     let cells: Vec<&CondIr> = table.rows.iter().map(|r| &r.conds[column]).collect();
-    let mut axis =
-        Axis { column, var: v, kind, step: None, coords: Vec::new(), reps: Vec::new(), numeric: 0, produced: false };
+    let mut axis = Axis {
+        column,
+        var: v,
+        kind,
+        step: None,
+        coords: Vec::new(),
+        reps: Vec::new(),
+        numeric: 0,
+        produced: false,
+        keys: None,
+    };
+    build_coords(p, v, var, kind, &cells, &mut axis);
+    axis.keys = integer_keys(&axis);
+    axis
+}
+
+/// Every coordinate of an axis, by the column's kind (see the module documentation).
+fn build_coords(p: &Program, v: VarId, var: &Var, kind: AxisKind, cells: &[&CondIr], axis: &mut Axis) {
     if kind == AxisKind::Derived {
         if let Some(values) = produced_values(p, v) {
             axis.produced = true;
@@ -322,7 +402,7 @@ pub fn build_axis(p: &Program, table: &TableIr, column: usize) -> Axis {
                 }
                 axis.reps.push(x);
             }
-            return axis;
+            return;
         }
     }
     match &var.ty {
@@ -347,7 +427,7 @@ pub fn build_axis(p: &Program, table: &TableIr, column: usize) -> Axis {
         }
         Ty::Str => {
             let mut named: Vec<String> = Vec::new();
-            for c in &cells {
+            for c in cells {
                 if let CondIr::Tests { tests, .. } = c {
                     for t in tests {
                         if let TestIr::OneOf(vs) = t {
@@ -369,13 +449,28 @@ pub fn build_axis(p: &Program, table: &TableIr, column: usize) -> Axis {
             axis.coords.push(Coord::OtherString);
             axis.reps.push(Value::Str(other_string(&named)));
         }
-        _ => numeric_coords(p, v, &cells, &mut axis),
+        _ => numeric_coords(p, v, cells, axis),
     }
     if var.optional {
         axis.coords.push(Coord::None);
         axis.reps.push(Value::None);
     }
-    axis
+}
+
+/// The machine-integer reading of an axis' numeric coordinates, when it has one.
+fn integer_keys(axis: &Axis) -> Option<Vec<Key>> {
+    let mut keys = Vec::with_capacity(axis.numeric);
+    for (c, r) in axis.coords[..axis.numeric].iter().zip(&axis.reps) {
+        let (lo, hi) = c.ends()?;
+        let end = |e: EndRef, unbounded: i128| match e {
+            None => Some(unbounded),
+            Some((_, true)) => None,
+            Some((x, false)) => small(x),
+        };
+        let Value::Num(r) = r else { return None };
+        keys.push(Key { lo: end(lo, i128::MIN)?, hi: end(hi, i128::MAX)?, rep: small(r)? });
+    }
+    Some(keys)
 }
 
 /// A string no cell names: the shortest of "", "other", "other1", … not in the list.
@@ -418,17 +513,32 @@ fn domain(p: &Program, v: VarId) -> (Option<Rat>, Option<Rat>) {
 }
 
 fn ceil_div(a: &Rat, s: &Rat) -> Rat {
-    (a / s).ceil()
+    crate::num::ceil(&crate::num::quot(a, s))
 }
 
 fn floor_div(a: &Rat, s: &Rat) -> Rat {
-    (a / s).floor()
+    crate::num::floor(&crate::num::quot(a, s))
+}
+
+/// `k + 1` and `k - 1` of a whole number, without a rational's reduction.
+fn succ(k: &Rat) -> Rat {
+    Rat::from_integer(k.numer() + 1)
+}
+
+fn pred(k: &Rat) -> Rat {
+    Rat::from_integer(k.numer() - 1)
 }
 
 fn numeric_coords(p: &Program, v: VarId, cells: &[&CondIr], axis: &mut Axis) {
     let (lo, hi) = domain(p, v);
-    let lits = literals(cells);
     axis.step = var_step(p, v);
+    if let Some(s) = axis.step.clone() {
+        if integer_grid(cells, &lo, &hi, &s, axis).is_some() {
+            axis.numeric = axis.coords.len();
+            return;
+        }
+    }
+    let lits = literals(cells);
     match axis.step.clone() {
         Some(s) => {
             // Grid indices: the value k·s. A literal x cuts before ⌈x/s⌉, and, when it is a
@@ -442,10 +552,10 @@ fn numeric_coords(p: &Program, v: VarId, cells: &[&CondIr], axis: &mut Axis) {
             }
             let mut cuts: Vec<Rat> = Vec::new();
             for x in &lits {
-                let q = x / &s;
+                let q = crate::num::quot(x, &s);
                 if q.is_integer() {
-                    cuts.push(q.clone());
-                    cuts.push(q + Rat::one());
+                    cuts.push(succ(&q));
+                    cuts.push(q);
                 } else {
                     cuts.push(q.ceil());
                 }
@@ -457,11 +567,11 @@ fn numeric_coords(p: &Program, v: VarId, cells: &[&CondIr], axis: &mut Axis) {
             starts.extend(cuts.into_iter().map(Some));
             for (i, start) in starts.iter().enumerate() {
                 let end = match starts.get(i + 1) {
-                    Some(Some(next)) => Some(next - Rat::one()),
+                    Some(Some(next)) => Some(pred(next)),
                     _ => h.clone(),
                 };
-                let lo_end = start.as_ref().map(|k| End { at: k * &s, open: false });
-                let hi_end = end.as_ref().map(|k| End { at: k * &s, open: false });
+                let lo_end = start.as_ref().map(|k| End { at: crate::num::prod(k, &s), open: false });
+                let hi_end = end.as_ref().map(|k| End { at: crate::num::prod(k, &s), open: false });
                 let rep = match (&lo_end, &hi_end) {
                     (Some(a), _) => a.at.clone(),
                     (None, Some(b)) => b.at.clone(),
@@ -525,6 +635,72 @@ fn numeric_coords(p: &Program, v: VarId, cells: &[&CondIr], axis: &mut Axis) {
         }
     }
     axis.numeric = axis.coords.len();
+}
+
+/// [`numeric_coords`] on a grid of a whole step where every literal and both ends of the
+/// domain are whole numbers in machine integers: the same coordinates, cut with integer
+/// arithmetic (a table of many rows names many literals). None (and nothing pushed) when
+/// some number is not such.
+fn integer_grid(cells: &[&CondIr], lo: &Option<Rat>, hi: &Option<Rat>, s: &Rat, axis: &mut Axis) -> Option<()> {
+    let s = small(s).filter(|&s| s > 0)?;
+    let ceil_div = |x: i128| -((-x).div_euclid(s));
+    let l = match lo {
+        Some(x) => Some(ceil_div(small(x)?)),
+        None => None,
+    };
+    let h = match hi {
+        Some(x) => Some(small(x)?.div_euclid(s)),
+        None => None,
+    };
+    if let (Some(l), Some(h)) = (l, h) {
+        if l > h {
+            return Some(());
+        }
+    }
+    let mut cuts: Vec<i128> = Vec::new();
+    for c in cells {
+        let CondIr::Tests { tests, .. } = c else { continue };
+        for t in tests {
+            let xs: Box<dyn Iterator<Item = &Value>> = match t {
+                TestIr::Bounds(bs) => Box::new(bs.iter().map(|(_, b)| b)),
+                TestIr::OneOf(vs) => Box::new(vs.iter()),
+                TestIr::IsNone => Box::new(std::iter::empty()),
+            };
+            for x in xs {
+                let Value::Num(x) = x else { continue };
+                let x = small(x)?;
+                if x.rem_euclid(s) == 0 {
+                    cuts.push(x / s);
+                    cuts.push(x / s + 1);
+                } else {
+                    cuts.push(ceil_div(x));
+                }
+            }
+        }
+    }
+    cuts.retain(|&c| l.is_none_or(|l| c > l) && h.is_none_or(|h| c <= h));
+    cuts.sort_unstable();
+    cuts.dedup();
+    let at =
+        |k: i128| Rat::from_integer(k.checked_mul(s).map_or_else(|| BigInt::from(k) * BigInt::from(s), BigInt::from));
+    let mut starts: Vec<Option<i128>> = vec![l];
+    starts.extend(cuts.into_iter().map(Some));
+    for (i, start) in starts.iter().enumerate() {
+        let end = match starts.get(i + 1) {
+            Some(Some(next)) => Some(next - 1),
+            _ => h,
+        };
+        let lo_end = start.map(|k| End { at: at(k), open: false });
+        let hi_end = end.map(|k| End { at: at(k), open: false });
+        let rep = match (&lo_end, &hi_end) {
+            (Some(a), _) => a.at.clone(),
+            (None, Some(b)) => b.at.clone(),
+            (None, None) => Rat::zero(),
+        };
+        axis.coords.push(Coord::Interval { lo: lo_end, hi: hi_end });
+        axis.reps.push(Value::Num(rep));
+    }
+    Some(())
 }
 
 /// A grid point inside `[lo, hi]` (values, either end may be missing), nearest `lo`.

@@ -7,7 +7,8 @@
 
 use super::axes::{var_step, Axis};
 use crate::analysis::linear::{self, Fact, Lin, Outcome};
-use crate::analysis::model::{comparison_facts, linear_of, Model, Origin};
+use crate::analysis::model::{comparison_facts, linear_with, Model, Origin};
+use crate::analysis::scale::Iv;
 use crate::num::Rat;
 use crate::sema::*;
 use crate::syntax::ast::CmpOp;
@@ -25,6 +26,31 @@ pub enum FactRef {
     /// A cell of another table's row that must hold for the row to fire: its column's
     /// variable `≥ at` (`hi == false`) or `≤ at`, strict when `open` (the cell is one interval).
     Cell { table: usize, row: usize, column: usize, hi: bool, at: Rat, open: bool },
+    /// A fact found on the way, written out, and how it follows ([`Derivation`]).
+    Derived { fact: Fact, how: Box<Derivation> },
+}
+
+/// How a derived fact follows from the rule and the facts before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Derivation {
+    /// A bound of the interval the value analysis proved for a derived variable (over every
+    /// input the rule is asked about).
+    Proven { var: VarId },
+    /// The value a case of a split gives a variable.
+    Fixed { var: VarId, at: Rat },
+    /// A define that is linear once the case's fixed values are read: `var` against its
+    /// expression (the fact says which side).
+    DefineAt { var: VarId },
+    /// The `index`-th fact the boolean define heading `axis` asserts when it is `value`, the
+    /// case's fixed values read.
+    BoolAt { axis: usize, value: bool, index: usize },
+    /// `var`'s define is a monotone function of a linear form (`model::monotone_in`); the
+    /// bound `from` on `var` bounds that form: the next grid point of the form past the
+    /// fact's bound takes `var` past `from`'s.
+    Monotone { var: VarId, from: FactRef, step: Rat },
+    /// The interval of `var`'s define with each variable it reads inside the bounds `given`
+    /// (facts on one variable each, or fixed values).
+    Interval { var: VarId, given: Vec<FactRef> },
 }
 
 /// The linear reasoning ran out of its allowance.
@@ -46,6 +72,9 @@ pub struct LinearSystem {
     pub linked: bool,
     /// Per axis: the facts a boolean define column asserts for `false` and for `true`.
     pub bool_facts: Vec<Option<[Vec<Fact>; 2]>>,
+    /// The bounds the value analysis proved for derived variables these facts speak of,
+    /// where they are narrower than what the rule declares.
+    pub proven: Vec<(Fact, FactRef)>,
 }
 
 /// Whether an axis takes part in linear facts (a numeric column that is never none).
@@ -55,9 +84,16 @@ pub fn numeric_axis(p: &Program, axis: &Axis) -> bool {
 }
 
 impl LinearSystem {
-    pub fn build(p: &Program, model: &Model, axes: &[Axis]) -> LinearSystem {
+    /// `theory` names more variables the columns depend on (through defines that are not
+    /// linear); `known` is every interval the value analysis proved so far.
+    pub fn build(p: &Program, model: &Model, axes: &[Axis], theory: &[VarId], known: &[Option<Iv>]) -> LinearSystem {
         let mut sys = LinearSystem::default();
         let mut inset = vec![false; p.vars.len()];
+        for &v in theory {
+            if !p.vars[v].optional && (p.vars[v].ty.is_numeric() || p.vars[v].ty == Ty::Date) {
+                inset[v] = true;
+            }
+        }
         for axis in axes {
             let mut bf = None;
             if p.vars[axis.var].ty == Ty::Bool {
@@ -104,6 +140,31 @@ impl LinearSystem {
         if sys.model_facts.iter().any(|&i| !matches!(model.origins[i], Origin::Range { .. })) {
             sys.linked = true;
         }
+        for (v, var) in p.vars.iter().enumerate() {
+            if !inset[v] || var.kind == VarKind::Input {
+                continue;
+            }
+            let Some(Some((lo, hi))) = known.get(v) else { continue };
+            let declared = match &var.range {
+                Some((Value::Num(a), Value::Num(b))) => Some((a, b)),
+                _ => None,
+            };
+            let x = Lin::var(v);
+            let mut add = |lin: Lin| {
+                let fact = Fact { lin, strict: false };
+                sys.proven
+                    .push((fact.clone(), FactRef::Derived { fact, how: Box::new(Derivation::Proven { var: v }) }));
+            };
+            if declared.is_none_or(|(a, _)| lo > a) {
+                add(Lin::constant(lo.clone()).sub(&x));
+            }
+            if declared.is_none_or(|(_, b)| hi < b) {
+                add(x.sub(&Lin::constant(hi.clone())));
+            }
+        }
+        if !sys.proven.is_empty() {
+            sys.linked = true;
+        }
         for axis in axes {
             if inset[axis.var] && !sys.vars.contains(&axis.var) {
                 sys.vars.push(axis.var);
@@ -130,6 +191,10 @@ impl LinearSystem {
         for &i in &self.model_facts {
             facts.push(model.facts[i].clone());
             refs.push(FactRef::Model(i));
+        }
+        for (f, r) in &self.proven {
+            facts.push(f.clone());
+            refs.push(r.clone());
         }
         for (k, axis) in axes.iter().enumerate() {
             let (a, b) = ranges[k];
@@ -197,7 +262,25 @@ impl LinearSystem {
     }
 }
 
-fn refute_refs(facts: Vec<Fact>, refs: Vec<FactRef>, budget: &mut u64) -> Result<Option<Farkas>, OutOfBudget> {
+/// The bounds a box (per axis a run of coordinates) puts on its numeric columns.
+pub fn coord_facts(p: &Program, axes: &[Axis], ranges: &[(u32, u32)]) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for (axis, &(a, b)) in axes.iter().zip(ranges) {
+        if !numeric_axis(p, axis) {
+            continue;
+        }
+        let x = Lin::var(axis.var);
+        if let Some((Some(lo), _)) = axis.coords[a as usize].numeric_bounds() {
+            facts.push(Fact { lin: Lin::constant(lo.at).sub(&x), strict: lo.open });
+        }
+        if let Some((_, Some(hi))) = axis.coords[b as usize].numeric_bounds() {
+            facts.push(Fact { lin: x.sub(&Lin::constant(hi.at)), strict: hi.open });
+        }
+    }
+    facts
+}
+
+pub fn refute_refs(facts: Vec<Fact>, refs: Vec<FactRef>, budget: &mut u64) -> Result<Option<Farkas>, OutOfBudget> {
     {
         match linear::refute(&facts, budget) {
             Outcome::Infeasible(y) => {
@@ -273,6 +356,22 @@ fn negate(op: CmpOp) -> Option<CmpOp> {
 /// or is a disjunction, asserts nothing). A comparison of one variable on a grid with a
 /// constant is tightened to the grid: `visits < 12` is `visits ≤ 11`.
 pub fn bool_define_facts(p: &Program, e: &TExpr, value: bool, depth: usize) -> Vec<Fact> {
+    bool_facts_under(p, e, value, depth, &|_| None)
+}
+
+/// [`bool_define_facts`] in a case where the variables `fixed` names hold one value each:
+/// a comparison that is linear once they are read asserts its fact.
+pub fn bool_define_facts_with(p: &Program, e: &TExpr, value: bool, fixed: &dyn Fn(VarId) -> Option<Rat>) -> Vec<Fact> {
+    bool_facts_under(p, e, value, 0, fixed)
+}
+
+fn bool_facts_under(
+    p: &Program,
+    e: &TExpr,
+    value: bool,
+    depth: usize,
+    fixed: &dyn Fn(VarId) -> Option<Rat>,
+) -> Vec<Fact> {
     if depth > 16 {
         return Vec::new();
     }
@@ -286,23 +385,25 @@ pub fn bool_define_facts(p: &Program, e: &TExpr, value: bool, depth: usize) -> V
         }
         TExprKind::Cmp(op, a, b) if a.ty.is_numeric() || a.ty == Ty::Date => {
             let op = if value { Some(*op) } else { negate(*op) };
-            let (Some(op), Some(la), Some(lb)) = (op, linear_of(a), linear_of(b)) else { return Vec::new() };
+            let (Some(op), Some(la), Some(lb)) = (op, linear_with(a, fixed), linear_with(b, fixed)) else {
+                return Vec::new();
+            };
             comparison_facts(op, &la, &lb).unwrap_or_default().into_iter().map(|f| tighten(p, f)).collect()
         }
-        TExprKind::Not(x) => bool_define_facts(p, x, !value, depth + 1),
+        TExprKind::Not(x) => bool_facts_under(p, x, !value, depth + 1, fixed),
         TExprKind::And(x, y) if value => {
-            let mut f = bool_define_facts(p, x, true, depth + 1);
-            f.extend(bool_define_facts(p, y, true, depth + 1));
+            let mut f = bool_facts_under(p, x, true, depth + 1, fixed);
+            f.extend(bool_facts_under(p, y, true, depth + 1, fixed));
             f
         }
         TExprKind::Or(x, y) if !value => {
-            let mut f = bool_define_facts(p, x, false, depth + 1);
-            f.extend(bool_define_facts(p, y, false, depth + 1));
+            let mut f = bool_facts_under(p, x, false, depth + 1, fixed);
+            f.extend(bool_facts_under(p, y, false, depth + 1, fixed));
             f
         }
         TExprKind::Var(w) => match p.vars[*w].decided_by {
             Some(Decider::Define(d)) if p.vars[*w].ty == Ty::Bool => {
-                bool_define_facts(p, &p.defines[d].expr, value, depth + 1)
+                bool_facts_under(p, &p.defines[d].expr, value, depth + 1, fixed)
             }
             _ => Vec::new(),
         },

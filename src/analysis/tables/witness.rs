@@ -12,6 +12,7 @@
 
 use super::axes::{grid_point_in, other_string, var_step, Axis};
 use super::facts::bool_define_facts;
+use super::theory::Hint;
 use crate::analysis::linear::{self, Fact, Lin};
 use crate::analysis::model::{Model, Origin};
 use crate::eval::{self, cell_holds, wire};
@@ -19,6 +20,7 @@ use crate::num::Rat;
 use crate::sema::*;
 use num_traits::{Signed, Zero};
 use serde_json::{Map, Value as Json};
+use std::sync::Arc;
 
 /// A small deterministic generator (splitmix64).
 #[derive(Clone, Debug)]
@@ -45,12 +47,14 @@ impl SplitMix {
 type Bound = Option<(Rat, bool)>;
 
 /// What a variable must satisfy.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Pred<'a> {
     /// Its value lies in coordinates `[first, last]` of an axis.
     Coords(&'a Axis, u32, u32),
     /// A cell holds on it.
     Cell(&'a CondIr),
+    /// It is this value (the case a search by cases left open fixes it).
+    Is(Value),
 }
 
 impl Pred<'_> {
@@ -58,6 +62,7 @@ impl Pred<'_> {
         match self {
             Pred::Coords(axis, a, b) => axis.coord_of(v).is_some_and(|i| (*a as usize..=*b as usize).contains(&i)),
             Pred::Cell(c) => cell_holds(c, v),
+            Pred::Is(x) => v == x,
         }
     }
     /// The interval of numbers the predicate keeps, when it is one interval of a non-optional number.
@@ -72,6 +77,7 @@ impl Pred<'_> {
                 let (_, hi) = axis.coords[b].numeric_bounds()?;
                 Some((lo.map(|e| (e.at, e.open)), hi.map(|e| (e.at, e.open))))
             }
+            Pred::Is(Value::Num(x)) => Some((Some((x.clone(), false)), Some((x.clone(), false)))),
             Pred::Cell(CondIr::Tests { negated: false, tests }) if tests.len() == 1 => match &tests[0] {
                 TestIr::Bounds(bs) => {
                     let (mut lo, mut hi) = (None, None);
@@ -115,6 +121,9 @@ pub struct Search<'c> {
     /// [`Finder::confirm_typed`].
     pub door: bool,
     pub allowance: &'c std::cell::Cell<usize>,
+    /// The case a search by cases found the box may be reached in: its fixed values, the
+    /// rows it takes and its linear facts guide the choices.
+    pub hint: Option<&'c Hint>,
 }
 
 /// A confirmed witness: the inputs (in `p.inputs` order) and every value the table read.
@@ -127,10 +136,11 @@ pub struct Found {
 pub struct Finder<'a> {
     p: &'a Program,
     /// Per table, its axes.
-    axes: &'a [Vec<Axis>],
+    axes: &'a [Arc<Vec<Axis>>],
     model: &'a Model,
     /// Per variable, the values worth trying for an input (empty for the others).
-    cands: Vec<Vec<Value>>,
+    /// (Found when first asked for: a table of many rows cuts its inputs many times.)
+    cands: Vec<std::cell::OnceCell<Vec<Value>>>,
     /// Model facts that mention no optional variable (the others hold only when it is present).
     usable: Vec<bool>,
     /// Per table, the variables it reads (`eval::needed_vars`).
@@ -147,12 +157,9 @@ fn fact_vars(f: &Fact) -> impl Iterator<Item = usize> + '_ {
 }
 
 impl<'a> Finder<'a> {
-    pub fn new(p: &'a Program, axes: &'a [Vec<Axis>], model: &'a Model) -> Finder<'a> {
+    pub fn new(p: &'a Program, axes: &'a [Arc<Vec<Axis>>], model: &'a Model) -> Finder<'a> {
         let usable: Vec<bool> = model.facts.iter().map(|f| fact_vars(f).all(|v| !p.vars[v].optional)).collect();
-        let mut cands = vec![Vec::new(); p.vars.len()];
-        for &v in &p.inputs {
-            cands[v] = candidates(p, axes, model, v);
-        }
+        let cands = (0..p.vars.len()).map(|_| std::cell::OnceCell::new()).collect();
         let needed = (0..p.tables.len()).map(|t| eval::needed_vars(p, t)).collect();
         let mut derived: Vec<VarId> = Vec::new();
         for step in p.order.iter().rev() {
@@ -218,14 +225,14 @@ impl<'a> Finder<'a> {
         goal: &dyn Fn(&[Value]) -> bool,
         how: Search<'_>,
     ) -> Option<Found> {
-        let Search { attempts, seed, door, allowance } = how;
+        let Search { attempts, seed, door, allowance, hint } = how;
         let mut rng = SplitMix(seed ^ (t as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         for attempt in 0..attempts {
             if allowance.get() == 0 {
                 return None;
             }
             allowance.set(allowance.get() - 1);
-            let Some(inputs) = self.attempt(t, ranges, attempt, &mut rng) else { continue };
+            let Some(inputs) = self.attempt(t, ranges, attempt, &mut rng, hint) else { continue };
             let values = if door { self.confirm(t, &inputs) } else { self.confirm_typed(t, &inputs) };
             if let Some(values) = values {
                 if goal(&values) {
@@ -234,6 +241,16 @@ impl<'a> Finder<'a> {
             }
         }
         None
+    }
+
+    /// The values worth trying for input `v`: every end of its range and of every coordinate
+    /// any table cuts it into (so one value of each stretch the cells tell apart), none for
+    /// an optional.
+    pub fn candidates_of(&self, v: VarId) -> &[Value] {
+        if !self.p.inputs.contains(&v) {
+            return &[];
+        }
+        self.cands[v].get_or_init(|| candidates(self.p, self.axes, self.model, v))
     }
 
     /// Read the inputs through the door and evaluate what table `t` reads.
@@ -279,10 +296,26 @@ impl<'a> Finder<'a> {
         Json::Object(m)
     }
 
-    fn attempt(&self, t: usize, ranges: &[(u32, u32)], attempt: usize, rng: &mut SplitMix) -> Option<Vec<Value>> {
+    fn attempt(
+        &self,
+        t: usize,
+        ranges: &[(u32, u32)],
+        attempt: usize,
+        rng: &mut SplitMix,
+        hint: Option<&Hint>,
+    ) -> Option<Vec<Value>> {
         let p = self.p;
         let mut preds: Vec<Vec<Pred<'a>>> = vec![Vec::new(); p.vars.len()];
         let mut facts: Vec<Fact> = Vec::new();
+        // What the case fixes is required; the rows it takes are the producers chosen.
+        if let Some(h) = hint {
+            for (v, x) in &h.case.fixed {
+                preds[*v].push(Pred::Is(Value::Num(x.clone())));
+            }
+            facts.extend(h.facts.iter().cloned());
+        }
+        let hinted = |v: VarId| hint.is_some_and(|h| h.facts.iter().any(|f| f.lin.coeffs.contains_key(&v)));
+        let chosen_row = |v: VarId| hint.and_then(|h| h.case.rows.iter().find(|(w, _)| *w == v).map(|(_, r)| *r));
         for (k, axis) in self.axes[t].iter().enumerate() {
             let (a, b) = ranges[k];
             if a == 0 && b as usize + 1 == axis.len() && !axis.produced {
@@ -306,10 +339,16 @@ impl<'a> Finder<'a> {
                     // candidate the requirements on those inputs accept.
                     let fits = |r: usize| {
                         table.rows[r].conds.iter().zip(&table.conds).all(|(cell, &w)| {
+                            let pinned = preds[w].iter().filter_map(|pr| match pr {
+                                Pred::Is(x) => Some(x),
+                                _ => None,
+                            });
                             matches!(cell, CondIr::Any)
                                 || p.vars[w].kind != VarKind::Input
-                                || self.cands[w]
+                                || self
+                                    .candidates_of(w)
                                     .iter()
+                                    .chain(pinned)
                                     .any(|x| cell_holds(cell, x) && preds[w].iter().all(|pr| pr.holds(x)))
                         })
                     };
@@ -324,7 +363,11 @@ impl<'a> Finder<'a> {
                     if producers.is_empty() {
                         return None;
                     }
-                    let r = if attempt == 0 { producers[0] } else { producers[rng.below(producers.len())] };
+                    let r = match chosen_row(v) {
+                        Some(r) if producers.contains(&r) => r,
+                        _ if attempt == 0 => producers[0],
+                        _ => producers[rng.below(producers.len())],
+                    };
                     for (c, cell) in table.rows[r].conds.iter().enumerate() {
                         if !matches!(cell, CondIr::Any) {
                             preds[table.conds[c]].push(Pred::Cell(cell));
@@ -338,7 +381,7 @@ impl<'a> Finder<'a> {
                             if let Some(b) = pred.single_bool() {
                                 facts.extend(bool_define_facts(p, expr, b, 0));
                             }
-                        } else if !var.optional && self.has_define_facts(v) {
+                        } else if !var.optional && (self.has_define_facts(v) || hinted(v)) {
                             if let Some((lo, hi)) = pred.interval() {
                                 if let Some((x, open)) = lo {
                                     facts.push(Fact { lin: Lin::constant(x).sub(&Lin::var(v)), strict: open });
@@ -403,6 +446,9 @@ impl<'a> Finder<'a> {
             // Hints first: the ends of the coordinates the box asks for.
             let mut hints: Vec<Value> = Vec::new();
             for pr in &preds[v] {
+                if let Pred::Is(x) = pr {
+                    hints.insert(0, x.clone());
+                }
                 if let Pred::Coords(axis, a, b) = pr {
                     hints.push(axis.reps[*a as usize].clone());
                     if let Some((_, Some(e))) = axis.coords[*b as usize].numeric_bounds() {
@@ -421,7 +467,7 @@ impl<'a> Finder<'a> {
                 }
             }
             let mut list: Vec<Value> = hints;
-            list.extend(self.cands[v].iter().cloned());
+            list.extend(self.candidates_of(v).iter().cloned());
             if numeric_linked {
                 // The bounds themselves, on the grid.
                 if let Some(s) = var_step(p, v) {
@@ -558,7 +604,7 @@ fn int_form(f: &Fact) -> Option<(Vec<(usize, i128)>, i128)> {
 
 /// The values worth trying for one input: the ends of its declared range, every cut any
 /// table makes on it (both sides), the numbers its constraints and boolean defines name.
-fn candidates(p: &Program, axes: &[Vec<Axis>], model: &Model, v: VarId) -> Vec<Value> {
+fn candidates(p: &Program, axes: &[Arc<Vec<Axis>>], model: &Model, v: VarId) -> Vec<Value> {
     let var = &p.vars[v];
     let mut out: Vec<Value> = Vec::new();
     match &var.ty {

@@ -111,10 +111,7 @@ impl Backend for Go {
             "record_signature".into(),
             json!(format!("func {record}(in Input, out {ret}, trace []Fired, tag string) string")),
         );
-        m.insert(
-            "wire_signature".into(),
-            json!(format!("func {wire}(call map[string]any, tag string, keys ...string) (string, error)")),
-        );
+        m.insert("wire_signature".into(), json!(format!("func {wire}({}) (string, error)", g.wire_params())));
         m.insert("input_type".into(), json!("Input"));
         m.insert("input_fields".into(), json!(params));
         m.insert("params".into(), json!(params));
@@ -443,10 +440,21 @@ impl Spell<'_> {
         format!("[{}]int", self.n.slots.len())
     }
 
+    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`): the wire
+    /// door's and the core's, which share their scope with the rule's values. The other
+    /// functions hold none of them and keep the plain names.
+    fn l(&self, base: &str) -> &str {
+        self.n.local(base)
+    }
+
+    fn wire_params(&self) -> String {
+        format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
+    }
+
     /// The `Fired` list of a call whose rows are `rows`.
-    fn fired(&self) -> String {
+    fn fired(&self, rows: &str) -> String {
         let fired: Vec<String> =
-            self.plan.tables().map(|t| format!("{{Table: {}, Row: rows[{}]}}", go_str(&t.name), t.slot)).collect();
+            self.plan.tables().map(|t| format!("{{Table: {}, Row: {rows}[{}]}}", go_str(&t.name), t.slot)).collect();
         format!("[]Fired{{{}}}", fired.join(", "))
     }
 
@@ -593,17 +601,18 @@ impl Spell<'_> {
         o.line("\tif err != nil {");
         o.line("\t\treturn out, nil, err");
         o.line("\t}");
-        o.line(format!("\treturn out, {}, nil", self.fired()));
+        o.line(format!("\treturn out, {}, nil", self.fired("rows")));
         o.line("}");
         o.blank();
         self.wire(o);
         o.line(format!(
             "// {core} holds the rule's branches, written once: the outputs, and the row each table matched."
         ));
-        o.line(format!("func {core}(in Input) ({ret}, {}, error) {{", self.rows_type()));
+        let input = self.l("in");
+        o.line(format!("func {core}({input} Input) ({ret}, {}, error) {{", self.rows_type()));
         o.indent();
         for &v in &plan.inputs {
-            o.line(format!("{} := {}", n.vars[v], self.to_local(v, &format!("in.{}", n.fields[v]))));
+            o.line(format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))));
         }
         o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
@@ -645,20 +654,21 @@ impl Spell<'_> {
         o.line("// reference's order, then the rule; the answer is the record line. keys are the call's keys");
         o.line("// in the order it writes them, when the caller knows it: a key that is not an input is");
         o.line("// named as the first of them (else as the least).");
-        o.line(format!("func {w}(call map[string]any, tag string, keys ...string) (string, error) {{"));
+        o.line(format!("func {w}({}) (string, error) {{", self.wire_params()));
         o.indent();
         let mut body = Body { g: self, o, at: At::Wire, read: BTreeSet::new() };
         walk::wire(plan, &mut body);
         let o = body.o;
         let fields: Vec<String> =
             plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
-        o.line(format!("in := Input{{{}}}", fields.join(", ")));
+        let (input, out, rows, err) = (self.l("in"), self.l("out"), self.l("rows"), self.l("err"));
+        o.line(format!("{input} := Input{{{}}}", fields.join(", ")));
         let tables = !n.slots.is_empty();
-        o.line(format!("out, {}, err := {}(in)", if tables { "rows" } else { "_" }, n.core));
-        o.line("if err != nil {");
-        o.line("\treturn \"\", err");
+        o.line(format!("{out}, {}, {err} := {}({input})", if tables { rows } else { "_" }, n.core));
+        o.line(format!("if {err} != nil {{"));
+        o.line(format!("\treturn \"\", {err}"));
         o.line("}");
-        o.line(format!("return {}(in, out, {}, tag), nil", n.record, self.fired()));
+        o.line(format!("return {}({input}, {out}, {}, {}), nil", n.record, self.fired(rows), self.l("tag")));
         o.dedent();
         o.line("}");
         o.blank();
@@ -1022,9 +1032,10 @@ impl Hooks for Body<'_, '_> {
             }
         };
         let key = go_str(&input.name);
+        let (call, err, got, read_x) = (g.l("call"), g.l("err"), g.l("x"), g.l("v"));
         let check = |body: &mut Self, v: &str| {
-            body.o.line("if err != nil {");
-            body.o.line("\treturn \"\", err");
+            body.o.line(format!("if {err} != nil {{"));
+            body.o.line(format!("\treturn \"\", {err}"));
             body.o.line("}");
             if let Some(test) = body.out_of_range(input, v) {
                 let sentence = &input.range.as_ref().expect("a range").sentence;
@@ -1033,23 +1044,27 @@ impl Hooks for Body<'_, '_> {
         };
         if input.optional {
             self.o.line(format!("var {x} {}", g.local_type(input.var)));
-            self.o.line(format!("if x := call[{key}]; x != nil {{"));
+            self.o.line(format!("if {got} := {call}[{key}]; {got} != nil {{"));
             self.o.indent();
-            self.o.line(format!("v, err := {}", read("x")));
-            check(self, "v");
-            self.o.line(format!("{x} = &v"));
+            self.o.line(format!("{read_x}, {err} := {}", read(got)));
+            check(self, read_x);
+            self.o.line(format!("{x} = &{read_x}"));
             self.o.dedent();
             self.o.line("}");
         } else {
-            self.o.line(format!("{x}, err := {}", read(&format!("call[{key}]"))));
+            self.o.line(format!("{x}, {err} := {}", read(&format!("{call}[{key}]"))));
             check(self, &x);
         }
     }
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let inputs: Vec<String> = names.iter().map(|k| go_str(k)).collect();
-        self.o
-            .line(format!("if key, unknown := unknownKey(call, keys, []string{{{}}}); unknown {{", inputs.join(", ")));
+        let (call, keys) = (self.g.l("call"), self.g.l("keys"));
+        // `key` and `unknown` are the `if`'s own: its body reads nothing of the rule's.
+        self.o.line(format!(
+            "if key, unknown := unknownKey({call}, {keys}, []string{{{}}}); unknown {{",
+            inputs.join(", ")
+        ));
         self.o.line(format!("\treturn \"\", &RuleInputError{{What: key + {}}}", go_str(sentence)));
         self.o.line("}");
     }

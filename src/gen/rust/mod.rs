@@ -13,7 +13,7 @@ use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, 
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM, TOP};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner, Unit};
+use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -23,6 +23,7 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/module.rs");
 const RUNNER: &str = include_str!("runtime/runner.rs");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rs");
+const WASI_HOST: &str = include_str!("runtime/wasi.mjs");
 const MARK: &str = "// rulec:";
 
 pub struct Rust;
@@ -39,6 +40,17 @@ impl Backend for Rust {
             File { path: format!("{}.rs", names.module), text: r.module() },
             File { path: format!("{}_runner.rs", u.plan.rule.base), text: r.runner() },
             File { path: "_helpers_runner.rs".into(), text: helpers_runner() },
+            File { path: "_wasi_runner.mjs".into(), text: wasi_host() },
+        ]
+    }
+
+    /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
+    /// (generated-code.md, "The Rust runner as a WASI module").
+    fn passes(&self, base: &str) -> Vec<Pass> {
+        let wasi = Runner { needs: vec!["rustc", "node"], build: vec![wasi_build(base)], run: wasi_run(base) };
+        vec![
+            Pass { via: "runner", runner: self.runner(base), probe: None },
+            Pass { via: "wasi", runner: wasi, probe: Some(target_probe(WASI_TARGET)) },
         ]
     }
 
@@ -52,9 +64,10 @@ impl Backend for Rust {
                 "-O".into(),
                 format!("{base}_runner.rs"),
                 "-o".into(),
-                "runner".into(),
+                format!("{base}_runner"),
             ]],
-            run: vec!["./runner".into()],
+            // A binary per rule: `rulec test` builds and runs the rules of one folder at once.
+            run: vec![format!("./{base}_runner")],
         }
     }
 
@@ -74,6 +87,19 @@ impl Backend for Rust {
             m.insert("dates".into(), json!({"type": "Date", "from_wire": "Date::from_wire"}));
         }
         m.insert("errors".into(), json!(["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"]));
+        let base = &plan.rule.base;
+        m.insert(
+            "wasi".into(),
+            json!({
+                "source": format!("{base}_runner.rs"),
+                "module": format!("{base}_runner.wasm"),
+                "build": wasi_build(base).join(" "),
+                "run": wasi_run(base).join(" "),
+                "host": "_wasi_runner.mjs",
+                "wire": "one vectors line on stdin, one fixtures record per line on stdout, or {\"refused\":…,\"error\":…} in the place of the record for a line it refuses",
+                "needs": ["node", format!("rustup target add {WASI_TARGET}")],
+            }),
+        );
         serde_json::Value::Object(m)
     }
 }
@@ -431,12 +457,19 @@ impl Rs<'_> {
         };
         let mut ps = vec![self.params()];
         ps.retain(|p| !p.is_empty());
-        ps.push(format!("out: {out}, trace: &[Fired], tag: &str"));
+        let (l_out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
+        ps.push(format!("{l_out}: {out}, {trace}: &[Fired], {tag}: &str"));
         format!("pub fn {}({}) -> String", self.n.record, ps.join(", "))
     }
 
+    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
+    fn l(&self, base: &str) -> &str {
+        self.n.local(base)
+    }
+
     fn wire_signature(&self) -> String {
-        format!("pub fn {}(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, RuleError>", self.n.wire)
+        let (call, tag) = (self.l("call"), self.l("tag"));
+        format!("pub fn {}({call}: &[(&str, Wire<'_>)], {tag}: &str) -> Result<String, RuleError>", self.n.wire)
     }
 
     /// The lints a function's shape may meet in the crate that includes the module: `params`
@@ -589,7 +622,8 @@ impl Rs<'_> {
         o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
         self.allow(o, true, inputs);
         o.line(format!("{} {{", self.signature(&n.function, &ret)));
-        o.line(format!("    {}({args}).map(|(out, _)| out)", n.core));
+        let out = self.l("out");
+        o.line(format!("    {}({args}).map(|({out}, _)| {out})", n.core));
         o.line("}");
         o.blank();
         o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
@@ -599,14 +633,14 @@ impl Rs<'_> {
         o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
         o.indent();
         let tables: Vec<&TablePlan> = plan.tables().collect();
-        let rows = if tables.is_empty() { "_" } else { "rows" };
-        o.line(format!("let (out, {rows}) = {}({args})?;", n.core));
+        let rows = if tables.is_empty() { "_" } else { self.l("rows") };
+        o.line(format!("let ({out}, {rows}) = {}({args})?;", n.core));
         let fired: Vec<String> = tables
             .iter()
             .enumerate()
-            .map(|(k, t)| format!("Fired {{ table: {}, row: rows[{k}] }}", rs_str(&t.name)))
+            .map(|(k, t)| format!("Fired {{ table: {}, row: {rows}[{k}] }}", rs_str(&t.name)))
             .collect();
-        o.line(format!("Ok((out, [{}]))", fired.join(", ")));
+        o.line(format!("Ok(({out}, [{}]))", fired.join(", ")));
         o.dedent();
         o.line("}");
         o.blank();
@@ -621,30 +655,32 @@ impl Rs<'_> {
         o.line("#[must_use]");
         o.line(format!("{} {{", self.record_signature()));
         o.indent();
-        o.line("let mut json = String::with_capacity(256);");
-        o.line("json.push('{');");
-        o.line("if !tag.is_empty() {");
-        o.line("    json.push_str(\"\\\"tag\\\":\");");
-        o.line("    push_json_str(&mut json, tag);");
-        o.line("    json.push(',');");
+        let (json, tag, trace) = (self.l("json"), self.l("tag"), self.l("trace"));
+        o.line(format!("let mut {json} = String::with_capacity(256);"));
+        o.line(format!("{json}.push('{{');"));
+        o.line(format!("if !{tag}.is_empty() {{"));
+        o.line(format!("    {json}.push_str(\"\\\"tag\\\":\");"));
+        o.line(format!("    push_json_str(&mut {json}, {tag});"));
+        o.line(format!("    {json}.push(',');"));
         o.line("}");
         let mut body = Body { rs: self, o, total: false };
         walk::record(self.plan, &mut body);
         let o = body.o;
-        o.line("for (i, f) in trace.iter().enumerate() {");
+        // `i` and `f` are the loop's own: it reads nothing of the rule's.
+        o.line(format!("for (i, f) in {trace}.iter().enumerate() {{"));
         o.indent();
         o.line("if i > 0 {");
-        o.line("    json.push(',');");
+        o.line(format!("    {json}.push(',');"));
         o.line("}");
-        o.line("json.push_str(\"{\\\"table\\\":\");");
-        o.line("push_json_str(&mut json, f.table);");
-        o.line("json.push_str(\",\\\"row\\\":\");");
-        o.line("json.push_str(&f.row.to_string());");
-        o.line("json.push('}');");
+        o.line(format!("{json}.push_str(\"{{\\\"table\\\":\");"));
+        o.line(format!("push_json_str(&mut {json}, f.table);"));
+        o.line(format!("{json}.push_str(\",\\\"row\\\":\");"));
+        o.line(format!("{json}.push_str(&f.row.to_string());"));
+        o.line(format!("{json}.push('}}');"));
         o.dedent();
         o.line("}");
-        o.line("json.push_str(\"]}\");");
-        o.line("json");
+        o.line(format!("{json}.push_str(\"]}}\");"));
+        o.line(json);
         o.dedent();
         o.line("}");
         o.blank();
@@ -687,9 +723,10 @@ impl Rs<'_> {
         walk::wire(self.plan, &mut body);
         let o = body.o;
         let args = self.wrapped_args();
-        o.line(format!("let (out, trace) = {}({args})?;", self.n.traced));
+        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
+        o.line(format!("let ({out}, {trace}) = {}({args})?;", self.n.traced));
         let args = if args.is_empty() { args } else { format!("{args}, ") };
-        o.line(format!("Ok({}({args}&out, &trace, tag))", self.n.record));
+        o.line(format!("Ok({}({args}&{out}, &{trace}, {tag}))", self.n.record));
         o.dedent();
         o.line("}");
         o.blank();
@@ -785,33 +822,30 @@ impl Rs<'_> {
         let mut o = text::header(self.plan, "//");
         o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
         o.push_str(&format!("// Build: rustc --edition 2021 -O {}_runner.rs\n\n", self.plan.rule.base));
-        let body = [section(RUNNER, MARK, "runner"), section(RUNNER, MARK, "json")]
-            .join("\n\n")
-            .replace("rulec_rule", &self.n.module)
-            .replace("rulec_wire", &self.n.wire)
-            .replace("RULEC_NOT_AN_OBJECT", &rs_str(&self.plan.door.not_an_object));
-        o.push_str(&body);
+        let body = [section(RUNNER, MARK, "runner"), &answer(self.plan, self.n)].join("\n\n");
+        o.push_str(&body.replace("rulec_rule", &self.n.module));
         o.push('\n');
         o
     }
 
-    /// A variable's wire form appended to `json`; `x` reads it (a parameter, `out`, a field).
+    /// A variable's wire form appended to the record's buffer; `x` reads it (a parameter,
+    /// the output, a field).
     fn push_value(&self, o: &mut Code, v: VarId, x: &str, field: bool) {
-        let var = self.plan.var(v);
+        let (var, json) = (self.plan.var(v), self.l("json"));
         let one = |x: &str| -> String {
             match var.ty {
-                BoundaryTy::Str => format!("push_json_str(&mut json, {x});"),
-                BoundaryTy::Enum(_) => format!("push_json_str(&mut json, {x}.as_str());"),
-                BoundaryTy::Date => format!("push_date(&mut json, {x}.0);"),
-                BoundaryTy::Unit(_) => format!("json.push_str(&{x}.0.to_string());"),
-                BoundaryTy::Int | BoundaryTy::Bool => format!("json.push_str(&{x}.to_string());"),
+                BoundaryTy::Str => format!("push_json_str(&mut {json}, {x});"),
+                BoundaryTy::Enum(_) => format!("push_json_str(&mut {json}, {x}.as_str());"),
+                BoundaryTy::Date => format!("push_date(&mut {json}, {x}.0);"),
+                BoundaryTy::Unit(_) => format!("{json}.push_str(&{x}.0.to_string());"),
+                BoundaryTy::Int | BoundaryTy::Bool => format!("{json}.push_str(&{x}.to_string());"),
             }
         };
         if var.optional {
             let place = if field { format!("&{x}") } else { x.to_string() };
             o.line(format!("match {place} {{"));
             o.line(format!("    Some(x) => {},", one("x").trim_end_matches(';')));
-            o.line("    None => json.push_str(\"null\"),");
+            o.line(format!("    None => {json}.push_str(\"null\"),"));
             o.line("}");
         } else if field && var.ty == BoundaryTy::Str {
             o.line(one(&format!("&{x}")));
@@ -999,7 +1033,8 @@ impl Hooks for Body<'_, '_> {
             WireKind::Date => format!("wire_day(x, {k})?"),
             WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.rs.n.enums[e]),
         };
-        self.o.line(format!("let {x} = match wire_get(call, {}) {{", rs_str(&input.name)));
+        let call = self.rs.l("call");
+        self.o.line(format!("let {x} = match wire_get({call}, {}) {{", rs_str(&input.name)));
         if input.optional {
             self.o.line(format!("    Some(x) => Some({read}),"));
             self.o.line("    None => None,");
@@ -1013,11 +1048,12 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_unknown_keys(&mut self, names: &[&str], _sentence: &str) {
         // The sentence after the key is the module's `NotAnInput`, printed.
+        let call = self.rs.l("call");
         let find = match names {
-            [] => "call.first()".to_string(),
+            [] => format!("{call}.first()"),
             _ => {
                 let keys: Vec<String> = names.iter().map(|k| rs_str(k)).collect();
-                format!("call.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
+                format!("{call}.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
             }
         };
         self.o.line(format!("if let Some((key, _)) = {find} {{"));
@@ -1026,15 +1062,15 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("json.push_str({});", rs_str(json)));
+        self.o.line(format!("{}.push_str({});", self.rs.l("json"), rs_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let (n, plan) = (self.rs.n, self.rs.plan);
         let (x, field) = match from {
             Source::Input => (n.vars[var].clone(), false),
-            Source::Output if plan.outputs.len() == 1 => ("out".to_string(), false),
-            Source::Output => (format!("out.{}", n.fields[var]), true),
+            Source::Output if plan.outputs.len() == 1 => (n.local("out").to_string(), false),
+            Source::Output => (format!("{}.{}", n.local("out"), n.fields[var]), true),
         };
         self.rs.push_value(self.o, var, &x, field);
     }
@@ -1052,12 +1088,58 @@ impl Body<'_, '_> {
     }
 }
 
+/// The target the runner is built for as a WASI command.
+const WASI_TARGET: &str = "wasm32-wasip1";
+
+fn wasi_build(base: &str) -> Vec<String> {
+    let out = format!("{base}_runner.wasm");
+    ["rustc", "--edition", "2021", "-O", "--target", WASI_TARGET, &format!("{base}_runner.rs"), "-o", &out]
+        .map(str::to_string)
+        .to_vec()
+}
+
+fn wasi_run(base: &str) -> Vec<String> {
+    ["node", "--no-warnings", "_wasi_runner.mjs", &format!("{base}_runner.wasm")].map(str::to_string).to_vec()
+}
+
+/// The WASI host the runner's module runs under: node's `node:wasi` (runtime/wasi.mjs).
+fn wasi_host() -> String {
+    format!("// Code generated by rulec. DO NOT EDIT.\n{WASI_HOST}")
+}
+
+/// A command that fails, saying what to install, when rustc has no standard library for
+/// `target` (a pass that builds for it is then not run).
+pub(crate) fn target_probe(target: &str) -> Vec<String> {
+    let script = format!(
+        "test -d \"$(rustc --print target-libdir --target {target})\" || {{ echo \"the {target} standard library is not installed (rustup target add {target})\" >&2; exit 1; }}"
+    );
+    vec!["sh".into(), "-c".into(), script]
+}
+
+/// What a runner answers for one line of the wire (the `answer` and `json` sections of
+/// runtime/runner.rs), over the module `rule`: the Rust runner's `main` prints it, the Wasm
+/// entry hands it to its host.
+pub(crate) fn answer(plan: &Plan, n: &Names) -> String {
+    [section(RUNNER, MARK, "answer"), section(RUNNER, MARK, "json")]
+        .join("\n\n")
+        .replace("rulec_wire", &n.wire)
+        .replace("RULEC_NOT_AN_OBJECT", &rs_str(&plan.door.not_an_object))
+}
+
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
     let mut o = String::from(
         "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated Rust, held to the reference (vectors/_helpers.jsonl).\n// Build: rustc --edition 2021 -O _helpers_runner.rs\n\n",
     );
     o.push_str(section(HELPERS_RUNNER, MARK, "main"));
+    o.push_str("\n\n");
+    o.push_str(&helpers_case());
+    o
+}
+
+/// One case of the helpers' unit vectors answered, and every helper a module may carry.
+pub(crate) fn helpers_case() -> String {
+    let mut o = section(HELPERS_RUNNER, MARK, "case").to_string();
     o.push('\n');
     let arithmetic = RoundMode::ALL.iter().map(|m| quot_fn(*m)).chain(["mod".to_string(), "isqrt".to_string()]);
     for name in arithmetic {

@@ -423,20 +423,27 @@ impl Ts<'_> {
         }
     }
 
+    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
+    fn l(&self, base: &str) -> &str {
+        self.n.local(base)
+    }
+
     fn record_params(&self) -> String {
+        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
         if self.typed {
-            let rest = format!("out: {}, trace: readonly Fired[], tag: string = \"\"", self.returns());
+            let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
             self.with_args(&self.params(), &rest)
         } else {
-            self.with_args(&self.args(), "out, trace, tag = \"\"")
+            self.with_args(&self.args(), &format!("{out}, {trace}, {tag} = \"\""))
         }
     }
 
-    fn wire_params(&self) -> &'static str {
+    fn wire_params(&self) -> String {
+        let (call, tag) = (self.l("call"), self.l("tag"));
         if self.typed {
-            "call: unknown, tag: string = \"\""
+            format!("{call}: unknown, {tag}: string = \"\"")
         } else {
-            "call, tag = \"\""
+            format!("{call}, {tag} = \"\"")
         }
     }
 
@@ -566,11 +573,12 @@ impl Ts<'_> {
 
     /// `[{ table: "t", row: _r[1] }, …]`: the trace of the rows `core` answered in `_r`.
     fn fired(&self) -> String {
+        let r = self.l("_r");
         let fired: Vec<String> = self
             .plan
             .tables()
             .enumerate()
-            .map(|(k, t)| format!("{{ table: {}, row: _r[{}] }}", js_str(&t.name), k + 1))
+            .map(|(k, t)| format!("{{ table: {}, row: {r}[{}] }}", js_str(&t.name), k + 1))
             .collect();
         format!("[{}]", fired.join(", "))
     }
@@ -585,20 +593,22 @@ impl Ts<'_> {
         o.blank();
         o.line("/** The same call, with the rows that matched: one per table, in evaluation order. */");
         o.line(format!("export function {}({params}): [{ret}, Fired[]] {{", n.traced));
-        o.line(format!("  const _r = {}({args});", n.core));
-        o.line(format!("  return [_r[0], {}];", self.fired()));
+        let (r, call, tag, wire) = (self.l("_r"), self.l("call"), self.l("tag"), self.l("_call"));
+        o.line(format!("  const {r} = {}({args});", n.core));
+        o.line(format!("  return [{r}[0], {}];", self.fired()));
         o.line("}");
         o.blank();
         o.line("/**");
         o.line(" * One call in the wire form (formats.md), an object of the inputs under their declared");
         o.line(" * names: the door's checks in the reference's order, then the rule; the record line.");
         o.line(" */");
-        o.line(format!("export function {}(call: unknown, tag: string = \"\"): string {{", n.wire));
+        o.line(format!("export function {}({call}: unknown, {tag}: string = \"\"): string {{", n.wire));
         o.indent();
-        o.line(format!("const _call = _object(call, {});", js_str(&plan.door.not_an_object)));
+        o.line(format!("const {wire} = _object({call}, {});", js_str(&plan.door.not_an_object)));
         walk::wire(plan, &mut Body { ts: self, o: &mut *o, pending: String::new() });
-        o.line(format!("const _r = {}({args});", n.core));
-        o.line(format!("return {}({});", n.record, self.with_args(&args, &format!("_r[0], {}, tag", self.fired()))));
+        o.line(format!("const {r} = {}({args});", n.core));
+        let rest = format!("{r}[0], {}, {tag}", self.fired());
+        o.line(format!("return {}({});", n.record, self.with_args(&args, &rest)));
         o.dedent();
         o.line("}");
         o.blank();
@@ -638,13 +648,14 @@ impl Ts<'_> {
         o.line("/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */");
         o.line(format!("export function {}({}): string {{", self.n.record, self.record_params()));
         o.indent();
-        o.line(
-            "let s = typeof tag === \"string\" && tag !== \"\" ? \"{\\\"tag\\\":\" + _jsonStr(tag) + \",\" : \"{\";",
-        );
+        let (s, tag, trace) = (self.l("s"), self.l("tag"), self.l("trace"));
+        o.line(format!(
+            "let {s} = typeof {tag} === \"string\" && {tag} !== \"\" ? \"{{\\\"tag\\\":\" + _jsonStr({tag}) + \",\" : \"{{\";",
+        ));
         let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
         walk::record(self.plan, &mut body);
         let rest = js_str(&body.pending);
-        o.line(format!("return s + {rest} + _traceJson(trace) + \"]}}\";"));
+        o.line(format!("return {s} + {rest} + _traceJson({trace}) + \"]}}\";"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -927,7 +938,7 @@ impl Hooks for Body<'_, '_> {
     fn wire_input(&mut self, input: &InputDoor) {
         let n = self.ts.n;
         let x = &n.vars[input.var];
-        let get = format!("_get(_call, {})", js_str(&input.name));
+        let get = format!("_get({}, {})", self.ts.l("_call"), js_str(&input.name));
         let read = match input.kind {
             WireKind::Integer => {
                 format!("_checkInt({get}, {}, {})", Self::bounds(input), Self::sentences(input, true))
@@ -953,7 +964,7 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| js_str(k)).collect();
-        self.o.line(format!("_unknownKeys(_call, [{}], {});", keys.join(", "), js_str(sentence)));
+        self.o.line(format!("_unknownKeys({}, [{}], {});", self.ts.l("_call"), keys.join(", "), js_str(sentence)));
     }
 
     fn record_text(&mut self, json: &str) {
@@ -964,8 +975,8 @@ impl Hooks for Body<'_, '_> {
         let (n, plan) = (self.ts.n, self.ts.plan);
         let x = match from {
             Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}", n.fields[var]),
+            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
+            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
         };
         let var = plan.var(var);
         let one = match var.ty {
@@ -976,7 +987,7 @@ impl Hooks for Body<'_, '_> {
         };
         let value = if var.optional { format!("({x} == null ? \"null\" : {one})") } else { one };
         let text = js_str(&std::mem::take(&mut self.pending));
-        self.o.line(format!("s += {text} + {value};"));
+        self.o.line(format!("{} += {text} + {value};", self.ts.l("s")));
     }
 }
 

@@ -65,6 +65,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use serde_json::{json, Map, Value as Json};
 use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Knobs of the region analysis (`rulec diff --budget N`).
 #[derive(Clone, Debug)]
@@ -350,7 +351,7 @@ struct Analysis<'a> {
     cover: Cover,
     model: Model,
     lin: LinearSystem,
-    all_axes: Vec<Vec<Axis>>,
+    all_axes: Vec<Arc<Vec<Axis>>>,
     budget: std::cell::RefCell<Budget>,
     probes: Cell<usize>,
     /// Outputs both versions have: (old var, new var).
@@ -385,9 +386,9 @@ impl<'a> Analysis<'a> {
         }
         row_start.push(n);
         let model = model::build(jp);
-        let lin = LinearSystem::build(jp, &model, &r.axes);
-        let mut all_axes = vec![Vec::new(); jp.tables.len()];
-        all_axes[r.region_table] = r.axes.clone();
+        let lin = LinearSystem::build(jp, &model, &r.axes, &[], &vec![None; jp.vars.len()]);
+        let mut all_axes: Vec<Arc<Vec<Axis>>> = (0..jp.tables.len()).map(|_| Arc::new(Vec::new())).collect();
+        all_axes[r.region_table] = Arc::new(r.axes.clone());
         let outputs: Vec<(VarId, VarId)> = new
             .outputs
             .iter()
@@ -697,7 +698,7 @@ impl<'a> Analysis<'a> {
     }
 
     fn search(&self, seed: u64) -> Search<'_> {
-        Search { attempts: ATTEMPTS, seed, door: true, allowance: &self.probes }
+        Search { attempts: ATTEMPTS, seed, door: true, allowance: &self.probes, hint: None }
     }
 
     /// Any input of the leaf both versions answer (the leaf's move is fixed).

@@ -37,34 +37,37 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		var r int64
-		switch c.Op {
-		case "quot_up":
-			r = divRoundUp(a, b)
-		case "quot_down":
-			r = divRoundDown(a, b)
-		case "quot_ceiling":
-			r = divRoundCeiling(a, b)
-		case "quot_floor":
-			r = divRoundFloor(a, b)
-		case "quot_half_up":
-			r = divRoundHalfUp(a, b)
-		case "quot_half_down":
-			r = divRoundHalfDown(a, b)
-		case "quot_half_even":
-			r = divRoundHalfEven(a, b)
-		case "mod":
-			r = modFloor(a, b)
-		case "isqrt":
-			r = isqrtInt(a)
-		default:
-			panic("unknown helper " + c.Op)
-		}
-		out.WriteString(`{"result":"` + strconv.FormatInt(r, 10) + "\"}\n")
+		out.WriteString(`{"result":"` + strconv.FormatInt(apply(c.Op, a, b), 10) + "\"}\n")
 	}
 }
 
-// divRoundUp returns n / d rounded away from zero (d != 0; the proof, E132, rules out a zero divisor).
+// apply runs one helper on a and b (isqrt reads a alone).
+func apply(op string, a, b int64) int64 {
+	switch op {
+	case "quot_up":
+		return divRoundUp(a, b)
+	case "quot_down":
+		return divRoundDown(a, b)
+	case "quot_ceiling":
+		return divRoundCeiling(a, b)
+	case "quot_floor":
+		return divRoundFloor(a, b)
+	case "quot_half_up":
+		return divRoundHalfUp(a, b)
+	case "quot_half_down":
+		return divRoundHalfDown(a, b)
+	case "quot_half_even":
+		return divRoundHalfEven(a, b)
+	case "mod":
+		return modFloor(a, b)
+	case "isqrt":
+		return isqrtInt(a)
+	}
+	panic("unknown helper " + op)
+}
+
+// divRoundUp returns n / d rounded away from zero (d != 0; the proof, E132, rules out a
+// zero divisor).
 func divRoundUp(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r == 0 {
@@ -76,12 +79,12 @@ func divRoundUp(n, d int64) int64 {
 	return q + 1
 }
 
-// divRoundDown returns n / d rounded toward zero, which is how Go's / rounds (d != 0; the proof, E132, rules out a zero divisor).
+// divRoundDown returns n / d rounded toward zero, which is how Go's / rounds.
 func divRoundDown(n, d int64) int64 {
 	return n / d
 }
 
-// divRoundCeiling returns n / d rounded toward +infinity (d != 0; the proof, E132, rules out a zero divisor).
+// divRoundCeiling returns n / d rounded toward +infinity.
 func divRoundCeiling(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r != 0 && (r < 0) == (d < 0) {
@@ -90,7 +93,7 @@ func divRoundCeiling(n, d int64) int64 {
 	return q
 }
 
-// divRoundFloor returns n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor).
+// divRoundFloor returns n / d rounded toward -infinity.
 func divRoundFloor(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r != 0 && (r < 0) != (d < 0) {
@@ -99,85 +102,62 @@ func divRoundFloor(n, d int64) int64 {
 	return q
 }
 
-// divRoundHalfUp returns n / d rounded to the nearest, ties away from zero (d != 0; the proof, E132, rules out a zero divisor).
+// divRoundHalfUp returns n / d rounded to the nearest, ties away from zero.
 func divRoundHalfUp(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r == 0 {
 		return q
 	}
-	// The quotient lies between q and q+s, a/|d| of the way to q+s.
-	s := int64(1)
-	if (r < 0) != (d < 0) {
-		s = -1
-	}
-	a := r
-	if a < 0 {
-		a = -a
-	}
-	var rest int64
-	if d > 0 {
-		rest = d - a
-	} else {
-		rest = -(d + a)
-	}
+	s, a, rest := halfway(r, d)
 	if a >= rest {
 		return q + s
 	}
 	return q
 }
 
-// divRoundHalfDown returns n / d rounded to the nearest, ties toward zero (d != 0; the proof, E132, rules out a zero divisor).
+// divRoundHalfDown returns n / d rounded to the nearest, ties toward zero.
 func divRoundHalfDown(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r == 0 {
 		return q
 	}
-	// The quotient lies between q and q+s, a/|d| of the way to q+s.
-	s := int64(1)
-	if (r < 0) != (d < 0) {
-		s = -1
-	}
-	a := r
-	if a < 0 {
-		a = -a
-	}
-	var rest int64
-	if d > 0 {
-		rest = d - a
-	} else {
-		rest = -(d + a)
-	}
+	s, a, rest := halfway(r, d)
 	if a > rest {
 		return q + s
 	}
 	return q
 }
 
-// divRoundHalfEven returns n / d rounded to the nearest, ties to even (d != 0; the proof, E132, rules out a zero divisor).
+// divRoundHalfEven returns n / d rounded to the nearest, ties to even.
 func divRoundHalfEven(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r == 0 {
 		return q
 	}
-	// The quotient lies between q and q+s, a/|d| of the way to q+s.
-	s := int64(1)
+	s, a, rest := halfway(r, d)
+	if a > rest || (a == rest && q%2 != 0) {
+		return q + s
+	}
+	return q
+}
+
+// halfway says where n / d lies between q = n/d (truncated) and q+s, from the remainder
+// r != 0: s is the step away from q, a/|d| the way gone to q+s and rest/|d| the way left.
+func halfway(r, d int64) (s, a, rest int64) {
+	s = 1
 	if (r < 0) != (d < 0) {
 		s = -1
 	}
-	a := r
+	a = r
 	if a < 0 {
 		a = -a
 	}
-	var rest int64
 	if d > 0 {
 		rest = d - a
 	} else {
 		rest = -(d + a)
 	}
-	if a > rest || (a == rest && q%2 != 0) {
-		return q + s
-	}
-	return q
+	return s, a, rest
 }
 
 // modFloor returns the remainder of a by b from zero up: 0 <= r < |b|.

@@ -14,12 +14,13 @@ type JPYInclTax int64
 // Rate is rate[0.5%]: a whole number of its unit.
 type Rate int64
 
-// Tier is the enum tier (ordered: a value compares by its place).
+// Tier is the enum tier (ordered: a value compares by its place): one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
 type Tier int
 
 // The values of Tier, in the order the rule declares them.
 const (
-	TierBasic Tier = iota
+	TierBasic Tier = iota + 1
 	TierSilver
 	TierGold
 	TierPlatinum
@@ -60,12 +61,13 @@ func ParseTier(s string) (Tier, bool) {
 	return 0, false
 }
 
-// Channel is the enum channel.
+// Channel is the enum channel: one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
 type Channel int
 
 // The values of Channel, in the order the rule declares them.
 const (
-	ChannelWeb Channel = iota
+	ChannelWeb Channel = iota + 1
 	ChannelStore
 	ChannelPhone
 )
@@ -101,12 +103,13 @@ func ParseChannel(s string) (Channel, bool) {
 	return 0, false
 }
 
-// CouponKind is the enum coupon_kind.
+// CouponKind is the enum coupon_kind: one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
 type CouponKind int
 
 // The values of CouponKind, in the order the rule declares them.
 const (
-	CouponKindTenOff CouponKind = iota
+	CouponKindTenOff CouponKind = iota + 1
 	CouponKindGift
 )
 
@@ -137,17 +140,18 @@ func ParseCouponKind(s string) (CouponKind, bool) {
 	return 0, false
 }
 
-// RuleInputError says the caller broke the contract: a value outside its declared range,
-// or not a value of its enum, or a constraint that does not hold. Fix the call site.
+// RuleInputError says the caller broke the contract: a value missing, not of its kind,
+// outside its declared range, not a value of its enum, or a constraint that does not
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
 type RuleInputError struct {
 	What     string
-	Value    int64
+	Value    any
 	HasValue bool
 }
 
 func (e *RuleInputError) Error() string {
 	if e.HasValue {
-		return fmt.Sprintf("%s: %d", e.What, e.Value)
+		return fmt.Sprintf("%s: %v", e.What, e.Value)
 	}
 	return e.What
 }
@@ -185,74 +189,140 @@ type Output struct {
 
 // MemberDiscount decides pct, discount, note from tier, channel, subtotal, coupon.
 func MemberDiscount(in Input) (Output, error) {
-	out, _, err := MemberDiscountTraced(in)
+	out, _, err := decide(in)
 	return out, err
 }
 
 // MemberDiscountTraced is the same call, with the rows that matched: one per table, in evaluation order.
 func MemberDiscountTraced(in Input) (Output, []Fired, error) {
-	// The entry guard: what the proofs assumed of every call.
-	if !in.Tier.Valid() {
-		return Output{}, nil, &RuleInputError{What: "tier is not a value of enum tier", Value: int64(in.Tier), HasValue: true}
+	out, rows, err := decide(in)
+	if err != nil {
+		return out, nil, err
 	}
-	if in.Tier < TierSilver || in.Tier > TierPlatinum {
-		return Output{}, nil, &RuleInputError{What: "tier is out of range", Value: int64(in.Tier), HasValue: true}
+	return out, []Fired{{Table: "pct_of", Row: rows[0]}, {Table: "coupon_of", Row: rows[1]}}, nil
+}
+
+// MemberDiscountWire answers one call in the wire form (formats.md): an object of the inputs under their
+// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the
+// reference's order, then the rule; the answer is the record line. keys are the call's keys
+// in the order it writes them, when the caller knows it: a key that is not an input is
+// named as the first of them (else as the least).
+func MemberDiscountWire(call map[string]any, tag string, keys ...string) (string, error) {
+	tier, err := wireMember(call["tier"], ParseTier, "tier is missing", "tier is not a value of enum tier")
+	if err != nil {
+		return "", err
 	}
-	if !in.Channel.Valid() {
-		return Output{}, nil, &RuleInputError{What: "channel is not a value of enum channel", Value: int64(in.Channel), HasValue: true}
+	if tier < TierSilver || tier > TierPlatinum {
+		return "", &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
 	}
-	if in.Subtotal < 0 || in.Subtotal > 5000000 {
-		return Output{}, nil, &RuleInputError{What: "subtotal is out of range", Value: int64(in.Subtotal), HasValue: true}
+	channel, err := wireMember(call["channel"], ParseChannel, "channel is missing", "channel is not a value of enum channel")
+	if err != nil {
+		return "", err
 	}
-	if in.Coupon != nil && !in.Coupon.Valid() {
-		return Output{}, nil, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: int64(*in.Coupon), HasValue: true}
+	subtotal, err := wireInt(call["subtotal"], "subtotal is missing", "subtotal is not an integer", "subtotal is out of range")
+	if err != nil {
+		return "", err
 	}
+	if subtotal < 0 || subtotal > 5000000 {
+		return "", &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+	}
+	var coupon *CouponKind
+	if x := call["coupon"]; x != nil {
+		v, err := wireMember(x, ParseCouponKind, "coupon is missing", "coupon is not a value of enum coupon_kind")
+		if err != nil {
+			return "", err
+		}
+		coupon = &v
+	}
+	if key, unknown := unknownKey(call, keys, []string{"tier", "channel", "subtotal", "coupon"}); unknown {
+		return "", &RuleInputError{What: key + " is not an input"}
+	}
+	in := Input{Tier: tier, Channel: channel, Subtotal: JPYInclTax(subtotal), Coupon: coupon}
+	out, rows, err := decide(in)
+	if err != nil {
+		return "", err
+	}
+	return MemberDiscountRecord(in, out, []Fired{{Table: "pct_of", Row: rows[0]}, {Table: "coupon_of", Row: rows[1]}}, tag), nil
+}
+
+// decide holds the rule's branches, written once: the outputs, and the row each table matched.
+func decide(in Input) (Output, [2]int, error) {
 	tier := in.Tier
 	channel := in.Channel
 	subtotal := int64(in.Subtotal)
 	coupon := in.Coupon
-	trace := make([]Fired, 0, 2)
+	// The entry guard: what the proofs assumed of every call.
+	if tier == 0 {
+		return Output{}, [2]int{}, &RuleInputError{What: "tier is missing"}
+	}
+	if !tier.Valid() {
+		return Output{}, [2]int{}, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
+	}
+	if tier < TierSilver || tier > TierPlatinum {
+		return Output{}, [2]int{}, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
+	}
+	if channel == 0 {
+		return Output{}, [2]int{}, &RuleInputError{What: "channel is missing"}
+	}
+	if !channel.Valid() {
+		return Output{}, [2]int{}, &RuleInputError{What: "channel is not a value of enum channel", Value: channel, HasValue: true}
+	}
+	if subtotal < 0 || subtotal > 5000000 {
+		return Output{}, [2]int{}, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+	}
+	if coupon != nil && !coupon.Valid() {
+		return Output{}, [2]int{}, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: *coupon, HasValue: true}
+	}
 	// table pct_of (policy unique)
+	var row0 int
 	var pct int64
 	var note *string
-	if tier == TierSilver {
+	switch tier {
+	case TierSilver:
 		// row 1: silver | - | 2.5% | none
 		pct = 25 / 5
 		note = nil
-		trace = append(trace, Fired{Table: "pct_of", Row: 1})
-	} else if (tier == TierGold || tier == TierPlatinum) && channel == ChannelWeb {
-		// row 2: premium | web | 7.5% | "web bonus"
-		pct = 75 / 5
-		note = new(string)
-		*note = "web bonus"
-		trace = append(trace, Fired{Table: "pct_of", Row: 2})
-	} else if (tier == TierGold || tier == TierPlatinum) && !(channel == ChannelWeb) {
-		// row 3: premium | not: web | 5% | none
-		pct = 5 * 2
-		note = nil
-		trace = append(trace, Fired{Table: "pct_of", Row: 3})
-	} else {
-		return Output{}, nil, &RuleContradictionError{What: "table pct_of: no row matched"}
+		row0 = 1
+	case TierGold, TierPlatinum:
+		switch channel {
+		case ChannelWeb:
+			// row 2: premium | web | 7.5% | "web bonus"
+			pct = 75 / 5
+			note = new(string)
+			*note = "web bonus"
+			row0 = 2
+		case ChannelStore, ChannelPhone:
+			// row 3: premium | not: web | 5% | none
+			pct = 5 * 2
+			note = nil
+			row0 = 3
+		default:
+			return Output{}, [2]int{}, &RuleContradictionError{What: "table pct_of: no row matched"}
+		}
+	default:
+		return Output{}, [2]int{}, &RuleContradictionError{What: "table pct_of: no row matched"}
 	}
 	// table coupon_of (policy unique)
-	var coupon_value int64
+	var row1 int
+	var couponValue int64
 	if coupon == nil || (coupon != nil && *coupon == CouponKindGift) {
 		// row 1: none, gift | 0JPY
-		coupon_value = 0
-		trace = append(trace, Fired{Table: "coupon_of", Row: 1})
+		couponValue = 0
+		row1 = 1
 	} else if coupon != nil && *coupon == CouponKindTenOff {
 		// row 2: ten_off | 500JPY
-		coupon_value = 500
-		trace = append(trace, Fired{Table: "coupon_of", Row: 2})
+		couponValue = 500
+		row1 = 2
 	} else {
-		return Output{}, nil, &RuleContradictionError{What: "table coupon_of: no row matched"}
+		return Output{}, [2]int{}, &RuleContradictionError{What: "table coupon_of: no row matched"}
 	}
 	// define discount
-	discount := divRoundHalfEven(subtotal*pct+coupon_value*200, 2000) * 10
-	return Output{Pct: Rate(pct), Discount: JPYInclTax(discount), Note: note}, trace, nil
+	discount := divRoundHalfEven(subtotal*pct+couponValue*200, 2000) * 10
+	return Output{Pct: Rate(pct), Discount: JPYInclTax(discount), Note: note}, [2]int{row0, row1}, nil
 }
 
-// MemberDiscountRecord writes one call as a fixtures record (formats.md), the line rulec replay reads.
+// MemberDiscountRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
+// empty tag is left out.
 func MemberDiscountRecord(in Input, out Output, trace []Fired, tag string) string {
 	b := make([]byte, 0, 256)
 	b = append(b, '{')
@@ -349,29 +419,187 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// divRoundHalfEven returns n / d rounded to the nearest, ties to even (d != 0; the proof, E132, rules out a zero divisor).
+// wireInt reads a whole number from the wire: a json.Number (any fmt.Stringer giving a JSON
+// number's text), worked out exactly from its digits and exponent, or a Go integer. 1e3 and
+// 1000.0 are 1000, 1000.5 is not an integer, and a whole number past int64 is out of range.
+func wireInt(x any, missing, notInteger, outOfRange string) (int64, error) {
+	switch n := x.(type) {
+	case nil:
+		return 0, &RuleInputError{What: missing}
+	case int:
+		return int64(n), nil
+	case int64:
+		return n, nil
+	case fmt.Stringer:
+		v, number, whole, fits := wholeNumber(n.String())
+		switch {
+		case !number || !whole:
+			return 0, &RuleInputError{What: notInteger, Value: x, HasValue: true}
+		case !fits:
+			return 0, &RuleInputError{What: outOfRange, Value: x, HasValue: true}
+		}
+		return v, nil
+	}
+	return 0, &RuleInputError{What: notInteger, Value: x, HasValue: true}
+}
+
+// wholeNumber works a JSON number's text out exactly: whether it is a number at all,
+// whether its value is whole, and whether that whole number fits in an int64.
+func wholeNumber(text string) (n int64, number, whole, fits bool) {
+	i, neg := 0, false
+	if i < len(text) && text[i] == '-' {
+		neg = true
+		i++
+	}
+	digitsFrom := func(from int) int {
+		j := from
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	end := digitsFrom(i)
+	if end == i {
+		return 0, false, false, false
+	}
+	mantissa := text[i:end]
+	fraction := ""
+	i = end
+	if i < len(text) && text[i] == '.' {
+		end = digitsFrom(i + 1)
+		if end == i+1 {
+			return 0, false, false, false
+		}
+		fraction = text[i+1 : end]
+		i = end
+	}
+	// The exponent, held within ±2^40: a number that needs more is zero or past any int64.
+	exp := int64(0)
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		expNeg := false
+		if i < len(text) && (text[i] == '+' || text[i] == '-') {
+			expNeg = text[i] == '-'
+			i++
+		}
+		end = digitsFrom(i)
+		if end == i {
+			return 0, false, false, false
+		}
+		for ; i < end; i++ {
+			if exp < 1<<40 {
+				exp = exp*10 + int64(text[i]-'0')
+			}
+		}
+		if expNeg {
+			exp = -exp
+		}
+	}
+	if i != len(text) {
+		return 0, false, false, false
+	}
+	digits := mantissa + fraction
+	scale := exp - int64(len(fraction))
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		scale++
+	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	switch {
+	case digits == "":
+		return 0, true, true, true
+	case scale < 0:
+		return 0, true, false, false
+	case int64(len(digits))+scale > 19:
+		return 0, true, true, false
+	}
+	u := uint64(0)
+	for k := 0; k < len(digits); k++ {
+		u = u*10 + uint64(digits[k]-'0')
+	}
+	for ; scale > 0; scale-- {
+		if u > (1<<64-1)/10 {
+			return 0, true, true, false
+		}
+		u *= 10
+	}
+	switch {
+	case neg && u <= 1<<63:
+		return int64(-u), true, true, true
+	case !neg && u < 1<<63:
+		return int64(u), true, true, true
+	}
+	return 0, true, true, false
+}
+
+// wireMember reads a value of an enum from the wire: one of its names, read back by parse.
+func wireMember[E ~int](x any, parse func(string) (E, bool), missing, notMember string) (E, error) {
+	if x == nil {
+		return 0, &RuleInputError{What: missing}
+	}
+	if s, isString := x.(string); isString {
+		if e, found := parse(s); found {
+			return e, nil
+		}
+	}
+	return 0, &RuleInputError{What: notMember, Value: x, HasValue: true}
+}
+
+// unknownKey finds a key of the call that is not an input: the first of them in order
+// (the keys as the call wrote them, when the caller knows it), else the least of them.
+func unknownKey(call map[string]any, order []string, inputs []string) (string, bool) {
+	known := func(key string) bool {
+		for _, k := range inputs {
+			if k == key {
+				return true
+			}
+		}
+		return false
+	}
+	for _, key := range order {
+		if _, there := call[key]; there && !known(key) {
+			return key, true
+		}
+	}
+	least, found := "", false
+	for key := range call {
+		if !known(key) && (!found || key < least) {
+			least, found = key, true
+		}
+	}
+	return least, found
+}
+
+// divRoundHalfEven returns n / d rounded to the nearest, ties to even.
 func divRoundHalfEven(n, d int64) int64 {
 	q, r := n/d, n%d
 	if r == 0 {
 		return q
 	}
-	// The quotient lies between q and q+s, a/|d| of the way to q+s.
-	s := int64(1)
+	s, a, rest := halfway(r, d)
+	if a > rest || (a == rest && q%2 != 0) {
+		return q + s
+	}
+	return q
+}
+
+// halfway says where n / d lies between q = n/d (truncated) and q+s, from the remainder
+// r != 0: s is the step away from q, a/|d| the way gone to q+s and rest/|d| the way left.
+func halfway(r, d int64) (s, a, rest int64) {
+	s = 1
 	if (r < 0) != (d < 0) {
 		s = -1
 	}
-	a := r
+	a = r
 	if a < 0 {
 		a = -a
 	}
-	var rest int64
 	if d > 0 {
 		rest = d - a
 	} else {
 		rest = -(d + a)
 	}
-	if a > rest || (a == rest && q%2 != 0) {
-		return q + s
-	}
-	return q
+	return s, a, rest
 }

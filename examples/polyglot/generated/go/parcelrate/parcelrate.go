@@ -20,12 +20,13 @@ type USD int64
 // Rate is rate[1%]: a whole number of its unit.
 type Rate int64
 
-// Zone is the enum zone.
+// Zone is the enum zone: one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
 type Zone int
 
 // The values of Zone, in the order the rule declares them.
 const (
-	ZoneDomestic Zone = iota
+	ZoneDomestic Zone = iota + 1
 	ZoneCanada
 	ZoneOverseas
 )
@@ -61,12 +62,13 @@ func ParseZone(s string) (Zone, bool) {
 	return 0, false
 }
 
-// SizeClass is the enum size_class.
+// SizeClass is the enum size_class: one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
 type SizeClass int
 
 // The values of SizeClass, in the order the rule declares them.
 const (
-	SizeClassSmall SizeClass = iota
+	SizeClassSmall SizeClass = iota + 1
 	SizeClassMedium
 	SizeClassLarge
 )
@@ -102,17 +104,18 @@ func ParseSizeClass(s string) (SizeClass, bool) {
 	return 0, false
 }
 
-// RuleInputError says the caller broke the contract: a value outside its declared range,
-// or not a value of its enum, or a constraint that does not hold. Fix the call site.
+// RuleInputError says the caller broke the contract: a value missing, not of its kind,
+// outside its declared range, not a value of its enum, or a constraint that does not
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
 type RuleInputError struct {
 	What     string
-	Value    int64
+	Value    any
 	HasValue bool
 }
 
 func (e *RuleInputError) Error() string {
 	if e.HasValue {
-		return fmt.Sprintf("%s: %d", e.What, e.Value)
+		return fmt.Sprintf("%s: %v", e.What, e.Value)
 	}
 	return e.What
 }
@@ -143,123 +146,198 @@ type Input struct {
 
 // ParcelRate decides fee from weight, girth, dest, signature.
 func ParcelRate(in Input) (USD, error) {
-	out, _, err := ParcelRateTraced(in)
+	out, _, err := decide(in)
 	return out, err
 }
 
 // ParcelRateTraced is the same call, with the rows that matched: one per table, in evaluation order.
 func ParcelRateTraced(in Input) (USD, []Fired, error) {
-	// The entry guard: what the proofs assumed of every call.
-	if in.Weight < 1 || in.Weight > 70 {
-		return 0, nil, &RuleInputError{What: "weight is out of range", Value: int64(in.Weight), HasValue: true}
+	out, rows, err := decide(in)
+	if err != nil {
+		return out, nil, err
 	}
-	if in.Girth < 1 || in.Girth > 130 {
-		return 0, nil, &RuleInputError{What: "girth is out of range", Value: int64(in.Girth), HasValue: true}
+	return out, []Fired{{Table: "size_of", Row: rows[0]}, {Table: "base_rate", Row: rows[1]}, {Table: "fuel_rate", Row: rows[2]}, {Table: "signature_fee", Row: rows[3]}}, nil
+}
+
+// ParcelRateWire answers one call in the wire form (formats.md): an object of the inputs under their
+// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the
+// reference's order, then the rule; the answer is the record line. keys are the call's keys
+// in the order it writes them, when the caller knows it: a key that is not an input is
+// named as the first of them (else as the least).
+func ParcelRateWire(call map[string]any, tag string, keys ...string) (string, error) {
+	weight, err := wireInt(call["weight"], "weight is missing", "weight is not an integer", "weight is out of range")
+	if err != nil {
+		return "", err
 	}
-	if !in.Dest.Valid() {
-		return 0, nil, &RuleInputError{What: "dest is not a value of enum zone", Value: int64(in.Dest), HasValue: true}
+	if weight < 1 || weight > 70 {
+		return "", &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
 	}
+	girth, err := wireInt(call["girth"], "girth is missing", "girth is not an integer", "girth is out of range")
+	if err != nil {
+		return "", err
+	}
+	if girth < 1 || girth > 130 {
+		return "", &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
+	}
+	dest, err := wireMember(call["dest"], ParseZone, "dest is missing", "dest is not a value of enum zone")
+	if err != nil {
+		return "", err
+	}
+	signature, err := wireBool(call["signature"], "signature is missing", "signature is not a boolean")
+	if err != nil {
+		return "", err
+	}
+	if key, unknown := unknownKey(call, keys, []string{"weight", "girth", "dest", "signature"}); unknown {
+		return "", &RuleInputError{What: key + " is not an input"}
+	}
+	in := Input{Weight: Pounds(weight), Girth: Inches(girth), Dest: dest, Signature: signature}
+	out, rows, err := decide(in)
+	if err != nil {
+		return "", err
+	}
+	return ParcelRateRecord(in, out, []Fired{{Table: "size_of", Row: rows[0]}, {Table: "base_rate", Row: rows[1]}, {Table: "fuel_rate", Row: rows[2]}, {Table: "signature_fee", Row: rows[3]}}, tag), nil
+}
+
+// decide holds the rule's branches, written once: the outputs, and the row each table matched.
+func decide(in Input) (USD, [4]int, error) {
 	weight := int64(in.Weight)
 	girth := int64(in.Girth)
 	dest := in.Dest
 	signature := in.Signature
-	trace := make([]Fired, 0, 4)
+	// The entry guard: what the proofs assumed of every call.
+	if weight < 1 || weight > 70 {
+		return 0, [4]int{}, &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
+	}
+	if girth < 1 || girth > 130 {
+		return 0, [4]int{}, &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
+	}
+	if dest == 0 {
+		return 0, [4]int{}, &RuleInputError{What: "dest is missing"}
+	}
+	if !dest.Valid() {
+		return 0, [4]int{}, &RuleInputError{What: "dest is not a value of enum zone", Value: dest, HasValue: true}
+	}
 	// table size_of (policy unique)
+	var row0 int
 	var size SizeClass
 	if girth <= 60 && weight <= 10 {
 		// row 1: <=60in | <=10lb | small
 		size = SizeClassSmall
-		trace = append(trace, Fired{Table: "size_of", Row: 1})
+		row0 = 1
 	} else if girth <= 60 && weight > 10 {
 		// row 2: <=60in | >10lb | medium
 		size = SizeClassMedium
-		trace = append(trace, Fired{Table: "size_of", Row: 2})
+		row0 = 2
 	} else if girth > 60 {
 		// row 3: >60in | - | large
 		size = SizeClassLarge
-		trace = append(trace, Fired{Table: "size_of", Row: 3})
+		row0 = 3
 	} else {
-		return 0, nil, &RuleContradictionError{What: "table size_of: no row matched"}
+		return 0, [4]int{}, &RuleContradictionError{What: "table size_of: no row matched"}
 	}
 	// table base_rate (policy unique)
+	var row1 int
 	var base int64
-	if dest == ZoneDomestic && size == SizeClassSmall {
-		// row 1: domestic | small | 8USD
-		base = 8
-		trace = append(trace, Fired{Table: "base_rate", Row: 1})
-	} else if dest == ZoneDomestic && size == SizeClassMedium {
-		// row 2: domestic | medium | 12USD
-		base = 12
-		trace = append(trace, Fired{Table: "base_rate", Row: 2})
-	} else if dest == ZoneDomestic && size == SizeClassLarge {
-		// row 3: domestic | large | 20USD
-		base = 20
-		trace = append(trace, Fired{Table: "base_rate", Row: 3})
-	} else if dest == ZoneCanada && size == SizeClassSmall {
-		// row 4: canada | small | 10USD
-		base = 10
-		trace = append(trace, Fired{Table: "base_rate", Row: 4})
-	} else if dest == ZoneCanada && size == SizeClassMedium {
-		// row 5: canada | medium | 15USD
-		base = 15
-		trace = append(trace, Fired{Table: "base_rate", Row: 5})
-	} else if dest == ZoneCanada && size == SizeClassLarge {
-		// row 6: canada | large | 25USD
-		base = 25
-		trace = append(trace, Fired{Table: "base_rate", Row: 6})
-	} else if dest == ZoneOverseas && size == SizeClassSmall {
-		// row 7: overseas | small | 18USD
-		base = 18
-		trace = append(trace, Fired{Table: "base_rate", Row: 7})
-	} else if dest == ZoneOverseas && size == SizeClassMedium {
-		// row 8: overseas | medium | 30USD
-		base = 30
-		trace = append(trace, Fired{Table: "base_rate", Row: 8})
-	} else if dest == ZoneOverseas && size == SizeClassLarge {
-		// row 9: overseas | large | 45USD
-		base = 45
-		trace = append(trace, Fired{Table: "base_rate", Row: 9})
-	} else {
-		return 0, nil, &RuleContradictionError{What: "table base_rate: no row matched"}
+	switch dest {
+	case ZoneDomestic:
+		switch size {
+		case SizeClassSmall:
+			// row 1: domestic | small | 8USD
+			base = 8
+			row1 = 1
+		case SizeClassMedium:
+			// row 2: domestic | medium | 12USD
+			base = 12
+			row1 = 2
+		case SizeClassLarge:
+			// row 3: domestic | large | 20USD
+			base = 20
+			row1 = 3
+		default:
+			return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+		}
+	case ZoneCanada:
+		switch size {
+		case SizeClassSmall:
+			// row 4: canada | small | 10USD
+			base = 10
+			row1 = 4
+		case SizeClassMedium:
+			// row 5: canada | medium | 15USD
+			base = 15
+			row1 = 5
+		case SizeClassLarge:
+			// row 6: canada | large | 25USD
+			base = 25
+			row1 = 6
+		default:
+			return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+		}
+	case ZoneOverseas:
+		switch size {
+		case SizeClassSmall:
+			// row 7: overseas | small | 18USD
+			base = 18
+			row1 = 7
+		case SizeClassMedium:
+			// row 8: overseas | medium | 30USD
+			base = 30
+			row1 = 8
+		case SizeClassLarge:
+			// row 9: overseas | large | 45USD
+			base = 45
+			row1 = 9
+		default:
+			return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+		}
+	default:
+		return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
 	}
 	// table fuel_rate (policy unique)
-	var fuel_pct int64
-	if dest == ZoneDomestic || dest == ZoneCanada {
+	var row2 int
+	var fuelPct int64
+	switch dest {
+	case ZoneDomestic, ZoneCanada:
 		// row 1: north_america | 10%
-		fuel_pct = 10
-		trace = append(trace, Fired{Table: "fuel_rate", Row: 1})
-	} else if dest == ZoneOverseas {
+		fuelPct = 10
+		row2 = 1
+	case ZoneOverseas:
 		// row 2: overseas | 20%
-		fuel_pct = 20
-		trace = append(trace, Fired{Table: "fuel_rate", Row: 2})
-	} else {
-		return 0, nil, &RuleContradictionError{What: "table fuel_rate: no row matched"}
+		fuelPct = 20
+		row2 = 2
+	default:
+		return 0, [4]int{}, &RuleContradictionError{What: "table fuel_rate: no row matched"}
 	}
 	// define surcharge
-	surcharge := divRoundUp(base*fuel_pct, 100)
+	surcharge := divRoundCeiling(base*fuelPct, 100)
 	// table signature_fee (policy unique)
+	var row3 int
 	var sig int64
-	if signature && (dest == ZoneDomestic || dest == ZoneCanada) {
-		// row 1: true | north_america | 2USD
-		sig = 2
-		trace = append(trace, Fired{Table: "signature_fee", Row: 1})
-	} else if signature && dest == ZoneOverseas {
-		// row 2: true | overseas | 5USD
-		sig = 5
-		trace = append(trace, Fired{Table: "signature_fee", Row: 2})
-	} else if !signature {
+	if signature {
+		switch dest {
+		case ZoneDomestic, ZoneCanada:
+			// row 1: true | north_america | 2USD
+			sig = 2
+			row3 = 1
+		case ZoneOverseas:
+			// row 2: true | overseas | 5USD
+			sig = 5
+			row3 = 2
+		default:
+			return 0, [4]int{}, &RuleContradictionError{What: "table signature_fee: no row matched"}
+		}
+	} else {
 		// row 3: false | - | 0USD
 		sig = 0
-		trace = append(trace, Fired{Table: "signature_fee", Row: 3})
-	} else {
-		return 0, nil, &RuleContradictionError{What: "table signature_fee: no row matched"}
+		row3 = 3
 	}
 	// define fee
 	fee := base + surcharge + sig
-	return USD(fee), trace, nil
+	return USD(fee), [4]int{row0, row1, row2, row3}, nil
 }
 
-// ParcelRateRecord writes one call as a fixtures record (formats.md), the line rulec replay reads.
+// ParcelRateRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
+// empty tag is left out.
 func ParcelRateRecord(in Input, out USD, trace []Fired, tag string) string {
 	b := make([]byte, 0, 256)
 	b = append(b, '{')
@@ -352,14 +430,175 @@ func appendBool(b []byte, x bool) []byte {
 	return append(b, "false"...)
 }
 
-// divRoundUp returns n / d rounded away from zero (d != 0; the proof, E132, rules out a zero divisor).
-func divRoundUp(n, d int64) int64 {
+// wireInt reads a whole number from the wire: a json.Number (any fmt.Stringer giving a JSON
+// number's text), worked out exactly from its digits and exponent, or a Go integer. 1e3 and
+// 1000.0 are 1000, 1000.5 is not an integer, and a whole number past int64 is out of range.
+func wireInt(x any, missing, notInteger, outOfRange string) (int64, error) {
+	switch n := x.(type) {
+	case nil:
+		return 0, &RuleInputError{What: missing}
+	case int:
+		return int64(n), nil
+	case int64:
+		return n, nil
+	case fmt.Stringer:
+		v, number, whole, fits := wholeNumber(n.String())
+		switch {
+		case !number || !whole:
+			return 0, &RuleInputError{What: notInteger, Value: x, HasValue: true}
+		case !fits:
+			return 0, &RuleInputError{What: outOfRange, Value: x, HasValue: true}
+		}
+		return v, nil
+	}
+	return 0, &RuleInputError{What: notInteger, Value: x, HasValue: true}
+}
+
+// wholeNumber works a JSON number's text out exactly: whether it is a number at all,
+// whether its value is whole, and whether that whole number fits in an int64.
+func wholeNumber(text string) (n int64, number, whole, fits bool) {
+	i, neg := 0, false
+	if i < len(text) && text[i] == '-' {
+		neg = true
+		i++
+	}
+	digitsFrom := func(from int) int {
+		j := from
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	end := digitsFrom(i)
+	if end == i {
+		return 0, false, false, false
+	}
+	mantissa := text[i:end]
+	fraction := ""
+	i = end
+	if i < len(text) && text[i] == '.' {
+		end = digitsFrom(i + 1)
+		if end == i+1 {
+			return 0, false, false, false
+		}
+		fraction = text[i+1 : end]
+		i = end
+	}
+	// The exponent, held within ±2^40: a number that needs more is zero or past any int64.
+	exp := int64(0)
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		expNeg := false
+		if i < len(text) && (text[i] == '+' || text[i] == '-') {
+			expNeg = text[i] == '-'
+			i++
+		}
+		end = digitsFrom(i)
+		if end == i {
+			return 0, false, false, false
+		}
+		for ; i < end; i++ {
+			if exp < 1<<40 {
+				exp = exp*10 + int64(text[i]-'0')
+			}
+		}
+		if expNeg {
+			exp = -exp
+		}
+	}
+	if i != len(text) {
+		return 0, false, false, false
+	}
+	digits := mantissa + fraction
+	scale := exp - int64(len(fraction))
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		scale++
+	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	switch {
+	case digits == "":
+		return 0, true, true, true
+	case scale < 0:
+		return 0, true, false, false
+	case int64(len(digits))+scale > 19:
+		return 0, true, true, false
+	}
+	u := uint64(0)
+	for k := 0; k < len(digits); k++ {
+		u = u*10 + uint64(digits[k]-'0')
+	}
+	for ; scale > 0; scale-- {
+		if u > (1<<64-1)/10 {
+			return 0, true, true, false
+		}
+		u *= 10
+	}
+	switch {
+	case neg && u <= 1<<63:
+		return int64(-u), true, true, true
+	case !neg && u < 1<<63:
+		return int64(u), true, true, true
+	}
+	return 0, true, true, false
+}
+
+// wireBool reads a truth value from the wire: true or false and nothing else.
+func wireBool(x any, missing, notBoolean string) (bool, error) {
+	switch b := x.(type) {
+	case nil:
+		return false, &RuleInputError{What: missing}
+	case bool:
+		return b, nil
+	}
+	return false, &RuleInputError{What: notBoolean, Value: x, HasValue: true}
+}
+
+// wireMember reads a value of an enum from the wire: one of its names, read back by parse.
+func wireMember[E ~int](x any, parse func(string) (E, bool), missing, notMember string) (E, error) {
+	if x == nil {
+		return 0, &RuleInputError{What: missing}
+	}
+	if s, isString := x.(string); isString {
+		if e, found := parse(s); found {
+			return e, nil
+		}
+	}
+	return 0, &RuleInputError{What: notMember, Value: x, HasValue: true}
+}
+
+// unknownKey finds a key of the call that is not an input: the first of them in order
+// (the keys as the call wrote them, when the caller knows it), else the least of them.
+func unknownKey(call map[string]any, order []string, inputs []string) (string, bool) {
+	known := func(key string) bool {
+		for _, k := range inputs {
+			if k == key {
+				return true
+			}
+		}
+		return false
+	}
+	for _, key := range order {
+		if _, there := call[key]; there && !known(key) {
+			return key, true
+		}
+	}
+	least, found := "", false
+	for key := range call {
+		if !known(key) && (!found || key < least) {
+			least, found = key, true
+		}
+	}
+	return least, found
+}
+
+// divRoundCeiling returns n / d rounded toward +infinity.
+func divRoundCeiling(n, d int64) int64 {
 	q, r := n/d, n%d
-	if r == 0 {
-		return q
+	if r != 0 && (r < 0) == (d < 0) {
+		return q + 1
 	}
-	if (r < 0) != (d < 0) {
-		return q - 1
-	}
-	return q + 1
+	return q
 }

@@ -14,12 +14,13 @@ type JPYInclTax int64
 // Rate is rate[1%]: a whole number of its unit.
 type Rate int64
 
-// CouponKind is the enum coupon_kind.
+// CouponKind is the enum coupon_kind: one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
 type CouponKind int
 
 // The values of CouponKind, in the order the rule declares them.
 const (
-	CouponKindPercent CouponKind = iota
+	CouponKindPercent CouponKind = iota + 1
 	CouponKindFixed
 	CouponKindFreeShip
 )
@@ -55,17 +56,18 @@ func ParseCouponKind(s string) (CouponKind, bool) {
 	return 0, false
 }
 
-// RuleInputError says the caller broke the contract: a value outside its declared range,
-// or not a value of its enum, or a constraint that does not hold. Fix the call site.
+// RuleInputError says the caller broke the contract: a value missing, not of its kind,
+// outside its declared range, not a value of its enum, or a constraint that does not
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
 type RuleInputError struct {
 	What     string
-	Value    int64
+	Value    any
 	HasValue bool
 }
 
 func (e *RuleInputError) Error() string {
 	if e.HasValue {
-		return fmt.Sprintf("%s: %d", e.What, e.Value)
+		return fmt.Sprintf("%s: %v", e.What, e.Value)
 	}
 	return e.What
 }
@@ -104,82 +106,155 @@ type Output struct {
 
 // SingleCoupon decides ok, raw from subtotal, applied, kind, rate, face, dup.
 func SingleCoupon(in Input) (Output, error) {
-	out, _, err := SingleCouponTraced(in)
+	out, _, err := decide(in)
 	return out, err
 }
 
 // SingleCouponTraced is the same call, with the rows that matched: one per table, in evaluation order.
 func SingleCouponTraced(in Input) (Output, []Fired, error) {
-	// The entry guard: what the proofs assumed of every call.
-	if in.Subtotal < 0 || in.Subtotal > 1000000 {
-		return Output{}, nil, &RuleInputError{What: "subtotal is out of range", Value: int64(in.Subtotal), HasValue: true}
+	out, rows, err := decide(in)
+	if err != nil {
+		return out, nil, err
 	}
-	if in.Applied < 0 || in.Applied > 1000000 {
-		return Output{}, nil, &RuleInputError{What: "applied is out of range", Value: int64(in.Applied), HasValue: true}
+	return out, []Fired{{Table: "applicable", Row: rows[0]}, {Table: "raw_discount", Row: rows[1]}}, nil
+}
+
+// SingleCouponWire answers one call in the wire form (formats.md): an object of the inputs under their
+// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the
+// reference's order, then the rule; the answer is the record line. keys are the call's keys
+// in the order it writes them, when the caller knows it: a key that is not an input is
+// named as the first of them (else as the least).
+func SingleCouponWire(call map[string]any, tag string, keys ...string) (string, error) {
+	subtotal, err := wireInt(call["subtotal"], "subtotal is missing", "subtotal is not an integer", "subtotal is out of range")
+	if err != nil {
+		return "", err
 	}
-	if !in.Kind.Valid() {
-		return Output{}, nil, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: int64(in.Kind), HasValue: true}
+	if subtotal < 0 || subtotal > 1000000 {
+		return "", &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
 	}
-	if in.Rate < 0 || in.Rate > 100 {
-		return Output{}, nil, &RuleInputError{What: "rate is out of range", Value: int64(in.Rate), HasValue: true}
+	applied, err := wireInt(call["applied"], "applied is missing", "applied is not an integer", "applied is out of range")
+	if err != nil {
+		return "", err
 	}
-	if in.Face < 0 || in.Face > 100000 {
-		return Output{}, nil, &RuleInputError{What: "face is out of range", Value: int64(in.Face), HasValue: true}
+	if applied < 0 || applied > 1000000 {
+		return "", &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
 	}
+	kind, err := wireMember(call["kind"], ParseCouponKind, "kind is missing", "kind is not a value of enum coupon_kind")
+	if err != nil {
+		return "", err
+	}
+	rate, err := wireInt(call["rate"], "rate is missing", "rate is not an integer", "rate is out of range")
+	if err != nil {
+		return "", err
+	}
+	if rate < 0 || rate > 100 {
+		return "", &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
+	}
+	face, err := wireInt(call["face"], "face is missing", "face is not an integer", "face is out of range")
+	if err != nil {
+		return "", err
+	}
+	if face < 0 || face > 100000 {
+		return "", &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
+	}
+	dup, err := wireBool(call["dup"], "dup is missing", "dup is not a boolean")
+	if err != nil {
+		return "", err
+	}
+	if !(applied <= subtotal) {
+		return "", &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
+	}
+	if key, unknown := unknownKey(call, keys, []string{"subtotal", "applied", "kind", "rate", "face", "dup"}); unknown {
+		return "", &RuleInputError{What: key + " is not an input"}
+	}
+	in := Input{Subtotal: JPYInclTax(subtotal), Applied: JPYInclTax(applied), Kind: kind, Rate: Rate(rate), Face: JPYInclTax(face), Dup: dup}
+	out, rows, err := decide(in)
+	if err != nil {
+		return "", err
+	}
+	return SingleCouponRecord(in, out, []Fired{{Table: "applicable", Row: rows[0]}, {Table: "raw_discount", Row: rows[1]}}, tag), nil
+}
+
+// decide holds the rule's branches, written once: the outputs, and the row each table matched.
+func decide(in Input) (Output, [2]int, error) {
 	subtotal := int64(in.Subtotal)
 	applied := int64(in.Applied)
 	kind := in.Kind
 	rate := int64(in.Rate)
 	face := int64(in.Face)
 	dup := in.Dup
-	if !(applied <= subtotal) {
-		return Output{}, nil, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
+	// The entry guard: what the proofs assumed of every call.
+	if subtotal < 0 || subtotal > 1000000 {
+		return Output{}, [2]int{}, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
 	}
-	trace := make([]Fired, 0, 2)
+	if applied < 0 || applied > 1000000 {
+		return Output{}, [2]int{}, &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
+	}
+	if kind == 0 {
+		return Output{}, [2]int{}, &RuleInputError{What: "kind is missing"}
+	}
+	if !kind.Valid() {
+		return Output{}, [2]int{}, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: kind, HasValue: true}
+	}
+	if rate < 0 || rate > 100 {
+		return Output{}, [2]int{}, &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
+	}
+	if face < 0 || face > 100000 {
+		return Output{}, [2]int{}, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
+	}
+	if !(applied <= subtotal) {
+		return Output{}, [2]int{}, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
+	}
 	// define rest
 	rest := subtotal - applied
 	// table applicable (policy unique)
+	var row0 int
 	var ok bool
 	if dup {
 		// row 1: true | - | false
 		ok = false
-		trace = append(trace, Fired{Table: "applicable", Row: 1})
+		row0 = 1
 	} else if !dup && subtotal < 1000 {
 		// row 2: false | <1000JPY | false
 		ok = false
-		trace = append(trace, Fired{Table: "applicable", Row: 2})
+		row0 = 2
 	} else if !dup && subtotal >= 1000 {
 		// row 3: false | >=1000JPY | true
 		ok = true
-		trace = append(trace, Fired{Table: "applicable", Row: 3})
+		row0 = 3
 	} else {
-		return Output{}, nil, &RuleContradictionError{What: "table applicable: no row matched"}
+		return Output{}, [2]int{}, &RuleContradictionError{What: "table applicable: no row matched"}
 	}
 	// table raw_discount (policy unique)
+	var row1 int
 	var raw int64
-	if !ok {
+	if ok {
+		switch kind {
+		case CouponKindPercent:
+			// row 2: true | percent | rest * rate
+			raw = divRoundFloor(rest*rate, 100)
+			row1 = 2
+		case CouponKindFixed:
+			// row 3: true | fixed | min(face, rest)
+			raw = minInt(face, rest)
+			row1 = 3
+		case CouponKindFreeShip:
+			// row 4: true | free_ship | 0JPY
+			raw = 0
+			row1 = 4
+		default:
+			return Output{}, [2]int{}, &RuleContradictionError{What: "table raw_discount: no row matched"}
+		}
+	} else {
 		// row 1: false | - | 0JPY
 		raw = 0
-		trace = append(trace, Fired{Table: "raw_discount", Row: 1})
-	} else if ok && kind == CouponKindPercent {
-		// row 2: true | percent | rest * rate
-		raw = divRoundDown(rest*rate, 100)
-		trace = append(trace, Fired{Table: "raw_discount", Row: 2})
-	} else if ok && kind == CouponKindFixed {
-		// row 3: true | fixed | min(face, rest)
-		raw = minInt(face, rest)
-		trace = append(trace, Fired{Table: "raw_discount", Row: 3})
-	} else if ok && kind == CouponKindFreeShip {
-		// row 4: true | free_ship | 0JPY
-		raw = 0
-		trace = append(trace, Fired{Table: "raw_discount", Row: 4})
-	} else {
-		return Output{}, nil, &RuleContradictionError{What: "table raw_discount: no row matched"}
+		row1 = 1
 	}
-	return Output{Ok: ok, Raw: JPYInclTax(raw)}, trace, nil
+	return Output{Ok: ok, Raw: JPYInclTax(raw)}, [2]int{row0, row1}, nil
 }
 
-// SingleCouponRecord writes one call as a fixtures record (formats.md), the line rulec replay reads.
+// SingleCouponRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
+// empty tag is left out.
 func SingleCouponRecord(in Input, out Output, trace []Fired, tag string) string {
 	b := make([]byte, 0, 256)
 	b = append(b, '{')
@@ -278,6 +353,170 @@ func appendBool(b []byte, x bool) []byte {
 	return append(b, "false"...)
 }
 
+// wireInt reads a whole number from the wire: a json.Number (any fmt.Stringer giving a JSON
+// number's text), worked out exactly from its digits and exponent, or a Go integer. 1e3 and
+// 1000.0 are 1000, 1000.5 is not an integer, and a whole number past int64 is out of range.
+func wireInt(x any, missing, notInteger, outOfRange string) (int64, error) {
+	switch n := x.(type) {
+	case nil:
+		return 0, &RuleInputError{What: missing}
+	case int:
+		return int64(n), nil
+	case int64:
+		return n, nil
+	case fmt.Stringer:
+		v, number, whole, fits := wholeNumber(n.String())
+		switch {
+		case !number || !whole:
+			return 0, &RuleInputError{What: notInteger, Value: x, HasValue: true}
+		case !fits:
+			return 0, &RuleInputError{What: outOfRange, Value: x, HasValue: true}
+		}
+		return v, nil
+	}
+	return 0, &RuleInputError{What: notInteger, Value: x, HasValue: true}
+}
+
+// wholeNumber works a JSON number's text out exactly: whether it is a number at all,
+// whether its value is whole, and whether that whole number fits in an int64.
+func wholeNumber(text string) (n int64, number, whole, fits bool) {
+	i, neg := 0, false
+	if i < len(text) && text[i] == '-' {
+		neg = true
+		i++
+	}
+	digitsFrom := func(from int) int {
+		j := from
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	end := digitsFrom(i)
+	if end == i {
+		return 0, false, false, false
+	}
+	mantissa := text[i:end]
+	fraction := ""
+	i = end
+	if i < len(text) && text[i] == '.' {
+		end = digitsFrom(i + 1)
+		if end == i+1 {
+			return 0, false, false, false
+		}
+		fraction = text[i+1 : end]
+		i = end
+	}
+	// The exponent, held within ±2^40: a number that needs more is zero or past any int64.
+	exp := int64(0)
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		expNeg := false
+		if i < len(text) && (text[i] == '+' || text[i] == '-') {
+			expNeg = text[i] == '-'
+			i++
+		}
+		end = digitsFrom(i)
+		if end == i {
+			return 0, false, false, false
+		}
+		for ; i < end; i++ {
+			if exp < 1<<40 {
+				exp = exp*10 + int64(text[i]-'0')
+			}
+		}
+		if expNeg {
+			exp = -exp
+		}
+	}
+	if i != len(text) {
+		return 0, false, false, false
+	}
+	digits := mantissa + fraction
+	scale := exp - int64(len(fraction))
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		scale++
+	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	switch {
+	case digits == "":
+		return 0, true, true, true
+	case scale < 0:
+		return 0, true, false, false
+	case int64(len(digits))+scale > 19:
+		return 0, true, true, false
+	}
+	u := uint64(0)
+	for k := 0; k < len(digits); k++ {
+		u = u*10 + uint64(digits[k]-'0')
+	}
+	for ; scale > 0; scale-- {
+		if u > (1<<64-1)/10 {
+			return 0, true, true, false
+		}
+		u *= 10
+	}
+	switch {
+	case neg && u <= 1<<63:
+		return int64(-u), true, true, true
+	case !neg && u < 1<<63:
+		return int64(u), true, true, true
+	}
+	return 0, true, true, false
+}
+
+// wireBool reads a truth value from the wire: true or false and nothing else.
+func wireBool(x any, missing, notBoolean string) (bool, error) {
+	switch b := x.(type) {
+	case nil:
+		return false, &RuleInputError{What: missing}
+	case bool:
+		return b, nil
+	}
+	return false, &RuleInputError{What: notBoolean, Value: x, HasValue: true}
+}
+
+// wireMember reads a value of an enum from the wire: one of its names, read back by parse.
+func wireMember[E ~int](x any, parse func(string) (E, bool), missing, notMember string) (E, error) {
+	if x == nil {
+		return 0, &RuleInputError{What: missing}
+	}
+	if s, isString := x.(string); isString {
+		if e, found := parse(s); found {
+			return e, nil
+		}
+	}
+	return 0, &RuleInputError{What: notMember, Value: x, HasValue: true}
+}
+
+// unknownKey finds a key of the call that is not an input: the first of them in order
+// (the keys as the call wrote them, when the caller knows it), else the least of them.
+func unknownKey(call map[string]any, order []string, inputs []string) (string, bool) {
+	known := func(key string) bool {
+		for _, k := range inputs {
+			if k == key {
+				return true
+			}
+		}
+		return false
+	}
+	for _, key := range order {
+		if _, there := call[key]; there && !known(key) {
+			return key, true
+		}
+	}
+	least, found := "", false
+	for key := range call {
+		if !known(key) && (!found || key < least) {
+			least, found = key, true
+		}
+	}
+	return least, found
+}
+
 // minInt returns the smaller of a and b.
 func minInt(a, b int64) int64 {
 	if a < b {
@@ -286,7 +525,11 @@ func minInt(a, b int64) int64 {
 	return b
 }
 
-// divRoundDown returns n / d rounded toward zero, which is how Go's / rounds (d != 0; the proof, E132, rules out a zero divisor).
-func divRoundDown(n, d int64) int64 {
-	return n / d
+// divRoundFloor returns n / d rounded toward -infinity.
+func divRoundFloor(n, d int64) int64 {
+	q, r := n/d, n%d
+	if r != 0 && (r < 0) != (d < 0) {
+		return q - 1
+	}
+	return q
 }

@@ -1,0 +1,497 @@
+# The runners `rulec test` drives for the generated SQL (generated-code.md, SQL), as one
+# Python file that ruff and mypy check as it stands (tests/gen_sql.rs). Python's sqlite3 and
+# the psql client are all they use.
+#
+# A rule's runner reads each vectors line as the wire door reads it, holds each input in
+# the type the query's relation or the function's parameter gives it, and lets the engine
+# answer: the query over a relation in an in-memory SQLite (the default), the function on a
+# real PostgreSQL (--postgresql), or the query over a relation on PostgreSQL
+# (--postgresql-query). The door's checks are the engine's (`_input_error`, SQLSTATE
+# 22023), but for a value its type cannot hold (a string where the relation has a number):
+# the runner refuses that one with the sentence of its check, where the door's order puts
+# it. The helpers' runner answers vectors/_helpers.jsonl with the query `_helpers.sql`.
+#
+# The SQL backend writes the sections below after the rule's data (what comes before the
+# first section stands in for that data here).
+
+# rulec: head
+import decimal
+import json
+import os
+import secrets
+import sqlite3
+import subprocess
+import sys
+from typing import Any, NamedTuple
+
+# The classes of value the door tells apart (the data below names them).
+INTEGER = "integer"
+DATE = "date"
+BOOLEAN = "boolean"
+TEXT = "text"
+ENUM = "enum"
+
+
+class Input(NamedTuple):
+    """One input of the door: its key on the wire, its column, its class, its sentences."""
+
+    key: str
+    column: str
+    kind: str
+    missing: str
+    not_of_kind: str
+    out_of_range: str | None
+
+
+# rulec: data
+QUERY = "rule.sql"
+FUNCTION = "rule_function.sql"
+NAME = "rule"
+RELATION = "rule_input"
+DOOR: list[Input] = [Input("x", "x", INTEGER, "x is missing", "x is not an integer", "x is out of range")]
+CONSTRAINTS: list[str] = []
+NOT_AN_INPUT = " is not an input"
+NOT_AN_OBJECT = "the input is not an object"
+RECORD: list[tuple[str, str, str]] = [("text", '"in":{"x":', ""), ("input", "x", INTEGER), ("text", '},"observed":{"y":', ""), ("output", "y", INTEGER), ("text", '},"trace":[', "")]
+TABLES: list[tuple[str, str]] = [("t", "t_row")]
+
+# rulec: common
+INT64 = (-(2**63), 2**63 - 1)
+# A JSON number longer than any range: kept as a number past every range.
+HUGE = 10**40
+
+
+def parse_int(text: str) -> int:
+    if len(text) > 40:
+        return -HUGE if text.startswith("-") else HUGE
+    return int(text)
+
+
+def no_constant(text: str) -> Any:
+    raise ValueError(text + " is not JSON")
+
+
+def number(x: Any) -> Any:
+    """A JSON number whose value is whole (1000.0, 1e3, -0.0) as that int, read exactly; one
+    with a fraction as its Decimal; anything else as it came."""
+    if isinstance(x, decimal.Decimal):
+        if x.is_finite() and x == x.to_integral_value():
+            if x.adjusted() > 40:
+                return -HUGE if x < 0 else HUGE
+            return int(x)
+        return x
+    if isinstance(x, dict):
+        return {k: number(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [number(v) for v in x]
+    return x
+
+
+def lone_surrogate(x: Any) -> bool:
+    """Whether a string of the JSON (a key or a value) holds half of a surrogate pair: the
+    reference reads such a line as no JSON at all."""
+    if isinstance(x, str):
+        return any("\ud800" <= c <= "\udfff" for c in x)
+    if isinstance(x, dict):
+        return any(lone_surrogate(k) or lone_surrogate(v) for k, v in x.items())
+    if isinstance(x, list):
+        return any(lone_surrogate(v) for v in x)
+    return False
+
+
+def call_of(line: str) -> Any:
+    """The call a vectors line holds (a record is read as its `in`), or None for no JSON."""
+    try:
+        top = json.loads(line, parse_float=decimal.Decimal, parse_int=parse_int, parse_constant=no_constant)
+    except (ValueError, RecursionError):
+        return None
+    if lone_surrogate(top):
+        return None
+    call = top.get("in", top) if isinstance(top, dict) else top
+    return number(call)
+
+
+def days(text: str) -> int | None:
+    """The day number of exactly "YYYY-MM-DD", when the calendar has that day."""
+    if len(text) != 10 or text[4] != "-" or text[7] != "-":
+        return None
+    parts = (text[0:4], text[5:7], text[8:10])
+    if not all(c in "0123456789" for part in parts for c in part):
+        return None
+    y, m, d = int(parts[0]), int(parts[1]), int(parts[2])
+    leap = (y % 4 == 0 and y % 100 != 0) or y % 400 == 0
+    days_in = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not 1 <= m <= 12 or not 1 <= d <= days_in[m - 1]:
+        return None
+    y = y - 1 if m <= 2 else y
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m - 3 if m > 2 else m + 9) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def date_str(n: int) -> str:
+    """A day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON."""
+    z = n + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y = yoe + era * 400 + (1 if m <= 2 else 0)
+    return f'"{y:04d}-{m:02d}-{d:02d}"'
+
+
+class Unheld(Exception):
+    """A value the engine's type cannot hold, refused with the sentence of its check."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class Engine(NamedTuple):
+    """What the engine's types hold: `sqlite` (INTEGER, REAL, TEXT), `bigint` (the function's
+    parameters) or `numeric` (a PostgreSQL relation with numeric columns)."""
+
+    numbers: str
+
+
+def held(door: Input, x: Any, engine: Engine) -> Any:
+    """The value of one input as the engine holds it: None (NULL) for a missing one, which
+    the engine refuses; raises Unheld for one its type cannot hold."""
+    if x is None:
+        return None
+    if door.kind in (INTEGER, DATE):
+        if door.kind == DATE:
+            if not isinstance(x, str) or days(x) is None:
+                raise Unheld(door.not_of_kind)
+            x = days(x)
+        if isinstance(x, bool) or not isinstance(x, (int, decimal.Decimal)):
+            raise Unheld(door.not_of_kind)
+        if engine.numbers == "numeric":
+            return x
+        if isinstance(x, decimal.Decimal):
+            # A fraction: SQLite holds it as a REAL if the nearest double still has one.
+            f = float(x)
+            if engine.numbers == "sqlite" and not f.is_integer():
+                return f
+            raise Unheld(door.not_of_kind)
+        if INT64[0] <= x <= INT64[1]:
+            return x
+        if engine.numbers == "sqlite":
+            return float(x)
+        raise Unheld(door.out_of_range or door.not_of_kind)
+    if door.kind == BOOLEAN:
+        if not isinstance(x, bool):
+            raise Unheld(door.not_of_kind)
+        return x
+    if not isinstance(x, str):
+        raise Unheld(door.not_of_kind)
+    if engine.numbers != "sqlite" and "\x00" in x:
+        raise Unheld(door.not_of_kind if door.kind == ENUM else "PostgreSQL cannot hold a NUL character")
+    return x
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(x: Any) -> str:
+    """A value as a PostgreSQL literal."""
+    if x is None:
+        return "NULL"
+    if isinstance(x, bool):
+        return "TRUE" if x else "FALSE"
+    if isinstance(x, int):
+        return "CAST(" + str(x) + " AS BIGINT)" if INT64[0] <= x <= INT64[1] else str(x)
+    if isinstance(x, decimal.Decimal):
+        return str(x)
+    return "'" + str(x).replace("'", "''") + "'"
+
+
+def least(*xs: Any) -> Any:
+    """LEAST as PostgreSQL has it: NULL only when every argument is."""
+    there = [x for x in xs if x is not None]
+    return min(there) if there else None
+
+
+def greatest(*xs: Any) -> Any:
+    there = [x for x in xs if x is not None]
+    return max(there) if there else None
+
+
+def isqrt(x: Any) -> Any:
+    """rulec_isqrt as the function file defines it: the largest r with r * r <= x, by a
+    binary search over whole numbers; NULL for NULL (STRICT)."""
+    if x is None:
+        return None
+    lo, hi = 0, min(3037000499, max(int(x), 0))
+    while lo < hi:
+        mid = lo + (hi - lo + 1) // 2
+        if mid * mid <= x:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def sqlite(query: str, relation: str, columns: list[str], rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """The query over an in-memory SQLite relation holding the rows (after `_id`)."""
+    db = sqlite3.connect(":memory:")
+    db.create_function("LEAST", -1, least, deterministic=True)
+    db.create_function("GREATEST", -1, greatest, deterministic=True)
+    db.create_function("rulec_isqrt", 1, isqrt, deterministic=True)
+    cols = "".join(", " + quote(c) for c in columns)
+    db.execute("CREATE TABLE " + quote(relation) + ' ("_id" INTEGER PRIMARY KEY' + cols + ")")
+    marks = "?" + ", ?" * len(columns)
+    db.executemany("INSERT INTO " + quote(relation) + " VALUES (" + marks + ")", [[i, *r] for i, r in enumerate(rows)])
+    cur = db.execute(query)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+TRY = """CREATE FUNCTION "_rulec_try"("q" text) RETURNS text LANGUAGE plpgsql AS $try$
+DECLARE
+  answer text;
+BEGIN
+  EXECUTE "q" INTO answer;
+  RETURN answer;
+EXCEPTION WHEN OTHERS THEN
+  RETURN json_build_object('state', SQLSTATE, 'message', SQLERRM)::text;
+END
+$try$;"""
+
+
+def psql(setup: list[str], asks: list[str]) -> list[Any]:
+    """Each of `asks` (a query giving one JSON text) answered on the PostgreSQL of libpq's
+    environment, in a schema of this run's own: made for it, dropped after, all of it inside
+    one transaction, so two runs never meet and a run that stops leaves nothing behind."""
+    schema = "rulec_test_" + secrets.token_hex(8)
+    script = [
+        "SET client_min_messages = warning;",
+        "BEGIN;",
+        "CREATE SCHEMA " + quote(schema) + ";",
+        "SET LOCAL search_path TO " + quote(schema) + ";",
+        *setup,
+        TRY,
+    ]
+    script += ["SELECT " + quote("_rulec_try") + "(" + literal(q) + ");" for q in asks]
+    script += ["DROP SCHEMA " + quote(schema) + " CASCADE;", "COMMIT;", ""]
+    env = dict(os.environ)
+    env.setdefault("PGCONNECT_TIMEOUT", "10")
+    out = subprocess.run(
+        ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-f", "-"],
+        input="\n".join(script).encode("utf-8"),
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    if out.returncode != 0:
+        sys.stderr.write(out.stderr.decode("utf-8", errors="replace"))
+        sys.exit("psql failed (" + str(out.returncode) + ")")
+    lines = [line for line in out.stdout.decode("utf-8").split("\n") if line != ""]
+    if len(lines) != len(asks):
+        sys.exit("psql answered " + str(len(lines)) + " lines for " + str(len(asks)) + " calls")
+    return [json.loads(line) for line in lines]
+
+
+def postgresql_query(
+    query: str, setup: list[str], relation: str, columns: list[tuple[str, str]], rows: list[list[Any]]
+) -> list[dict[str, Any]]:
+    """The query over a relation on PostgreSQL holding the rows (after `_id`), its columns of
+    the types given."""
+    cols = "".join(", " + quote(c) + " " + t for c, t in columns)
+    table = ["CREATE TABLE " + quote(relation) + ' ("_id" bigint' + cols + ");"]
+    for i in range(0, len(rows), 500):
+        values = ", ".join("(" + ", ".join(literal(x) for x in [n, *rows[n]]) + ")" for n in range(i, min(i + 500, len(rows))))
+        table.append("INSERT INTO " + quote(relation) + " VALUES " + values + ";")
+    body = query.rstrip().rstrip(";")
+    ask = "SELECT '[' || COALESCE(string_agg(row_to_json(\"_r\")::text, ','), '') || ']' FROM (\n" + body + '\n) AS "_r"'
+    (answer,) = psql(setup + table, [ask])
+    if not isinstance(answer, list):
+        sys.exit("the query answered " + json.dumps(answer))
+    return answer
+
+
+def refusal(kind: str, what: str) -> str:
+    return '{"refused":"' + kind + '","error":' + json.dumps(what, ensure_ascii=False) + "}"
+
+
+def read_file(name: str) -> str:
+    with open(name, encoding="utf-8") as f:
+        return f.read()
+
+
+def lines() -> list[str]:
+    """The vectors: every non-empty line of stdin (one that is not UTF-8 read as the
+    characters it can be, which makes it no JSON the door reads)."""
+    out = []
+    for raw in sys.stdin.buffer:
+        line = raw.decode("utf-8", errors="replace").strip()
+        if line != "":
+            out.append(line)
+    return out
+
+
+def write(answers: list[str]) -> None:
+    sys.stdout.buffer.write("".join(a + "\n" for a in answers).encode("utf-8", errors="surrogatepass"))
+
+# rulec: rule
+def wire(x: Any, kind: str) -> str:
+    """A value of the record in its wire form."""
+    if x is None:
+        return "null"
+    if kind == BOOLEAN:
+        return "true" if x else "false"
+    if kind == DATE:
+        return date_str(int(x))
+    if kind == INTEGER:
+        return str(int(x))
+    return json.dumps(x, ensure_ascii=False)
+
+
+def position(sentence: str) -> int:
+    """Where the door's check that says `sentence` stands: an input's place, then the
+    constraints after every input (-1 for a sentence of no check, which stands first)."""
+    for i, d in enumerate(DOOR):
+        if sentence in (d.missing, d.not_of_kind, d.out_of_range):
+            return i
+    return len(DOOR) if sentence in CONSTRAINTS else -1
+
+
+class Call(NamedTuple):
+    """One call as the door read it: the values held (None where absent, or unheld), the
+    first value the engine cannot hold (its place and sentence), the first unknown key."""
+
+    values: list[Any]
+    unheld: tuple[int, str] | None
+    unknown: str | None
+
+
+# Each input's place in the door, by its key.
+PLACE = {d.key: i for i, d in enumerate(DOOR)}
+
+
+def read(call: dict[str, Any], engine: Engine) -> Call:
+    values: list[Any] = []
+    unheld = None
+    for i, d in enumerate(DOOR):
+        try:
+            values.append(held(d, call.get(d.key), engine))
+        except Unheld as e:
+            values.append(None)
+            unheld = unheld or (i, e.what)
+    unknown = next((k for k in call if k not in PLACE), None)
+    return Call(values, unheld, unknown)
+
+
+def answer(call: Call, error: str | None, contradiction: str | None, row: dict[str, Any]) -> str:
+    """The line for one call, in the door's order: the engine's refusal where it stands
+    before the value the engine could not hold, that value's, an unknown key's, the rule's
+    contradiction; else the record."""
+    if error is not None and (call.unheld is None or position(error) < call.unheld[0]):
+        return refusal("input", error)
+    if call.unheld is not None:
+        return refusal("input", call.unheld[1])
+    if call.unknown is not None:
+        return refusal("input", call.unknown + NOT_AN_INPUT)
+    if contradiction is not None:
+        return refusal("contradiction", contradiction)
+    s = ["{"]
+    for piece, name, kind in RECORD:
+        if piece == "text":
+            s.append(name)
+        elif piece == "input":
+            s.append(wire(call.values[PLACE[name]], kind))
+        else:
+            s.append(wire(row[name], kind))
+    s.append(",".join('{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":' + wire(row[c], INTEGER) + "}" for t, c in TABLES))
+    s.append("]}")
+    return "".join(s)
+
+
+def numeric_type(d: Input) -> str:
+    return {INTEGER: "numeric", DATE: "numeric", BOOLEAN: "boolean"}.get(d.kind, "text")
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "--sqlite"
+    engine = Engine({"--postgresql": "bigint", "--postgresql-query": "numeric"}.get(mode, "sqlite"))
+    calls: list[Call | None] = []
+    for line in lines():
+        call = call_of(line)
+        calls.append(read(call, engine) if isinstance(call, dict) else None)
+    asked = [c for c in calls if c is not None]
+    found: list[tuple[str | None, str | None, dict[str, Any]]] = []
+    if mode == "--postgresql":
+        setup = [read_file(FUNCTION)]
+        asks = []
+        for c in asked:
+            args = ", ".join(quote(d.column) + " => " + literal(x) for d, x in zip(DOOR, c.values))
+            asks.append("SELECT json_build_object('row', row_to_json(\"_r\"))::text FROM " + quote(NAME) + "(" + args + ') AS "_r"')
+        for got in psql(setup, asks):
+            if "row" in got:
+                found.append((None, None, got["row"]))
+            elif got["state"] == "22023":
+                found.append((got["message"], None, {}))
+            elif got["state"] == "P0001":
+                found.append((None, got["message"], {}))
+            else:
+                found.append((got["state"] + " " + got["message"], None, {}))
+    else:
+        rows = [c.values for c in asked]
+        if mode == "--postgresql-query":
+            columns = [(d.column, numeric_type(d)) for d in DOOR]
+            setup = [read_file(FUNCTION)] if os.path.exists(FUNCTION) else []
+            got_rows = postgresql_query(read_file(QUERY), setup, RELATION, columns, rows)
+        else:
+            got_rows = sqlite(read_file(QUERY), RELATION, [d.column for d in DOOR], rows)
+        by_id = {int(r["_id"]): r for r in got_rows}
+        for i in range(len(asked)):
+            r = by_id[i]
+            found.append((r["_input_error"], r.get("_contradiction"), r))
+    out = []
+    answers = iter(found)
+    for one in calls:
+        if one is None:
+            out.append(refusal("input", NOT_AN_OBJECT))
+        else:
+            error, contradiction, row = next(answers)
+            out.append(answer(one, error, contradiction, row))
+    write(out)
+
+
+if __name__ == "__main__":
+    main()
+
+# rulec: helpers
+def main_helpers() -> None:
+    """Every case {"op":…,"a":"…","b":"…"} answered {"result":"…"} by the query _helpers.sql:
+    `result` the arithmetic over a divisor in a column, `by_constant` the same arithmetic
+    over the divisor written in as a literal, which must agree."""
+    cases = [json.loads(line) for line in lines()]
+    rows = [[c["op"], int(c["a"]), int(c["b"])] for c in cases]
+    query = read_file("_helpers.sql")
+    if len(sys.argv) > 1 and sys.argv[1] == "--postgresql":
+        columns = [("op", "text"), ("a", "bigint"), ("b", "bigint")]
+        got = postgresql_query(query, [read_file("_helpers_function.sql")], "_helpers_input", columns, rows)
+    else:
+        got = sqlite(query, "_helpers_input", ["op", "a", "b"], rows)
+    by_id = {int(r["_id"]): r for r in got}
+    out = []
+    for i in range(len(cases)):
+        r = by_id[i]
+        result, by_constant = r["result"], r["by_constant"]
+        if by_constant is None or by_constant == result:
+            out.append('{"result":"' + str(result) + '"}')
+        else:
+            out.append('{"result":"' + str(result) + '","by_constant":"' + str(by_constant) + '"}')
+    write(out)
+
+
+if __name__ == "__main__":
+    main_helpers()
