@@ -19,6 +19,7 @@ pub mod lang;
 pub mod lock;
 pub mod mcp;
 pub mod num;
+pub mod outputs;
 pub mod production;
 pub mod schema;
 pub mod sema;

@@ -457,7 +457,7 @@ fn gen(
     // bytes written and the lock do not depend on which finished first.
     let generated = rulec::stack::each(&rules, |(_, checked)| {
         rulec::gen::Unit::of(checked, &sources).map(|unit| {
-            let outputs = rulec::gen::outputs(&unit, &langs);
+            let outputs = rulec::outputs::of_rule(&unit, &langs);
             (unit, outputs)
         })
     });

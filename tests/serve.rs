@@ -912,7 +912,7 @@ fn guarded() -> tempfile::TempDir {
         &src.text,
     );
     let dir = tempfile::tempdir().unwrap();
-    for f in rulec::gen::outputs(&unit, &[rulec::gen::Lang::Python]) {
+    for f in rulec::outputs::of_rule(&unit, &[rulec::gen::Lang::Python]) {
         let p = dir.path().join(&f.path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, f.text).unwrap();

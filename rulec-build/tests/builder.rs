@@ -44,7 +44,7 @@ fn module_of(path: &Path) -> String {
     let mut sources = Sources::new();
     let checked = rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()).unwrap();
     let unit = rulec::gen::Unit::of(&checked, &sources).unwrap();
-    rulec::gen::outputs(&unit, &[Lang::Rust])
+    rulec::outputs::of_rule(&unit, &[Lang::Rust])
         .into_iter()
         .find(|f| f.path == format!("rust/{}.rs", unit.program.ident()))
         .unwrap()
@@ -143,11 +143,11 @@ fn emit_writes_another_languages_files_as_rulec_gen_does() {
     let checked =
         rulec::check_path(&mut sources, &rules.join("parcel_rate.rule"), &rulec::analysis::Options::default()).unwrap();
     let unit = rulec::gen::Unit::of(&checked, &sources).unwrap();
-    let want: Vec<_> = rulec::gen::outputs(&unit, &[Lang::Rust])
+    let want: Vec<_> = rulec::outputs::of_rule(&unit, &[Lang::Rust])
         .into_iter()
         .filter_map(|f| f.path.strip_prefix("rust/").map(|p| (p.to_string(), f.text.clone())))
         .collect();
-    assert_eq!(listing(&gen), ["_helpers_runner.rs", "parcel_rate.rs", "parcel_rate_runner.rs"]);
+    assert_eq!(listing(&gen), ["_helpers_runner.rs", "_wasi_runner.mjs", "parcel_rate.rs", "parcel_rate_runner.rs"]);
     for (name, text) in want {
         assert_eq!(fs::read_to_string(gen.join(&name)).unwrap(), text, "{name}");
     }
@@ -161,7 +161,7 @@ fn lock_for(root: &Path, rules: &[&str]) -> Lock {
         let mut sources = Sources::new();
         let checked = rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default()).unwrap();
         let unit = rulec::gen::Unit::of(&checked, &sources).unwrap();
-        let artifacts = rulec::gen::outputs(&unit, &[Lang::Rust])
+        let artifacts = rulec::outputs::of_rule(&unit, &[Lang::Rust])
             .iter()
             .map(|f| {
                 let lang = f.path.split('/').next().unwrap();

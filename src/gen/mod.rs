@@ -239,40 +239,6 @@ pub fn rust_module(u: &Unit) -> File {
     backend(Lang::Rust).generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
 }
 
-/// Every file `rulec gen` writes for one rule, paths relative to the output folder: each
-/// language's under its name, and the boundary suite under `vectors/`.
-pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
-    let mut out = Vec::new();
-    let input_schema = crate::schema::schema(u.program)["properties"]["in"].clone();
-    for &lang in langs {
-        for f in backend(lang).generate(u) {
-            out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
-        }
-        for f in serve::files(u, lang, &input_schema) {
-            out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
-        }
-        if lang == Lang::JavaScript {
-            out.push(crate::doc::page_file(u));
-        } else if serve::serves(lang) {
-            // The page the server offers as its tool's view, beside it (the JavaScript one's bytes).
-            let page = crate::doc::page_file(u);
-            out.push(File { path: format!("{}/{}", lang.name(), serve::page_name(u)), text: page.text });
-        }
-        if lang == Lang::Python {
-            out.extend(serve::proto_files(u));
-        }
-    }
-    out.extend(helper_vectors().iter().cloned());
-    let p = u.program;
-    let suite = u.suite();
-    let lines = |f: &dyn Fn(&crate::vectors::Vector) -> String| -> String {
-        suite.vectors.iter().map(|v| f(v) + "\n").collect()
-    };
-    out.push(File { path: format!("vectors/{}.jsonl", p.ident()), text: lines(&|v| v.line(p)) });
-    out.push(File { path: format!("vectors/{}.expected.jsonl", p.ident()), text: lines(&|v| v.expected(p)) });
-    out
-}
-
 /// Files two rules would both write: the same path (ASCII case folded, as a file system on
 /// macOS or Windows folds it) with other bytes — `a/price.rule` and `b/price.rule`, or
 /// `parcel_rate` and `ParcelRate` in Go's package and Java's class. One message per path,
