@@ -1,58 +1,216 @@
 #!/bin/sh
-# Calls per second of the generated Java parcel_rate over its whole domain:
-# weight 1..70 x girth 1..130 x 3 zones x 2 booleans = 54,600 calls per pass, passes repeated
-# for about a second after a warm-up (the JIT compiles the function first). Prints one line:
-# `java <calls/s>`. Needs javac and java (JDK 17 or later) on PATH.
+# The generated Java parcel_rate against the same rule written by hand in Java, over the whole
+# domain (weight 1..70 x girth 1..130 x 3 zones x 2 booleans = 54,600 calls a pass), in one
+# JVM: it first asserts they agree on every input, warms the JIT up on all of them, then times
+# them in alternating rounds of one pass each (about 4 s in all) and prints the calls per
+# second of each and the median of the rounds' ratios to the hand-written function.
+#
+# A pass reads each call's inputs from arrays laid out in domain order, as a caller with data
+# does: no work is shared between calls. The hand-written function given the generated entry
+# guard says what the guard costs. The last line times the two in nested loops over the
+# domain instead, where the JIT may merge neighbouring calls of the same weight, girth and
+# zone (it does for the hand-written function).
+#
+#   benches/java_parcel_rate.sh          (RULEC=path/to/rulec to use a built binary)
+#
+# Needs javac and java (JDK 17 or later) on PATH.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${RULEC:-}" ]; then
+    (cd "$root" && cargo build --quiet --bin rulec)
+    RULEC="$root/target/debug/rulec"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -n "${RULEC:-}" ]; then
-    rulec=$RULEC
-else
-    cargo build --quiet --manifest-path "$root/Cargo.toml" --bin rulec
-    rulec=$root/target/debug/rulec
-fi
-"$rulec" gen "$root/tests/corpus/parcel_rate.rule" --lang java --out "$tmp" --lock "$tmp/rulec.lock" >/dev/null
+"$RULEC" gen "$root/tests/corpus/parcel_rate.rule" --lang java --out "$tmp" --lock "$tmp/rulec.lock" >/dev/null
 cat >"$tmp/java/ParcelRateBench.java" <<'JAVA'
+import java.util.Arrays;
+
 public final class ParcelRateBench {
     private ParcelRateBench() {
     }
 
-    /** One pass over the whole domain; the sum keeps the JIT from dropping the calls. */
-    private static long pass() {
+    /** The rule as a Java programmer would write it without rulec (no checks). */
+    static long byHand(long weight, long girth, ParcelRate.Zone dest, boolean signature) {
+        int size = girth <= 60 ? (weight <= 10 ? 0 : 1) : 2;
+        long base;
+        long fuel;
+        long sig;
+        switch (dest) {
+            case DOMESTIC -> {
+                base = size == 0 ? 8 : size == 1 ? 12 : 20;
+                fuel = 10;
+                sig = 2;
+            }
+            case CANADA -> {
+                base = size == 0 ? 10 : size == 1 ? 15 : 25;
+                fuel = 10;
+                sig = 2;
+            }
+            default -> {
+                base = size == 0 ? 18 : size == 1 ? 30 : 45;
+                fuel = 20;
+                sig = 5;
+            }
+        }
+        long surcharge = (base * fuel + 99) / 100;
+        return base + surcharge + (signature ? sig : 0);
+    }
+
+    /** The same, behind the generated function's entry guard (its checks and refusals). */
+    static long guarded(long weight, long girth, ParcelRate.Zone dest, boolean signature) {
+        if (weight < 1L || weight > 70L) {
+            throw new ParcelRate.RuleInputError("weight is out of range", weight);
+        }
+        if (girth < 1L || girth > 130L) {
+            throw new ParcelRate.RuleInputError("girth is out of range", girth);
+        }
+        if (dest == null) {
+            throw new ParcelRate.RuleInputError("dest is missing", null);
+        }
+        return byHand(weight, girth, dest, signature);
+    }
+
+    private static final ParcelRate.Zone[] ZONES = ParcelRate.Zone.values();
+    private static final int CALLS = 70 * 130 * 3 * 2;
+    private static final long[] WEIGHT = new long[CALLS];
+    private static final long[] GIRTH = new long[CALLS];
+    private static final ParcelRate.Zone[] DEST = new ParcelRate.Zone[CALLS];
+    private static final boolean[] SIGNATURE = new boolean[CALLS];
+
+    static {
+        int i = 0;
+        for (long w = 1; w <= 70; w++) {
+            for (long g = 1; g <= 130; g++) {
+                for (ParcelRate.Zone z : ZONES) {
+                    for (boolean s : new boolean[] {false, true}) {
+                        WEIGHT[i] = w;
+                        GIRTH[i] = g;
+                        DEST[i] = z;
+                        SIGNATURE[i] = s;
+                        i++;
+                    }
+                }
+            }
+        }
+    }
+
+    // One pass over the whole domain each; the sum keeps the JIT from dropping the calls.
+
+    private static long generated() {
         long sum = 0;
-        ParcelRate.Zone[] zones = ParcelRate.Zone.values();
-        for (long weight = 1; weight <= 70; weight++) {
-            for (long girth = 1; girth <= 130; girth++) {
-                for (ParcelRate.Zone dest : zones) {
-                    sum += ParcelRate.parcelRate(weight, girth, dest, false);
-                    sum += ParcelRate.parcelRate(weight, girth, dest, true);
+        for (int i = 0; i < CALLS; i++) {
+            sum += ParcelRate.parcelRate(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i]);
+        }
+        return sum;
+    }
+
+    private static long hand() {
+        long sum = 0;
+        for (int i = 0; i < CALLS; i++) {
+            sum += byHand(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i]);
+        }
+        return sum;
+    }
+
+    private static long handGuarded() {
+        long sum = 0;
+        for (int i = 0; i < CALLS; i++) {
+            sum += guarded(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i]);
+        }
+        return sum;
+    }
+
+    private static long generatedLoops() {
+        long sum = 0;
+        for (long w = 1; w <= 70; w++) {
+            for (long g = 1; g <= 130; g++) {
+                for (ParcelRate.Zone z : ZONES) {
+                    sum += ParcelRate.parcelRate(w, g, z, false);
+                    sum += ParcelRate.parcelRate(w, g, z, true);
                 }
             }
         }
         return sum;
     }
 
+    private static long handLoops() {
+        long sum = 0;
+        for (long w = 1; w <= 70; w++) {
+            for (long g = 1; g <= 130; g++) {
+                for (ParcelRate.Zone z : ZONES) {
+                    sum += byHand(w, g, z, false);
+                    sum += byHand(w, g, z, true);
+                }
+            }
+        }
+        return sum;
+    }
+
+    private static double median(double[] xs, int n) {
+        double[] s = Arrays.copyOf(xs, n);
+        Arrays.sort(s);
+        return s[n / 2];
+    }
+
     public static void main(String[] args) {
-        long sink = 0;
+        for (int i = 0; i < CALLS; i++) {
+            long gen = ParcelRate.parcelRate(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i]);
+            if (gen != byHand(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i])
+                    || gen != guarded(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i])) {
+                System.err.println("disagree at " + WEIGHT[i] + " " + GIRTH[i] + " " + DEST[i] + " " + SIGNATURE[i]);
+                System.exit(1);
+            }
+        }
+        // The JIT compiles every pass before any is timed.
         long warm = System.nanoTime();
         while (System.nanoTime() - warm < 1_000_000_000L) {
-            sink += pass();
+            long want = hand();
+            if (generated() != want || handGuarded() != want || generatedLoops() != want || handLoops() != want) {
+                System.exit(1);
+            }
         }
-        long passes = 0;
-        long start = System.nanoTime();
-        long elapsed;
-        do {
-            sink += pass();
-            passes++;
-            elapsed = System.nanoTime() - start;
-        } while (elapsed < 1_000_000_000L);
-        long calls = passes * 54_600L;
-        System.out.println("java " + (calls * 1_000_000_000L / elapsed));
-        if (sink == 42) {
-            System.err.println(sink);
+        // Rounds of one pass each, alternating, so that a burst of load on a shared machine
+        // falls on all of them: each ratio is the median of the rounds' ratios.
+        long tGen = 0;
+        long tHand = 0;
+        long tGuard = 0;
+        long tLoops = 0;
+        double[] genRatio = new double[1 << 16];
+        double[] guardRatio = new double[1 << 16];
+        double[] loopsRatio = new double[1 << 16];
+        int rounds = 0;
+        while (tGen + tHand + tGuard + tLoops < 4_000_000_000L && rounds < genRatio.length) {
+            long t0 = System.nanoTime();
+            long a = generated();
+            long t1 = System.nanoTime();
+            long b = hand();
+            long t2 = System.nanoTime();
+            long c = handGuarded();
+            long t3 = System.nanoTime();
+            long d = generatedLoops();
+            long t4 = System.nanoTime();
+            long e = handLoops();
+            long t5 = System.nanoTime();
+            if (a != b || c != b || d != b || e != b) {
+                System.exit(1);
+            }
+            tGen += t1 - t0;
+            tHand += t2 - t1;
+            tGuard += t3 - t2;
+            tLoops += t5 - t3;
+            genRatio[rounds] = (double) (t1 - t0) / (t2 - t1);
+            guardRatio[rounds] = (double) (t3 - t2) / (t2 - t1);
+            loopsRatio[rounds] = (double) (t4 - t3) / (t5 - t4);
+            rounds++;
         }
+        double perSecond = (double) rounds * CALLS * 1e9;
+        System.out.printf("java generated %.0f calls/s, hand-written %.0f calls/s: %.2fx (median of %d rounds)%n",
+            perSecond / tGen, perSecond / tHand, median(genRatio, rounds), rounds);
+        System.out.printf("java hand-written with the generated entry guard %.0f calls/s: %.2fx%n",
+            perSecond / tGuard, median(guardRatio, rounds));
+        System.out.printf("java in nested loops over the domain, generated / hand-written: %.2fx%n",
+            median(loopsRatio, rounds));
     }
 }
 JAVA

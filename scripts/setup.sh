@@ -88,3 +88,31 @@ if ! command -v psql >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql postgresql-client >/dev/null
 fi
+
+# --- Wasm and WASI (tests/gen_wasm.rs; the wasi pass of rulec test --lang rust) ---
+# The two standard libraries rustc builds the module and the WASI runner with; node (above)
+# instantiates the module and is the WASI host (node:wasi), so nothing else is installed.
+for target in wasm32-unknown-unknown wasm32-wasip1; do
+  if [ ! -d "$(rustc --print target-libdir --target "$target")" ]; then
+    echo "setup: rustup target add $target"
+    rustup target add "$target" >/dev/null
+  fi
+done
+
+# --- The rule served (tests/serve.rs): the Connect service and its stubs ---
+# buf from npm (its package carries the binary) with the two local plugins connect-python
+# documents, protoc-gen-py and protoc-gen-connectrpc (PyPI); connectrpc and uvicorn serve
+# the ASGI app. The MCP servers need nothing beyond python3 and node.
+buf_dir="${RULEC_TOOLS:-$HOME/.cache/rulec-tools}/buf"
+if [ ! -x "$buf_dir/node_modules/.bin/buf" ]; then
+  echo "setup: npm install @bufbuild/buf"
+  npm install --prefix "$buf_dir" --no-audit --no-fund --silent @bufbuild/buf@1 >/dev/null
+fi
+export PATH="$buf_dir/node_modules/.bin:$PATH"
+if ! python3 -c "import connectrpc, uvicorn" 2>/dev/null || ! command -v protoc-gen-py >/dev/null 2>&1 \
+    || ! command -v protoc-gen-connectrpc >/dev/null 2>&1; then
+  echo "setup: pip install connectrpc protoc-gen-connectrpc protoc-gen-py uvicorn"
+  connect_args=(-q "connectrpc==0.13.*" "protoc-gen-connectrpc==0.13.*" "protoc-gen-py==0.7.*" uvicorn)
+  python3 -m pip install "${connect_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${connect_args[@]}"
+  command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
+fi

@@ -168,7 +168,9 @@ fn load_enums_file(
     }
     if let Ok(real) = std::fs::canonicalize(&on_disk) {
         let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
-        let using_project = std::fs::canonicalize(sources.resolve(dir)).map(|d| sources.root_for(&d));
+        let using_file = sources.resolve(&sources.get(from).path);
+        let using_project =
+            std::fs::canonicalize(using_file).map(|f| sources.root_for(f.parent().unwrap_or(Path::new("/"))));
         let inside =
             real.starts_with(&root) || real.starts_with(&real_root) || using_project.is_ok_and(|r| real.starts_with(r));
         if !inside {

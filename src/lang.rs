@@ -18,6 +18,7 @@ pub enum Lang {
     /// A query and a PL/pgSQL function: one door, no module (src/gen/sql).
     Sql,
     Numpy,
+    Wasm,
 }
 
 impl Lang {
@@ -33,6 +34,7 @@ impl Lang {
         Lang::Swift,
         Lang::Sql,
         Lang::Numpy,
+        Lang::Wasm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,6 +50,7 @@ impl Lang {
             Lang::Swift => "swift",
             Lang::Sql => "sql",
             Lang::Numpy => "numpy",
+            Lang::Wasm => "wasm",
         }
     }
 
@@ -65,6 +68,7 @@ impl Lang {
             Lang::Swift => "Swift",
             Lang::Sql => "SQL",
             Lang::Numpy => "NumPy",
+            Lang::Wasm => "Wasm",
         }
     }
 
@@ -266,6 +270,8 @@ impl Lang {
             Lang::Sql => &SQL,
             // The plan names its columns by the rule's own names: nothing is renamed.
             Lang::Numpy => &NUMPY,
+            // The module is the Rust one, named by the Rust table (src/gen/wasm).
+            Lang::Wasm => &WASM,
         }
     }
 
@@ -1041,6 +1047,8 @@ impl Lang {
             Lang::Sql => Guard { missing: ALL_CLASSES, kind: &[Class::Integer, Class::Date, Class::Enum] },
             // The evaluator's door reads every column: it has no typed function of its own.
             Lang::Numpy => Guard { missing: ALL_CLASSES, kind: ALL_CLASSES },
+            // The Rust module, behind the wire door: the types make every check but the range.
+            Lang::Wasm => Guard { missing: &[], kind: &[] },
         }
     }
 }
@@ -1603,3 +1611,36 @@ const SQL: Naming = Naming {
 /// runner wraps each call in, and SQLite's two.
 const SQL_COLUMNS: &[&str] =
     &["_id", "_input_error", "_contradiction", "_door", "_r", "rulec_isqrt", "_rulec_try", "true", "false"];
+
+/// The Wasm target writes the Rust module unchanged (its names are the Rust table's) behind a
+/// crate root whose own names (`rule`, `answer`, the exports) live apart from the rule's, so it
+/// reserves nothing of its own and renames nothing: W121 has nothing to say for it.
+const WASM: Naming = Naming {
+    module: Case::Keep,
+    module_in_scope: false,
+    function: Case::Keep,
+    traced: "{}_traced",
+    record: "{}_record",
+    wire: "{}_wire",
+    rank: None,
+    parse: None,
+    core: "{}_rows",
+    slot: "row{}",
+    member_const: None,
+    builtins: &[],
+    value: Case::Keep,
+    ty: Case::Pascal,
+    member: Case::Pascal,
+    field: Case::Keep,
+    members_global: false,
+    member_prefixed: false,
+    reserved: &[],
+    used: &[],
+    fields: &[],
+    locals: &[],
+    field_no_underscore: false,
+    fold_case: false,
+    values_apart: true,
+    value_reserved: &[],
+    escape: None,
+};

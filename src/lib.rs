@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod certificate;
 pub mod check;
+pub mod cli;
 pub mod diag;
 pub mod doc;
 pub mod eval;
@@ -16,6 +17,7 @@ pub mod graph;
 pub mod harness;
 pub mod lang;
 pub mod lock;
+pub mod mcp;
 pub mod num;
 pub mod production;
 pub mod schema;

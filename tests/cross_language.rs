@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use std::path::Path;
 
 #[test]
 fn every_language_refuses_bad_inputs_with_the_reference_sentence() {
@@ -48,6 +49,49 @@ fn every_language_refuses_bad_inputs_with_the_reference_sentence() {
     let results = report["results"].as_array().unwrap();
     let langs: std::collections::BTreeSet<&str> = results.iter().map(|r| r["lang"].as_str().unwrap()).collect();
     assert!(langs.len() + skipped.len() >= 8, "{langs:?} {skipped:?}");
+    // The Wasm module and the Rust runner under WASI answered every line too, wherever they can run.
+    for (lang, via) in [("wasm", "runner"), ("rust", "wasi")] {
+        let ran = results.iter().any(|r| r["lang"] == lang && r["via"] == via);
+        let not_run = skipped.iter().any(|s| s["lang"] == lang && s["via"] == via);
+        assert!(ran || (not_run && std::env::var_os("CI").is_none()), "{lang} through {via}: {report}");
+    }
+}
+
+/// Wasm refuses through its answer: the cases above, each called through the module as a
+/// host calls it, answer the refusal line the reference writes, with its sentence.
+#[test]
+fn wasm_refuses_bad_inputs_with_the_reference_sentence() {
+    if !wasm_toolchain("wasm_refuses_bad_inputs_with_the_reference_sentence", "wasm32-unknown-unknown") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rule = Path::new(ROOT).join("tests/corpus/single_coupon.rule");
+    generate(std::slice::from_ref(&rule), "wasm", dir.path());
+    let wasm = dir.path().join("wasm");
+    run_line(api(&rule, "wasm")["build"].as_str().unwrap(), &[], &wasm);
+    let call = |fields: &str| format!(r#"{{"applied":0,"kind":"percent","rate":10,"face":0,"dup":false{fields}}}"#);
+    let cases = [
+        (call(""), "subtotal is missing"),
+        (call(r#","subtotal":null"#), "subtotal is missing"),
+        (call(r#","subtotal":1000.5"#), "subtotal is not an integer"),
+        (call(r#","subtotal":"1000""#), "subtotal is not an integer"),
+        (call(r#","subtotal":1000,"dup":"false""#), "dup is not a boolean"),
+        (call(r#","subtotal":1000,"dup":0"#), "dup is not a boolean"),
+        (call(r#","subtotal":1000001"#), "subtotal is out of range"),
+        (call(r#","subtotal":1000,"rate":-1"#), "rate is out of range"),
+        (call(r#","subtotal":1000,"kind":"no such value""#), "kind is not a value of enum coupon_kind"),
+        (call(r#","subtotal":1000,"applied":2000"#), "the constraint does not hold: applied <= subtotal"),
+        (call(r#","subtotal":1000,"not_an_input":1"#), "not_an_input is not an input"),
+    ];
+    let p = program(&rule);
+    let input: String = cases.iter().map(|(c, _)| format!("{c}\n")).collect();
+    let got = feed("node", &["single_coupon_runner.mjs"], &wasm, input.as_bytes());
+    assert_eq!(got.lines().count(), cases.len(), "{got}");
+    for ((c, want), line) in cases.iter().zip(got.lines()) {
+        assert_eq!(line, reference(&p, c), "{c}");
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!((v["refused"].as_str(), v["error"].as_str()), (Some("input"), Some(*want)), "{c}");
+    }
 }
 
 /// SQL refuses in the relation's own terms: the query's `_input_error` column (over SQLite)

@@ -310,3 +310,77 @@ public final class Caller {
         )
     );
 }
+
+/// A table of enum and boolean cells is written as a `switch` (and an `if` per boolean)
+/// whose cases keep the rows in order: on every input of a `first` table whose rows overlap,
+/// the Java class answers what the reference evaluator answers, row number included — for a
+/// table in a method of its own and for one of two results written in place.
+#[test]
+fn a_table_of_enum_and_boolean_cells_is_a_switch_where_the_first_matching_row_wins() {
+    if !toolchain("a_table_of_enum_and_boolean_cells_is_a_switch_where_the_first_matching_row_wins") {
+        return;
+    }
+    let src = "rule first_wins v1\n\
+               enum tier: bronze, silver, gold, platinum\n\
+               input tier: tier\n\
+               input member: bool\n\
+               input express: bool\n\
+               value base: money[USD] 0USD..20USD\n\
+               output fee: money[USD] 0USD..40USD\n\
+               output lane: int 0..9\n\
+               output rush: bool\n\
+               define fee = base + base\n\
+               table base_of first -> base\n\
+               | tier           | member | express | base  |\n\
+               |----------------|--------|---------|-------|\n\
+               | gold, platinum | true   | -       | 0USD  |\n\
+               | -              | -      | true    | 20USD |\n\
+               | platinum       | -      | -       | 5USD  |\n\
+               | not: bronze    | true   | false   | 8USD  |\n\
+               | -              | -      | -       | 10USD |\n\
+               table route first -> lane, rush\n\
+               | express | tier           | lane | rush  |\n\
+               |---------|----------------|------|-------|\n\
+               | true    | -              | 1    | true  |\n\
+               | -       | platinum, gold | 2    | false |\n\
+               | -       | -              | 3    | false |\n";
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_text(&mut sources, "first_wins.rule", src, &rulec::analysis::Options::default());
+    let program = checked.program.expect("the rule resolves and types");
+    let analysis = checked.analysis.expect("the rule is analysed");
+    let unit = rulec::gen::Unit::new(&program, &analysis, "first_wins.rule", &"0".repeat(64), src);
+    let dir = tempfile::tempdir().unwrap();
+    for f in rulec::gen::backend(rulec::gen::Lang::Java).generate(&unit) {
+        std::fs::write(dir.path().join(&f.path), f.text).unwrap();
+    }
+    let module = std::fs::read_to_string(dir.path().join("FirstWins.java")).unwrap();
+    assert_eq!(module.matches("switch (tier) {").count(), 2, "both tables switch on the enum:\n{module}");
+    assert!(!module.contains("tier == Tier."), "no row is tested one after the other:\n{module}");
+    let runner = rulec::gen::backend(rulec::gen::Lang::Java).runner("first_wins");
+    for step in &runner.build {
+        must(Command::new(&step[0]).args(&step[1..]).current_dir(dir.path()).output().unwrap(), "the build");
+    }
+    let mut lines = String::new();
+    for tier in ["bronze", "silver", "gold", "platinum"] {
+        for member in [false, true] {
+            for express in [false, true] {
+                lines.push_str(&format!("{{\"tier\":\"{tier}\",\"member\":{member},\"express\":{express}}}\n"));
+            }
+        }
+    }
+    let mut child = Command::new(&runner.run[0])
+        .args(&runner.run[1..])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), lines.as_bytes()).unwrap();
+    let out = must(child.wait_with_output().unwrap(), "the runner");
+    let got = text(&out.stdout);
+    let want: Vec<String> = lines.lines().map(|l| rulec::eval::answer(&program, l, "")).collect();
+    assert_eq!(got.lines().collect::<Vec<_>>(), want, "the class and the reference differ");
+    // The overlaps are real: the first matching row, not the last, answers these.
+    assert!(want.iter().any(|w| w.contains("{\"table\":\"base_of\",\"row\":1}") && w.contains("\"express\":true")));
+    assert!(want.iter().any(|w| w.contains("{\"table\":\"route\",\"row\":1}") && w.contains("\"tier\":\"gold\"")));
+}

@@ -78,6 +78,9 @@ fn every_corpus_rule_agrees_with_the_reference() {
     }
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path());
+    // The servers beside the module are tests/serve.rs's: without the contract, the Connect
+    // passes stop before starting anything, and only the runner's results are held here.
+    std::fs::remove_dir_all(dir.path().join("proto")).unwrap();
     let out = rulec().arg("test").arg(dir.path()).args(["--lang", "python", "--format", "json"]).output().unwrap();
     let report: Json = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
         panic!(
@@ -86,8 +89,9 @@ fn every_corpus_rule_agrees_with_the_reference() {
             String::from_utf8_lossy(&out.stderr)
         )
     });
-    assert_eq!(report["skipped"], serde_json::json!([]), "nothing is skipped");
-    let results = report["results"].as_array().unwrap();
+    let skipped: Vec<&Json> = report["skipped"].as_array().unwrap().iter().filter(|s| s["via"] == "runner").collect();
+    assert!(skipped.is_empty(), "nothing is skipped: {skipped:?}");
+    let results: Vec<&Json> = report["results"].as_array().unwrap().iter().filter(|r| r["via"] == "runner").collect();
     let mut rules: Vec<&str> = results.iter().map(|r| r["rule"].as_str().unwrap()).collect();
     rules.sort();
     let mut want: Vec<String> =
@@ -100,7 +104,8 @@ fn every_corpus_rule_agrees_with_the_reference() {
         assert!(r["ran"] == true && r["ok"] == true, "{r}");
         assert!(r["vectors"].as_u64().unwrap() > 0, "{r}");
     }
-    assert!(out.status.success());
+    // Exit 1 for the Connect passes left without their contract; never 2.
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{:?}", out.status);
 }
 
 #[test]
@@ -115,6 +120,8 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        // The servers beside the module import connectrpc and their stubs: tests/serve.rs lints them.
+        .filter(|p| !["_mcp.py", "_service.py", "_connect_runner.py"].iter().any(|s| p.to_string_lossy().ends_with(s)))
         .collect();
     sources.sort();
     // Each rule's module and runner, and the helpers' runner.

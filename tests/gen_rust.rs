@@ -84,12 +84,17 @@ fn every_corpus_rule_passes_rulec_test_in_rust() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let results = report["results"].as_array().unwrap();
-    assert_eq!(results.len(), rules.len() + 1, "every rule and the helpers");
+    // Two passes, each over every rule and the helpers: the runner, and the runner built for
+    // wasm32-wasip1 under node's WASI.
+    for via in ["runner", "wasi"] {
+        let n = results.iter().filter(|r| r["via"] == via).count();
+        assert_eq!(n, rules.len() + 1, "every rule and the helpers through {via}");
+    }
     for r in results {
         assert_eq!((r["ok"].as_bool(), r["ran"].as_bool()), (Some(true), Some(true)), "{r}");
         assert!(r["vectors"].as_u64().unwrap() > 10, "{r}");
     }
-    assert!(report["skipped"].as_array().unwrap().is_empty());
+    assert!(report["skipped"].as_array().unwrap().is_empty(), "{}", report["skipped"]);
     // The suite covers every criterion it owes, for every rule.
     for rule in &rules {
         let cov = rulec(&["coverage", "--format", "json", rule.to_str().unwrap()], dir.path());
@@ -119,10 +124,14 @@ fn a_mutated_cell_fails_rulec_test() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let failed: Vec<&serde_json::Value> =
         report["results"].as_array().unwrap().iter().filter(|r| r["ok"] == false).collect();
-    assert_eq!(failed.len(), 1);
-    assert_eq!(failed[0]["rule"], "parcel_rate");
-    assert_eq!(failed[0]["ran"], true, "a real disagreement, not a build failure");
-    assert!(failed[0]["first_diff"]["expected"].as_str().unwrap().contains("\"signature\":true"));
+    // The runner and the same runner under WASI both catch it.
+    let vias: Vec<&str> = failed.iter().map(|r| r["via"].as_str().unwrap()).collect();
+    assert_eq!(vias, ["runner", "wasi"]);
+    for f in &failed {
+        assert_eq!(f["rule"], "parcel_rate");
+        assert_eq!(f["ran"], true, "a real disagreement, not a build failure");
+        assert!(f["first_diff"]["expected"].as_str().unwrap().contains("\"signature\":true"));
+    }
     // And gen --check names the hand-edited file.
     let check = gen(dir.path(), &["--check", "--format", "json"]);
     assert_eq!(check.status.code(), Some(1));
@@ -294,7 +303,8 @@ fn the_generated_rust_has_no_warning_under_rustc_and_clippy() {
     let rust = dir.path().join("generated/rust");
     let mut modules = Vec::new();
     let mut runners = Vec::new();
-    for p in walk(&rust) {
+    // The Rust files (the WASI host beside them is node's).
+    for p in walk(&rust).into_iter().filter(|p| p.extension().is_some_and(|x| x == "rs")) {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         match name.strip_suffix("_runner.rs") {
             Some(_) => runners.push(name),

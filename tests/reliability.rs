@@ -633,11 +633,14 @@ fn a_use_is_held_inside_the_project() {
         "{}",
         text(&out.stderr)
     );
-    // A tree of links into the project, as a build sandbox lays its inputs out (no marker
-    // of its own): both files of the `use` lead into one project, so the rule checks clean.
-    let sandbox = dir.path().join("sandbox");
+    // A tree of links into the project elsewhere, as a build sandbox lays its inputs out
+    // (real folders, a WORKSPACE, every file a link): both files of the `use` lead into one
+    // project, so the rule checks clean.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let sandbox = elsewhere.path().join("execroot");
     fs::create_dir_all(sandbox.join("rules/sub")).unwrap();
     fs::create_dir_all(sandbox.join("rules/shared")).unwrap();
+    fs::write(sandbox.join("WORKSPACE"), "").unwrap();
     for f in ["rules/sub/member.rule", "rules/shared/tiers.rule"] {
         std::os::unix::fs::symlink(root.join(f), sandbox.join(f)).unwrap();
     }

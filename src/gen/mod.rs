@@ -6,6 +6,7 @@ pub mod api;
 pub mod naming;
 pub mod plan;
 pub mod printer;
+pub mod serve;
 pub mod text;
 pub mod walk;
 
@@ -29,6 +30,7 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
         Lang::Swift => &swift::Swift,
         Lang::Sql => &sql::Sql,
         Lang::Numpy => &numpy::Numpy,
+        Lang::Wasm => &wasm::Wasm,
     }
 }
 
@@ -42,6 +44,7 @@ pub mod rust;
 pub mod sql;
 pub mod swift;
 pub mod typescript;
+pub mod wasm;
 
 /// One generated file, its path relative to the language's folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,14 +141,50 @@ pub struct Runner {
 
 /// One way `rulec test` reaches a language's code, named in the report by `via`: most
 /// languages have one, their runner; SQL has two (the query on SQLite, the function on a
-/// real PostgreSQL).
+/// real PostgreSQL); the languages gen writes servers for add one per server door.
 #[derive(Clone, Debug)]
 pub struct Pass {
     pub via: &'static str,
+    /// What the pass runs; through a server, only its `needs` count (the programs the server
+    /// and its client need), and `build` and `run` are empty.
     pub runner: Runner,
     /// A command that succeeds when what the pass needs beyond its programs is there (a
     /// server it can reach); when it fails, the pass is not run, and what it printed says why.
     pub probe: Option<Vec<String>>,
+    /// When the pass goes through one of the servers gen writes (src/gen/serve), driven as a
+    /// client would, rather than through the runner.
+    pub server: Option<Server>,
+}
+
+/// A pass through a server. `{base}` is filled in already.
+#[derive(Clone, Debug)]
+pub struct Server {
+    /// Commands run once in the language's folder before any rule's pass (the stubs);
+    /// the folder's parent holds the other folders gen wrote (`../proto`).
+    pub prepare: Vec<Vec<String>>,
+    pub drive: Drive,
+}
+
+/// How a pass puts the vectors through a server.
+#[derive(Clone, Debug)]
+pub enum Drive {
+    /// An MCP server over stdio: `rulec test` is the client (initialize, tools/list, then one
+    /// tools/call per vector).
+    McpStdio(Vec<String>),
+    /// An MCP server over Streamable HTTP; the command prints the URL it listens on, first.
+    McpHttp(Vec<String>),
+    /// A server the first command starts (it prints its URL, first), and a client command
+    /// that reads the vectors on stdin and prints one line each, as a runner does. `{url}`
+    /// in the client's command is the server's URL.
+    Served { server: Vec<String>, client: Vec<String> },
+}
+
+/// Every pass `rulec test` makes over one rule of a language: the backend's (its runner, or
+/// SQL's two), then those through the servers gen writes beside the code.
+pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
+    let mut out = backend(lang).passes(base);
+    out.extend(serve::passes(lang, base));
+    out
 }
 
 pub trait Backend: Sync {
@@ -163,7 +202,7 @@ pub trait Backend: Sync {
     fn runner(&self, alias: &str) -> Runner;
     /// Every pass `rulec test` makes over one rule: by default the runner alone.
     fn passes(&self, alias: &str) -> Vec<Pass> {
-        vec![Pass { via: "runner", runner: self.runner(alias), probe: None }]
+        vec![Pass { via: "runner", runner: self.runner(alias), probe: None, server: None }]
     }
     /// This language's entry in `rulec api` (formats.md): every name the generated code
     /// really uses (built with `api::Entry`).
@@ -182,7 +221,12 @@ pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
         p.constraints.iter().map(|c| json!({"kind": "constraint", "text": c.text})).collect();
     m.insert("preconditions".into(), json!(preconditions));
     for &l in langs {
-        m.insert(l.name().into(), backend(l).api(u));
+        let mut entry = backend(l).api(u);
+        serve::api_fields(u, l, &mut entry);
+        m.insert(l.name().into(), entry);
+    }
+    if langs.contains(&Lang::Python) {
+        m.insert("connect".into(), serve::connect_api(u));
     }
     serde_json::Value::Object(m)
 }
@@ -199,12 +243,23 @@ pub fn rust_module(u: &Unit) -> File {
 /// language's under its name, and the boundary suite under `vectors/`.
 pub fn outputs(u: &Unit, langs: &[Lang]) -> Vec<File> {
     let mut out = Vec::new();
+    let input_schema = crate::schema::schema(u.program)["properties"]["in"].clone();
     for &lang in langs {
         for f in backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
+        for f in serve::files(u, lang, &input_schema) {
+            out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
+        }
         if lang == Lang::JavaScript {
             out.push(crate::doc::page_file(u));
+        } else if serve::serves(lang) {
+            // The page the server offers as its tool's view, beside it (the JavaScript one's bytes).
+            let page = crate::doc::page_file(u);
+            out.push(File { path: format!("{}/{}", lang.name(), serve::page_name(u)), text: page.text });
+        }
+        if lang == Lang::Python {
+            out.extend(serve::proto_files(u));
         }
     }
     out.extend(helper_vectors().iter().cloned());

@@ -35,6 +35,10 @@ pub struct Names {
     pub core: String,
     /// By table, in evaluation order: the local holding the row it matched.
     pub slots: Vec<String>,
+    /// By table, in evaluation order: the function deciding it, where a language writes a
+    /// table in a function of its own (`{core}{place}`, claimed after every other name so
+    /// that it moves none of them).
+    pub tables: Vec<String>,
     /// By enum, by value: the module constant holding the member, where the language has them.
     pub member_consts: Vec<Vec<Option<String>>>,
     /// By enum: the function giving a value's place, where the language needs one.
@@ -217,6 +221,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let vars = plan.vars.iter().map(|v| values.claim(n.value.apply(&v.base), n.value)).collect();
     // After the values: a value named like one of them keeps its name, the local moves.
     let locals = n.locals.iter().map(|&l| (l, values.claim(l.to_string(), Case::Keep))).collect();
+    let tables = plan.tables().map(|t| values.claim(format!("{core}{}", t.slot), Case::Keep)).collect();
     let mut inputs = Scope::new(n);
     let mut outputs = Scope::new(n);
     let fields = plan
@@ -245,6 +250,7 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         wire,
         core,
         slots,
+        tables,
         units,
         enums,
         parsers,

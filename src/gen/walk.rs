@@ -40,6 +40,11 @@ pub trait Hooks {
     /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
     fn constraint(&mut self, c: &Constraint);
     fn define(&mut self, var: VarId, value: &Expr);
+    /// A table the language writes in a function of its own (which writes it with
+    /// [`table`]): the call deciding it in place, and `true`; `false` to write it in place.
+    fn table_call(&mut self, _t: &TablePlan) -> bool {
+        false
+    }
     /// Before anything else of a table: its comment.
     fn table_open(&mut self, t: &TablePlan);
     fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str);
@@ -92,23 +97,31 @@ pub fn body(plan: &Plan, h: &mut impl Hooks) {
         match step {
             Step::Define { var, value } => h.define(*var, value),
             Step::Table(t) => {
-                h.table_open(t);
-                for g in &t.guards {
-                    h.pair_guard(t, &t.rows[g.a - 1], &t.rows[g.b - 1], &g.sentence);
+                if !h.table_call(t) {
+                    table(t, h);
                 }
-                if t.shape.is_some() && h.table_match(t) {
-                    continue;
-                }
-                for &r in &t.results {
-                    h.declare(r);
-                }
-                for (i, row) in t.rows.iter().enumerate() {
-                    h.row(t, row, i == 0);
-                }
-                h.no_row(t);
             }
         }
     }
+}
+
+/// One table: its comment, its W114 guards, then the match over its shape or its rows in
+/// order, and the refusal after the last.
+pub fn table(t: &TablePlan, h: &mut impl Hooks) {
+    h.table_open(t);
+    for g in &t.guards {
+        h.pair_guard(t, &t.rows[g.a - 1], &t.rows[g.b - 1], &g.sentence);
+    }
+    if t.shape.is_some() && h.table_match(t) {
+        return;
+    }
+    for &r in &t.results {
+        h.declare(r);
+    }
+    for (i, row) in t.rows.iter().enumerate() {
+        h.row(t, row, i == 0);
+    }
+    h.no_row(t);
 }
 
 /// The wire door: every input read in order, then the constraints, then the unknown keys;

@@ -5,6 +5,9 @@
 //! Every (language, rule) pair is a job; jobs run on as many threads as the machine has
 //! cores, and the report lists them in one fixed order whatever order they finished in.
 
+pub mod http;
+pub mod serve;
+
 use crate::gen::{self, Lang};
 use serde_json::{json, Value as Json};
 use std::io::Write;
@@ -19,7 +22,8 @@ pub struct TestResult {
     pub rule: String,
     pub lang: Lang,
     /// How the vectors reached the code (`gen::Pass::via`): `runner` for a language's own
-    /// runner; `sqlite` and `postgresql` for SQL's two doors.
+    /// runner; `sqlite` and `postgresql` for SQL's two doors; else one of its servers
+    /// (`mcp`, `connect-wsgi`…).
     pub via: &'static str,
     pub vectors: usize,
     pub refused: usize,
@@ -101,6 +105,8 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     // One job per (language, pass, rule).
     let mut jobs: Vec<(Lang, usize, String)> = Vec::new();
     let mut scratch: Vec<(Lang, tempfile::TempDir, bool)> = Vec::new();
+    // Why a server pass's preparation (its stubs) failed, by (language, pass).
+    let mut unprepared: Vec<(Lang, usize, String)> = Vec::new();
     for lang in wanted {
         let lang_dir = dir.join(lang.name());
         if !lang_dir.is_dir() {
@@ -110,8 +116,9 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
             }
             continue;
         }
+        let all = gen::passes(lang, "");
         let mut passes = Vec::new();
-        for (i, pass) in gen::backend(lang).passes("").iter().enumerate() {
+        for (i, pass) in all.iter().enumerate() {
             match unavailable(pass) {
                 Some(reason) => report.skipped.push(Skipped { lang, via: pass.via, reason }),
                 None => passes.push(i),
@@ -120,20 +127,49 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         if passes.is_empty() {
             continue;
         }
+        // The language's folder, and beside it what its servers read from gen's other folders.
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-        copy_dir(&lang_dir, dir.path()).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
-        let mut files: Vec<String> = std::fs::read_dir(dir.path())
+        let here = dir.path().join(lang.name());
+        std::fs::create_dir_all(&here).map_err(|e| e.to_string())?;
+        copy_dir(&lang_dir, &here).map_err(|e| format!("cannot copy {}: {e}", lang_dir.display()))?;
+        if lang_dir.with_file_name("proto").is_dir() {
+            let proto = dir.path().join("proto");
+            std::fs::create_dir_all(&proto).map_err(|e| e.to_string())?;
+            copy_dir(&lang_dir.with_file_name("proto"), &proto).map_err(|e| format!("cannot copy proto: {e}"))?;
+        }
+        let mut files: Vec<String> = std::fs::read_dir(&here)
             .map_err(|e| e.to_string())?
             .filter_map(|e| e.ok().and_then(|e| e.file_name().into_string().ok()))
             .collect();
         files.sort();
         let built = match gen::backend(lang).build_all(&files) {
-            Some(steps) => steps.iter().all(|step| run_step(step, dir.path()).is_ok()),
+            Some(steps) => steps.iter().all(|step| run_step(step, &here).is_ok()),
             None => false,
         };
+        // Each server's preparation, once for the folder, a step shared by passes run once.
+        let mut prepared: Vec<(&Vec<String>, Option<String>)> = Vec::new();
+        for &i in &passes {
+            let Some(server) = &all[i].server else { continue };
+            for step in &server.prepare {
+                let failed = match prepared.iter().find(|(s, _)| *s == step) {
+                    Some((_, failed)) => failed.clone(),
+                    None => {
+                        let failed = run_step(step, &here).err();
+                        prepared.push((step, failed.clone()));
+                        failed
+                    }
+                };
+                if let Some(e) = failed {
+                    unprepared.push((lang, i, e));
+                    break;
+                }
+            }
+        }
         scratch.push((lang, dir, built));
-        for &pass in &passes {
-            jobs.extend(rules.iter().map(|r| (lang, pass, r.clone())));
+        for &i in &passes {
+            // `_helpers` is the arithmetic's suite, not a rule: it has a runner and no server.
+            let rules = rules.iter().filter(|r| all[i].server.is_none() || r.as_str() != "_helpers");
+            jobs.extend(rules.map(|r| (lang, i, r.clone())));
         }
     }
     let threads =
@@ -147,7 +183,9 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
                 let Some((lang, pass, alias)) = jobs.get(i) else { break };
                 let (_, folder, built) =
                     scratch.iter().find(|(l, ..)| l == lang).expect("a scratch folder per language");
-                let r = test_one(&vectors_dir, folder.path(), *built, *lang, *pass, alias);
+                let folder = folder.path().join(lang.name());
+                let unprepared = unprepared.iter().find(|(l, p, _)| l == lang && p == pass).map(|(.., e)| e.as_str());
+                let r = test_one(&vectors_dir, &folder, *built, *lang, *pass, alias, unprepared);
                 done.lock().expect("no job panics holding the lock").push((i, r));
             });
         }
@@ -185,8 +223,18 @@ fn unavailable(pass: &gen::Pass) -> Option<String> {
     }
 }
 
-fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, pass: usize, alias: &str) -> TestResult {
-    let pass = gen::backend(lang).passes(alias).swap_remove(pass);
+/// One rule through one of its language's passes. `unprepared` is why the pass's server
+/// could not be prepared (its stubs), if it could not.
+fn test_one(
+    vectors_dir: &Path,
+    folder: &Path,
+    built: bool,
+    lang: Lang,
+    pass: usize,
+    alias: &str,
+    unprepared: Option<&str>,
+) -> TestResult {
+    let pass = gen::passes(lang, alias).swap_remove(pass);
     let vectors = std::fs::read_to_string(vectors_dir.join(format!("{alias}.jsonl"))).unwrap_or_default();
     let expected = std::fs::read_to_string(vectors_dir.join(format!("{alias}.expected.jsonl"))).unwrap_or_default();
     let count = vectors.lines().count();
@@ -202,7 +250,12 @@ fn test_one(vectors_dir: &Path, folder: &Path, built: bool, lang: Lang, pass: us
         first_diff: None,
         error: None,
     };
-    match build_and_run(folder, built, &pass.runner, &vectors) {
+    let got = match (&pass.server, unprepared) {
+        (None, _) => build_and_run(folder, built, &pass.runner, &vectors),
+        (Some(_), Some(e)) => Err(e.to_string()),
+        (Some(server), None) => serve::drive(&server.drive, folder, alias, &vectors),
+    };
+    match got {
         Err(e) => result.error = Some(e),
         Ok(got) => {
             result.ran = true;
@@ -268,7 +321,7 @@ fn build_and_run(folder: &Path, built: bool, runner: &gen::Runner, vectors: &str
     String::from_utf8(output.stdout).map_err(|_| "the runner printed something that is not UTF-8".to_string())
 }
 
-fn wait_with_timeout(child: std::process::Child, limit: Duration) -> Result<std::process::Output, String> {
+pub(crate) fn wait_with_timeout(child: std::process::Child, limit: Duration) -> Result<std::process::Output, String> {
     let id = child.id();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -62,7 +62,7 @@ pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
 }
 
 /// The languages this machine kind can install: every one but Swift.
-pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy,sql";
+pub const INSTALLABLE: &str = "rust,python,typescript,javascript,go,java,ruby,php,numpy,sql,wasm";
 
 /// `rulec test DIR --format json` as CI runs it: `--require-all` over every installable
 /// language under CI (Swift cannot be installed here, and is tested apart); the report.
@@ -224,5 +224,62 @@ pub fn assert_no_unproven_claim(c: &Checked, context: &str) {
         {
             assert!(!text.contains(claim), "{context}: {} claims `{claim}` without a witness: {text}", d.code);
         }
+    }
+}
+
+// --- Wasm (tests/gen_wasm.rs, tests/cross_language.rs) ---
+
+/// Whether rustc, node and the standard library of `target` are here: a failure under CI, a
+/// note elsewhere.
+pub fn wasm_toolchain(test: &str, target: &str) -> bool {
+    if !toolchain(test, &["rustc", "node"]) {
+        return false;
+    }
+    let out =
+        std::process::Command::new("rustc").args(["--print", "target-libdir", "--target", target]).output().unwrap();
+    if Path::new(text(&out.stdout).trim()).is_dir() {
+        return true;
+    }
+    assert!(std::env::var_os("CI").is_none(), "{test}: rustup target add {target}, and CI is set");
+    eprintln!("note: {test} skipped: the {target} standard library is not installed");
+    false
+}
+
+/// Run a command line (the words of `rulec api`'s `build`, say) in `dir`; it must succeed
+/// and print nothing.
+pub fn run_line(line: &str, extra: &[&str], dir: &Path) {
+    let words: Vec<&str> = line.split(' ').collect();
+    let out = std::process::Command::new(words[0]).args(&words[1..]).args(extra).current_dir(dir).output().unwrap();
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success() && said.is_empty(), "{line}:\n{said}");
+}
+
+/// What a program prints for `input` on its stdin; it must exit 0.
+pub fn feed(program: &str, args: &[&str], dir: &Path, input: &[u8]) -> String {
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "{program} {args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// The reference evaluator's answer to one line: the record, or the refusal line.
+pub fn reference(p: &rulec::sema::Program, line: &str) -> String {
+    match rulec::eval::wire::read_line(p, line) {
+        Err(refusal) => rulec::eval::wire::refusal_line(&refusal),
+        Ok(values) => match rulec::eval::evaluate(p, &values) {
+            Ok(outcome) => rulec::eval::wire::record(p, &values, &outcome, ""),
+            Err(e) => rulec::eval::wire::contradiction_line(&e),
+        },
     }
 }

@@ -4,13 +4,6 @@
 
 use std::io::{BufRead, Write};
 
-/// The string under `key` in a case line (every value of a case is a string without escapes).
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    let tag = format!("\"{key}\":\"");
-    let start = line.find(&tag).expect("a case has the field") + tag.len();
-    &line[start..start + line[start..].find('"').expect("a closing quote")]
-}
-
 fn main() {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in std::io::stdin().lock().lines() {
@@ -18,22 +11,40 @@ fn main() {
         if line.trim().is_empty() {
             continue;
         }
-        let a: i64 = field(&line, "a").parse().expect("a is an i64");
-        let b: i64 = field(&line, "b").parse().expect("b is an i64");
-        let r = match field(&line, "op") {
-            "quot_floor" => quot_floor(a, b),
-            "quot_ceiling" => quot_ceiling(a, b),
-            "quot_down" => quot_down(a, b),
-            "quot_up" => quot_up(a, b),
-            "quot_half_up" => quot_half_up(a, b),
-            "quot_half_down" => quot_half_down(a, b),
-            "quot_half_even" => quot_half_even(a, b),
-            "mod" => mod_floor(a, b),
-            "isqrt" => isqrt_i64(a),
-            op => panic!("unknown helper {op}"),
-        };
-        writeln!(out, "{{\"result\":\"{r}\"}}").expect("standard output is writable");
+        let answer = case(&line).expect("a case of vectors/_helpers.jsonl");
+        writeln!(out, "{answer}").expect("standard output is writable");
     }
+}
+
+/// The string under `key` in a case line (every value of a case is a string without escapes).
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let tag = format!("\"{key}\":\"");
+    let start = line.find(&tag)? + tag.len();
+    line.get(start..start + line.get(start..)?.find('"')?)
+}
+
+/// The answer to one case, `{"result":"…"}`; `None` for a line that is not a case (an
+/// unknown helper, an operand that is not an i64, a zero divisor).
+fn case(line: &str) -> Option<String> {
+    let a: i64 = field(line, "a")?.parse().ok()?;
+    let b: i64 = field(line, "b")?.parse().ok()?;
+    let op = field(line, "op")?;
+    if b == 0 && op != "isqrt" {
+        return None;
+    }
+    let r = match op {
+        "quot_floor" => quot_floor(a, b),
+        "quot_ceiling" => quot_ceiling(a, b),
+        "quot_down" => quot_down(a, b),
+        "quot_up" => quot_up(a, b),
+        "quot_half_up" => quot_half_up(a, b),
+        "quot_half_down" => quot_half_down(a, b),
+        "quot_half_even" => quot_half_even(a, b),
+        "mod" => mod_floor(a, b),
+        "isqrt" => isqrt_i64(a),
+        _ => return None,
+    };
+    Some(format!("{{\"result\":\"{r}\"}}"))
 }
 
 /// n / d rounded away from zero (d != 0), the magnitudes divided in u64, the sign put back.

@@ -11,8 +11,6 @@ mod rule;
 
 use std::io::{BufRead, Write};
 
-const NOT_AN_OBJECT: &str = "the input is not an object";
-
 fn main() {
     let mut input = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -30,6 +28,9 @@ fn main() {
     }
     out.flush().expect("standard output is writable");
 }
+
+// The answer to one line, which the Wasm entry (src/gen/wasm) gives a host as well.
+const NOT_AN_OBJECT: &str = "the input is not an object";
 
 /// What the runner prints for one line: nothing for a blank line.
 fn answer(line: &[u8]) -> Option<String> {

@@ -13,9 +13,7 @@
 
 use super::api::Spelling;
 use super::naming::{self, Names};
-use super::plan::{
-    Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, MatchShape, Node, Plan, Row, TablePlan,
-};
+use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::text::{self, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
@@ -890,11 +888,11 @@ impl Body<'_, '_> {
 
     /// One level of a table written as a decision over its columns (a `switch` on an enum,
     /// an `if` on a boolean), down to the first row each case reaches.
-    fn decide(&mut self, t: &TablePlan, tree: &Tree) {
+    fn decide(&mut self, t: &TablePlan, tree: &Decision) {
         match tree {
-            Tree::Row(r) => self.fire(t, &t.rows[*r]),
-            Tree::NoRow => self.contradiction(&t.no_row),
-            Tree::Bool { column, yes, no } => {
+            Decision::Row(r) => self.fire(t, &t.rows[*r]),
+            Decision::NoRow => self.contradiction(&t.no_row),
+            Decision::Bool { column, yes, no } => {
                 self.o.line(format!("if {} {{", self.g.n.vars[*column]));
                 self.o.indent();
                 self.decide(t, yes);
@@ -905,7 +903,7 @@ impl Body<'_, '_> {
                 self.o.dedent();
                 self.o.line("}");
             }
-            Tree::Switch { column, arms } => {
+            Decision::Switch { column, arms } => {
                 self.o.line(format!("switch {} {{", self.g.n.vars[*column]));
                 let kind = self.g.plan.var(*column).kind;
                 for (values, sub) in arms {
@@ -989,12 +987,11 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn table_match(&mut self, t: &TablePlan) -> bool {
-        let Some(shape) = &t.shape else { return false };
-        let Some(tree) = Tree::of(self.g.plan, shape) else { return false };
+        let Some(tree) = &t.decision else { return false };
         for &r in &t.results {
             self.declare(r);
         }
-        self.decide(t, &tree);
+        self.decide(t, tree);
         true
     }
 
@@ -1130,83 +1127,6 @@ fn untyped(e: &Expr) -> bool {
         Node::Neg(x) | Node::DivExact(x, _) => untyped(x),
         Node::Arith(_, a, b) => untyped(a) && untyped(b),
         _ => false,
-    }
-}
-
-/// A table of enum and boolean cells as a decision over its columns: each case of a column
-/// goes on with the rows that take its value, in their order, until the first of them takes
-/// anything in the columns left — that row fires, as the first matching row does.
-enum Tree {
-    Row(usize),
-    NoRow,
-    /// The values of an enum (their places), each list with what follows it.
-    Switch {
-        column: VarId,
-        arms: Vec<(Vec<u32>, Tree)>,
-    },
-    Bool {
-        column: VarId,
-        yes: Box<Tree>,
-        no: Box<Tree>,
-    },
-}
-
-impl Tree {
-    /// The decision, unless it would write the rows out more than a few times over.
-    fn of(plan: &Plan, shape: &MatchShape) -> Option<Tree> {
-        let mut budget = 4 * shape.patterns.len() + 4;
-        let rows: Vec<usize> = (0..shape.patterns.len()).collect();
-        let columns: Vec<usize> = (0..shape.columns.len()).collect();
-        Tree::build(plan, shape, &rows, &columns, &mut budget)
-    }
-
-    fn build(plan: &Plan, shape: &MatchShape, rows: &[usize], columns: &[usize], budget: &mut usize) -> Option<Tree> {
-        let Some(&first) = rows.first() else { return Some(Tree::NoRow) };
-        let Some(&c) = columns.iter().find(|&&c| shape.patterns[first][c].is_some()) else {
-            *budget = budget.checked_sub(1)?;
-            return Some(Tree::Row(first));
-        };
-        let rest: Vec<usize> = columns.iter().copied().filter(|&k| k != c).collect();
-        let column = shape.columns[c];
-        let domain: Vec<Expr> = match plan.var(column).kind {
-            Kind::Bool => vec![Expr::truth(true), Expr::truth(false)],
-            Kind::Enum(e) => {
-                (0..plan.enums[e].values.len() as u32).map(|i| Expr::new(Kind::Enum(e), Node::Member(i))).collect()
-            }
-            _ => return None,
-        };
-        // The values of the column grouped by the rows that take them, in the values' order.
-        let mut groups: Vec<(Vec<usize>, Vec<u32>)> = Vec::new();
-        for (i, value) in domain.iter().enumerate() {
-            let taking: Vec<usize> = rows
-                .iter()
-                .copied()
-                .filter(|&r| shape.patterns[r][c].as_ref().is_none_or(|vs| vs.contains(value)))
-                .collect();
-            match groups.iter_mut().find(|(rs, _)| *rs == taking) {
-                Some((_, vs)) => vs.push(i as u32),
-                None => groups.push((taking, vec![i as u32])),
-            }
-        }
-        if plan.var(column).kind == Kind::Bool {
-            let branch = |yes: bool, budget: &mut usize| -> Option<Tree> {
-                let want = if yes { 0 } else { 1 };
-                match groups.iter().find(|(_, vs)| vs.contains(&want)) {
-                    Some((rs, _)) => Tree::build(plan, shape, rs, &rest, budget),
-                    None => Some(Tree::NoRow),
-                }
-            };
-            let yes = branch(true, budget)?;
-            let no = branch(false, budget)?;
-            return Some(Tree::Bool { column, yes: Box::new(yes), no: Box::new(no) });
-        }
-        let mut arms = Vec::new();
-        for (rs, vs) in &groups {
-            if !rs.is_empty() {
-                arms.push((vs.clone(), Tree::build(plan, shape, rs, &rest, budget)?));
-            }
-        }
-        Some(Tree::Switch { column, arms })
     }
 }
 

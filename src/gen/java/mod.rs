@@ -6,7 +6,7 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
@@ -529,6 +529,31 @@ impl Jv<'_> {
         o.dedent();
         o.line("}");
         o.blank();
+        for t in tables.iter().filter(|t| apart(t)) {
+            self.table_function(o, t);
+        }
+    }
+
+    /// A table that decides one value, in a method of its own: small methods are what the
+    /// JIT inlines, and once the whole call is inlined the rows array is never allocated.
+    fn table_function(&self, o: &mut Code, t: &TablePlan) {
+        let (n, rows) = (self.n, self.n.local("rows"));
+        let result = t.results[0];
+        let mut params: Vec<String> = t.reads().iter().map(|&v| format!("{} {}", self.ty(v), n.vars[v])).collect();
+        params.push(format!("int[] {rows}"));
+        o.line(format!(
+            "/** Decides {} by the rows below, and puts the one that matched in {{@code {rows}}}. */",
+            comment(&self.plan.var(result).name).replace("*/", "* /")
+        ));
+        o.line(format!("private static {} {}({}) {{", self.ty(result), n.tables[t.slot], params.join(", ")));
+        o.indent();
+        let mut body = Body { j: self, o };
+        walk::table(t, &mut body);
+        let o = body.o;
+        o.line(format!("return {};", n.vars[result]));
+        o.dedent();
+        o.line("}");
+        o.blank();
     }
 
     fn record(&self, o: &mut Code) {
@@ -622,6 +647,12 @@ impl Jv<'_> {
     }
 }
 
+/// Whether a table is written in a method of its own (it decides one value, the method's
+/// answer) rather than in place.
+fn apart(t: &TablePlan) -> bool {
+    t.results.len() == 1
+}
+
 /// Whether an expression takes the min (or max) of values of an enum.
 fn uses(e: &Expr, min: bool) -> bool {
     let here = match (&e.node, e.kind) {
@@ -648,6 +679,55 @@ impl Body<'_, '_> {
         self.o.line(format!("if ({guard}) {{"));
         self.o.line(format!("    throw new RuleInputError({}, {value});", lit(&r.sentence)));
         self.o.line("}");
+    }
+
+    /// The statements of a row that fired: what it stores, and its number.
+    fn fire(&mut self, t: &TablePlan, row: &Row) {
+        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
+        for (v, value) in &row.assigns {
+            self.o.line(format!("{} = {};", self.j.n.vars[*v], self.j.top(value)));
+        }
+        self.o.line(format!("{}[{}] = {};", self.j.n.local("rows"), t.slot, row.n));
+    }
+
+    fn contradiction(&mut self, sentence: &str) {
+        self.o.line(format!("throw new RuleContradictionError({});", lit(sentence)));
+    }
+
+    /// One level of a table written as a decision over its columns (a `switch` on an enum,
+    /// an `if` on a boolean), down to the first row each case reaches.
+    fn decide(&mut self, t: &TablePlan, d: &Decision) {
+        match d {
+            Decision::Row(r) => self.fire(t, &t.rows[*r]),
+            Decision::NoRow => self.contradiction(&t.no_row),
+            Decision::Bool { column, yes, no } => {
+                self.o.line(format!("if ({}) {{", self.j.n.vars[*column]));
+                self.o.indent();
+                self.decide(t, yes);
+                self.o.dedent();
+                self.o.line("} else {");
+                self.o.indent();
+                self.decide(t, no);
+                self.o.dedent();
+                self.o.line("}");
+            }
+            Decision::Switch { column, arms } => {
+                let Kind::Enum(e) = self.j.plan.var(*column).kind else { unreachable!("a switch on an enum") };
+                self.o.line(format!("switch ({}) {{", self.j.n.vars[*column]));
+                self.o.indent();
+                for (values, then) in arms {
+                    let labels: Vec<&str> = values.iter().map(|&i| self.j.n.members[e][i as usize].as_str()).collect();
+                    self.o.line(format!("case {} -> {{", labels.join(", ")));
+                    self.o.indent();
+                    self.decide(t, then);
+                    self.o.dedent();
+                    self.o.line("}");
+                }
+                self.o.line(format!("default -> throw new RuleContradictionError({});", lit(&t.no_row)));
+                self.o.dedent();
+                self.o.line("}");
+            }
+        }
     }
 }
 
@@ -681,8 +761,30 @@ impl Hooks for Body<'_, '_> {
         self.o.line(format!("{} {} = {};", self.j.ty(var), n.vars[var], self.j.top(value)));
     }
 
+    fn table_call(&mut self, t: &TablePlan) -> bool {
+        if !apart(t) {
+            return false;
+        }
+        let n = self.j.n;
+        let mut args: Vec<&str> = t.reads().iter().map(|&v| n.vars[v].as_str()).collect();
+        args.push(n.local("rows"));
+        let result = t.results[0];
+        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+        self.o.line(format!("{} {} = {}({});", self.j.ty(result), n.vars[result], n.tables[t.slot], args.join(", ")));
+        true
+    }
+
     fn table_open(&mut self, t: &TablePlan) {
         self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    }
+
+    fn table_match(&mut self, t: &TablePlan) -> bool {
+        let Some(d) = &t.decision else { return false };
+        for &r in &t.results {
+            self.declare(r);
+        }
+        self.decide(t, d);
+        true
     }
 
     fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
@@ -710,17 +812,15 @@ impl Hooks for Body<'_, '_> {
             self.o.line(format!("}} else if ({cond}) {{"));
         }
         self.o.indent();
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {};", self.j.n.vars[*v], self.j.top(value)));
-        }
-        self.o.line(format!("{}[{}] = {};", self.j.n.local("rows"), t.slot, row.n));
+        self.fire(t, row);
         self.o.dedent();
     }
 
     fn no_row(&mut self, t: &TablePlan) {
         self.o.line("} else {");
-        self.o.line(format!("    throw new RuleContradictionError({});", lit(&t.no_row)));
+        self.o.indent();
+        self.contradiction(&t.no_row);
+        self.o.dedent();
         self.o.line("}");
     }
 

@@ -12,11 +12,13 @@
 //! Every integer operation the int64 proof (`analysis::scale`, E108) vouched for is explicit.
 
 pub mod code;
+pub mod decision;
 pub mod door;
 pub mod interp;
 mod sign;
 
 pub use code::{Arith, Expr, Kind, Node};
+pub use decision::Decision;
 pub use door::{Constraint, Door, InputDoor, RangeCheck};
 
 use crate::analysis::scale::{self, Annotation, Op, Scaled, Store};
@@ -157,6 +159,27 @@ pub struct TablePlan {
     /// The sentence after the last row (completeness proved it unreachable).
     pub no_row: String,
     pub shape: Option<MatchShape>,
+    /// The shape as a decision over its columns (a `switch` per enum column, an `if` per
+    /// boolean), for the languages whose idiom that is; none when it would repeat the rows
+    /// too often.
+    pub decision: Option<Decision>,
+}
+
+impl TablePlan {
+    /// The variables the table reads (its rows' conditions and the values they store),
+    /// once each, in the order the rows read them.
+    pub fn reads(&self) -> Vec<VarId> {
+        let mut out: Vec<VarId> = Vec::new();
+        for row in &self.rows {
+            let exprs = std::iter::once(&row.cond).chain(row.assigns.iter().map(|(_, x)| x));
+            for v in exprs.flat_map(Expr::vars) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -655,6 +678,7 @@ impl Builder<'_> {
                 sentence: crate::eval::wire::sentence::rows_met(&table.name, g.a, g.b),
             })
             .collect();
+        let shape = self.match_shape(table);
         TablePlan {
             name: table.name.clone(),
             policy: table.policy.as_str(),
@@ -663,8 +687,25 @@ impl Builder<'_> {
             rows,
             guards,
             no_row: crate::eval::wire::sentence::no_row(&table.name),
-            shape: self.match_shape(table),
+            decision: shape.as_ref().and_then(|s| Decision::of(s, &self.domains(table))),
+            shape,
         }
+    }
+
+    /// The values each condition column of a table can take, in order.
+    fn domains(&self, t: &TableIr) -> Vec<Vec<Expr>> {
+        t.conds
+            .iter()
+            .map(|&col| {
+                let ty = &self.p.vars[col].ty;
+                let all = match ty {
+                    Ty::Bool => vec![Value::Bool(true), Value::Bool(false)],
+                    Ty::Enum(e) => (0..self.p.enums[*e].values.len() as u32).map(Value::Enum).collect(),
+                    _ => Vec::new(),
+                };
+                all.iter().map(|v| self.value(ty, v)).collect()
+            })
+            .collect()
     }
 
     /// The table as a `match`, when every condition column is an enum or a boolean that is

@@ -70,8 +70,8 @@ impl Backend for Sql {
         postgresql.run.push("--postgresql".into());
         let probe = ["psql", "-X", "-q", "-A", "-t", "-c", "SELECT 1"].map(String::from).to_vec();
         vec![
-            Pass { via: "sqlite", runner: self.runner(base), probe: None },
-            Pass { via: "postgresql", runner: postgresql, probe: Some(probe) },
+            Pass { via: "sqlite", runner: self.runner(base), probe: None, server: None },
+            Pass { via: "postgresql", runner: postgresql, probe: Some(probe), server: None },
         ]
     }
 

@@ -5,7 +5,8 @@
 // refuses any value that is not an object, and the runner reads on.
 //
 // The Rust backend writes it beside each module with `rulec_rule`, `rulec_wire` and
-// `RULEC_NOT_AN_OBJECT` replaced by the module's file, its door and the plan's sentence.
+// `RULEC_NOT_AN_OBJECT` replaced by the module's file, its door and the plan's sentence. The
+// Wasm entry is the `answer` and `json` sections behind the canonical ABI in place of `main`.
 
 // rulec: runner
 // The runner calls the wire door alone; the rest of the module is its callers' API.
@@ -14,8 +15,6 @@
 mod rule;
 
 use std::io::{BufRead, Write};
-
-const NOT_AN_OBJECT: &str = RULEC_NOT_AN_OBJECT;
 
 fn main() {
     let mut input = std::io::stdin().lock();
@@ -34,6 +33,10 @@ fn main() {
     }
     out.flush().expect("standard output is writable");
 }
+
+// rulec: answer
+// The answer to one line, which the Wasm entry (src/gen/wasm) gives a host as well.
+const NOT_AN_OBJECT: &str = RULEC_NOT_AN_OBJECT;
 
 /// What the runner prints for one line: nothing for a blank line.
 fn answer(line: &[u8]) -> Option<String> {

@@ -1,0 +1,980 @@
+//! The rule served, and rulec served (issue 14): `rulec mcp` as an agent's client meets it,
+//! and the servers `rulec gen` writes per rule — the MCP tool over stdio and Streamable
+//! HTTP (Python and node) and the Connect service — driven on loopback ports the servers
+//! pick (`--http 127.0.0.1:0`), stopped when the test ends.
+//!
+//! Without python3, node, buf or the Connect plugins a test prints a note and passes —
+//! unless CI is set, where a missing toolchain is a failure.
+
+mod common;
+
+use clap::CommandFactory;
+use common::{rulec, text, toolchain, ROOT};
+use rulec::harness::http::Client;
+use rulec::harness::serve::{initialize, tool_call, Server, INITIALIZED};
+use serde_json::{json, Value as Json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+fn corpus() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("tests/corpus"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rule"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The corpus generated once for this test binary (Python and JavaScript, the proto tree).
+fn generated() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        // One folder, made afresh by each run (so runs do not pile up trees of stubs).
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve");
+        let _ = std::fs::remove_dir_all(&dir);
+        common::generate(&corpus(), "python,javascript", &dir);
+        dir
+    })
+}
+
+/// A stdio MCP session: every line in, the answers by id (notifications get none).
+fn session(cmd: &mut Command, lines: &[Vec<u8>]) -> (Vec<Json>, std::process::ExitStatus) {
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let answers = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    (answers, out.status)
+}
+
+fn by_id(answers: &[Json], id: u64) -> &Json {
+    answers.iter().find(|a| a["id"] == json!(id)).unwrap_or_else(|| panic!("no answer to {id}: {answers:#?}"))
+}
+
+/// The malformed messages both kinds of server must answer with a JSON-RPC error, and the
+/// code each gets.
+fn malformed() -> Vec<(Vec<u8>, i64)> {
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":{{\"x\":\"{}\"}}}}",
+        "a".repeat(5 << 20)
+    );
+    vec![
+        (b"this is not json".to_vec(), -32700),
+        (b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]".to_vec(), -32600),
+        (b"{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"ping\"}".to_vec(), -32600),
+        (b"{\"id\":3,\"method\":\"ping\"}".to_vec(), -32600),
+        (b"\"a string\"".to_vec(), -32600),
+        (vec![0xff, 0xfe, b'{', b'}'], -32700),
+        (huge.into_bytes(), -32600),
+        (b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"no/such/method\"}".to_vec(), -32601),
+    ]
+}
+
+fn assert_errors(answers: &[Json], at: usize, what: &str) {
+    for (i, (msg, code)) in malformed().iter().enumerate() {
+        let a = &answers[at + i];
+        assert_eq!(
+            a["error"]["code"],
+            json!(code),
+            "{what}: {} got {a}",
+            String::from_utf8_lossy(&msg[..msg.len().min(60)])
+        );
+        assert_eq!(a["jsonrpc"], json!("2.0"));
+    }
+}
+
+// ---------------------------------------------------------------- rulec mcp
+
+fn rulec_mcp() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    c.arg("mcp").current_dir(ROOT).env("NO_COLOR", "1");
+    c
+}
+
+fn msg(v: Json) -> Vec<u8> {
+    v.to_string().into_bytes()
+}
+
+#[test]
+fn rulec_mcp_answers_a_scripted_session_as_documented() {
+    let mut lines = vec![
+        msg(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}}}),
+        ),
+        INITIALIZED.as_bytes().to_vec(),
+        msg(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
+        msg(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/broken/gap.rule"], "format": "json"}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/single_coupon.rule"], "no_such_flag": true}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["no/such/file.rule"]}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/single_coupon.rule"]}}})),
+        msg(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rulec_check", "arguments": {"format": "yaml", "files": ["x.rule"]}}}),
+        ),
+        msg(json!({"jsonrpc": "2.0", "id": 8, "method": "resources/list"})),
+    ];
+    for (i, r) in rulec::mcp::RESOURCES.iter().enumerate() {
+        lines.push(msg(json!({"jsonrpc": "2.0", "id": 100 + i, "method": "resources/read", "params": {"uri": rulec::mcp::resource_uri(r.name)}})));
+    }
+    lines.push(msg(
+        json!({"jsonrpc": "2.0", "id": 10, "method": "resources/read", "params": {"uri": "rulec://docs/nope.md"}}),
+    ));
+    let at = lines.len();
+    lines.extend(malformed().into_iter().map(|(m, _)| m));
+    lines.push(msg(json!({"jsonrpc": "2.0", "id": 11, "method": "ping"})));
+    let (answers, status) = session(&mut rulec_mcp(), &lines);
+    assert!(status.success(), "rulec mcp exits 0 at the end of its input");
+
+    let init = &by_id(&answers, 1)["result"];
+    assert_eq!(init["protocolVersion"], "2025-06-18");
+    assert_eq!(init["serverInfo"]["name"], "rulec");
+    assert!(init["instructions"].as_str().unwrap().contains("rulec://docs/agents.md"));
+    assert!(by_id(&answers, 2)["result"]["tools"].as_array().unwrap().iter().any(|t| t["name"] == "rulec_check"));
+
+    // A broken rule: findings are exit 1, not an error; the finding is in the output.
+    let broken = &by_id(&answers, 3)["result"];
+    assert_eq!(broken["isError"], false);
+    assert_eq!(broken["content"][1]["text"], "exit code 1");
+    let finding: Json =
+        serde_json::from_str(broken["content"][0]["text"].as_str().unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(finding["code"], "E101");
+    assert_eq!(finding["fix"]["kind"], "add_row");
+
+    // An argument the table does not know: a JSON-RPC error naming it, and nothing run.
+    let unknown = by_id(&answers, 4);
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert!(unknown["error"]["message"].as_str().unwrap().contains("no_such_flag"), "{unknown}");
+    // A value outside the flag's closed set is refused the same way.
+    assert_eq!(by_id(&answers, 7)["error"]["code"], -32602);
+
+    // A file that does not exist is exit 2: an error.
+    let missing = &by_id(&answers, 5)["result"];
+    assert_eq!(missing["isError"], true);
+    assert_eq!(missing["content"][1]["text"], "exit code 2");
+    assert!(missing["content"][0]["text"].as_str().unwrap().contains("does not exist"));
+
+    let clean = &by_id(&answers, 6)["result"];
+    assert_eq!(clean["isError"], false);
+    assert_eq!(clean["content"][1]["text"], "exit code 0");
+    assert!(clean["content"][0]["text"].as_str().unwrap().contains("clean"), "{clean}");
+
+    let listed: Vec<&str> = by_id(&answers, 8)["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    for (i, r) in rulec::mcp::RESOURCES.iter().enumerate() {
+        let uri = rulec::mcp::resource_uri(r.name);
+        assert!(listed.contains(&uri.as_str()), "{uri} listed");
+        let read = &by_id(&answers, 100 + i as u64)["result"]["contents"][0];
+        assert_eq!(read["uri"], uri);
+        assert_eq!(read["mimeType"], "text/markdown");
+        // The file of this repository, embedded at build time, links pointed at the URIs.
+        let on_disk = std::fs::read_to_string(Path::new(ROOT).join("docs").join(r.name)).unwrap();
+        assert_eq!(read["text"].as_str().unwrap(), rulec::mcp::resource_text(r));
+        assert_eq!(on_disk, r.text, "{} is embedded as it is on disk", r.name);
+    }
+    let agents = rulec::mcp::resource_text(&rulec::mcp::RESOURCES[0]);
+    assert!(agents.contains("](rulec://docs/reference.md)"), "links point at resource URIs");
+    assert_eq!(by_id(&answers, 10)["error"]["code"], -32002);
+
+    // Every line so far but the notification has its answer, in order.
+    assert_errors(&answers, at - 1, "rulec mcp");
+    assert!(by_id(&answers, 11)["result"].is_object(), "still answering after the malformed messages");
+}
+
+#[test]
+fn every_command_of_the_cli_has_its_tool() {
+    let (answers, _) = session(&mut rulec_mcp(), &[msg(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))]);
+    let tools = by_id(&answers, 1)["result"]["tools"].as_array().unwrap().clone();
+    let mut cli = rulec::cli::Cli::command();
+    cli.build();
+    let commands: Vec<&clap::Command> =
+        cli.get_subcommands().filter(|c| !["mcp", "help"].contains(&c.get_name())).collect();
+    assert!(commands.len() >= 13, "{}", commands.len());
+    assert_eq!(tools.len(), commands.len(), "one tool per command");
+    for c in commands {
+        let name = format!("rulec_{}", c.get_name());
+        let tool = tools.iter().find(|t| t["name"] == json!(name)).unwrap_or_else(|| panic!("no tool {name}"));
+        let props = tool["inputSchema"]["properties"].as_object().unwrap();
+        for a in c.get_arguments() {
+            if matches!(a.get_action(), clap::ArgAction::Help | clap::ArgAction::Version) {
+                continue;
+            }
+            let prop = match a.get_long() {
+                Some(l) => l.replace('-', "_"),
+                None if matches!(a.get_action(), clap::ArgAction::Append) => "files".into(),
+                None => a.get_id().to_string(),
+            };
+            assert!(props.contains_key(&prop), "{name} has no property {prop}: {props:?}");
+        }
+    }
+    // A flag without a value is a boolean, one that repeats a list, a closed set an enum.
+    let gen = tools.iter().find(|t| t["name"] == "rulec_gen").unwrap();
+    assert_eq!(gen["inputSchema"]["properties"]["check"]["type"], "boolean");
+    assert_eq!(gen["inputSchema"]["properties"]["lang"]["type"], "array");
+    assert_eq!(gen["inputSchema"]["properties"]["files"]["type"], "array");
+    let check = tools.iter().find(|t| t["name"] == "rulec_check").unwrap();
+    assert_eq!(check["inputSchema"]["properties"]["format"]["enum"], json!(["text", "json", "sarif"]));
+    assert_eq!(check["inputSchema"]["properties"]["budget"]["type"], "integer");
+    let test = tools.iter().find(|t| t["name"] == "rulec_test").unwrap();
+    assert!(test["inputSchema"]["properties"]["require_all"].is_object());
+}
+
+#[test]
+fn a_tool_call_runs_the_command_in_process_and_captures_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_string_lossy().into_owned();
+    let lines = vec![
+        msg(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "rulec_gen",
+            "arguments": {"files": ["tests/corpus/single_coupon.rule"], "out": out, "lang": ["python"], "no_lock": true}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rulec_eval",
+            "arguments": {"file": "tests/corpus/single_coupon.rule", "in": "{\"subtotal\":10000,\"applied\":0,\"kind\":\"percent\",\"rate\":10,\"face\":0,\"dup\":false}"}}})),
+        // `--in -` would read the protocol's own input: standard input reads nothing during a call.
+        msg(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "rulec_eval",
+            "arguments": {"file": "tests/corpus/single_coupon.rule", "in": "-"}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"})),
+        // A command with commands of its own, by `subcommand`; a list that starts with a hyphen.
+        msg(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "rulec_fixtures",
+            "arguments": {"subcommand": "lint", "file": "no/such.jsonl", "rule": "tests/corpus/single_coupon.rule"}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "rulec_verify",
+            "arguments": {"rule": "tests/corpus/single_coupon.rule", "adapter": ["python3", "-c", "raise SystemExit(3)"]}}})),
+        // The global --root holds for its own call only.
+        msg(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/member_discount.rule"], "root": "tests/corpus/broken", "color": "never"}}})),
+        msg(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "rulec_check",
+            "arguments": {"files": ["tests/corpus/member_discount.rule"], "color": "never"}}})),
+    ];
+    let (answers, _) = session(&mut rulec_mcp(), &lines);
+    let gen = &by_id(&answers, 1)["result"];
+    assert_eq!(gen["content"][1]["text"], "exit code 0", "{gen}");
+    assert!(dir.path().join("python/single_coupon_mcp.py").is_file());
+    let eval = &by_id(&answers, 2)["result"]["content"][0]["text"];
+    assert!(eval.as_str().unwrap().starts_with("{\"in\":{\"subtotal\":10000"), "{eval}");
+    assert_eq!(by_id(&answers, 3)["result"]["content"][0]["text"], "");
+    assert!(by_id(&answers, 4)["result"].is_object());
+    let lint = &by_id(&answers, 5)["result"];
+    assert!(lint["content"][0]["text"].as_str().unwrap().contains("cannot read no/such.jsonl"), "{lint}");
+    let verify = &by_id(&answers, 6)["result"];
+    assert!(verify["content"][0]["text"].as_str().unwrap().contains("exit status: 3"), "the adapter ran: {verify}");
+    assert_eq!(verify["isError"], true);
+    let rooted = &by_id(&answers, 7)["result"];
+    assert!(rooted["content"][0]["text"].as_str().unwrap().contains("E069"), "{rooted}");
+    assert_eq!(rooted["content"][1]["text"], "exit code 1");
+    assert_eq!(by_id(&answers, 8)["result"]["content"][1]["text"], "exit code 0", "--root is not kept");
+}
+
+#[test]
+fn the_example_of_agents_md_checks_clean() {
+    let doc = std::fs::read_to_string(Path::new(ROOT).join("docs/agents.md")).unwrap();
+    let start = doc.find("```\nrule ").unwrap() + 4;
+    let end = start + doc[start..].find("```").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("late_fee.rule");
+    std::fs::write(&file, &doc[start..end]).unwrap();
+    let o = rulec(&["check", "--color", "never", file.to_str().unwrap()], Path::new(ROOT));
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+}
+
+// ---------------------------------------------------------------- the rule's MCP server
+
+/// The command that starts a rule's MCP server in `lang`.
+fn server_cmd(lang: &str, alias: &str) -> Vec<String> {
+    match lang {
+        "python" => vec!["python3".into(), "-B".into(), format!("{alias}_mcp.py")],
+        _ => vec!["node".into(), format!("{alias}_mcp.mjs")],
+    }
+}
+
+/// The languages whose server can run here (a note for one that cannot; under CI, a failure).
+fn server_langs(test: &str) -> Vec<&'static str> {
+    let mut langs = Vec::new();
+    if toolchain(test, &["python3"]) {
+        langs.push("python");
+    }
+    if toolchain(test, &["node"]) {
+        langs.push("javascript");
+    }
+    langs
+}
+
+#[test]
+fn the_rule_server_answers_malformed_messages_with_json_rpc_errors_over_stdio() {
+    for lang in server_langs("malformed, stdio") {
+        let dir = generated().join(lang);
+        let cmd = server_cmd(lang, "single_coupon");
+        let mut lines = vec![initialize(0).into_bytes()];
+        lines.extend(malformed().into_iter().map(|(m, _)| m));
+        lines.push(msg(
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}),
+        ));
+        lines.push(msg(json!({"jsonrpc": "2.0", "id": 6, "method": "ping"})));
+        let (answers, status) = session(Command::new(&cmd[0]).args(&cmd[1..]).current_dir(&dir), &lines);
+        assert!(status.success(), "{lang}: {status}");
+        assert_errors(&answers, 1, lang);
+        assert_eq!(by_id(&answers, 5)["error"]["code"], -32602, "{lang}: an unknown tool");
+        assert!(by_id(&answers, 6)["result"].is_object(), "{lang}: still answering");
+    }
+}
+
+#[test]
+fn a_refused_call_is_an_error_result_naming_the_argument() {
+    for lang in server_langs("refusal") {
+        let dir = generated().join(lang);
+        let cmd = server_cmd(lang, "member_shipping_fee");
+        let lines = vec![
+            initialize(0).into_bytes(),
+            tool_call(
+                1,
+                "member_shipping_fee",
+                r#"{"in":{"dest":"Kagoshima","weight":0,"total":4200,"会員":"basic"}}"#,
+            )
+            .into_bytes(),
+            tool_call(
+                2,
+                "member_shipping_fee",
+                r#"{"in":{"dest":"Kagoshima","weight":18.3,"total":4200,"会員":"basic"}}"#,
+            )
+            .into_bytes(),
+            tool_call(
+                3,
+                "member_shipping_fee",
+                r#"{"in":{"dest":"Kagoshima","weight":800,"total":4200,"会員":"basic","extra":1}}"#,
+            )
+            .into_bytes(),
+        ];
+        let (answers, _) = session(Command::new(&cmd[0]).args(&cmd[1..]).current_dir(&dir), &lines);
+        let out_of_range = &by_id(&answers, 1)["result"];
+        assert_eq!(out_of_range["isError"], true);
+        assert_eq!(out_of_range["content"][0]["text"], "RuleInputError: weight is out of range: 0", "{lang}");
+        assert_eq!(out_of_range["structuredContent"], json!({"refused": "input", "error": "weight is out of range"}));
+        let fraction = &by_id(&answers, 2)["result"];
+        assert!(
+            fraction["content"][0]["text"].as_str().unwrap().starts_with("RuleInputError: weight is not an integer"),
+            "{lang}"
+        );
+        let extra = &by_id(&answers, 3)["result"];
+        assert_eq!(extra["structuredContent"]["error"], "extra is not an input", "{lang}");
+    }
+}
+
+/// Start a rule's server over HTTP with `args` after `--http`.
+fn http_server(lang: &str, alias: &str, args: &[&str]) -> Server {
+    let mut cmd = server_cmd(lang, alias);
+    cmd.push("--http".into());
+    cmd.extend(args.iter().map(|s| s.to_string()));
+    Server::start(&cmd, &generated().join(lang)).unwrap()
+}
+
+fn post(c: &mut Client, sid: Option<&str>, extra: &[(&str, &str)], body: &[u8]) -> rulec::harness::http::Response {
+    let mut headers: Vec<(&str, &str)> = vec![("Accept", "application/json, text/event-stream")];
+    if let Some(s) = sid {
+        headers.push(("Mcp-Session-Id", s));
+    }
+    headers.extend_from_slice(extra);
+    c.request("POST", "/mcp", &headers, body).unwrap()
+}
+
+#[test]
+fn the_http_server_keeps_to_the_transport() {
+    for lang in server_langs("streamable http") {
+        let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--origin", "https://agents.example"]);
+        let addr = server.addr();
+        assert!(server.url.starts_with("http://127.0.0.1:") && server.url.ends_with("/mcp"), "{}", server.url);
+        let mut c = Client::new(&addr);
+
+        // A page of another origin is refused before anything else; a named one is not.
+        let evil = post(&mut c, None, &[("Origin", "https://evil.example")], initialize(0).as_bytes());
+        assert_eq!(evil.status, 403, "{lang}");
+        assert_eq!(post(&mut c, None, &[("Origin", "http://localhost:3000")], initialize(0).as_bytes()).status, 200);
+        let init = post(&mut c, None, &[("Origin", "https://agents.example")], initialize(0).as_bytes());
+        assert_eq!(init.status, 200, "{lang}: {}", init.text());
+        assert_eq!(init.header("content-type"), Some("application/json"));
+        let sid = init.header("mcp-session-id").unwrap().to_string();
+
+        // A notification: 202 and nothing else.
+        let note = post(&mut c, Some(&sid), &[], INITIALIZED.as_bytes());
+        assert_eq!(note.status, 202, "{lang}");
+        assert!(note.body.is_empty());
+        // GET opens no stream: the server never sends anything unasked.
+        let get = c.request("GET", "/mcp", &[("Mcp-Session-Id", &sid)], b"").unwrap();
+        assert_eq!(get.status, 405, "{lang}");
+        // A call without the session id is 400; with one nobody gave, 404.
+        assert_eq!(post(&mut c, None, &[], tool_call(1, "single_coupon", "{}").as_bytes()).status, 400, "{lang}");
+        assert_eq!(
+            post(&mut c, Some("no-such-session"), &[], tool_call(1, "single_coupon", "{}").as_bytes()).status,
+            404
+        );
+        let call = post(
+            &mut c,
+            Some(&sid),
+            &[],
+            tool_call(
+                2,
+                "single_coupon",
+                r#"{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false}"#,
+            )
+            .as_bytes(),
+        );
+        let answer: Json = serde_json::from_slice(&call.body).unwrap();
+        assert_eq!(answer["result"]["structuredContent"]["observed"], json!({"ok": true, "raw": 1000}), "{lang}");
+        // Malformed messages: a JSON-RPC error in a 400 (413 for one too long).
+        for (m, code) in malformed() {
+            let r = post(&mut c, Some(&sid), &[], &m);
+            assert!(r.status == 400 || r.status == 413 || r.status == 200, "{lang}: {}", r.status);
+            let e: Json = serde_json::from_slice(&r.body).unwrap();
+            assert_eq!(e["error"]["code"], json!(code), "{lang}: {}", String::from_utf8_lossy(&m[..m.len().min(40)]));
+        }
+        // DELETE ends the session; it is stale afterwards.
+        assert_eq!(c.request("DELETE", "/mcp", &[("Mcp-Session-Id", &sid)], b"").unwrap().status, 200);
+        assert_eq!(post(&mut c, Some(&sid), &[], tool_call(3, "single_coupon", "{}").as_bytes()).status, 404, "{lang}");
+
+        // It listens on 127.0.0.1 alone: another address of the loopback range is refused.
+        let port = addr.rsplit(':').next().unwrap();
+        assert!(std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_err(), "{lang} listens beyond 127.0.0.1");
+        drop(server);
+
+        // Told another host, it listens there.
+        let open = http_server(lang, "single_coupon", &["0.0.0.0:0"]);
+        let port = open.addr().rsplit(':').next().unwrap().to_string();
+        assert!(
+            std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_ok(),
+            "{lang}: --http 0.0.0.0 listens on every address"
+        );
+    }
+}
+
+#[test]
+fn a_client_that_renders_views_gets_the_page_and_record_keeps_every_answer() {
+    for lang in server_langs("views") {
+        let dir = tempfile::tempdir().unwrap();
+        for f in std::fs::read_dir(generated().join(lang)).unwrap() {
+            let f = f.unwrap().path();
+            if f.is_file() {
+                std::fs::copy(&f, dir.path().join(f.file_name().unwrap())).unwrap();
+            }
+        }
+        let record = dir.path().join("calls.jsonl");
+        let mut cmd = server_cmd(lang, "single_coupon");
+        cmd.extend(["--record".to_string(), record.to_string_lossy().into_owned()]);
+        let ui = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+            "capabilities": {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}}});
+        let call = r#"{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false}"#;
+        let lines = vec![
+            msg(ui.clone()),
+            msg(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})),
+            msg(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "ui://single_coupon/table"}}),
+            ),
+            tool_call(3, "single_coupon", call).into_bytes(),
+            tool_call(4, "single_coupon", r#"{"subtotal":-1}"#).into_bytes(),
+        ];
+        let (answers, _) = session(Command::new(&cmd[0]).args(&cmd[1..]).current_dir(dir.path()), &lines);
+        let tool = &by_id(&answers, 1)["result"]["tools"][0];
+        assert_eq!(tool["_meta"]["ui"]["resourceUri"], "ui://single_coupon/table", "{lang}");
+        assert_eq!(tool["inputSchema"]["additionalProperties"], false);
+        let page = &by_id(&answers, 2)["result"]["contents"][0];
+        assert_eq!(page["mimeType"], "text/html;profile=mcp-app");
+        let on_disk = std::fs::read_to_string(dir.path().join("single_coupon_page.html")).unwrap();
+        assert_eq!(page["text"].as_str().unwrap(), on_disk, "{lang}: the page, byte for byte");
+        let answered = by_id(&answers, 3)["result"]["content"][0]["text"].as_str().unwrap().to_string();
+        // Only the answered call is recorded, as the record line it was.
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), format!("{answered}\n"), "{lang}");
+
+        // A client that did not say it renders views gets the tool alone.
+        let (plain, _) = session(
+            Command::new(&cmd[0]).args(&cmd[1..]).current_dir(dir.path()),
+            &[initialize(0).into_bytes(), msg(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))],
+        );
+        assert!(by_id(&plain, 1)["result"]["tools"][0].get("_meta").is_none(), "{lang}");
+        // Without the page, the tool is served without a view.
+        std::fs::remove_file(dir.path().join("single_coupon_page.html")).unwrap();
+        let (gone, _) = session(
+            Command::new(&cmd[0]).args(&cmd[1..]).current_dir(dir.path()),
+            &[msg(ui.clone()), msg(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))],
+        );
+        assert!(by_id(&gone, 1)["result"]["tools"][0].get("_meta").is_none(), "{lang}");
+    }
+}
+
+// ---------------------------------------------------------------- every via, held to the records
+
+#[test]
+fn rulec_test_drives_every_server_through_every_via() {
+    if !toolchain("every via", &["python3", "node", "buf", "protoc-gen-py", "protoc-gen-connectrpc"]) {
+        return;
+    }
+    let o = rulec(
+        &["test", generated().to_str().unwrap(), "--lang", "python,javascript", "--require-all", "--format", "json"],
+        Path::new(ROOT),
+    );
+    let report: Json =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}{}", text(&o.stdout), text(&o.stderr)));
+    let failed: Vec<&Json> = report["results"].as_array().unwrap().iter().filter(|r| r["ok"] != true).collect();
+    assert!(failed.is_empty() && o.status.success(), "{failed:#?}\n{}", report["skipped"]);
+    let mut vias: Vec<(String, String)> = Vec::new();
+    for r in report["results"].as_array().unwrap() {
+        vias.push((
+            r["rule"].as_str().unwrap().into(),
+            format!("{}/{}", r["lang"].as_str().unwrap(), r["via"].as_str().unwrap()),
+        ));
+    }
+    let mut want = vec!["mcp", "mcp-http", "connect-asgi", "connect-asgi-get", "connect-wsgi", "connect-wsgi-get"]
+        .into_iter()
+        .map(|v| format!("python/{v}"))
+        .collect::<Vec<_>>();
+    want.extend(["javascript/mcp".to_string(), "javascript/mcp-http".to_string()]);
+    for rule in corpus() {
+        let alias = rule.file_stem().unwrap().to_string_lossy().into_owned();
+        for w in &want {
+            assert!(vias.contains(&(alias.clone(), w.clone())), "{alias} was not tested through {w}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the Connect service
+
+/// The stubs of the generated tree, made once.
+fn stubs() -> &'static Path {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let o = Command::new("buf").arg("generate").current_dir(generated().join("proto")).output().unwrap();
+        assert!(o.status.success(), "buf generate: {}", text(&o.stderr));
+    });
+    generated()
+}
+
+fn connect_tools(test: &str) -> bool {
+    toolchain(test, &["python3", "buf", "protoc-gen-py", "protoc-gen-connectrpc", "ruff", "mypy"])
+}
+
+#[test]
+fn the_contract_is_buf_lint_clean_for_hostile_names_too() {
+    if !connect_tools("buf lint") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut rules = corpus();
+    rules.extend(common::rules());
+    rules.sort();
+    rules.dedup();
+    common::generate(&rules, "python", dir.path());
+    let lint = Command::new("buf").arg("lint").current_dir(dir.path().join("proto")).output().unwrap();
+    assert!(lint.status.success(), "buf lint:\n{}{}", text(&lint.stdout), text(&lint.stderr));
+    let proto = std::fs::read_to_string(dir.path().join("proto/rulec/single_coupon/v1/single_coupon.proto")).unwrap();
+    for must in [
+        "package rulec.single_coupon.v1;",
+        "optional int64 subtotal = 1;",
+        "optional CouponKind kind = 3;",
+        "COUPON_KIND_UNSPECIFIED = 0;",
+        "COUPON_KIND_PERCENT = 1;",
+        "repeated Fired trace = 100;",
+        "option idempotency_level = NO_SIDE_EFFECTS;",
+    ] {
+        assert!(proto.contains(must), "the .proto has `{must}`:\n{proto}");
+    }
+}
+
+#[test]
+fn the_servers_pass_ruff_mypy_strict_node_and_tsc() {
+    if !connect_tools("lint") {
+        return;
+    }
+    let py = stubs().join("python");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&py)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| ["_mcp.py", "_service.py", "_connect_runner.py"].iter().any(|s| p.to_string_lossy().ends_with(s)))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3 * corpus().len());
+    let ruff = Command::new("ruff")
+        .args(["check", "--no-cache", "--select", "E,W,F", "--ignore", "E501", "--output-format", "concise"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(ruff.status.success(), "ruff:\n{}{}", text(&ruff.stdout), text(&ruff.stderr));
+    let mypy = Command::new("mypy")
+        .args(["--strict", "--no-incremental", "--cache-dir", "/dev/null", "--follow-imports", "silent"])
+        .args(&files)
+        .current_dir(&py)
+        .output()
+        .unwrap();
+    assert!(mypy.status.success(), "mypy --strict:\n{}{}", text(&mypy.stdout), text(&mypy.stderr));
+    if toolchain("node --check", &["node"]) {
+        for e in std::fs::read_dir(generated().join("javascript")).unwrap() {
+            let p = e.unwrap().path();
+            if p.to_string_lossy().ends_with("_mcp.mjs") {
+                let o = Command::new("node").arg("--check").arg(&p).output().unwrap();
+                assert!(o.status.success(), "node --check {}: {}", p.display(), text(&o.stderr));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_node_server_is_tsc_s_output_of_its_typed_twin() {
+    let Some(tsc) = std::env::var("RULEC_TSC").ok().filter(|s| !s.is_empty()) else {
+        assert!(std::env::var_os("CI").is_none(), "RULEC_TSC is not set, and CI is set");
+        eprintln!("note: RULEC_TSC is not set; skipping");
+        return;
+    };
+    let runtime = Path::new(ROOT).join("src/gen/serve/runtime");
+    let dir = tempfile::tempdir().unwrap();
+    let ts = std::fs::read_to_string(runtime.join("mcp.ts")).unwrap().replace("\"./module.ts\"", "\"./module.mjs\"");
+    std::fs::write(dir.path().join("mcp.ts"), ts).unwrap();
+    // The module's door as its contract gives it: <fn>_wire(call, tag) and the two errors.
+    std::fs::write(
+        dir.path().join("module.mts"),
+        "export class RuleInputError extends Error { readonly what: string = \"\"; readonly value: unknown = null; }\n\
+         export class RuleContradictionError extends Error { readonly what: string = \"\"; }\n\
+         export function rulec_wire(call: unknown, tag: string = \"\"): string { return String(call) + tag; }\n",
+    )
+    .unwrap();
+    let o = Command::new(&tsc)
+        .args(["--strict", "--erasableSyntaxOnly", "--target", "es2022", "--lib", "es2022", "--module", "es2022"])
+        .args(["--moduleResolution", "bundler", "--outDir", "out", "mcp.ts"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "tsc --strict mcp.ts:\n{}{}", text(&o.stdout), text(&o.stderr));
+    let emitted = std::fs::read_to_string(dir.path().join("out/mcp.js")).unwrap();
+    let committed = std::fs::read_to_string(runtime.join("mcp.mjs")).unwrap();
+    assert_eq!(emitted, committed, "src/gen/serve/runtime/mcp.mjs is not tsc's output of mcp.ts: regenerate it");
+}
+
+/// A Connect service of the generated tree, on a loopback port it picks.
+fn service(alias: &str, asgi: bool) -> Server {
+    let mut cmd: Vec<String> = ["python3", "-B", &format!("{alias}_service.py"), "--http", "127.0.0.1:0"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if asgi {
+        cmd.push("--asgi".into());
+    }
+    Server::start(&cmd, &stubs().join("python")).unwrap()
+}
+
+#[test]
+fn the_service_refuses_what_it_cannot_read_and_says_which_table_answered() {
+    if !connect_tools("connect") {
+        return;
+    }
+    let sha = {
+        let api = rulec(&["api", "tests/corpus/single_coupon.rule", "--lang", "python"], Path::new(ROOT));
+        let api: Json = serde_json::from_slice(&api.stdout).unwrap();
+        api["source_sha256"].as_str().unwrap().to_string()
+    };
+    for asgi in [false, true] {
+        let server = service("single_coupon", asgi);
+        let mut c = Client::new(&server.addr());
+        let path = "/rulec.single_coupon.v1.SingleCouponService/Decide";
+        let mut call =
+            |body: &str| c.request("POST", path, &[("Content-Type", "application/json")], body.as_bytes()).unwrap();
+        let ok = call(r#"{"subtotal":10000,"applied":0,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false}"#);
+        assert_eq!(ok.status, 200, "{}", ok.text());
+        assert_eq!(ok.header("rulec-source-sha256"), Some(sha.as_str()));
+        let body: Json = serde_json::from_slice(&ok.body).unwrap();
+        assert_eq!(
+            body,
+            json!({"ok": true, "raw": "1000", "trace": [{"table": "applicable", "row": 3}, {"table": "raw_discount", "row": 2}]})
+        );
+        // A field left out is refused with the rule's sentence, not read as its zero.
+        let missing = call(r#"{"subtotal":10000,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false}"#);
+        assert_eq!(missing.status, 400);
+        assert_eq!(missing.header("rulec-source-sha256"), Some(sha.as_str()), "on every answer");
+        let e: Json = serde_json::from_slice(&missing.body).unwrap();
+        assert_eq!((e["code"].as_str(), e["message"].as_str()), (Some("invalid_argument"), Some("applied is missing")));
+        let range = call(r#"{"subtotal":-1,"applied":0,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false}"#);
+        let e: Json = serde_json::from_slice(&range.body).unwrap();
+        assert_eq!(e["message"], "subtotal is out of range: -1");
+        // An enum at 0 is not set; a field the message does not have is refused, not dropped.
+        let unset =
+            call(r#"{"subtotal":1,"applied":0,"kind":"COUPON_KIND_UNSPECIFIED","rate":10,"face":0,"dup":false}"#);
+        let e: Json = serde_json::from_slice(&unset.body).unwrap();
+        assert_eq!(e["message"], "kind is missing");
+        let unknown = call(
+            r#"{"subtotal":1,"applied":0,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false,"coupon":1}"#,
+        );
+        assert_eq!(unknown.status, 400);
+        let e: Json = serde_json::from_slice(&unknown.body).unwrap();
+        assert_eq!(e["code"], "invalid_argument");
+        assert!(e["message"].as_str().unwrap().contains("coupon"), "{e}");
+        let misspelt = call(r#"{"subtotal":1,"applied":0,"kind":"COUPON_KIND_PERCNT","rate":10,"face":0,"dup":false}"#);
+        assert_eq!(misspelt.status, 400);
+        // It listens on 127.0.0.1 alone.
+        let port = server.addr().rsplit(':').next().unwrap().to_string();
+        assert!(std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_err());
+    }
+}
+
+// ---------------------------------------------------------------- load, bounded
+
+/// Calls `total` times, from `clients` threads each with its own connection; every answer
+/// is held to `expect(i)`. Calls/s and the 99th percentile latency.
+fn load(
+    addr: &str,
+    clients: usize,
+    total: usize,
+    request: &(dyn Fn(&mut Client, usize) -> Result<(), String> + Sync),
+) -> (f64, f64) {
+    let start = std::time::Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let latencies = std::sync::Mutex::new(Vec::with_capacity(total));
+    std::thread::scope(|s| {
+        for _ in 0..clients {
+            s.spawn(|| {
+                let mut c = Client::new(addr);
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    if i >= total || start.elapsed() > std::time::Duration::from_secs(300) {
+                        break;
+                    }
+                    let t = std::time::Instant::now();
+                    request(&mut c, i).unwrap_or_else(|e| panic!("call {i}: {e}"));
+                    latencies.lock().unwrap().push(t.elapsed().as_secs_f64());
+                }
+            });
+        }
+    });
+    let mut l = latencies.into_inner().unwrap();
+    assert_eq!(l.len(), total, "every call answered, within the time bound");
+    l.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (total as f64 / start.elapsed().as_secs_f64(), l[(l.len() * 99) / 100] * 1000.0)
+}
+
+/// The vectors of a rule the reference answers, and their records.
+fn answered(alias: &str) -> Vec<(String, String)> {
+    let v = std::fs::read_to_string(generated().join(format!("vectors/{alias}.jsonl"))).unwrap();
+    let e = std::fs::read_to_string(generated().join(format!("vectors/{alias}.expected.jsonl"))).unwrap();
+    v.lines().zip(e.lines()).map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn load_on_loopback_loses_no_answer() {
+    if !connect_tools("load") {
+        return;
+    }
+    const CALLS: usize = 10_000;
+    const CLIENTS: usize = 4;
+    let cases = answered("single_coupon");
+    let mut figures = Vec::new();
+
+    let mut langs = vec!["python"];
+    if toolchain("load, node", &["node"]) {
+        langs.push("javascript");
+    }
+    for lang in langs {
+        let server = http_server(lang, "single_coupon", &["127.0.0.1:0"]);
+        let mut c = Client::new(&server.addr());
+        let init = post(&mut c, None, &[], initialize(0).as_bytes());
+        let sid = init.header("mcp-session-id").unwrap().to_string();
+        let (rate, p99) = load(&server.addr(), CLIENTS, CALLS, &|c, i| {
+            let (call, want) = &cases[i % cases.len()];
+            let r = post(c, Some(&sid), &[], tool_call(i + 1, "single_coupon", call).as_bytes());
+            let a: Json = serde_json::from_slice(&r.body).map_err(|e| format!("{e}: {}", r.text()))?;
+            if a["id"] != json!(i + 1) {
+                return Err(format!("answered {} for {}", a["id"], i + 1));
+            }
+            let got = rulec::harness::serve::line_of(&a);
+            if &got != want {
+                return Err(format!("{got} != {want}"));
+            }
+            Ok(())
+        });
+        figures.push(format!("MCP HTTP ({lang}): {rate:.0} calls/s, p99 {p99:.2} ms"));
+    }
+
+    // The Connect service: the calls its JSON can spell, each answer held to the record.
+    let api: Json = serde_json::from_slice(
+        &rulec(&["api", "tests/corpus/single_coupon.rule", "--lang", "python"], Path::new(ROOT)).stdout,
+    )
+    .unwrap();
+    let connect = &api["connect"];
+    let carried: Vec<(String, Json)> = cases
+        .iter()
+        .filter_map(|(line, want)| {
+            let call: Json = serde_json::from_str::<Json>(line).ok()?["in"].clone();
+            let record: Json = serde_json::from_str(want).ok()?;
+            record.get("observed")?;
+            let mut body = serde_json::Map::new();
+            for f in connect["request_fields"].as_array().unwrap() {
+                let v = call.get(f["name"].as_str().unwrap())?;
+                let v = match f.get("enum").and_then(Json::as_str) {
+                    Some(e) => {
+                        let en = connect["enums"].as_array().unwrap().iter().find(|x| x["name"] == e).unwrap();
+                        en["values"].as_array().unwrap().iter().find(|x| x["name"] == *v).unwrap()["alias"].clone()
+                    }
+                    None => v.clone(),
+                };
+                body.insert(rulec::gen::serve::connect::json_name(f["field"].as_str().unwrap()), v);
+            }
+            let mut answer = serde_json::Map::new();
+            for f in connect["response_fields"].as_array().unwrap() {
+                let v = &record["observed"][f["name"].as_str().unwrap()];
+                // protobuf's JSON: an int64 as a string, a field at its zero left out.
+                let v = match v {
+                    Json::Number(n) if n.to_string() == "0" => continue,
+                    Json::Number(n) => json!(n.to_string()),
+                    Json::Bool(false) => continue,
+                    v => v.clone(),
+                };
+                answer.insert(rulec::gen::serve::connect::json_name(f["field"].as_str().unwrap()), v);
+            }
+            answer.insert("trace".into(), record["trace"].clone());
+            Some((Json::Object(body).to_string(), Json::Object(answer)))
+        })
+        .collect();
+    assert!(carried.len() >= 10, "{}", carried.len());
+    let path = connect["path"].as_str().unwrap().to_string();
+    for asgi in [true, false] {
+        let server = service("single_coupon", asgi);
+        let (rate, p99) = load(&server.addr(), CLIENTS, CALLS, &|c, i| {
+            let (body, want) = &carried[i % carried.len()];
+            let r = c
+                .request("POST", &path, &[("Content-Type", "application/json")], body.as_bytes())
+                .map_err(|e| e.to_string())?;
+            let got: Json = serde_json::from_slice(&r.body).map_err(|e| format!("{e}: {}", r.text()))?;
+            if &got != want {
+                return Err(format!("{got} != {want}"));
+            }
+            Ok(())
+        });
+        let app = if asgi { "ASGI, uvicorn" } else { "WSGI, the standard library's server" };
+        figures.push(format!("Connect ({app}): {rate:.0} calls/s, p99 {p99:.2} ms"));
+    }
+    eprintln!("{CALLS} calls each, {CLIENTS} clients:\n  {}", figures.join("\n  "));
+}
+
+#[test]
+fn api_names_the_server_the_page_and_the_service() {
+    let o =
+        rulec(&["api", "tests/corpus/single_coupon.rule", "--lang", "python,javascript,typescript"], Path::new(ROOT));
+    let api: Json = serde_json::from_slice(&o.stdout).unwrap();
+    let files = generated();
+    for (lang, mcp) in [("python", "single_coupon_mcp.py"), ("javascript", "single_coupon_mcp.mjs")] {
+        assert_eq!(api[lang]["mcp"], mcp);
+        assert_eq!(api[lang]["page"], "single_coupon_page.html");
+        assert!(files.join(lang).join(mcp).is_file());
+        assert!(files.join(lang).join("single_coupon_page.html").is_file());
+    }
+    assert_eq!(api["typescript"]["mcp"], "single_coupon_mcp.ts");
+    let c = &api["connect"];
+    assert_eq!(c["path"], "/rulec.single_coupon.v1.SingleCouponService/Decide");
+    assert!(files.join(c["proto"].as_str().unwrap()).is_file());
+    let py = files.join("python");
+    let service = std::fs::read_to_string(py.join(c["python"]["module"].as_str().unwrap())).unwrap();
+    for name in ["class", "sync_class", "asgi", "wsgi"] {
+        let n = c["python"][name].as_str().unwrap();
+        assert!(
+            service.contains(&format!("{n} = ")) || service.contains(&format!("class {n}(")),
+            "{name} = {n} is in the service"
+        );
+    }
+    let proto = std::fs::read_to_string(files.join(c["proto"].as_str().unwrap())).unwrap();
+    for f in c["request_fields"].as_array().unwrap().iter().chain(c["response_fields"].as_array().unwrap()) {
+        assert!(proto.contains(&format!(" {} = ", f["field"].as_str().unwrap())), "{f}");
+    }
+    for e in c["enums"].as_array().unwrap() {
+        for v in e["values"].as_array().unwrap() {
+            assert!(proto.contains(&format!("{} = {};", v["alias"].as_str().unwrap(), v["number"])), "{v}");
+        }
+    }
+    assert!(py.join(c["python"]["runner"].as_str().unwrap()).is_file());
+}
+
+/// ticket_price with a W114 guard forced on rows 1 and 2 of its table (as if exclusivity
+/// could not be proven), generated for Python with its servers and the stubs.
+fn guarded() -> tempfile::TempDir {
+    let path = Path::new(ROOT).join("tests/corpus/ticket_price.rule");
+    let mut sources = rulec::Sources::new();
+    let checked = rulec::check_path(&mut sources, &path, &Default::default()).unwrap();
+    let mut analysis = checked.analysis.clone().unwrap();
+    analysis.guards.push(rulec::analysis::Guard { table: 0, a: 1, b: 2 });
+    let src = sources.get(checked.file);
+    let unit = rulec::gen::Unit::new(
+        checked.program.as_ref().unwrap(),
+        &analysis,
+        "ticket_price.rule",
+        &src.sha256,
+        &src.text,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for f in rulec::gen::outputs(&unit, &[rulec::gen::Lang::Python]) {
+        let p = dir.path().join(&f.path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, f.text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_contradiction_is_the_rule_s_error_not_the_caller_s() {
+    if !connect_tools("contradiction") {
+        return;
+    }
+    let dir = guarded();
+    let py = dir.path().join("python");
+    // Age 3 matches rows 1 and 2: the guard refuses; age 30 matches neither of them.
+    let both = r#"{"age":3,"visit":"2026-03-01","member":false}"#;
+    let one = r#"{"age":30,"visit":"2026-03-01","member":false}"#;
+    let (answers, _) = session(
+        Command::new("python3").args(["-B", "ticket_price_mcp.py"]).current_dir(&py),
+        &[
+            initialize(0).into_bytes(),
+            tool_call(1, "ticket_price", both).into_bytes(),
+            tool_call(2, "ticket_price", one).into_bytes(),
+        ],
+    );
+    let refused = &by_id(&answers, 1)["result"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(refused["content"][0]["text"].as_str().unwrap().starts_with("RuleContradictionError: "), "{refused}");
+    assert_eq!(refused["structuredContent"]["refused"], "contradiction");
+    assert_eq!(by_id(&answers, 2)["result"]["structuredContent"]["observed"], json!({"price": 1500}));
+
+    let o = Command::new("buf").arg("generate").current_dir(dir.path().join("proto")).output().unwrap();
+    assert!(o.status.success(), "buf generate: {}", text(&o.stderr));
+    for asgi in [false, true] {
+        let mut cmd = vec!["python3", "-B", "ticket_price_service.py", "--http", "127.0.0.1:0"];
+        if asgi {
+            cmd.push("--asgi");
+        }
+        let cmd: Vec<String> = cmd.into_iter().map(String::from).collect();
+        let server = Server::start(&cmd, &py).unwrap();
+        let mut c = Client::new(&server.addr());
+        let path = "/rulec.ticket_price.v1.TicketPriceService/Decide";
+        let r = c
+            .request(
+                "POST",
+                path,
+                &[("Content-Type", "application/json")],
+                br#"{"age":"3","visit":"2026-03-01","member":false}"#,
+            )
+            .unwrap();
+        assert_eq!(r.status, 500, "asgi {asgi}: {}", r.text());
+        let e: Json = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(e["code"], "internal", "{e}");
+        assert!(r.header("rulec-source-sha256").is_some());
+        let r = c
+            .request(
+                "POST",
+                path,
+                &[("Content-Type", "application/json")],
+                br#"{"age":"30","visit":"2026-03-01","member":false}"#,
+            )
+            .unwrap();
+        assert_eq!(r.status, 200, "asgi {asgi}: {}", r.text());
+    }
+}
