@@ -1380,16 +1380,19 @@ const PHP: Naming = Naming {
         "date_of",
         "date_from_wire",
     ],
-    fields: &[],
+    // Output's fields are its constructor's promoted parameters: `$this` cannot be one.
+    fields: PHP_VARIABLES,
     locals: &["call", "tag", "out", "trace", "rows", "key", "s", "f"],
     field_no_underscore: false,
     fold_case: true,
     values_apart: true,
-    value_reserved: &[
-        "this", "GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV",
-    ],
+    value_reserved: PHP_VARIABLES,
     escape: None,
 };
+
+/// The variables PHP gives a meaning of its own: no parameter or local may be one.
+const PHP_VARIABLES: &[&str] =
+    &["this", "GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV"];
 
 const SWIFT: Naming = Naming {
     module: Case::Keep,

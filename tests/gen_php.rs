@@ -111,3 +111,27 @@ try { SingleCoupon\single_coupon_wire(\json_decode('[1]')); } catch (SingleCoupo
          kind is not a value of enum coupon_kind\nthe input is not an object\n"
     );
 }
+
+/// The names PHP gives a meaning of its own (`$this`, the superglobals) are legal rule names:
+/// as an output (a promoted constructor parameter of Output) and as an input they move, and
+/// the rule still agrees with the reference.
+#[test]
+fn this_and_the_superglobals_are_names_a_rule_may_use() {
+    if !toolchain("this_and_the_superglobals_are_names_a_rule_may_use", &["php"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("special.rule");
+    std::fs::write(
+        &rule,
+        "rule special v1\n\ninput GLOBALS: int 0..9\ninput _GET: int 0..9\n\noutput this: int 0..20\noutput _ENV: int 0..9\n\ndefine this = GLOBALS + _GET\ndefine _ENV = GLOBALS\n\nexpect GLOBALS=1, _GET=2 -> this=3, _ENV=1\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    generate(&[rule], "php", &out);
+    let php = std::fs::read_to_string(out.join("php/special.php")).unwrap();
+    for special in ["$this", "$GLOBALS", "$_GET", "$_ENV"] {
+        assert!(!php.contains(&format!("{special},")) && !php.contains(&format!("{special})")), "{special}:\n{php}");
+    }
+    assert_green(&test_json(&out, "php"));
+}
