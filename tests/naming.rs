@@ -55,8 +55,13 @@ fn two_rules_that_would_write_one_file_generate_nothing() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("a/ticket_price.rule and c/ticket_price.rule would both write go/ticketprice/"), "{err}");
-    // Languages that keep the two apart generate both.
+    // So does the Connect contract Python's service is built from: a proto package is
+    // lower case, `ticket_price` for both.
     let out = rulec(&["gen", "a", "c", "--out", "out", "--lang", "python"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("would both write proto/rulec/ticket_price/v1/ticket_price.proto"));
+    // Languages that keep the two apart generate both.
+    let out = rulec(&["gen", "a", "c", "--out", "out", "--lang", "rust,typescript,ruby"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
