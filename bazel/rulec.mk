@@ -44,14 +44,14 @@ rulec-gen: $(RULEC_STAMPS)
 # every output. The depfiles are not targets, so make never regenerates a rule just to read
 # them (as it would before `rulec-check`).
 $(RULEC_STATE)/%.stamp: %.rule $(RULEC_BIN) $(_rulec_settings_file)
-	$(RULEC) gen $< --out $(RULEC_OUT) --lang $(RULEC_LANGS) --lock $(RULEC_LOCK) --quiet --depfile $(@:.stamp=.d) --depfile-target $@
+	$(RULEC) gen $< --out $(RULEC_OUT) --lang $(RULEC_LANGS) --lock $(RULEC_LOCK) --no-servers --quiet --depfile $(@:.stamp=.d) --depfile-target $@
 	@touch $@
 
 -include $(RULEC_STAMPS:.stamp=.d)
 
 rulec-check:
 	$(RULEC) check --color never $(RULEC_RULES)
-	$(RULEC) gen $(RULEC_RULES) --out $(RULEC_OUT) --lang $(RULEC_LANGS) --lock $(RULEC_LOCK) --locked --check --quiet
+	$(RULEC) gen $(RULEC_RULES) --out $(RULEC_OUT) --lang $(RULEC_LANGS) --lock $(RULEC_LOCK) --locked --check --no-servers --quiet
 
 rulec-test: rulec-gen
 	$(RULEC) test $(RULEC_OUT) --lang $(RULEC_LANGS)

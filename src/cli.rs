@@ -234,6 +234,10 @@ pub struct BuildArgs {
     /// Write no rulec.lock: the outputs belong to a build system, not to the repository.
     #[arg(long, conflicts_with_all = ["lock", "locked"])]
     pub no_lock: bool,
+    /// Write each language's module, runner and vectors only: no MCP or Connect server, no
+    /// page beside them (a build that predeclares its outputs; the lock then lists only those).
+    #[arg(long)]
+    pub no_servers: bool,
     /// Write only these generated files (paths below --out, with `/`). Every file the rules
     /// generate must be named here or by --written-elsewhere, and every file named generated.
     #[arg(long = "only", value_name = "PATH")]

@@ -457,7 +457,11 @@ fn gen(
     // bytes written and the lock do not depend on which finished first.
     let generated = rulec::stack::each(&rules, |(_, checked)| {
         rulec::gen::Unit::of(checked, &sources).map(|unit| {
-            let outputs = rulec::outputs::of_rule(&unit, &langs);
+            let outputs = if build.no_servers {
+                rulec::outputs::without_servers(&unit, &langs)
+            } else {
+                rulec::outputs::of_rule(&unit, &langs)
+            };
             (unit, outputs)
         })
     });

@@ -8,23 +8,36 @@ use crate::gen::{self, File, Lang, Unit};
 /// Every file `rulec gen` writes for one rule, paths relative to the output folder: each
 /// language's under its name, and the boundary suite under `vectors/`.
 pub fn of_rule(u: &Unit, langs: &[Lang]) -> Vec<File> {
+    files(u, langs, true)
+}
+
+/// The same without the servers and the pages beside them: each language's module and
+/// runner, the JavaScript page, the vectors (`rulec gen --no-servers`, what a build system
+/// that predeclares its outputs asks for).
+pub fn without_servers(u: &Unit, langs: &[Lang]) -> Vec<File> {
+    files(u, langs, false)
+}
+
+fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
     let mut out = Vec::new();
     let input_schema = crate::schema::schema(u.program)["properties"]["in"].clone();
     for &lang in langs {
         for f in gen::backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
         }
-        for f in gen::serve::files(u, lang, &input_schema) {
-            out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
+        if servers {
+            for f in gen::serve::files(u, lang, &input_schema) {
+                out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
+            }
         }
         if lang == Lang::JavaScript {
             out.push(doc::page_file(u));
-        } else if gen::serve::serves(lang) {
+        } else if servers && gen::serve::serves(lang) {
             // The page the server offers as its tool's view, beside it (the JavaScript one's bytes).
             let page = doc::page_file(u);
             out.push(File { path: format!("{}/{}", lang.name(), gen::serve::page_name(u)), text: page.text });
         }
-        if lang == Lang::Python {
+        if servers && lang == Lang::Python {
             out.extend(gen::serve::proto_files(u));
         }
     }

@@ -210,6 +210,7 @@ fn gen_writes_what_a_build_declared_and_says_what_it_read() {
         "--out",
         out,
         "--no-lock",
+        "--no-servers",
         "--only",
         "python/parcel_rate.py",
         "--only",
@@ -226,7 +227,9 @@ fn gen_writes_what_a_build_declared_and_says_what_it_read() {
         ["rules/member_discount.rule", "rules/shared/tiers.rule", "rules/parcel_rate.rule", "--lang", "python"]
             .map(String::from)
             .to_vec();
-    args.extend(["--out", out, "--no-lock", "--quiet", "--unused-inputs-list", "unused.txt"].map(String::from));
+    args.extend(
+        ["--out", out, "--no-lock", "--no-servers", "--quiet", "--unused-inputs-list", "unused.txt"].map(String::from),
+    );
     args.extend(["--depfile", "deps.d"].map(String::from));
     for r in ["member_discount", "parcel_rate"] {
         for f in [format!("python/{r}.py"), format!("python/{r}_runner.py")] {

@@ -40,6 +40,7 @@ def _gen_args(ctx, rule, enums, langs):
     args.add_all(enums)
     args.add("--lang", ",".join(langs))
     args.add("--no-lock")
+    args.add("--no-servers")
     args.add("--quiet")
     return args
 
@@ -127,6 +128,7 @@ def _locked_check(ctx, rulec, rule, enums, langs, paths):
     args.add("--lock", lock)
     args.add("--locked")
     args.add("--check")
+    args.add("--no-servers")
     args.add("--quiet")
     args.add("--unused-inputs-list", done)
     ctx.actions.run(

@@ -159,6 +159,9 @@ pub struct Pass {
 /// A pass through a server. `{base}` is filled in already.
 #[derive(Clone, Debug)]
 pub struct Server {
+    /// The file that says gen served the rule (`<alias>_mcp.py`): a tree generated with
+    /// `--no-servers` has none, and its rules then have no such pass.
+    pub serves: String,
     /// Commands run once in the language's folder before any rule's pass (the stubs);
     /// the folder's parent holds the other folders gen wrote (`../proto`).
     pub prepare: Vec<Vec<String>>,

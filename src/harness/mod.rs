@@ -117,8 +117,16 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
             continue;
         }
         let all = gen::passes(lang, "");
+        // A server pass is the folder's only where gen served the rule (not under --no-servers).
+        let served = |i: usize, rule: &str| match &gen::passes(lang, rule)[i].server {
+            None => true,
+            Some(server) => lang_dir.join(&server.serves).is_file(),
+        };
         let mut passes = Vec::new();
         for (i, pass) in all.iter().enumerate() {
+            if !rules.iter().any(|r| served(i, r)) {
+                continue;
+            }
             match unavailable(pass) {
                 Some(reason) => report.skipped.push(Skipped { lang, via: pass.via, reason }),
                 None => passes.push(i),
@@ -168,7 +176,7 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         scratch.push((lang, dir, built));
         for &i in &passes {
             // `_helpers` is the arithmetic's suite, not a rule: it has a runner and no server.
-            let rules = rules.iter().filter(|r| all[i].server.is_none() || r.as_str() != "_helpers");
+            let rules = rules.iter().filter(|r| (all[i].server.is_none() || r.as_str() != "_helpers") && served(i, r));
             jobs.extend(rules.map(|r| (lang, i, r.clone())));
         }
     }

@@ -84,7 +84,7 @@ pub fn edit(path: &Path, from: &str, to: &str) {
 pub fn rulec_gen_tree(example: &Path, langs: &str) -> BTreeMap<String, Vec<u8>> {
     let out = tempfile::tempdir().unwrap();
     let o = Command::new(rulec_bin())
-        .args(["gen", "rules", "--lang", langs, "--no-lock", "--quiet", "--out"])
+        .args(["gen", "rules", "--lang", langs, "--no-lock", "--no-servers", "--quiet", "--out"])
         .arg(out.path())
         .current_dir(example)
         .output()

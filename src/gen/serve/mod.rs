@@ -155,11 +155,11 @@ pub fn connect_api(u: &Unit) -> Json {
 pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
     use super::{Drive, Runner, Server};
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
-    let pass = |via, needs: &[&'static str], prepare: &[Vec<String>], drive| Pass {
+    let pass = |via, serves: String, needs: &[&'static str], prepare: &[Vec<String>], drive| Pass {
         via,
         runner: Runner { needs: needs.to_vec(), build: Vec::new(), run: Vec::new() },
         probe: None,
-        server: Some(Server { prepare: prepare.to_vec(), drive }),
+        server: Some(Server { serves, prepare: prepare.to_vec(), drive }),
     };
     match lang {
         Lang::Python => {
@@ -191,8 +191,8 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
                 cmd
             };
             let mut out = vec![
-                pass("mcp", &["python3"], &[], Drive::McpStdio(mcp)),
-                pass("mcp-http", &["python3"], &[], Drive::McpHttp(http)),
+                pass("mcp", format!("{base}_mcp.py"), &["python3"], &[], Drive::McpStdio(mcp)),
+                pass("mcp-http", format!("{base}_mcp.py"), &["python3"], &[], Drive::McpHttp(http)),
             ];
             for (via, asgi, get) in [
                 ("connect-asgi", true, false),
@@ -200,7 +200,8 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
                 ("connect-wsgi", false, false),
                 ("connect-wsgi-get", false, true),
             ] {
-                out.push(pass(via, &needs, &stubs, Drive::Served { server: service(asgi), client: client(get) }));
+                let drive = Drive::Served { server: service(asgi), client: client(get) };
+                out.push(pass(via, format!("{base}_service.py"), &needs, &stubs, drive));
             }
             out
         }
@@ -209,8 +210,8 @@ pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
             let mut http = mcp.clone();
             http.extend(s(&["--http", "127.0.0.1:0"]));
             vec![
-                pass("mcp", &["node"], &[], Drive::McpStdio(mcp)),
-                pass("mcp-http", &["node"], &[], Drive::McpHttp(http)),
+                pass("mcp", format!("{base}_mcp.mjs"), &["node"], &[], Drive::McpStdio(mcp)),
+                pass("mcp-http", format!("{base}_mcp.mjs"), &["node"], &[], Drive::McpHttp(http)),
             ]
         }
         _ => Vec::new(),
