@@ -18,9 +18,10 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// Whether `program` runs with `--version`; when it does not, a note (or, under CI, a failure).
+/// Whether `program` is on PATH (`go` has no `--version`); when it is not, a note (or,
+/// under CI, a failure).
 pub fn have(program: &str, install: &str, test: &str) -> bool {
-    let ok = Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = rulec::harness::on_path(program);
     if !ok {
         assert!(std::env::var_os("CI").is_none(), "{test}: {program} is not installed, and CI is set ({install})");
         eprintln!("note: {test} skipped: {program} is not on PATH ({install})");
