@@ -172,8 +172,10 @@ impl Contract {
                 _ => None,
             })
             .collect();
+        // The messages, and the three names the generated Python cannot read as an attribute
+        // of the stubs' module (`_pb.True` is a syntax error): an enum takes `Value` after them.
         let mut type_names: Vec<String> =
-            ["DecideRequest", "DecideResponse", "Fired", "Refusal"].map(String::from).to_vec();
+            ["DecideRequest", "DecideResponse", "Fired", "Refusal", "True", "False", "None"].map(String::from).to_vec();
         let mut enums = vec![None; plan.enums.len()];
         let mut values = vec![Vec::new(); plan.enums.len()];
         for (e, en) in plan.enums.iter().enumerate() {
