@@ -5,13 +5,13 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Form, Part, Syntax, ATOM};
-use super::text::{self, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{comment, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
-use crate::num::RoundMode;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -20,6 +20,22 @@ const MODULE: &str = include_str!("runtime/module.php");
 const RUNNER: &str = include_str!("runtime/runner.php");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.php");
 const MARK: &str = "// rulec:";
+
+/// PHP's types: every number and day an `int`.
+const TYPES: Types =
+    Types { bool: "bool", str: "string", owned_str: None, int: "int", units: false, date: None, optional: "?@", boxed: &[] };
+
+/// The sections of runtime/module.php a module takes, in order, and what each is for.
+const SECTIONS: &[(&str, Need)] = &[
+    ("refuse", Need::Always),
+    ("check_int", Need::Integer),
+    ("wire_day", Need::Date),
+    ("days", Need::Days),
+    ("date_type", Need::Dates),
+    ("json_str", Need::Always),
+    ("date_str", Need::Dates),
+    ("", Need::Arithmetic),
+];
 
 pub struct Php;
 
@@ -63,7 +79,7 @@ impl Backend for Php {
         m.insert("traced_signature".into(), json!(format!("function {}({}): array", n.traced, p.params())));
         m.insert(
             "record_signature".into(),
-            json!(format!("function {}({}): string", n.record, p.with_params(&p.record_params()))),
+            json!(format!("function {}({}): string", n.record, sig::then(&p.params(), &p.record_params()))),
         );
         m.insert(
             "wire_signature".into(),
@@ -223,59 +239,19 @@ impl Ph<'_> {
     }
 
     fn ty(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.kind {
-            Kind::Bool => "bool".to_string(),
-            Kind::Str => "string".to_string(),
-            Kind::Enum(e) => self.n.enums[e].clone(),
-            Kind::Num => "int".to_string(),
-        };
-        if var.optional {
-            format!("?{base}")
-        } else {
-            base
-        }
+        TYPES.boundary(self.plan, self.n, v)
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.ty(*one),
-            _ => "Output".into(),
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     fn params(&self) -> String {
-        let ps: Vec<String> = self.plan.inputs.iter().map(|&v| format!("{} ${}", self.ty(v), self.n.vars[v])).collect();
-        ps.join(", ")
-    }
-
-    fn with_params(&self, rest: &str) -> String {
-        let p = self.params();
-        if p.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{p}, {rest}")
-        }
+        sig::inputs(self.plan, |v| format!("{} ${}", self.ty(v), self.n.vars[v]))
     }
 
     fn args(&self) -> String {
-        self.plan.inputs.iter().map(|&v| format!("${}", self.n.vars[v])).collect::<Vec<_>>().join(", ")
-    }
-
-    fn with_args(&self, rest: &str) -> String {
-        let a = self.args();
-        if a.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{a}, {rest}")
-        }
-    }
-
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            o.raw(section(MODULE, MARK, name));
-            o.raw("\n\n");
-        }
+        sig::inputs(self.plan, |v| format!("${}", self.n.vars[v]))
     }
 
     /// The variable of the generated code's own local `base`, as the rule's values leave it.
@@ -301,11 +277,7 @@ impl Ph<'_> {
         let mut o = Code::new("    ");
         o.line("<?php");
         o.blank();
-        o.raw(&text::header(plan, "//"));
-        if let Some(about) = &plan.rule.about {
-            o.line("//");
-            o.line(format!("// {}", comment(about)));
-        }
+        o.raw(&sig::head(plan, "//"));
         o.line("//");
         o.line(format!("// require_once __DIR__ . '/{}.php'; then \\{}\\{}(…).", plan.rule.base, n.module, n.function));
         o.blank();
@@ -349,7 +321,7 @@ impl Ph<'_> {
                 o.blank();
             }
         }
-        self.sections(&mut o, &["errors"]);
+        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         if plan.outputs.len() > 1 {
             o.line("/** The outputs, in the order the rule declares them. */");
             o.line("final class Output");
@@ -365,48 +337,17 @@ impl Ph<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let helpers = self.helpers();
+        let helpers = sig::taken(plan, SECTIONS, "div_round");
         let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        self.sections(&mut o, &names);
+        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
         o.finish()
-    }
-
-    fn helpers(&self) -> Vec<String> {
-        let plan = self.plan;
-        let has = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
-        let mut names: Vec<String> = vec!["refuse".into()];
-        if has(|k| *k == WireKind::Integer) {
-            names.push("check_int".into());
-        }
-        if has(|k| *k == WireKind::Date) {
-            names.push("wire_day".into());
-        }
-        if plan.dates || has(|k| *k == WireKind::Date) {
-            names.push("days".into());
-        }
-        if plan.dates {
-            names.push("date_type".into());
-        }
-        names.push("json_str".into());
-        if plan.dates {
-            names.push("date_str".into());
-        }
-        for h in &plan.helpers {
-            names.push(match h {
-                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
-        names
     }
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         let (params, args, ret) = (self.params(), self.args(), self.returns());
-        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
         o.line("/**");
-        o.line(format!(" * {}", comment(&about).replace("*/", "* /")));
+        o.line(format!(" * {}", comment(&sig::about(plan)).replace("*/", "* /")));
         o.line(" *");
         for &v in &plan.inputs {
             let var = plan.var(v);
@@ -450,7 +391,7 @@ impl Ph<'_> {
         walk::wire(plan, &mut body);
         let o = body.o;
         o.line(format!("[{out}, {rows}] = {}({args});", n.core));
-        o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, {}, {tag}", self.fired()))));
+        o.line(format!("return {}({});", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
         o.dedent();
         o.line("}");
         o.blank();
@@ -489,7 +430,7 @@ impl Ph<'_> {
         o.line(" *");
         o.line(format!(" * @param list<Fired> {}", self.local("trace")));
         o.line(" */");
-        o.line(format!("function {}({}): string", n.record, self.with_params(&self.record_params())));
+        o.line(format!("function {}({}): string", n.record, sig::then(&self.params(), &self.record_params())));
         o.line("{");
         o.indent();
         let l = |b| self.local(b);
@@ -512,13 +453,10 @@ impl Ph<'_> {
     }
 
     fn runner(&self) -> String {
-        let header = text::header(self.plan, "//");
-        let body = RUNNER
-            .replacen("<?php\n\n", &format!("<?php\n\n{header}//\n"), 1)
-            .replace("rulec_rule.php", &format!("{}.php", self.plan.rule.base))
-            .replace("RulecRule", &self.n.module)
-            .replace("rulec_wire", &self.n.wire);
-        body
+        let (base, n) = (&self.plan.rule.base, self.n);
+        let module = format!("{base}.php");
+        let fills = [("rulec_rule.php", module.as_str()), ("RulecRule", &n.module), ("rulec_wire", &n.wire)];
+        sig::runner(self.plan, "//", "<?php\n\n", RUNNER, &fills)
     }
 }
 
@@ -679,15 +617,5 @@ impl Hooks for Body<'_, '_> {
 
 /// The runner of the helpers' unit vectors: every helper a file may carry.
 fn helpers_runner() -> String {
-    let mut helpers = String::new();
-    for m in RoundMode::ALL {
-        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
-        helpers.push_str("\n\n");
-    }
-    helpers.push_str(section(MODULE, MARK, "mod"));
-    helpers.push_str("\n\n");
-    helpers.push_str(section(MODULE, MARK, "isqrt"));
-    HELPERS_RUNNER
-        .replacen("<?php\n\n", "<?php\n\n// Code generated by rulec. DO NOT EDIT.\n", 1)
-        .replace("// rulec: helpers", &helpers)
+    sig::helpers_runner("//", "<?php\n\n", HELPERS_RUNNER, "// rulec: helpers", MODULE, MARK)
 }

@@ -1,0 +1,227 @@
+//! What every backend's declarations share, written once: the types of its signatures from a
+//! table of spellings per language ([`Types`]), the parameter and argument lists, the head
+//! of a generated file, the runtime sections a module takes (decided here from the plan, by
+//! a table of what each section is for), and the runner templating.
+
+use super::naming::Names;
+use super::plan::{BoundaryTy, Helper, Kind, Plan, Role};
+use super::text::{self, comment, section, Code};
+use crate::eval::wire::WireKind;
+use crate::num::RoundMode;
+use crate::sema::VarId;
+
+/// How a language spells the types of its signatures. `@` in a pattern stands for a type.
+pub struct Types {
+    pub bool: &'static str,
+    pub str: &'static str,
+    /// Text an output owns, where it differs from the text a parameter lends (Rust).
+    pub owned_str: Option<&'static str>,
+    /// A number inside the functions, and at the boundary where it has no type of its own.
+    pub int: &'static str,
+    /// Whether a unit crosses the boundary as a type of its own (its name in `Names::units`).
+    pub units: bool,
+    /// The date type at the boundary, where the language declares one.
+    pub date: Option<&'static str>,
+    /// An optional value of a type (`?@`, `@ | None`, `Option<@>`).
+    pub optional: &'static str,
+    /// Optional types spelled otherwise than by `optional` (Java's boxes: `long` → `Long`).
+    pub boxed: &'static [(&'static str, &'static str)],
+}
+
+impl Types {
+    fn wrap(&self, base: String, optional: bool) -> String {
+        if !optional {
+            return base;
+        }
+        match self.boxed.iter().find(|(t, _)| *t == base) {
+            Some((_, boxed)) => boxed.to_string(),
+            None => self.optional.replace('@', &base),
+        }
+    }
+
+    /// The type of a parameter or an output: what a caller passes or reads.
+    pub fn boundary(&self, plan: &Plan, n: &Names, v: VarId) -> String {
+        let var = plan.var(v);
+        let base = match var.ty {
+            BoundaryTy::Bool => self.bool.to_string(),
+            BoundaryTy::Str => match (self.owned_str, var.role) {
+                (Some(owned), Role::Output) => owned.to_string(),
+                _ => self.str.to_string(),
+            },
+            BoundaryTy::Int => self.int.to_string(),
+            BoundaryTy::Date => self.date.unwrap_or(self.int).to_string(),
+            BoundaryTy::Enum(e) => n.enums[e].clone(),
+            BoundaryTy::Unit(u) if self.units => n.units[u].clone(),
+            BoundaryTy::Unit(_) => self.int.to_string(),
+        };
+        self.wrap(base, var.optional)
+    }
+
+    /// The type a value has inside the functions: a number is the integer it carries.
+    pub fn local(&self, plan: &Plan, n: &Names, v: VarId) -> String {
+        let var = plan.var(v);
+        let base = match var.kind {
+            Kind::Bool => self.bool.to_string(),
+            Kind::Str => self.str.to_string(),
+            Kind::Enum(e) => n.enums[e].clone(),
+            Kind::Num => self.int.to_string(),
+        };
+        self.wrap(base, var.optional)
+    }
+
+    /// What the function answers: the one output's type, or `Output`.
+    pub fn returns(&self, plan: &Plan, n: &Names) -> String {
+        match plan.outputs.as_slice() {
+            [one] => self.boundary(plan, n, *one),
+            _ => "Output".into(),
+        }
+    }
+}
+
+/// The inputs, each written by `each`, separated by commas.
+pub fn inputs(plan: &Plan, each: impl Fn(VarId) -> String) -> String {
+    plan.inputs.iter().map(|&v| each(v)).collect::<Vec<_>>().join(", ")
+}
+
+/// The inputs as a call passes them on: their names.
+pub fn args(plan: &Plan, n: &Names) -> String {
+    inputs(plan, |v| n.vars[v].clone())
+}
+
+/// `list, rest`, or `rest` alone when the list is empty.
+pub fn then(list: &str, rest: &str) -> String {
+    if list.is_empty() {
+        rest.to_string()
+    } else {
+        format!("{list}, {rest}")
+    }
+}
+
+/// What a rule is about, as the function's doc comment says it.
+pub fn about(plan: &Plan) -> String {
+    plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name))
+}
+
+/// The head of a generated file: the two header lines, then what the rule is about.
+pub fn head(plan: &Plan, marker: &str) -> String {
+    let mut o = text::header(plan, marker);
+    if let Some(about) = &plan.rule.about {
+        o.push_str(&format!("{marker}\n{}\n", format!("{marker} {}", comment(about)).trim_end()));
+    }
+    o
+}
+
+/// Sections of a runtime file, each followed by `gap`.
+pub fn sections(o: &mut Code, file: &str, mark: &str, names: &[&str], gap: &str) {
+    for name in names {
+        o.raw(section(file, mark, name));
+        o.raw(gap);
+    }
+}
+
+/// What a module needs a section of its runtime file for: it takes the section when its
+/// rule does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    Always,
+    /// A date crosses the boundary (the date type and its converters).
+    Dates,
+    /// Day numbers are computed: a date crosses the boundary, or one enters at the door.
+    Days,
+    /// An input of this wire kind enters at the door.
+    Integer,
+    Boolean,
+    Text,
+    Date,
+    Enum,
+    /// An input that is not an integer (its refusal is not the integer check's).
+    NotInteger,
+    /// An input read as an integer: a number or a day.
+    Counted,
+    /// The rule has an input.
+    Inputs,
+    /// The rule declares an enum.
+    Enums,
+    /// The arithmetic helpers the rule calls, each its section, in the plan's order.
+    Arithmetic,
+}
+
+impl Need {
+    fn holds(self, plan: &Plan) -> bool {
+        let input = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        match self {
+            Need::Always => true,
+            Need::Dates => plan.dates,
+            Need::Days => plan.dates || input(|k| *k == WireKind::Date),
+            Need::Integer => input(|k| *k == WireKind::Integer),
+            Need::Boolean => input(|k| *k == WireKind::Boolean),
+            Need::Text => input(|k| *k == WireKind::Text),
+            Need::Date => input(|k| *k == WireKind::Date),
+            Need::Enum => input(|k| matches!(k, WireKind::Enum(_))),
+            Need::NotInteger => input(|k| *k != WireKind::Integer),
+            Need::Counted => input(|k| matches!(k, WireKind::Integer | WireKind::Date)),
+            Need::Inputs => !plan.inputs.is_empty(),
+            Need::Enums => !plan.enums.is_empty(),
+            Need::Arithmetic => !plan.helpers.is_empty(),
+        }
+    }
+}
+
+/// The section of a helper in the runtime files (`div_round_floor`, `mod`, `isqrt`); `div`
+/// names the quotients (`div_round` in most, `quot` in Rust).
+pub fn helper_section(h: Helper, div: &str) -> String {
+    match h {
+        Helper::DivRound(m) => format!("{div}_{}", m.as_str()),
+        Helper::Mod => "mod".into(),
+        Helper::Isqrt => "isqrt".into(),
+    }
+}
+
+/// Every helper a module may carry, in the order the helpers' runner lists them.
+pub fn every_helper(div: &str) -> Vec<String> {
+    let quotients = RoundMode::ALL.iter().map(|&m| helper_section(Helper::DivRound(m), div));
+    quotients.chain(["mod".to_string(), "isqrt".to_string()]).collect()
+}
+
+/// The sections of a language's `table` the rule needs, in the table's order, the
+/// quotients' sections named by `div` (see [`helper_section`]).
+pub fn taken(plan: &Plan, table: &[(&str, Need)], div: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(name, need) in table {
+        match need {
+            Need::Arithmetic => out.extend(plan.helpers.iter().map(|&h| helper_section(h, div))),
+            _ if need.holds(plan) => out.push(name.to_string()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The sections of every helper a module may carry, each followed by `gap` but the last:
+/// what the helpers' runner of a language holds to the unit vectors.
+pub fn helpers_text(file: &str, mark: &str, gap: &str) -> String {
+    every_helper("div_round").iter().map(|h| section(file, mark, h)).collect::<Vec<_>>().join(gap)
+}
+
+/// A template filled in: `prolog` (a line the language wants first; the template's own is
+/// taken off), then `head`, then the template with every placeholder replaced.
+pub fn fill(prolog: &str, head: &str, template: &str, fills: &[(&str, &str)]) -> String {
+    let mut body = template.strip_prefix(prolog).unwrap_or(template).to_string();
+    for (placeholder, value) in fills {
+        body = body.replace(placeholder, value);
+    }
+    format!("{prolog}{head}{body}")
+}
+
+/// A rule's runner from its template: the generated file's header and a blank comment line
+/// before it (see [`fill`]).
+pub fn runner(plan: &Plan, marker: &str, prolog: &str, template: &str, fills: &[(&str, &str)]) -> String {
+    fill(prolog, &format!("{}{marker}\n", text::header(plan, marker)), template, fills)
+}
+
+/// The runner of the helpers' unit vectors from its template: `placeholder` becomes every
+/// helper a module may carry (the sections of `module` behind `mark`).
+pub fn helpers_runner(marker: &str, prolog: &str, template: &str, placeholder: &str, module: &str, mark: &str) -> String {
+    let helpers = helpers_text(module, mark, "\n\n");
+    fill(prolog, &format!("{marker} Code generated by rulec. DO NOT EDIT.\n"), template, &[(placeholder, &helpers)])
+}
