@@ -5,13 +5,13 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
-use super::text::{self, c_string, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{c_string, comment, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
-use crate::num::RoundMode;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -20,6 +20,28 @@ const MODULE: &str = include_str!("runtime/Module.swift");
 const RUNNER: &str = include_str!("runtime/Runner.swift");
 const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.swift");
 const MARK: &str = "// rulec:";
+
+/// Swift's types: Int64 for every number and day, a unit its struct.
+const TYPES: Types = Types {
+    bool: "Bool",
+    str: "String",
+    owned_str: None,
+    int: "Int64",
+    units: true,
+    date: None,
+    optional: "@?",
+    boxed: &[],
+};
+
+/// The sections of runtime/Module.swift a module takes, in order, and what each is for.
+const SECTIONS: &[(&str, Need)] = &[
+    ("wire", Need::Always),
+    ("json_str", Need::Always),
+    ("days", Need::Days),
+    ("date_type", Need::Dates),
+    ("date_str", Need::Dates),
+    ("", Need::Arithmetic),
+];
 
 pub struct Swift;
 
@@ -69,7 +91,7 @@ impl Backend for Swift {
         );
         m.insert(
             "record_signature".into(),
-            json!(format!("func {}({}) -> String", n.record, s.with_params(&s.record_params()))),
+            json!(format!("func {}({}) -> String", n.record, sig::then(&s.params(), &s.record_params()))),
         );
         m.insert("wire_signature".into(), json!(format!("func {}({}) throws -> String", n.wire, s.wire_params())));
         m.insert("build".into(), json!(format!("swiftc {0}.swift {0}_runner.swift -o {0}", plan.rule.base)));
@@ -198,46 +220,19 @@ impl Sw<'_> {
     }
 
     fn ty(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match (var.kind, self.unit(v)) {
-            (_, Some(u)) => u.to_string(),
-            (Kind::Bool, _) => "Bool".into(),
-            (Kind::Str, _) => "String".into(),
-            (Kind::Enum(e), _) => self.n.enums[e].clone(),
-            (Kind::Num, _) => "Int64".into(),
-        };
-        if var.optional {
-            format!("{base}?")
-        } else {
-            base
-        }
+        TYPES.boundary(self.plan, self.n, v)
     }
 
     fn local_ty(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.kind {
-            Kind::Bool => "Bool".into(),
-            Kind::Str => "String".into(),
-            Kind::Enum(e) => self.n.enums[e].clone(),
-            Kind::Num => "Int64".into(),
-        };
-        if var.optional {
-            format!("{base}?")
-        } else {
-            base
-        }
+        TYPES.local(self.plan, self.n, v)
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.ty(*one),
-            _ => "Output".into(),
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     fn params(&self) -> String {
-        let ps: Vec<String> = self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.ty(v))).collect();
-        ps.join(", ")
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
     /// The record function's own parameters, after the inputs: their labels are their names,
@@ -254,26 +249,9 @@ impl Sw<'_> {
         format!("_ {call}: [(String, Wire)]?, {tag}: String = \"\"")
     }
 
-    fn with_params(&self, rest: &str) -> String {
-        let p = self.params();
-        if p.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{p}, {rest}")
-        }
-    }
-
     /// The call's arguments by label: `value(v)` spells each one.
     fn labelled(&self, value: &dyn Fn(VarId) -> String) -> String {
-        self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], value(v))).collect::<Vec<_>>().join(", ")
-    }
-
-    fn with(&self, args: String, rest: &str) -> String {
-        if args.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{args}, {rest}")
-        }
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], value(v)))
     }
 
     /// A raw local as the value of its boundary type.
@@ -282,13 +260,6 @@ impl Sw<'_> {
             (Some(u), false) => format!("{u}({x})"),
             (Some(u), true) => format!("{x}.map {{ {u}($0) }}"),
             (None, _) => x.to_string(),
-        }
-    }
-
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            o.raw(section(MODULE, MARK, name));
-            o.raw("\n\n");
         }
     }
 
@@ -304,11 +275,7 @@ impl Sw<'_> {
     fn module(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("    ");
-        o.raw(&text::header(plan, "//"));
-        if let Some(about) = &plan.rule.about {
-            o.line("//");
-            o.line(format!("// {}", comment(about)));
-        }
+        o.raw(&sig::head(plan, "//"));
         o.blank();
         for (u, name) in plan.units.iter().zip(&n.units) {
             o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
@@ -344,7 +311,7 @@ impl Sw<'_> {
                 o.blank();
             }
         }
-        self.sections(&mut o, &["errors"]);
+        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         if plan.outputs.len() > 1 {
             o.line("/// The outputs, in the order the rule declares them.");
             o.line("public struct Output: Hashable, Sendable {");
@@ -363,22 +330,9 @@ impl Sw<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let mut helpers: Vec<String> = vec!["wire".into(), "json_str".into()];
-        if plan.dates || plan.door.inputs.iter().any(|i| i.kind == WireKind::Date) {
-            helpers.push("days".into());
-        }
-        if plan.dates {
-            helpers.extend(["date_type".into(), "date_str".into()]);
-        }
-        for h in &plan.helpers {
-            helpers.push(match h {
-                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
+        let helpers = sig::taken(plan, SECTIONS, "div_round");
         let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        self.sections(&mut o, &names);
+        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
         o.finish()
     }
 
@@ -389,8 +343,7 @@ impl Sw<'_> {
         let tables = plan.tables().count();
         let l = |b| n.local(b);
         let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
-        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
-        o.line(format!("/// {}", comment(&about)));
+        o.line(format!("/// {}", comment(&sig::about(plan))));
         o.line(format!("public func {}({params}) throws -> {ret} {{", n.function));
         o.line(format!("    return try {}({pass}).0", n.core));
         o.line("}");
@@ -417,7 +370,7 @@ impl Sw<'_> {
         o.line(format!(
             "return {}({})",
             n.record,
-            self.with(boxed, &format!("{out}: {out}, {trace}: {fired}, {tag}: {tag}"))
+            sig::then(&boxed, &format!("{out}: {out}, {trace}: {fired}, {tag}: {tag}"))
         ));
         o.dedent();
         o.line("}");
@@ -461,7 +414,7 @@ impl Sw<'_> {
         o.line(
             "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
         );
-        o.line(format!("public func {}({}) -> String {{", n.record, self.with_params(&self.record_params())));
+        o.line(format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params())));
         o.indent();
         let (s, trace, tag) = (n.local("s"), n.local("trace"), n.local("tag"));
         o.line(format!("var {s} = \"{{\""));
@@ -479,14 +432,8 @@ impl Sw<'_> {
     }
 
     fn runner(&self) -> String {
-        let mut o = text::header(self.plan, "//");
-        o.push_str("//\n");
-        o.push_str(
-            &RUNNER
-                .replace("rulecWire", &self.n.wire)
-                .replace("RulecRunner", &format!("{}Runner", crate::lang::pascal(&self.plan.rule.base))),
-        );
-        o
+        let runner = format!("{}Runner", crate::lang::pascal(&self.plan.rule.base));
+        sig::runner(self.plan, "//", "", RUNNER, &[("rulecWire", &self.n.wire), ("RulecRunner", &runner)])
     }
 }
 
@@ -646,13 +593,5 @@ impl Hooks for Body<'_, '_> {
 
 /// The runner of the helpers' unit vectors: every helper a file may carry.
 fn helpers_runner() -> String {
-    let mut helpers = String::new();
-    for m in RoundMode::ALL {
-        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
-        helpers.push_str("\n\n");
-    }
-    helpers.push_str(section(MODULE, MARK, "mod"));
-    helpers.push_str("\n\n");
-    helpers.push_str(section(MODULE, MARK, "isqrt"));
-    format!("// Code generated by rulec. DO NOT EDIT.\n{}", HELPERS_RUNNER.replace("// rulec: helpers", &helpers))
+    sig::helpers_runner("//", "", HELPERS_RUNNER, "// rulec: helpers", MODULE, MARK)
 }
