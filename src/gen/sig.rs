@@ -26,9 +26,18 @@ pub struct Types {
     pub optional: &'static str,
     /// Optional types spelled otherwise than by `optional` (Java's boxes: `long` → `Long`).
     pub boxed: &'static [(&'static str, &'static str)],
+    /// An enum's type from its name, where it is not the name itself (Ruby's RBS aliases).
+    pub enum_type: Option<fn(&str) -> String>,
 }
 
 impl Types {
+    fn enum_type(&self, n: &Names, e: usize) -> String {
+        match self.enum_type {
+            Some(spell) => spell(&n.enums[e]),
+            None => n.enums[e].clone(),
+        }
+    }
+
     fn wrap(&self, base: String, optional: bool) -> String {
         if !optional {
             return base;
@@ -50,7 +59,7 @@ impl Types {
             },
             BoundaryTy::Int => self.int.to_string(),
             BoundaryTy::Date => self.date.unwrap_or(self.int).to_string(),
-            BoundaryTy::Enum(e) => n.enums[e].clone(),
+            BoundaryTy::Enum(e) => self.enum_type(n, e),
             BoundaryTy::Unit(u) if self.units => n.units[u].clone(),
             BoundaryTy::Unit(_) => self.int.to_string(),
         };
@@ -63,7 +72,7 @@ impl Types {
         let base = match var.kind {
             Kind::Bool => self.bool.to_string(),
             Kind::Str => self.str.to_string(),
-            Kind::Enum(e) => n.enums[e].clone(),
+            Kind::Enum(e) => self.enum_type(n, e),
             Kind::Num => self.int.to_string(),
         };
         self.wrap(base, var.optional)

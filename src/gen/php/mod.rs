@@ -23,7 +23,7 @@ const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
 const TYPES: Types =
-    Types { bool: "bool", str: "string", owned_str: None, int: "int", units: false, date: None, optional: "?@", boxed: &[] };
+    Types { bool: "bool", str: "string", owned_str: None, int: "int", units: false, date: None, optional: "?@", boxed: &[], enum_type: None };
 
 /// The sections of runtime/module.php a module takes, in order, and what each is for.
 const SECTIONS: &[(&str, Need)] = &[

@@ -6,9 +6,10 @@
 //! `runtime/module.rb`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
-use super::text::{self, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -21,6 +22,39 @@ const MODULE: &str = include_str!("runtime/module.rb");
 const RUNNER: &str = include_str!("runtime/runner.rb");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rb");
 const MARK: &str = "  # rulec:";
+const PROLOG: &str = "# frozen_string_literal: true\n\n";
+
+/// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
+/// enum the alias of the union of its values.
+const TYPES: Types = Types {
+    bool: "bool",
+    str: "String",
+    owned_str: None,
+    int: "Integer",
+    units: false,
+    date: None,
+    optional: "@?",
+    boxed: &[],
+    enum_type: Some(enum_alias),
+};
+
+/// The RBS type alias of an enum: the union of its values.
+fn enum_alias(name: &str) -> String {
+    crate::lang::Case::Lower.apply(name).replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
+}
+
+/// The sections of runtime/module.rb a module takes, in order, and what each is for.
+const SECTIONS: &[(&str, Need)] = &[
+    ("refuse", Need::NotInteger),
+    ("check_int", Need::Counted),
+    ("wire_member", Need::Enum),
+    ("wire_day", Need::Date),
+    ("days", Need::Dates),
+    ("date_type", Need::Dates),
+    ("json_str", Need::Always),
+    ("date_str", Need::Dates),
+    ("", Need::Arithmetic),
+];
 
 pub struct Ruby;
 
@@ -61,7 +95,7 @@ impl Backend for Ruby {
         m.insert("traced_signature".into(), json!(format!("{}.{}({args})", n.module, n.traced)));
         m.insert(
             "record_signature".into(),
-            json!(format!("{}.{}({})", n.module, n.record, r.with_args(&r.record_params()))),
+            json!(format!("{}.{}({})", n.module, n.record, sig::then(&args, &r.record_params()))),
         );
         let (call, tag) = (n.local("call"), n.local("tag"));
         m.insert("wire_signature".into(), json!(format!("{}.{}({call}, {tag} = \"\")", n.module, n.wire)));
@@ -221,35 +255,16 @@ impl Rb<'_> {
         self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
     }
 
-    /// The RBS type alias of an enum: the union of its values.
-    fn enum_alias(&self, e: usize) -> String {
-        crate::lang::Case::Lower.apply(&self.n.enums[e]).replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
-    }
-
     fn rbs_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.kind {
-            Kind::Bool => "bool".to_string(),
-            Kind::Str => "String".to_string(),
-            Kind::Enum(e) => self.enum_alias(e),
-            Kind::Num => "Integer".to_string(),
-        };
-        if var.optional {
-            format!("{base}?")
-        } else {
-            base
-        }
+        TYPES.local(self.plan, self.n, v)
     }
 
     fn returns_rbs(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.rbs_type(*one),
-            _ => "Output".into(),
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     fn args(&self) -> String {
-        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+        sig::args(self.plan, self.n)
     }
 
     /// The record function's own parameters, after the inputs.
@@ -258,32 +273,11 @@ impl Rb<'_> {
         format!("{}, {}, {} = \"\"", l("out"), l("trace"), l("tag"))
     }
 
-    fn with_args(&self, rest: &str) -> String {
-        let a = self.args();
-        if a.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{a}, {rest}")
-        }
-    }
-
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            o.raw(section(MODULE, MARK, name));
-            o.raw("\n\n");
-        }
-    }
-
     fn module(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("  ");
-        o.line("# frozen_string_literal: true");
-        o.blank();
-        o.raw(&text::header(plan, "#"));
-        if let Some(about) = &plan.rule.about {
-            o.line("#");
-            o.line(format!("# {}", comment(about)));
-        }
+        o.raw(PROLOG);
+        o.raw(&sig::head(plan, "#"));
         o.line("#");
         o.line("# Every number is an Integer in the unit its parameter's comment names; nothing is required.");
         o.blank();
@@ -318,7 +312,7 @@ impl Rb<'_> {
                 o.blank();
             }
         }
-        self.sections(&mut o, &["errors"]);
+        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         if plan.outputs.len() > 1 {
             let fields: Vec<String> = plan.outputs.iter().map(|&v| format!(":{}", n.fields[v])).collect();
             o.line("# The outputs, in the order the rule declares them.");
@@ -327,9 +321,9 @@ impl Rb<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let helpers = self.helpers();
+        let helpers = sig::taken(plan, SECTIONS, "div_round");
         let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        self.sections(&mut o, &names);
+        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {
             let sec = section(MODULE, MARK, h);
@@ -347,39 +341,6 @@ impl Rb<'_> {
         o.finish()
     }
 
-    fn helpers(&self) -> Vec<String> {
-        let plan = self.plan;
-        let has = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
-        let mut names: Vec<String> = Vec::new();
-        if has(|k| *k != WireKind::Integer) {
-            names.push("refuse".into());
-        }
-        if has(|k| matches!(k, WireKind::Integer | WireKind::Date)) {
-            names.push("check_int".into());
-        }
-        if has(|k| matches!(k, WireKind::Enum(_))) {
-            names.push("wire_member".into());
-        }
-        if has(|k| *k == WireKind::Date) {
-            names.push("wire_day".into());
-        }
-        if plan.dates {
-            names.extend(["days".into(), "date_type".into()]);
-        }
-        names.push("json_str".into());
-        if plan.dates {
-            names.push("date_str".into());
-        }
-        for h in &plan.helpers {
-            names.push(match h {
-                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
-        names
-    }
-
     fn fired(&self) -> String {
         let rows = self.n.local("_rows");
         let f: Vec<String> =
@@ -392,8 +353,7 @@ impl Rb<'_> {
         let args = self.args();
         let l = |b| n.local(b);
         let (out, rows, call, tag) = (l("_out"), l("_rows"), l("call"), l("tag"));
-        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
-        o.line(format!("# {}", comment(&about)));
+        o.line(format!("# {}", comment(&sig::about(plan))));
         for &v in &plan.inputs {
             let var = plan.var(v);
             o.line(format!("# - {}: {}{}", n.vars[v], comment(&var.what), if var.optional { ", or nil" } else { "" }));
@@ -418,7 +378,7 @@ impl Rb<'_> {
         walk::wire(plan, &mut body);
         let o = body.o;
         o.line(format!("{out}, {rows} = {}({args})", n.core));
-        o.line(format!("{}({})", n.record, self.with_args(&format!("{out}, {}, {tag}", self.fired()))));
+        o.line(format!("{}({})", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
         o.dedent();
         o.line("end");
         o.blank();
@@ -446,7 +406,7 @@ impl Rb<'_> {
         o.line(
             "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
         );
-        o.line(format!("def self.{}({})", n.record, self.with_args(&self.record_params())));
+        o.line(format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params())));
         o.indent();
         o.line(format!("{s} = +\"{{\""));
         o.line(format!("{s} << \"\\\"tag\\\":\" << _json_str({tag}) << \",\" unless {tag}.nil? || {tag}.empty?"));
@@ -463,33 +423,26 @@ impl Rb<'_> {
     }
 
     fn runner(&self) -> String {
-        let mut o = String::from("# frozen_string_literal: true\n\n");
-        o.push_str(&text::header(self.plan, "#"));
-        o.push_str("#\n");
-        let body = RUNNER
-            .trim_start_matches("# frozen_string_literal: true\n\n")
-            .replace("rulec_rule", &self.plan.rule.base)
-            .replace("RulecRule", &self.n.module)
-            .replace("rulec_wire", &self.n.wire);
-        o.push_str(&body);
-        o
+        let (plan, n) = (self.plan, self.n);
+        let fills = [("rulec_rule", plan.rule.base.as_str()), ("RulecRule", &n.module), ("rulec_wire", &n.wire)];
+        sig::runner(plan, "#", PROLOG, RUNNER, &fills)
     }
 
     fn rbs(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("  ");
-        o.raw(&text::header(plan, "#"));
+        o.raw(&super::text::header(plan, "#"));
         o.blank();
         o.line(format!("module {}", n.module));
         o.indent();
         for (e, en) in plan.enums.iter().enumerate() {
             let values: Vec<String> = en.values.iter().map(|v| rb_str(&v.name)).collect();
-            o.line(format!("type {} = {}", self.enum_alias(e), values.join(" | ")));
+            o.line(format!("type {} = {}", enum_alias(&n.enums[e]), values.join(" | ")));
             o.line(format!("module {}", n.enums[e]));
             for (i, v) in en.values.iter().enumerate() {
                 o.line(format!("  {}: {}", n.members[e][i], rb_str(&v.name)));
             }
-            o.line(format!("  ALL: Array[{}]", self.enum_alias(e)));
+            o.line(format!("  ALL: Array[{}]", enum_alias(&n.enums[e])));
             o.line("end");
             o.blank();
         }
@@ -531,9 +484,8 @@ impl Rb<'_> {
             o.line("end");
             o.blank();
         }
-        let params: Vec<String> = plan.inputs.iter().map(|&v| format!("{} {}", self.rbs_type(v), n.vars[v])).collect();
-        let params = params.join(", ");
-        let with = |rest: &str| if params.is_empty() { rest.to_string() } else { format!("{params}, {rest}") };
+        let params = sig::inputs(plan, |v| format!("{} {}", self.rbs_type(v), n.vars[v]));
+        let with = |rest: &str| sig::then(&params, rest);
         o.line(format!("def self.{}: ({params}) -> {ret}", n.function));
         o.line(format!("def self.{}: ({params}) -> [{ret}, Array[Fired]]", n.traced));
         o.line(format!(
@@ -728,17 +680,5 @@ impl Hooks for Body<'_, '_> {
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
-    let mut helpers = String::new();
-    for m in RoundMode::ALL {
-        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
-        helpers.push_str("\n\n");
-    }
-    helpers.push_str(section(MODULE, MARK, "mod"));
-    helpers.push_str("\n\n");
-    helpers.push_str(section(MODULE, MARK, "isqrt"));
-    let body = HELPERS_RUNNER.replace("  # rulec: helpers", &helpers);
-    format!(
-        "# frozen_string_literal: true\n\n# Code generated by rulec. DO NOT EDIT.\n{}",
-        body.trim_start_matches("# frozen_string_literal: true\n\n")
-    )
+    sig::helpers_runner("#", PROLOG, HELPERS_RUNNER, "  # rulec: helpers", MODULE, MARK)
 }

@@ -31,6 +31,7 @@ const TYPES: Types = Types {
     date: None,
     optional: "@?",
     boxed: &[],
+    enum_type: None,
 };
 
 /// The sections of runtime/Module.swift a module takes, in order, and what each is for.
