@@ -6,9 +6,10 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
-use super::text::{self, c_string, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{c_string, comment, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -20,6 +21,34 @@ const MODULE: &str = include_str!("runtime/Module.java");
 const RUNNER: &str = include_str!("runtime/Runner.java");
 const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.java");
 const MARK: &str = "    // rulec:";
+
+/// Java's types: `long` for every number and day, boxed when optional.
+const TYPES: Types = Types {
+    bool: "boolean",
+    str: "String",
+    owned_str: None,
+    int: "long",
+    units: false,
+    date: None,
+    optional: "@",
+    boxed: &[("boolean", "Boolean"), ("long", "Long")],
+    enum_type: None,
+};
+
+/// The sections of runtime/Module.java a class takes, in order, and what each is for.
+const SECTIONS: &[(&str, Need)] = &[
+    ("json", Need::Always),
+    ("date_str", Need::Dates),
+    ("date_type", Need::Dates),
+    ("days", Need::Days),
+    ("wire", Need::Always),
+    ("wire_long", Need::Integer),
+    ("wire_bool", Need::Boolean),
+    ("wire_string", Need::Text),
+    ("wire_day", Need::Date),
+    ("wire_member", Need::Enum),
+    ("", Need::Arithmetic),
+];
 
 pub struct Java;
 
@@ -96,7 +125,7 @@ impl Backend for Java {
         m.insert("traced_signature".into(), json!(format!("public static Traced {}({})", n.traced, j.params())));
         m.insert(
             "record_signature".into(),
-            json!(format!("public static String {}({})", n.record, j.with_params(&j.record_tail()))),
+            json!(format!("public static String {}({})", n.record, sig::then(&j.params(), &j.record_tail()))),
         );
         m.insert(
             "wire_signature".into(),
@@ -258,15 +287,7 @@ impl Jv<'_> {
 
     /// The Java type of a variable: `long` for every number and day, boxed when optional.
     fn ty(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        match (var.kind, var.optional) {
-            (Kind::Bool, false) => "boolean".into(),
-            (Kind::Bool, true) => "Boolean".into(),
-            (Kind::Num, false) => "long".into(),
-            (Kind::Num, true) => "Long".into(),
-            (Kind::Str, _) => "String".into(),
-            (Kind::Enum(e), _) => self.n.enums[e].clone(),
-        }
+        TYPES.local(self.plan, self.n, v)
     }
 
     /// What a parameter or an output is, for its javadoc.
@@ -292,17 +313,7 @@ impl Jv<'_> {
     }
 
     fn params(&self) -> String {
-        let ps: Vec<String> = self.plan.inputs.iter().map(|&v| format!("{} {}", self.ty(v), self.n.vars[v])).collect();
-        ps.join(", ")
-    }
-
-    fn with_params(&self, rest: &str) -> String {
-        let p = self.params();
-        if p.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{p}, {rest}")
-        }
+        sig::inputs(self.plan, |v| format!("{} {}", self.ty(v), self.n.vars[v]))
     }
 
     /// The record function's parameters after the inputs.
@@ -311,41 +322,19 @@ impl Jv<'_> {
         format!("{} {}, List<Fired> {}, String {}", self.returns(), l("out"), l("trace"), l("tag"))
     }
 
-    fn args(&self) -> String {
-        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
-    }
-
+    /// The inputs passed on, then `rest`.
     fn with_args(&self, rest: &str) -> String {
-        let a = self.args();
-        if a.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{a}, {rest}")
-        }
+        sig::then(&sig::args(self.plan, self.n), rest)
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.ty(*one),
-            _ => "Output".into(),
-        }
-    }
-
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            o.raw(section(MODULE, MARK, name));
-            o.raw("\n\n");
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     fn module(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("    ");
-        o.raw(&text::header(plan, "//"));
-        if let Some(about) = &plan.rule.about {
-            o.line("//");
-            o.line(format!("// {}", comment(about)));
-        }
+        o.raw(&sig::head(plan, "//"));
         o.line("//");
         o.line(format!("// Build: {BUILD}"));
         o.blank();
@@ -372,7 +361,7 @@ impl Jv<'_> {
         o.line("}");
         o.blank();
         self.enums(&mut o);
-        self.sections(&mut o, &["errors"]);
+        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         if plan.outputs.len() > 1 {
             let fields: Vec<String> = plan.outputs.iter().map(|&v| format!("{} {}", self.ty(v), n.fields[v])).collect();
             o.line("/** What the rule decides, in the order the outputs are declared. */");
@@ -512,7 +501,7 @@ impl Jv<'_> {
         o.line(
             "/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */",
         );
-        o.line(format!("private static {ret} {}({}) {{", n.core, self.with_params(&format!("int[] {rows}"))));
+        o.line(format!("private static {ret} {}({}) {{", n.core, sig::then(&params, &format!("int[] {rows}"))));
         o.indent();
         o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { j: self, o };
@@ -562,7 +551,7 @@ impl Jv<'_> {
         o.line(" * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty");
         o.line(" * or null tag is left out.");
         o.line(" */");
-        o.line(format!("public static String {}({}) {{", n.record, self.with_params(&self.record_tail())));
+        o.line(format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail())));
         o.indent();
         let (s, tag, trace) = (n.local("s"), n.local("tag"), n.local("trace"));
         o.line(format!("StringBuilder {s} = new StringBuilder(256);"));
@@ -585,34 +574,7 @@ impl Jv<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut names: Vec<String> = vec!["json".into()];
-        if plan.dates {
-            names.extend(["date_str".into(), "date_type".into()]);
-        }
-        if plan.door.inputs.iter().any(|i| i.kind == WireKind::Date) || plan.dates {
-            names.push("days".into());
-        }
-        names.push("wire".into());
-        for (kind, section) in [
-            (WireKind::Integer, "wire_long"),
-            (WireKind::Boolean, "wire_bool"),
-            (WireKind::Text, "wire_string"),
-            (WireKind::Date, "wire_day"),
-        ] {
-            if plan.door.inputs.iter().any(|i| i.kind == kind) {
-                names.push(section.into());
-            }
-        }
-        if plan.door.inputs.iter().any(|i| matches!(i.kind, WireKind::Enum(_))) {
-            names.push("wire_member".into());
-        }
-        for h in &plan.helpers {
-            names.push(match h {
-                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
+        let mut names = sig::taken(plan, SECTIONS, "div_round");
         let enum_min_max = |min: bool| {
             plan.steps.iter().any(|s| match s {
                 super::plan::Step::Define { value, .. } => uses(value, min),
@@ -628,22 +590,16 @@ impl Jv<'_> {
             names.push("greatest".into());
         }
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.sections(o, &names);
+        sig::sections(o, MODULE, MARK, &names, "\n\n");
     }
 
     fn runner(&self) -> String {
-        let mut o = text::header(self.plan, "//");
-        o.push_str("//\n");
-        o.push_str(&format!(
-            "// Build: javac --release 17 -encoding UTF-8 -d classes {m}.java {m}Runner.java\n// Run:   java -cp classes {m}Runner < vectors.jsonl\n//\n",
-            m = self.n.module
-        ));
-        let body = RUNNER
-            .replace("RulecRunner", &format!("{}Runner", self.n.module))
-            .replace("RulecRule", &self.n.module)
-            .replace("rulecWire", &self.n.wire);
-        o.push_str(&body);
-        o
+        let (m, wire) = (&self.n.module, &self.n.wire);
+        let template = format!(
+            "// Build: javac --release 17 -encoding UTF-8 -d classes {m}.java {m}Runner.java\n// Run:   java -cp classes {m}Runner < vectors.jsonl\n//\n{RUNNER}"
+        );
+        let runner = format!("{m}Runner");
+        sig::runner(self.plan, "//", "", &template, &[("RulecRunner", &runner), ("RulecRule", m), ("rulecWire", wire)])
     }
 }
 
@@ -890,14 +846,5 @@ impl Hooks for Body<'_, '_> {
 
 /// The runner of the helpers' unit vectors: every helper a class may carry.
 fn helpers_runner() -> String {
-    let mut helpers = String::new();
-    for m in crate::num::RoundMode::ALL {
-        helpers.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
-        helpers.push_str("\n\n");
-    }
-    helpers.push_str(section(MODULE, MARK, "mod"));
-    helpers.push_str("\n\n");
-    helpers.push_str(section(MODULE, MARK, "isqrt"));
-    let body = HELPERS_RUNNER.replace("    // rulec: helpers", &helpers);
-    format!("// Code generated by rulec. DO NOT EDIT.\n{body}")
+    sig::helpers_runner("//", "", HELPERS_RUNNER, "    // rulec: helpers", MODULE, MARK)
 }
