@@ -6,9 +6,10 @@
 //! `date_of` and `date_from_wire` to make one. The fixed text is `runtime/module.py`.
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
-use super::text::{self, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -19,6 +20,34 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/module.py");
 const RUNNER: &str = include_str!("runtime/runner.py");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.py");
+const MARK: &str = "# rulec:";
+
+/// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
+const TYPES: Types = Types {
+    bool: "bool",
+    str: "str",
+    owned_str: None,
+    int: "int",
+    units: true,
+    date: Some("Date"),
+    optional: "@ | None",
+    boxed: &[],
+    enum_type: None,
+};
+
+/// The sections of runtime/module.py a module takes, in order, and what each is for.
+const SECTIONS: &[(&str, Need)] = &[
+    ("date_type", Need::Dates),
+    ("refuse", Need::NotInteger),
+    ("check_int", Need::Counted),
+    ("wire_member", Need::Enum),
+    ("wire_day", Need::Date),
+    ("days", Need::Dates),
+    ("object", Need::Always),
+    ("json_str", Need::Always),
+    ("date_str", Need::Dates),
+    ("", Need::Arithmetic),
+];
 
 pub struct Python;
 
@@ -281,79 +310,36 @@ impl Py<'_> {
 
     /// The type of a parameter or an output in the API.
     fn api_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.ty {
-            BoundaryTy::Bool => "bool".to_string(),
-            BoundaryTy::Int => "int".to_string(),
-            BoundaryTy::Str => "str".to_string(),
-            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
-            _ => self.unit_wrapper(v).expect("a unit type"),
-        };
-        if var.optional {
-            format!("{base} | None")
-        } else {
-            base
-        }
+        TYPES.boundary(self.plan, self.n, v)
     }
 
     /// The type a value has inside the function (a number is the integer it carries).
     fn local_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.kind {
-            Kind::Bool => "bool".to_string(),
-            Kind::Str => "str".to_string(),
-            Kind::Enum(e) => self.n.enums[e].clone(),
-            Kind::Num => "int".to_string(),
-        };
-        if var.optional {
-            format!("{base} | None")
-        } else {
-            base
-        }
+        TYPES.local(self.plan, self.n, v)
     }
 
     fn params(&self) -> String {
-        let ps: Vec<String> =
-            self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.api_type(v))).collect();
-        ps.join(", ")
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.api_type(v)))
     }
 
     fn args(&self) -> String {
-        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+        sig::args(self.plan, self.n)
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.api_type(*one),
-            _ => "Output".into(),
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     fn record_params(&self) -> String {
-        let mut ps = vec![self.params()];
         let l = |b| self.n.local(b);
-        ps.push(format!("{}: {}, {}: _Trace, {}: str = \"\"", l("out"), self.returns(), l("trace"), l("tag")));
-        ps.retain(|s| !s.is_empty());
-        ps.join(", ")
-    }
-
-    fn with_args(&self, rest: &str) -> String {
-        let a = self.args();
-        if a.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{a}, {rest}")
-        }
+        let rest = format!("{}: {}, {}: _Trace, {}: str = \"\"", l("out"), self.returns(), l("trace"), l("tag"));
+        sig::then(&self.params(), &rest)
     }
 
     fn module(&self) -> String {
         let plan = self.plan;
         let mut o = Code::new("    ");
-        o.raw(&text::header(plan, "#"));
-        if let Some(about) = &plan.rule.about {
-            o.line("#");
-            o.line(format!("# {}", comment(about)));
-        }
+        o.raw(&sig::head(plan, "#"));
         o.blank();
         let enums = !plan.enums.is_empty();
         if enums {
@@ -375,7 +361,7 @@ impl Py<'_> {
         }
         o.line(format!("from typing import {}", typing.join(", ")));
         o.blank();
-        self.sections(&mut o, &["builtins"]);
+        sig::sections(&mut o, MODULE, MARK, &["builtins"], "\n\n\n");
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!(
                 "{name} = NewType({}, int)  # {}: a whole number of its unit",
@@ -391,7 +377,7 @@ impl Py<'_> {
             o.blank();
         }
         self.enums(&mut o);
-        self.sections(&mut o, &["errors"]);
+        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n\n");
         if plan.outputs.len() > 1 {
             o.line("class Output(NamedTuple):");
             o.indent();
@@ -412,14 +398,6 @@ impl Py<'_> {
         self.record(&mut o);
         self.helpers(&mut o);
         o.finish()
-    }
-
-    /// Sections of the runtime file, each followed by two blank lines.
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            o.raw(section(MODULE, "# rulec:", name));
-            o.raw("\n\n\n");
-        }
     }
 
     fn enums(&self, o: &mut Code) {
@@ -476,8 +454,7 @@ impl Py<'_> {
         };
         o.line(format!("def {}({params}) -> {ret}:", n.function));
         o.indent();
-        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
-        o.line(py_doc(&about));
+        o.line(py_doc(&sig::about(plan)));
         o.line(format!("return {}({args})[0]", n.core));
         o.dedent();
         o.blank();
@@ -506,7 +483,7 @@ impl Py<'_> {
         let o = body.o;
         o.line(format!("{out}, {rows} = {}({args})", n.core));
         let record_args = format!("{out}, [{}], {}", fired.join(", "), l("tag"));
-        o.line(format!("return {}({})", n.record, self.with_args(&record_args)));
+        o.line(format!("return {}({})", n.record, sig::then(&args, &record_args)));
         o.dedent();
         o.blank();
         o.blank();
@@ -567,49 +544,13 @@ impl Py<'_> {
     }
 
     fn helpers(&self, o: &mut Code) {
-        let plan = self.plan;
-        let class = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
-        let mut names: Vec<String> = Vec::new();
-        if plan.dates {
-            names.push("date_type".into());
-        }
-        if class(|k| !matches!(k, WireKind::Integer)) {
-            names.push("refuse".into());
-        }
-        if class(|k| matches!(k, WireKind::Integer | WireKind::Date)) {
-            names.push("check_int".into());
-        }
-        if class(|k| matches!(k, WireKind::Enum(_))) {
-            names.push("wire_member".into());
-        }
-        if class(|k| matches!(k, WireKind::Date)) {
-            names.push("wire_day".into());
-        }
-        if plan.dates {
-            names.push("days".into());
-        }
-        names.push("object".into());
-        names.push("json_str".into());
-        if plan.dates {
-            names.push("date_str".into());
-        }
-        for h in &plan.helpers {
-            names.push(match h {
-                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
+        let names = sig::taken(self.plan, SECTIONS, "div_round");
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.sections(o, &names);
+        sig::sections(o, MODULE, MARK, &names, "\n\n\n");
     }
 
     fn runner(&self) -> String {
-        let mut o = text::header(self.plan, "#");
-        o.push_str("#\n");
-        let body = RUNNER.replace("rulec_rule", &self.n.module).replace("rulec_wire", &self.n.wire);
-        o.push_str(&body);
-        o
+        sig::runner(self.plan, "#", "", RUNNER, &[("rulec_rule", &self.n.module), ("rulec_wire", &self.n.wire)])
     }
 
     /// `x`'s wire form, as an expression giving its JSON text.
@@ -814,18 +755,9 @@ impl Hooks for Body<'_, '_> {
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
-    let mut o = String::from(
-        "# Code generated by rulec. DO NOT EDIT.\n# The arithmetic helpers of the generated Python, held to the reference (vectors/_helpers.jsonl).\n\nimport json\nimport sys\n\n\n",
-    );
-    for m in crate::num::RoundMode::ALL {
-        o.push_str(section(MODULE, "# rulec:", &format!("div_round_{}", m.as_str())));
-        o.push_str("\n\n\n");
-    }
-    for name in ["mod", "isqrt"] {
-        o.push_str(section(MODULE, "# rulec:", name));
-        o.push_str("\n\n\n");
-    }
-    o.push_str(section(HELPERS_RUNNER, "# rulec:", "main"));
-    o.push('\n');
-    o
+    format!(
+        "# Code generated by rulec. DO NOT EDIT.\n# The arithmetic helpers of the generated Python, held to the reference (vectors/_helpers.jsonl).\n\nimport json\nimport sys\n\n\n{}\n\n\n{}\n",
+        sig::helpers_text(MODULE, MARK, "\n\n\n"),
+        section(HELPERS_RUNNER, MARK, "main")
+    )
 }
