@@ -13,8 +13,9 @@ mod strip;
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Form, Part, Syntax, ATOM, TOP};
+use super::sig::{self, Need, Types};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -28,6 +29,39 @@ const MODULE: &str = include_str!("runtime/module.ts");
 const RUNNER: &str = include_str!("runtime/runner.ts");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.ts");
 const MARK: &str = "// rulec:";
+
+/// TypeScript's types: every number a bigint, a unit its brand, a date `Day`.
+const TS_TYPES: Types = Types {
+    bool: "boolean",
+    str: "string",
+    owned_str: None,
+    int: "bigint",
+    units: true,
+    date: Some("Day"),
+    optional: "@ | null",
+    boxed: &[],
+    enum_type: None,
+};
+
+/// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
+const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
+
+/// The sections of runtime/module.ts a module takes (in the file's order), and what each is for.
+const SECTIONS: &[(&str, Need)] = &[
+    ("wire", Need::Always),
+    ("record", Need::Always),
+    ("json_str", Need::Always),
+    ("days", Need::Dates),
+    ("date_str", Need::Dates),
+    ("check_int", Need::Counted),
+    ("refuse", Need::NotInteger),
+    ("wire_bool", Need::Boolean),
+    ("wire_str", Need::Text),
+    ("wire_day", Need::Date),
+    ("wire_member", Need::Enum),
+    ("parse_member", Need::Enums),
+    ("", Need::Arithmetic),
+];
 
 /// The flags every `tsc` run over generated TypeScript takes (the build and the lint):
 /// strict, erasable syntax only (TypeScript 5.8 and later), ES2022 without the DOM.
@@ -356,43 +390,25 @@ impl Ts<'_> {
     /// The type of a parameter or an output in the API: TypeScript's, or the JavaScript
     /// value it is (a unit or a date is a bigint there).
     fn api_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.ty {
-            BoundaryTy::Bool => "boolean".to_string(),
-            BoundaryTy::Str => "string".to_string(),
-            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
-            BoundaryTy::Int => "bigint".to_string(),
-            BoundaryTy::Unit(_) | BoundaryTy::Date if !self.typed => "bigint".to_string(),
-            BoundaryTy::Unit(_) | BoundaryTy::Date => self.brand(v).expect("a branded type"),
-        };
-        if var.optional {
-            format!("{base} | null")
+        self.types().boundary(self.plan, self.n, v)
+    }
+
+    fn types(&self) -> &'static Types {
+        if self.typed {
+            &TS_TYPES
         } else {
-            base
+            &JS_TYPES
         }
     }
 
     /// The type a value has inside the function (a number is the bigint it carries).
     fn local_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.kind {
-            Kind::Bool => "boolean".to_string(),
-            Kind::Str => "string".to_string(),
-            Kind::Enum(e) => self.n.enums[e].clone(),
-            Kind::Num => "bigint".to_string(),
-        };
-        if var.optional {
-            format!("{base} | null")
-        } else {
-            base
-        }
+        TS_TYPES.local(self.plan, self.n, v)
     }
 
     /// The parameters with their TypeScript types.
     fn params(&self) -> String {
-        let ps: Vec<String> =
-            self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.api_type(v))).collect();
-        ps.join(", ")
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.api_type(v)))
     }
 
     /// The parameters as the api's signature writes them in this flavour.
@@ -405,22 +421,11 @@ impl Ts<'_> {
     }
 
     fn args(&self) -> String {
-        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+        sig::args(self.plan, self.n)
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.api_type(*one),
-            _ => "Output".into(),
-        }
-    }
-
-    fn with_args(&self, args: &str, rest: &str) -> String {
-        if args.is_empty() {
-            rest.to_string()
-        } else {
-            format!("{args}, {rest}")
-        }
+        self.types().returns(self.plan, self.n)
     }
 
     /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
@@ -432,9 +437,9 @@ impl Ts<'_> {
         let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
         if self.typed {
             let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
-            self.with_args(&self.params(), &rest)
+            sig::then(&self.params(), &rest)
         } else {
-            self.with_args(&self.args(), &format!("{out}, {trace}, {tag} = \"\""))
+            sig::then(&self.args(), &format!("{out}, {trace}, {tag} = \"\""))
         }
     }
 
@@ -450,11 +455,7 @@ impl Ts<'_> {
     fn module(&self) -> String {
         let plan = self.plan;
         let mut o = Code::new("  ");
-        o.raw(&text::header(plan, "//"));
-        if let Some(about) = &plan.rule.about {
-            o.line("//");
-            o.line(format!("// {}", comment(about)));
-        }
+        o.raw(&sig::head(plan, "//"));
         o.line("//");
         if self.typed {
             o.line("// Every number is a bigint in its declared unit, each unit a branded bigint, a date its day");
@@ -608,7 +609,7 @@ impl Ts<'_> {
         walk::wire(plan, &mut Body { ts: self, o: &mut *o, pending: String::new() });
         o.line(format!("const {r} = {}({args});", n.core));
         let rest = format!("{r}[0], {}, {tag}", self.fired());
-        o.line(format!("return {}({});", n.record, self.with_args(&args, &rest)));
+        o.line(format!("return {}({});", n.record, sig::then(&args, &rest)));
         o.dedent();
         o.line("}");
         o.blank();
@@ -664,32 +665,7 @@ impl Ts<'_> {
     /// The sections of runtime/module.ts the rule uses, below the functions, in the file's order.
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let inputs = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
-        let mut used: Vec<String> = vec!["wire".into(), "record".into(), "json_str".into()];
-        if plan.dates {
-            used.extend(["days".into(), "date_str".into()]);
-        }
-        if inputs(|k| matches!(k, WireKind::Integer | WireKind::Date)) {
-            used.push("check_int".into());
-        }
-        if inputs(|k| !matches!(k, WireKind::Integer)) {
-            used.push("refuse".into());
-        }
-        if inputs(|k| *k == WireKind::Boolean) {
-            used.push("wire_bool".into());
-        }
-        if inputs(|k| *k == WireKind::Text) {
-            used.push("wire_str".into());
-        }
-        if inputs(|k| *k == WireKind::Date) {
-            used.push("wire_day".into());
-        }
-        if inputs(|k| matches!(k, WireKind::Enum(_))) {
-            used.push("wire_member".into());
-        }
-        if !plan.enums.is_empty() {
-            used.push("parse_member".into());
-        }
+        let mut used = sig::taken(plan, SECTIONS, "div_round");
         let mut calls = Calls::default();
         for c in &plan.door.constraints {
             calls.scan(&c.test);
@@ -706,13 +682,6 @@ impl Ts<'_> {
             }
         }
         used.extend(calls.0.iter().map(|s| s.to_string()));
-        for h in &plan.helpers {
-            used.push(match h {
-                Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
         for name in section_names(MODULE) {
             if used.iter().any(|u| u == name) {
                 o.raw(section(MODULE, MARK, name));
@@ -993,20 +962,10 @@ impl Hooks for Body<'_, '_> {
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
-    let mut o = String::from(
-        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated TypeScript and JavaScript, held to the reference\n// (vectors/_helpers.jsonl).\n\n",
-    );
-    o.push_str(section(RUNNER, MARK, "node"));
-    o.push_str("\n\n");
-    for m in RoundMode::ALL {
-        o.push_str(section(MODULE, MARK, &format!("div_round_{}", m.as_str())));
-        o.push_str("\n\n");
-    }
-    for name in ["mod", "isqrt"] {
-        o.push_str(section(MODULE, MARK, name));
-        o.push_str("\n\n");
-    }
-    o.push_str(section(HELPERS_RUNNER, MARK, "main"));
-    o.push('\n');
-    o
+    format!(
+        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated TypeScript and JavaScript, held to the reference\n// (vectors/_helpers.jsonl).\n\n{}\n\n{}\n\n{}\n",
+        section(RUNNER, MARK, "node"),
+        sig::helpers_text(MODULE, MARK, "\n\n"),
+        section(HELPERS_RUNNER, MARK, "main")
+    )
 }
