@@ -151,6 +151,10 @@ pub enum Need {
     Inputs,
     /// The rule declares an enum.
     Enums,
+    /// A truth value crosses the boundary (an input or an output).
+    Bools,
+    /// A quotient rounds to the nearest, a tie some way.
+    Halves,
     /// The arithmetic helpers the rule calls, each its section, in the plan's order.
     Arithmetic,
 }
@@ -171,6 +175,10 @@ impl Need {
             Need::Counted => input(|k| matches!(k, WireKind::Integer | WireKind::Date)),
             Need::Inputs => !plan.inputs.is_empty(),
             Need::Enums => !plan.enums.is_empty(),
+            Need::Bools => plan.inputs.iter().chain(&plan.outputs).any(|&v| plan.var(v).ty == BoundaryTy::Bool),
+            Need::Halves => plan.helpers.iter().any(|h| {
+                matches!(h, Helper::DivRound(RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven))
+            }),
             Need::Arithmetic => !plan.helpers.is_empty(),
         }
     }

@@ -13,9 +13,10 @@
 
 use super::api::Spelling;
 use super::naming::{self, Names};
-use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
-use super::text::{self, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -30,6 +31,37 @@ const RUNNER: &str = include_str!("runtime/runner.go");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.go");
 /// What starts a section of a runtime file.
 const MARK: &str = "// rulec:";
+
+/// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
+const TYPES: Types = Types {
+    bool: "bool",
+    str: "string",
+    owned_str: None,
+    int: "int64",
+    units: true,
+    date: Some("Date"),
+    optional: "*@",
+    boxed: &[],
+    enum_type: None,
+};
+
+/// The sections of runtime/module.go a package takes, in order, and what each is for: these,
+/// then the min and max its expressions take, then [`ARITHMETIC`].
+const SECTIONS: &[(&str, Need)] = &[
+    ("append_int", Need::Always),
+    ("append_json_string", Need::Always),
+    ("append_bool", Need::Bools),
+    ("append_date", Need::Dates),
+    ("days", Need::Dates),
+    ("wire_int", Need::Integer),
+    ("wire_bool", Need::Boolean),
+    ("wire_text", Need::Text),
+    ("wire_day", Need::Date),
+    ("wire_member", Need::Enum),
+    ("unknown_key", Need::Always),
+];
+
+const ARITHMETIC: &[(&str, Need)] = &[("", Need::Arithmetic), ("halfway", Need::Halves)];
 
 pub struct Go;
 
@@ -361,13 +393,7 @@ impl Spell<'_> {
 
     /// The type of a field of `Input` or `Output` (a pointer when optional).
     fn field_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = self.base_type(var.ty);
-        if var.optional {
-            format!("*{base}")
-        } else {
-            base
-        }
+        TYPES.boundary(self.plan, self.n, v)
     }
 
     fn kind_type(&self, k: Kind) -> String {
@@ -381,12 +407,7 @@ impl Spell<'_> {
 
     /// The type a value has inside the functions: a number is the int64 it carries.
     fn local_type(&self, v: VarId) -> String {
-        let base = self.kind_type(self.plan.var(v).kind);
-        if self.plan.var(v).optional {
-            format!("*{base}")
-        } else {
-            base
-        }
+        TYPES.local(self.plan, self.n, v)
     }
 
     /// Whether the field's type is a defined type over the local's int64.
@@ -414,10 +435,7 @@ impl Spell<'_> {
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.field_type(*one),
-            _ => "Output".into(),
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     /// The value returned beside an error.
@@ -461,11 +479,7 @@ impl Spell<'_> {
     fn module(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("\t");
-        o.raw(&text::header(plan, "//"));
-        if let Some(about) = &plan.rule.about {
-            o.line("//");
-            o.line(format!("// {}", comment(about)).trim_end());
-        }
+        o.raw(&sig::head(plan, "//"));
         o.blank();
         o.line(format!(
             "// Package {} is the rule {} (version {}): call {}, or {} for the rows that matched too.",
@@ -485,10 +499,10 @@ impl Spell<'_> {
             o.blank();
         }
         if plan.dates {
-            self.sections(&mut o, &["date_type"]);
+            sig::sections(&mut o, MODULE, MARK, &["date_type"], "\n\n");
         }
         self.enums(&mut o);
-        self.sections(&mut o, &["errors"]);
+        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         o.line("// Input holds the rule's inputs, in the order it declares them.");
         self.strukt(&mut o, "Input", &plan.inputs);
         if plan.outputs.len() > 1 {
@@ -499,14 +513,6 @@ impl Spell<'_> {
         self.record(&mut o);
         self.helpers(&mut o);
         o.finish()
-    }
-
-    /// Sections of the runtime file, each followed by a blank line.
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            o.raw(section(MODULE, MARK, name));
-            o.raw("\n\n");
-        }
     }
 
     /// A struct of fields `Name Type`, aligned as gofmt aligns them.
@@ -713,30 +719,7 @@ impl Spell<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let class = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
-        let boundary = plan.inputs.iter().chain(&plan.outputs);
-        let mut names: Vec<String> = vec!["append_int".into(), "append_json_string".into()];
-        if boundary.clone().any(|&v| plan.var(v).ty == BoundaryTy::Bool) {
-            names.push("append_bool".into());
-        }
-        if plan.dates {
-            names.push("append_date".into());
-            names.push("days".into());
-        }
-        for (kind, name) in [
-            (WireKind::Integer, "wire_int"),
-            (WireKind::Boolean, "wire_bool"),
-            (WireKind::Text, "wire_text"),
-            (WireKind::Date, "wire_day"),
-        ] {
-            if plan.door.inputs.iter().any(|i| i.kind == kind) {
-                names.push(name.into());
-            }
-        }
-        if class(|k| matches!(k, WireKind::Enum(_))) {
-            names.push("wire_member".into());
-        }
-        names.push("unknown_key".into());
+        let mut names = sig::taken(plan, SECTIONS, "div_round");
         let mut all = Vec::new();
         for e in exprs(plan) {
             nodes(e, &mut all);
@@ -755,37 +738,25 @@ impl Spell<'_> {
             }
         }
         names.extend(min_max.into_iter().map(String::from));
-        let mut half = false;
-        for h in &plan.helpers {
-            names.push(match h {
-                Helper::DivRound(m) => {
-                    half |= matches!(m, RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven);
-                    format!("div_round_{}", m.as_str())
-                }
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
-        if half {
-            names.push("halfway".into());
-        }
+        names.extend(sig::taken(plan, ARITHMETIC, "div_round"));
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.sections(o, &names);
+        sig::sections(o, MODULE, MARK, &names, "\n\n");
     }
 
     fn runner(&self) -> String {
-        let mut o = text::header(self.plan, "//");
-        o.push_str("//\n");
-        let body = section(RUNNER, MARK, "main")
-            .replace("rulec/rulec_rule", &module_path(&self.n.module))
-            .replace("rulec_wire", &self.n.wire)
-            .replace("\"rulec_not_an_object\"", &go_str(&self.plan.door.not_an_object));
-        o.push_str("// Build (in the package's folder): GOPROXY=off go build -o runner ./cmd/runner\n\n");
-        o.push_str(&body);
-        o.push_str("\n\n");
-        o.push_str(section(MODULE, MARK, "append_json_string"));
-        o.push('\n');
-        o
+        let template = format!(
+            "// Build (in the package's folder): GOPROXY=off go build -o runner ./cmd/runner\n\n{}\n\n{}\n",
+            section(RUNNER, MARK, "main"),
+            section(MODULE, MARK, "append_json_string")
+        );
+        let not_an_object = go_str(&self.plan.door.not_an_object);
+        let fills = [
+            ("rulec/rulec_rule", module_path(&self.n.module)),
+            ("rulec_wire", self.n.wire.clone()),
+            ("\"rulec_not_an_object\"", not_an_object),
+        ];
+        let fills: Vec<(&str, &str)> = fills.iter().map(|(p, v)| (*p, v.as_str())).collect();
+        sig::runner(self.plan, "//", "", &template, &fills)
     }
 }
 
@@ -1137,8 +1108,8 @@ fn helpers_runner() -> String {
     );
     o.push_str(section(HELPERS_RUNNER, MARK, "main"));
     o.push_str("\n\n");
-    let mut names: Vec<String> = RoundMode::ALL.iter().map(|m| format!("div_round_{}", m.as_str())).collect();
-    names.extend(["halfway", "mod", "isqrt"].map(String::from));
+    let mut names = sig::every_helper("div_round");
+    names.insert(RoundMode::ALL.len(), "halfway".into());
     let parts: Vec<&str> = names.iter().map(|n| section(MODULE, MARK, n)).collect();
     o.push_str(&parts.join("\n\n"));
     o.push('\n');
