@@ -9,9 +9,10 @@
 
 use super::api::{self, Spelling};
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Role, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM, TOP};
-use super::text::{self, c_string, comment, section, Code};
+use super::sig::{self, Need, Types};
+use super::text::{c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -25,6 +26,32 @@ const RUNNER: &str = include_str!("runtime/runner.rs");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rs");
 const WASI_HOST: &str = include_str!("runtime/wasi.mjs");
 const MARK: &str = "// rulec:";
+
+/// Rust's types: i64 inside the functions, a unit or a date its newtype, a parameter's text
+/// borrowed and an output's owned.
+const TYPES: Types = Types {
+    bool: "bool",
+    str: "&str",
+    owned_str: Some("String"),
+    int: "i64",
+    units: true,
+    date: Some("Date"),
+    optional: "Option<@>",
+    boxed: &[],
+    enum_type: None,
+};
+
+/// The sections of runtime/module.rs a module takes, in order, and what each is for (then
+/// `date_str` when a date crosses the boundary, then the arithmetic).
+const SECTIONS: &[(&str, Need)] = &[
+    ("wire_get", Need::Inputs),
+    ("wire_int", Need::Integer),
+    ("wire_bool", Need::Boolean),
+    ("wire_str", Need::Text),
+    ("wire_member", Need::Enum),
+    ("wire_day", Need::Date),
+    ("json_str", Need::Always),
+];
 
 pub struct Rust;
 
@@ -392,53 +419,24 @@ impl Rs<'_> {
 
     /// The type of a parameter (borrowed text) or an output (owned) in the API.
     fn api_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.ty {
-            BoundaryTy::Bool => "bool".to_string(),
-            BoundaryTy::Int => "i64".to_string(),
-            BoundaryTy::Str if var.role == Role::Output => "String".to_string(),
-            BoundaryTy::Str => "&str".to_string(),
-            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
-            BoundaryTy::Unit(_) | BoundaryTy::Date => self.wrapper(v).expect("a newtype").to_string(),
-        };
-        if var.optional {
-            format!("Option<{base}>")
-        } else {
-            base
-        }
+        TYPES.boundary(self.plan, self.n, v)
     }
 
     /// The type a value has inside the functions: a number is the integer it carries.
     fn local_type(&self, v: VarId) -> String {
-        let var = self.plan.var(v);
-        let base = match var.kind {
-            Kind::Bool => "bool".to_string(),
-            Kind::Str => "&str".to_string(),
-            Kind::Enum(e) => self.n.enums[e].clone(),
-            Kind::Num => "i64".to_string(),
-        };
-        if var.optional {
-            format!("Option<{base}>")
-        } else {
-            base
-        }
+        TYPES.local(self.plan, self.n, v)
     }
 
     fn params(&self) -> String {
-        let ps: Vec<String> =
-            self.plan.inputs.iter().map(|&v| format!("{}: {}", self.n.vars[v], self.api_type(v))).collect();
-        ps.join(", ")
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.api_type(v)))
     }
 
     fn args(&self) -> String {
-        self.plan.inputs.iter().map(|&v| self.n.vars[v].clone()).collect::<Vec<_>>().join(", ")
+        sig::args(self.plan, self.n)
     }
 
     fn returns(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => self.api_type(*one),
-            _ => "Output".into(),
-        }
+        TYPES.returns(self.plan, self.n)
     }
 
     fn traced_returns(&self) -> String {
@@ -455,11 +453,9 @@ impl Rs<'_> {
             "String" => "&str".to_string(),
             ret => format!("&{ret}"),
         };
-        let mut ps = vec![self.params()];
-        ps.retain(|p| !p.is_empty());
         let (l_out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        ps.push(format!("{l_out}: {out}, {trace}: &[Fired], {tag}: &str"));
-        format!("pub fn {}({}) -> String", self.n.record, ps.join(", "))
+        let ps = sig::then(&self.params(), &format!("{l_out}: {out}, {trace}: &[Fired], {tag}: &str"));
+        format!("pub fn {}({ps}) -> String", self.n.record)
     }
 
     /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
@@ -493,11 +489,7 @@ impl Rs<'_> {
     fn module(&self) -> String {
         let plan = self.plan;
         let mut o = Code::new("    ");
-        o.raw(&text::header(plan, "//"));
-        if let Some(about) = &plan.rule.about {
-            o.line("//");
-            o.line(format!("// {}", comment(about)));
-        }
+        o.raw(&sig::head(plan, "//"));
         o.blank();
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
@@ -613,8 +605,7 @@ impl Rs<'_> {
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         let (args, ret, inputs) = (self.args(), self.returns(), plan.inputs.len());
-        let about = plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name));
-        o.line(format!("/// {}", comment(&about)));
+        o.line(format!("/// {}", comment(&sig::about(plan))));
         o.line("///");
         o.line("/// # Errors");
         o.line("///");
@@ -789,37 +780,17 @@ impl Rs<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let has = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
-        let mut names: Vec<String> = Vec::new();
-        if !plan.inputs.is_empty() {
-            names.push("wire_get".into());
+        let mut names = sig::taken(plan, SECTIONS, "quot");
+        if api::has_dates(plan) {
+            names.push("date_str".into());
         }
-        for (kind, name) in [
-            (has(|k| *k == WireKind::Integer), "wire_int"),
-            (has(|k| *k == WireKind::Boolean), "wire_bool"),
-            (has(|k| *k == WireKind::Text), "wire_str"),
-            (has(|k| matches!(k, WireKind::Enum(_))), "wire_member"),
-            (has(|k| *k == WireKind::Date), "wire_day"),
-            (true, "json_str"),
-            (api::has_dates(plan), "date_str"),
-        ] {
-            if kind {
-                names.push(name.into());
-            }
-        }
-        for h in &plan.helpers {
-            names.push(match h {
-                Helper::DivRound(m) => quot_fn(*m),
-                Helper::Mod => "mod".into(),
-                Helper::Isqrt => "isqrt".into(),
-            });
-        }
+        names.extend(sig::taken(plan, &[("", Need::Arithmetic)], "quot"));
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         self.sections(o, &names);
     }
 
     fn runner(&self) -> String {
-        let mut o = text::header(self.plan, "//");
+        let mut o = super::text::header(self.plan, "//");
         o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
         o.push_str(&format!("// Build: rustc --edition 2021 -O {}_runner.rs\n\n", self.plan.rule.base));
         let body = [section(RUNNER, MARK, "runner"), &answer(self.plan, self.n)].join("\n\n");
@@ -1141,8 +1112,7 @@ fn helpers_runner() -> String {
 pub(crate) fn helpers_case() -> String {
     let mut o = section(HELPERS_RUNNER, MARK, "case").to_string();
     o.push('\n');
-    let arithmetic = RoundMode::ALL.iter().map(|m| quot_fn(*m)).chain(["mod".to_string(), "isqrt".to_string()]);
-    for name in arithmetic {
+    for name in sig::every_helper("quot") {
         o.push('\n');
         o.push_str(section(MODULE, MARK, &name));
         o.push('\n');
