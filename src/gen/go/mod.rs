@@ -33,17 +33,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.go");
 const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
-const TYPES: Types = Types {
-    bool: "bool",
-    str: "string",
-    owned_str: None,
-    int: "int64",
-    units: true,
-    date: Some("Date"),
-    optional: "*@",
-    boxed: &[],
-    enum_type: None,
-};
+const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
 
 /// The sections of runtime/module.go a package takes, in order, and what each is for: these,
 /// then the min and max its expressions take, then [`ARITHMETIC`].

@@ -23,17 +23,8 @@ const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.java");
 const MARK: &str = "    // rulec:";
 
 /// Java's types: `long` for every number and day, boxed when optional.
-const TYPES: Types = Types {
-    bool: "boolean",
-    str: "String",
-    owned_str: None,
-    int: "long",
-    units: false,
-    date: None,
-    optional: "@",
-    boxed: &[("boolean", "Boolean"), ("long", "Long")],
-    enum_type: None,
-};
+const TYPES: Types =
+    Types { boxed: &[("boolean", "Boolean"), ("long", "Long")], ..Types::plain("boolean", "String", "long", "@") };
 
 /// The sections of runtime/Module.java a class takes, in order, and what each is for.
 const SECTIONS: &[(&str, Need)] = &[

@@ -22,8 +22,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.php");
 const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
-const TYPES: Types =
-    Types { bool: "bool", str: "string", owned_str: None, int: "int", units: false, date: None, optional: "?@", boxed: &[], enum_type: None };
+const TYPES: Types = Types::plain("bool", "string", "int", "?@");
 
 /// The sections of runtime/module.php a module takes, in order, and what each is for.
 const SECTIONS: &[(&str, Need)] = &[

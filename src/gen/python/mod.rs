@@ -23,17 +23,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.py");
 const MARK: &str = "# rulec:";
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
-const TYPES: Types = Types {
-    bool: "bool",
-    str: "str",
-    owned_str: None,
-    int: "int",
-    units: true,
-    date: Some("Date"),
-    optional: "@ | None",
-    boxed: &[],
-    enum_type: None,
-};
+const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
 
 /// The sections of runtime/module.py a module takes, in order, and what each is for.
 const SECTIONS: &[(&str, Need)] = &[

@@ -26,17 +26,7 @@ const PROLOG: &str = "# frozen_string_literal: true\n\n";
 
 /// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
 /// enum the alias of the union of its values.
-const TYPES: Types = Types {
-    bool: "bool",
-    str: "String",
-    owned_str: None,
-    int: "Integer",
-    units: false,
-    date: None,
-    optional: "@?",
-    boxed: &[],
-    enum_type: Some(enum_alias),
-};
+const TYPES: Types = Types { enum_type: Some(enum_alias), ..Types::plain("bool", "String", "Integer", "@?") };
 
 /// The RBS type alias of an enum: the union of its values.
 fn enum_alias(name: &str) -> String {

@@ -30,15 +30,10 @@ const MARK: &str = "// rulec:";
 /// Rust's types: i64 inside the functions, a unit or a date its newtype, a parameter's text
 /// borrowed and an output's owned.
 const TYPES: Types = Types {
-    bool: "bool",
-    str: "&str",
     owned_str: Some("String"),
-    int: "i64",
     units: true,
     date: Some("Date"),
-    optional: "Option<@>",
-    boxed: &[],
-    enum_type: None,
+    ..Types::plain("bool", "&str", "i64", "Option<@>")
 };
 
 /// The sections of runtime/module.rs a module takes, in order, and what each is for (then

@@ -22,17 +22,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.swift");
 const MARK: &str = "// rulec:";
 
 /// Swift's types: Int64 for every number and day, a unit its struct.
-const TYPES: Types = Types {
-    bool: "Bool",
-    str: "String",
-    owned_str: None,
-    int: "Int64",
-    units: true,
-    date: None,
-    optional: "@?",
-    boxed: &[],
-    enum_type: None,
-};
+const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int64", "@?") };
 
 /// The sections of runtime/Module.swift a module takes, in order, and what each is for.
 const SECTIONS: &[(&str, Need)] = &[

@@ -31,17 +31,8 @@ const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.ts");
 const MARK: &str = "// rulec:";
 
 /// TypeScript's types: every number a bigint, a unit its brand, a date `Day`.
-const TS_TYPES: Types = Types {
-    bool: "boolean",
-    str: "string",
-    owned_str: None,
-    int: "bigint",
-    units: true,
-    date: Some("Day"),
-    optional: "@ | null",
-    boxed: &[],
-    enum_type: None,
-};
+const TS_TYPES: Types =
+    Types { units: true, date: Some("Day"), ..Types::plain("boolean", "string", "bigint", "@ | null") };
 
 /// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
 const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
