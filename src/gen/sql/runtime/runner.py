@@ -147,19 +147,13 @@ def greatest(*xs: Any) -> Any:
     return max(there) if there else None
 
 
+# rulec-copy: module.py isqrt
+
+
 def isqrt(x: Any) -> Any:
-    """rulec_isqrt as the function file defines it: the largest r with r * r <= x, by a
-    binary search over whole numbers; NULL for NULL (STRICT)."""
-    if x is None:
-        return None
-    lo, hi = 0, min(3037000499, max(int(x), 0))
-    while lo < hi:
-        mid = lo + (hi - lo + 1) // 2
-        if mid * mid <= x:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """rulec_isqrt as the function file defines it: the largest r with r * r <= x (for a
+    whole r, r * r <= x and r * r <= int(x) are one test); NULL for NULL (STRICT)."""
+    return None if x is None else _isqrt(int(x))
 
 
 def sqlite(query: str, relation: str, columns: list[str], rows: list[list[Any]]) -> list[dict[str, Any]]:
