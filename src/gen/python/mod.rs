@@ -5,6 +5,8 @@
 //! `typing` and nothing else; a date is its day number (`Date`, a NewType over int), with
 //! `date_of` and `date_from_wire` to make one. The fixed text is `runtime/module.py`.
 
+pub mod shared;
+
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
@@ -540,7 +542,8 @@ impl Py<'_> {
     }
 
     fn runner(&self) -> String {
-        sig::runner(self.plan, "#", "", RUNNER, &[("rulec_rule", &self.n.module), ("rulec_wire", &self.n.wire)])
+        let runner = shared::copy(RUNNER);
+        sig::runner(self.plan, "#", "", &runner, &[("rulec_rule", &self.n.module), ("rulec_wire", &self.n.wire)])
     }
 
     /// `x`'s wire form, as an expression giving its JSON text.
