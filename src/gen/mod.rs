@@ -7,6 +7,7 @@ pub mod naming;
 pub mod plan;
 pub mod printer;
 pub mod serve;
+pub mod stmt;
 pub mod text;
 pub mod walk;
 

@@ -16,6 +16,7 @@ use super::naming::{self, Names};
 use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::text::{self, comment, section, Code};
+use super::stmt::{Blocks, Refusal, Switch};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -924,6 +925,48 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        if_: "if @ {",
+        else_if: "} else if @ {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: "",
+        sigil: "",
+        field: "@.@",
+        else_when_true: false,
+        switch: Some(Switch {
+            open: "switch @ {",
+            case: "case @:",
+            default: "default:",
+            close: "",
+        }),
+    };
+
+    fn out(&mut self) -> &mut Code {
+        self.o
+    }
+
+    fn plan(&self) -> &Plan {
+        self.g.plan
+    }
+
+    fn names(&self) -> &Names {
+        self.g.n
+    }
+
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.g.print(e, min)
+    }
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => self.fail(input_error(s, v)),
+            Refusal::Contradiction(s) => self.fail(format!("&RuleContradictionError{{What: {}}}", go_str(s))),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         let x = self.g.n.vars[input.var].clone();
         self.read.insert(input.var);

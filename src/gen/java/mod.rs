@@ -9,6 +9,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::text::{self, c_string, comment, section, Code};
+use super::stmt::{Blocks, Refusal, Switch};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -732,6 +733,48 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        if_: "if (@) {",
+        else_if: "} else if (@) {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: ";",
+        sigil: "",
+        field: "@.@()",
+        else_when_true: false,
+        switch: Some(Switch {
+            open: "switch (@) {",
+            case: "case @ -> {",
+            default: "default -> {",
+            close: "}",
+        }),
+    };
+
+    fn out(&mut self) -> &mut Code {
+        self.o
+    }
+
+    fn plan(&self) -> &Plan {
+        self.j.plan
+    }
+
+    fn names(&self) -> &Names {
+        self.j.n
+    }
+
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.j.print(e, min)
+    }
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => format!("throw new RuleInputError({}, {});", lit(s), v.unwrap_or("null")),
+            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", lit(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         let x = self.j.n.vars[input.var].clone();
         if checks.contains(&Check::Missing) {

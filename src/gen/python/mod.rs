@@ -9,6 +9,7 @@ use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::text::{self, comment, section, Code};
+use super::stmt::{Blocks, Refusal};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -718,6 +719,44 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        if_: "if @:",
+        else_if: "elif @:",
+        else_: "else:",
+        end: "",
+        comment: "#",
+        beside: Some("  # "),
+        semi: "",
+        sigil: "",
+        field: "@.@",
+        else_when_true: false,
+        switch: None,
+    };
+
+    fn out(&mut self) -> &mut Code {
+        self.o
+    }
+
+    fn plan(&self) -> &Plan {
+        self.py.plan
+    }
+
+    fn names(&self) -> &Names {
+        self.py.n
+    }
+
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.py.print(e, min)
+    }
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, None) => format!("raise RuleInputError({})", py_str(s)),
+            Refusal::Input(s, Some(v)) => format!("raise RuleInputError({}, {v})", py_str(s)),
+            Refusal::Contradiction(s) => format!("raise RuleContradictionError({})", py_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");
         let x = self.py.n.vars[input.var].clone();

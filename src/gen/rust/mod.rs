@@ -12,6 +12,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Role, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM, TOP};
 use super::text::{self, c_string, comment, section, Code};
+use super::stmt::{Blocks, Refusal};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -913,6 +914,45 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        if_: "if @ {",
+        else_if: "} else if @ {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: ";",
+        sigil: "",
+        field: "@.@",
+        else_when_true: true,
+        switch: None,
+    };
+
+    fn out(&mut self) -> &mut Code {
+        self.o
+    }
+
+    fn plan(&self) -> &Plan {
+        self.rs.plan
+    }
+
+    fn names(&self) -> &Names {
+        self.rs.n
+    }
+
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.rs.print(e, min)
+    }
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => {
+                format!("return Err(RuleError::Input {{ what: {}, value: {} }});", rs_str(s), v.unwrap_or("None"))
+            }
+            Refusal::Contradiction(s) => format!("return Err(RuleError::Contradiction {{ what: {} }});", rs_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");
         self.range(input);

@@ -8,6 +8,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::text::{self, c_string, comment, section, Code};
+use super::stmt::{Blocks, Refusal};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -517,6 +518,43 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        if_: "if @ {",
+        else_if: "} else if @ {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: "",
+        sigil: "",
+        field: "@.@",
+        else_when_true: false,
+        switch: None,
+    };
+
+    fn out(&mut self) -> &mut Code {
+        self.o
+    }
+
+    fn plan(&self) -> &Plan {
+        self.s.plan
+    }
+
+    fn names(&self) -> &Names {
+        self.s.n
+    }
+
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.s.print(e, min)
+    }
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => format!("throw RuleError.input(what: {}, value: {})", lit(s), v.unwrap_or("nil")),
+            Refusal::Contradiction(s) => format!("throw RuleError.contradiction(what: {})", lit(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         let x = self.s.n.vars[input.var].clone();
         if checks.contains(&Check::Range) {

@@ -16,6 +16,7 @@ use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Form, Part, Syntax, ATOM, TOP};
 use super::text::{self, c_string, comment, section, Code};
+use super::stmt::{Blocks, Refusal};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -825,6 +826,43 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        if_: "if (@) {",
+        else_if: "} else if (@) {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: ";",
+        sigil: "",
+        field: "@.@",
+        else_when_true: false,
+        switch: None,
+    };
+
+    fn out(&mut self) -> &mut Code {
+        self.o
+    }
+
+    fn plan(&self) -> &Plan {
+        self.ts.plan
+    }
+
+    fn names(&self) -> &Names {
+        self.ts.n
+    }
+
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.ts.print(e, min)
+    }
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => format!("throw new RuleInputError({}, {});", js_str(s), v.unwrap_or("null")),
+            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", js_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
         let x = self.ts.n.vars[input.var].clone();
