@@ -40,6 +40,55 @@ pub struct Blocks {
     pub switch: Option<Switch>,
 }
 
+impl Blocks {
+    /// The C family's: `if (@) {`, `} else if (@) {`, `} else {`, `}`, `//`, `;`.
+    pub const PARENS: Blocks = Blocks {
+        if_: "if (@) {",
+        else_if: "} else if (@) {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: ";",
+        sigil: "",
+        field: "@.@",
+        else_when_true: false,
+        switch: None,
+    };
+    /// Braces with no parentheses around the condition and no `;` (Go, Swift).
+    pub const BARE: Blocks = Blocks { if_: "if @ {", else_if: "} else if @ {", semi: "", ..Blocks::PARENS };
+    /// Keywords closed by `end`, `#` comments beside the statement (Ruby).
+    pub const KEYWORDS: Blocks = Blocks {
+        if_: "if @",
+        else_if: "elsif @",
+        else_: "else",
+        end: "end",
+        comment: "#",
+        beside: Some(" # "),
+        ..Blocks::BARE
+    };
+}
+
+/// The required methods every backend's `Body { o, <spelling> }` gives alike: its writer, and
+/// the plan, the names and the expression printer of its spelling (`$s`, which has `plan` and `n`).
+#[macro_export]
+macro_rules! spelled_by {
+    ($s:ident) => {
+        fn out(&mut self) -> &mut $crate::gen::text::Code {
+            self.o
+        }
+        fn plan(&self) -> &$crate::gen::plan::Plan {
+            self.$s.plan
+        }
+        fn names(&self) -> &$crate::gen::naming::Names {
+            self.$s.n
+        }
+        fn expr(&self, e: &$crate::gen::plan::Expr, min: u8) -> String {
+            $crate::gen::printer::Syntax::print(self.$s, e, min)
+        }
+    };
+}
+
 /// The `switch` over an enum column of a table's [`Decision`].
 pub struct Switch {
     /// `switch (@) {`
@@ -50,6 +99,8 @@ pub struct Switch {
     pub default: &'static str,
     /// What closes a case (`}`), or nothing.
     pub close: &'static str,
+    /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
+    pub indent: bool,
 }
 
 /// Why a call stops.
@@ -298,7 +349,9 @@ pub trait Hooks {
             }
             Decision::Switch { column, arms } => {
                 self.line(&sw.open.replace('@', &self.name(*column)));
-                self.out().indent();
+                if sw.indent {
+                    self.out().indent();
+                }
                 let kind = self.plan().var(*column).kind;
                 let cases = arms.iter().map(|(values, then)| {
                     let labels: Vec<String> = values.iter().map(|&i| self.case_label(kind, i)).collect();
@@ -314,7 +367,9 @@ pub trait Hooks {
                         self.line(sw.close);
                     }
                 }
-                self.out().dedent();
+                if sw.indent {
+                    self.out().dedent();
+                }
                 self.close();
             }
         }

@@ -7,8 +7,8 @@
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Expr, Helper, InputDoor, Kind, Node, Plan};
 use super::printer::{Form, Part, Syntax, ATOM};
-use super::text::{self, comment, section, Code};
 use super::stmt::{Blocks, Refusal};
+use super::text::{self, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -544,35 +544,8 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
-    const BLOCKS: Blocks = Blocks {
-        if_: "if (@) {",
-        else_if: "} elseif (@) {",
-        else_: "} else {",
-        end: "}",
-        comment: "//",
-        beside: None,
-        semi: ";",
-        sigil: "$",
-        field: "@->@",
-        else_when_true: false,
-        switch: None,
-    };
-
-    fn out(&mut self) -> &mut Code {
-        self.o
-    }
-
-    fn plan(&self) -> &Plan {
-        self.p.plan
-    }
-
-    fn names(&self) -> &Names {
-        self.p.n
-    }
-
-    fn expr(&self, e: &Expr, min: u8) -> String {
-        self.p.print(e, min)
-    }
+    const BLOCKS: Blocks = Blocks { else_if: "} elseif (@) {", sigil: "$", field: "@->@", ..Blocks::PARENS };
+    crate::spelled_by!(p);
 
     fn refusal(&self, r: Refusal) -> String {
         match r {
