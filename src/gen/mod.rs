@@ -8,6 +8,7 @@ pub mod plan;
 pub mod printer;
 pub mod serve;
 pub mod sig;
+pub mod stmt;
 pub mod text;
 pub mod walk;
 

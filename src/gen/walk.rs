@@ -2,7 +2,8 @@
 //! each piece. It decides which checks a function makes, in which order the steps come and
 //! what a table is written as; the hooks ([`Hooks`]) only print.
 
-use super::plan::{Constraint, Expr, InputDoor, Piece, Plan, Row, Step, TablePlan};
+use super::plan::{Expr, InputDoor, Piece, Plan, Step, TablePlan};
+pub use super::stmt::Hooks;
 use crate::eval::wire::WireKind;
 use crate::lang::{Class, Lang};
 use crate::sema::VarId;
@@ -32,44 +33,21 @@ pub fn class(kind: WireKind) -> Class {
     }
 }
 
-/// What a language spells for the walker.
-pub trait Hooks {
-    /// The checks of one input the function makes, in order. An optional input is checked
-    /// only when it holds a value (`Missing` is then never asked).
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]);
-    /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
-    fn constraint(&mut self, c: &Constraint);
-    fn define(&mut self, var: VarId, value: &Expr);
-    /// A table the language writes in a function of its own (which writes it with
-    /// [`table`]): the call deciding it in place, and `true`; `false` to write it in place.
-    fn table_call(&mut self, _t: &TablePlan) -> bool {
-        false
-    }
-    /// Before anything else of a table: its comment.
-    fn table_open(&mut self, t: &TablePlan);
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str);
-    /// The whole table as one match over its shape, when the language has the idiom;
-    /// `false` to have it written row by row.
-    fn table_match(&mut self, _t: &TablePlan) -> bool {
-        false
-    }
-    /// A result variable, before the rows assign it.
-    fn declare(&mut self, var: VarId);
-    /// One row: `first` when no row is above it.
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool);
-    /// After the last row.
-    fn no_row(&mut self, t: &TablePlan);
-    /// The wire door: read one input out of the caller's object (missing, kind, range).
-    fn wire_input(&mut self, input: &InputDoor);
-    /// The wire door: refuse the first key that is not an input.
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str);
-    fn record_text(&mut self, json: &str);
-    fn record_value(&mut self, var: VarId, from: Source);
-}
-
 /// The entry guard of the function the caller calls: every check its types leave open.
 pub fn guard(plan: &Plan, lang: Lang, h: &mut impl Hooks) {
+    for (input, checks) in checks(plan, lang) {
+        h.guard_input(input, &checks);
+    }
+    for c in &plan.door.constraints {
+        h.constraint(c);
+    }
+}
+
+/// The inputs the entry guard checks, each with its checks in the door's order: those the
+/// language's types leave open (an optional input is checked only when it holds a value).
+pub fn checks(plan: &Plan, lang: Lang) -> Vec<(&InputDoor, Vec<Check>)> {
     let g = lang.guard();
+    let mut out = Vec::new();
     for input in &plan.door.inputs {
         let c = class(input.kind);
         let mut checks = Vec::new();
@@ -83,12 +61,10 @@ pub fn guard(plan: &Plan, lang: Lang, h: &mut impl Hooks) {
             checks.push(Check::Range);
         }
         if !checks.is_empty() {
-            h.guard_input(input, &checks);
+            out.push((input, checks));
         }
     }
-    for c in &plan.door.constraints {
-        h.constraint(c);
-    }
+    out
 }
 
 /// The rule's steps in evaluation order.

@@ -13,9 +13,10 @@
 
 use super::api::Spelling;
 use super::naming::{self, Names};
-use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -767,27 +768,12 @@ struct Body<'a, 'b> {
 }
 
 impl Body<'_, '_> {
-    fn expr(&self, e: &Expr) -> String {
-        self.g.top(e)
-    }
-
     /// `return …, err` from the function being written.
     fn fail(&self, err: String) -> String {
         match self.at {
             At::Core => format!("return {}, {}{{}}, {err}", self.g.zero(), self.g.rows_type()),
             At::Wire => format!("return \"\", {err}"),
         }
-    }
-
-    fn refuse(&mut self, test: &str, what: &str, value: Option<&str>) {
-        let err = input_error(what, value);
-        emit(self.o, &format!("if {test} {{"));
-        self.o.line(format!("\t{}", self.fail(err)));
-        self.o.line("}");
-    }
-
-    fn contradiction(&mut self, what: &str) {
-        self.o.line(self.fail(format!("&RuleContradictionError{{What: {}}}", go_str(what))));
     }
 
     /// `x < lo || x > hi` of an input's range (over the values of an ordered enum).
@@ -805,13 +791,13 @@ impl Body<'_, '_> {
     fn store(&mut self, v: VarId, value: &Expr) {
         let x = self.g.n.vars[v].clone();
         if let Node::If(c, a, b) = &value.node {
-            emit(self.o, &format!("if {} {{", self.expr(c)));
+            emit(self.o, &format!("if {} {{", self.g.top(c)));
             self.o.indent();
             self.store(v, a);
             self.o.dedent();
             let mut rest: &Expr = b;
             while let Node::If(c, a, b) = &rest.node {
-                emit(self.o, &format!("}} else if {} {{", self.expr(c)));
+                emit(self.o, &format!("}} else if {} {{", self.g.top(c)));
                 self.o.indent();
                 self.store(v, a);
                 self.o.dedent();
@@ -825,7 +811,7 @@ impl Body<'_, '_> {
             return;
         }
         if !self.g.plan.var(v).optional {
-            emit(self.o, &format!("{x} = {}", self.expr(value)));
+            emit(self.o, &format!("{x} = {}", self.g.top(value)));
             return;
         }
         match &value.node {
@@ -833,58 +819,26 @@ impl Body<'_, '_> {
             Node::Var(y) if self.g.plan.var(*y).optional => self.o.line(format!("{x} = {}", self.g.n.vars[*y])),
             _ => {
                 self.o.line(format!("{x} = new({})", self.g.kind_type(self.g.plan.var(v).kind)));
-                emit(self.o, &format!("*{x} = {}", self.expr(value)));
-            }
-        }
-    }
-
-    /// The statements of a row that fired: what it stores, and its number.
-    fn fire(&mut self, t: &TablePlan, row: &Row) {
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)).trim_end());
-        for (v, value) in &row.assigns {
-            self.store(*v, value);
-        }
-        self.o.line(format!("{} = {}", self.g.n.slots[t.slot], row.n));
-    }
-
-    /// One level of a table written as a decision over its columns (a `switch` on an enum,
-    /// an `if` on a boolean), down to the first row each case reaches.
-    fn decide(&mut self, t: &TablePlan, tree: &Decision) {
-        match tree {
-            Decision::Row(r) => self.fire(t, &t.rows[*r]),
-            Decision::NoRow => self.contradiction(&t.no_row),
-            Decision::Bool { column, yes, no } => {
-                self.o.line(format!("if {} {{", self.g.n.vars[*column]));
-                self.o.indent();
-                self.decide(t, yes);
-                self.o.dedent();
-                self.o.line("} else {");
-                self.o.indent();
-                self.decide(t, no);
-                self.o.dedent();
-                self.o.line("}");
-            }
-            Decision::Switch { column, arms } => {
-                self.o.line(format!("switch {} {{", self.g.n.vars[*column]));
-                let kind = self.g.plan.var(*column).kind;
-                for (values, sub) in arms {
-                    let vs: Vec<String> = values.iter().map(|&i| self.g.member(kind, i)).collect();
-                    self.o.line(format!("case {}:", vs.join(", ")));
-                    self.o.indent();
-                    self.decide(t, sub);
-                    self.o.dedent();
-                }
-                self.o.line("default:");
-                self.o.indent();
-                self.contradiction(&t.no_row);
-                self.o.dedent();
-                self.o.line("}");
+                emit(self.o, &format!("*{x} = {}", self.g.top(value)));
             }
         }
     }
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
+        ..Blocks::BARE
+    };
+    crate::spelled_by!(g);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => self.fail(input_error(s, v)),
+            Refusal::Contradiction(s) => self.fail(format!("&RuleContradictionError{{What: {}}}", go_str(s))),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         let x = self.g.n.vars[input.var].clone();
         self.read.insert(input.var);
@@ -893,25 +847,21 @@ impl Hooks for Body<'_, '_> {
         for check in checks {
             match check {
                 // An enum's zero value is no value.
-                Check::Missing => self.refuse(&format!("{x} == 0"), &input.missing, None),
-                Check::Kind => self.refuse(&format!("{present}!{x}.Valid()"), &input.not_of_kind, Some(&value)),
+                Check::Missing => self.refuse_when(&format!("{x} == 0"), Refusal::Input(&input.missing, None)),
+                Check::Kind => self
+                    .refuse_when(&format!("{present}!{x}.Valid()"), Refusal::Input(&input.not_of_kind, Some(&value))),
                 Check::Range => {
                     let test = self.out_of_range(input, &value).expect("a range check has a range");
                     let test = if input.optional { format!("{present}({test})") } else { test };
                     let sentence = &input.range.as_ref().expect("a range").sentence;
-                    self.refuse(&test, sentence, Some(&value));
+                    self.refuse_when(&test, Refusal::Input(sentence, Some(&value)));
                 }
             }
         }
     }
 
-    fn constraint(&mut self, c: &Constraint) {
-        let mut test = Expr::negate(c.test.clone());
-        for &v in c.optionals.iter().rev() {
-            test = Expr::bool(Node::And(Box::new(Expr::negate(Expr::bool(Node::IsNone(v)))), Box::new(test)));
-        }
-        let test = self.expr(&test);
-        self.refuse(&test, &c.sentence, None);
+    fn assign(&mut self, var: VarId, value: &Expr) {
+        self.store(var, value);
     }
 
     fn define(&mut self, var: VarId, value: &Expr) {
@@ -921,59 +871,18 @@ impl Hooks for Body<'_, '_> {
             self.o.line(format!("var {x} {}", g.local_type(var)));
             self.store(var, value);
         } else if untyped(value) && value.kind == Kind::Num {
-            emit(self.o, &format!("var {x} int64 = {}", self.expr(value)));
+            emit(self.o, &format!("var {x} int64 = {}", self.g.top(value)));
         } else {
-            emit(self.o, &format!("{x} := {}", self.expr(value)));
+            emit(self.o, &format!("{x} := {}", self.g.top(value)));
         }
     }
 
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    fn declare_slot(&mut self, t: &TablePlan) {
         self.o.line(format!("var {} int", self.g.n.slots[t.slot]));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let both = Expr::bool(Node::And(Box::new(a.cond.clone()), Box::new(b.cond.clone())));
-        emit(self.o, &format!("if {} {{", self.expr(&both)));
-        self.o.indent();
-        self.contradiction(sentence);
-        self.o.dedent();
-        self.o.line("}");
-    }
-
-    fn table_match(&mut self, t: &TablePlan) -> bool {
-        let Some(tree) = &t.decision else { return false };
-        for &r in &t.results {
-            self.declare(r);
-        }
-        self.decide(t, tree);
-        true
     }
 
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_type(var)));
-    }
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let cond = self.expr(&row.cond);
-        emit(self.o, &if first { format!("if {cond} {{") } else { format!("}} else if {cond} {{") });
-        self.o.indent();
-        self.fire(t, row);
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("} else {");
-        self.o.indent();
-        self.contradiction(&t.no_row);
-        self.o.dedent();
-        self.o.line("}");
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -1000,7 +909,7 @@ impl Hooks for Body<'_, '_> {
             body.o.line("}");
             if let Some(test) = body.out_of_range(input, v) {
                 let sentence = &input.range.as_ref().expect("a range").sentence;
-                body.refuse(&test, sentence, Some(v));
+                body.refuse_when(&test, Refusal::Input(sentence, Some(v)));
             }
         };
         if input.optional {

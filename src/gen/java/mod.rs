@@ -6,9 +6,10 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{c_string, comment, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -623,89 +624,53 @@ impl Body<'_, '_> {
             _ => (format!("{x} < {} || {x} > {}", long(r.lo), long(r.hi)), x.to_string()),
         };
         let guard = if input.optional { format!("{x} != null && ({cond})") } else { cond };
-        self.o.line(format!("if ({guard}) {{"));
-        self.o.line(format!("    throw new RuleInputError({}, {value});", lit(&r.sentence)));
-        self.o.line("}");
-    }
-
-    /// The statements of a row that fired: what it stores, and its number.
-    fn fire(&mut self, t: &TablePlan, row: &Row) {
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {};", self.j.n.vars[*v], self.j.top(value)));
-        }
-        self.o.line(format!("{}[{}] = {};", self.j.n.local("rows"), t.slot, row.n));
-    }
-
-    fn contradiction(&mut self, sentence: &str) {
-        self.o.line(format!("throw new RuleContradictionError({});", lit(sentence)));
-    }
-
-    /// One level of a table written as a decision over its columns (a `switch` on an enum,
-    /// an `if` on a boolean), down to the first row each case reaches.
-    fn decide(&mut self, t: &TablePlan, d: &Decision) {
-        match d {
-            Decision::Row(r) => self.fire(t, &t.rows[*r]),
-            Decision::NoRow => self.contradiction(&t.no_row),
-            Decision::Bool { column, yes, no } => {
-                self.o.line(format!("if ({}) {{", self.j.n.vars[*column]));
-                self.o.indent();
-                self.decide(t, yes);
-                self.o.dedent();
-                self.o.line("} else {");
-                self.o.indent();
-                self.decide(t, no);
-                self.o.dedent();
-                self.o.line("}");
-            }
-            Decision::Switch { column, arms } => {
-                let Kind::Enum(e) = self.j.plan.var(*column).kind else { unreachable!("a switch on an enum") };
-                self.o.line(format!("switch ({}) {{", self.j.n.vars[*column]));
-                self.o.indent();
-                for (values, then) in arms {
-                    let labels: Vec<&str> = values.iter().map(|&i| self.j.n.members[e][i as usize].as_str()).collect();
-                    self.o.line(format!("case {} -> {{", labels.join(", ")));
-                    self.o.indent();
-                    self.decide(t, then);
-                    self.o.dedent();
-                    self.o.line("}");
-                }
-                self.o.line(format!("default -> throw new RuleContradictionError({});", lit(&t.no_row)));
-                self.o.dedent();
-                self.o.line("}");
-            }
-        }
+        self.refuse_when(&guard, Refusal::Input(&r.sentence, Some(&value)));
     }
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks {
+        field: "@.@()",
+        switch: Some(Switch {
+            open: "switch (@) {",
+            case: "case @ -> {",
+            default: "default -> {",
+            close: "}",
+            indent: true,
+        }),
+        ..Blocks::PARENS
+    };
+    crate::spelled_by!(j);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => format!("throw new RuleInputError({}, {});", lit(s), v.unwrap_or("null")),
+            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", lit(s)),
+        }
+    }
+
+    fn slot(&self, t: &TablePlan) -> String {
+        format!("{}[{}]", self.j.n.local("rows"), t.slot)
+    }
+
+    fn binding(&self, var: VarId) -> String {
+        format!("{} {}", self.j.ty(var), self.j.n.vars[var])
+    }
+
+    /// Java's `case` names an enum's constant unqualified.
+    fn case_label(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a switch on an enum") };
+        self.j.n.members[e][i as usize].clone()
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = self.j.n.vars[input.var].clone();
+        let x = self.name(input.var);
         if checks.contains(&Check::Missing) {
-            self.o.line(format!("if ({x} == null) {{"));
-            self.o.line(format!("    throw new RuleInputError({}, null);", lit(&input.missing)));
-            self.o.line("}");
+            self.refuse_when(&format!("{x} == null"), Refusal::Input(&input.missing, None));
         }
         if checks.contains(&Check::Range) {
             self.range_check(input, &x);
         }
-    }
-
-    fn constraint(&mut self, c: &Constraint) {
-        let mut test = self.j.print(&c.test, OR + 1);
-        if !c.optionals.is_empty() {
-            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} == null", self.j.n.vars[v])).collect();
-            test = format!("{} || {test}", absent.join(" || "));
-        }
-        self.o.line(format!("if (!({test})) {{"));
-        self.o.line(format!("    throw new RuleInputError({}, null);", lit(&c.sentence)));
-        self.o.line("}");
-    }
-
-    fn define(&mut self, var: VarId, value: &Expr) {
-        let (n, plan) = (self.j.n, self.j.plan);
-        self.o.line(format!("// define {}", comment(&plan.var(var).name)));
-        self.o.line(format!("{} {} = {};", self.j.ty(var), n.vars[var], self.j.top(value)));
     }
 
     fn table_call(&mut self, t: &TablePlan) -> bool {
@@ -716,59 +681,13 @@ impl Hooks for Body<'_, '_> {
         let mut args: Vec<&str> = t.reads().iter().map(|&v| n.vars[v].as_str()).collect();
         args.push(n.local("rows"));
         let result = t.results[0];
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
-        self.o.line(format!("{} {} = {}({});", self.j.ty(result), n.vars[result], n.tables[t.slot], args.join(", ")));
+        let call = format!("{} = {}({});", self.binding(result), n.tables[t.slot], args.join(", "));
+        self.commented(&call, &format!("table {} (policy {})", t.name, t.policy));
         true
-    }
-
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
-    }
-
-    fn table_match(&mut self, t: &TablePlan) -> bool {
-        let Some(d) = &t.decision else { return false };
-        for &r in &t.results {
-            self.declare(r);
-        }
-        self.decide(t, d);
-        true
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.j.print(&a.cond, AND + 1), self.j.print(&b.cond, AND + 1));
-        self.o.line(format!("if ({ca} && {cb}) {{"));
-        self.o.line(format!("    throw new RuleContradictionError({});", lit(sentence)));
-        self.o.line("}");
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("{} {};", self.j.ty(var), self.j.n.vars[var]));
-    }
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let cond = self.j.top(&row.cond);
-        if first {
-            self.o.line(format!("if ({cond}) {{"));
-        } else {
-            self.o.line(format!("}} else if ({cond}) {{"));
-        }
-        self.o.indent();
-        self.fire(t, row);
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("} else {");
-        self.o.indent();
-        self.contradiction(&t.no_row);
-        self.o.dedent();
-        self.o.line("}");
+        self.o.line(format!("{};", self.binding(var)));
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -785,12 +704,12 @@ impl Hooks for Body<'_, '_> {
             WireKind::Date => format!("wireDay({raw}, {m}, {k})"),
             WireKind::Enum(e) => format!("wireMember({raw}, {}::from, {m}, {k})", j.n.enums[e]),
         };
-        let (ty, map) = (j.ty(input.var), j.n.local("in"));
+        let (decl, map) = (self.binding(input.var), j.n.local("in"));
         let raw = format!("{map}.get({key})");
         if input.optional {
-            self.o.line(format!("{ty} {x} = {raw} == null ? null : {};", read(&raw)));
+            self.o.line(format!("{decl} = {raw} == null ? null : {};", read(&raw)));
         } else {
-            self.o.line(format!("{ty} {x} = {};", read(&raw)));
+            self.o.line(format!("{decl} = {};", read(&raw)));
         }
         self.range_check(input, &x);
     }
@@ -810,13 +729,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.j.n, self.j.plan);
-        let x = match from {
-            Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
-            Source::Output => format!("{}.{}()", n.local("out"), n.fields[var]),
-        };
-        let (v, s) = (plan.var(var), n.local("s"));
+        let (x, v, s) = (self.place(var, from), self.j.plan.var(var), self.j.n.local("s"));
         let append = match v.ty {
             BoundaryTy::Str => format!("appendJson({s}, {x});"),
             BoundaryTy::Enum(_) => format!("appendJson({s}, {x}.value());"),

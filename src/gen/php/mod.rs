@@ -5,9 +5,10 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
 use super::printer::{Form, Part, Syntax, ATOM};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal};
 use super::text::{comment, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -475,80 +476,31 @@ impl Body<'_, '_> {
             _ => (format!("{x} < {} || {x} > {}", r.lo, r.hi), format!("(string) {x}")),
         };
         let guard = if input.optional { format!("{x} !== null && ({cond})") } else { cond };
-        self.o.line(format!("if ({guard}) {{"));
-        self.o.line(format!("    throw new RuleInputError({}, {value});", php_str(&r.sentence)));
-        self.o.line("}");
+        self.refuse_when(&guard, Refusal::Input(&r.sentence, Some(&value)));
     }
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks { else_if: "} elseif (@) {", sigil: "$", field: "@->@", ..Blocks::PARENS };
+    crate::spelled_by!(p);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, None) => format!("throw new RuleInputError({});", php_str(s)),
+            Refusal::Input(s, Some(v)) => format!("throw new RuleInputError({}, {v});", php_str(s)),
+            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", php_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = format!("${}", self.p.n.vars[input.var]);
         if checks.contains(&Check::Range) {
-            self.range_check(input, &x);
+            self.range_check(input, &self.name(input.var));
         }
-    }
-
-    fn constraint(&mut self, c: &Constraint) {
-        let mut test = self.p.print(&c.test, OR + 1);
-        if !c.optionals.is_empty() {
-            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("${} === null", self.p.n.vars[v])).collect();
-            test = format!("{} || {test}", absent.join(" || "));
-        }
-        self.o.line(format!("if (!({test})) {{"));
-        self.o.line(format!("    throw new RuleInputError({});", php_str(&c.sentence)));
-        self.o.line("}");
-    }
-
-    fn define(&mut self, var: VarId, value: &Expr) {
-        self.o.line(format!("// define {}", comment(&self.p.plan.var(var).name)));
-        self.o.line(format!("${} = {};", self.p.n.vars[var], self.p.top(value)));
-    }
-
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.p.print(&a.cond, AND + 1), self.p.print(&b.cond, AND + 1));
-        self.o.line(format!("if ({ca} && {cb}) {{"));
-        self.o.line(format!("    throw new RuleContradictionError({});", php_str(sentence)));
-        self.o.line("}");
-    }
-
-    fn declare(&mut self, _var: VarId) {}
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let cond = self.p.top(&row.cond);
-        if first {
-            self.o.line(format!("if ({cond}) {{"));
-        } else {
-            self.o.line(format!("}} elseif ({cond}) {{"));
-        }
-        self.o.indent();
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-        for (v, value) in &row.assigns {
-            self.o.line(format!("${} = {};", self.p.n.vars[*v], self.p.top(value)));
-        }
-        self.o.line(format!("${} = {};", self.p.n.slots[t.slot], row.n));
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("} else {");
-        self.o.line(format!("    throw new RuleContradictionError({});", php_str(&t.no_row)));
-        self.o.line("}");
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
         let p = self.p;
-        let x = format!("${}", p.n.vars[input.var]);
+        let x = self.name(input.var);
         let key = php_str(&input.name);
         let call = p.local("call");
         let (m, k) = (php_str(&input.missing), php_str(&input.not_of_kind));
@@ -591,14 +543,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.p.n, self.p.plan);
-        let x = match from {
-            Source::Input => format!("${}", n.vars[var]),
-            Source::Output if plan.outputs.len() == 1 => self.p.local("out"),
-            Source::Output => format!("{}->{}", self.p.local("out"), n.fields[var]),
-        };
-        let s = self.p.local("s");
-        let v = plan.var(var);
+        let (x, s, v) = (self.place(var, from), self.p.local("s"), self.p.plan.var(var));
         let one = match v.ty {
             BoundaryTy::Str => format!("_json_str({x})"),
             BoundaryTy::Enum(_) => format!("_json_str({x}->value)"),

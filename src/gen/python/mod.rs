@@ -8,9 +8,10 @@
 pub mod shared;
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal};
 use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -571,10 +572,6 @@ struct Body<'a, 'b> {
 }
 
 impl Body<'_, '_> {
-    fn expr(&self, e: &Expr) -> String {
-        self.py.top(e)
-    }
-
     /// `lo <= x <= hi` of an input: over places for an ordered enum.
     fn in_range(&self, input: &InputDoor, x: &str) -> String {
         let r = input.range.as_ref().expect("a range");
@@ -633,8 +630,8 @@ impl Body<'_, '_> {
 
     fn range_check(&mut self, input: &InputDoor, x: &str) {
         if let Some(r) = &input.range {
-            self.o.line(format!("if not {}:", self.in_range(input, x)));
-            self.o.line(format!("    raise RuleInputError({}, _repr({x}))", py_str(&r.sentence)));
+            let test = format!("not {}", self.in_range(input, x));
+            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&format!("_repr({x})"))));
         }
     }
 
@@ -652,67 +649,30 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks =
+        Blocks { if_: "if @:", else_if: "elif @:", else_: "else:", end: "", beside: Some("  # "), ..Blocks::KEYWORDS };
+    crate::spelled_by!(py);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, None) => format!("raise RuleInputError({})", py_str(s)),
+            Refusal::Input(s, Some(v)) => format!("raise RuleInputError({}, {v})", py_str(s)),
+            Refusal::Contradiction(s) => format!("raise RuleContradictionError({})", py_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");
         let x = self.py.n.vars[input.var].clone();
         self.optional(input, &x, false);
     }
 
-    fn constraint(&mut self, c: &Constraint) {
-        let mut test = self.py.print(&c.test, OR + 1);
-        if !c.optionals.is_empty() {
-            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} is None", self.py.n.vars[v])).collect();
-            test = format!("({} or {test})", absent.join(" or "));
-        }
-        self.o.line(format!("if not {test}:"));
-        self.o.line(format!("    raise RuleInputError({})", py_str(&c.sentence)));
-    }
-
-    fn define(&mut self, var: VarId, value: &Expr) {
-        let (n, plan) = (self.py.n, self.py.plan);
-        self.o.line(format!(
-            "{}: {} = {}  # define {}",
-            n.vars[var],
-            self.py.local_type(var),
-            self.expr(value),
-            comment(&plan.var(var).name)
-        ));
-    }
-
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("# table {} (policy {})", comment(&t.name), t.policy));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "# guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.py.print(&a.cond, AND + 1), self.py.print(&b.cond, AND + 1));
-        self.o.line(format!("if {ca} and {cb}:"));
-        self.o.line(format!("    raise RuleContradictionError({})", py_str(sentence)));
+    fn binding(&self, var: VarId) -> String {
+        format!("{}: {}", self.py.n.vars[var], self.py.local_type(var))
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("{}: {}", self.py.n.vars[var], self.py.local_type(var)));
-    }
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let kw = if first { "if" } else { "elif" };
-        self.o.line(format!("{kw} {}:  # row {}: {}", self.expr(&row.cond), row.n, comment(&row.cells)));
-        self.o.indent();
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {}", self.py.n.vars[*v], self.expr(value)));
-        }
-        self.o.line(format!("{} = {}", self.py.n.slots[t.slot], row.n));
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("else:");
-        self.o.line(format!("    raise RuleContradictionError({})", py_str(&t.no_row)));
+        self.o.line(self.binding(var));
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -736,13 +696,8 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.py.n, self.py.plan);
-        let x = match from {
-            Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
-            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
-        };
-        self.o.line(format!("{}.append({})", n.local("_s"), self.py.wire_text(var, &x)));
+        let x = self.place(var, from);
+        self.o.line(format!("{}.append({})", self.py.n.local("_s"), self.py.wire_text(var, &x)));
     }
 }
 

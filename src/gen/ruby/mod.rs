@@ -6,9 +6,10 @@
 //! `runtime/module.rb`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal};
 use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -513,7 +514,8 @@ impl Body<'_, '_> {
 
     fn range_check(&mut self, input: &InputDoor, x: &str) {
         if let (Some(r), Some(cond)) = (&input.range, self.in_range(input, x)) {
-            self.o.line(format!("raise RuleInputError.new({}, {x}.inspect) unless {cond}", rb_str(&r.sentence)));
+            let refusal = self.refusal(Refusal::Input(&r.sentence, Some(&format!("{x}.inspect"))));
+            self.o.line(format!("{refusal} unless {cond}"));
         }
     }
 
@@ -566,62 +568,33 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks::KEYWORDS;
+    crate::spelled_by!(r);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, None) => format!("raise RuleInputError.new({})", rb_str(s)),
+            Refusal::Input(s, Some(v)) => format!("raise RuleInputError.new({}, {v})", rb_str(s)),
+            Refusal::Contradiction(s) => format!("raise RuleContradictionError.new({})", rb_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
         let x = self.r.n.vars[input.var].clone();
         self.optional(input, &x, false);
     }
 
-    fn constraint(&mut self, c: &Constraint) {
-        let mut test = self.r.print(&c.test, OR + 1);
-        if !c.optionals.is_empty() {
-            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{}.nil?", self.r.n.vars[v])).collect();
-            test = format!("{} || {test}", absent.join(" || "));
+    /// Ruby refuses on one line, behind the test.
+    fn refuse_when(&mut self, test: &str, r: Refusal) {
+        self.o.line(format!("{} if {test}", self.refusal(r)));
+    }
+
+    fn refuse_if(&mut self, test: &Expr, r: Refusal) {
+        match &test.node {
+            Node::Not(holds) => self.o.line(format!("{} unless {}", self.refusal(r), self.r.top(holds))),
+            _ => self.refuse_when(&self.r.top(test), r),
         }
-        self.o.line(format!("raise RuleInputError.new({}) unless {test}", rb_str(&c.sentence)));
-    }
-
-    fn define(&mut self, var: VarId, value: &Expr) {
-        self.o.line(format!(
-            "{} = {} # define {}",
-            self.r.n.vars[var],
-            self.r.top(value),
-            comment(&self.r.plan.var(var).name)
-        ));
-    }
-
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("# table {} (policy {})", comment(&t.name), t.policy));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "# guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.r.print(&a.cond, AND + 1), self.r.print(&b.cond, AND + 1));
-        self.o.line(format!("raise RuleContradictionError.new({}) if {ca} && {cb}", rb_str(sentence)));
-    }
-
-    fn declare(&mut self, _var: VarId) {}
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let kw = if first { "if" } else { "elsif" };
-        self.o.line(format!("{kw} {} # row {}: {}", self.r.top(&row.cond), row.n, comment(&row.cells)));
-        self.o.indent();
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {}", self.r.n.vars[*v], self.r.top(value)));
-        }
-        self.o.line(format!("{} = {}", self.r.n.slots[t.slot], row.n));
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("else");
-        self.o.line(format!("  raise RuleContradictionError.new({})", rb_str(&t.no_row)));
-        self.o.line("end");
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -647,14 +620,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.r.n, self.r.plan);
-        let x = match from {
-            Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
-            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
-        };
-        let s = n.local("s");
-        let v = plan.var(var);
+        let (x, s, v) = (self.place(var, from), self.r.n.local("s"), self.r.plan.var(var));
         let one = match v.ty {
             BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_json_str({x})"),
             BoundaryTy::Date => format!("_date_str({x})"),

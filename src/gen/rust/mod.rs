@@ -9,9 +9,10 @@
 
 use super::api::{self, Spelling};
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal};
 use super::text::{c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
@@ -649,7 +650,7 @@ impl Rs<'_> {
         o.line(format!("    push_json_str(&mut {json}, {tag});"));
         o.line(format!("    {json}.push(',');"));
         o.line("}");
-        let mut body = Body { rs: self, o, total: false };
+        let mut body = Body { rs: self, o };
         walk::record(self.plan, &mut body);
         let o = body.o;
         // `i` and `f` are the loop's own: it reads nothing of the rule's.
@@ -705,7 +706,7 @@ impl Rs<'_> {
         self.allow(o, false, 2);
         o.line(format!("{} {{", self.wire_signature()));
         o.indent();
-        let mut body = Body { rs: self, o, total: false };
+        let mut body = Body { rs: self, o };
         walk::wire(self.plan, &mut body);
         let o = body.o;
         let args = self.wrapped_args();
@@ -740,7 +741,7 @@ impl Rs<'_> {
         if plan.door.inputs.iter().any(|i| i.range.is_some()) || !plan.door.constraints.is_empty() {
             o.line("// The entry guard: what the proofs assumed of every call.");
         }
-        let mut body = Body { rs: self, o, total: false };
+        let mut body = Body { rs: self, o };
         walk::guard(plan, Lang::Rust, &mut body);
         walk::body(plan, &mut body);
         let o = body.o;
@@ -825,24 +826,9 @@ impl Rs<'_> {
 struct Body<'a, 'b> {
     rs: &'a Rs<'a>,
     o: &'b mut Code,
-    /// Whether the last row written takes every call left (`} else {`): no refusal follows it.
-    total: bool,
 }
 
 impl Body<'_, '_> {
-    fn name(&self, v: VarId) -> &str {
-        &self.rs.n.vars[v]
-    }
-
-    /// The value stored into a variable: an optional one takes `Some` around a value.
-    fn assigned(&self, v: VarId, e: &Expr) -> String {
-        if self.rs.plan.var(v).optional {
-            self.optional(e)
-        } else {
-            self.rs.top(e)
-        }
-    }
-
     fn optional(&self, e: &Expr) -> String {
         match &e.node {
             Node::Absent => "None".into(),
@@ -858,7 +844,7 @@ impl Body<'_, '_> {
     /// integer refused (an enum's is checked over its places and carries none).
     fn range(&mut self, input: &InputDoor) {
         let Some(r) = &input.range else { return };
-        let x = self.name(input.var).to_string();
+        let x = self.name(input.var);
         let kind = self.rs.plan.var(input.var).kind;
         let (lo, hi) = match input.kind {
             WireKind::Enum(_) => (self.rs.member(kind, r.lo as u32), self.rs.member(kind, r.hi as u32)),
@@ -879,6 +865,18 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks { semi: ";", else_when_true: true, ..Blocks::BARE };
+    crate::spelled_by!(rs);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => {
+                format!("return Err(RuleError::Input {{ what: {}, value: {} }});", rs_str(s), v.unwrap_or("None"))
+            }
+            Refusal::Contradiction(s) => format!("return Err(RuleError::Contradiction {{ what: {} }});", rs_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");
         self.range(input);
@@ -896,28 +894,21 @@ impl Hooks for Body<'_, '_> {
         self.o.line("}");
     }
 
-    fn define(&mut self, var: VarId, value: &Expr) {
-        self.o.line(format!("// define {}", comment(&self.rs.plan.var(var).name)));
-        let (x, ty) = (self.name(var).to_string(), self.rs.local_type(var));
-        self.o.line(format!("let {x}: {ty} = {};", self.assigned(var, value)));
+    /// The value stored into a variable: an optional one takes `Some` around a value.
+    fn value(&self, var: VarId, e: &Expr) -> String {
+        if self.rs.plan.var(var).optional {
+            self.optional(e)
+        } else {
+            self.rs.top(e)
+        }
     }
 
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    fn binding(&self, var: VarId) -> String {
+        format!("let {}: {}", self.name(var), self.rs.local_type(var))
+    }
+
+    fn declare_slot(&mut self, t: &TablePlan) {
         self.o.line(format!("let {}: u32;", self.rs.n.slots[t.slot]));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.rs.print(&a.cond, AND), self.rs.print(&b.cond, AND + 1));
-        self.o.line(format!("if {ca} && {cb} {{"));
-        self.o.line(format!("    return Err(RuleError::Contradiction {{ what: {} }});", rs_str(sentence)));
-        self.o.line("}");
     }
 
     /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
@@ -931,7 +922,7 @@ impl Hooks for Body<'_, '_> {
         for &r in &t.results {
             self.declare(r);
         }
-        let cols: Vec<&str> = shape.columns.iter().map(|&c| self.name(c)).collect();
+        let cols: Vec<String> = shape.columns.iter().map(|&c| self.name(c)).collect();
         let scrutinee = if cols.len() == 1 { cols[0].to_string() } else { format!("({})", cols.join(", ")) };
         self.o.line(format!("match {scrutinee} {{"));
         self.o.indent();
@@ -946,7 +937,9 @@ impl Hooks for Body<'_, '_> {
             let pat = if pats.len() == 1 { pats[0].clone() } else { format!("({})", pats.join(", ")) };
             self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
             self.o.line(format!("{pat} => {{"));
+            self.o.indent();
             self.assigns(t, row);
+            self.o.dedent();
             self.o.line("}");
         }
         // Completeness proved every value is matched above: the arm is there for the compiler.
@@ -958,35 +951,11 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("let {}: {};", self.name(var), self.rs.local_type(var)));
-    }
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let cond = self.rs.top(&row.cond);
-        self.total = !first && row.cond.node == Node::Bool(true);
-        self.o.line(match (first, self.total) {
-            (true, _) => format!("if {cond} {{"),
-            (false, true) => "} else {".to_string(),
-            (false, false) => format!("}} else if {cond} {{"),
-        });
-        self.o.indent();
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-        self.o.dedent();
-        self.assigns(t, row);
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        if self.total {
-            self.o.line("}");
-            return;
-        }
-        self.o.line("} else {");
-        self.o.line(format!("    return Err(RuleError::Contradiction {{ what: {} }});", rs_str(&t.no_row)));
-        self.o.line("}");
+        self.o.line(format!("{};", self.binding(var)));
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.name(input.var).to_string();
+        let x = self.name(input.var);
         let (m, k) = (rs_str(&input.missing), rs_str(&input.not_of_kind));
         let read = match input.kind {
             WireKind::Integer => {
@@ -1039,18 +1008,6 @@ impl Hooks for Body<'_, '_> {
             Source::Output => (format!("{}.{}", n.local("out"), n.fields[var]), true),
         };
         self.rs.push_value(self.o, var, &x, field);
-    }
-}
-
-impl Body<'_, '_> {
-    /// A row's values and the row number, stored.
-    fn assigns(&mut self, t: &TablePlan, row: &Row) {
-        self.o.indent();
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {};", self.name(*v), self.assigned(*v, value)));
-        }
-        self.o.line(format!("{} = {};", self.rs.n.slots[t.slot], row.n));
-        self.o.dedent();
     }
 }
 

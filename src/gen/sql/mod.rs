@@ -18,10 +18,10 @@
 //! The runner (`runtime/runner.py`) and the helpers' query hold both to the reference.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
 use super::printer::{Form, Part, Syntax, ATOM, TOP};
 use super::text::{self, comment, section};
-use super::walk::{self, Check, Column, Hooks, Source};
+use super::walk::{self, Check, Column};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
@@ -469,7 +469,12 @@ impl Q<'_> {
     fn query(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut door = QueryDoor { q: self, checks: Vec::new(), constraints: Vec::new() };
-        walk::guard(plan, Lang::Sql, &mut door);
+        for (input, checks) in walk::checks(plan, Lang::Sql) {
+            door.input(input, &checks);
+        }
+        for c in &plan.door.constraints {
+            door.constraint(c);
+        }
         let (checks, constraints) = (door.checks, door.constraints);
         let error = if constraints.is_empty() { "_input_error" } else { "_door" };
 
@@ -749,8 +754,10 @@ impl Q<'_> {
     fn runner(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let mut data = RunnerData { q: self, door: Vec::new(), constraints: Vec::new(), record: Vec::new() };
-        walk::wire(plan, &mut data);
-        walk::record(plan, &mut data);
+        plan.door.inputs.iter().for_each(|i| data.input(i));
+        // The engine checks the constraints; the runner needs their sentences to know where it stands.
+        data.constraints = plan.door.constraints.iter().map(|c| py(&c.sentence)).collect();
+        plan.record.iter().for_each(|p| data.piece(p));
         let mut o = text::header(plan, "#");
         o.push_str(
             "#\n# The runner `rulec test` drives for this rule's SQL: see the comments of the sections below.\n\n",
@@ -907,7 +914,7 @@ fn py_list(decl: &str, items: &[String]) -> String {
 }
 
 /// The query's door: the WHENs of `_input_error`, for the checks the relation's types leave
-/// open (`walk::guard` with SQL's `Guard`), in the door's order; then the constraints.
+/// open (`walk::checks` with SQL's `Guard`), in the door's order; then the constraints.
 struct QueryDoor<'a, 'b> {
     q: &'a Q<'b>,
     /// Per input it checks, the lines of its CASE.
@@ -915,11 +922,11 @@ struct QueryDoor<'a, 'b> {
     constraints: Vec<String>,
 }
 
-impl Hooks for QueryDoor<'_, '_> {
+impl QueryDoor<'_, '_> {
     /// One CASE per input, NULL when the input passes: the common case first (a value in its
     /// range, of its enum), then the checks in the door's order. A NULL passes every check
     /// but the first, so an optional input that holds none is let through.
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+    fn input(&mut self, input: &InputDoor, checks: &[Check]) {
         let x = self.q.col(input.var);
         let values = |lo: usize, hi: usize| -> String {
             let WireKind::Enum(e) = input.kind else { unreachable!("the values of an enum") };
@@ -988,40 +995,9 @@ impl Hooks for QueryDoor<'_, '_> {
         }
         self.constraints.push(format!("WHEN NOT ({test}) THEN {}", lit(&c.sentence)));
     }
-
-    fn define(&mut self, _: VarId, _: &Expr) {
-        unreachable!("the query's steps are columns (walk::layers)")
-    }
-    fn table_open(&mut self, _: &TablePlan) {
-        unreachable!("the query's steps are columns (walk::layers)")
-    }
-    fn pair_guard(&mut self, _: &TablePlan, _: &Row, _: &Row, _: &str) {
-        unreachable!("the query's steps are columns (walk::layers)")
-    }
-    fn declare(&mut self, _: VarId) {
-        unreachable!("the query's steps are columns (walk::layers)")
-    }
-    fn row(&mut self, _: &TablePlan, _: &Row, _: bool) {
-        unreachable!("the query's steps are columns (walk::layers)")
-    }
-    fn no_row(&mut self, _: &TablePlan) {
-        unreachable!("the query's steps are columns (walk::layers)")
-    }
-    fn wire_input(&mut self, _: &InputDoor) {
-        unreachable!("the query has no wire door: its runner reads the wire")
-    }
-    fn wire_unknown_keys(&mut self, _: &[&str], _: &str) {
-        unreachable!("the query has no wire door: its runner reads the wire")
-    }
-    fn record_text(&mut self, _: &str) {
-        unreachable!("the runner writes the record")
-    }
-    fn record_value(&mut self, _: VarId, _: Source) {
-        unreachable!("the runner writes the record")
-    }
 }
 
-/// The runner's data: the wire door (`walk::wire`) and the record (`walk::record`).
+/// The runner's data: the wire door's inputs and constraints, and the pieces of the record.
 struct RunnerData<'a, 'b> {
     q: &'a Q<'b>,
     door: Vec<String>,
@@ -1029,8 +1005,8 @@ struct RunnerData<'a, 'b> {
     record: Vec<String>,
 }
 
-impl Hooks for RunnerData<'_, '_> {
-    fn wire_input(&mut self, input: &InputDoor) {
+impl RunnerData<'_, '_> {
+    fn input(&mut self, input: &InputDoor) {
         let kind = match input.kind {
             WireKind::Integer => "INTEGER",
             WireKind::Date => "DATE",
@@ -1048,48 +1024,12 @@ impl Hooks for RunnerData<'_, '_> {
         ));
     }
 
-    /// The engine checks it; the runner needs its sentence to know where it stands.
-    fn constraint(&mut self, c: &Constraint) {
-        self.constraints.push(py(&c.sentence));
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        debug_assert_eq!(names.len(), self.door.len(), "every input is a key");
-        debug_assert_eq!(sentence, self.q.plan.door.not_an_input);
-    }
-
-    fn record_text(&mut self, json: &str) {
-        self.record.push(format!("(\"text\", {}, \"\")", py(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let kind = self.q.wire_kind(var);
-        self.record.push(match from {
-            Source::Input => format!("(\"input\", {}, {kind})", py(&self.q.plan.var(var).name)),
-            Source::Output => format!("(\"output\", {}, {kind})", py(&self.q.n.vars[var])),
+    fn piece(&mut self, piece: &Piece) {
+        self.record.push(match *piece {
+            Piece::Text(ref json) => format!("(\"text\", {}, \"\")", py(json)),
+            Piece::Input(v) => format!("(\"input\", {}, {})", py(&self.q.plan.var(v).name), self.q.wire_kind(v)),
+            Piece::Output(v) => format!("(\"output\", {}, {})", py(&self.q.n.vars[v]), self.q.wire_kind(v)),
         });
-    }
-
-    fn guard_input(&mut self, _: &InputDoor, _: &[Check]) {
-        unreachable!("the runner reads the wire: the query guards its entry")
-    }
-    fn define(&mut self, _: VarId, _: &Expr) {
-        unreachable!("the runner computes nothing")
-    }
-    fn table_open(&mut self, _: &TablePlan) {
-        unreachable!("the runner computes nothing")
-    }
-    fn pair_guard(&mut self, _: &TablePlan, _: &Row, _: &Row, _: &str) {
-        unreachable!("the runner computes nothing")
-    }
-    fn declare(&mut self, _: VarId) {
-        unreachable!("the runner computes nothing")
-    }
-    fn row(&mut self, _: &TablePlan, _: &Row, _: bool) {
-        unreachable!("the runner computes nothing")
-    }
-    fn no_row(&mut self, _: &TablePlan) {
-        unreachable!("the runner computes nothing")
     }
 }
 

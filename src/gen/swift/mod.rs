@@ -5,9 +5,10 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal};
 use super::text::{c_string, comment, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -448,77 +449,37 @@ impl Body<'_, '_> {
             }
         };
         let guard = if input.optional { format!("{x} != nil && ({cond})") } else { cond };
-        self.o.line(format!("if {guard} {{"));
-        self.o.line(format!("    throw RuleError.input(what: {}, value: {value})", lit(&r.sentence)));
-        self.o.line("}");
+        self.refuse_when(&guard, Refusal::Input(&r.sentence, Some(&value)));
     }
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks::BARE;
+    crate::spelled_by!(s);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => format!("throw RuleError.input(what: {}, value: {})", lit(s), v.unwrap_or("nil")),
+            Refusal::Contradiction(s) => format!("throw RuleError.contradiction(what: {})", lit(s)),
+        }
+    }
+
+    fn slot(&self, t: &TablePlan) -> String {
+        format!("{}[{}]", self.s.n.local("rows"), t.slot)
+    }
+
+    fn binding(&self, var: VarId) -> String {
+        format!("let {}: {}", self.s.n.vars[var], self.s.local_ty(var))
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = self.s.n.vars[input.var].clone();
         if checks.contains(&Check::Range) {
-            self.range_check(input, &x);
+            self.range_check(input, &self.name(input.var));
         }
-    }
-
-    fn constraint(&mut self, c: &Constraint) {
-        let mut test = self.s.print(&c.test, OR + 1);
-        if !c.optionals.is_empty() {
-            let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} == nil", self.s.n.vars[v])).collect();
-            test = format!("{} || {test}", absent.join(" || "));
-        }
-        self.o.line(format!("if !({test}) {{"));
-        self.o.line(format!("    throw RuleError.input(what: {}, value: nil)", lit(&c.sentence)));
-        self.o.line("}");
-    }
-
-    fn define(&mut self, var: VarId, value: &Expr) {
-        self.o.line(format!("// define {}", comment(&self.s.plan.var(var).name)));
-        self.o.line(format!("let {}: {} = {}", self.s.n.vars[var], self.s.local_ty(var), self.s.top(value)));
-    }
-
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.s.print(&a.cond, AND + 1), self.s.print(&b.cond, AND + 1));
-        self.o.line(format!("if {ca} && {cb} {{"));
-        self.o.line(format!("    throw RuleError.contradiction(what: {})", lit(sentence)));
-        self.o.line("}");
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("let {}: {}", self.s.n.vars[var], self.s.local_ty(var)));
-    }
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let cond = self.s.top(&row.cond);
-        if first {
-            self.o.line(format!("if {cond} {{"));
-        } else {
-            self.o.line(format!("}} else if {cond} {{"));
-        }
-        self.o.indent();
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {}", self.s.n.vars[*v], self.s.top(value)));
-        }
-        self.o.line(format!("{}[{}] = {}", self.s.n.local("rows"), t.slot, row.n));
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("} else {");
-        self.o.line(format!("    throw RuleError.contradiction(what: {})", lit(&t.no_row)));
-        self.o.line("}");
+        self.o.line(self.binding(var));
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -536,11 +497,11 @@ impl Hooks for Body<'_, '_> {
             WireKind::Enum(e) => format!("wireMember({w}, {m}, {k}) as {}", s.n.enums[e]),
         };
         let w = format!("wireValue({}, {})", s.n.local("call"), lit(&input.name));
-        let ty = s.local_ty(input.var);
+        let decl = self.binding(input.var);
         if input.optional {
-            self.o.line(format!("let {x}: {ty} = try wireOptional({w}) {{ try {} }}", read("$0")));
+            self.o.line(format!("{decl} = try wireOptional({w}) {{ try {} }}", read("$0")));
         } else {
-            self.o.line(format!("let {x}: {ty} = try {}", read(&w)));
+            self.o.line(format!("{decl} = try {}", read(&w)));
         }
         self.range_check(input, &x);
     }
@@ -558,14 +519,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.s.n, self.s.plan);
-        let x = match from {
-            Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
-            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
-        };
-        let s = n.local("s");
-        let v = plan.var(var);
+        let (x, s, v) = (self.place(var, from), self.s.n.local("s"), self.s.plan.var(var));
         let one = |x: &str| match v.ty {
             BoundaryTy::Str => format!("jsonString({x})"),
             BoundaryTy::Enum(_) => format!("jsonString({x}.rawValue)"),

@@ -13,9 +13,10 @@ mod strip;
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Form, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
+use super::stmt::{Blocks, Refusal};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -746,14 +747,6 @@ struct Body<'a, 'b> {
 }
 
 impl Body<'_, '_> {
-    fn expr(&self, e: &Expr) -> String {
-        self.ts.top(e)
-    }
-
-    fn refuse_input(&self, sentence: &str, value: &str) -> String {
-        format!("throw new RuleInputError({}, {value});", js_str(sentence))
-    }
-
     /// `x` is outside the range of an ordered enum's places: `_tierRank(x) < 1 || _tierRank(x) > 3`.
     fn out_of_places(&self, input: &InputDoor, x: &str) -> Option<String> {
         let (WireKind::Enum(e), Some(r)) = (input.kind, &input.range) else { return None };
@@ -785,6 +778,16 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    const BLOCKS: Blocks = Blocks::PARENS;
+    crate::spelled_by!(ts);
+
+    fn refusal(&self, r: Refusal) -> String {
+        match r {
+            Refusal::Input(s, v) => format!("throw new RuleInputError({}, {});", js_str(s), v.unwrap_or("null")),
+            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", js_str(s)),
+        }
+    }
+
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
         let x = self.ts.n.vars[input.var].clone();
@@ -833,66 +836,22 @@ impl Hooks for Body<'_, '_> {
                 self.o.line("}");
                 if let (Some(out), Some(r)) = (self.out_of_places(input, &x), &input.range) {
                     let test = if present.is_empty() { out } else { format!("{present}({out})") };
-                    self.o.line(format!("if ({test}) {{"));
-                    self.o.line(format!("  {}", self.refuse_input(&r.sentence, &x)));
-                    self.o.line("}");
+                    self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&x)));
                 }
             }
         }
     }
 
-    fn constraint(&mut self, c: &Constraint) {
-        let test = self.ts.print(&c.test, OR);
-        let absent: Vec<String> = c.optionals.iter().map(|&v| format!("{} === null || ", self.ts.n.vars[v])).collect();
-        self.o.line(format!("if (!({}{test})) {{", absent.concat()));
-        self.o.line(format!("  {}", self.refuse_input(&c.sentence, "null")));
-        self.o.line("}");
+    fn binding(&self, var: VarId) -> String {
+        format!("const {}: {}", self.ts.n.vars[var], self.ts.local_type(var))
     }
 
-    fn define(&mut self, var: VarId, value: &Expr) {
-        let (n, plan) = (self.ts.n, self.ts.plan);
-        self.o.line(format!("// define {}", comment(&plan.var(var).name)));
-        self.o.line(format!("const {}: {} = {};", n.vars[var], self.ts.local_type(var), self.expr(value)));
-    }
-
-    fn table_open(&mut self, t: &TablePlan) {
-        self.o.line(format!("// table {} (policy {})", comment(&t.name), t.policy));
+    fn declare_slot(&mut self, t: &TablePlan) {
         self.o.line(format!("let {}: number;", self.ts.n.slots[t.slot]));
-    }
-
-    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
-        self.o.line(format!(
-            "// guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
-            comment(&t.name),
-            a.n,
-            b.n
-        ));
-        let (ca, cb) = (self.ts.print(&a.cond, AND + 1), self.ts.print(&b.cond, AND + 1));
-        self.o.line(format!("if ({ca} && {cb}) {{"));
-        self.o.line(format!("  throw new RuleContradictionError({});", js_str(sentence)));
-        self.o.line("}");
     }
 
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("let {}: {};", self.ts.n.vars[var], self.ts.local_type(var)));
-    }
-
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
-        let kw = if first { "if" } else { "} else if" };
-        self.o.line(format!("{kw} ({}) {{", self.expr(&row.cond)));
-        self.o.indent();
-        self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-        for (v, value) in &row.assigns {
-            self.o.line(format!("{} = {};", self.ts.n.vars[*v], self.expr(value)));
-        }
-        self.o.line(format!("{} = {};", self.ts.n.slots[t.slot], row.n));
-        self.o.dedent();
-    }
-
-    fn no_row(&mut self, t: &TablePlan) {
-        self.o.line("} else {");
-        self.o.line(format!("  throw new RuleContradictionError({});", js_str(&t.no_row)));
-        self.o.line("}");
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -916,9 +875,7 @@ impl Hooks for Body<'_, '_> {
         }
         if let (Some(out), Some(r)) = (self.out_of_places(input, x), &input.range) {
             let test = if input.optional { format!("{x} !== null && ({out})") } else { out };
-            self.o.line(format!("if ({test}) {{"));
-            self.o.line(format!("  {}", self.refuse_input(&r.sentence, x)));
-            self.o.line("}");
+            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(x)));
         }
     }
 
@@ -932,13 +889,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.ts.n, self.ts.plan);
-        let x = match from {
-            Source::Input => n.vars[var].clone(),
-            Source::Output if plan.outputs.len() == 1 => n.local("out").to_string(),
-            Source::Output => format!("{}.{}", n.local("out"), n.fields[var]),
-        };
-        let var = plan.var(var);
+        let (x, var) = (self.place(var, from), self.ts.plan.var(var));
         let one = match var.ty {
             BoundaryTy::Bool => format!("({x} ? \"true\" : \"false\")"),
             BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_jsonStr({x})"),

@@ -1,0 +1,377 @@
+//! The statements every language writes alike, written once: a language gives its table of
+//! block syntax ([`Blocks`]), its refusal statement and a few spellings ([`Hooks`]'s required
+//! methods), and the default hooks write the constraints, the defines, the W114 guards, the
+//! rows and the refusal after the last from them. A language overrides a hook only where its
+//! idiom differs (Go's optional stores, Rust's `Option`s).
+
+use super::naming::Names;
+use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::printer::TOP;
+use super::text::{comment, Code};
+use super::walk::{Check, Source};
+use crate::sema::VarId;
+
+/// How a language writes a block and a statement. `@` stands for the condition (or the
+/// scrutinee, or the case's values).
+pub struct Blocks {
+    /// `if (@) {`, `if @:`.
+    pub if_: &'static str,
+    /// `} else if (@) {`, `elif @:`.
+    pub else_if: &'static str,
+    /// `} else {`, `else:`.
+    pub else_: &'static str,
+    /// What closes a chain of branches (`}`, `end`); empty where the indentation does.
+    pub end: &'static str,
+    /// What starts a line comment.
+    pub comment: &'static str,
+    /// Where a comment on a statement stands at the end of its line (`  # `), what comes
+    /// between; `None` where it stands on a line of its own, above (first inside, for a branch).
+    pub beside: Option<&'static str>,
+    /// What ends a simple statement (`;`, or nothing).
+    pub semi: &'static str,
+    /// What a variable's name is written after (`$` in PHP).
+    pub sigil: &'static str,
+    /// A field of a value: `@.@`, `@->@`, `@.@()`.
+    pub field: &'static str,
+    /// A last row whose condition is `true` is written `else`, with no refusal after it
+    /// (a compiler that sees the branches cover every call then asks for none).
+    pub else_when_true: bool,
+    /// The `switch` a table's decision is written with; `None` writes it row by row.
+    pub switch: Option<Switch>,
+}
+
+impl Blocks {
+    /// The C family's: `if (@) {`, `} else if (@) {`, `} else {`, `}`, `//`, `;`.
+    pub const PARENS: Blocks = Blocks {
+        if_: "if (@) {",
+        else_if: "} else if (@) {",
+        else_: "} else {",
+        end: "}",
+        comment: "//",
+        beside: None,
+        semi: ";",
+        sigil: "",
+        field: "@.@",
+        else_when_true: false,
+        switch: None,
+    };
+    /// Braces with no parentheses around the condition and no `;` (Go, Swift).
+    pub const BARE: Blocks = Blocks { if_: "if @ {", else_if: "} else if @ {", semi: "", ..Blocks::PARENS };
+    /// Keywords closed by `end`, `#` comments beside the statement (Ruby).
+    pub const KEYWORDS: Blocks = Blocks {
+        if_: "if @",
+        else_if: "elsif @",
+        else_: "else",
+        end: "end",
+        comment: "#",
+        beside: Some(" # "),
+        ..Blocks::BARE
+    };
+}
+
+/// The required methods every backend's `Body { o, <spelling> }` gives alike: its writer, and
+/// the plan, the names and the expression printer of its spelling (`$s`, which has `plan` and `n`).
+#[macro_export]
+macro_rules! spelled_by {
+    ($s:ident) => {
+        fn out(&mut self) -> &mut $crate::gen::text::Code {
+            self.o
+        }
+        fn plan(&self) -> &$crate::gen::plan::Plan {
+            self.$s.plan
+        }
+        fn names(&self) -> &$crate::gen::naming::Names {
+            self.$s.n
+        }
+        fn expr(&self, e: &$crate::gen::plan::Expr, min: u8) -> String {
+            $crate::gen::printer::Syntax::print(self.$s, e, min)
+        }
+    };
+}
+
+/// The `switch` over an enum column of a table's [`Decision`].
+pub struct Switch {
+    /// `switch (@) {`
+    pub open: &'static str,
+    /// `case @ -> {`, `case @:`; the values joined with `, `.
+    pub case: &'static str,
+    /// `default -> {`, `default:`.
+    pub default: &'static str,
+    /// What closes a case (`}`), or nothing.
+    pub close: &'static str,
+    /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
+    pub indent: bool,
+}
+
+/// Why a call stops.
+#[derive(Clone, Copy, Debug)]
+pub enum Refusal<'a> {
+    /// Outside the rule's domain: the sentence, and the value refused, spelled, when it is shown.
+    Input(&'a str, Option<&'a str>),
+    /// Two rows the checker could not prove apart both matched, or no row did.
+    Contradiction(&'a str),
+}
+
+/// What a language spells for the walker. The required methods are the language's own; the
+/// others are written once here, over them.
+pub trait Hooks {
+    /// The language's block syntax.
+    const BLOCKS: Blocks;
+    fn out(&mut self) -> &mut Code;
+    fn plan(&self) -> &Plan;
+    fn names(&self) -> &Names;
+    /// `e`, binding at least as tightly as `min` (the language's expression printer).
+    fn expr(&self, e: &Expr, min: u8) -> String;
+    /// The statement that stops the call.
+    fn refusal(&self, r: Refusal) -> String;
+
+    /// The checks of one input the function makes, in order. An optional input is checked
+    /// only when it holds a value (`Missing` is then never asked).
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]);
+    /// The wire door: read one input out of the caller's object (missing, kind, range).
+    fn wire_input(&mut self, input: &InputDoor);
+    /// The wire door: refuse the first key that is not an input.
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str);
+    fn record_text(&mut self, json: &str);
+    fn record_value(&mut self, var: VarId, from: Source);
+
+    /// A variable as the code reads it.
+    fn name(&self, v: VarId) -> String {
+        format!("{}{}", Self::BLOCKS.sigil, self.names().vars[v])
+    }
+
+    /// Where a table's row number is stored.
+    fn slot(&self, t: &TablePlan) -> String {
+        format!("{}{}", Self::BLOCKS.sigil, self.names().slots[t.slot])
+    }
+
+    /// The value stored into `var`.
+    fn value(&self, _var: VarId, e: &Expr) -> String {
+        self.expr(e, TOP)
+    }
+
+    /// The left side of a define: the name, with what declares it.
+    fn binding(&self, var: VarId) -> String {
+        self.name(var)
+    }
+
+    /// A value of the record: an input as passed, an output as returned.
+    fn place(&self, var: VarId, from: Source) -> String {
+        let out = format!("{}{}", Self::BLOCKS.sigil, self.names().local("out"));
+        match from {
+            Source::Input => self.name(var),
+            Source::Output if self.plan().outputs.len() == 1 => out,
+            Source::Output => Self::BLOCKS.field.replacen('@', &out, 1).replacen('@', &self.names().fields[var], 1),
+        }
+    }
+
+    /// A value of an enum column as a `case` of a switch names it.
+    fn case_label(&self, kind: Kind, i: u32) -> String {
+        self.expr(&Expr::new(kind, Node::Member(i)), TOP)
+    }
+
+    /// Lines of code (an expression may span several).
+    fn line(&mut self, s: &str) {
+        for l in s.split('\n') {
+            self.out().line(l);
+        }
+    }
+
+    /// A statement, and a comment on it.
+    fn commented(&mut self, stmt: &str, text: &str) {
+        let b = Self::BLOCKS;
+        match b.beside {
+            Some(sep) => self.line(&format!("{stmt}{sep}{}", comment(text))),
+            None => {
+                self.line(format!("{} {}", b.comment, comment(text)).trim_end());
+                self.line(stmt);
+            }
+        }
+    }
+
+    /// `if test { refuse }`, the test already spelled.
+    fn refuse_when(&mut self, test: &str, r: Refusal) {
+        let b = Self::BLOCKS;
+        let refusal = self.refusal(r);
+        self.line(&b.if_.replace('@', test));
+        self.out().indent();
+        self.line(&refusal);
+        self.out().dedent();
+        self.close();
+    }
+
+    fn refuse_if(&mut self, test: &Expr, r: Refusal) {
+        let test = self.expr(test, TOP);
+        self.refuse_when(&test, r);
+    }
+
+    /// What closes a chain of branches, where something does.
+    fn close(&mut self) {
+        if !Self::BLOCKS.end.is_empty() {
+            self.line(Self::BLOCKS.end);
+        }
+    }
+
+    /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
+    fn constraint(&mut self, c: &Constraint) {
+        let absent = c.optionals.iter().map(|&v| Expr::bool(Node::IsNone(v)));
+        let holds = absent.chain([c.test.clone()]).reduce(Expr::or).expect("a test");
+        self.refuse_if(&Expr::negate(holds), Refusal::Input(&c.sentence, None));
+    }
+
+    fn define(&mut self, var: VarId, value: &Expr) {
+        let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
+        let what = format!("define {}", self.plan().var(var).name);
+        self.commented(&stmt, &what);
+    }
+
+    /// A table the language writes in a function of its own (which writes it with
+    /// [`super::walk::table`]): the call deciding it in place, and `true`; `false` to write it in place.
+    fn table_call(&mut self, _t: &TablePlan) -> bool {
+        false
+    }
+
+    /// Before anything else of a table: its comment.
+    fn table_open(&mut self, t: &TablePlan) {
+        let c = format!("{} table {} (policy {})", Self::BLOCKS.comment, comment(&t.name), t.policy);
+        self.line(&c);
+        self.declare_slot(t);
+    }
+
+    /// The variable of a table's row number, where the language declares one.
+    fn declare_slot(&mut self, _t: &TablePlan) {}
+
+    fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
+        self.line(&format!(
+            "{} guard: W114 (table {}, row {} × row {}): a pair of rows whose exclusivity could not be proven statically",
+            Self::BLOCKS.comment,
+            comment(&t.name),
+            a.n,
+            b.n
+        ));
+        let both = Expr::bool(Node::And(Box::new(a.cond.clone()), Box::new(b.cond.clone())));
+        self.refuse_if(&both, Refusal::Contradiction(sentence));
+    }
+
+    /// The whole table as one match over its shape, when the language has the idiom;
+    /// `false` to have it written row by row. By default, its decision as a switch.
+    fn table_match(&mut self, t: &TablePlan) -> bool {
+        let (Some(d), Some(_)) = (&t.decision, &Self::BLOCKS.switch) else { return false };
+        for &r in &t.results {
+            self.declare(r);
+        }
+        self.decide(t, d);
+        true
+    }
+
+    /// A result variable, before the rows assign it.
+    fn declare(&mut self, _var: VarId) {}
+
+    fn assign(&mut self, var: VarId, value: &Expr) {
+        let s = format!("{} = {}{}", self.name(var), self.value(var, value), Self::BLOCKS.semi);
+        self.line(&s);
+    }
+
+    /// What a row that fired stores, and its number.
+    fn assigns(&mut self, t: &TablePlan, row: &Row) {
+        for (v, value) in &row.assigns {
+            self.assign(*v, value);
+        }
+        let s = format!("{} = {}{}", self.slot(t), row.n, Self::BLOCKS.semi);
+        self.line(&s);
+    }
+
+    /// A row that fired: its comment, what it stores, its number.
+    fn fire(&mut self, t: &TablePlan, row: &Row) {
+        let c = format!("{} row {}: {}", Self::BLOCKS.comment, row.n, comment(&row.cells));
+        self.line(c.trim_end());
+        self.assigns(t, row);
+    }
+
+    /// One row: `first` when no row is above it.
+    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+        let b = Self::BLOCKS;
+        let open = match first {
+            true => b.if_.replace('@', &self.expr(&row.cond, TOP)),
+            false if b.else_when_true && row.cond.node == Node::Bool(true) => b.else_.to_string(),
+            false => b.else_if.replace('@', &self.expr(&row.cond, TOP)),
+        };
+        match b.beside {
+            Some(_) => {
+                self.commented(&open, &format!("row {}: {}", row.n, row.cells));
+                self.out().indent();
+                self.assigns(t, row);
+            }
+            None => {
+                self.line(&open);
+                self.out().indent();
+                self.fire(t, row);
+            }
+        }
+        self.out().dedent();
+    }
+
+    /// After the last row: the refusal no call reaches (completeness proved it).
+    fn no_row(&mut self, t: &TablePlan) {
+        let b = Self::BLOCKS;
+        let settled = t.rows.len() > 1 && t.rows.last().is_some_and(|r| r.cond.node == Node::Bool(true));
+        if !(b.else_when_true && settled) {
+            self.line(b.else_);
+            self.out().indent();
+            let r = self.refusal(Refusal::Contradiction(&t.no_row));
+            self.line(&r);
+            self.out().dedent();
+        }
+        self.close();
+    }
+
+    /// One level of a table written as a decision over its columns (a `switch` on an enum,
+    /// an `if` on a boolean), down to the first row each case reaches.
+    fn decide(&mut self, t: &TablePlan, d: &Decision) {
+        let b = Self::BLOCKS;
+        let sw = b.switch.as_ref().expect("a language that writes decisions has a switch");
+        match d {
+            Decision::Row(r) => self.fire(t, &t.rows[*r]),
+            Decision::NoRow => {
+                let r = self.refusal(Refusal::Contradiction(&t.no_row));
+                self.line(&r);
+            }
+            Decision::Bool { column, yes, no } => {
+                self.line(&b.if_.replace('@', &self.name(*column)));
+                self.out().indent();
+                self.decide(t, yes);
+                self.out().dedent();
+                self.line(b.else_);
+                self.out().indent();
+                self.decide(t, no);
+                self.out().dedent();
+                self.close();
+            }
+            Decision::Switch { column, arms } => {
+                self.line(&sw.open.replace('@', &self.name(*column)));
+                if sw.indent {
+                    self.out().indent();
+                }
+                let kind = self.plan().var(*column).kind;
+                let cases = arms.iter().map(|(values, then)| {
+                    let labels: Vec<String> = values.iter().map(|&i| self.case_label(kind, i)).collect();
+                    (sw.case.replace('@', &labels.join(", ")), Some(then))
+                });
+                let cases: Vec<(String, Option<&Decision>)> = cases.chain([(sw.default.to_string(), None)]).collect();
+                for (case, then) in cases {
+                    self.line(&case);
+                    self.out().indent();
+                    self.decide(t, then.unwrap_or(&Decision::NoRow));
+                    self.out().dedent();
+                    if !sw.close.is_empty() {
+                        self.line(sw.close);
+                    }
+                }
+                if sw.indent {
+                    self.out().dedent();
+                }
+                self.close();
+            }
+        }
+    }
+}
