@@ -299,6 +299,7 @@ impl Spell<'_> {
             Form::Prefix(op, p) => (Ast::Unary(op, Box::new(self.ast(kids[0], p + 1))), p),
             Form::Infix(op, p) => (self.bin(op, self.ast(kids[0], p), self.ast(kids[1], p + 1)), p),
             Form::Call(f) => (Ast::Call(f, kids.iter().map(|k| self.ast(k, 0)).collect()), ATOM),
+            Form::Alias(x) => return self.ast(&x, min),
             Form::Parts(parts, p) => match parts.as_slice() {
                 [Part::Expr(x, _)] => return self.ast(x, min),
                 [l, Part::Text(op), r] => {

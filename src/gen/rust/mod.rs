@@ -303,14 +303,6 @@ impl<'a> Rs<'a> {
         }
     }
 
-    /// How tightly the form of `e` binds.
-    fn prec(&self, e: &Expr) -> u8 {
-        match self.form(e) {
-            Form::Leaf(_, p) | Form::Prefix(_, p) | Form::Infix(_, p) | Form::Parts(_, p) => p,
-            Form::Call(_) => ATOM,
-        }
-    }
-
     /// `a op b`. Comparisons do not chain: each side binds more tightly than one. A boolean
     /// compared with a literal is the boolean, or its negation.
     fn compare(&self, op: CmpOp, a: &Expr, b: &Expr, lift: Lift) -> Form {
