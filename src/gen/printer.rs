@@ -129,15 +129,18 @@ pub struct Ops {
     pub order: Order,
 }
 
-/// The forms every language spells alike, from the language's table. (Transitional: each
-/// backend moves onto it in turn.)
-pub trait Common: Syntax {
+/// How a language writes expressions: its table, its names, the nodes it writes its own way.
+pub trait Syntax {
     fn ops(&self) -> &Ops;
     fn names(&self) -> &Names;
 
     /// The node as this language alone writes it, or none for the common form.
     fn own(&self, _e: &Expr) -> Option<Form> {
         None
+    }
+
+    fn form(&self, e: &Expr) -> Form {
+        self.own(e).unwrap_or_else(|| self.common(e))
     }
 
     /// The identifier that holds a variable.
@@ -251,7 +254,8 @@ pub trait Common: Syntax {
                     // Comparisons do not chain: each side binds more tightly than one.
                     _ => {
                         let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { p.eq } else { p.rel };
-                        let parts = vec![Part::Kid(0, prec + 1), Part::Text(format!(" {sym} ")), Part::Kid(1, prec + 1)];
+                        let parts =
+                            vec![Part::Kid(0, prec + 1), Part::Text(format!(" {sym} ")), Part::Kid(1, prec + 1)];
                         Form::Parts(parts, prec)
                     }
                 }
@@ -303,7 +307,9 @@ pub trait Common: Syntax {
             }
             (Extremes::Pairs { .. }, _) if xs.len() > 2 => {
                 // Two at a time, from the left.
-                let pair = |a: Expr, b: Expr| Expr::new(e.kind, if max { Node::Max(vec![a, b]) } else { Node::Min(vec![a, b]) });
+                let pair = |a: Expr, b: Expr| {
+                    Expr::new(e.kind, if max { Node::Max(vec![a, b]) } else { Node::Min(vec![a, b]) })
+                };
                 Form::Alias(xs[1..].iter().cloned().fold(xs[0].clone(), pair))
             }
             (Extremes::Pairs { num, .. }, None) => Form::Call(num[max as usize].into()),
@@ -311,18 +317,19 @@ pub trait Common: Syntax {
             (Extremes::Pairs { enums, ranked: true, .. }, Some(en)) => {
                 let f = format!("{}({}, ", enums[max as usize], self.rank(en));
                 Form::Parts(
-                    vec![Part::Text(f), Part::Kid(0, TOP), Part::Text(", ".into()), Part::Kid(1, TOP), Part::Text(")".into())],
+                    vec![
+                        Part::Text(f),
+                        Part::Kid(0, TOP),
+                        Part::Text(", ".into()),
+                        Part::Kid(1, TOP),
+                        Part::Text(")".into()),
+                    ],
                     ATOM,
                 )
             }
             (Extremes::Own, _) => unreachable!("the language writes min and max itself"),
         }
     }
-
-}
-
-pub trait Syntax {
-    fn form(&self, e: &Expr) -> Form;
 
     /// `a op b` as the language lays it out (gofmt, for one, drops the spaces in places).
     fn infix(&self, left: String, op: &str, right: String) -> String {

@@ -14,7 +14,7 @@
 use super::api::Spelling;
 use super::naming::{self, Names};
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -220,17 +220,6 @@ struct Spell<'a> {
 }
 
 impl Syntax for Spell<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-
-    /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
-    fn print(&self, e: &Expr, min: u8) -> String {
-        gofmt::expr(&self.ast(e, min))
-    }
-}
-
-impl Common for Spell<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }
@@ -238,11 +227,18 @@ impl Common for Spell<'_> {
         self.n
     }
 
+    /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
+    fn print(&self, e: &Expr, min: u8) -> String {
+        gofmt::expr(&self.ast(e, min))
+    }
+
     fn own(&self, e: &Expr) -> Option<Form> {
         match &e.node {
             // An optional is a pointer: an expression reads the value it holds (a row or a
             // define that stores one optional in another copies the pointer, see `store`).
-            Node::Var(v) if self.plan.var(*v).optional => Some(Form::Leaf(format!("*{}", self.n.vars[*v]), OPS.prec.neg)),
+            Node::Var(v) if self.plan.var(*v).optional => {
+                Some(Form::Leaf(format!("*{}", self.n.vars[*v]), OPS.prec.neg))
+            }
             Node::If(..) => Some(Form::Leaf(self.func_lit(e), ATOM)),
             _ => None,
         }

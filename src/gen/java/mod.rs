@@ -7,7 +7,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{cmp_op, Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -157,12 +157,6 @@ struct Jv<'a> {
 }
 
 impl Syntax for Jv<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Jv<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }

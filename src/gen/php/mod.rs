@@ -6,7 +6,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -128,12 +128,6 @@ struct Ph<'a> {
 }
 
 impl Syntax for Ph<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Ph<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }

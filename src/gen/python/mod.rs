@@ -7,7 +7,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -135,12 +135,6 @@ struct Py<'a> {
 }
 
 impl Syntax for Py<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Py<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }
@@ -190,8 +184,10 @@ impl Py<'_> {
     /// `x in (a, b)` over the node `of` (a `OneOf`).
     fn one_of(&self, of: &Expr, negated: bool) -> Form {
         let Node::OneOf(x, vals) = &of.node else { unreachable!("a set of values") };
-        let mut parts =
-            vec![Part::Expr((**x).clone(), OPS.prec.eq + 1), Part::Text(if negated { " not in (" } else { " in (" }.into())];
+        let mut parts = vec![
+            Part::Expr((**x).clone(), OPS.prec.eq + 1),
+            Part::Text(if negated { " not in (" } else { " in (" }.into()),
+        ];
         for (i, v) in vals.iter().enumerate() {
             if i > 0 {
                 parts.push(Part::Text(", ".into()));

@@ -10,7 +10,7 @@
 use super::api::{self, Spelling};
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Role, Row, TablePlan};
-use super::printer::{Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
@@ -193,12 +193,6 @@ struct Rs<'a> {
 }
 
 impl Syntax for Rs<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Rs<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }

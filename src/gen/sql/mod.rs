@@ -19,7 +19,7 @@
 
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{cmp_op, Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, comment, section};
 use super::walk::{self, Check, Column, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
@@ -315,12 +315,6 @@ const OPS: Ops = Ops {
 };
 
 impl Syntax for Q<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Q<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }

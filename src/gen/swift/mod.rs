@@ -6,7 +6,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{Common, Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
@@ -113,12 +113,6 @@ struct Sw<'a> {
 }
 
 impl Syntax for Sw<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Sw<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }

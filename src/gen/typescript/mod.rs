@@ -14,7 +14,7 @@ pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::{Common, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -209,12 +209,6 @@ struct Ts<'a> {
 }
 
 impl Syntax for Ts<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
-    }
-}
-
-impl Common for Ts<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }
@@ -228,7 +222,12 @@ impl Common for Ts<'_> {
         let p = OPS.prec.eq;
         let sym = OPS.eq[(*op == CmpOp::Ne) as usize];
         Some(Form::Parts(
-            vec![Part::Kid(0, p + 1), Part::Text(format!(" {sym} ")), Part::Kid(1, p + 1), Part::Text(format!(" as {t}"))],
+            vec![
+                Part::Kid(0, p + 1),
+                Part::Text(format!(" {sym} ")),
+                Part::Kid(1, p + 1),
+                Part::Text(format!(" as {t}")),
+            ],
             p,
         ))
     }
