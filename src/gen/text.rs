@@ -68,6 +68,28 @@ pub fn section<'a>(file: &'a str, marker: &str, name: &str) -> &'a str {
     rest[..end].trim_matches('\n')
 }
 
+/// `file` with each line `{marker} FILE NAME` replaced by the section NAME of FILE, one of
+/// `files` (each a name as the line gives it and its text, cut into sections at
+/// `{section_marker} NAME` lines): a piece of target-language text that several generated
+/// files hold is written once, in the file it is copied from.
+pub fn splice(file: &str, marker: &str, files: &[(&str, &str)], section_marker: &str) -> String {
+    let mut out = String::with_capacity(file.len());
+    for line in file.split_inclusive('\n') {
+        let Some(copy) = line.strip_prefix(marker) else {
+            out.push_str(line);
+            continue;
+        };
+        let (from, name) = copy.trim().split_once(' ').expect("a copy line names a file and a section");
+        let (_, text) = files
+            .iter()
+            .find(|(f, _)| *f == from)
+            .unwrap_or_else(|| panic!("the runtime file {from} is one a copy line can name"));
+        out.push_str(section(text, section_marker, name));
+        out.push('\n');
+    }
+    out
+}
+
 /// The two lines every generated file starts with, behind the language's comment marker.
 pub fn header(plan: &Plan, comment: &str) -> String {
     let r = &plan.rule;

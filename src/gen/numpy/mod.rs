@@ -27,8 +27,8 @@ impl Backend for Numpy {
         text.push('\n');
         vec![
             File { path: format!("{}.plan.json", plan.rule.base), text },
-            File { path: "rulec_np.py".into(), text: EVALUATOR.to_string() },
-            File { path: "rulec_np_runner.py".into(), text: RUNNER.to_string() },
+            File { path: "rulec_np.py".into(), text: super::python::shared::copy(EVALUATOR) },
+            File { path: "rulec_np_runner.py".into(), text: super::python::shared::copy(RUNNER) },
         ]
     }
 

@@ -5,6 +5,8 @@
 //! `typing` and nothing else; a date is its day number (`Date`, a NewType over int), with
 //! `date_of` and `date_from_wire` to make one. The fixed text is `runtime/module.py`.
 
+pub mod shared;
+
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
@@ -534,7 +536,7 @@ impl Py<'_> {
     fn runner(&self) -> String {
         let mut o = text::header(self.plan, "#");
         o.push_str("#\n");
-        let body = RUNNER.replace("rulec_rule", &self.n.module).replace("rulec_wire", &self.n.wire);
+        let body = shared::copy(RUNNER).replace("rulec_rule", &self.n.module).replace("rulec_wire", &self.n.wire);
         o.push_str(&body);
         o
     }

@@ -398,7 +398,7 @@ pub fn service(plan: &Plan, names: &Names, c: &Contract) -> File {
         }
     }
     o.push_str("        trace=[_pb.Fired(table=f[\"table\"], row=f[\"row\"]) for f in trace],\n    )\n\n\n");
-    let body = text::section(SERVICE, MARK, "body")
+    let body = super::super::python::shared::copy(text::section(SERVICE, MARK, "body"))
         .replace("rulec_wire", &names.wire)
         .replace("rulec_sync_protocol", &format!("_connect.{}ServiceSync", c.class))
         .replace("rulec_protocol", &format!("_connect.{}Service", c.class))
@@ -432,7 +432,7 @@ pub fn runner(plan: &Plan, names: &Names, c: &Contract) -> File {
     enum_tables(plan, c, &mut o);
     o.push('\n');
     o.push_str(
-        &text::section(RUNNER, MARK, "body")
+        &super::super::python::shared::copy(text::section(RUNNER, MARK, "body"))
             .replace("rulec_wire", &names.wire)
             .replace("rulec_client", &format!("_connect.{}ServiceClientSync", c.class)),
     );

@@ -1,7 +1,8 @@
 //! The rule served (generated-code.md): as one MCP tool — `<alias>_mcp.py` beside the Python
-//! module, `<alias>_mcp.mjs` beside the JavaScript one and its typed twin `<alias>_mcp.ts` —
-//! and as a Connect service (src/gen/serve/connect.rs). Every server answers through the
-//! module's wire door and reads its record line: none re-implements the door.
+//! module, `<alias>_mcp.ts` beside the TypeScript one and `<alias>_mcp.mjs`, the same text
+//! with its types taken off, beside the JavaScript one — and as a Connect service
+//! (src/gen/serve/connect.rs). Every server answers through the module's wire door and
+//! reads its record line: none re-implements the door.
 //!
 //! The fixed text is in runtime/ as real files; the rule's part is one JSON constant (the
 //! tool: its name, its inputSchema — the `in` object of `rulec schema` —, the page and the
@@ -14,8 +15,15 @@ use super::{File, Lang, Pass, Unit};
 use serde_json::{json, Value as Json};
 
 const MCP_PY: &str = include_str!("runtime/mcp.py");
-const MCP_MJS: &str = include_str!("runtime/mcp.mjs");
 const MCP_TS: &str = include_str!("runtime/mcp.ts");
+/// Where the node server's JSON reader comes from: the TypeScript runner's own.
+const TS_RUNNER: &str = include_str!("../typescript/runtime/runner.ts");
+
+/// The fixed TypeScript of the node server, the sections it copies put in (the JavaScript
+/// server is this text with its types taken off).
+pub fn mcp_ts() -> String {
+    text::splice(MCP_TS, "// rulec-copy:", &[("runner.ts", TS_RUNNER)], "// rulec:")
+}
 
 /// The languages whose folder gets an MCP server.
 pub fn serves(lang: Lang) -> bool {
@@ -62,7 +70,9 @@ pub fn files(u: &Unit, lang: Lang, input_schema: &Json) -> Vec<File> {
             let names = u.names(Lang::Python);
             let mut o = text::header(&u.plan, "#");
             o.push_str("#\n");
-            let body = MCP_PY.replace("rulec_rule", &names.module).replace("rulec_wire", &names.wire);
+            let body = super::python::shared::copy(MCP_PY)
+                .replace("rulec_rule", &names.module)
+                .replace("rulec_wire", &names.wire);
             let body = replace_line(
                 &body,
                 "_RULE: dict[str, Any] = json.loads(",
@@ -77,27 +87,20 @@ pub fn files(u: &Unit, lang: Lang, input_schema: &Json) -> Vec<File> {
             ]
         }
         Lang::JavaScript | Lang::TypeScript => {
-            let (names, source, ext) = if lang == Lang::TypeScript {
-                (u.names(Lang::TypeScript), MCP_TS, "ts")
-            } else {
-                (u.names(Lang::JavaScript), MCP_MJS, "mjs")
-            };
+            let typed = lang == Lang::TypeScript;
+            let (names, ext) = if typed { (u.names(lang), "ts") } else { (u.names(lang), "mjs") };
             let mut o = text::header(&u.plan, "//");
             o.push_str("//\n");
-            let body = source
-                .replace("./module.mjs", &format!("./{}.{ext}", names.module))
+            let body = mcp_ts()
                 .replace("./module.ts", &format!("./{}.{ext}", names.module))
                 .replace("rulec_wire", &names.wire);
             let body = replace_line(
                 &body,
                 "const _RULE",
-                &format!(
-                    "const _RULE{} = JSON.parse({});",
-                    if ext == "ts" { ": RuleInfo" } else { "" },
-                    serde_json::to_string(&rule).expect("a string")
-                ),
+                &format!("const _RULE: RuleInfo = JSON.parse({});", serde_json::to_string(&rule).expect("a string")),
             );
-            o.push_str(&body);
+            // The JavaScript server is the TypeScript one with its types taken off.
+            o.push_str(&if typed { body } else { super::typescript::strip_types(&body) });
             vec![File { path: format!("{base}_mcp.{ext}"), text: o }]
         }
         _ => Vec::new(),

@@ -772,7 +772,7 @@ impl Q<'_> {
             plan.tables().map(|t| format!("({}, {})", py(&t.name), py(&n.slots[t.slot]))).collect();
         o.push_str(&py_list("TABLES: list[tuple[str, str]]", &tables));
         o.push('\n');
-        o.push_str(section(RUNNER, "# rulec:", "common"));
+        o.push_str(&super::python::shared::copy(section(RUNNER, "# rulec:", "common")));
         o.push_str("\n\n\n");
         o.push_str(section(RUNNER, "# rulec:", "rule"));
         o.push('\n');
@@ -1157,7 +1157,7 @@ fn helpers_runner() -> String {
     );
     o.push_str(section(RUNNER, "# rulec:", "head"));
     o.push_str("\n\n\n");
-    o.push_str(section(RUNNER, "# rulec:", "common"));
+    o.push_str(&super::python::shared::copy(section(RUNNER, "# rulec:", "common")));
     o.push_str("\n\n\n");
     o.push_str(section(RUNNER, "# rulec:", "helpers"));
     o.push('\n');

@@ -258,7 +258,7 @@ impl<'a> Stripper<'a> {
                     continue;
                 }
                 (Tok::Punct, "(") => {
-                    let arrow = self.close[k].is_some_and(|c| self.is(c + 1, "=>"));
+                    let arrow = self.close[k].is_some_and(|c| self.arrow_after(c));
                     ctx.push((if params_next || arrow { Ctx::Params } else { Ctx::Other }, k));
                     params_next = false;
                 }
@@ -281,6 +281,13 @@ impl<'a> Stripper<'a> {
             }
             k += 1;
         }
+    }
+
+    /// Whether the `)` at `c` closes the parameters of an arrow function: `=>` follows, or a
+    /// return type and then `=>` (`(x: T): R => …`, where a `: …` of a conditional ends at a
+    /// `;` or a `,` without one).
+    fn arrow_after(&self, c: usize) -> bool {
+        self.is(c + 1, "=>") || (self.is(c + 1, ":") && self.is(self.type_end(c + 2, &["=>", ";", ","]) + 1, "=>"))
     }
 
     /// Whether the token at `k` can end an expression (so an `as` after it is a cast).
@@ -385,6 +392,7 @@ export function f(x: bigint | null, tag: string = ""): [USD, Fired[]] {
   const o: Record<string, unknown> = { table: x, row: 1 };
   const g = globalThis as unknown as { process: { a: string; b: (x: number) => void } };
   const p = new Proxy(o, { ownKeys: (t: object) => [] });
+  const q = (a: number, b: [string, E] | null): [string, E] | null => (a > 0 ? b : null);
   const t = s === "a" as string && x === 5n as bigint ? 1 : 2;
   return [x as USD | null, [{ table: "t", row: 1 } as Fired], s ? "a" : "b"];
 }
@@ -411,6 +419,7 @@ export function f(x, tag = "") {
   const o = { table: x, row: 1 };
   const g = globalThis;
   const p = new Proxy(o, { ownKeys: (t) => [] });
+  const q = (a, b) => (a > 0 ? b : null);
   const t = s === "a" && x === 5n ? 1 : 2;
   return [x, [{ table: "t", row: 1 }], s ? "a" : "b"];
 }

@@ -58,24 +58,7 @@ def load(path: str) -> Plan:
         return Plan(json.load(f))
 
 
-def _days(text: str) -> int | None:
-    """The day number of exactly "YYYY-MM-DD", when the calendar has that day."""
-    if len(text) != 10 or text[4] != "-" or text[7] != "-":
-        return None
-    parts = (text[0:4], text[5:7], text[8:10])
-    if not all(c in "0123456789" for part in parts for c in part):
-        return None
-    y, m, d = int(parts[0]), int(parts[1]), int(parts[2])
-    leap = (y % 4 == 0 and y % 100 != 0) or y % 400 == 0
-    days_in = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    if not 1 <= m <= 12 or not 1 <= d <= days_in[m - 1]:
-        return None
-    y = y - 1 if m <= 2 else y
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m - 3 if m > 2 else m + 9) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
+# rulec-copy: module.py days
 
 
 def div_round(n: Array, d: Array, mode: str) -> Array:

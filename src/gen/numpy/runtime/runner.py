@@ -3,6 +3,9 @@ refusal) out, for every line, each line a call of one row through rulec_np's own
 
     python3 rulec_np_runner.py parcel_rate.plan.json < parcel_rate.jsonl
     python3 rulec_np_runner.py --helpers < _helpers.jsonl
+
+The NumPy backend writes it with each `# rulec-copy:` line replaced by the section of the
+Python backend's script.py or module.py it names.
 """
 
 import decimal
@@ -15,48 +18,10 @@ import numpy as np
 import rulec_np
 
 
-def _parse_int(text: str) -> int:
-    """A JSON integer; one too long for any range is kept as a number past every range."""
-    if len(text) > 40:
-        return -(10**40) if text.startswith("-") else 10**40
-    return int(text)
+# rulec-copy: script.py read
 
 
-def _no_constant(text: str) -> Any:
-    raise ValueError(text + " is not JSON")
-
-
-def _number(x: Any) -> Any:
-    """A JSON number whose value is whole as that int, read exactly; any other number is
-    kept as the Decimal it is, which no door takes for an integer."""
-    if isinstance(x, decimal.Decimal) and x.is_finite() and x == x.to_integral_value():
-        if x.adjusted() > 40:
-            return -(10**40) if x < 0 else 10**40
-        return int(x)
-    return x
-
-
-def _lone_surrogate(x: Any) -> bool:
-    if isinstance(x, str):
-        return any("\ud800" <= c <= "\udfff" for c in x)
-    if isinstance(x, dict):
-        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in x.items())
-    if isinstance(x, list):
-        return any(_lone_surrogate(v) for v in x)
-    return False
-
-
-def _date(days: int) -> str:
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    y = yoe + era * 400 + (1 if m <= 2 else 0)
-    return f'"{y:04d}-{m:02d}-{d:02d}"'
+# rulec-copy: module.py date_str
 
 
 def _wire(plan: rulec_np.Plan, name: str, value: Any, present: bool) -> str:
@@ -73,7 +38,7 @@ def _wire(plan: rulec_np.Plan, name: str, value: Any, present: bool) -> str:
     if kind == "str":
         return json.dumps(str(value), ensure_ascii=False)
     if info["date"]:
-        return _date(int(value))
+        return _date_str(int(value))
     return str(int(value))
 
 
@@ -98,22 +63,15 @@ def _record(plan: rulec_np.Plan, call: dict[str, Any]) -> str:
     return '{"in":{' + ",".join(parts) + '},"observed":{' + ",".join(observed) + '},"trace":[' + ",".join(trace) + "]}"
 
 
-def _refusal(kind: str, what: str) -> str:
-    return '{"refused":"' + kind + '","error":' + json.dumps(what, ensure_ascii=False) + "}"
+# rulec-copy: script.py refusal
 
 
 def _answer(plan: rulec_np.Plan, line: str) -> str:
-    try:
-        top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
-        top = None
-    if _lone_surrogate(top):
-        top = None
-    call = top.get("in", top) if isinstance(top, dict) else top
+    call = _call_of(line)
     if not isinstance(call, dict):
         return _refusal("input", plan.data["not_an_object"])
     try:
-        return _record(plan, {k: _number(v) for k, v in call.items()})
+        return _record(plan, call)
     except rulec_np.RuleInputError as e:
         return _refusal("input", e.what)
     except rulec_np.RuleContradictionError as e:

@@ -15,7 +15,8 @@
 # member — are not sent at all, for the same reason.
 #
 # The backend writes the rule's part (`_request`, `_observed`, `_FIELDS`) between the
-# sections it copies from here.
+# sections it copies from here, and each `# rulec-copy:` line by the section of the Python
+# backend's script.py it names.
 
 # rulec: imports
 import decimal
@@ -37,29 +38,7 @@ class _NotSpelled(Exception):
         self.send = send
 
 
-def _parse_int(text: str) -> int:
-    if len(text) > 40:
-        return -(10**40) if text.startswith("-") else 10**40
-    return int(text)
-
-
-def _no_constant(text: str) -> Any:
-    raise ValueError(text + " is not JSON")
-
-
-def _number(x: Any) -> Any:
-    """A whole JSON number as that int, read exactly (as the module's runner reads it)."""
-    if isinstance(x, decimal.Decimal):
-        if x.is_finite() and x == x.to_integral_value():
-            if x.adjusted() > 40:
-                return -(10**40) if x < 0 else 10**40
-            return int(x)
-        return float(x)
-    if isinstance(x, dict):
-        return {k: _number(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_number(v) for v in x]
-    return x
+# rulec-copy: script.py read
 
 
 def _int(x: Any) -> int:
@@ -85,7 +64,7 @@ def _str(x: Any) -> str:
 def _member(members: dict[str, int], x: Any) -> int:
     if isinstance(x, str) and x in members:
         return members[x]
-    raise _NotSpelled(not isinstance(x, (int, float)) or isinstance(x, bool))
+    raise _NotSpelled(not isinstance(x, (int, decimal.Decimal)) or isinstance(x, bool))
 
 
 def _dumps(x: Any) -> str:
@@ -96,7 +75,8 @@ def _by_hand(url: str, call: Any) -> int:
     """POST the call as the JSON it is, its keys under the fields' JSON names: the status."""
     if isinstance(call, dict):
         call = {_FIELDS.get(k, k): v for k, v in call.items()}
-    body = json.dumps(call, ensure_ascii=False, default=str).encode("utf-8")
+    # A fraction is a Decimal: sent as the JSON number it was read from.
+    body = json.dumps(call, ensure_ascii=False, default=float).encode("utf-8")
     req = urllib.request.Request(url + _PATH, data=body, headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(req) as r:
@@ -106,11 +86,7 @@ def _by_hand(url: str, call: Any) -> int:
 
 
 def _line(client: Any, url: str, get: bool, text: str) -> str:
-    try:
-        top = json.loads(text, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
-        top = None
-    call = _number(top.get("in", top) if isinstance(top, dict) else top)
+    call = _call_of(text)
     try:
         if not isinstance(call, dict) or any(k not in _FIELDS for k in call):
             raise _NotSpelled(True)

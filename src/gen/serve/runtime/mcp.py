@@ -4,7 +4,8 @@
 # back with isError and the module's sentence. Python's standard library only.
 #
 # The backend writes it beside each module with `rulec_rule` and `rulec_wire` replaced by
-# the module's and the door's names, and `_RULE` by the rule's tool.
+# the module's and the door's names, `_RULE` by the rule's tool, and each `# rulec-copy:`
+# line by the section of the Python backend's script.py it names.
 
 import argparse
 import decimal
@@ -45,43 +46,7 @@ class _Refused(Exception):
         self.id = id
 
 
-def _parse_int(text: str) -> int:
-    """A JSON integer; one too long for any range is kept as a number past every range."""
-    if len(text) > 40:
-        return -(10**40) if text.startswith("-") else 10**40
-    return int(text)
-
-
-def _no_constant(text: str) -> Any:
-    raise ValueError(text + " is not JSON")
-
-
-def _number(x: Any) -> Any:
-    """A JSON number whose value is whole (1000.0, 1e3) as that int, read exactly; anything
-    else as it came, within the object and the lists it holds (as the runner reads a call)."""
-    if isinstance(x, decimal.Decimal):
-        if x.is_finite() and x == x.to_integral_value():
-            if x.adjusted() > 40:
-                return -(10**40) if x < 0 else 10**40
-            return int(x)
-        return float(x)
-    if isinstance(x, dict):
-        return {k: _number(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_number(v) for v in x]
-    return x
-
-
-def _lone_surrogate(x: Any) -> bool:
-    """Whether a string (a key or a value) holds half of a surrogate pair: the reference
-    reads such a call as no JSON at all, so the door refuses it as not an object."""
-    if isinstance(x, str):
-        return any("\ud800" <= c <= "\udfff" for c in x)
-    if isinstance(x, dict):
-        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in x.items())
-    if isinstance(x, list):
-        return any(_lone_surrogate(v) for v in x)
-    return False
+# rulec-copy: script.py read
 
 
 def _dumps(x: Any) -> str:
@@ -396,19 +361,7 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
         pass
 
 
-def _address(text: str) -> tuple[str, int]:
-    """--http PORT (on 127.0.0.1), HOST:PORT or [V6]:PORT."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = "127.0.0.1", text
-    host = host.strip("[]")
-    try:
-        number = int(port)
-    except ValueError:
-        raise argparse.ArgumentTypeError(text + " is not a port or HOST:PORT") from None
-    if not 0 <= number <= 65535:
-        raise argparse.ArgumentTypeError(text + " is not a port")
-    return host, number
+# rulec-copy: script.py address
 
 
 def main() -> None:

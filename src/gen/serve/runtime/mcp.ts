@@ -5,8 +5,10 @@
 // globalThis and import(), so that the types below are the whole of what it uses of node.
 //
 // The backend writes it beside each module with the import naming the module's file and
-// its wire door (`rulec_wire`), and `_RULE` the rule's tool. mcp.mjs is this file with its
-// types taken off (tsc's own output; tests/serve.rs holds the two together).
+// its wire door (`rulec_wire`), and `_RULE` the rule's tool; the JavaScript server beside
+// a JavaScript module is this file with its types taken off (as tsc emits it, token for
+// token: tests/serve.rs holds the two together). A `// rulec-copy: FILE NAME` line stands
+// for that section of the TypeScript backend's runtime file.
 
 import { rulec_wire, RuleInputError, RuleContradictionError } from "./module.ts";
 
@@ -76,8 +78,6 @@ const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const RESOURCE_NOT_FOUND = -32002;
-/** The nesting serde_json stops at. */
-const DEPTH = 128;
 
 /** A message answered with a JSON-RPC error. */
 class Refused extends Error {
@@ -91,220 +91,7 @@ class Refused extends Error {
   }
 }
 
-/** Whether a string holds half of a surrogate pair. */
-function lone(s: string): boolean {
-  for (let i = 0; i < s.length; i += 1) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (!(d >= 0xdc00 && d <= 0xdfff)) {
-        return true;
-      }
-      i += 1;
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/**
- * JSON read exactly, as the module's runner reads a call: a whole number is a bigint (one
- * with more than 40 digits before the point is a number past every range), any other
- * number a JavaScript number that is not an integer. `lone` says whether a string held half
- * of a surrogate pair, which the reference reads as no JSON at all.
- */
-class Reader {
-  s: string;
-  i: number;
-  depth: number;
-  lone: boolean;
-
-  constructor(s: string) {
-    this.s = s;
-    this.i = 0;
-    this.depth = 0;
-    this.lone = false;
-  }
-
-  fail(): never {
-    throw new SyntaxError("not JSON at character " + this.i);
-  }
-
-  ws(): void {
-    while (this.i < this.s.length && " \t\n\r".includes(this.s[this.i])) {
-      this.i += 1;
-    }
-  }
-
-  eat(c: string): void {
-    if (this.s[this.i] !== c) {
-      this.fail();
-    }
-    this.i += 1;
-  }
-
-  top(): unknown {
-    this.ws();
-    const v = this.value();
-    this.ws();
-    if (this.i !== this.s.length) {
-      this.fail();
-    }
-    return v;
-  }
-
-  value(): unknown {
-    const c = this.s[this.i];
-    if (c === "{" || c === "[") {
-      this.depth += 1;
-      if (this.depth >= DEPTH) {
-        this.fail();
-      }
-      const v = c === "{" ? this.object() : this.array();
-      this.depth -= 1;
-      return v;
-    }
-    if (c === "\"") {
-      return this.string();
-    }
-    const words: [string, unknown][] = [["null", null], ["true", true], ["false", false]];
-    for (const [word, v] of words) {
-      if (this.s.startsWith(word, this.i)) {
-        this.i += word.length;
-        return v;
-      }
-    }
-    return this.number();
-  }
-
-  object(): Json {
-    this.eat("{");
-    const out: Json = {};
-    this.ws();
-    if (this.s[this.i] === "}") {
-      this.i += 1;
-      return out;
-    }
-    for (;;) {
-      this.ws();
-      const key = this.string();
-      this.ws();
-      this.eat(":");
-      this.ws();
-      const v = this.value();
-      // A key such as __proto__ is a key like any other.
-      Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
-      this.ws();
-      if (this.s[this.i] === ",") {
-        this.i += 1;
-      } else {
-        this.eat("}");
-        return out;
-      }
-    }
-  }
-
-  array(): unknown[] {
-    this.eat("[");
-    const out: unknown[] = [];
-    this.ws();
-    if (this.s[this.i] === "]") {
-      this.i += 1;
-      return out;
-    }
-    for (;;) {
-      this.ws();
-      out.push(this.value());
-      this.ws();
-      if (this.s[this.i] === ",") {
-        this.i += 1;
-      } else {
-        this.eat("]");
-        return out;
-      }
-    }
-  }
-
-  string(): string {
-    this.eat("\"");
-    let out = "";
-    const simple: { [key: string]: string } = { "\"": "\"", "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-    for (;;) {
-      if (this.i >= this.s.length) {
-        this.fail();
-      }
-      const c = this.s[this.i];
-      const code = this.s.charCodeAt(this.i);
-      this.i += 1;
-      if (c === "\"") {
-        break;
-      }
-      if (code < 0x20) {
-        this.fail();
-      }
-      if (c !== "\\") {
-        out += c;
-        continue;
-      }
-      const e = this.s[this.i];
-      this.i += 1;
-      if (Object.hasOwn(simple, e)) {
-        out += simple[e];
-      } else if (e === "u") {
-        const hex = this.s.slice(this.i, this.i + 4);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-          this.fail();
-        }
-        this.i += 4;
-        out += String.fromCharCode(parseInt(hex, 16));
-      } else {
-        this.fail();
-      }
-    }
-    if (lone(out)) {
-      this.lone = true;
-    }
-    return out;
-  }
-
-  number(): unknown {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 4096));
-    if (m === null || m[0].length === 0) {
-      this.fail();
-    }
-    this.i += m[0].length;
-    return exact(m[0]);
-  }
-}
-
-/** A JSON number's text as the door takes it: a bigint when its value is whole. */
-function exact(text: string): unknown {
-  const m = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
-  if (m === null) {
-    return Number(text);
-  }
-  const sign = m[1];
-  const frac = m[3] ?? "";
-  let digits = (m[2] + frac).replace(/^0+/, "");
-  const e = Number(m[4] ?? "0") - frac.length;
-  const far = sign === "-" ? -(10n ** 40n) : 10n ** 40n;
-  if (digits === "") {
-    return 0n;
-  }
-  if (e < 0) {
-    const cut = digits.length + e;
-    if (cut <= 0 || /[^0]/.test(digits.slice(cut))) {
-      return Number(text);
-    }
-    digits = digits.slice(0, cut);
-  } else if (digits.length + e > 40) {
-    return far;
-  } else {
-    digits += "0".repeat(e);
-  }
-  return digits.length > 40 ? far : BigInt(sign + digits);
-}
+// rulec-copy: runner.ts reader
 
 /** A value as JSON text: a bigint as its digits. */
 function dumps(x: unknown): string {
@@ -320,12 +107,12 @@ type Read = { message: Json; lone: boolean };
 
 /** One JSON-RPC message. */
 function read(text: string): Read {
-  const r = new Reader(text);
+  const r = new _Reader(text);
   let message: unknown;
   try {
     message = r.top();
   } catch (e) {
-    throw new Refused(PARSE_ERROR, "the message is not JSON: " + (e as Error).message, null);
+    throw new Refused(PARSE_ERROR, "the message is not JSON: " + (e instanceof Error ? e.message : String(e)), null);
   }
   if (Array.isArray(message)) {
     throw new Refused(INVALID_REQUEST, "a batch is not accepted: send one message at a time", null);
@@ -346,7 +133,7 @@ function read(text: string): Read {
 
 /** A field of a JSON object, when the value is an object. */
 function field(x: unknown, key: string): unknown {
-  return typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Json)[key] : undefined;
+  return _isObject(x) ? x[key] : undefined;
 }
 
 /** The protocol: one tool, the page as its view, the record file. */
@@ -553,7 +340,7 @@ function local(origin: string): boolean {
 }
 
 function serveHttp(tool: Tool, host: string, port: number, origins: string[]): void {
-  const sessions = new Map<string, Session>();
+  const sessions: Map<string, Session> = new Map();
   const server = nodeHttp.createServer((req: Request, res: Response) => {
     const send = (status: number, body: Json | null, headers: { [key: string]: string } = {}): void => {
       const data = body === null ? "" : dumps(body);
@@ -698,7 +485,8 @@ function main(argv: string[]): void {
       throw new Error("usage: " + _RULE.tool.name + "_mcp [--http [HOST:]PORT] [--origin ORIGIN]... [--record FILE]");
     }
   }
-  const here = nodePath.dirname(nodeUrl.fileURLToPath((import.meta as unknown as { url: string }).url));
+  const meta = import.meta as unknown as { url: string };
+  const here = nodePath.dirname(nodeUrl.fileURLToPath(meta.url));
   const tool = new Tool(record, here);
   if (http === null) {
     serveStdio(tool);
@@ -710,6 +498,6 @@ function main(argv: string[]): void {
 try {
   main(node.process.argv.slice(2));
 } catch (e) {
-  node.process.stderr.write((e as Error).message + "\n");
+  node.process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n");
   node.process.exitCode = 2;
 }

@@ -5,7 +5,8 @@
 # sentence (and a Refusal detail), a contradiction is internal (500).
 #
 # The backend writes the rule's own part (the imports of its stubs, `_call`, `_response`,
-# the class names, `_SOURCE_SHA256`) between the sections it copies from here.
+# the class names, `_SOURCE_SHA256`) between the sections it copies from here, and each
+# `# rulec-copy:` line by the section of the Python backend's script.py it names.
 
 # rulec: imports
 import argparse
@@ -122,19 +123,7 @@ class _Quiet(WSGIRequestHandler):
         pass
 
 
-def _address(text: str) -> tuple[str, int]:
-    """--http PORT (on 127.0.0.1), HOST:PORT or [V6]:PORT."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = "127.0.0.1", text
-    host = host.strip("[]")
-    try:
-        number = int(port)
-    except ValueError:
-        raise argparse.ArgumentTypeError(text + " is not a port or HOST:PORT") from None
-    if not 0 <= number <= 65535:
-        raise argparse.ArgumentTypeError(text + " is not a port")
-    return host, number
+# rulec-copy: script.py address
 
 
 def _serve(host: str, port: int, asgi: bool) -> None:

@@ -57,92 +57,15 @@ TABLES: list[tuple[str, str]] = [("t", "t_row")]
 
 # rulec: common
 INT64 = (-(2**63), 2**63 - 1)
-# A JSON number longer than any range: kept as a number past every range.
-HUGE = 10**40
 
 
-def parse_int(text: str) -> int:
-    if len(text) > 40:
-        return -HUGE if text.startswith("-") else HUGE
-    return int(text)
+# rulec-copy: script.py read
 
 
-def no_constant(text: str) -> Any:
-    raise ValueError(text + " is not JSON")
+# rulec-copy: module.py days
 
 
-def number(x: Any) -> Any:
-    """A JSON number whose value is whole (1000.0, 1e3, -0.0) as that int, read exactly; one
-    with a fraction as its Decimal; anything else as it came."""
-    if isinstance(x, decimal.Decimal):
-        if x.is_finite() and x == x.to_integral_value():
-            if x.adjusted() > 40:
-                return -HUGE if x < 0 else HUGE
-            return int(x)
-        return x
-    if isinstance(x, dict):
-        return {k: number(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [number(v) for v in x]
-    return x
-
-
-def lone_surrogate(x: Any) -> bool:
-    """Whether a string of the JSON (a key or a value) holds half of a surrogate pair: the
-    reference reads such a line as no JSON at all."""
-    if isinstance(x, str):
-        return any("\ud800" <= c <= "\udfff" for c in x)
-    if isinstance(x, dict):
-        return any(lone_surrogate(k) or lone_surrogate(v) for k, v in x.items())
-    if isinstance(x, list):
-        return any(lone_surrogate(v) for v in x)
-    return False
-
-
-def call_of(line: str) -> Any:
-    """The call a vectors line holds (a record is read as its `in`), or None for no JSON."""
-    try:
-        top = json.loads(line, parse_float=decimal.Decimal, parse_int=parse_int, parse_constant=no_constant)
-    except (ValueError, RecursionError):
-        return None
-    if lone_surrogate(top):
-        return None
-    call = top.get("in", top) if isinstance(top, dict) else top
-    return number(call)
-
-
-def days(text: str) -> int | None:
-    """The day number of exactly "YYYY-MM-DD", when the calendar has that day."""
-    if len(text) != 10 or text[4] != "-" or text[7] != "-":
-        return None
-    parts = (text[0:4], text[5:7], text[8:10])
-    if not all(c in "0123456789" for part in parts for c in part):
-        return None
-    y, m, d = int(parts[0]), int(parts[1]), int(parts[2])
-    leap = (y % 4 == 0 and y % 100 != 0) or y % 400 == 0
-    days_in = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    if not 1 <= m <= 12 or not 1 <= d <= days_in[m - 1]:
-        return None
-    y = y - 1 if m <= 2 else y
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m - 3 if m > 2 else m + 9) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
-def date_str(n: int) -> str:
-    """A day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON."""
-    z = n + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    y = yoe + era * 400 + (1 if m <= 2 else 0)
-    return f'"{y:04d}-{m:02d}-{d:02d}"'
+# rulec-copy: module.py date_str
 
 
 class Unheld(Exception):
@@ -167,9 +90,9 @@ def held(door: Input, x: Any, engine: Engine) -> Any:
         return None
     if door.kind in (INTEGER, DATE):
         if door.kind == DATE:
-            if not isinstance(x, str) or days(x) is None:
+            if not isinstance(x, str) or _days(x) is None:
                 raise Unheld(door.not_of_kind)
-            x = days(x)
+            x = _days(x)
         if isinstance(x, bool) or not isinstance(x, (int, decimal.Decimal)):
             raise Unheld(door.not_of_kind)
         if engine.numbers == "numeric":
@@ -224,19 +147,13 @@ def greatest(*xs: Any) -> Any:
     return max(there) if there else None
 
 
+# rulec-copy: module.py isqrt
+
+
 def isqrt(x: Any) -> Any:
-    """rulec_isqrt as the function file defines it: the largest r with r * r <= x, by a
-    binary search over whole numbers; NULL for NULL (STRICT)."""
-    if x is None:
-        return None
-    lo, hi = 0, min(3037000499, max(int(x), 0))
-    while lo < hi:
-        mid = lo + (hi - lo + 1) // 2
-        if mid * mid <= x:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """rulec_isqrt as the function file defines it: the largest r with r * r <= x (for a
+    whole r, r * r <= x and r * r <= int(x) are one test); NULL for NULL (STRICT)."""
+    return None if x is None else _isqrt(int(x))
 
 
 def sqlite(query: str, relation: str, columns: list[str], rows: list[list[Any]]) -> list[dict[str, Any]]:
@@ -317,8 +234,7 @@ def postgresql_query(
     return answer
 
 
-def refusal(kind: str, what: str) -> str:
-    return '{"refused":"' + kind + '","error":' + json.dumps(what, ensure_ascii=False) + "}"
+# rulec-copy: script.py refusal
 
 
 def read_file(name: str) -> str:
@@ -348,7 +264,7 @@ def wire(x: Any, kind: str) -> str:
     if kind == BOOLEAN:
         return "true" if x else "false"
     if kind == DATE:
-        return date_str(int(x))
+        return _date_str(int(x))
     if kind == INTEGER:
         return str(int(x))
     return json.dumps(x, ensure_ascii=False)
@@ -394,13 +310,13 @@ def answer(call: Call, error: str | None, contradiction: str | None, row: dict[s
     before the value the engine could not hold, that value's, an unknown key's, the rule's
     contradiction; else the record."""
     if error is not None and (call.unheld is None or position(error) < call.unheld[0]):
-        return refusal("input", error)
+        return _refusal("input", error)
     if call.unheld is not None:
-        return refusal("input", call.unheld[1])
+        return _refusal("input", call.unheld[1])
     if call.unknown is not None:
-        return refusal("input", call.unknown + NOT_AN_INPUT)
+        return _refusal("input", call.unknown + NOT_AN_INPUT)
     if contradiction is not None:
-        return refusal("contradiction", contradiction)
+        return _refusal("contradiction", contradiction)
     s = ["{"]
     for piece, name, kind in RECORD:
         if piece == "text":
@@ -423,7 +339,7 @@ def main() -> None:
     engine = Engine({"--postgresql": "bigint", "--postgresql-query": "numeric"}.get(mode, "sqlite"))
     calls: list[Call | None] = []
     for line in lines():
-        call = call_of(line)
+        call = _call_of(line)
         calls.append(read(call, engine) if isinstance(call, dict) else None)
     asked = [c for c in calls if c is not None]
     found: list[tuple[str | None, str | None, dict[str, Any]]] = []
@@ -458,7 +374,7 @@ def main() -> None:
     answers = iter(found)
     for one in calls:
         if one is None:
-            out.append(refusal("input", NOT_AN_OBJECT))
+            out.append(_refusal("input", NOT_AN_OBJECT))
         else:
             error, contradiction, row = next(answers)
             out.append(answer(one, error, contradiction, row))

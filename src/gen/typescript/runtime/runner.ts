@@ -78,21 +78,25 @@ const _DEPTH = 128;
  * JSON read exactly: a number whose value is whole is that integer as a bigint (one past
  * what 64 bits hold stays past it), any other number a JavaScript number that is not an
  * integer; an object keeps its keys in the order written (the last value of a key wins).
- * Whatever serde_json refuses is refused: a SyntaxError.
+ * Whatever serde_json refuses is refused: a SyntaxError. Half of a surrogate pair, which is
+ * not a character, is read as it is and said by `lone`: the reference reads such a text as
+ * no JSON at all, where a JSON-RPC message is still a message.
  */
 class _Reader {
   readonly s: string;
   i: number;
   depth: number;
+  lone: boolean;
 
   constructor(s: string) {
     this.s = s;
     this.i = 0;
     this.depth = 0;
+    this.lone = false;
   }
 
   fail(): never {
-    throw new SyntaxError("not JSON");
+    throw new SyntaxError("not JSON at character " + this.i);
   }
 
   ws(): void {
@@ -298,20 +302,16 @@ class _Reader {
           break;
         case "u": {
           const hi = this.hex4();
-          if (hi >= 0xdc00 && hi < 0xe000) {
-            this.fail();
-          }
-          if (hi >= 0xd800 && hi < 0xdc00) {
-            // Half of a surrogate pair is not a character: the other half must follow.
-            this.eat("\\");
-            this.eat("u");
-            const lo = this.hex4();
-            if (lo < 0xdc00 || lo >= 0xe000) {
-              this.fail();
+          out += String.fromCharCode(hi);
+          if (hi >= 0xd800 && hi < 0xe000) {
+            // The high half of a pair and the low half right after it make one character.
+            const lo = hi < 0xdc00 && this.s.startsWith("\\u", this.i) ? this.hex(this.i + 2) : -1;
+            if (lo >= 0xdc00 && lo < 0xe000) {
+              out += String.fromCharCode(lo);
+              this.i += 6;
+            } else {
+              this.lone = true;
             }
-            out += String.fromCharCode(hi, lo);
-          } else {
-            out += String.fromCharCode(hi);
           }
           break;
         }
@@ -323,16 +323,25 @@ class _Reader {
   }
 
   hex4(): number {
+    const v = this.hex(this.i);
+    if (v < 0) {
+      this.fail();
+    }
+    this.i += 4;
+    return v;
+  }
+
+  /** The four hex digits at `at` as a number; -1 when they are not four hex digits. */
+  hex(at: number): number {
     let v = 0;
     for (let k = 0; k < 4; k++) {
-      const c = this.s.charCodeAt(this.i + k);
+      const c = this.s.charCodeAt(at + k);
       const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
       if (d < 0) {
-        this.fail();
+        return -1;
       }
       v = v * 16 + d;
     }
-    this.i += 4;
     return v;
   }
 }
@@ -391,10 +400,14 @@ function _readCall(line: string | null): unknown {
   if (line === null) {
     return null;
   }
+  const reader = new _Reader(line);
   let top: unknown;
   try {
-    top = new _Reader(line).top();
+    top = reader.top();
   } catch {
+    return null;
+  }
+  if (reader.lone) {
     return null;
   }
   if (_isObject(top) && Object.hasOwn(top, "in")) {

@@ -1,0 +1,85 @@
+# The Python that the generated scripts share — the runner beside each module, the MCP
+# server and the Connect service and runner beside it, and the runners of the SQL and NumPy
+# targets — as one Python file that ruff and mypy check as it stands (tests/gen_sql.rs).
+# A script's runtime file asks for a section with a line `# rulec-copy: script.py NAME`
+# (or `module.py NAME`, for a helper of the module), which the backend replaces by the
+# section, so that every generated script holds all it runs and each piece is written once.
+# What comes before the first section is for this file alone.
+
+import argparse
+import decimal
+import json
+from typing import Any
+
+# rulec: read
+def _parse_int(text: str) -> int:
+    """A JSON integer; one too long for any range is kept as a number past every range
+    (Python reads no more than 4300 digits)."""
+    if len(text) > 40:
+        return -(10**40) if text.startswith("-") else 10**40
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(text + " is not JSON")
+
+
+def _number(x: Any) -> Any:
+    """A JSON number whose value is whole (1000.0, 1e3, -0.0) as that int, read exactly; one
+    with a fraction as its Decimal (never a float, which could round 1e-400 to a whole 0);
+    anything else as it came, within the object and the lists it holds."""
+    if isinstance(x, decimal.Decimal):
+        if x.is_finite() and x == x.to_integral_value():
+            if x.adjusted() > 40:
+                return -(10**40) if x < 0 else 10**40
+            return int(x)
+        return x
+    if isinstance(x, dict):
+        return {k: _number(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_number(v) for v in x]
+    return x
+
+
+def _lone_surrogate(x: Any) -> bool:
+    """Whether a string of the JSON (a key or a value) holds half of a surrogate pair, which
+    is not a character: the reference reads such a text as no JSON at all."""
+    if isinstance(x, str):
+        return any("\ud800" <= c <= "\udfff" for c in x)
+    if isinstance(x, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in x.items())
+    if isinstance(x, list):
+        return any(_lone_surrogate(v) for v in x)
+    return False
+
+
+def _call_of(line: str) -> Any:
+    """The call a vectors line holds (a record is read as its `in`), its numbers read as
+    _number reads them; None for a line that is not JSON."""
+    try:
+        top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    if _lone_surrogate(top):
+        return None
+    return _number(top.get("in", top) if isinstance(top, dict) else top)
+
+# rulec: refusal
+def _refusal(kind: str, what: str) -> str:
+    """The line a runner prints in the place of a record the rule refused to answer."""
+    return '{"refused":"' + kind + '","error":' + json.dumps(what, ensure_ascii=False) + "}"
+
+# rulec: address
+def _address(text: str) -> tuple[str, int]:
+    """--http PORT (on 127.0.0.1), HOST:PORT or [V6]:PORT."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", text
+    host = host.strip("[]")
+    try:
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(text + " is not a port or HOST:PORT") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(text + " is not a port")
+    return host, number
