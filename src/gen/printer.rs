@@ -1,13 +1,21 @@
 //! The one expression printer: it decides every parenthesis, for every language, from the
-//! precedence each language gives the forms of its expressions.
+//! precedence each language gives the forms of its expressions, and it writes once every
+//! form that languages spell alike.
 //!
-//! A language says how one node is written ([`Syntax::form`]): a leaf, a prefix or infix
-//! operator with its precedence, a call, or text around the node's children each needing at
-//! least some precedence. The printer writes the children and puts parentheses exactly where
-//! a child binds more loosely than its place asks. Higher binds tighter; [`ATOM`] never needs
-//! parentheses and [`TOP`] is a whole expression standing alone.
+//! A language gives a table ([`Ops`]: its operators, literals, helper names and their
+//! precedences) and, through [`Syntax::own`], only the nodes it writes its own way; every
+//! other node takes the common form ([`Syntax::common`]) read off the table. A form is a
+//! leaf, a prefix or infix operator with its precedence, a call, text around the node's
+//! children each needing at least some precedence, or another expression standing for the
+//! node. The printer writes the children and puts parentheses exactly where a child binds
+//! more loosely than its place asks. Higher binds tighter; [`ATOM`] never needs parentheses
+//! and [`TOP`] is a whole expression standing alone.
 
-use super::plan::Expr;
+use super::naming::Names;
+use super::plan::{Arith, Expr, Kind, Node};
+use crate::num::RoundMode;
+use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
 
 pub const TOP: u8 = 0;
 pub const ATOM: u8 = u8::MAX;
@@ -25,6 +33,9 @@ pub enum Form {
     Call(String),
     /// Text around the node's children.
     Parts(Vec<Part>, u8),
+    /// Another expression that means the same, written in the node's place (`x in {a, b}`
+    /// as `x == a || x == b`).
+    Alias(Expr),
 }
 
 pub enum Part {
@@ -35,8 +46,290 @@ pub enum Part {
     Expr(Expr, u8),
 }
 
+/// How tightly each form of a language binds (higher binds tighter).
+pub struct Prec {
+    /// The conditional expression.
+    pub cond: u8,
+    pub or: u8,
+    pub and: u8,
+    pub not: u8,
+    /// `==`, `!=`.
+    pub eq: u8,
+    /// `<`, `<=`, `>`, `>=`.
+    pub rel: u8,
+    pub add: u8,
+    pub mul: u8,
+    /// A unary minus.
+    pub neg: u8,
+}
+
+/// How a language writes the smaller or larger of several values.
+pub enum Extremes {
+    /// `min(a, b, c)` over numbers; over an ordered enum, two values at a time by their
+    /// places: `(rank(a) <= rank(b) ? a : b)`.
+    Variadic { min: &'static str, max: &'static str },
+    /// `min(min(a, b), c)`: the functions over numbers and over an ordered enum (`[min,
+    /// max]` each); `ranked` passes the enum's place function first, `minBy(rank, a, b)`.
+    Pairs { num: [&'static str; 2], enums: [&'static str; 2], ranked: bool },
+    /// The language writes them itself.
+    Own,
+}
+
+/// How a language writes `if c then a else b` inside an expression.
+pub enum Cond {
+    /// `c ? a : b`, nesting in its `else` branch without parentheses.
+    Ternary,
+    /// `c ? a : b`, parenthesized inside another conditional (PHP 8).
+    TernaryUnnested,
+    /// The language writes it itself.
+    Own,
+}
+
+/// How a language compares two values of an ordered enum.
+pub enum Order {
+    /// By the places the enum's rank function gives: `rank(a) < rank(b)`.
+    Rank,
+    /// As the values themselves (an enum that is its place, or orders by it).
+    Native,
+    /// The language writes it itself.
+    Own,
+}
+
+/// A language's spellings of the forms every language shares.
+pub struct Ops {
+    pub prec: Prec,
+    /// `false`, `true`.
+    pub truth: [&'static str; 2],
+    /// The value of an optional that holds none.
+    pub absent: &'static str,
+    pub int: fn(i64) -> String,
+    pub str: fn(&str) -> String,
+    /// Between an enum's type and a member (`Kind::Gold`, `Kind.Gold`); none where the
+    /// member's identifier stands alone.
+    pub member: Option<&'static str>,
+    pub and: &'static str,
+    pub or: &'static str,
+    /// The negation, as it is put before its operand (`!`, `not `).
+    pub not: &'static str,
+    /// Equality and inequality.
+    pub eq: [&'static str; 2],
+    /// The test of an optional against the absent value (`x === null`, `x is not None`).
+    pub is: [&'static str; 2],
+    /// The integer division written for an exact quotient.
+    pub div: &'static str,
+    /// Whether `div` rounds toward negative infinity (so a quotient by a positive constant
+    /// rounded by floor or ceiling needs no helper).
+    pub div_floors: bool,
+    /// The helpers (runtime functions) for the rounded quotient, the remainder and the root.
+    pub div_round: fn(RoundMode) -> String,
+    pub modulo: &'static str,
+    pub isqrt: &'static str,
+    pub extremes: Extremes,
+    pub cond: Cond,
+    pub order: Order,
+}
+
+/// How a language writes expressions: its table, its names, the nodes it writes its own way.
 pub trait Syntax {
-    fn form(&self, e: &Expr) -> Form;
+    fn ops(&self) -> &Ops;
+    fn names(&self) -> &Names;
+
+    /// The node as this language alone writes it, or none for the common form.
+    fn own(&self, _e: &Expr) -> Option<Form> {
+        None
+    }
+
+    fn form(&self, e: &Expr) -> Form {
+        self.own(e).unwrap_or_else(|| self.common(e))
+    }
+
+    /// The identifier that holds a variable.
+    fn var(&self, v: VarId) -> String {
+        self.names().vars[v].clone()
+    }
+
+    /// An enum's `i`th value, as an expression.
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        let n = self.names();
+        let name = &n.members[e][i as usize];
+        match (&n.member_consts[e][i as usize], self.ops().member) {
+            (Some(c), _) => c.clone(),
+            (None, Some(sep)) => format!("{}{sep}{name}", n.enums[e]),
+            (None, None) => name.clone(),
+        }
+    }
+
+    /// The function giving the place of a value of enum `e`.
+    fn rank(&self, e: usize) -> &str {
+        self.names().ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
+    }
+
+    /// The form every language that does not write the node itself shares.
+    fn common(&self, e: &Expr) -> Form {
+        let ops = self.ops();
+        let p = &ops.prec;
+        let leaf = |s: String| Form::Leaf(s, ATOM);
+        let text = |s: &str| Part::Text(s.to_string());
+        // `x == null`, as three parts so that a language laying out an operator sees one.
+        let is_none = |v: VarId, is: &str| {
+            Form::Parts(vec![Part::Text(self.var(v)), Part::Text(format!(" {is} ")), text(ops.absent)], p.eq)
+        };
+        match &e.node {
+            Node::Int(n) => {
+                let t = (ops.int)(*n);
+                let prec = if t.starts_with('-') { p.neg } else { ATOM };
+                Form::Leaf(t, prec)
+            }
+            Node::Bool(b) => leaf(ops.truth[*b as usize].into()),
+            Node::Str(s) => leaf((ops.str)(s)),
+            Node::Member(i) => leaf(self.member(e.kind, *i)),
+            Node::Absent => leaf(ops.absent.into()),
+            Node::Var(v) => leaf(self.var(*v)),
+            Node::Neg(_) => Form::Prefix("-".into(), p.neg),
+            Node::Arith(op, ..) => match op {
+                Arith::Add => Form::Infix("+".into(), p.add),
+                Arith::Sub => Form::Infix("-".into(), p.add),
+                Arith::Mul => Form::Infix("*".into(), p.mul),
+            },
+            // Exact: E106 proved the division lands on a whole number, so however the
+            // language's division rounds changes nothing.
+            Node::DivExact(_, q) => Form::Parts(
+                vec![Part::Kid(0, p.mul), Part::Text(format!(" {} ", ops.div)), Part::Expr(Expr::int(*q), p.mul + 1)],
+                p.mul,
+            ),
+            // By a positive constant, floor and ceiling are a flooring division's own.
+            Node::DivRound(_, d, mode @ (RoundMode::Floor | RoundMode::Ceiling))
+                if ops.div_floors && matches!(d.node, Node::Int(k) if k > 0) =>
+            {
+                let by = Part::Text(format!(" {} ", ops.div));
+                let d = Part::Kid(1, p.mul + 1);
+                if *mode == RoundMode::Floor {
+                    Form::Parts(vec![Part::Kid(0, p.mul), by, d], p.mul)
+                } else {
+                    Form::Parts(vec![text("-(-"), Part::Kid(0, p.neg + 1), by, d, text(")")], p.neg)
+                }
+            }
+            Node::DivRound(.., m) => Form::Call((ops.div_round)(*m)),
+            Node::Mod(..) => Form::Call(ops.modulo.into()),
+            Node::Isqrt(_) => Form::Call(ops.isqrt.into()),
+            Node::Min(xs) | Node::Max(xs) if xs.len() == 1 => Form::Alias(xs[0].clone()),
+            Node::Min(xs) | Node::Max(xs) => self.extreme(e, xs),
+            Node::If(..) => {
+                let last = match ops.cond {
+                    Cond::Ternary => p.cond,
+                    Cond::TernaryUnnested => p.cond + 1,
+                    Cond::Own => unreachable!("the language writes its conditional itself"),
+                };
+                let parts = vec![
+                    Part::Kid(0, p.cond + 1),
+                    text(" ? "),
+                    Part::Kid(1, p.cond + 1),
+                    text(" : "),
+                    Part::Kid(2, last),
+                ];
+                Form::Parts(parts, p.cond)
+            }
+            Node::Cmp(op, a, _) => {
+                let sym = match op {
+                    CmpOp::Eq => ops.eq[0],
+                    CmpOp::Ne => ops.eq[1],
+                    other => cmp_op(*other),
+                };
+                match (a.kind, &ops.order) {
+                    (Kind::Enum(en), Order::Rank) if !matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                        let r = self.rank(en);
+                        let parts = vec![
+                            Part::Text(format!("{r}(")),
+                            Part::Kid(0, TOP),
+                            Part::Text(format!(") {sym} {r}(")),
+                            Part::Kid(1, TOP),
+                            text(")"),
+                        ];
+                        Form::Parts(parts, p.rel)
+                    }
+                    (Kind::Enum(_), Order::Own) if !matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                        unreachable!("the language compares the places of an enum itself")
+                    }
+                    // Comparisons do not chain: each side binds more tightly than one.
+                    _ => {
+                        let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { p.eq } else { p.rel };
+                        let parts =
+                            vec![Part::Kid(0, prec + 1), Part::Text(format!(" {sym} ")), Part::Kid(1, prec + 1)];
+                        Form::Parts(parts, prec)
+                    }
+                }
+            }
+            Node::And(..) => Form::Infix(ops.and.into(), p.and),
+            Node::Or(..) => Form::Infix(ops.or.into(), p.or),
+            // A negation is written as the test it is: `a != b`, `x >= 3`, `v != null`.
+            Node::Not(x) => match &x.node {
+                Node::Cmp(op, a, b) => Form::Alias(Expr::cmp(negated(*op), (**a).clone(), (**b).clone())),
+                Node::IsNone(v) => is_none(*v, ops.is[1]),
+                Node::OneOf(y, vals) => {
+                    let ne = |v: &Expr| Expr::cmp(CmpOp::Ne, (**y).clone(), v.clone());
+                    Form::Alias(vals.iter().map(ne).reduce(Expr::and).expect("a set of one value or more"))
+                }
+                Node::Not(y) => Form::Alias((**y).clone()),
+                _ => Form::Prefix(ops.not.into(), p.not),
+            },
+            Node::OneOf(x, vals) => {
+                let eq = |v: &Expr| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone());
+                Form::Alias(vals.iter().map(eq).reduce(Expr::or).expect("a set of one value or more"))
+            }
+            Node::IsNone(v) => is_none(*v, ops.is[0]),
+            Node::Present(v, test) => {
+                let held = Expr::negate(Expr::bool(Node::IsNone(*v)));
+                Form::Alias(conjoin(held, (**test).clone()))
+            }
+        }
+    }
+
+    /// The smaller or larger of two values or more, as the language's table says.
+    fn extreme(&self, e: &Expr, xs: &[Expr]) -> Form {
+        let max = matches!(e.node, Node::Max(_));
+        let ordered = match e.kind {
+            Kind::Enum(en) => Some(en),
+            _ => None,
+        };
+        match (&self.ops().extremes, ordered) {
+            (Extremes::Variadic { min, max: f }, None) => Form::Call(if max { f } else { min }.to_string()),
+            (Extremes::Variadic { .. }, Some(en)) => {
+                let r = self.rank(en);
+                let op = if max { ">=" } else { "<=" };
+                let q = self.ops().prec.cond + 1;
+                let mut acc = self.print(&xs[0], q);
+                for x in &xs[1..] {
+                    let y = self.print(x, q);
+                    acc = format!("({r}({acc}) {op} {r}({y}) ? {acc} : {y})");
+                }
+                Form::Leaf(acc, ATOM)
+            }
+            (Extremes::Pairs { .. }, _) if xs.len() > 2 => {
+                // Two at a time, from the left.
+                let pair = |a: Expr, b: Expr| {
+                    Expr::new(e.kind, if max { Node::Max(vec![a, b]) } else { Node::Min(vec![a, b]) })
+                };
+                Form::Alias(xs[1..].iter().cloned().fold(xs[0].clone(), pair))
+            }
+            (Extremes::Pairs { num, .. }, None) => Form::Call(num[max as usize].into()),
+            (Extremes::Pairs { enums, ranked: false, .. }, Some(_)) => Form::Call(enums[max as usize].into()),
+            (Extremes::Pairs { enums, ranked: true, .. }, Some(en)) => {
+                let f = format!("{}({}, ", enums[max as usize], self.rank(en));
+                Form::Parts(
+                    vec![
+                        Part::Text(f),
+                        Part::Kid(0, TOP),
+                        Part::Text(", ".into()),
+                        Part::Kid(1, TOP),
+                        Part::Text(")".into()),
+                    ],
+                    ATOM,
+                )
+            }
+            (Extremes::Own, _) => unreachable!("the language writes min and max itself"),
+        }
+    }
 
     /// `a op b` as the language lays it out (gofmt, for one, drops the spaces in places).
     fn infix(&self, left: String, op: &str, right: String) -> String {
@@ -68,6 +361,7 @@ pub trait Syntax {
                 }
                 (t, p)
             }
+            Form::Alias(x) => return self.print(&x, min),
         };
         if prec < min {
             format!("({text})")
@@ -80,11 +374,39 @@ pub trait Syntax {
     fn top(&self, e: &Expr) -> String {
         self.print(e, TOP)
     }
+
+    /// How tightly the form of `e` binds.
+    fn prec(&self, e: &Expr) -> u8 {
+        match self.form(e) {
+            Form::Leaf(_, p) | Form::Prefix(_, p) | Form::Infix(_, p) | Form::Parts(_, p) => p,
+            Form::Call(_) => ATOM,
+            Form::Alias(x) => self.prec(&x),
+        }
+    }
+}
+
+/// `a && b`, left-nested through `b`'s own conjunctions so that none is parenthesized.
+fn conjoin(a: Expr, b: Expr) -> Expr {
+    match b.node {
+        Node::And(l, r) => Expr::bool(Node::And(Box::new(conjoin(a, *l)), r)),
+        _ => Expr::bool(Node::And(Box::new(a), Box::new(b))),
+    }
+}
+
+/// The comparison that holds exactly when `op` does not (numbers and enums are totally ordered).
+pub fn negated(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
 }
 
 /// A comparison as most languages write it (`==`, `!=`, `<`, `<=`, `>`, `>=`).
-pub fn cmp_op(op: crate::syntax::ast::CmpOp) -> &'static str {
-    use crate::syntax::ast::CmpOp;
+pub fn cmp_op(op: CmpOp) -> &'static str {
     match op {
         CmpOp::Eq => "==",
         CmpOp::Ne => "!=",

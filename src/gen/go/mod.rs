@@ -13,8 +13,8 @@
 
 use super::api::Spelling;
 use super::naming::{self, Names};
-use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, section, Code};
@@ -23,7 +23,6 @@ use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
-use crate::syntax::ast::CmpOp;
 use serde_json::{json, Value as Json};
 use std::collections::BTreeSet;
 
@@ -176,17 +175,29 @@ fn go_str(s: &str) -> String {
     o
 }
 
-fn div_round_fn(m: RoundMode) -> String {
-    format!("divRound{}", crate::lang::pascal(m.as_str()))
-}
-
-/// Go's precedences (higher binds tighter), as the spec numbers them.
-const OR: u8 = 1;
-const AND: u8 = 2;
-const CMP: u8 = 3;
-const ADD: u8 = 4;
-const MUL: u8 = 5;
-const UNARY: u8 = 6;
+/// Go's spellings, with the precedences as the spec numbers them (Go has no conditional
+/// expression).
+const OPS: Ops = Ops {
+    prec: Prec { cond: TOP, or: 1, and: 2, eq: 3, rel: 3, add: 4, mul: 5, not: 6, neg: 6 },
+    truth: ["false", "true"],
+    absent: "nil",
+    int: |n| n.to_string(),
+    str: go_str,
+    member: None,
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["==", "!="],
+    is: ["==", "!="],
+    div: "/",
+    div_floors: false,
+    div_round: |m| format!("divRound{}", crate::lang::pascal(m.as_str())),
+    modulo: "modFloor",
+    isqrt: "isqrtInt",
+    extremes: Extremes::Pairs { num: ["minInt", "maxInt"], enums: ["minEnum", "maxEnum"], ranked: false },
+    cond: Cond::Own,
+    order: Order::Native,
+};
 
 /// Text after its first line indented `depth` more: a function literal put inside a line.
 fn indent_rest(s: &str, depth: usize) -> String {
@@ -232,82 +243,37 @@ struct Spell<'a> {
 }
 
 impl Syntax for Spell<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        // Another expression standing for this one (Go spells the node with other nodes).
-        let alias = |x: Expr| Form::Parts(vec![Part::Expr(x, ATOM)], ATOM);
-        // `x == nil`, `x != nil` of an optional (a pointer).
-        let is_nil = |v: VarId, op: &str| {
-            Form::Parts(vec![Part::Text(self.n.vars[v].clone()), Part::Text(op.into()), Part::Text("nil".into())], CMP)
-        };
-        match &e.node {
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(go_str(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("nil".into()),
-            // An optional is a pointer: an expression reads the value it holds (a row or a
-            // define that stores one optional in another copies the pointer, see `store`).
-            Node::Var(v) if self.plan.var(*v).optional => Form::Leaf(format!("*{}", self.n.vars[*v]), UNARY),
-            Node::Var(v) => leaf(self.n.vars[*v].clone()),
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
-            Node::Arith(op, ..) => match op {
-                Arith::Add => Form::Infix("+".into(), ADD),
-                Arith::Sub => Form::Infix("-".into(), ADD),
-                Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            // Exact: E106 proved the division lands on a whole number, so truncating changes nothing.
-            Node::DivExact(_, q) => {
-                Form::Parts(vec![Part::Kid(0, MUL), Part::Text(" / ".into()), Part::Expr(Expr::int(*q), MUL + 1)], MUL)
-            }
-            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
-            Node::Min(xs) | Node::Max(xs) => match xs.len() {
-                1 => alias(xs[0].clone()),
-                2 => Form::Call(min_max_fn(matches!(e.node, Node::Max(_)), e.kind).into()),
-                _ => {
-                    // Two at a time, from the left.
-                    let max = matches!(e.node, Node::Max(_));
-                    let pair = |a: Expr, b: Expr| {
-                        Expr::new(e.kind, if max { Node::Max(vec![a, b]) } else { Node::Min(vec![a, b]) })
-                    };
-                    let folded = xs[1..].iter().cloned().fold(xs[0].clone(), pair);
-                    alias(folded)
-                }
-            },
-            Node::Mod(..) => Form::Call("modFloor".into()),
-            Node::Isqrt(_) => Form::Call("isqrtInt".into()),
-            Node::If(..) => leaf(self.func_lit(e)),
-            Node::Cmp(op, ..) => Form::Infix(cmp_op(*op).into(), CMP),
-            Node::And(..) => Form::Infix("&&".into(), AND),
-            Node::Or(..) => Form::Infix("||".into(), OR),
-            Node::Not(x) => match &x.node {
-                Node::IsNone(v) => is_nil(*v, " != "),
-                _ => Form::Prefix("!".into(), UNARY),
-            },
-            Node::OneOf(x, vals) => {
-                let eq = |v: &Expr| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone());
-                alias(vals.iter().map(eq).reduce(Expr::or).unwrap_or(Expr::truth(false)))
-            }
-            Node::IsNone(v) => is_nil(*v, " == "),
-            Node::Present(v, t) => {
-                alias(Expr::bool(Node::And(Box::new(Expr::negate(Expr::bool(Node::IsNone(*v)))), t.clone())))
-            }
-        }
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
     }
 
     /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
     fn print(&self, e: &Expr, min: u8) -> String {
         gofmt::expr(&self.ast(e, min))
     }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
+        match &e.node {
+            // An optional is a pointer: an expression reads the value it holds (a row or a
+            // define that stores one optional in another copies the pointer, see `store`).
+            Node::Var(v) if self.plan.var(*v).optional => {
+                Some(Form::Leaf(format!("*{}", self.n.vars[*v]), OPS.prec.neg))
+            }
+            Node::If(..) => Some(Form::Leaf(self.func_lit(e), ATOM)),
+            _ => None,
+        }
+    }
 }
 
 /// The helper that takes the smaller or larger of two values of a kind.
 fn min_max_fn(max: bool, kind: Kind) -> &'static str {
-    match (max, kind) {
-        (false, Kind::Enum(_)) => "minEnum",
-        (true, Kind::Enum(_)) => "maxEnum",
-        (false, _) => "minInt",
-        (true, _) => "maxInt",
+    let Extremes::Pairs { num, enums, .. } = OPS.extremes else { unreachable!("Go takes them two at a time") };
+    match kind {
+        Kind::Enum(_) => enums[max as usize],
+        _ => num[max as usize],
     }
 }
 
@@ -322,8 +288,8 @@ impl Spell<'_> {
             Form::Prefix(op, p) => (Ast::Unary(op, Box::new(self.ast(kids[0], p + 1))), p),
             Form::Infix(op, p) => (self.bin(op, self.ast(kids[0], p), self.ast(kids[1], p + 1)), p),
             Form::Call(f) => (Ast::Call(f, kids.iter().map(|k| self.ast(k, 0)).collect()), ATOM),
+            Form::Alias(x) => return self.ast(&x, min),
             Form::Parts(parts, p) => match parts.as_slice() {
-                [Part::Expr(x, _)] => return self.ast(x, min),
                 [l, Part::Text(op), r] => {
                     let side = |part: &Part| match part {
                         Part::Kid(i, q) => self.ast(kids[*i], *q),
@@ -364,11 +330,6 @@ impl Spell<'_> {
         }
         o.push_str(&format!("\treturn {}\n}}()", indent_rest(&self.top(cur), 1)));
         o
-    }
-
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        self.n.members[e][i as usize].clone()
     }
 
     fn base_type(&self, ty: BoundaryTy) -> String {
@@ -1177,6 +1138,8 @@ mod gofmt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::plan::Arith;
+    use crate::syntax::ast::CmpOp;
 
     const RULE: &str = "rule t v1\n\nenum level: low < mid < high\n\ninput a: int -100..100\ninput b: int -100..100\ninput p: int? 0..10\ninput lvl: level\n\noutput o: int -300..300\ndefine o = a + b\n";
 

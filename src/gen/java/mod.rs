@@ -6,8 +6,8 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
+use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{c_string, comment, Code};
@@ -149,19 +149,28 @@ fn long(n: i64) -> String {
     }
 }
 
-fn div_round_fn(m: crate::num::RoundMode) -> String {
-    format!("divRound{}", crate::lang::pascal(m.as_str()))
-}
-
-// Java's precedences (higher binds tighter).
-const COND: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const EQ: u8 = 4;
-const REL: u8 = 5;
-const ADD: u8 = 6;
-const MUL: u8 = 7;
-const UNARY: u8 = 8;
+/// Java's spellings.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
+    truth: ["false", "true"],
+    absent: "null",
+    int: long,
+    str: lit,
+    member: Some("."),
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["==", "!="],
+    is: ["==", "!="],
+    div: "/",
+    div_floors: false,
+    div_round: |m| format!("divRound{}", crate::lang::pascal(m.as_str())),
+    modulo: "modFloor",
+    isqrt: "isqrtLong",
+    extremes: Extremes::Pairs { num: ["Math.min", "Math.max"], enums: ["least", "greatest"], ranked: false },
+    cond: Cond::Ternary,
+    order: Order::Own,
+};
 
 struct Jv<'a> {
     plan: &'a Plan,
@@ -169,114 +178,47 @@ struct Jv<'a> {
 }
 
 impl Syntax for Jv<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        let text = |s: &str| Part::Text(s.to_string());
-        match &e.node {
-            Node::Int(n) => Form::Leaf(long(*n), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(lit(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("null".into()),
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    /// Strings by their characters, an ordered enum by its place; an optional's value,
+    /// where the code reads it as a value, unboxed.
+    fn own(&self, e: &Expr) -> Option<Form> {
+        let text = |s: &str| Part::Text(s.into());
+        let equals = |not: &str| vec![text(not), Part::Kid(0, ATOM), text(".equals("), Part::Kid(1, TOP), text(")")];
+        Some(match &e.node {
             Node::Var(v) => {
                 let name = self.n.vars[*v].clone();
-                // The value an optional holds, where the code reads it as a value: unboxed.
                 match (self.plan.var(*v).optional, e.optional, e.kind) {
-                    (true, false, Kind::Num) => leaf(format!("{name}.longValue()")),
-                    (true, false, Kind::Bool) => leaf(format!("{name}.booleanValue()")),
-                    _ => leaf(name),
+                    (true, false, Kind::Num) => Form::Leaf(format!("{name}.longValue()"), ATOM),
+                    (true, false, Kind::Bool) => Form::Leaf(format!("{name}.booleanValue()"), ATOM),
+                    _ => return None,
                 }
             }
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
-            Node::Arith(op, ..) => match op {
-                Arith::Add => Form::Infix("+".into(), ADD),
-                Arith::Sub => Form::Infix("-".into(), ADD),
-                Arith::Mul => Form::Infix("*".into(), MUL),
+            Node::Cmp(op, a, _) => match (a.kind, op) {
+                (Kind::Str, CmpOp::Eq) => Form::Parts(equals(""), ATOM),
+                (Kind::Str, _) => Form::Parts(equals("!"), OPS.prec.not),
+                (Kind::Enum(_), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => Form::Parts(
+                    vec![
+                        Part::Kid(0, ATOM),
+                        text(".compareTo("),
+                        Part::Kid(1, TOP),
+                        Part::Text(format!(") {} 0", cmp_op(*op))),
+                    ],
+                    OPS.prec.rel,
+                ),
+                _ => return None,
             },
-            // Exact: E106 proved the division lands on a whole number.
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {}", long(*q)))], MUL),
-            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
-            Node::Min(xs) | Node::Max(xs) => {
-                let f = match (matches!(e.node, Node::Min(_)), e.kind) {
-                    (true, Kind::Enum(_)) => "least",
-                    (false, Kind::Enum(_)) => "greatest",
-                    (true, _) => "Math.min",
-                    (false, _) => "Math.max",
-                };
-                // Two arguments at a time, left to right.
-                let mut parts = vec![Part::Kid(0, COND)];
-                for i in 1..xs.len() {
-                    parts.insert(0, Part::Text(format!("{f}(")));
-                    parts.push(text(", "));
-                    parts.push(Part::Kid(i, COND));
-                    parts.push(text(")"));
-                }
-                Form::Parts(parts, ATOM)
-            }
-            Node::Mod(..) => Form::Call("modFloor".into()),
-            Node::Isqrt(_) => Form::Call("isqrtLong".into()),
-            Node::If(..) => Form::Parts(
-                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, OR), text(" : "), Part::Kid(2, COND)],
-                COND,
-            ),
-            Node::Cmp(op, a, _) => self.cmp(*op, a.kind),
-            Node::And(..) => Form::Infix("&&".into(), AND),
-            Node::Or(..) => Form::Infix("||".into(), OR),
-            Node::Not(_) => Form::Prefix("!".into(), UNARY),
-            Node::OneOf(x, vals) => {
-                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
-                let any = alts.reduce(Expr::or).expect("a set of one value or more");
-                Form::Parts(vec![Part::Expr(any, OR)], OR)
-            }
-            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} == null", self.n.vars[*v]))], EQ),
-            Node::Present(v, _) => {
-                Form::Parts(vec![Part::Text(format!("{} != null && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
-            }
-        }
+            _ => return None,
+        })
     }
 }
 
 impl Jv<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
-    }
-
-    /// Numbers as longs, an ordered enum by its place, a string by its characters.
-    fn cmp(&self, op: CmpOp, kind: Kind) -> Form {
-        let text = |s: String| Part::Text(s);
-        let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
-        match (kind, op) {
-            (Kind::Str, CmpOp::Eq) => Form::Parts(
-                vec![Part::Kid(0, ATOM), text(".equals(".into()), Part::Kid(1, COND), text(")".into())],
-                ATOM,
-            ),
-            (Kind::Str, _) => Form::Parts(
-                vec![
-                    text("!".into()),
-                    Part::Kid(0, ATOM),
-                    text(".equals(".into()),
-                    Part::Kid(1, COND),
-                    text(")".into()),
-                ],
-                UNARY,
-            ),
-            (Kind::Enum(_), CmpOp::Eq | CmpOp::Ne) | (Kind::Num | Kind::Bool, _) => Form::Parts(
-                vec![Part::Kid(0, prec + 1), text(format!(" {} ", cmp_op(op))), Part::Kid(1, prec + 1)],
-                prec,
-            ),
-            (Kind::Enum(_), _) => Form::Parts(
-                vec![
-                    Part::Kid(0, ATOM),
-                    text(".compareTo(".into()),
-                    Part::Kid(1, COND),
-                    text(format!(") {} 0", cmp_op(op))),
-                ],
-                REL,
-            ),
-        }
-    }
-
     /// The Java type of a variable: `long` for every number and day, boxed when optional.
     fn ty(&self, v: VarId) -> String {
         TYPES.local(self.plan, self.n, v)

@@ -5,8 +5,8 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
-use super::printer::{Form, Part, Syntax, ATOM};
+use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, Code};
@@ -14,7 +14,6 @@ use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
-use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/module.php");
@@ -116,16 +115,28 @@ fn php_str(s: &str) -> String {
     o
 }
 
-// PHP's precedences (higher binds tighter). The conditional does not nest without
-// parentheses in PHP 8, so both its branches bind more tightly than it.
-const COND: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const EQ: u8 = 4;
-const REL: u8 = 5;
-const ADD: u8 = 6;
-const MUL: u8 = 7;
-const UNARY: u8 = 8;
+/// PHP's spellings. The conditional does not nest without parentheses in PHP 8.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
+    truth: ["false", "true"],
+    absent: "null",
+    int: |n| if n == i64::MIN { "\\PHP_INT_MIN".into() } else { n.to_string() },
+    str: php_str,
+    member: Some("::"),
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["===", "!=="],
+    is: ["===", "!=="],
+    div: "/",
+    div_floors: false,
+    div_round: |m| format!("_div_round_{}", m.as_str()),
+    modulo: "_mod",
+    isqrt: "_isqrt",
+    extremes: Extremes::Variadic { min: "\\min", max: "\\max" },
+    cond: Cond::TernaryUnnested,
+    order: Order::Rank,
+};
 
 struct Ph<'a> {
     plan: &'a Plan,
@@ -133,111 +144,30 @@ struct Ph<'a> {
 }
 
 impl Syntax for Ph<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        let text = |s: &str| Part::Text(s.to_string());
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    fn var(&self, v: VarId) -> String {
+        format!("${}", self.n.vars[v])
+    }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
         match &e.node {
-            Node::Int(i64::MIN) => leaf("\\PHP_INT_MIN".into()),
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(php_str(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("null".into()),
-            Node::Var(v) => leaf(format!("${}", self.n.vars[*v])),
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
-            Node::Arith(op, ..) => match op {
-                Arith::Add => Form::Infix("+".into(), ADD),
-                Arith::Sub => Form::Infix("-".into(), ADD),
-                Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            Node::DivExact(_, q) => {
-                Form::Parts(vec![text("\\intdiv("), Part::Kid(0, COND), Part::Text(format!(", {q})"))], ATOM)
-            }
-            Node::DivRound(.., m) => Form::Call(format!("_div_round_{}", m.as_str())),
-            Node::Min(xs) | Node::Max(xs) => match e.kind {
-                Kind::Enum(en) => {
-                    // Two values at a time, by their places: `(rank(a) <= rank(b) ? a : b)`.
-                    let r = self.rank(en);
-                    let op = if matches!(e.node, Node::Min(_)) { "<=" } else { ">=" };
-                    let mut acc = self.print(&xs[0], COND + 1);
-                    for x in &xs[1..] {
-                        let y = self.print(x, COND + 1);
-                        acc = format!("({r}({acc}) {op} {r}({y}) ? {acc} : {y})");
-                    }
-                    Form::Leaf(acc, ATOM)
-                }
-                _ => {
-                    let mut parts = vec![text(if matches!(e.node, Node::Min(_)) { "\\min(" } else { "\\max(" })];
-                    for i in 0..xs.len() {
-                        if i > 0 {
-                            parts.push(text(", "));
-                        }
-                        parts.push(Part::Kid(i, COND));
-                    }
-                    parts.push(text(")"));
-                    Form::Parts(parts, ATOM)
-                }
-            },
-            Node::Mod(..) => Form::Call("_mod".into()),
-            Node::Isqrt(_) => Form::Call("_isqrt".into()),
-            Node::If(..) => Form::Parts(
-                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, COND + 1), text(" : "), Part::Kid(2, COND + 1)],
-                COND,
-            ),
-            Node::Cmp(op, a, _) => {
-                let sym = match op {
-                    CmpOp::Eq => "===",
-                    CmpOp::Ne => "!==",
-                    other => super::printer::cmp_op(*other),
-                };
-                match (a.kind, op) {
-                    (Kind::Enum(en), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
-                        let r = self.rank(en);
-                        Form::Parts(
-                            vec![
-                                Part::Text(format!("{r}(")),
-                                Part::Kid(0, COND),
-                                Part::Text(format!(") {sym} {r}(")),
-                                Part::Kid(1, COND),
-                                text(")"),
-                            ],
-                            REL,
-                        )
-                    }
-                    _ => {
-                        let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
-                        Form::Parts(
-                            vec![Part::Kid(0, prec + 1), Part::Text(format!(" {sym} ")), Part::Kid(1, prec + 1)],
-                            prec,
-                        )
-                    }
-                }
-            }
-            Node::And(..) => Form::Infix("&&".into(), AND),
-            Node::Or(..) => Form::Infix("||".into(), OR),
-            Node::Not(_) => Form::Prefix("!".into(), UNARY),
-            Node::OneOf(x, vals) => {
-                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
-                Form::Parts(vec![Part::Expr(alts.reduce(Expr::or).expect("a set of one value or more"), OR)], OR)
-            }
-            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("${} === null", self.n.vars[*v]))], EQ),
-            Node::Present(v, _) => {
-                Form::Parts(vec![Part::Text(format!("${} !== null && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
-            }
+            // The `/` operator never appears.
+            Node::DivExact(_, q) => Some(Form::Parts(
+                vec![Part::Text("\\intdiv(".into()), Part::Kid(0, TOP), Part::Text(format!(", {q})"))],
+                ATOM,
+            )),
+            _ => None,
         }
     }
 }
 
 impl Ph<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}::{}", self.n.enums[e], self.n.members[e][i as usize])
-    }
-
-    fn rank(&self, e: usize) -> &str {
-        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
-    }
-
     fn ty(&self, v: VarId) -> String {
         TYPES.boundary(self.plan, self.n, v)
     }

@@ -9,7 +9,7 @@ pub mod shared;
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, section, Code};
@@ -128,19 +128,28 @@ fn py_doc(t: &str) -> String {
     format!("\"\"\"{t}\"\"\"")
 }
 
-fn div_round_fn(m: crate::num::RoundMode) -> String {
-    format!("_div_round_{}", m.as_str())
-}
-
-/// Python's precedences (higher binds tighter).
-const COND: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const NOT: u8 = 4;
-const CMP: u8 = 5;
-const ADD: u8 = 6;
-const MUL: u8 = 7;
-const UNARY: u8 = 8;
+/// Python's spellings. Its `//` is the floor.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, not: 4, eq: 5, rel: 5, add: 6, mul: 7, neg: 8 },
+    truth: ["False", "True"],
+    absent: "None",
+    int: |n| n.to_string(),
+    str: py_str,
+    member: Some("."),
+    and: "and",
+    or: "or",
+    not: "not ",
+    eq: ["==", "!="],
+    is: ["is", "is not"],
+    div: "//",
+    div_floors: true,
+    div_round: |m| format!("_div_round_{}", m.as_str()),
+    modulo: "_mod",
+    isqrt: "_isqrt",
+    extremes: Extremes::Own,
+    cond: Cond::Own,
+    order: Order::Rank,
+};
 
 struct Py<'a> {
     plan: &'a Plan,
@@ -148,149 +157,67 @@ struct Py<'a> {
 }
 
 impl Syntax for Py<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        let kids = |n: usize, q: u8, sep: &str| -> Vec<Part> {
-            let mut parts = Vec::new();
-            for i in 0..n {
-                if i > 0 {
-                    parts.push(Part::Text(sep.into()));
-                }
-                parts.push(Part::Kid(i, q));
-            }
-            parts
-        };
-        match &e.node {
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(if *b { "True" } else { "False" }.into()),
-            Node::Str(s) => leaf(py_str(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("None".into()),
-            Node::Var(v) => leaf(self.n.vars[*v].clone()),
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
-            Node::Arith(op, ..) => match op {
-                super::plan::Arith::Add => Form::Infix("+".into(), ADD),
-                super::plan::Arith::Sub => Form::Infix("-".into(), ADD),
-                super::plan::Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            // Exact: E106 proved the division lands on a whole number, so flooring changes nothing.
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" // {q}"))], MUL),
-            // By a positive constant, floor and ceiling are Python's own `//`.
-            Node::DivRound(_, d, crate::num::RoundMode::Floor) if matches!(d.node, Node::Int(k) if k > 0) => {
-                let Node::Int(k) = d.node else { unreachable!() };
-                Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" // {k}"))], MUL)
-            }
-            Node::DivRound(_, d, crate::num::RoundMode::Ceiling) if matches!(d.node, Node::Int(k) if k > 0) => {
-                let Node::Int(k) = d.node else { unreachable!() };
-                Form::Parts(
-                    vec![Part::Text("-(-".into()), Part::Kid(0, UNARY + 1), Part::Text(format!(" // {k})"))],
-                    UNARY,
-                )
-            }
-            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
+        let p = &OPS.prec;
+        let text = |s: &str| Part::Text(s.to_string());
+        Some(match &e.node {
             Node::Min(xs) | Node::Max(xs) => {
-                let f = if matches!(e.node, Node::Min(_)) { "_min(" } else { "_max(" };
-                let mut parts = vec![Part::Text(f.into())];
-                parts.extend(kids(xs.len(), COND, ", "));
+                let mut parts = vec![text(if matches!(e.node, Node::Min(_)) { "_min(" } else { "_max(" })];
+                for i in 0..xs.len() {
+                    if i > 0 {
+                        parts.push(text(", "));
+                    }
+                    parts.push(Part::Kid(i, TOP));
+                }
                 if let Kind::Enum(en) = e.kind {
                     parts.push(Part::Text(format!(", key={}", self.rank(en))));
                 }
-                parts.push(Part::Text(")".into()));
+                parts.push(text(")"));
                 Form::Parts(parts, ATOM)
             }
-            Node::Mod(..) => Form::Call("_mod".into()),
-            Node::Isqrt(_) => Form::Call("_isqrt".into()),
             Node::If(..) => Form::Parts(
-                vec![
-                    Part::Kid(1, OR),
-                    Part::Text(" if ".into()),
-                    Part::Kid(0, OR),
-                    Part::Text(" else ".into()),
-                    Part::Kid(2, COND),
-                ],
-                COND,
+                vec![Part::Kid(1, p.or), text(" if "), Part::Kid(0, p.or), text(" else "), Part::Kid(2, p.cond)],
+                p.cond,
             ),
-            Node::Cmp(op, a, _) => self.cmp(*op, a.kind, false),
-            Node::And(..) => Form::Infix("and".into(), AND),
-            Node::Or(..) => Form::Infix("or".into(), OR),
-            Node::Not(x) => match &x.node {
-                // `not x in y`, `not x is y` are written the way Python reads them (E713, E714).
-                Node::OneOf(_, vals) => self.one_of(x, vals.len(), true),
-                Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} is not None", self.n.vars[*v]))], CMP),
-                Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, _) if matches!(a.kind, Kind::Enum(_)) => {
-                    let Form::Parts(mut parts, p) = self.cmp(*op, a.kind, true) else { unreachable!("an identity") };
-                    // The parts read the comparison's children: lift them one level down.
-                    for part in &mut parts {
-                        if let Part::Kid(i, q) = part {
-                            let kid = x.children()[*i].clone();
-                            *part = Part::Expr(kid, *q);
-                        }
-                    }
-                    Form::Parts(parts, p)
-                }
-                _ => Form::Prefix("not ".into(), NOT),
-            },
-            Node::OneOf(_, vals) => self.one_of(e, vals.len(), false),
-            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} is None", self.n.vars[*v]))], CMP),
-            Node::Present(v, _) => {
-                Form::Parts(vec![Part::Text(format!("{} is not None and ", self.n.vars[*v])), Part::Kid(0, NOT)], AND)
+            // An enum's (in)equality is identity.
+            Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, _) if matches!(a.kind, Kind::Enum(_)) => {
+                let is = if *op == CmpOp::Eq { " is " } else { " is not " };
+                Form::Parts(vec![Part::Kid(0, p.eq + 1), text(is), Part::Kid(1, p.eq + 1)], p.eq)
             }
-        }
+            // `not x in y` is written the way Python reads it (E713).
+            Node::Not(x) => match &x.node {
+                Node::OneOf(..) => self.one_of(x, true),
+                _ => return None,
+            },
+            Node::OneOf(..) => self.one_of(e, false),
+            _ => return None,
+        })
     }
 }
 
 impl Py<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        match &self.n.member_consts[e][i as usize] {
-            Some(c) => c.clone(),
-            None => format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize]),
-        }
-    }
-
-    fn rank(&self, e: usize) -> &str {
-        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
-    }
-
-    /// `a op b`: numbers as integers, an ordered enum by its place, an enum's (in)equality
-    /// as identity. Comparisons do not chain: each side binds more tightly than one.
-    fn cmp(&self, op: CmpOp, kind: Kind, negated: bool) -> Form {
-        let text = |s: &str| Part::Text(s.to_string());
-        match (kind, op) {
-            (Kind::Enum(_), CmpOp::Eq | CmpOp::Ne) => {
-                let is = (op == CmpOp::Eq) != negated;
-                Form::Parts(vec![Part::Kid(0, ADD), text(if is { " is " } else { " is not " }), Part::Kid(1, ADD)], CMP)
-            }
-            (Kind::Enum(e), _) => {
-                let r = self.rank(e);
-                Form::Parts(
-                    vec![
-                        text(&format!("{r}(")),
-                        Part::Kid(0, COND),
-                        text(&format!(") {} {r}(", cmp_op(op))),
-                        Part::Kid(1, COND),
-                        text(")"),
-                    ],
-                    CMP,
-                )
-            }
-            _ => Form::Parts(vec![Part::Kid(0, ADD), text(&format!(" {} ", cmp_op(op))), Part::Kid(1, ADD)], CMP),
-        }
-    }
-
     /// `x in (a, b)` over the node `of` (a `OneOf`).
-    fn one_of(&self, of: &Expr, n: usize, negated: bool) -> Form {
+    fn one_of(&self, of: &Expr, negated: bool) -> Form {
         let Node::OneOf(x, vals) = &of.node else { unreachable!("a set of values") };
-        let mut parts =
-            vec![Part::Expr((**x).clone(), ADD), Part::Text(if negated { " not in (" } else { " in (" }.into())];
+        let mut parts = vec![
+            Part::Expr((**x).clone(), OPS.prec.eq + 1),
+            Part::Text(if negated { " not in (" } else { " in (" }.into()),
+        ];
         for (i, v) in vals.iter().enumerate() {
             if i > 0 {
                 parts.push(Part::Text(", ".into()));
             }
-            parts.push(Part::Expr(v.clone(), COND));
+            parts.push(Part::Expr(v.clone(), TOP));
         }
-        parts.push(Part::Text(if n == 1 { ",)" } else { ")" }.into()));
-        Form::Parts(parts, CMP)
+        parts.push(Part::Text(if vals.len() == 1 { ",)" } else { ")" }.into()));
+        Form::Parts(parts, OPS.prec.eq)
     }
 
     fn unit_wrapper(&self, v: VarId) -> Option<String> {

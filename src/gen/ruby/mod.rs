@@ -6,17 +6,15 @@
 //! `runtime/module.rb`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
-use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
-use crate::num::RoundMode;
 use crate::sema::VarId;
-use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/module.rb");
@@ -123,61 +121,46 @@ fn rb_str(s: &str) -> String {
     o
 }
 
-// Ruby's precedences (higher binds tighter).
-const COND: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const EQ: u8 = 4;
-const REL: u8 = 5;
-const ADD: u8 = 6;
-const MUL: u8 = 7;
-const NEG: u8 = 8;
-const NOT: u8 = 9;
+/// Ruby's spellings. Its `/` is the floor.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, neg: 8, not: 9 },
+    truth: ["false", "true"],
+    absent: "nil",
+    int: |n| n.to_string(),
+    str: rb_str,
+    member: Some("::"),
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["==", "!="],
+    is: ["==", "!="],
+    div: "/",
+    div_floors: true,
+    div_round: |m| format!("_div_round_{}", m.as_str()),
+    modulo: "_mod",
+    isqrt: "_isqrt",
+    extremes: Extremes::Own,
+    cond: Cond::Ternary,
+    order: Order::Rank,
+};
 
 struct Rb<'a> {
     plan: &'a Plan,
     n: &'a Names,
 }
 
-/// A divisor that is a positive constant: Ruby's own `/` is the floor there.
-fn positive_constant(d: &Expr) -> Option<i64> {
-    match d.node {
-        Node::Int(k) if k > 0 => Some(k),
-        _ => None,
-    }
-}
-
 impl Syntax for Rb<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
         let text = |s: &str| Part::Text(s.to_string());
-        match &e.node {
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { NEG } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(rb_str(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("nil".into()),
-            Node::Var(v) => leaf(self.n.vars[*v].clone()),
-            Node::Neg(_) => Form::Prefix("-".into(), NEG),
-            Node::Arith(op, ..) => match op {
-                Arith::Add => Form::Infix("+".into(), ADD),
-                Arith::Sub => Form::Infix("-".into(), ADD),
-                Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}"))], MUL),
-            Node::DivRound(_, d, RoundMode::Floor) if positive_constant(d).is_some() => Form::Parts(
-                vec![Part::Kid(0, MUL), Part::Text(format!(" / {}", positive_constant(d).unwrap_or(1)))],
-                MUL,
-            ),
-            Node::DivRound(_, d, RoundMode::Ceiling) if positive_constant(d).is_some() => Form::Parts(
-                vec![
-                    text("-(-"),
-                    Part::Kid(0, NEG + 1),
-                    Part::Text(format!(" / {})", positive_constant(d).unwrap_or(1))),
-                ],
-                NEG,
-            ),
-            Node::DivRound(.., m) => Form::Call(format!("_div_round_{}", m.as_str())),
+        Some(match &e.node {
+            // `[a, b].min`, `[a, b].min_by { |_v| rank(_v) }`.
             Node::Min(xs) | Node::Max(xs) => {
                 let which = if matches!(e.node, Node::Min(_)) { "min" } else { "max" };
                 let mut parts = vec![text("[")];
@@ -185,7 +168,7 @@ impl Syntax for Rb<'_> {
                     if i > 0 {
                         parts.push(text(", "));
                     }
-                    parts.push(Part::Kid(i, COND));
+                    parts.push(Part::Kid(i, TOP));
                 }
                 match e.kind {
                     Kind::Enum(en) => parts.push(Part::Text(format!("].{which}_by {{ |_v| {}(_v) }}", self.rank(en)))),
@@ -193,59 +176,17 @@ impl Syntax for Rb<'_> {
                 }
                 Form::Parts(parts, ATOM)
             }
-            Node::Mod(..) => Form::Call("_mod".into()),
-            Node::Isqrt(_) => Form::Call("_isqrt".into()),
-            Node::If(..) => Form::Parts(
-                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, OR), text(" : "), Part::Kid(2, COND)],
-                COND,
-            ),
-            Node::Cmp(op, a, _) => match (a.kind, op) {
-                (Kind::Enum(en), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
-                    let r = self.rank(en);
-                    Form::Parts(
-                        vec![
-                            Part::Text(format!("{r}(")),
-                            Part::Kid(0, COND),
-                            Part::Text(format!(") {} {r}(", cmp_op(*op))),
-                            Part::Kid(1, COND),
-                            text(")"),
-                        ],
-                        REL,
-                    )
-                }
-                _ => {
-                    let prec = if matches!(op, CmpOp::Eq | CmpOp::Ne) { EQ } else { REL };
-                    Form::Parts(
-                        vec![Part::Kid(0, prec + 1), Part::Text(format!(" {} ", cmp_op(*op))), Part::Kid(1, prec + 1)],
-                        prec,
-                    )
-                }
+            Node::IsNone(v) => Form::Leaf(format!("{}.nil?", self.n.vars[*v]), ATOM),
+            Node::Not(x) => match x.node {
+                Node::IsNone(v) => Form::Leaf(format!("!{}.nil?", self.n.vars[v]), OPS.prec.not),
+                _ => return None,
             },
-            Node::And(..) => Form::Infix("&&".into(), AND),
-            Node::Or(..) => Form::Infix("||".into(), OR),
-            Node::Not(_) => Form::Prefix("!".into(), NOT),
-            Node::OneOf(x, vals) => {
-                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
-                Form::Parts(vec![Part::Expr(alts.reduce(Expr::or).expect("a set of one value or more"), OR)], OR)
-            }
-            Node::IsNone(v) => leaf(format!("{}.nil?", self.n.vars[*v])),
-            Node::Present(v, _) => {
-                Form::Parts(vec![Part::Text(format!("!{}.nil? && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
-            }
-        }
+            _ => return None,
+        })
     }
 }
 
 impl Rb<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}::{}", self.n.enums[e], self.n.members[e][i as usize])
-    }
-
-    fn rank(&self, e: usize) -> &str {
-        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
-    }
-
     fn rbs_type(&self, v: VarId) -> String {
         TYPES.local(self.plan, self.n, v)
     }

@@ -10,7 +10,7 @@
 use super::api::{self, Spelling};
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{cmp_op, Form, Part, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{c_string, comment, section, Code};
@@ -171,18 +171,6 @@ fn is_acronym(ident: &str) -> bool {
     ident.len() > 1 && ident.chars().any(char::is_uppercase) && !ident.chars().any(char::is_lowercase)
 }
 
-/// The comparison that holds exactly when `op` does not (numbers and enums are totally ordered).
-fn inverse(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-    }
-}
-
 /// `a op b` read the other way round: `b flipped(op) a`.
 fn flipped(op: CmpOp) -> CmpOp {
     match op {
@@ -194,19 +182,29 @@ fn flipped(op: CmpOp) -> CmpOp {
     }
 }
 
-/// Rust's precedences (higher binds tighter). An `if` binds loosest of all: written inside
-/// an operator, it is always parenthesized.
-const IF: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const CMP: u8 = 4;
-const ADD: u8 = 5;
-const MUL: u8 = 6;
-const UNARY: u8 = 7;
-
-/// How a part of a form reads an expression: a child of the node printed, or a node further
-/// down (when the form looks through a `!`).
-type Lift<'e> = &'e dyn Fn(usize, &Expr, u8) -> Part;
+/// Rust's spellings. An `if` binds loosest of all: written inside an operator, it is
+/// always parenthesized.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
+    truth: ["false", "true"],
+    absent: "None",
+    int: int_lit,
+    str: rs_str,
+    member: Some("::"),
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["==", "!="],
+    is: ["==", "!="],
+    div: "/",
+    div_floors: false,
+    div_round: quot_fn,
+    modulo: "mod_floor",
+    isqrt: "isqrt_i64",
+    extremes: Extremes::Own,
+    cond: Cond::Own,
+    order: Order::Native,
+};
 
 struct Rs<'a> {
     plan: &'a Plan,
@@ -218,32 +216,20 @@ struct Rs<'a> {
 }
 
 impl Syntax for Rs<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        let kid: Lift = &|i, _, q| Part::Kid(i, q);
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    /// What clippy asks of Rust: no identity operation, a boolean not compared with a
+    /// literal, a range as a range, a set test as `matches!`.
+    fn own(&self, e: &Expr) -> Option<Form> {
         let text = |s: &str| Part::Text(s.to_string());
-        match &e.node {
-            Node::Int(n) => Form::Leaf(int_lit(*n), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(rs_str(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("None".into()),
-            Node::Var(v) => leaf(self.n.vars[*v].clone()),
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
+        Some(match &e.node {
             // `x * 1` and `x + 0` (a rate of 1%, a zero offset) are `x` (clippy's identity_op).
-            Node::Arith(op, a, b) if self.identity(*op, a, b).is_some() => {
-                let (i, x) = self.identity(*op, a, b).expect("checked above");
-                let p = self.prec(x);
-                Form::Parts(vec![Part::Kid(i, p)], p)
-            }
-            Node::Arith(op, ..) => match op {
-                Arith::Add => Form::Infix("+".into(), ADD),
-                Arith::Sub => Form::Infix("-".into(), ADD),
-                Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            // Exact: E106 proved the division lands on a whole number, so truncating changes nothing.
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}"))], MUL),
-            Node::DivRound(.., m) => Form::Call(quot_fn(*m)),
+            Node::Arith(op, a, b) => Form::Alias(self.identity(*op, a, b)?.clone()),
             Node::Min(xs) | Node::Max(xs) => {
                 let f = if matches!(e.node, Node::Min(_)) { ".min(" } else { ".max(" };
                 // A literal receiver says its type: `{integer}` has no `min`.
@@ -257,8 +243,6 @@ impl Syntax for Rs<'_> {
                 }
                 Form::Parts(parts, ATOM)
             }
-            Node::Mod(..) => Form::Call("mod_floor".into()),
-            Node::Isqrt(_) => Form::Call("isqrt_i64".into()),
             Node::If(..) => Form::Parts(
                 vec![
                     text("if "),
@@ -269,24 +253,28 @@ impl Syntax for Rs<'_> {
                     Part::Kid(2, TOP),
                     text(" }"),
                 ],
-                IF,
+                OPS.prec.cond,
             ),
-            Node::Cmp(op, a, b) => self.compare(*op, a, b, kid),
-            Node::And(a, b) => self.range(a, b, false).unwrap_or_else(|| Form::Infix("&&".into(), AND)),
-            Node::Or(a, b) => self.range(a, b, true).unwrap_or_else(|| Form::Infix("||".into(), OR)),
-            Node::Not(x) => {
-                // A `!` is taken into what it negates where clippy would simplify it.
-                let below: Lift = &|_, e, q| Part::Expr(e.clone(), q);
-                match &x.node {
-                    Node::Cmp(op, a, b) => self.compare(inverse(*op), a, b, below),
-                    Node::Not(y) => {
-                        let p = self.prec(y);
-                        Form::Parts(vec![Part::Expr((**y).clone(), p)], p)
-                    }
-                    Node::IsNone(v) => leaf(format!("{}.is_some()", self.n.vars[*v])),
-                    _ => Form::Prefix("!".into(), UNARY),
+            Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.kind == Kind::Bool => {
+                // A boolean compared with a literal is the boolean, or its negation.
+                let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };
+                let (i, x, v) = match (literal(a), literal(b)) {
+                    (_, Some(v)) => (0, a, v),
+                    (Some(v), None) => (1, b, v),
+                    (None, None) => return None,
+                };
+                if (*op == CmpOp::Eq) == v {
+                    Form::Alias((**x).clone())
+                } else {
+                    Form::Parts(vec![text("!"), Part::Kid(i, OPS.prec.not + 1)], OPS.prec.not)
                 }
             }
+            Node::And(a, b) => self.range(a, b, false)?,
+            Node::Or(a, b) => self.range(a, b, true)?,
+            Node::Not(x) => match &x.node {
+                Node::IsNone(v) => Form::Leaf(format!("{}.is_some()", self.n.vars[*v]), ATOM),
+                _ => return None,
+            },
             Node::OneOf(_, vals) => {
                 let mut parts = vec![text("matches!("), Part::Kid(0, TOP), text(", ")];
                 for i in 0..vals.len() {
@@ -298,12 +286,13 @@ impl Syntax for Rs<'_> {
                 parts.push(text(")"));
                 Form::Parts(parts, ATOM)
             }
-            Node::IsNone(v) => leaf(format!("{}.is_none()", self.n.vars[*v])),
+            Node::IsNone(v) => Form::Leaf(format!("{}.is_none()", self.n.vars[*v]), ATOM),
             Node::Present(v, _) => {
                 let x = &self.n.vars[*v];
                 Form::Parts(vec![Part::Text(format!("{x}.is_some_and(|{x}| ")), Part::Kid(0, TOP), text(")")], ATOM)
             }
-        }
+            _ => return None,
+        })
     }
 }
 
@@ -317,42 +306,13 @@ impl<'a> Rs<'a> {
     }
 
     /// The operand `a op b` equals, when the other one is the operation's identity.
-    fn identity<'e>(&self, op: Arith, a: &'e Expr, b: &'e Expr) -> Option<(usize, &'e Expr)> {
+    fn identity<'e>(&self, op: Arith, a: &'e Expr, b: &'e Expr) -> Option<&'e Expr> {
         let unit = if op == Arith::Mul { 1 } else { 0 };
         match (&a.node, &b.node) {
-            (_, Node::Int(k)) if *k == unit => Some((0, a)),
-            (Node::Int(k), _) if *k == unit && op != Arith::Sub => Some((1, b)),
+            (_, Node::Int(k)) if *k == unit => Some(a),
+            (Node::Int(k), _) if *k == unit && op != Arith::Sub => Some(b),
             _ => None,
         }
-    }
-
-    /// How tightly the form of `e` binds.
-    fn prec(&self, e: &Expr) -> u8 {
-        match self.form(e) {
-            Form::Leaf(_, p) | Form::Prefix(_, p) | Form::Infix(_, p) | Form::Parts(_, p) => p,
-            Form::Call(_) => ATOM,
-        }
-    }
-
-    /// `a op b`. Comparisons do not chain: each side binds more tightly than one. A boolean
-    /// compared with a literal is the boolean, or its negation.
-    fn compare(&self, op: CmpOp, a: &Expr, b: &Expr, lift: Lift) -> Form {
-        if a.kind == Kind::Bool && matches!(op, CmpOp::Eq | CmpOp::Ne) {
-            let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };
-            let other = match (literal(a), literal(b)) {
-                (_, Some(v)) => Some((0, a, v)),
-                (Some(v), None) => Some((1, b, v)),
-                (None, None) => None,
-            };
-            if let Some((i, x, v)) = other {
-                if (op == CmpOp::Eq) == v {
-                    let p = self.prec(x);
-                    return Form::Parts(vec![lift(i, x, p)], p);
-                }
-                return Form::Parts(vec![Part::Text("!".into()), lift(i, x, UNARY + 1)], UNARY);
-            }
-        }
-        Form::Parts(vec![lift(0, a, CMP + 1), Part::Text(format!(" {} ", cmp_op(op))), lift(1, b, CMP + 1)], CMP)
     }
 
     /// `lo <= x && x <= hi` as `(lo..=hi).contains(&x)` (and `x < lo || x > hi` as its
@@ -377,14 +337,14 @@ impl<'a> Rs<'a> {
         let text = |s: &str| Part::Text(s.to_string());
         let parts = vec![
             text(if outside { "!(" } else { "(" }),
-            part(lo, ADD),
+            part(lo, OPS.prec.add),
             text(dots),
-            part(hi, ADD),
+            part(hi, OPS.prec.add),
             text(").contains(&"),
-            part(xa, UNARY),
+            part(xa, OPS.prec.not),
             text(")"),
         ];
-        Some(Form::Parts(parts, if outside { UNARY } else { ATOM }))
+        Some(Form::Parts(parts, if outside { OPS.prec.not } else { ATOM }))
     }
 }
 
@@ -399,11 +359,6 @@ fn bound(e: &Expr) -> Option<(&Expr, CmpOp, &Expr)> {
 }
 
 impl Rs<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}::{}", self.n.enums[e], self.n.members[e][i as usize])
-    }
-
     /// The newtype a variable's integer crosses the boundary in, if any.
     fn wrapper(&self, v: VarId) -> Option<&str> {
         match self.plan.var(v).ty {

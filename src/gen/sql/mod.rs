@@ -19,7 +19,7 @@
 
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
-use super::printer::{Form, Part, Syntax, ATOM, TOP};
+use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::text::{self, comment, section};
 use super::walk::{self, Check, Column};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
@@ -288,43 +288,65 @@ struct Q<'a> {
     n: &'a Names,
 }
 
+/// SQL's spellings, where PostgreSQL and SQLite agree. A negative operand of a minus is
+/// parenthesized (as every operand binding no tighter): `--` would start a comment.
+const OPS: Ops = Ops {
+    prec: Prec { cond: ATOM, or: OR, and: AND, not: NOT, eq: CMP, rel: CMP, add: ADD, mul: MUL, neg: UNARY },
+    truth: ["FALSE", "TRUE"],
+    absent: "NULL",
+    // PostgreSQL reads 9223372036854775808 as a numeric before it negates it.
+    int: |n| if n == i64::MIN { "(-9223372036854775807 - 1)".into() } else { n.to_string() },
+    str: lit,
+    member: None,
+    and: "AND",
+    or: "OR",
+    not: "NOT ",
+    eq: ["=", "<>"],
+    is: ["IS", "IS NOT"],
+    div: "/",
+    div_floors: false,
+    // The rounded quotient and the remainder are written inline, over the divisor's sign.
+    div_round: |_| unreachable!("SQL writes a rounded quotient itself"),
+    modulo: "",
+    isqrt: "rulec_isqrt",
+    extremes: Extremes::Variadic { min: "LEAST", max: "GREATEST" },
+    cond: Cond::Own,
+    order: Order::Own,
+};
+
 impl Syntax for Q<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    fn var(&self, v: VarId) -> String {
+        id(&self.n.vars[v])
+    }
+
+    /// An enum's value: its name as text.
+    fn member(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
+        lit(&self.plan.enums[e].values[i as usize].name)
+    }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
         let text = |s: &str| Part::Text(s.to_string());
-        match &e.node {
-            // PostgreSQL reads 9223372036854775808 as a numeric before it negates it.
-            Node::Int(i64::MIN) => leaf("(-9223372036854775807 - 1)".into()),
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(if *b { "TRUE" } else { "FALSE" }.into()),
-            Node::Str(s) => leaf(lit(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("NULL".into()),
-            Node::Var(v) => leaf(id(&self.n.vars[*v])),
-            // `--` would start a comment: a negative operand is parenthesized.
-            Node::Neg(_) => Form::Parts(vec![text("-"), Part::Kid(0, UNARY + 1)], UNARY),
-            Node::Arith(op, a, b) => {
+        Some(match &e.node {
+            // Over two integers PostgreSQL would overflow at 2^31: one side is made a bigint.
+            Node::Arith(op, a, b) if !(wide(a) || wide(b)) => {
                 let (sym, p) = match op {
                     Arith::Add => ("+", ADD),
                     Arith::Sub => ("-", ADD),
                     Arith::Mul => ("*", MUL),
                 };
-                if wide(a) || wide(b) {
-                    Form::Infix(sym.into(), p)
-                } else {
-                    Form::Parts(
-                        vec![
-                            text("CAST("),
-                            Part::Kid(0, TOP),
-                            text(&format!(" AS BIGINT) {sym} ")),
-                            Part::Kid(1, p + 1),
-                        ],
-                        p,
-                    )
-                }
+                Form::Parts(
+                    vec![text("CAST("), Part::Kid(0, TOP), text(&format!(" AS BIGINT) {sym} ")), Part::Kid(1, p + 1)],
+                    p,
+                )
             }
-            // Exact (E106): truncation changes nothing.
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), text(&format!(" / {q}"))], MUL),
             Node::DivRound(_, d, mode) => {
                 let (by, d) = divisor(d, 1);
                 Form::Parts(parts(quotient(*mode, by), &|| vec![Part::Kid(0, MUL)], &*d), quotient_prec(*mode))
@@ -333,25 +355,20 @@ impl Syntax for Q<'_> {
                 let (by, d) = divisor(d, 1);
                 Form::Parts(parts(remainder(by), &|| vec![Part::Kid(0, MUL)], &*d), ATOM)
             }
-            Node::Isqrt(_) => Form::Call("rulec_isqrt".into()),
             Node::Min(xs) | Node::Max(xs) => {
+                let Kind::Enum(en) = e.kind else { return None };
+                // Over the places of an ordered enum, then back to the value.
                 let f = if matches!(e.node, Node::Min(_)) { "LEAST(" } else { "GREATEST(" };
-                match e.kind {
-                    Kind::Enum(en) => {
-                        // Over the places of an ordered enum, then back to the value.
-                        let mut ps = vec![text(&format!("CASE {f}"))];
-                        for (i, x) in xs.iter().enumerate() {
-                            if i > 0 {
-                                ps.push(text(", "));
-                            }
-                            ps.extend(self.place(x, i));
-                        }
-                        ps.push(text(")"));
-                        ps.push(text(&self.back_from_place(en)));
-                        Form::Parts(ps, ATOM)
+                let mut ps = vec![text(&format!("CASE {f}"))];
+                for (i, x) in xs.iter().enumerate() {
+                    if i > 0 {
+                        ps.push(text(", "));
                     }
-                    _ => Form::Call(f.trim_end_matches('(').into()),
+                    ps.extend(self.place(x, i));
                 }
+                ps.push(text(")"));
+                ps.push(text(&self.back_from_place(en)));
+                Form::Parts(ps, ATOM)
             }
             Node::If(..) => Form::Parts(
                 vec![
@@ -371,21 +388,15 @@ impl Syntax for Q<'_> {
                     // An optional value compares as a value: none equals none.
                     CmpOp::Eq if a.optional || b.optional => "IS NOT DISTINCT FROM",
                     CmpOp::Ne if a.optional || b.optional => "IS DISTINCT FROM",
-                    CmpOp::Eq => "=",
-                    CmpOp::Ne => "<>",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
+                    CmpOp::Eq => OPS.eq[0],
+                    CmpOp::Ne => OPS.eq[1],
+                    other => cmp_op(*other),
                 };
                 let mut ps = if ordered { self.place(a, 0) } else { vec![Part::Kid(0, ADD)] };
                 ps.push(text(&format!(" {sym} ")));
                 ps.extend(if ordered { self.place(b, 1) } else { vec![Part::Kid(1, ADD)] });
                 Form::Parts(ps, CMP)
             }
-            Node::And(..) => Form::Infix("AND".into(), AND),
-            Node::Or(..) => Form::Infix("OR".into(), OR),
-            Node::Not(_) => Form::Parts(vec![text("NOT "), Part::Kid(0, NOT + 1)], NOT),
             Node::OneOf(x, vals) => {
                 let mut ps = Vec::new();
                 if x.optional {
@@ -402,21 +413,12 @@ impl Syntax for Q<'_> {
                 ps.push(text(")"));
                 Form::Parts(ps, if x.optional { AND } else { CMP })
             }
-            Node::IsNone(v) => Form::Parts(vec![text(&format!("{} IS NULL", id(&self.n.vars[*v])))], CMP),
-            Node::Present(v, _) => {
-                Form::Parts(vec![text(&format!("{} IS NOT NULL AND ", id(&self.n.vars[*v]))), Part::Kid(0, AND)], AND)
-            }
-        }
+            _ => return None,
+        })
     }
 }
 
 impl Q<'_> {
-    /// An enum's value: its name as text.
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        lit(&self.plan.enums[e].values[i as usize].name)
-    }
-
     /// The place of the `kid`th operand among its ordered enum's values: a literal's place
     /// as a number, any other value's by a CASE over the names (NULL for a name outside).
     fn place(&self, x: &Expr, kid: usize) -> Vec<Part> {

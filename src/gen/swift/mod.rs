@@ -5,8 +5,8 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{cmp_op, Form, Part, Syntax, ATOM};
+use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan, TablePlan};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{c_string, comment, Code};
@@ -14,7 +14,6 @@ use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
-use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/Module.swift");
@@ -99,14 +98,28 @@ fn lit(s: &str) -> String {
     c_string(s, |c| format!("\\u{{{c:x}}}"))
 }
 
-// Swift's precedences (higher binds tighter).
-const COND: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const CMP: u8 = 4;
-const ADD: u8 = 5;
-const MUL: u8 = 6;
-const UNARY: u8 = 7;
+/// Swift's spellings.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
+    truth: ["false", "true"],
+    absent: "nil",
+    int: |n| if n == i64::MIN { "Int64.min".into() } else { n.to_string() },
+    str: lit,
+    member: Some("."),
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["==", "!="],
+    is: ["==", "!="],
+    div: "/",
+    div_floors: false,
+    div_round: |m| format!("divRound{}", crate::lang::pascal(m.as_str())),
+    modulo: "modFloor",
+    isqrt: "isqrtInt64",
+    extremes: Extremes::Variadic { min: "min", max: "max" },
+    cond: Cond::Ternary,
+    order: Order::Rank,
+};
 
 struct Sw<'a> {
     plan: &'a Plan,
@@ -114,96 +127,25 @@ struct Sw<'a> {
 }
 
 impl Syntax for Sw<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        let text = |s: &str| Part::Text(s.to_string());
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
         match &e.node {
-            Node::Int(i64::MIN) => leaf("Int64.min".into()),
-            Node::Int(n) => Form::Leaf(n.to_string(), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(lit(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("nil".into()),
-            Node::Var(v) => {
-                // The value an optional holds, where the code reads it as a value.
-                let name = self.n.vars[*v].clone();
-                if self.plan.var(*v).optional && !e.optional {
-                    leaf(format!("{name}!"))
-                } else {
-                    leaf(name)
-                }
+            // The value an optional holds, where the code reads it as a value.
+            Node::Var(v) if self.plan.var(*v).optional && !e.optional => {
+                Some(Form::Leaf(format!("{}!", self.n.vars[*v]), ATOM))
             }
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
-            Node::Arith(op, ..) => match op {
-                Arith::Add => Form::Infix("+".into(), ADD),
-                Arith::Sub => Form::Infix("-".into(), ADD),
-                Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}"))], MUL),
-            Node::DivRound(.., m) => Form::Call(format!("divRound{}", crate::lang::pascal(m.as_str()))),
-            Node::Min(xs) | Node::Max(xs) => match e.kind {
-                Kind::Enum(en) => {
-                    let r = self.rank(en);
-                    let op = if matches!(e.node, Node::Min(_)) { "<=" } else { ">=" };
-                    let mut acc = self.print(&xs[0], COND + 1);
-                    for x in &xs[1..] {
-                        let y = self.print(x, COND + 1);
-                        acc = format!("({r}({acc}) {op} {r}({y}) ? {acc} : {y})");
-                    }
-                    Form::Leaf(acc, ATOM)
-                }
-                _ => Form::Call(if matches!(e.node, Node::Min(_)) { "min".into() } else { "max".into() }),
-            },
-            Node::Mod(..) => Form::Call("modFloor".into()),
-            Node::Isqrt(_) => Form::Call("isqrtInt64".into()),
-            Node::If(..) => Form::Parts(
-                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, OR), text(" : "), Part::Kid(2, COND)],
-                COND,
-            ),
-            Node::Cmp(op, a, _) => match (a.kind, op) {
-                (Kind::Enum(en), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
-                    let r = self.rank(en);
-                    Form::Parts(
-                        vec![
-                            Part::Text(format!("{r}(")),
-                            Part::Kid(0, COND),
-                            Part::Text(format!(") {} {r}(", cmp_op(*op))),
-                            Part::Kid(1, COND),
-                            text(")"),
-                        ],
-                        CMP,
-                    )
-                }
-                _ => Form::Parts(
-                    vec![Part::Kid(0, CMP + 1), Part::Text(format!(" {} ", cmp_op(*op))), Part::Kid(1, CMP + 1)],
-                    CMP,
-                ),
-            },
-            Node::And(..) => Form::Infix("&&".into(), AND),
-            Node::Or(..) => Form::Infix("||".into(), OR),
-            Node::Not(_) => Form::Prefix("!".into(), UNARY),
-            Node::OneOf(x, vals) => {
-                let alts = vals.iter().map(|v| Expr::cmp(CmpOp::Eq, (**x).clone(), v.clone()));
-                Form::Parts(vec![Part::Expr(alts.reduce(Expr::or).expect("a set of one value or more"), OR)], OR)
-            }
-            Node::IsNone(v) => Form::Parts(vec![Part::Text(format!("{} == nil", self.n.vars[*v]))], CMP),
-            Node::Present(v, _) => {
-                Form::Parts(vec![Part::Text(format!("{} != nil && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
-            }
+            _ => None,
         }
     }
 }
 
 impl Sw<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
-    }
-
-    fn rank(&self, e: usize) -> &str {
-        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
-    }
-
     fn unit(&self, v: VarId) -> Option<&str> {
         match self.plan.var(v).ty {
             BoundaryTy::Unit(u) => Some(&self.n.units[u]),

@@ -14,14 +14,13 @@ pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{Form, Part, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax};
 use super::sig::{self, Need, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{self, c_string, comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
-use crate::num::RoundMode;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -204,38 +203,28 @@ fn doc(s: &str) -> String {
     comment(s).replace("*/", "*\\/")
 }
 
-fn div_round_fn(m: RoundMode) -> String {
-    format!("_divRound{}", crate::lang::pascal(m.as_str()))
-}
-
-/// JavaScript's precedences (higher binds tighter).
-const COND: u8 = 1;
-const OR: u8 = 2;
-const AND: u8 = 3;
-const EQ: u8 = 4;
-const REL: u8 = 5;
-const ADD: u8 = 6;
-const MUL: u8 = 7;
-const UNARY: u8 = 8;
-
-fn negated(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-    }
-}
-
-fn js_op(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "===",
-        CmpOp::Ne => "!==",
-        other => super::printer::cmp_op(other),
-    }
-}
+/// JavaScript's spellings.
+const OPS: Ops = Ops {
+    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
+    truth: ["false", "true"],
+    absent: "null",
+    int: |n| format!("{n}n"),
+    str: js_str,
+    member: Some("."),
+    and: "&&",
+    or: "||",
+    not: "!",
+    eq: ["===", "!=="],
+    is: ["===", "!=="],
+    div: "/",
+    div_floors: false,
+    div_round: |m| format!("_divRound{}", crate::lang::pascal(m.as_str())),
+    modulo: "_mod",
+    isqrt: "_isqrt",
+    extremes: Extremes::Pairs { num: ["_min", "_max"], enums: ["_minBy", "_maxBy"], ranked: true },
+    cond: Cond::Ternary,
+    order: Order::Rank,
+};
 
 struct Ts<'a> {
     plan: &'a Plan,
@@ -245,101 +234,31 @@ struct Ts<'a> {
 }
 
 impl Syntax for Ts<'_> {
-    fn form(&self, e: &Expr) -> Form {
-        let leaf = |s: String| Form::Leaf(s, ATOM);
-        let text = |s: &str| Part::Text(s.to_string());
-        match &e.node {
-            Node::Int(n) => Form::Leaf(format!("{n}n"), if *n < 0 { UNARY } else { ATOM }),
-            Node::Bool(b) => leaf(b.to_string()),
-            Node::Str(s) => leaf(js_str(s)),
-            Node::Member(i) => leaf(self.member(e.kind, *i)),
-            Node::Absent => leaf("null".into()),
-            Node::Var(v) => leaf(self.n.vars[*v].clone()),
-            Node::Neg(_) => Form::Prefix("-".into(), UNARY),
-            Node::Arith(op, ..) => match op {
-                super::plan::Arith::Add => Form::Infix("+".into(), ADD),
-                super::plan::Arith::Sub => Form::Infix("-".into(), ADD),
-                super::plan::Arith::Mul => Form::Infix("*".into(), MUL),
-            },
-            // Exact: E106 proved the division lands on a whole number, so truncating changes nothing.
-            Node::DivExact(_, q) => Form::Parts(vec![Part::Kid(0, MUL), Part::Text(format!(" / {q}n"))], MUL),
-            Node::DivRound(.., m) => Form::Call(div_round_fn(*m)),
-            Node::Min(xs) | Node::Max(xs) => {
-                // Two at a time: `_min(_min(a, b), c)`.
-                let min = matches!(e.node, Node::Min(_));
-                let (f, by) = match e.kind {
-                    Kind::Enum(en) => (if min { "_minBy(" } else { "_maxBy(" }, format!("{}, ", self.rank(en))),
-                    _ => (if min { "_min(" } else { "_max(" }, String::new()),
-                };
-                let mut parts = vec![text(&format!("{f}{by}").repeat(xs.len() - 1)), Part::Kid(0, TOP)];
-                for i in 1..xs.len() {
-                    parts.extend([text(", "), Part::Kid(i, TOP), text(")")]);
-                }
-                Form::Parts(parts, ATOM)
-            }
-            Node::Mod(..) => Form::Call("_mod".into()),
-            Node::Isqrt(_) => Form::Call("_isqrt".into()),
-            Node::If(..) => Form::Parts(
-                vec![Part::Kid(0, OR), text(" ? "), Part::Kid(1, COND), text(" : "), Part::Kid(2, COND)],
-                COND,
-            ),
-            Node::Cmp(op, a, b) => self.cmp(*op, a, b, &|i, q| Part::Kid(i, q)),
-            Node::And(..) => Form::Infix("&&".into(), AND),
-            Node::Or(..) => Form::Infix("||".into(), OR),
-            Node::Not(x) => match &x.node {
-                // A negation is written as the test it is: `a !== b`, `x >= 3n`, `v !== null`.
-                Node::Cmp(op, a, b) => {
-                    let kids = [(**a).clone(), (**b).clone()];
-                    self.cmp(negated(*op), a, b, &|i, q| Part::Expr(kids[i].clone(), q))
-                }
-                Node::IsNone(v) => Form::Parts(vec![text(&format!("{} !== null", self.n.vars[*v]))], EQ),
-                Node::OneOf(..) => self.one_of(x, true),
-                _ => Form::Prefix("!".into(), UNARY),
-            },
-            Node::OneOf(..) => self.one_of(e, false),
-            Node::IsNone(v) => Form::Parts(vec![text(&format!("{} === null", self.n.vars[*v]))], EQ),
-            Node::Present(v, _) => {
-                Form::Parts(vec![text(&format!("{} !== null && ", self.n.vars[*v])), Part::Kid(0, AND)], AND)
-            }
-        }
+    fn ops(&self) -> &Ops {
+        &OPS
+    }
+    fn names(&self) -> &Names {
+        self.n
+    }
+
+    fn own(&self, e: &Expr) -> Option<Form> {
+        let Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = &e.node else { return None };
+        let t = self.widened(a, b)?;
+        let p = OPS.prec.eq;
+        let sym = OPS.eq[(*op == CmpOp::Ne) as usize];
+        Some(Form::Parts(
+            vec![
+                Part::Kid(0, p + 1),
+                Part::Text(format!(" {sym} ")),
+                Part::Kid(1, p + 1),
+                Part::Text(format!(" as {t}")),
+            ],
+            p,
+        ))
     }
 }
 
 impl Ts<'_> {
-    fn member(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
-        format!("{}.{}", self.n.enums[e], self.n.members[e][i as usize])
-    }
-
-    fn rank(&self, e: usize) -> &str {
-        self.n.ranks[e].as_deref().expect("the plan marks an enum compared by place as ranked")
-    }
-
-    /// `a op b`: numbers as bigints, an ordered enum by its place, anything else by identity.
-    /// Each side binds more tightly than a comparison.
-    fn cmp(&self, op: CmpOp, a: &Expr, b: &Expr, side: &dyn Fn(usize, u8) -> Part) -> Form {
-        let text = |s: String| Part::Text(s);
-        match (a.kind, op) {
-            (Kind::Enum(e), CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => {
-                let r = self.rank(e);
-                let parts = vec![
-                    text(format!("{r}(")),
-                    side(0, TOP),
-                    text(format!(") {} {r}(", js_op(op))),
-                    side(1, TOP),
-                    text(")".into()),
-                ];
-                Form::Parts(parts, REL)
-            }
-            (_, CmpOp::Eq | CmpOp::Ne) => {
-                let mut parts = vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)];
-                parts.extend(self.widened(a, b).map(|t| text(format!(" as {t}"))));
-                Form::Parts(parts, EQ)
-            }
-            _ => Form::Parts(vec![side(0, ADD), text(format!(" {} ", js_op(op))), side(1, ADD)], REL),
-        }
-    }
-
     /// `x === 5n` narrows `x` to `5n` where it holds, and TypeScript then refuses a test of
     /// `x === 6n` there (TS2367): a literal compared with a variable of a type without a brand
     /// is cast to the type it belongs to, which narrows nothing.
@@ -353,21 +272,6 @@ impl Ts<'_> {
             Kind::Bool => "boolean",
             _ => "string",
         })
-    }
-
-    /// `x === a || x === b` over the node `of` (a `OneOf`), or `x !== a && x !== b`.
-    fn one_of(&self, of: &Expr, negated: bool) -> Form {
-        let Node::OneOf(x, vals) = &of.node else { unreachable!("a set of values") };
-        let (op, join, prec) = if negated { (" !== ", " && ", AND) } else { (" === ", " || ", OR) };
-        let mut parts = Vec::new();
-        for (i, v) in vals.iter().enumerate() {
-            if i > 0 {
-                parts.push(Part::Text(join.into()));
-            }
-            parts.extend([Part::Expr((**x).clone(), ADD), Part::Text(op.into()), Part::Expr(v.clone(), ADD)]);
-            parts.extend(self.widened(x, v).map(|t| Part::Text(format!(" as {t}"))));
-        }
-        Form::Parts(parts, if vals.len() == 1 { EQ } else { prec })
     }
 
     /// The branded type a number of the boundary carries, when it has one.

@@ -6,7 +6,8 @@
 # checks it in the reference's order; the runner checks nothing itself.
 #
 # The Python backend writes it beside each module with `member_discount` and `member_discount_wire`
-# replaced by the module's and the door's names.
+# replaced by the module's and the door's names, and each `# rulec-copy:` line by the
+# section of script.py it names.
 
 import decimal
 import json
@@ -29,14 +30,15 @@ def _no_constant(text: str) -> Any:
 
 
 def _number(x: Any) -> Any:
-    """A JSON number whose value is whole (1000.0, 1e3, -0.0) as that int, read exactly;
+    """A JSON number whose value is whole (1000.0, 1e3, -0.0) as that int, read exactly; one
+    with a fraction as its Decimal (never a float, which could round 1e-400 to a whole 0);
     anything else as it came, within the object and the lists it holds."""
     if isinstance(x, decimal.Decimal):
         if x.is_finite() and x == x.to_integral_value():
             if x.adjusted() > 40:
                 return -(10**40) if x < 0 else 10**40
             return int(x)
-        return float(x)
+        return x
     if isinstance(x, dict):
         return {k: _number(v) for k, v in x.items()}
     if isinstance(x, list):
@@ -46,7 +48,7 @@ def _number(x: Any) -> Any:
 
 def _lone_surrogate(x: Any) -> bool:
     """Whether a string of the JSON (a key or a value) holds half of a surrogate pair, which
-    is not a character: the reference reads such a line as no JSON at all."""
+    is not a character: the reference reads such a text as no JSON at all."""
     if isinstance(x, str):
         return any("\ud800" <= c <= "\udfff" for c in x)
     if isinstance(x, dict):
@@ -56,16 +58,21 @@ def _lone_surrogate(x: Any) -> bool:
     return False
 
 
-def _call(line: str) -> str:
+def _call_of(line: str) -> Any:
+    """The call a vectors line holds (a record is read as its `in`), its numbers read as
+    _number reads them; None for a line that is not JSON."""
     try:
         top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
     except (ValueError, RecursionError):
-        top = None
+        return None
     if _lone_surrogate(top):
-        top = None
-    call = top.get("in", top) if isinstance(top, dict) else top
+        return None
+    return _number(top.get("in", top) if isinstance(top, dict) else top)
+
+
+def _call(line: str) -> str:
     try:
-        return _rule.member_discount_wire(_number(call))
+        return _rule.member_discount_wire(_call_of(line))
     except _rule.RuleInputError as e:
         return _refusal("input", e.what)
     except _rule.RuleContradictionError as e:
@@ -73,6 +80,7 @@ def _call(line: str) -> str:
 
 
 def _refusal(kind: str, what: str) -> str:
+    """The line a runner prints in the place of a record the rule refused to answer."""
     return '{"refused":"' + kind + '","error":' + json.dumps(what, ensure_ascii=False) + "}"
 
 

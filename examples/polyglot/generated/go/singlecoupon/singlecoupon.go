@@ -161,7 +161,7 @@ func SingleCouponWire(call map[string]any, tag string, keys ...string) (string, 
 	if err != nil {
 		return "", err
 	}
-	if !(applied <= subtotal) {
+	if applied > subtotal {
 		return "", &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
 	}
 	if key, unknown := unknownKey(call, keys, []string{"subtotal", "applied", "kind", "rate", "face", "dup"}); unknown {
@@ -202,7 +202,7 @@ func decide(in Input) (Output, [2]int, error) {
 	if face < 0 || face > 100000 {
 		return Output{}, [2]int{}, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
 	}
-	if !(applied <= subtotal) {
+	if applied > subtotal {
 		return Output{}, [2]int{}, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
 	}
 	// define rest
