@@ -113,7 +113,7 @@ def single_coupon_wire(call: object, tag: str = "") -> str:
     dup: bool = _get(_call, "dup")
     if _type(dup) is not _bool:
         _refuse(dup, "dup is missing", "dup is not a boolean")
-    if not applied <= subtotal:
+    if applied > subtotal:
         raise RuleInputError("the constraint does not hold: applied <= subtotal")
     for _key in _call:
         if _key not in ("subtotal", "applied", "kind", "rate", "face", "dup"):
@@ -137,7 +137,7 @@ def _single_coupon_rows(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponK
         face = JPYInclTax(_check_int(face, 0, 100000, "face is missing", "face is not an integer", "face is out of range"))
     if _type(dup) is not _bool:
         _refuse(dup, "dup is missing", "dup is not a boolean")
-    if not applied <= subtotal:
+    if applied > subtotal:
         raise RuleInputError("the constraint does not hold: applied <= subtotal")
     rest: int = subtotal - applied  # define rest
     # table applicable (policy unique)
