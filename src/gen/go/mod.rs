@@ -15,7 +15,7 @@ use super::api::Spelling;
 use super::naming::{self, Names};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
@@ -34,24 +34,6 @@ const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
-
-/// The sections of runtime/module.go a package takes, in order, and what each is for: these,
-/// then the min and max its expressions take, then [`ARITHMETIC`].
-const SECTIONS: &[(&str, Need)] = &[
-    ("append_int", Need::Always),
-    ("append_json_string", Need::Always),
-    ("append_bool", Need::Bools),
-    ("append_date", Need::Dates),
-    ("days", Need::Dates),
-    ("wire_int", Need::Integer),
-    ("wire_bool", Need::Boolean),
-    ("wire_text", Need::Text),
-    ("wire_day", Need::Date),
-    ("wire_member", Need::Enum),
-    ("unknown_key", Need::Always),
-];
-
-const ARITHMETIC: &[(&str, Need)] = &[("", Need::Arithmetic), ("halfway", Need::Halves)];
 
 pub struct Go;
 
@@ -451,7 +433,7 @@ impl Spell<'_> {
             o.blank();
         }
         if plan.dates {
-            sig::sections(&mut o, MODULE, MARK, &["date_type"], "\n\n");
+            sig::sections(&mut o, MODULE, MARK, &["date"], "\n\n");
         }
         self.enums(&mut o);
         sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
@@ -671,7 +653,6 @@ impl Spell<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut names = sig::taken(plan, SECTIONS, "div_round");
         let mut all = Vec::new();
         for e in exprs(plan) {
             nodes(e, &mut all);
@@ -689,10 +670,8 @@ impl Spell<'_> {
                 }
             }
         }
-        names.extend(min_max.into_iter().map(String::from));
-        names.extend(sig::taken(plan, ARITHMETIC, "div_round"));
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        sig::sections(o, MODULE, MARK, &names, "\n\n");
+        let min_max: Vec<&str> = min_max.into_iter().collect();
+        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &min_max), "\n\n");
     }
 
     fn runner(&self) -> String {
@@ -968,7 +947,7 @@ fn helpers_runner() -> String {
     );
     o.push_str(section(HELPERS_RUNNER, MARK, "main"));
     o.push_str("\n\n");
-    let mut names = sig::every_helper("div_round");
+    let mut names = sig::every_helper();
     names.insert(RoundMode::ALL.len(), "halfway".into());
     let parts: Vec<&str> = names.iter().map(|n| section(MODULE, MARK, n)).collect();
     o.push_str(&parts.join("\n\n"));

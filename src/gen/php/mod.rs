@@ -7,7 +7,7 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, Code};
 use super::walk::{self, Check, Hooks, Source};
@@ -23,18 +23,6 @@ const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
 const TYPES: Types = Types::plain("bool", "string", "int", "?@");
-
-/// The sections of runtime/module.php a module takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("refuse", Need::Always),
-    ("check_int", Need::Integer),
-    ("wire_day", Need::Date),
-    ("days", Need::Days),
-    ("date_type", Need::Dates),
-    ("json_str", Need::Always),
-    ("date_str", Need::Dates),
-    ("", Need::Arithmetic),
-];
 
 pub struct Php;
 
@@ -267,9 +255,7 @@ impl Ph<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let helpers = sig::taken(plan, SECTIONS, "div_round");
-        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
         o.finish()
     }
 

@@ -10,7 +10,7 @@ pub mod shared;
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, section, Code};
 use super::walk::{self, Check, Hooks, Source};
@@ -27,20 +27,6 @@ const MARK: &str = "# rulec:";
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
-
-/// The sections of runtime/module.py a module takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("date_type", Need::Dates),
-    ("refuse", Need::NotInteger),
-    ("check_int", Need::Counted),
-    ("wire_member", Need::Enum),
-    ("wire_day", Need::Date),
-    ("days", Need::Dates),
-    ("object", Need::Always),
-    ("json_str", Need::Always),
-    ("date_str", Need::Dates),
-    ("", Need::Arithmetic),
-];
 
 pub struct Python;
 
@@ -464,9 +450,7 @@ impl Py<'_> {
     }
 
     fn helpers(&self, o: &mut Code) {
-        let names = sig::taken(self.plan, SECTIONS, "div_round");
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        sig::sections(o, MODULE, MARK, &names, "\n\n\n");
+        sig::sections(o, MODULE, MARK, &sig::taken(self.plan, MODULE, MARK, &[]), "\n\n\n");
     }
 
     fn runner(&self) -> String {
