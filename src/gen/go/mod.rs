@@ -17,7 +17,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
-use super::text::{comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -136,25 +136,18 @@ impl Backend for Go {
 /// A Go string literal: raw (between backquotes) where the text allows and saves escapes,
 /// else interpreted.
 fn go_str(s: &str) -> String {
-    let raw_ok = !s.chars().any(|c| c == '`' || c == '\u{feff}' || c == '\r' || (c as u32) < 0x20 || c == '\u{7f}');
-    if raw_ok && s.contains(['"', '\\']) {
+    /// What an interpreted literal writes by its code point (and a raw one cannot hold).
+    fn unprintable(c: char) -> bool {
+        c == '\u{feff}' || (c as u32) < 0x20 || c == '\u{7f}'
+    }
+    if !s.contains(|c| c == '`' || unprintable(c)) && s.contains(['"', '\\']) {
         return format!("`{s}`");
     }
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            '\u{feff}' => o.push_str("\\ufeff"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => o.push_str(&format!("\\x{:02x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    const GO: Escapes = Escapes {
+        escaped: unprintable,
+        ..Escapes::c_family(|c| if c == 0xfeff { "\\ufeff".into() } else { format!("\\x{c:02x}") })
+    };
+    quoted(s, &GO)
 }
 
 /// Go's spellings, with the precedences as the spec numbers them (Go has no conditional

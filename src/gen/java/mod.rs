@@ -10,7 +10,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
-use super::text::{c_string, comment, Code};
+use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -120,9 +120,15 @@ impl Backend for Java {
 /// A Java string literal. A control character is an octal escape: a `\u` escape would be
 /// read before the lexer and end the literal.
 fn lit(s: &str) -> String {
-    c_string(
+    quoted(
         s,
-        |c| if c < 0x100 { format!("\\{c:03o}") } else { char::from_u32(c).map(String::from).unwrap_or_default() },
+        &Escapes::c_family(|c| {
+            if c < 0x100 {
+                format!("\\{c:03o}")
+            } else {
+                char::from_u32(c).map(String::from).unwrap_or_default()
+            }
+        }),
     )
 }
 

@@ -9,7 +9,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{comment, Code};
+use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -83,24 +83,16 @@ impl Backend for Php {
 /// A PHP single-quoted string when the text has no control character, else a double-quoted
 /// one with every `$`, `"` and `\` escaped (so nothing interpolates).
 fn php_str(s: &str) -> String {
+    const SINGLE: Escapes = Escapes { spelled: &[('\\', "\\\\")], ..Escapes::plain('\'', false) };
+    const DOUBLE: Escapes = Escapes {
+        spelled: &[('\\', "\\\\"), ('$', "\\$"), ('\n', "\\n"), ('\r', "\\r"), ('\t', "\\t")],
+        escaped: char::is_control,
+        ..Escapes::c_family(|c| format!("\\u{{{c:x}}}"))
+    };
     if !s.chars().any(|c| c.is_control()) {
-        return format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
+        return quoted(s, &SINGLE);
     }
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '$' => o.push_str("\\$"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    quoted(s, &DOUBLE)
 }
 
 /// PHP's spellings. The conditional does not nest without parentheses in PHP 8.

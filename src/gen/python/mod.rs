@@ -12,7 +12,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -87,24 +87,7 @@ impl Backend for Python {
 /// backslashes and control characters escaped, everything else as UTF-8.
 fn py_str(s: &str) -> String {
     let quote = if s.contains('"') && !s.contains('\'') { '\'' } else { '"' };
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c == quote => {
-                o.push('\\');
-                o.push(c);
-            }
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push(quote);
-    o
+    quoted(s, &Escapes { quote, ..Escapes::c_family(|c| format!("\\u{c:04x}")) })
 }
 
 /// A one-line docstring for any text.

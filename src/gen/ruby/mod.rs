@@ -10,7 +10,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -90,22 +90,11 @@ impl Backend for Ruby {
 /// A Ruby double-quoted string for any text: `"`, `\` and `#` escaped (so nothing
 /// interpolates), control characters as `\u{…}`.
 fn rb_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '#' => o.push_str("\\#"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    const RUBY: Escapes = Escapes {
+        spelled: &[('\\', "\\\\"), ('#', "\\#"), ('\n', "\\n"), ('\r', "\\r"), ('\t', "\\t")],
+        ..Escapes::c_family(|c| format!("\\u{{{c:x}}}"))
+    };
+    quoted(s, &RUBY)
 }
 
 /// Ruby's spellings. Its `/` is the floor.

@@ -13,7 +13,7 @@ use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Pl
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{c_string, comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -117,7 +117,7 @@ impl Backend for Rust {
 
 /// A Rust string literal for any text (`\u{…}` for the control characters).
 fn rs_str(s: &str) -> String {
-    c_string(s, |c| format!("\\u{{{c:x}}}"))
+    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
 /// An integer as a person writes a long one: `10_000_000` (clippy's unreadable_literal).

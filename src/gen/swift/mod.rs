@@ -9,7 +9,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{c_string, comment, Code};
+use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -85,7 +85,7 @@ impl Backend for Swift {
 }
 
 fn lit(s: &str) -> String {
-    c_string(s, |c| format!("\\u{{{c:x}}}"))
+    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
 /// Swift's spellings.

@@ -17,7 +17,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{self, c_string, comment, section, Code};
+use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -178,7 +178,7 @@ fn api(u: &super::Unit, typed: bool) -> serde_json::Value {
 
 /// A JavaScript string literal for any text.
 fn js_str(s: &str) -> String {
-    c_string(s, |c| format!("\\u{c:04x}"))
+    quoted(s, &Escapes::c_family(|c| format!("\\u{c:04x}")))
 }
 
 /// Text inside a `/** … */` comment: one line, and no `*/` to end it early.
