@@ -137,7 +137,7 @@ pub fn sections(o: &mut Code, file: &str, mark: &str, names: &[&str], gap: &str)
 /// What a module needs a section of its runtime file for: it takes the section when its
 /// rule does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Need {
+enum Need {
     Always,
     /// A date crosses the boundary (the date type and its converters).
     Dates,
@@ -161,8 +161,6 @@ pub enum Need {
     Bools,
     /// A quotient rounds to the nearest, a tie some way.
     Halves,
-    /// The arithmetic helpers the rule calls, each its section, in the plan's order.
-    Arithmetic,
 }
 
 impl Need {
@@ -186,45 +184,78 @@ impl Need {
                 .helpers
                 .iter()
                 .any(|h| matches!(h, Helper::DivRound(RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven))),
-            Need::Arithmetic => !plan.helpers.is_empty(),
         }
     }
 }
 
-/// The section of a helper in the runtime files (`div_round_floor`, `mod`, `isqrt`); `div`
-/// names the quotients (`div_round` in most, `quot` in Rust).
-pub fn helper_section(h: Helper, div: &str) -> String {
+/// The section of a helper in the runtime files (`div_round_floor`, `mod`, `isqrt`).
+pub fn helper_section(h: Helper) -> String {
     match h {
-        Helper::DivRound(m) => format!("{div}_{}", m.as_str()),
+        Helper::DivRound(m) => format!("div_round_{}", m.as_str()),
         Helper::Mod => "mod".into(),
         Helper::Isqrt => "isqrt".into(),
     }
 }
 
 /// Every helper a module may carry, in the order the helpers' runner lists them.
-pub fn every_helper(div: &str) -> Vec<String> {
-    let quotients = RoundMode::ALL.iter().map(|&m| helper_section(Helper::DivRound(m), div));
+pub fn every_helper() -> Vec<String> {
+    let quotients = RoundMode::ALL.iter().map(|&m| helper_section(Helper::DivRound(m)));
     quotients.chain(["mod".to_string(), "isqrt".to_string()]).collect()
 }
 
-/// The sections of a language's `table` the rule needs, in the table's order, the
-/// quotients' sections named by `div` (see [`helper_section`]).
-pub fn taken(plan: &Plan, table: &[(&str, Need)], div: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for &(name, need) in table {
-        match need {
-            Need::Arithmetic => out.extend(plan.helpers.iter().map(|&h| helper_section(h, div))),
-            _ if need.holds(plan) => out.push(name.to_string()),
-            _ => {}
-        }
-    }
-    out
+/// What each section of the runtime files is for, by its name, the same in every language:
+/// a module takes the section when its rule needs it. A section named neither here nor by a
+/// helper is one the backend places itself (`errors`, the date type above the enums, …).
+const NEEDS: &[(&str, Need)] = &[
+    ("wire", Need::Always),
+    ("json", Need::Always),
+    ("json_str", Need::Always),
+    ("object", Need::Always),
+    ("record", Need::Always),
+    ("unknown_key", Need::Always),
+    ("append_int", Need::Always),
+    ("append_json_string", Need::Always),
+    ("append_bool", Need::Bools),
+    ("append_date", Need::Dates),
+    ("date_type", Need::Dates),
+    ("date_str", Need::Dates),
+    ("days", Need::Days),
+    ("wire_get", Need::Inputs),
+    ("wire_int", Need::Integer),
+    ("wire_bool", Need::Boolean),
+    ("wire_str", Need::Text),
+    ("wire_day", Need::Date),
+    ("wire_member", Need::Enum),
+    ("refuse", Need::NotInteger),
+    ("check_int", Need::Counted),
+    ("parse_member", Need::Enums),
+    ("halfway", Need::Halves),
+];
+
+/// The names of a runtime file's sections (behind `mark`), in the file's order.
+pub fn section_names<'f>(file: &'f str, mark: &str) -> impl Iterator<Item = &'f str> {
+    let mark = format!("{mark} ");
+    file.lines().filter_map(move |l| l.strip_prefix(mark.as_str()).map(str::trim))
+}
+
+/// The sections of a runtime `file` a module takes, in the file's order: those [`NEEDS`]
+/// says the rule needs, the helpers the rule calls, and those named in `called` (the
+/// helpers over values the backend finds its expressions call: `min`, `least`, …).
+pub fn taken<'f>(plan: &Plan, file: &'f str, mark: &str, called: &[&str]) -> Vec<&'f str> {
+    let helpers: Vec<String> = plan.helpers.iter().map(|&h| helper_section(h)).collect();
+    section_names(file, mark)
+        .filter(|name| {
+            NEEDS.iter().any(|(n, need)| n == name && need.holds(plan))
+                || helpers.iter().any(|h| h == name)
+                || called.contains(name)
+        })
+        .collect()
 }
 
 /// The sections of every helper a module may carry, each followed by `gap` but the last:
 /// what the helpers' runner of a language holds to the unit vectors.
 pub fn helpers_text(file: &str, mark: &str, gap: &str) -> String {
-    every_helper("div_round").iter().map(|h| section(file, mark, h)).collect::<Vec<_>>().join(gap)
+    every_helper().iter().map(|h| section(file, mark, h)).collect::<Vec<_>>().join(gap)
 }
 
 /// A template filled in: `prolog` (a line the language wants first; the template's own is

@@ -108,23 +108,58 @@ pub fn comment(s: &str) -> String {
     s.chars().map(|c| if c.is_control() || c == '\u{2028}' || c == '\u{2029}' { ' ' } else { c }).collect()
 }
 
-/// A string literal in the C family's escapes (`"…"`, `\"`, `\\`, `\n`, `\uXXXX` for the
-/// other control characters and the line separators): valid in Go, Java, TypeScript,
-/// JavaScript and Rust (which spells the escape `\u{…}`, given by `unicode`).
-pub fn c_string(s: &str, unicode: fn(u32) -> String) -> String {
+/// How a language writes a string literal: the quote around it, how the quote is written
+/// inside, the characters spelled otherwise, and the other characters escaped by their code
+/// point. Every backend's string literal is [`quoted`] with its description.
+#[derive(Clone, Copy)]
+pub struct Escapes {
+    pub quote: char,
+    /// The quote inside is doubled (SQL), not written after a backslash.
+    pub doubled: bool,
+    /// Characters spelled otherwise inside, each with its spelling.
+    pub spelled: &'static [(char, &'static str)],
+    /// The other characters written by their code point, and how.
+    pub escaped: fn(char) -> bool,
+    pub code: fn(u32) -> String,
+}
+
+/// The backslash and the whitespace that ends or breaks a line, as the C family spells them.
+pub const C_SPELLED: &[(char, &str)] = &[('\\', "\\\\"), ('\n', "\\n"), ('\r', "\\r"), ('\t', "\\t")];
+
+/// A character that could end a line or hide in one: a control character, a line separator.
+pub fn unprintable(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+impl Escapes {
+    /// The C family's escapes (`"…"`, `\"`, `\\`, `\n`, then `code` for the other control
+    /// characters and the line separators): Go, Java, TypeScript, JavaScript, Rust, Swift.
+    pub const fn c_family(code: fn(u32) -> String) -> Escapes {
+        Escapes { quote: '"', doubled: false, spelled: C_SPELLED, escaped: unprintable, code }
+    }
+
+    /// A literal whose quote is its only escape (SQL's `'…'` with `''` inside when `doubled`).
+    pub const fn plain(quote: char, doubled: bool) -> Escapes {
+        Escapes { quote, doubled, spelled: &[], escaped: |_| false, code: |_| String::new() }
+    }
+}
+
+/// `s` as a string literal written by `e`.
+pub fn quoted(s: &str, e: &Escapes) -> String {
     let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
+    o.push(e.quote);
     for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&unicode(c as u32)),
-            c => o.push(c),
+        if c == e.quote {
+            o.push(if e.doubled { c } else { '\\' });
+            o.push(c);
+        } else if let Some((_, spelling)) = e.spelled.iter().find(|(x, _)| *x == c) {
+            o.push_str(spelling);
+        } else if (e.escaped)(c) {
+            o.push_str(&(e.code)(c as u32));
+        } else {
+            o.push(c);
         }
     }
-    o.push('"');
+    o.push(e.quote);
     o
 }

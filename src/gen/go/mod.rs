@@ -15,9 +15,9 @@ use super::api::Spelling;
 use super::naming::{self, Names};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
-use super::text::{comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -34,24 +34,6 @@ const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
-
-/// The sections of runtime/module.go a package takes, in order, and what each is for: these,
-/// then the min and max its expressions take, then [`ARITHMETIC`].
-const SECTIONS: &[(&str, Need)] = &[
-    ("append_int", Need::Always),
-    ("append_json_string", Need::Always),
-    ("append_bool", Need::Bools),
-    ("append_date", Need::Dates),
-    ("days", Need::Dates),
-    ("wire_int", Need::Integer),
-    ("wire_bool", Need::Boolean),
-    ("wire_text", Need::Text),
-    ("wire_day", Need::Date),
-    ("wire_member", Need::Enum),
-    ("unknown_key", Need::Always),
-];
-
-const ARITHMETIC: &[(&str, Need)] = &[("", Need::Arithmetic), ("halfway", Need::Halves)];
 
 pub struct Go;
 
@@ -154,25 +136,18 @@ impl Backend for Go {
 /// A Go string literal: raw (between backquotes) where the text allows and saves escapes,
 /// else interpreted.
 fn go_str(s: &str) -> String {
-    let raw_ok = !s.chars().any(|c| c == '`' || c == '\u{feff}' || c == '\r' || (c as u32) < 0x20 || c == '\u{7f}');
-    if raw_ok && s.contains(['"', '\\']) {
+    /// What an interpreted literal writes by its code point (and a raw one cannot hold).
+    fn unprintable(c: char) -> bool {
+        c == '\u{feff}' || (c as u32) < 0x20 || c == '\u{7f}'
+    }
+    if !s.contains(|c| c == '`' || unprintable(c)) && s.contains(['"', '\\']) {
         return format!("`{s}`");
     }
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            '\u{feff}' => o.push_str("\\ufeff"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => o.push_str(&format!("\\x{:02x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    const GO: Escapes = Escapes {
+        escaped: unprintable,
+        ..Escapes::c_family(|c| if c == 0xfeff { "\\ufeff".into() } else { format!("\\x{c:02x}") })
+    };
+    quoted(s, &GO)
 }
 
 /// Go's spellings, with the precedences as the spec numbers them (Go has no conditional
@@ -451,7 +426,7 @@ impl Spell<'_> {
             o.blank();
         }
         if plan.dates {
-            sig::sections(&mut o, MODULE, MARK, &["date_type"], "\n\n");
+            sig::sections(&mut o, MODULE, MARK, &["date"], "\n\n");
         }
         self.enums(&mut o);
         sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
@@ -671,7 +646,6 @@ impl Spell<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut names = sig::taken(plan, SECTIONS, "div_round");
         let mut all = Vec::new();
         for e in exprs(plan) {
             nodes(e, &mut all);
@@ -689,10 +663,8 @@ impl Spell<'_> {
                 }
             }
         }
-        names.extend(min_max.into_iter().map(String::from));
-        names.extend(sig::taken(plan, ARITHMETIC, "div_round"));
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        sig::sections(o, MODULE, MARK, &names, "\n\n");
+        let min_max: Vec<&str> = min_max.into_iter().collect();
+        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &min_max), "\n\n");
     }
 
     fn runner(&self) -> String {
@@ -968,7 +940,7 @@ fn helpers_runner() -> String {
     );
     o.push_str(section(HELPERS_RUNNER, MARK, "main"));
     o.push_str("\n\n");
-    let mut names = sig::every_helper("div_round");
+    let mut names = sig::every_helper();
     names.insert(RoundMode::ALL.len(), "halfway".into());
     let parts: Vec<&str> = names.iter().map(|n| section(MODULE, MARK, n)).collect();
     o.push_str(&parts.join("\n\n"));

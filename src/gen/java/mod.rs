@@ -8,9 +8,9 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
-use super::text::{c_string, comment, Code};
+use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -26,21 +26,6 @@ const MARK: &str = "    // rulec:";
 /// Java's types: `long` for every number and day, boxed when optional.
 const TYPES: Types =
     Types { boxed: &[("boolean", "Boolean"), ("long", "Long")], ..Types::plain("boolean", "String", "long", "@") };
-
-/// The sections of runtime/Module.java a class takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("json", Need::Always),
-    ("date_str", Need::Dates),
-    ("date_type", Need::Dates),
-    ("days", Need::Days),
-    ("wire", Need::Always),
-    ("wire_long", Need::Integer),
-    ("wire_bool", Need::Boolean),
-    ("wire_string", Need::Text),
-    ("wire_day", Need::Date),
-    ("wire_member", Need::Enum),
-    ("", Need::Arithmetic),
-];
 
 pub struct Java;
 
@@ -135,9 +120,15 @@ impl Backend for Java {
 /// A Java string literal. A control character is an octal escape: a `\u` escape would be
 /// read before the lexer and end the literal.
 fn lit(s: &str) -> String {
-    c_string(
+    quoted(
         s,
-        |c| if c < 0x100 { format!("\\{c:03o}") } else { char::from_u32(c).map(String::from).unwrap_or_default() },
+        &Escapes::c_family(|c| {
+            if c < 0x100 {
+                format!("\\{c:03o}")
+            } else {
+                char::from_u32(c).map(String::from).unwrap_or_default()
+            }
+        }),
     )
 }
 
@@ -508,7 +499,7 @@ impl Jv<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut names = sig::taken(plan, SECTIONS, "div_round");
+        let mut called = Vec::new();
         let enum_min_max = |min: bool| {
             plan.steps.iter().any(|s| match s {
                 super::plan::Step::Define { value, .. } => uses(value, min),
@@ -518,13 +509,12 @@ impl Jv<'_> {
             }) || plan.door.constraints.iter().any(|c| uses(&c.test, min))
         };
         if enum_min_max(true) {
-            names.push("least".into());
+            called.push("least");
         }
         if enum_min_max(false) {
-            names.push("greatest".into());
+            called.push("greatest");
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        sig::sections(o, MODULE, MARK, &names, "\n\n");
+        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &called), "\n\n");
     }
 
     fn runner(&self) -> String {

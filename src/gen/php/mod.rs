@@ -7,9 +7,9 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{comment, Code};
+use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -23,18 +23,6 @@ const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
 const TYPES: Types = Types::plain("bool", "string", "int", "?@");
-
-/// The sections of runtime/module.php a module takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("refuse", Need::Always),
-    ("check_int", Need::Integer),
-    ("wire_day", Need::Date),
-    ("days", Need::Days),
-    ("date_type", Need::Dates),
-    ("json_str", Need::Always),
-    ("date_str", Need::Dates),
-    ("", Need::Arithmetic),
-];
 
 pub struct Php;
 
@@ -95,24 +83,16 @@ impl Backend for Php {
 /// A PHP single-quoted string when the text has no control character, else a double-quoted
 /// one with every `$`, `"` and `\` escaped (so nothing interpolates).
 fn php_str(s: &str) -> String {
+    const SINGLE: Escapes = Escapes { spelled: &[('\\', "\\\\")], ..Escapes::plain('\'', false) };
+    const DOUBLE: Escapes = Escapes {
+        spelled: &[('\\', "\\\\"), ('$', "\\$"), ('\n', "\\n"), ('\r', "\\r"), ('\t', "\\t")],
+        escaped: char::is_control,
+        ..Escapes::c_family(|c| format!("\\u{{{c:x}}}"))
+    };
     if !s.chars().any(|c| c.is_control()) {
-        return format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
+        return quoted(s, &SINGLE);
     }
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '$' => o.push_str("\\$"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    quoted(s, &DOUBLE)
 }
 
 /// PHP's spellings. The conditional does not nest without parentheses in PHP 8.
@@ -267,9 +247,7 @@ impl Ph<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let helpers = sig::taken(plan, SECTIONS, "div_round");
-        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
         o.finish()
     }
 

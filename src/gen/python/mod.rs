@@ -10,9 +10,9 @@ pub mod shared;
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -27,20 +27,6 @@ const MARK: &str = "# rulec:";
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
-
-/// The sections of runtime/module.py a module takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("date_type", Need::Dates),
-    ("refuse", Need::NotInteger),
-    ("check_int", Need::Counted),
-    ("wire_member", Need::Enum),
-    ("wire_day", Need::Date),
-    ("days", Need::Dates),
-    ("object", Need::Always),
-    ("json_str", Need::Always),
-    ("date_str", Need::Dates),
-    ("", Need::Arithmetic),
-];
 
 pub struct Python;
 
@@ -101,24 +87,7 @@ impl Backend for Python {
 /// backslashes and control characters escaped, everything else as UTF-8.
 fn py_str(s: &str) -> String {
     let quote = if s.contains('"') && !s.contains('\'') { '\'' } else { '"' };
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c == quote => {
-                o.push('\\');
-                o.push(c);
-            }
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push(quote);
-    o
+    quoted(s, &Escapes { quote, ..Escapes::c_family(|c| format!("\\u{c:04x}")) })
 }
 
 /// A one-line docstring for any text.
@@ -464,9 +433,7 @@ impl Py<'_> {
     }
 
     fn helpers(&self, o: &mut Code) {
-        let names = sig::taken(self.plan, SECTIONS, "div_round");
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        sig::sections(o, MODULE, MARK, &names, "\n\n\n");
+        sig::sections(o, MODULE, MARK, &sig::taken(self.plan, MODULE, MARK, &[]), "\n\n\n");
     }
 
     fn runner(&self) -> String {

@@ -8,9 +8,9 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -31,19 +31,6 @@ const TYPES: Types = Types { enum_type: Some(enum_alias), ..Types::plain("bool",
 fn enum_alias(name: &str) -> String {
     crate::lang::Case::Lower.apply(name).replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
 }
-
-/// The sections of runtime/module.rb a module takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("refuse", Need::NotInteger),
-    ("check_int", Need::Counted),
-    ("wire_member", Need::Enum),
-    ("wire_day", Need::Date),
-    ("days", Need::Dates),
-    ("date_type", Need::Dates),
-    ("json_str", Need::Always),
-    ("date_str", Need::Dates),
-    ("", Need::Arithmetic),
-];
 
 pub struct Ruby;
 
@@ -103,22 +90,11 @@ impl Backend for Ruby {
 /// A Ruby double-quoted string for any text: `"`, `\` and `#` escaped (so nothing
 /// interpolates), control characters as `\u{…}`.
 fn rb_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '#' => o.push_str("\\#"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => o.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    const RUBY: Escapes = Escapes {
+        spelled: &[('\\', "\\\\"), ('#', "\\#"), ('\n', "\\n"), ('\r', "\\r"), ('\t', "\\t")],
+        ..Escapes::c_family(|c| format!("\\u{{{c:x}}}"))
+    };
+    quoted(s, &RUBY)
 }
 
 /// Ruby's spellings. Its `/` is the floor.
@@ -253,9 +229,8 @@ impl Rb<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let helpers = sig::taken(plan, SECTIONS, "div_round");
-        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
+        let helpers = sig::taken(plan, MODULE, MARK, &[]);
+        sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {
             let sec = section(MODULE, MARK, h);

@@ -7,13 +7,13 @@
 //! its day number (`Date`), made from the wire's `"YYYY-MM-DD"` by `Date::from_wire`. The
 //! fixed text is `runtime/module.rs`; the runner's is `runtime/runner.rs`.
 
-use super::api::{self, Spelling};
+use super::api::Spelling;
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{c_string, comment, section, Code};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -36,18 +36,6 @@ const TYPES: Types = Types {
     date: Some("Date"),
     ..Types::plain("bool", "&str", "i64", "Option<@>")
 };
-
-/// The sections of runtime/module.rs a module takes, in order, and what each is for (then
-/// `date_str` when a date crosses the boundary, then the arithmetic).
-const SECTIONS: &[(&str, Need)] = &[
-    ("wire_get", Need::Inputs),
-    ("wire_int", Need::Integer),
-    ("wire_bool", Need::Boolean),
-    ("wire_str", Need::Text),
-    ("wire_member", Need::Enum),
-    ("wire_day", Need::Date),
-    ("json_str", Need::Always),
-];
 
 pub struct Rust;
 
@@ -129,7 +117,7 @@ impl Backend for Rust {
 
 /// A Rust string literal for any text (`\u{…}` for the control characters).
 fn rs_str(s: &str) -> String {
-    c_string(s, |c| format!("\\u{{{c:x}}}"))
+    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
 /// An integer as a person writes a long one: `10_000_000` (clippy's unreadable_literal).
@@ -452,7 +440,7 @@ impl Rs<'_> {
             o.blank();
         }
         if plan.dates {
-            self.sections(&mut o, &["date_type"]);
+            self.sections(&mut o, &["date"]);
         }
         self.enums(&mut o);
         self.sections(&mut o, &["errors", "fired"]);
@@ -471,7 +459,7 @@ impl Rs<'_> {
             o.line("}");
             o.blank();
         }
-        self.sections(&mut o, &["wire"]);
+        self.sections(&mut o, &["wire_type"]);
         self.functions(&mut o);
         self.record(&mut o);
         self.wire_door(&mut o);
@@ -731,13 +719,7 @@ impl Rs<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut names = sig::taken(plan, SECTIONS, "quot");
-        if api::has_dates(plan) {
-            names.push("date_str".into());
-        }
-        names.extend(sig::taken(plan, &[("", Need::Arithmetic)], "quot"));
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.sections(o, &names);
+        self.sections(o, &sig::taken(plan, MODULE, MARK, &[]));
     }
 
     fn runner(&self) -> String {
@@ -1019,7 +1001,7 @@ fn helpers_runner() -> String {
 pub(crate) fn helpers_case() -> String {
     let mut o = section(HELPERS_RUNNER, MARK, "case").to_string();
     o.push('\n');
-    for name in sig::every_helper("quot") {
+    for name in sig::every_helper() {
         o.push('\n');
         o.push_str(section(MODULE, MARK, &name));
         o.push('\n');

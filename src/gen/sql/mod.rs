@@ -20,7 +20,7 @@
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
 use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
-use super::text::{self, comment, section};
+use super::text::{self, comment, quoted, section, Escapes};
 use super::walk::{self, Check, Column};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -140,12 +140,12 @@ impl Backend for Sql {
 
 /// A quoted identifier.
 fn id(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
+    quoted(name, &Escapes::plain('"', true))
 }
 
 /// A string literal (standard SQL: a quote is doubled, nothing else is escaped).
 fn lit(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
+    quoted(s, &Escapes::plain('\'', true))
 }
 
 /// The type a value has in the relation and in the function's signature: every number (a
@@ -426,24 +426,18 @@ impl Q<'_> {
         if let Node::Member(i) = x.node {
             return vec![Part::Text(i.to_string())];
         }
-        let whens: String = self.plan.enums[e]
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!(" WHEN {} THEN {i}", lit(&v.name)))
-            .collect();
+        let whens = self.whens(e, |place, value| format!(" WHEN {value} THEN {place}"));
         vec![Part::Text("CASE ".into()), Part::Kid(kid, TOP), Part::Text(format!("{whens} END"))]
     }
 
     /// ` WHEN 0 THEN 'first' … END`: a place back to its value.
     fn back_from_place(&self, e: usize) -> String {
-        let whens: String = self.plan.enums[e]
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!(" WHEN {i} THEN {}", lit(&v.name)))
-            .collect();
-        format!("{whens} END")
+        format!("{} END", self.whens(e, |place, value| format!(" WHEN {place} THEN {value}")))
+    }
+
+    /// One arm for each value of enum `e`, written by `arm` from its place and its literal.
+    fn whens(&self, e: usize, arm: impl Fn(usize, String) -> String) -> String {
+        self.plan.enums[e].values.iter().enumerate().map(|(i, v)| arm(i, lit(&v.name))).collect()
     }
 
     fn col(&self, v: VarId) -> String {

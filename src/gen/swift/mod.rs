@@ -7,9 +7,9 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{c_string, comment, Code};
+use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
@@ -23,16 +23,6 @@ const MARK: &str = "// rulec:";
 
 /// Swift's types: Int64 for every number and day, a unit its struct.
 const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int64", "@?") };
-
-/// The sections of runtime/Module.swift a module takes, in order, and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("wire", Need::Always),
-    ("json_str", Need::Always),
-    ("days", Need::Days),
-    ("date_type", Need::Dates),
-    ("date_str", Need::Dates),
-    ("", Need::Arithmetic),
-];
 
 pub struct Swift;
 
@@ -95,7 +85,7 @@ impl Backend for Swift {
 }
 
 fn lit(s: &str) -> String {
-    c_string(s, |c| format!("\\u{{{c:x}}}"))
+    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
 /// Swift's spellings.
@@ -264,9 +254,7 @@ impl Sw<'_> {
         }
         self.functions(&mut o);
         self.record(&mut o);
-        let helpers = sig::taken(plan, SECTIONS, "div_round");
-        let names: Vec<&str> = helpers.iter().map(String::as_str).collect();
-        sig::sections(&mut o, MODULE, MARK, &names, "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
         o.finish()
     }
 

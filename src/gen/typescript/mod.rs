@@ -15,9 +15,9 @@ pub use strip::{strip_types, tokens, Tok, Token};
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax};
-use super::sig::{self, Need, Types};
+use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
-use super::text::{self, c_string, comment, section, Code};
+use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
 use crate::eval::wire::WireKind;
@@ -36,23 +36,6 @@ const TS_TYPES: Types =
 
 /// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
 const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
-
-/// The sections of runtime/module.ts a module takes (in the file's order), and what each is for.
-const SECTIONS: &[(&str, Need)] = &[
-    ("wire", Need::Always),
-    ("record", Need::Always),
-    ("json_str", Need::Always),
-    ("days", Need::Dates),
-    ("date_str", Need::Dates),
-    ("check_int", Need::Counted),
-    ("refuse", Need::NotInteger),
-    ("wire_bool", Need::Boolean),
-    ("wire_str", Need::Text),
-    ("wire_day", Need::Date),
-    ("wire_member", Need::Enum),
-    ("parse_member", Need::Enums),
-    ("", Need::Arithmetic),
-];
 
 /// The flags every `tsc` run over generated TypeScript takes (the build and the lint):
 /// strict, erasable syntax only (TypeScript 5.8 and later), ES2022 without the DOM.
@@ -195,7 +178,7 @@ fn api(u: &super::Unit, typed: bool) -> serde_json::Value {
 
 /// A JavaScript string literal for any text.
 fn js_str(s: &str) -> String {
-    c_string(s, |c| format!("\\u{c:04x}"))
+    quoted(s, &Escapes::c_family(|c| format!("\\u{c:04x}")))
 }
 
 /// Text inside a `/** … */` comment: one line, and no `*/` to end it early.
@@ -561,7 +544,6 @@ impl Ts<'_> {
     /// The sections of runtime/module.ts the rule uses, below the functions, in the file's order.
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut used = sig::taken(plan, SECTIONS, "div_round");
         let mut calls = Calls::default();
         for c in &plan.door.constraints {
             calls.scan(&c.test);
@@ -577,13 +559,8 @@ impl Ts<'_> {
                 }
             }
         }
-        used.extend(calls.0.iter().map(|s| s.to_string()));
-        for name in section_names(MODULE) {
-            if used.iter().any(|u| u == name) {
-                o.raw(section(MODULE, MARK, name));
-                o.raw("\n\n");
-            }
-        }
+        let called: Vec<&str> = calls.0.into_iter().collect();
+        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &called), "\n\n");
     }
 
     fn runner(&self) -> String {
@@ -614,11 +591,6 @@ impl Ts<'_> {
         o.push('\n');
         o
     }
-}
-
-/// The names of a runtime file's sections, in the file's order.
-fn section_names(file: &str) -> impl Iterator<Item = &str> {
-    file.lines().filter_map(|l| l.strip_prefix(MARK).map(str::trim))
 }
 
 /// The helpers over numbers and places an expression calls (`min`, `max_by`, …).

@@ -40,7 +40,7 @@ type Fired struct {
 	Row   int
 }
 
-// rulec: date_type
+// rulec: date
 // Date is a calendar day: the number of days since 1970-01-01.
 type Date int64
 
@@ -53,42 +53,6 @@ func (d Date) String() string {
 func ParseDate(s string) (Date, bool) {
 	n, ok := days(s)
 	return Date(n), ok
-}
-
-// rulec: min_int
-// minInt returns the smaller of a and b.
-func minInt(a, b int64) int64 {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-// rulec: max_int
-// maxInt returns the larger of a and b.
-func maxInt(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-// rulec: min_enum
-// minEnum returns the earlier of two values of an ordered enum.
-func minEnum[E ~int](a, b E) E {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-// rulec: max_enum
-// maxEnum returns the later of two values of an ordered enum.
-func maxEnum[E ~int](a, b E) E {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // rulec: append_int
@@ -351,7 +315,7 @@ func wireBool(x any, missing, notBoolean string) (bool, error) {
 	return false, &RuleInputError{What: notBoolean, Value: x, HasValue: true}
 }
 
-// rulec: wire_text
+// rulec: wire_str
 // wireText reads a string from the wire.
 func wireText(x any, missing, notString string) (string, error) {
 	switch s := x.(type) {
@@ -361,20 +325,6 @@ func wireText(x any, missing, notString string) (string, error) {
 		return s, nil
 	}
 	return "", &RuleInputError{What: notString, Value: x, HasValue: true}
-}
-
-// rulec: wire_member
-// wireMember reads a value of an enum from the wire: one of its names, read back by parse.
-func wireMember[E ~int](x any, parse func(string) (E, bool), missing, notMember string) (E, error) {
-	if x == nil {
-		return 0, &RuleInputError{What: missing}
-	}
-	if s, isString := x.(string); isString {
-		if e, found := parse(s); found {
-			return e, nil
-		}
-	}
-	return 0, &RuleInputError{What: notMember, Value: x, HasValue: true}
 }
 
 // rulec: wire_day
@@ -389,6 +339,20 @@ func wireDay(x any, missing, notDate string) (int64, error) {
 		}
 	}
 	return 0, &RuleInputError{What: notDate, Value: x, HasValue: true}
+}
+
+// rulec: wire_member
+// wireMember reads a value of an enum from the wire: one of its names, read back by parse.
+func wireMember[E ~int](x any, parse func(string) (E, bool), missing, notMember string) (E, error) {
+	if x == nil {
+		return 0, &RuleInputError{What: missing}
+	}
+	if s, isString := x.(string); isString {
+		if e, found := parse(s); found {
+			return e, nil
+		}
+	}
+	return 0, &RuleInputError{What: notMember, Value: x, HasValue: true}
 }
 
 // rulec: unknown_key
@@ -415,6 +379,42 @@ func unknownKey(call map[string]any, order []string, inputs []string) (string, b
 		}
 	}
 	return least, found
+}
+
+// rulec: max_enum
+// maxEnum returns the later of two values of an ordered enum.
+func maxEnum[E ~int](a, b E) E {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// rulec: max_int
+// maxInt returns the larger of a and b.
+func maxInt(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// rulec: min_enum
+// minEnum returns the earlier of two values of an ordered enum.
+func minEnum[E ~int](a, b E) E {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// rulec: min_int
+// minInt returns the smaller of a and b.
+func minInt(a, b int64) int64 {
+	if a < b {
+		return a
+	}
+	return b
 }
 
 // rulec: div_round_up
@@ -499,26 +499,6 @@ func divRoundHalfEven(n, d int64) int64 {
 	return q
 }
 
-// rulec: halfway
-// halfway says where n / d lies between q = n/d (truncated) and q+s, from the remainder
-// r != 0: s is the step away from q, a/|d| the way gone to q+s and rest/|d| the way left.
-func halfway(r, d int64) (s, a, rest int64) {
-	s = 1
-	if (r < 0) != (d < 0) {
-		s = -1
-	}
-	a = r
-	if a < 0 {
-		a = -a
-	}
-	if d > 0 {
-		rest = d - a
-	} else {
-		rest = -(d + a)
-	}
-	return s, a, rest
-}
-
 // rulec: mod
 // modFloor returns the remainder of a by b from zero up: 0 <= r < |b|.
 func modFloor(a, b int64) int64 {
@@ -548,4 +528,24 @@ func isqrtInt(x int64) int64 {
 		}
 	}
 	return lo
+}
+
+// rulec: halfway
+// halfway says where n / d lies between q = n/d (truncated) and q+s, from the remainder
+// r != 0: s is the step away from q, a/|d| the way gone to q+s and rest/|d| the way left.
+func halfway(r, d int64) (s, a, rest int64) {
+	s = 1
+	if (r < 0) != (d < 0) {
+		s = -1
+	}
+	a = r
+	if a < 0 {
+		a = -a
+	}
+	if d > 0 {
+		rest = d - a
+	} else {
+		rest = -(d + a)
+	}
+	return s, a, rest
 }

@@ -113,6 +113,21 @@ final class Module {
         s.append('"').append(String.format(java.util.Locale.ROOT, "%04d-%02d-%02d", y, m, d)).append('"');
     }
 
+    // rulec: date_type
+    /** A "YYYY-MM-DD" of a day the calendar has, as the day number the class takes. */
+    public static long dateFromWire(String text) {
+        Long d = text == null ? null : days(text);
+        if (d == null) {
+            throw new IllegalArgumentException(text + " is not a date");
+        }
+        return d;
+    }
+
+    /** A java.time.LocalDate as the day number the class takes (days since 1970-01-01). */
+    public static long dateOf(java.time.LocalDate day) {
+        return day.toEpochDay();
+    }
+
     // rulec: days
     /** The day number of exactly "YYYY-MM-DD", when the calendar has that day; null otherwise. */
     private static Long days(String s) {
@@ -140,28 +155,13 @@ final class Module {
         return era * 146097L + doe - 719468L;
     }
 
-    // rulec: date_type
-    /** A "YYYY-MM-DD" of a day the calendar has, as the day number the class takes. */
-    public static long dateFromWire(String text) {
-        Long d = text == null ? null : days(text);
-        if (d == null) {
-            throw new IllegalArgumentException(text + " is not a date");
-        }
-        return d;
-    }
-
-    /** A java.time.LocalDate as the day number the class takes (days since 1970-01-01). */
-    public static long dateOf(java.time.LocalDate day) {
-        return day.toEpochDay();
-    }
-
     // rulec: wire
     /** A call's value that is not there (or null) is missing; one of another kind is refused. */
     private static RuleInputError refused(Object x, String missing, String kind) {
         return new RuleInputError(x == null ? missing : kind, null);
     }
 
-    // rulec: wire_long
+    // rulec: wire_int
     /** A whole number on the wire (1000, 1e3, 1000.0), read exactly from its digits. */
     private static long wireLong(Object x, String missing, String kind, String out) {
         if (!(x instanceof java.math.BigDecimal n)) {
@@ -192,7 +192,7 @@ final class Module {
         return b;
     }
 
-    // rulec: wire_string
+    // rulec: wire_str
     private static String wireString(Object x, String missing, String kind) {
         if (!(x instanceof String s)) {
             throw refused(x, missing, kind);
@@ -218,18 +218,12 @@ final class Module {
         return e;
     }
 
-    // rulec: div_round_floor
-    /** n / d rounded toward -infinity (d != 0: the proof, E132, rules out a zero divisor). */
-    private static long divRoundFloor(long n, long d) {
-        return Math.floorDiv(n, d);
-    }
-
-    // rulec: div_round_ceiling
-    /** n / d rounded toward +infinity (d != 0). */
-    private static long divRoundCeiling(long n, long d) {
+    // rulec: div_round_up
+    /** n / d rounded away from zero (d != 0). */
+    private static long divRoundUp(long n, long d) {
         long q = Math.floorDiv(n, d);
         long r = Math.floorMod(n, d);
-        return r != 0 ? q + 1 : q;
+        return r != 0 && q >= 0 ? q + 1 : q;
     }
 
     // rulec: div_round_down
@@ -240,12 +234,18 @@ final class Module {
         return r != 0 && q < 0 ? q + 1 : q;
     }
 
-    // rulec: div_round_up
-    /** n / d rounded away from zero (d != 0). */
-    private static long divRoundUp(long n, long d) {
+    // rulec: div_round_ceiling
+    /** n / d rounded toward +infinity (d != 0). */
+    private static long divRoundCeiling(long n, long d) {
         long q = Math.floorDiv(n, d);
         long r = Math.floorMod(n, d);
-        return r != 0 && q >= 0 ? q + 1 : q;
+        return r != 0 ? q + 1 : q;
+    }
+
+    // rulec: div_round_floor
+    /** n / d rounded toward -infinity (d != 0: the proof, E132, rules out a zero divisor). */
+    private static long divRoundFloor(long n, long d) {
+        return Math.floorDiv(n, d);
     }
 
     // rulec: div_round_half_up

@@ -40,7 +40,7 @@ final class Fired
     }
 }
 
-// rulec: refuse
+// rulec: wire
 /** The door's refusal of a value that is not of its kind: missing first. */
 function _refuse(mixed $x, string $missing, string $kind): never
 {
@@ -50,7 +50,7 @@ function _refuse(mixed $x, string $missing, string $kind): never
     throw new RuleInputError($kind, \var_export($x, true));
 }
 
-// rulec: check_int
+// rulec: wire_int
 /**
  * The door of a whole number on the wire (a date as its day number): missing, its kind (a
  * float whose value is whole, within 64 bits, is the integer it equals), its range.
@@ -174,12 +174,22 @@ function _date_str(int $days): string
     return \sprintf('"%04d-%02d-%02d"', $y, $m, $d);
 }
 
-// rulec: div_round_floor
-/** n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor). */
-function _div_round_floor(int $n, int $d): int
+// rulec: div_round_up
+/** n / d rounded away from zero (d != 0). */
+function _div_round_up(int $n, int $d): int
 {
     $q = \intdiv($n, $d);
-    return ($n % $d !== 0 && ($n < 0) !== ($d < 0)) ? $q - 1 : $q;
+    if ($n % $d === 0) {
+        return $q;
+    }
+    return ($n < 0) === ($d < 0) ? $q + 1 : $q - 1;
+}
+
+// rulec: div_round_down
+/** n / d rounded toward zero (d != 0): intdiv itself. */
+function _div_round_down(int $n, int $d): int
+{
+    return \intdiv($n, $d);
 }
 
 // rulec: div_round_ceiling
@@ -190,22 +200,12 @@ function _div_round_ceiling(int $n, int $d): int
     return ($n % $d !== 0 && ($n < 0) === ($d < 0)) ? $q + 1 : $q;
 }
 
-// rulec: div_round_down
-/** n / d rounded toward zero (d != 0): intdiv itself. */
-function _div_round_down(int $n, int $d): int
-{
-    return \intdiv($n, $d);
-}
-
-// rulec: div_round_up
-/** n / d rounded away from zero (d != 0). */
-function _div_round_up(int $n, int $d): int
+// rulec: div_round_floor
+/** n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor). */
+function _div_round_floor(int $n, int $d): int
 {
     $q = \intdiv($n, $d);
-    if ($n % $d === 0) {
-        return $q;
-    }
-    return ($n < 0) === ($d < 0) ? $q + 1 : $q - 1;
+    return ($n % $d !== 0 && ($n < 0) !== ($d < 0)) ? $q - 1 : $q;
 }
 
 // rulec: div_round_half_up

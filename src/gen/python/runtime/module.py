@@ -77,18 +77,6 @@ def date_from_wire(text: str) -> Date:
         raise ValueError(text + " is not a date")
     return Date(days)
 
-# rulec: object
-def _object(x: object, sentence: str) -> dict[str, Any]:
-    """A call in the wire form is a JSON object."""
-    if not isinstance(x, dict):
-        raise RuleInputError(sentence)
-    return x
-
-
-def _get(call: dict[str, Any], key: str) -> Any:
-    """The value under a key of the call, None when there is none: what the door holds."""
-    return call.get(key)
-
 # rulec: refuse
 def _refuse(x: object, missing: str, kind: str) -> NoReturn:
     """The door's refusal of a value that is not of its kind: missing first."""
@@ -151,6 +139,18 @@ def _days(text: str) -> int | None:
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
 
+# rulec: object
+def _object(x: object, sentence: str) -> dict[str, Any]:
+    """A call in the wire form is a JSON object."""
+    if not isinstance(x, dict):
+        raise RuleInputError(sentence)
+    return x
+
+
+def _get(call: dict[str, Any], key: str) -> Any:
+    """The value under a key of the call, None when there is none: what the door holds."""
+    return call.get(key)
+
 # rulec: json_str
 def _json_str(text: str) -> str:
     """A JSON string as the records write it: quote, backslash and control characters
@@ -193,20 +193,13 @@ def _date_str(days: int) -> str:
     y = yoe + era * 400 + (1 if m <= 2 else 0)
     return f'"{y:04d}-{m:02d}-{d:02d}"'
 
-# rulec: div_round_floor
-def _div_round_floor(n: int, d: int) -> int:
-    """n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor)."""
+# rulec: div_round_up
+def _div_round_up(n: int, d: int) -> int:
+    """n / d rounded away from zero (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    return n // d  # d > 0: the floor
-
-# rulec: div_round_ceiling
-def _div_round_ceiling(n: int, d: int) -> int:
-    """n / d rounded toward +infinity (d != 0)."""
-    if d < 0:
-        n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    return q + 1 if r > 0 else q
+    q, r = n // d, n % d
+    return q + 1 if r > 0 and n > 0 else q
 
 # rulec: div_round_down
 def _div_round_down(n: int, d: int) -> int:
@@ -216,13 +209,20 @@ def _div_round_down(n: int, d: int) -> int:
     q, r = n // d, n % d
     return q + 1 if r > 0 and n < 0 else q
 
-# rulec: div_round_up
-def _div_round_up(n: int, d: int) -> int:
-    """n / d rounded away from zero (d != 0)."""
+# rulec: div_round_ceiling
+def _div_round_ceiling(n: int, d: int) -> int:
+    """n / d rounded toward +infinity (d != 0)."""
     if d < 0:
         n, d = -n, -d
-    q, r = n // d, n % d
-    return q + 1 if r > 0 and n > 0 else q
+    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
+    return q + 1 if r > 0 else q
+
+# rulec: div_round_floor
+def _div_round_floor(n: int, d: int) -> int:
+    """n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor)."""
+    if d < 0:
+        n, d = -n, -d
+    return n // d  # d > 0: the floor
 
 # rulec: div_round_half_up
 def _div_round_half_up(n: int, d: int) -> int:

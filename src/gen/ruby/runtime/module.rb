@@ -173,20 +173,12 @@ module Module
     format('"%04d-%02d-%02d"', y, m, d)
   end
 
-  # rulec: div_round_floor
-  # n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor).
-  # Ruby's Integer#div is the floor; once d > 0, n % d is the remainder from zero up.
-  def self._div_round_floor(n, d)
-    n, d = -n, -d if d.negative?
-    n.div(d)
-  end
-
-  # rulec: div_round_ceiling
-  # n / d rounded toward +infinity (d != 0).
-  def self._div_round_ceiling(n, d)
+  # rulec: div_round_up
+  # n / d rounded away from zero (d != 0).
+  def self._div_round_up(n, d)
     n, d = -n, -d if d.negative?
     q, r = n.divmod(d)
-    r.positive? ? q + 1 : q
+    r.positive? && n.positive? ? q + 1 : q
   end
 
   # rulec: div_round_down
@@ -197,12 +189,20 @@ module Module
     r.positive? && n.negative? ? q + 1 : q
   end
 
-  # rulec: div_round_up
-  # n / d rounded away from zero (d != 0).
-  def self._div_round_up(n, d)
+  # rulec: div_round_ceiling
+  # n / d rounded toward +infinity (d != 0).
+  def self._div_round_ceiling(n, d)
     n, d = -n, -d if d.negative?
     q, r = n.divmod(d)
-    r.positive? && n.positive? ? q + 1 : q
+    r.positive? ? q + 1 : q
+  end
+
+  # rulec: div_round_floor
+  # n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor).
+  # Ruby's Integer#div is the floor; once d > 0, n % d is the remainder from zero up.
+  def self._div_round_floor(n, d)
+    n, d = -n, -d if d.negative?
+    n.div(d)
   end
 
   # rulec: div_round_half_up

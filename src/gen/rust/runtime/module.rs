@@ -40,7 +40,7 @@ pub struct Fired {
     pub row: u32,
 }
 
-// rulec: wire
+// rulec: wire_type
 /// One value of a call in the wire form (formats.md), as a JSON reader hands it over: a
 /// number as its JSON text (the module works its value out exactly), a string unescaped, an
 /// array or an object as `Other`.
@@ -180,7 +180,7 @@ fn wire_day(x: Wire<'_>, not_date: &'static str) -> Result<i64, RuleError> {
     }
 }
 
-// rulec: date_type
+// rulec: date
 /// A calendar day: the number of days since 1970-01-01 (proleptic Gregorian).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date(pub i64);
@@ -251,7 +251,45 @@ fn push_date(s: &mut String, days: i64) {
     s.push_str(&format!("\"{y:04}-{m:02}-{d:02}\""));
 }
 
-// rulec: quot_floor
+// rulec: div_round_up
+/// n / d rounded away from zero (d != 0), the magnitudes divided in u64, the sign put back.
+#[allow(clippy::manual_div_ceil)]
+fn quot_up(n: i64, d: i64) -> i64 {
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = (x + (e - 1)) / e;
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
+    }
+}
+
+// rulec: div_round_down
+/// n / d rounded toward zero (d != 0), the magnitudes divided in u64, the sign put back.
+fn quot_down(n: i64, d: i64) -> i64 {
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = x / e;
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
+    }
+}
+
+// rulec: div_round_ceiling
+/// n / d rounded toward +infinity (d != 0), the magnitudes divided in u64, the sign put back.
+#[allow(clippy::manual_div_ceil)]
+fn quot_ceiling(n: i64, d: i64) -> i64 {
+    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
+    let m = if negative { x / e } else { (x + (e - 1)) / e };
+    if negative {
+        (m as i64).wrapping_neg()
+    } else {
+        m as i64
+    }
+}
+
+// rulec: div_round_floor
 /// n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor). Each
 /// rounding divides the magnitudes in u64, where nothing overflows (|n| + |d| - 1 < 2^64),
 /// and puts the sign back after: exact for every pair of i64 whose quotient is one. A
@@ -268,45 +306,7 @@ fn quot_floor(n: i64, d: i64) -> i64 {
     }
 }
 
-// rulec: quot_ceiling
-/// n / d rounded toward +infinity (d != 0), the magnitudes divided in u64, the sign put back.
-#[allow(clippy::manual_div_ceil)]
-fn quot_ceiling(n: i64, d: i64) -> i64 {
-    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
-    let m = if negative { x / e } else { (x + (e - 1)) / e };
-    if negative {
-        (m as i64).wrapping_neg()
-    } else {
-        m as i64
-    }
-}
-
-// rulec: quot_down
-/// n / d rounded toward zero (d != 0), the magnitudes divided in u64, the sign put back.
-fn quot_down(n: i64, d: i64) -> i64 {
-    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
-    let m = x / e;
-    if negative {
-        (m as i64).wrapping_neg()
-    } else {
-        m as i64
-    }
-}
-
-// rulec: quot_up
-/// n / d rounded away from zero (d != 0), the magnitudes divided in u64, the sign put back.
-#[allow(clippy::manual_div_ceil)]
-fn quot_up(n: i64, d: i64) -> i64 {
-    let (x, e, negative) = (n.unsigned_abs(), d.unsigned_abs(), (n < 0) != (d < 0));
-    let m = (x + (e - 1)) / e;
-    if negative {
-        (m as i64).wrapping_neg()
-    } else {
-        m as i64
-    }
-}
-
-// rulec: quot_half_up
+// rulec: div_round_half_up
 /// n / d rounded to the nearest, ties away from zero (d != 0): the magnitude plus half the
 /// divisor, truncated.
 fn quot_half_up(n: i64, d: i64) -> i64 {
@@ -319,7 +319,7 @@ fn quot_half_up(n: i64, d: i64) -> i64 {
     }
 }
 
-// rulec: quot_half_down
+// rulec: div_round_half_down
 /// n / d rounded to the nearest, ties toward zero (d != 0): the magnitude plus just under
 /// half the divisor, truncated.
 fn quot_half_down(n: i64, d: i64) -> i64 {
@@ -332,7 +332,7 @@ fn quot_half_down(n: i64, d: i64) -> i64 {
     }
 }
 
-// rulec: quot_half_even
+// rulec: div_round_half_even
 /// n / d rounded to the nearest, ties to the even neighbour (d != 0). r < e <= 2^63, so 2r
 /// fits in u64.
 fn quot_half_even(n: i64, d: i64) -> i64 {

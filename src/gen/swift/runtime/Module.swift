@@ -172,6 +172,31 @@ func wireMember<E: RawRepresentable>(_ x: Wire, _ missing: String, _ kind: Strin
     return e
 }
 
+// rulec: json_str
+/// A JSON string as the records write it: quote, backslash and control characters escaped.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for u in text.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
+        default:
+            if u.value < 0x20 {
+                let hex = Array("0123456789abcdef")
+                out += "\\u00" + String(hex[Int(u.value >> 4)]) + String(hex[Int(u.value & 15)])
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+    }
+    return out + "\""
+}
+
 // rulec: days
 /// The day number of exactly "YYYY-MM-DD", when the calendar has that day.
 func days(_ s: String) -> Int64? {
@@ -212,31 +237,6 @@ public func dateFromWire(_ text: String) -> Int64? {
     return days(text)
 }
 
-// rulec: json_str
-/// A JSON string as the records write it: quote, backslash and control characters escaped.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for u in text.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case "\u{08}": out += "\\b"
-        case "\u{0C}": out += "\\f"
-        default:
-            if u.value < 0x20 {
-                let hex = Array("0123456789abcdef")
-                out += "\\u00" + String(hex[Int(u.value >> 4)]) + String(hex[Int(u.value & 15)])
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}
-
 // rulec: date_str
 /// A day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON.
 func dateString(_ days: Int64) -> String {
@@ -256,11 +256,20 @@ func dateString(_ days: Int64) -> String {
     return "\"" + pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "\""
 }
 
-// rulec: div_round_floor
-/// n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor).
-func divRoundFloor(_ n: Int64, _ d: Int64) -> Int64 {
+// rulec: div_round_up
+/// n / d rounded away from zero (d != 0).
+func divRoundUp(_ n: Int64, _ d: Int64) -> Int64 {
     let q = n / d
-    return n % d != 0 && (n < 0) != (d < 0) ? q - 1 : q
+    if n % d == 0 {
+        return q
+    }
+    return (n < 0) == (d < 0) ? q + 1 : q - 1
+}
+
+// rulec: div_round_down
+/// n / d rounded toward zero (d != 0): Swift's own division.
+func divRoundDown(_ n: Int64, _ d: Int64) -> Int64 {
+    return n / d
 }
 
 // rulec: div_round_ceiling
@@ -270,20 +279,11 @@ func divRoundCeiling(_ n: Int64, _ d: Int64) -> Int64 {
     return n % d != 0 && (n < 0) == (d < 0) ? q + 1 : q
 }
 
-// rulec: div_round_down
-/// n / d rounded toward zero (d != 0): Swift's own division.
-func divRoundDown(_ n: Int64, _ d: Int64) -> Int64 {
-    return n / d
-}
-
-// rulec: div_round_up
-/// n / d rounded away from zero (d != 0).
-func divRoundUp(_ n: Int64, _ d: Int64) -> Int64 {
+// rulec: div_round_floor
+/// n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor).
+func divRoundFloor(_ n: Int64, _ d: Int64) -> Int64 {
     let q = n / d
-    if n % d == 0 {
-        return q
-    }
-    return (n < 0) == (d < 0) ? q + 1 : q - 1
+    return n % d != 0 && (n < 0) != (d < 0) ? q - 1 : q
 }
 
 // rulec: div_round_half_up
