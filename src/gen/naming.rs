@@ -230,10 +230,13 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         .map(|v| {
             let mut f = n.field.apply(&v.base);
             if n.field_no_underscore && f.starts_with('_') {
-                f = format!("{}_", f.trim_start_matches('_'));
-                if f == "_" {
-                    f = "field_".into();
-                }
+                // `_x` becomes `x_`; what is left must still start like an identifier.
+                let bare = f.trim_start_matches('_');
+                f = match bare.chars().next() {
+                    None => "field_".into(),
+                    Some(c) if c.is_ascii_digit() => format!("field_{bare}_"),
+                    Some(_) => format!("{bare}_"),
+                };
             }
             let scope = if v.role == super::plan::Role::Input { &mut inputs } else { &mut outputs };
             let mut reserved: Vec<&str> = n.fields.to_vec();
