@@ -158,6 +158,13 @@ pub struct Pass {
     pub server: Option<Server>,
 }
 
+impl Pass {
+    /// The pass through a runner, as most languages make their only one.
+    pub fn through(runner: Runner) -> Pass {
+        Pass { via: "runner", runner, probe: None, server: None }
+    }
+}
+
 /// A pass through a server. `{base}` is filled in already.
 #[derive(Clone, Debug)]
 pub struct Server {
@@ -207,11 +214,97 @@ pub trait Backend: Sync {
     fn runner(&self, alias: &str) -> Runner;
     /// Every pass `rulec test` makes over one rule: by default the runner alone.
     fn passes(&self, alias: &str) -> Vec<Pass> {
-        vec![Pass { via: "runner", runner: self.runner(alias), probe: None, server: None }]
+        vec![Pass::through(self.runner(alias))]
     }
     /// This language's entry in `rulec api` (formats.md): every name the generated code
     /// really uses (built with `api::Entry`).
     fn api(&self, unit: &Unit) -> serde_json::Value;
+}
+
+/// One rule's writer in language `L`: the plan and the names `L` gives it. Every backend
+/// that spells the plan through the printer is this struct with its own [`Language`].
+pub struct Gen<'a, L> {
+    pub plan: &'a plan::Plan,
+    pub n: &'a naming::Names,
+    lang: std::marker::PhantomData<L>,
+}
+
+impl<'a, L> Gen<'a, L> {
+    pub fn new(plan: &'a plan::Plan, n: &'a naming::Names) -> Gen<'a, L> {
+        Gen { plan, n, lang: std::marker::PhantomData }
+    }
+}
+
+impl<L: Language> Gen<'_, L> {
+    /// The type of a variable at the function's boundary.
+    pub fn ty(&self, v: crate::sema::VarId) -> String {
+        L::TYPES.boundary(self.plan, self.n, v)
+    }
+    /// The type of a variable the body declares.
+    pub fn local_ty(&self, v: crate::sema::VarId) -> String {
+        L::TYPES.local(self.plan, self.n, v)
+    }
+    /// The type the function returns.
+    pub fn returns(&self) -> String {
+        L::TYPES.returns(self.plan, self.n)
+    }
+    /// The call's arguments: the inputs, in order.
+    pub fn args(&self) -> String {
+        sig::args(self.plan, self.n)
+    }
+}
+
+impl<L: Language> printer::Spelled for Gen<'_, L> {
+    fn ops(&self) -> &printer::Ops {
+        &L::OPS
+    }
+    fn names(&self) -> &naming::Names {
+        self.n
+    }
+}
+
+/// What a language written through [`Gen`] adds to the plan: its expression table, its files
+/// and how its runner runs. [`Backend`] is written once, over every `Language`.
+pub trait Language: Sync + Sized + 'static {
+    const LANG: Lang;
+    const OPS: printer::Ops;
+    const TYPES: sig::Types;
+    /// The module, its runner and whatever they need, for one rule.
+    fn files(g: &Gen<Self>, u: &Unit) -> Vec<File>;
+    fn runner(alias: &str) -> Runner;
+    /// This language's entry in `rulec api` (see [`Backend::api`]).
+    fn api(g: &Gen<Self>, u: &Unit) -> serde_json::Value;
+    /// See [`Backend::build_all`].
+    fn build_all(_files: &[String]) -> Option<Vec<Vec<String>>> {
+        None
+    }
+    /// See [`Backend::passes`].
+    fn passes(alias: &str) -> Vec<Pass> {
+        vec![Pass::through(Self::runner(alias))]
+    }
+}
+
+impl<L: Language> Backend for L {
+    fn lang(&self) -> Lang {
+        L::LANG
+    }
+    fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
+        L::build_all(files)
+    }
+    fn generate(&self, u: &Unit) -> Vec<File> {
+        let n = u.names(L::LANG);
+        L::files(&Gen::new(&u.plan, &n), u)
+    }
+    fn runner(&self, alias: &str) -> Runner {
+        L::runner(alias)
+    }
+    fn passes(&self, alias: &str) -> Vec<Pass> {
+        L::passes(alias)
+    }
+    fn api(&self, u: &Unit) -> serde_json::Value {
+        let n = u.names(L::LANG);
+        L::api(&Gen::new(&u.plan, &n), u)
+    }
 }
 
 /// The `rulec api` object for a rule: the top-level fields and one entry per language.

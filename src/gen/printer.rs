@@ -129,11 +129,15 @@ pub struct Ops {
     pub order: Order,
 }
 
-/// How a language writes expressions: its table, its names, the nodes it writes its own way.
-pub trait Syntax {
+/// What a language's syntax reads: its table and its names ([`super::Gen`] has them for
+/// every [`super::Language`]).
+pub trait Spelled {
     fn ops(&self) -> &Ops;
     fn names(&self) -> &Names;
+}
 
+/// How a language writes expressions: the nodes it writes its own way, over [`Spelled`].
+pub trait Syntax: Spelled {
     /// The node as this language alone writes it, or none for the common form.
     fn own(&self, _e: &Expr) -> Option<Form> {
         None

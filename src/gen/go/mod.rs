@@ -12,14 +12,14 @@
 //! binary expressions), so `gofmt -l` finds nothing without gofmt ever running.
 
 use super::api::Spelling;
-use super::naming::{self, Names};
+use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner};
+use super::{File, Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -42,15 +42,13 @@ fn module_path(package: &str) -> String {
     format!("rulec/{package}")
 }
 
-impl Backend for Go {
-    fn lang(&self) -> Lang {
-        Lang::Go
-    }
+impl Language for Go {
+    const LANG: Lang = Lang::Go;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &super::Unit) -> Vec<File> {
-        let (plan, names) = (&u.plan, &u.names(Lang::Go));
-        let g = Spell { plan, n: names };
-        let pkg = &names.module;
+    fn files(g: &Spell, _: &Unit) -> Vec<File> {
+        let pkg = &g.n.module;
         vec![
             File { path: format!("{pkg}/go.mod"), text: format!("module {}\n\ngo 1.18\n", module_path(pkg)) },
             File { path: format!("{pkg}/{pkg}.go"), text: g.module() },
@@ -64,7 +62,7 @@ impl Backend for Go {
     /// so the rules of one folder build side by side. The `_helpers` runner is one file
     /// outside any module (the go command skips a file whose name starts with `_`, so it is
     /// copied first).
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         let env = "GO111MODULE=on GOWORK=off GOPROXY=off";
         let (build, run) = if base == "_helpers" {
             (
@@ -79,9 +77,8 @@ impl Backend for Go {
         Runner { needs: vec!["go", "sh"], build: vec![vec!["sh".into(), "-c".into(), build]], run: vec![run] }
     }
 
-    fn api(&self, u: &super::Unit) -> Json {
-        let (plan, names) = (&u.plan, &u.names(Lang::Go));
-        let g = Spell { plan, n: names };
+    fn api(g: &Spell, _: &Unit) -> Json {
+        let (plan, names) = (g.plan, g.n);
         let spell = Spelling { names, ty: &|v| g.field_type(v), member: &|e, i| names.members[e][i].clone() };
         let ret = g.returns();
         let mut m = spell.entry(plan, &ret);
@@ -212,19 +209,9 @@ fn nodes<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 }
 
 /// What the backend spells with: the plan and the names.
-struct Spell<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
+type Spell<'a> = Gen<'a, Go>;
 
 impl Syntax for Spell<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
     fn print(&self, e: &Expr, min: u8) -> String {
         gofmt::expr(&self.ast(e, min))
@@ -332,11 +319,6 @@ impl Spell<'_> {
         }
     }
 
-    /// The type a value has inside the functions: a number is the int64 it carries.
-    fn local_type(&self, v: VarId) -> String {
-        TYPES.local(self.plan, self.n, v)
-    }
-
     /// Whether the field's type is a defined type over the local's int64.
     fn converted(&self, v: VarId) -> bool {
         matches!(self.plan.var(v).ty, BoundaryTy::Unit(_) | BoundaryTy::Date)
@@ -359,10 +341,6 @@ impl Spell<'_> {
             (true, false) => format!("{ty}({x})"),
             (false, _) => x.to_string(),
         }
-    }
-
-    fn returns(&self) -> String {
-        TYPES.returns(self.plan, self.n)
     }
 
     /// The value returned beside an error.
@@ -801,7 +779,7 @@ impl Hooks for Body<'_, '_> {
         let (g, x) = (self.g, self.g.n.vars[var].clone());
         self.o.line(format!("// define {}", comment(&g.plan.var(var).name)));
         if g.plan.var(var).optional || matches!(value.node, Node::If(..)) {
-            self.o.line(format!("var {x} {}", g.local_type(var)));
+            self.o.line(format!("var {x} {}", g.local_ty(var)));
             self.store(var, value);
         } else if untyped(value) && value.kind == Kind::Num {
             emit(self.o, &format!("var {x} int64 = {}", self.g.top(value)));
@@ -815,7 +793,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_type(var)));
+        self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var)));
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
@@ -846,7 +824,7 @@ impl Hooks for Body<'_, '_> {
             }
         };
         if input.optional {
-            self.o.line(format!("var {x} {}", g.local_type(input.var)));
+            self.o.line(format!("var {x} {}", g.local_ty(input.var)));
             self.o.line(format!("if {got} := {call}[{key}]; {got} != nil {{"));
             self.o.indent();
             self.o.line(format!("{read_x}, {err} := {}", read(got)));

@@ -5,14 +5,13 @@
 //! The fixed text is `runtime/Module.java`; the runner (`runtime/Runner.java`) carries a
 //! strict JSON reader and hands the object to the class's wire door.
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner, Unit};
+use super::{File, Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -32,14 +31,13 @@ pub struct Java;
 /// How the class is built, with the files of one rule; what `rulec api` prints under `build`.
 const BUILD: &str = "javac --release 17 -encoding UTF-8 -d classes *.java";
 
-impl Backend for Java {
-    fn lang(&self) -> Lang {
-        Lang::Java
-    }
+impl Language for Java {
+    const LANG: Lang = Lang::Java;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &Unit) -> Vec<File> {
-        let (plan, n) = (&u.plan, &u.names(Lang::Java));
-        let j = Jv { plan, n };
+    fn files(j: &Jv, _: &Unit) -> Vec<File> {
+        let n = j.n;
         vec![
             File { path: format!("{}.java", n.module), text: j.module() },
             File { path: format!("{}Runner.java", n.module), text: j.runner() },
@@ -47,7 +45,7 @@ impl Backend for Java {
         ]
     }
 
-    fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
+    fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {
         let mut cmd: Vec<String> =
             ["javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"].map(String::from).to_vec();
         cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].map(String::from));
@@ -55,7 +53,7 @@ impl Backend for Java {
         Some(vec![cmd])
     }
 
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         // The JVM flags only make a short run start faster (C1 alone, one GC thread).
         let fast = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
         let javac = |files: Vec<String>| -> Vec<String> {
@@ -86,12 +84,11 @@ impl Backend for Java {
         }
     }
 
-    fn api(&self, u: &Unit) -> serde_json::Value {
-        let (plan, n) = (&u.plan, &u.names(Lang::Java));
-        let j = Jv { plan, n };
+    fn api(j: &Jv, _: &Unit) -> serde_json::Value {
+        let (plan, n) = (j.plan, j.n);
         let spell = super::api::Spelling {
             names: n,
-            ty: &|v| j.ty(v),
+            ty: &|v| j.local_ty(v),
             member: &|e, i| format!("{}.{}", n.enums[e], n.members[e][i]),
         };
         let ret = j.returns();
@@ -163,19 +160,9 @@ const OPS: Ops = Ops {
     order: Order::Own,
 };
 
-struct Jv<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
+type Jv<'a> = Gen<'a, Java>;
 
 impl Syntax for Jv<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     /// Strings by their characters, an ordered enum by its place; an optional's value,
     /// where the code reads it as a value, unboxed.
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -210,11 +197,6 @@ impl Syntax for Jv<'_> {
 }
 
 impl Jv<'_> {
-    /// The Java type of a variable: `long` for every number and day, boxed when optional.
-    fn ty(&self, v: VarId) -> String {
-        TYPES.local(self.plan, self.n, v)
-    }
-
     /// What a parameter or an output is, for its javadoc.
     fn about(&self, v: VarId) -> String {
         let var = self.plan.var(v);
@@ -238,7 +220,7 @@ impl Jv<'_> {
     }
 
     fn params(&self) -> String {
-        sig::inputs(self.plan, |v| format!("{} {}", self.ty(v), self.n.vars[v]))
+        sig::inputs(self.plan, |v| format!("{} {}", self.local_ty(v), self.n.vars[v]))
     }
 
     /// The record function's parameters after the inputs.
@@ -250,10 +232,6 @@ impl Jv<'_> {
     /// The inputs passed on, then `rest`.
     fn with_args(&self, rest: &str) -> String {
         sig::then(&sig::args(self.plan, self.n), rest)
-    }
-
-    fn returns(&self) -> String {
-        TYPES.returns(self.plan, self.n)
     }
 
     fn module(&self) -> String {
@@ -288,7 +266,8 @@ impl Jv<'_> {
         self.enums(&mut o);
         sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         if plan.outputs.len() > 1 {
-            let fields: Vec<String> = plan.outputs.iter().map(|&v| format!("{} {}", self.ty(v), n.fields[v])).collect();
+            let fields: Vec<String> =
+                plan.outputs.iter().map(|&v| format!("{} {}", self.local_ty(v), n.fields[v])).collect();
             o.line("/** What the rule decides, in the order the outputs are declared. */");
             o.line(format!("public record Output({}) {{", fields.join(", ")));
             o.line("}");
@@ -453,13 +432,14 @@ impl Jv<'_> {
     fn table_function(&self, o: &mut Code, t: &TablePlan) {
         let (n, rows) = (self.n, self.n.local("rows"));
         let result = t.results[0];
-        let mut params: Vec<String> = t.reads().iter().map(|&v| format!("{} {}", self.ty(v), n.vars[v])).collect();
+        let mut params: Vec<String> =
+            t.reads().iter().map(|&v| format!("{} {}", self.local_ty(v), n.vars[v])).collect();
         params.push(format!("int[] {rows}"));
         o.line(format!(
             "/** Decides {} by the rows below, and puts the one that matched in {{@code {rows}}}. */",
             comment(&self.plan.var(result).name).replace("*/", "* /")
         ));
-        o.line(format!("private static {} {}({}) {{", self.ty(result), n.tables[t.slot], params.join(", ")));
+        o.line(format!("private static {} {}({}) {{", self.local_ty(result), n.tables[t.slot], params.join(", ")));
         o.indent();
         let mut body = Body { j: self, o };
         walk::table(t, &mut body);
@@ -586,7 +566,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("{} {}", self.j.ty(var), self.j.n.vars[var])
+        format!("{} {}", self.j.local_ty(var), self.j.n.vars[var])
     }
 
     /// Java's `case` names an enum's constant unqualified.

@@ -4,14 +4,13 @@
 //! of promoted readonly properties, the traced twin answering `[$value, $trace]`. No composer:
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner, Unit};
+use super::{File, Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -26,15 +25,13 @@ const TYPES: Types = Types::plain("bool", "string", "int", "?@");
 
 pub struct Php;
 
-impl Backend for Php {
-    fn lang(&self) -> Lang {
-        Lang::Php
-    }
+impl Language for Php {
+    const LANG: Lang = Lang::Php;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &Unit) -> Vec<File> {
-        let (plan, n) = (&u.plan, &u.names(Lang::Php));
-        let p = Ph { plan, n };
-        let base = &plan.rule.base;
+    fn files(p: &Ph, _: &Unit) -> Vec<File> {
+        let base = &p.plan.rule.base;
         vec![
             File { path: format!("{base}.php"), text: p.module() },
             File { path: format!("{base}_runner.php"), text: p.runner() },
@@ -42,7 +39,7 @@ impl Backend for Php {
         ]
     }
 
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         Runner {
             needs: vec!["php"],
             build: vec![],
@@ -50,9 +47,8 @@ impl Backend for Php {
         }
     }
 
-    fn api(&self, u: &Unit) -> serde_json::Value {
-        let (plan, n) = (&u.plan, &u.names(Lang::Php));
-        let p = Ph { plan, n };
+    fn api(p: &Ph, _: &Unit) -> serde_json::Value {
+        let (plan, n) = (p.plan, p.n);
         let spell = super::api::Spelling {
             names: n,
             ty: &|v| p.ty(v),
@@ -118,19 +114,9 @@ const OPS: Ops = Ops {
     order: Order::Rank,
 };
 
-struct Ph<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
+type Ph<'a> = Gen<'a, Php>;
 
 impl Syntax for Ph<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     fn var(&self, v: VarId) -> String {
         format!("${}", self.n.vars[v])
     }
@@ -148,19 +134,11 @@ impl Syntax for Ph<'_> {
 }
 
 impl Ph<'_> {
-    fn ty(&self, v: VarId) -> String {
-        TYPES.boundary(self.plan, self.n, v)
-    }
-
-    fn returns(&self) -> String {
-        TYPES.returns(self.plan, self.n)
-    }
-
     fn params(&self) -> String {
         sig::inputs(self.plan, |v| format!("{} ${}", self.ty(v), self.n.vars[v]))
     }
 
-    fn args(&self) -> String {
+    fn arg_vars(&self) -> String {
         sig::inputs(self.plan, |v| format!("${}", self.n.vars[v]))
     }
 
@@ -253,7 +231,7 @@ impl Ph<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let (params, args, ret) = (self.params(), self.args(), self.returns());
+        let (params, args, ret) = (self.params(), self.arg_vars(), self.returns());
         o.line("/**");
         o.line(format!(" * {}", comment(&sig::about(plan)).replace("*/", "* /")));
         o.line(" *");

@@ -7,14 +7,13 @@
 
 pub mod shared;
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner};
+use super::{File, Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -30,14 +29,13 @@ const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bo
 
 pub struct Python;
 
-impl Backend for Python {
-    fn lang(&self) -> Lang {
-        Lang::Python
-    }
+impl Language for Python {
+    const LANG: Lang = Lang::Python;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &super::Unit) -> Vec<File> {
-        let (plan, names) = (&u.plan, &u.names(Lang::Python));
-        let p = Py { plan, n: names };
+    fn files(p: &Py, _: &Unit) -> Vec<File> {
+        let (plan, names) = (p.plan, p.n);
         vec![
             File { path: format!("{}.py", names.module), text: p.module() },
             File { path: format!("{}_runner.py", plan.rule.base), text: p.runner() },
@@ -45,7 +43,7 @@ impl Backend for Python {
         ]
     }
 
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         Runner {
             needs: vec!["python3"],
             build: vec![],
@@ -53,10 +51,9 @@ impl Backend for Python {
         }
     }
 
-    fn api(&self, u: &super::Unit) -> serde_json::Value {
-        let (plan, names) = (&u.plan, &u.names(Lang::Python));
-        let p = Py { plan, n: names };
-        let spell = super::api::Spelling { names, ty: &|v| p.api_type(v), member: &|e, i| names.members[e][i].clone() };
+    fn api(p: &Py, _: &Unit) -> serde_json::Value {
+        let (plan, names) = (p.plan, p.n);
+        let spell = super::api::Spelling { names, ty: &|v| p.ty(v), member: &|e, i| names.members[e][i].clone() };
         let mut m = spell.entry(plan, &p.returns());
         let (f, params, ret) = (&names.function, p.params(), p.returns());
         m.insert("module".into(), json!(names.module));
@@ -120,19 +117,9 @@ const OPS: Ops = Ops {
     order: Order::Rank,
 };
 
-struct Py<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
+type Py<'a> = Gen<'a, Python>;
 
 impl Syntax for Py<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     fn own(&self, e: &Expr) -> Option<Form> {
         let p = &OPS.prec;
         let text = |s: &str| Part::Text(s.to_string());
@@ -197,26 +184,8 @@ impl Py<'_> {
         }
     }
 
-    /// The type of a parameter or an output in the API.
-    fn api_type(&self, v: VarId) -> String {
-        TYPES.boundary(self.plan, self.n, v)
-    }
-
-    /// The type a value has inside the function (a number is the integer it carries).
-    fn local_type(&self, v: VarId) -> String {
-        TYPES.local(self.plan, self.n, v)
-    }
-
     fn params(&self) -> String {
-        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.api_type(v)))
-    }
-
-    fn args(&self) -> String {
-        sig::args(self.plan, self.n)
-    }
-
-    fn returns(&self) -> String {
-        TYPES.returns(self.plan, self.n)
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
     fn record_params(&self) -> String {
@@ -277,7 +246,7 @@ impl Py<'_> {
                 // A field named like one of tuple's methods takes its place, which is what a
                 // caller reading `out.count` wants; mypy is told so.
                 let note = if matches!(f.as_str(), "count" | "index") { "  # type: ignore[assignment]" } else { "" };
-                o.line(format!("{f}: {}{note}", self.api_type(v)));
+                o.line(format!("{f}: {}{note}", self.ty(v)));
             }
             o.dedent();
             o.blank();
@@ -562,7 +531,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("{}: {}", self.py.n.vars[var], self.py.local_type(var))
+        format!("{}: {}", self.py.n.vars[var], self.py.local_ty(var))
     }
 
     fn declare(&mut self, var: VarId) {
@@ -572,7 +541,7 @@ impl Hooks for Body<'_, '_> {
     fn wire_input(&mut self, input: &InputDoor) {
         let x = self.py.n.vars[input.var].clone();
         let call = self.py.n.local("_call");
-        self.o.line(format!("{x}: {} = _get({call}, {})", self.py.api_type(input.var), py_str(&input.name)));
+        self.o.line(format!("{x}: {} = _get({call}, {})", self.py.ty(input.var), py_str(&input.name)));
         self.optional(input, &x, true);
     }
 

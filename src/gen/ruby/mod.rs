@@ -5,14 +5,13 @@
 //! the runner requires only json. `sig/<alias>.rbs` ships beside it. The fixed text is
 //! `runtime/module.rb`.
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner, Unit};
+use super::{File, Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -34,15 +33,13 @@ fn enum_alias(name: &str) -> String {
 
 pub struct Ruby;
 
-impl Backend for Ruby {
-    fn lang(&self) -> Lang {
-        Lang::Ruby
-    }
+impl Language for Ruby {
+    const LANG: Lang = Lang::Ruby;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &Unit) -> Vec<File> {
-        let (plan, n) = (&u.plan, &u.names(Lang::Ruby));
-        let r = Rb { plan, n };
-        let base = &plan.rule.base;
+    fn files(r: &Rb, _: &Unit) -> Vec<File> {
+        let base = &r.plan.rule.base;
         vec![
             File { path: format!("{base}.rb"), text: r.module() },
             File { path: format!("{base}_runner.rb"), text: r.runner() },
@@ -51,19 +48,18 @@ impl Backend for Ruby {
         ]
     }
 
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         Runner { needs: vec!["ruby"], build: vec![], run: vec!["ruby".into(), format!("{base}_runner.rb")] }
     }
 
-    fn api(&self, u: &Unit) -> serde_json::Value {
-        let (plan, n) = (&u.plan, &u.names(Lang::Ruby));
-        let r = Rb { plan, n };
+    fn api(r: &Rb, _: &Unit) -> serde_json::Value {
+        let (plan, n) = (r.plan, r.n);
         let spell = super::api::Spelling {
             names: n,
             ty: &|v| r.rbs_type(v),
             member: &|e, i| format!("{}::{}", n.enums[e], n.members[e][i]),
         };
-        let mut m = spell.entry(plan, &r.returns_rbs());
+        let mut m = spell.entry(plan, &r.returns());
         let args = r.args();
         m.insert("module".into(), json!(n.module));
         m.insert("file".into(), json!(format!("{}.rb", plan.rule.base)));
@@ -120,19 +116,9 @@ const OPS: Ops = Ops {
     order: Order::Rank,
 };
 
-struct Rb<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
+type Rb<'a> = Gen<'a, Ruby>;
 
 impl Syntax for Rb<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     fn own(&self, e: &Expr) -> Option<Form> {
         let text = |s: &str| Part::Text(s.to_string());
         Some(match &e.node {
@@ -165,14 +151,6 @@ impl Syntax for Rb<'_> {
 impl Rb<'_> {
     fn rbs_type(&self, v: VarId) -> String {
         TYPES.local(self.plan, self.n, v)
-    }
-
-    fn returns_rbs(&self) -> String {
-        TYPES.returns(self.plan, self.n)
-    }
-
-    fn args(&self) -> String {
-        sig::args(self.plan, self.n)
     }
 
     /// The record function's own parameters, after the inputs.
@@ -379,7 +357,7 @@ impl Rb<'_> {
             o.line(line);
         }
         o.blank();
-        let ret = self.returns_rbs();
+        let ret = self.returns();
         if plan.outputs.len() > 1 {
             o.line("class Output < Struct[untyped]");
             for &v in &plan.outputs {

@@ -15,7 +15,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Pass, Runner, Unit};
+use super::{File, Gen, Lang, Language, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -39,17 +39,15 @@ const TYPES: Types = Types {
 
 pub struct Rust;
 
-impl Backend for Rust {
-    fn lang(&self) -> Lang {
-        Lang::Rust
-    }
+impl Language for Rust {
+    const LANG: Lang = Lang::Rust;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &Unit) -> Vec<File> {
-        let names = u.names(Lang::Rust);
-        let r = Rs::new(&u.plan, &names);
+    fn files(r: &Rs, _: &Unit) -> Vec<File> {
         vec![
-            File { path: format!("{}.rs", names.module), text: r.module() },
-            File { path: format!("{}_runner.rs", u.plan.rule.base), text: r.runner() },
+            File { path: format!("{}.rs", r.n.module), text: r.module() },
+            File { path: format!("{}_runner.rs", r.plan.rule.base), text: r.runner() },
             File { path: "_helpers_runner.rs".into(), text: helpers_runner() },
             File { path: "_wasi_runner.mjs".into(), text: wasi_host() },
         ]
@@ -57,15 +55,15 @@ impl Backend for Rust {
 
     /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
     /// (generated-code.md, "The Rust runner as a WASI module").
-    fn passes(&self, base: &str) -> Vec<Pass> {
+    fn passes(base: &str) -> Vec<Pass> {
         let wasi = Runner { needs: vec!["rustc", "node"], build: vec![wasi_build(base)], run: wasi_run(base) };
         vec![
-            Pass { via: "runner", runner: self.runner(base), probe: None, server: None },
+            Pass::through(Self::runner(base)),
             Pass { via: "wasi", runner: wasi, probe: Some(target_probe(WASI_TARGET)), server: None },
         ]
     }
 
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         Runner {
             needs: vec!["rustc"],
             build: vec![vec![
@@ -82,11 +80,10 @@ impl Backend for Rust {
         }
     }
 
-    fn api(&self, u: &Unit) -> serde_json::Value {
-        let (plan, names) = (&u.plan, &u.names(Lang::Rust));
-        let r = Rs::new(plan, names);
+    fn api(r: &Rs, _: &Unit) -> serde_json::Value {
+        let (plan, names) = (r.plan, r.n);
         let member = |e: usize, i: usize| format!("{}::{}", names.enums[e], names.members[e][i]);
-        let spell = Spelling { names, ty: &|v| r.api_type(v), member: &member };
+        let spell = Spelling { names, ty: &|v| r.ty(v), member: &member };
         let ret = r.returns();
         let mut m = spell.entry(plan, &ret);
         m.insert("module".into(), json!(format!("{}.rs", names.module)));
@@ -194,23 +191,9 @@ const OPS: Ops = Ops {
     order: Order::Native,
 };
 
-struct Rs<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-    /// Whether a function needs `#[allow(non_snake_case)]` for the rule's names.
-    snake: bool,
-    /// Whether two inputs are spelled `x` and `_x` (clippy's duplicate_underscore_argument).
-    underscored: bool,
-}
+type Rs<'a> = Gen<'a, Rust>;
 
 impl Syntax for Rs<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     /// What clippy asks of Rust: no identity operation, a boolean not compared with a
     /// literal, a range as a range, a set test as `matches!`.
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -284,13 +267,18 @@ impl Syntax for Rs<'_> {
     }
 }
 
-impl<'a> Rs<'a> {
-    fn new(plan: &'a Plan, n: &'a Names) -> Rs<'a> {
+impl Rs<'_> {
+    /// Whether every function's names are snake case (else it needs `#[allow(non_snake_case)]`).
+    fn snake(&self) -> bool {
+        let n = self.n;
         let fns = [&n.function, &n.traced, &n.record, &n.wire, &n.core];
-        let snake = n.vars.iter().chain(fns).all(|i| is_snake(i));
-        let params: Vec<&str> = plan.inputs.iter().map(|&v| n.vars[v].as_str()).collect();
-        let underscored = params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)));
-        Rs { plan, n, snake, underscored }
+        n.vars.iter().chain(fns).all(|i| is_snake(i))
+    }
+
+    /// Whether two inputs are spelled `x` and `_x` (clippy's duplicate_underscore_argument).
+    fn underscored(&self) -> bool {
+        let params: Vec<&str> = self.plan.inputs.iter().map(|&v| self.n.vars[v].as_str()).collect();
+        params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)))
     }
 
     /// The operand `a op b` equals, when the other one is the operation's identity.
@@ -356,26 +344,8 @@ impl Rs<'_> {
         }
     }
 
-    /// The type of a parameter (borrowed text) or an output (owned) in the API.
-    fn api_type(&self, v: VarId) -> String {
-        TYPES.boundary(self.plan, self.n, v)
-    }
-
-    /// The type a value has inside the functions: a number is the integer it carries.
-    fn local_type(&self, v: VarId) -> String {
-        TYPES.local(self.plan, self.n, v)
-    }
-
     fn params(&self) -> String {
-        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.api_type(v)))
-    }
-
-    fn args(&self) -> String {
-        sig::args(self.plan, self.n)
-    }
-
-    fn returns(&self) -> String {
-        TYPES.returns(self.plan, self.n)
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
     fn traced_returns(&self) -> String {
@@ -411,13 +381,13 @@ impl Rs<'_> {
     /// parameters, the inputs among them when `inputs`.
     fn allow(&self, o: &mut Code, inputs: bool, params: usize) {
         let mut lints = Vec::new();
-        if !self.snake {
+        if !self.snake() {
             lints.push("non_snake_case");
         }
         if params > 7 {
             lints.push("clippy::too_many_arguments");
         }
-        if self.underscored && inputs {
+        if self.underscored() && inputs {
             lints.push("clippy::duplicate_underscore_argument");
         }
         if !lints.is_empty() {
@@ -453,7 +423,7 @@ impl Rs<'_> {
             o.line("pub struct Output {");
             o.indent();
             for &v in &plan.outputs {
-                o.line(format!("pub {}: {},", self.n.fields[v], self.api_type(v)));
+                o.line(format!("pub {}: {},", self.n.fields[v], self.ty(v)));
             }
             o.dedent();
             o.line("}");
@@ -841,7 +811,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("let {}: {}", self.name(var), self.rs.local_type(var))
+        format!("let {}: {}", self.name(var), self.rs.local_ty(var))
     }
 
     fn declare_slot(&mut self, t: &TablePlan) {

@@ -19,7 +19,7 @@
 
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
-use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Spelled, Syntax, ATOM, TOP};
 use super::text::{self, comment, quoted, section, Escapes};
 use super::walk::{self, Check, Column};
 use super::{Backend, File, Lang, Pass, Runner, Unit};
@@ -314,14 +314,16 @@ const OPS: Ops = Ops {
     order: Order::Own,
 };
 
-impl Syntax for Q<'_> {
+impl Spelled for Q<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }
     fn names(&self) -> &Names {
         self.n
     }
+}
 
+impl Syntax for Q<'_> {
     fn var(&self, v: VarId) -> String {
         id(&self.n.vars[v])
     }

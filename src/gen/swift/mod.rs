@@ -4,14 +4,13 @@
 //! `.contradiction`, a public memberwise initializer on Output, and a runner carrying `@main`,
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, InputDoor, Node, Plan, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner, Unit};
+use super::{File, Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -26,15 +25,13 @@ const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int6
 
 pub struct Swift;
 
-impl Backend for Swift {
-    fn lang(&self) -> Lang {
-        Lang::Swift
-    }
+impl Language for Swift {
+    const LANG: Lang = Lang::Swift;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
 
-    fn generate(&self, u: &Unit) -> Vec<File> {
-        let (plan, n) = (&u.plan, &u.names(Lang::Swift));
-        let s = Sw { plan, n };
-        let base = &plan.rule.base;
+    fn files(s: &Sw, _: &Unit) -> Vec<File> {
+        let base = &s.plan.rule.base;
         vec![
             File { path: format!("{base}.swift"), text: s.module() },
             File { path: format!("{base}_runner.swift"), text: s.runner() },
@@ -42,7 +39,7 @@ impl Backend for Swift {
         ]
     }
 
-    fn runner(&self, base: &str) -> Runner {
+    fn runner(base: &str) -> Runner {
         let files = if base == "_helpers" {
             vec!["_helpers_runner.swift".to_string()]
         } else {
@@ -54,9 +51,8 @@ impl Backend for Swift {
         Runner { needs: vec!["swiftc"], build: vec![build], run: vec![format!("./{base}_runner")] }
     }
 
-    fn api(&self, u: &Unit) -> serde_json::Value {
-        let (plan, n) = (&u.plan, &u.names(Lang::Swift));
-        let s = Sw { plan, n };
+    fn api(s: &Sw, _: &Unit) -> serde_json::Value {
+        let (plan, n) = (s.plan, s.n);
         let spell = super::api::Spelling {
             names: n,
             ty: &|v| s.ty(v),
@@ -111,19 +107,9 @@ const OPS: Ops = Ops {
     order: Order::Rank,
 };
 
-struct Sw<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
+type Sw<'a> = Gen<'a, Swift>;
 
 impl Syntax for Sw<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-
     fn own(&self, e: &Expr) -> Option<Form> {
         match &e.node {
             // The value an optional holds, where the code reads it as a value.
@@ -141,18 +127,6 @@ impl Sw<'_> {
             BoundaryTy::Unit(u) => Some(&self.n.units[u]),
             _ => None,
         }
-    }
-
-    fn ty(&self, v: VarId) -> String {
-        TYPES.boundary(self.plan, self.n, v)
-    }
-
-    fn local_ty(&self, v: VarId) -> String {
-        TYPES.local(self.plan, self.n, v)
-    }
-
-    fn returns(&self) -> String {
-        TYPES.returns(self.plan, self.n)
     }
 
     fn params(&self) -> String {

@@ -14,7 +14,7 @@ pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Spelled, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
@@ -216,14 +216,16 @@ struct Ts<'a> {
     typed: bool,
 }
 
-impl Syntax for Ts<'_> {
+impl Spelled for Ts<'_> {
     fn ops(&self) -> &Ops {
         &OPS
     }
     fn names(&self) -> &Names {
         self.n
     }
+}
 
+impl Syntax for Ts<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
         let Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = &e.node else { return None };
         let t = self.widened(a, b)?;
