@@ -1156,7 +1156,7 @@ mod tests {
         let checked = crate::check_text(&mut sources, "t.rule", RULE, &Default::default());
         let unit = crate::gen::Unit::of(&checked, &sources).expect("the rule checks clean");
         let names = unit.names(Lang::Go);
-        let g = Spell { plan: &unit.plan, n: &names };
+        let g = Spell::new(&unit.plan, &names);
         let mut r = Lcg(std::env::var("GOFMT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7));
         let n: usize = std::env::var("GOFMT_FUZZ").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
         let mut src = String::from("package p\n\nfunc g() {\n");
