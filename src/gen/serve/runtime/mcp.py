@@ -21,6 +21,10 @@ from urllib.parse import urlsplit
 
 import rulec_rule as _rule
 
+# Read once outside any class: inside one, a name that starts with two underscores (a rule
+# named `__r5`) would be mangled.
+_wire = _rule.rulec_wire
+
 # rulec: rule
 _RULE: dict[str, Any] = json.loads('{"tool": {"name": "rulec_tool", "inputSchema": {}}, "page": "", "view": ""}')
 
@@ -166,7 +170,7 @@ class _Tool:
         if _lone_surrogate(call):
             call = None
         try:
-            line = _rule.rulec_wire(_number(call))
+            line = _wire(_number(call))
         except _rule.RuleInputError as e:
             return _refused("RuleInputError: " + str(e), "input", e.what)
         except _rule.RuleContradictionError as e:
