@@ -142,6 +142,20 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// `_x` as `x_`, for a language where an identifier of this kind may not start with `_`;
+/// what is left must still start like an identifier (`_0` as `{word}_0_`).
+fn underscores_after(ident: String, word: impl std::fmt::Display) -> String {
+    if !ident.starts_with('_') {
+        return ident;
+    }
+    let bare = ident.trim_start_matches('_');
+    match bare.chars().next() {
+        None => format!("{word}_"),
+        Some(c) if c.is_ascii_digit() => format!("{word}_{bare}_"),
+        Some(_) => format!("{bare}_"),
+    }
+}
+
 fn template(t: &str, ident: &str) -> String {
     t.replace("{}", ident)
 }
@@ -177,7 +191,10 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
             e.values
                 .iter()
                 .map(|v| {
-                    let bare = n.member.apply(&v.base);
+                    let mut bare = n.member.apply(&v.base);
+                    if n.no_leading_underscore {
+                        bare = underscores_after(bare, n.member.apply("value"));
+                    }
                     let ident = if n.member_prefixed { format!("{ty}{bare}") } else { bare };
                     let scope = if n.members_global { &mut global } else { &mut own };
                     scope.claim(ident, n.member)
@@ -229,14 +246,8 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         .iter()
         .map(|v| {
             let mut f = n.field.apply(&v.base);
-            if n.field_no_underscore && f.starts_with('_') {
-                // `_x` becomes `x_`; what is left must still start like an identifier.
-                let bare = f.trim_start_matches('_');
-                f = match bare.chars().next() {
-                    None => "field_".into(),
-                    Some(c) if c.is_ascii_digit() => format!("field_{bare}_"),
-                    Some(_) => format!("{bare}_"),
-                };
+            if n.no_leading_underscore {
+                f = underscores_after(f, "field");
             }
             let scope = if v.role == super::plan::Role::Input { &mut inputs } else { &mut outputs };
             let mut reserved: Vec<&str> = n.fields.to_vec();
