@@ -46,6 +46,11 @@ pub enum Part {
     Expr(Expr, u8),
 }
 
+/// Fixed text among a form's parts.
+pub fn text(s: &str) -> Part {
+    Part::Text(s.to_string())
+}
+
 /// How tightly each form of a language binds (higher binds tighter).
 pub struct Prec {
     /// The conditional expression.
@@ -129,6 +134,55 @@ pub struct Ops {
     pub order: Order,
 }
 
+impl Ops {
+    /// The spellings the C family shares, which every table but SQL's starts from, giving
+    /// only its own string literal (the escapes differ in every language) and what else it
+    /// spells otherwise: `&&`, `||`, `!`, `==` and `!=` (for an absent optional too), `/`
+    /// truncating, `false`/`true`, `null`, a decimal integer, `Type.Member`, `c ? a : b`,
+    /// `min(…)`/`max(…)`, an ordered enum compared by its rank function, and C's
+    /// precedences (Java, PHP and TypeScript keep them; Rust and Swift put the comparisons
+    /// on one level, Go has no conditional, Ruby's `!` binds tighter than its unary minus,
+    /// Python's `not` looser than a comparison). The helpers are named as the scripting
+    /// languages name them (`_div_round_half_even`, `_mod`, `_isqrt`: PHP, Python, Ruby;
+    /// TypeScript keeps the last two); Go, Java and Swift name theirs in camel case.
+    pub const fn c_family(str: fn(&str) -> String) -> Ops {
+        Ops {
+            prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
+            truth: ["false", "true"],
+            absent: "null",
+            int: decimal,
+            str,
+            member: Some("."),
+            and: "&&",
+            or: "||",
+            not: "!",
+            eq: ["==", "!="],
+            is: ["==", "!="],
+            div: "/",
+            div_floors: false,
+            div_round: snake_div_round,
+            modulo: "_mod",
+            isqrt: "_isqrt",
+            extremes: Extremes::Variadic { min: "min", max: "max" },
+            cond: Cond::Ternary,
+            order: Order::Rank,
+        }
+    }
+}
+
+fn decimal(n: i64) -> String {
+    n.to_string()
+}
+
+fn snake_div_round(m: RoundMode) -> String {
+    format!("_div_round_{}", m.as_str())
+}
+
+/// The helper of a rounded quotient as Go, Java and Swift name it (`divRoundHalfEven`).
+pub fn camel_div_round(m: RoundMode) -> String {
+    format!("divRound{}", crate::lang::pascal(m.as_str()))
+}
+
 /// What a language's syntax reads: its table and its names ([`super::Gen`] has them for
 /// every [`super::Language`]).
 pub trait Spelled {
@@ -174,7 +228,6 @@ pub trait Syntax: Spelled {
         let ops = self.ops();
         let p = &ops.prec;
         let leaf = |s: String| Form::Leaf(s, ATOM);
-        let text = |s: &str| Part::Text(s.to_string());
         // `x == null`, as three parts so that a language laying out an operator sees one.
         let is_none = |v: VarId, is: &str| {
             Form::Parts(vec![Part::Text(self.var(v)), Part::Text(format!(" {is} ")), text(ops.absent)], p.eq)

@@ -14,7 +14,7 @@
 use super::api::Spelling;
 use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -151,24 +151,15 @@ fn go_str(s: &str) -> String {
 /// expression).
 const OPS: Ops = Ops {
     prec: Prec { cond: TOP, or: 1, and: 2, eq: 3, rel: 3, add: 4, mul: 5, not: 6, neg: 6 },
-    truth: ["false", "true"],
     absent: "nil",
-    int: |n| n.to_string(),
-    str: go_str,
     member: None,
-    and: "&&",
-    or: "||",
-    not: "!",
-    eq: ["==", "!="],
-    is: ["==", "!="],
-    div: "/",
-    div_floors: false,
-    div_round: |m| format!("divRound{}", crate::lang::pascal(m.as_str())),
+    div_round: camel_div_round,
     modulo: "modFloor",
     isqrt: "isqrtInt",
     extremes: Extremes::Pairs { num: ["minInt", "maxInt"], enums: ["minEnum", "maxEnum"], ranked: false },
     cond: Cond::Own,
     order: Order::Native,
+    ..Ops::c_family(go_str)
 };
 
 /// Text after its first line indented `depth` more: a function literal put inside a line.

@@ -6,7 +6,7 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
-use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, quoted, Code, Escapes};
@@ -139,25 +139,13 @@ fn long(n: i64) -> String {
 
 /// Java's spellings.
 const OPS: Ops = Ops {
-    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
-    truth: ["false", "true"],
-    absent: "null",
     int: long,
-    str: lit,
-    member: Some("."),
-    and: "&&",
-    or: "||",
-    not: "!",
-    eq: ["==", "!="],
-    is: ["==", "!="],
-    div: "/",
-    div_floors: false,
-    div_round: |m| format!("divRound{}", crate::lang::pascal(m.as_str())),
+    div_round: camel_div_round,
     modulo: "modFloor",
     isqrt: "isqrtLong",
     extremes: Extremes::Pairs { num: ["Math.min", "Math.max"], enums: ["least", "greatest"], ranked: false },
-    cond: Cond::Ternary,
     order: Order::Own,
+    ..Ops::c_family(lit)
 };
 
 type Jv<'a> = Gen<'a, Java>;
@@ -166,7 +154,6 @@ impl Syntax for Jv<'_> {
     /// Strings by their characters, an ordered enum by its place; an optional's value,
     /// where the code reads it as a value, unboxed.
     fn own(&self, e: &Expr) -> Option<Form> {
-        let text = |s: &str| Part::Text(s.into());
         let equals = |not: &str| vec![text(not), Part::Kid(0, ATOM), text(".equals("), Part::Kid(1, TOP), text(")")];
         Some(match &e.node {
             Node::Var(v) => {

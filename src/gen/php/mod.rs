@@ -5,7 +5,7 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::plan::{BoundaryTy, Expr, InputDoor, Node};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
@@ -93,25 +93,13 @@ fn php_str(s: &str) -> String {
 
 /// PHP's spellings. The conditional does not nest without parentheses in PHP 8.
 const OPS: Ops = Ops {
-    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
-    truth: ["false", "true"],
-    absent: "null",
     int: |n| if n == i64::MIN { "\\PHP_INT_MIN".into() } else { n.to_string() },
-    str: php_str,
     member: Some("::"),
-    and: "&&",
-    or: "||",
-    not: "!",
     eq: ["===", "!=="],
     is: ["===", "!=="],
-    div: "/",
-    div_floors: false,
-    div_round: |m| format!("_div_round_{}", m.as_str()),
-    modulo: "_mod",
-    isqrt: "_isqrt",
     extremes: Extremes::Variadic { min: "\\min", max: "\\max" },
     cond: Cond::TernaryUnnested,
-    order: Order::Rank,
+    ..Ops::c_family(php_str)
 };
 
 type Ph<'a> = Gen<'a, Php>;

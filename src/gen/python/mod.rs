@@ -8,7 +8,7 @@
 pub mod shared;
 
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -99,22 +99,15 @@ const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, not: 4, eq: 5, rel: 5, add: 6, mul: 7, neg: 8 },
     truth: ["False", "True"],
     absent: "None",
-    int: |n| n.to_string(),
-    str: py_str,
-    member: Some("."),
     and: "and",
     or: "or",
     not: "not ",
-    eq: ["==", "!="],
     is: ["is", "is not"],
     div: "//",
     div_floors: true,
-    div_round: |m| format!("_div_round_{}", m.as_str()),
-    modulo: "_mod",
-    isqrt: "_isqrt",
     extremes: Extremes::Own,
     cond: Cond::Own,
-    order: Order::Rank,
+    ..Ops::c_family(py_str)
 };
 
 type Py<'a> = Gen<'a, Python>;
@@ -122,7 +115,6 @@ type Py<'a> = Gen<'a, Python>;
 impl Syntax for Py<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
         let p = &OPS.prec;
-        let text = |s: &str| Part::Text(s.to_string());
         Some(match &e.node {
             Node::Min(xs) | Node::Max(xs) => {
                 let mut parts = vec![text(if matches!(e.node, Node::Min(_)) { "_min(" } else { "_max(" })];

@@ -6,7 +6,7 @@
 //! `runtime/module.rb`.
 
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -96,31 +96,17 @@ fn rb_str(s: &str) -> String {
 /// Ruby's spellings. Its `/` is the floor.
 const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, neg: 8, not: 9 },
-    truth: ["false", "true"],
     absent: "nil",
-    int: |n| n.to_string(),
-    str: rb_str,
     member: Some("::"),
-    and: "&&",
-    or: "||",
-    not: "!",
-    eq: ["==", "!="],
-    is: ["==", "!="],
-    div: "/",
     div_floors: true,
-    div_round: |m| format!("_div_round_{}", m.as_str()),
-    modulo: "_mod",
-    isqrt: "_isqrt",
     extremes: Extremes::Own,
-    cond: Cond::Ternary,
-    order: Order::Rank,
+    ..Ops::c_family(rb_str)
 };
 
 type Rb<'a> = Gen<'a, Ruby>;
 
 impl Syntax for Rb<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
-        let text = |s: &str| Part::Text(s.to_string());
         Some(match &e.node {
             // `[a, b].min`, `[a, b].min_by { |_v| rank(_v) }`.
             Node::Min(xs) | Node::Max(xs) => {

@@ -10,7 +10,7 @@
 use super::api::Spelling;
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -171,24 +171,16 @@ fn flipped(op: CmpOp) -> CmpOp {
 /// always parenthesized.
 const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
-    truth: ["false", "true"],
     absent: "None",
     int: int_lit,
-    str: rs_str,
     member: Some("::"),
-    and: "&&",
-    or: "||",
-    not: "!",
-    eq: ["==", "!="],
-    is: ["==", "!="],
-    div: "/",
-    div_floors: false,
     div_round: quot_fn,
     modulo: "mod_floor",
     isqrt: "isqrt_i64",
     extremes: Extremes::Own,
     cond: Cond::Own,
     order: Order::Native,
+    ..Ops::c_family(rs_str)
 };
 
 type Rs<'a> = Gen<'a, Rust>;
@@ -197,7 +189,6 @@ impl Syntax for Rs<'_> {
     /// What clippy asks of Rust: no identity operation, a boolean not compared with a
     /// literal, a range as a range, a set test as `matches!`.
     fn own(&self, e: &Expr) -> Option<Form> {
-        let text = |s: &str| Part::Text(s.to_string());
         Some(match &e.node {
             // `x * 1` and `x + 0` (a rate of 1%, a zero offset) are `x` (clippy's identity_op).
             Node::Arith(op, a, b) => Form::Alias(self.identity(*op, a, b)?.clone()),
@@ -310,7 +301,6 @@ impl Rs<'_> {
             _ => return None,
         };
         let part = |e: &Expr, q: u8| Part::Expr(e.clone(), q);
-        let text = |s: &str| Part::Text(s.to_string());
         let parts = vec![
             text(if outside { "!(" } else { "(" }),
             part(lo, OPS.prec.add),

@@ -5,7 +5,7 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Prec, Syntax, ATOM};
+use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
@@ -87,24 +87,12 @@ fn lit(s: &str) -> String {
 /// Swift's spellings.
 const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
-    truth: ["false", "true"],
     absent: "nil",
     int: |n| if n == i64::MIN { "Int64.min".into() } else { n.to_string() },
-    str: lit,
-    member: Some("."),
-    and: "&&",
-    or: "||",
-    not: "!",
-    eq: ["==", "!="],
-    is: ["==", "!="],
-    div: "/",
-    div_floors: false,
-    div_round: |m| format!("divRound{}", crate::lang::pascal(m.as_str())),
+    div_round: camel_div_round,
     modulo: "modFloor",
     isqrt: "isqrtInt64",
-    extremes: Extremes::Variadic { min: "min", max: "max" },
-    cond: Cond::Ternary,
-    order: Order::Rank,
+    ..Ops::c_family(lit)
 };
 
 type Sw<'a> = Gen<'a, Swift>;

@@ -14,7 +14,7 @@ pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Spelled, Syntax};
+use super::printer::{Extremes, Form, Ops, Part, Spelled, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
@@ -188,25 +188,12 @@ fn doc(s: &str) -> String {
 
 /// JavaScript's spellings.
 const OPS: Ops = Ops {
-    prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 5, add: 6, mul: 7, not: 8, neg: 8 },
-    truth: ["false", "true"],
-    absent: "null",
     int: |n| format!("{n}n"),
-    str: js_str,
-    member: Some("."),
-    and: "&&",
-    or: "||",
-    not: "!",
     eq: ["===", "!=="],
     is: ["===", "!=="],
-    div: "/",
-    div_floors: false,
     div_round: |m| format!("_divRound{}", crate::lang::pascal(m.as_str())),
-    modulo: "_mod",
-    isqrt: "_isqrt",
     extremes: Extremes::Pairs { num: ["_min", "_max"], enums: ["_minBy", "_maxBy"], ranked: true },
-    cond: Cond::Ternary,
-    order: Order::Rank,
+    ..Ops::c_family(js_str)
 };
 
 struct Ts<'a> {
