@@ -158,6 +158,26 @@ pub struct Pass {
     pub server: Option<Server>,
 }
 
+impl Runner {
+    /// A runner an interpreter runs from its source (`php -d error_reporting=-1 x_runner.php`),
+    /// with nothing to build.
+    pub fn script(interpreter: &'static str, flags: &[&str], script: String) -> Runner {
+        let mut run = vec![interpreter.to_string()];
+        run.extend(flags.iter().map(|f| f.to_string()));
+        run.push(script);
+        Runner { needs: vec![interpreter], build: vec![], run }
+    }
+
+    /// A runner built by one compiler command into the binary `<base>_runner`, one per rule
+    /// (`rulec test` builds and runs the rules of one folder at once).
+    pub fn binary(compiler: &'static str, args: Vec<String>, base: &str) -> Runner {
+        let mut build = vec![compiler.to_string()];
+        build.extend(args);
+        build.extend(["-o".to_string(), format!("{base}_runner")]);
+        Runner { needs: vec![compiler], build: vec![build], run: vec![format!("./{base}_runner")] }
+    }
+}
+
 impl Pass {
     /// The pass through a runner, as most languages make their only one.
     pub fn through(runner: Runner) -> Pass {
@@ -267,10 +287,39 @@ impl<L: Language> printer::Spelled for Gen<'_, L> {
 /// and how its runner runs. [`Backend`] is written once, over every `Language`.
 pub trait Language: Sync + Sized + 'static {
     const LANG: Lang;
+    /// The ending of the language's source files: by default a rule writes `<base>.<EXT>`
+    /// (its module), `<base>_runner.<EXT>` and the folder's `_helpers_runner.<EXT>`.
+    const EXT: &'static str;
+    /// Whether the module's file is named after the module rather than the rule, where the
+    /// language finds a module by its file's name (Python's `import`, Rust's `include!` into
+    /// `mod <module>`).
+    const FILE_IS_MODULE: bool = false;
     const OPS: printer::Ops;
     const TYPES: sig::Types;
+    /// The rule's module, its runner, and the runner of the arithmetic helpers
+    /// (`vectors/_helpers.jsonl`, the same text from every rule), as text.
+    fn code(g: &Gen<Self>) -> [String; 3];
+    /// The name of the runner's file before its ending.
+    fn runner_stem(g: &Gen<Self>) -> String {
+        format!("{}_runner", g.plan.rule.base)
+    }
+    /// The files a language writes beside the three every one does (Ruby's RBS signatures).
+    fn more_files(_g: &Gen<Self>) -> Vec<File> {
+        Vec::new()
+    }
     /// The module, its runner and whatever they need, for one rule.
-    fn files(g: &Gen<Self>, u: &Unit) -> Vec<File>;
+    fn files(g: &Gen<Self>, _u: &Unit) -> Vec<File> {
+        let [module, runner, helpers_runner] = Self::code(g);
+        let (ext, runner_stem) = (Self::EXT, Self::runner_stem(g));
+        let stem = if Self::FILE_IS_MODULE { &g.n.module } else { &g.plan.rule.base };
+        let mut files = vec![
+            File { path: format!("{stem}.{ext}"), text: module },
+            File { path: format!("{runner_stem}.{ext}"), text: runner },
+            File { path: format!("_helpers_runner.{ext}"), text: helpers_runner },
+        ];
+        files.extend(Self::more_files(g));
+        files
+    }
     fn runner(alias: &str) -> Runner;
     /// This language's entry in `rulec api` (see [`Backend::api`]).
     fn api(g: &Gen<Self>, u: &Unit) -> serde_json::Value;

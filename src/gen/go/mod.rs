@@ -44,17 +44,25 @@ fn module_path(package: &str) -> String {
 
 impl Language for Go {
     const LANG: Lang = Lang::Go;
+    const EXT: &'static str = "go";
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
+    /// A package per rule: its folder holds its go.mod, the module and the runner's own
+    /// package.
     fn files(g: &Spell, _: &Unit) -> Vec<File> {
         let pkg = &g.n.module;
+        let [module, runner, helpers_runner] = Self::code(g);
         vec![
             File { path: format!("{pkg}/go.mod"), text: format!("module {}\n\ngo 1.18\n", module_path(pkg)) },
-            File { path: format!("{pkg}/{pkg}.go"), text: g.module() },
-            File { path: format!("{pkg}/cmd/runner/main.go"), text: g.runner() },
-            File { path: "_helpers_runner.go".into(), text: helpers_runner() },
+            File { path: format!("{pkg}/{pkg}.go"), text: module },
+            File { path: format!("{pkg}/cmd/runner/main.go"), text: runner },
+            File { path: format!("_helpers_runner.{}", Self::EXT), text: helpers_runner },
         ]
+    }
+
+    fn code(g: &Spell) -> [String; 3] {
+        [g.module(), g.runner(), helpers_runner()]
     }
 
     /// Built with `go build` alone, with GOPROXY=off: a package that needed anything outside

@@ -11,7 +11,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal, Switch};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -33,16 +33,18 @@ const BUILD: &str = "javac --release 17 -encoding UTF-8 -d classes *.java";
 
 impl Language for Java {
     const LANG: Lang = Lang::Java;
+    const EXT: &'static str = "java";
+    const FILE_IS_MODULE: bool = true;
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
-    fn files(j: &Jv, _: &Unit) -> Vec<File> {
-        let n = j.n;
-        vec![
-            File { path: format!("{}.java", n.module), text: j.module() },
-            File { path: format!("{}Runner.java", n.module), text: j.runner() },
-            File { path: "_helpers_runner.java".into(), text: helpers_runner() },
-        ]
+    fn code(j: &Jv) -> [String; 3] {
+        [j.module(), j.runner(), helpers_runner()]
+    }
+
+    /// A class's file is named after it.
+    fn runner_stem(j: &Jv) -> String {
+        format!("{}Runner", j.n.module)
     }
 
     fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {

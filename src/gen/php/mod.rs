@@ -10,7 +10,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -27,24 +27,16 @@ pub struct Php;
 
 impl Language for Php {
     const LANG: Lang = Lang::Php;
+    const EXT: &'static str = "php";
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
-    fn files(p: &Ph, _: &Unit) -> Vec<File> {
-        let base = &p.plan.rule.base;
-        vec![
-            File { path: format!("{base}.php"), text: p.module() },
-            File { path: format!("{base}_runner.php"), text: p.runner() },
-            File { path: "_helpers_runner.php".into(), text: helpers_runner() },
-        ]
+    fn code(p: &Ph) -> [String; 3] {
+        [p.module(), p.runner(), helpers_runner()]
     }
 
     fn runner(base: &str) -> Runner {
-        Runner {
-            needs: vec!["php"],
-            build: vec![],
-            run: vec!["php".into(), "-d".into(), "error_reporting=-1".into(), format!("{base}_runner.php")],
-        }
+        Runner::script("php", &["-d", "error_reporting=-1"], format!("{base}_runner.php"))
     }
 
     fn api(p: &Ph, _: &Unit) -> serde_json::Value {

@@ -13,7 +13,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -31,24 +31,17 @@ pub struct Python;
 
 impl Language for Python {
     const LANG: Lang = Lang::Python;
+    const EXT: &'static str = "py";
+    const FILE_IS_MODULE: bool = true;
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
-    fn files(p: &Py, _: &Unit) -> Vec<File> {
-        let (plan, names) = (p.plan, p.n);
-        vec![
-            File { path: format!("{}.py", names.module), text: p.module() },
-            File { path: format!("{}_runner.py", plan.rule.base), text: p.runner() },
-            File { path: "_helpers_runner.py".into(), text: helpers_runner() },
-        ]
+    fn code(p: &Py) -> [String; 3] {
+        [p.module(), p.runner(), helpers_runner()]
     }
 
     fn runner(base: &str) -> Runner {
-        Runner {
-            needs: vec!["python3"],
-            build: vec![],
-            run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")],
-        }
+        Runner::script("python3", &["-B"], format!("{base}_runner.py"))
     }
 
     fn api(p: &Py, _: &Unit) -> serde_json::Value {

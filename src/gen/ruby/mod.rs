@@ -35,21 +35,20 @@ pub struct Ruby;
 
 impl Language for Ruby {
     const LANG: Lang = Lang::Ruby;
+    const EXT: &'static str = "rb";
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
-    fn files(r: &Rb, _: &Unit) -> Vec<File> {
-        let base = &r.plan.rule.base;
-        vec![
-            File { path: format!("{base}.rb"), text: r.module() },
-            File { path: format!("{base}_runner.rb"), text: r.runner() },
-            File { path: format!("sig/{base}.rbs"), text: r.rbs() },
-            File { path: "_helpers_runner.rb".into(), text: helpers_runner() },
-        ]
+    fn code(r: &Rb) -> [String; 3] {
+        [r.module(), r.runner(), helpers_runner()]
+    }
+
+    fn more_files(r: &Rb) -> Vec<File> {
+        vec![File { path: format!("sig/{}.rbs", r.plan.rule.base), text: r.rbs() }]
     }
 
     fn runner(base: &str) -> Runner {
-        Runner { needs: vec!["ruby"], build: vec![], run: vec!["ruby".into(), format!("{base}_runner.rb")] }
+        Runner::script("ruby", &[], format!("{base}_runner.rb"))
     }
 
     fn api(r: &Rb, _: &Unit) -> serde_json::Value {

@@ -41,16 +41,17 @@ pub struct Rust;
 
 impl Language for Rust {
     const LANG: Lang = Lang::Rust;
+    const EXT: &'static str = "rs";
+    const FILE_IS_MODULE: bool = true;
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
-    fn files(r: &Rs, _: &Unit) -> Vec<File> {
-        vec![
-            File { path: format!("{}.rs", r.n.module), text: r.module() },
-            File { path: format!("{}_runner.rs", r.plan.rule.base), text: r.runner() },
-            File { path: "_helpers_runner.rs".into(), text: helpers_runner() },
-            File { path: "_wasi_runner.mjs".into(), text: wasi_host() },
-        ]
+    fn code(r: &Rs) -> [String; 3] {
+        [r.module(), r.runner(), helpers_runner()]
+    }
+
+    fn more_files(_: &Rs) -> Vec<File> {
+        vec![File { path: "_wasi_runner.mjs".into(), text: wasi_host() }]
     }
 
     /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
@@ -64,20 +65,8 @@ impl Language for Rust {
     }
 
     fn runner(base: &str) -> Runner {
-        Runner {
-            needs: vec!["rustc"],
-            build: vec![vec![
-                "rustc".into(),
-                "--edition".into(),
-                "2021".into(),
-                "-O".into(),
-                format!("{base}_runner.rs"),
-                "-o".into(),
-                format!("{base}_runner"),
-            ]],
-            // A binary per rule: `rulec test` builds and runs the rules of one folder at once.
-            run: vec![format!("./{base}_runner")],
-        }
+        let args = vec!["--edition".into(), "2021".into(), "-O".into(), format!("{base}_runner.rs")];
+        Runner::binary("rustc", args, base)
     }
 
     fn api(r: &Rs, _: &Unit) -> serde_json::Value {

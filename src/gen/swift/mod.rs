@@ -10,7 +10,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -27,16 +27,12 @@ pub struct Swift;
 
 impl Language for Swift {
     const LANG: Lang = Lang::Swift;
+    const EXT: &'static str = "swift";
     const OPS: Ops = OPS;
     const TYPES: Types = TYPES;
 
-    fn files(s: &Sw, _: &Unit) -> Vec<File> {
-        let base = &s.plan.rule.base;
-        vec![
-            File { path: format!("{base}.swift"), text: s.module() },
-            File { path: format!("{base}_runner.swift"), text: s.runner() },
-            File { path: "_helpers_runner.swift".into(), text: helpers_runner() },
-        ]
+    fn code(s: &Sw) -> [String; 3] {
+        [s.module(), s.runner(), helpers_runner()]
     }
 
     fn runner(base: &str) -> Runner {
@@ -45,10 +41,9 @@ impl Language for Swift {
         } else {
             vec![format!("{base}.swift"), format!("{base}_runner.swift")]
         };
-        let mut build = vec!["swiftc".to_string(), "-O".into()];
-        build.extend(files);
-        build.extend(["-o".into(), format!("{base}_runner")]);
-        Runner { needs: vec!["swiftc"], build: vec![build], run: vec![format!("./{base}_runner")] }
+        let mut args = vec!["-O".to_string()];
+        args.extend(files);
+        Runner::binary("swiftc", args, base)
     }
 
     fn api(s: &Sw, _: &Unit) -> serde_json::Value {
