@@ -248,6 +248,10 @@ impl<L: Language> Gen<'_, L> {
     pub fn returns(&self) -> String {
         L::TYPES.returns(self.plan, self.n)
     }
+    /// The type of its own a number has at the boundary, when it has one (see [`sig::Types::own_type`]).
+    pub fn own_type(&self, v: crate::sema::VarId) -> Option<String> {
+        L::TYPES.own_type(self.plan, self.n, v)
+    }
     /// The call's arguments: the inputs, in order.
     pub fn args(&self) -> String {
         sig::args(self.plan, self.n)

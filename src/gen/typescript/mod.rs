@@ -261,11 +261,7 @@ impl Ts<'_> {
 
     /// The branded type a number of the boundary carries, when it has one.
     fn brand(&self, v: VarId) -> Option<String> {
-        match self.plan.var(v).ty {
-            BoundaryTy::Unit(u) => Some(self.n.units[u].clone()),
-            BoundaryTy::Date => Some("Day".into()),
-            _ => None,
-        }
+        TS_TYPES.own_type(self.plan, self.n, v)
     }
 
     /// The type of a parameter or an output in the API: TypeScript's, or the JavaScript
@@ -504,21 +500,8 @@ impl Ts<'_> {
         let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
         walk::guard(plan, Lang::TypeScript, &mut body);
         walk::body(plan, &mut body);
-        let value = |v: VarId| -> String {
-            let x = n.vars[v].clone();
-            match (self.brand(v), plan.var(v).optional) {
-                (Some(b), false) => format!("{x} as {b}"),
-                (Some(b), true) => format!("{x} as {b} | null"),
-                (None, _) => x,
-            }
-        };
-        let out = match plan.outputs.as_slice() {
-            [one] => value(*one),
-            outs => format!(
-                "{{ {} }}",
-                outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
-            ),
-        };
+        let made = |b: &str, x: &str, optional: bool| format!("{x} as {b}{}", if optional { " | null" } else { "" });
+        let out = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
         o.line(format!("return [{out}{slots}];"));
         o.dedent();
