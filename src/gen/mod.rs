@@ -23,8 +23,8 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
     match lang {
         Lang::Rust => &rust::Rust,
         Lang::Python => &python::Python,
-        Lang::TypeScript => &typescript::TypeScript,
-        Lang::JavaScript => &typescript::JavaScript,
+        Lang::TypeScript => &typescript::TypeScript {},
+        Lang::JavaScript => &typescript::JavaScript {},
         Lang::Go => &go::Go,
         Lang::Java => &java::Java,
         Lang::Ruby => &ruby::Ruby,
