@@ -294,7 +294,7 @@ const OPS: Ops = Ops {
     modulo: "",
     isqrt: "rulec_isqrt",
     extremes: Extremes::Variadic { min: "LEAST", max: "GREATEST" },
-    cond: Cond::Own,
+    cond: Cond::Words(["CASE WHEN ", " THEN ", " ELSE ", " END"]),
     order: Order::Own,
 };
 
@@ -349,18 +349,6 @@ impl Syntax for Q<'_> {
                 ps.push(text(&self.back_from_place(en)));
                 Form::Parts(ps, ATOM)
             }
-            Node::If(..) => Form::Parts(
-                vec![
-                    text("CASE WHEN "),
-                    Part::Kid(0, TOP),
-                    text(" THEN "),
-                    Part::Kid(1, TOP),
-                    text(" ELSE "),
-                    Part::Kid(2, TOP),
-                    text(" END"),
-                ],
-                ATOM,
-            ),
             Node::Cmp(op, a, b) => {
                 let ordered = matches!(a.kind, Kind::Enum(_)) && !matches!(op, CmpOp::Eq | CmpOp::Ne);
                 let sym = match op {
