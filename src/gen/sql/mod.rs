@@ -52,13 +52,10 @@ impl Language for Sql {
         ]
     }
 
-    /// The query on SQLite: the runner alone, with Python's sqlite3.
+    /// The query on SQLite: the runner alone, a Python script (over its sqlite3) run as
+    /// Python's runners are.
     fn runner(base: &str) -> Runner {
-        Runner {
-            needs: vec!["python3"],
-            build: vec![],
-            run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")],
-        }
+        <super::python::Python as Language>::runner(base)
     }
 
     /// The query on SQLite, and the function (for the helpers, the query) on the PostgreSQL
