@@ -23,8 +23,8 @@ pub fn backend(lang: Lang) -> &'static dyn Backend {
     match lang {
         Lang::Rust => &rust::Rust,
         Lang::Python => &python::Python,
-        Lang::TypeScript => &typescript::TypeScript,
-        Lang::JavaScript => &typescript::JavaScript,
+        Lang::TypeScript => &typescript::TypeScript {},
+        Lang::JavaScript => &typescript::JavaScript {},
         Lang::Go => &go::Go,
         Lang::Java => &java::Java,
         Lang::Ruby => &ruby::Ruby,
@@ -268,6 +268,10 @@ impl<L: Language> Gen<'_, L> {
     pub fn returns(&self) -> String {
         L::TYPES.returns(self.plan, self.n)
     }
+    /// The type of its own a number has at the boundary, when it has one (see [`sig::Types::own_type`]).
+    pub fn own_type(&self, v: crate::sema::VarId) -> Option<String> {
+        L::TYPES.own_type(self.plan, self.n, v)
+    }
     /// The call's arguments: the inputs, in order.
     pub fn args(&self) -> String {
         sig::args(self.plan, self.n)
@@ -290,6 +294,9 @@ pub trait Language: Sync + Sized + 'static {
     /// The ending of the language's source files: by default a rule writes `<base>.<EXT>`
     /// (its module), `<base>_runner.<EXT>` and the folder's `_helpers_runner.<EXT>`.
     const EXT: &'static str;
+    /// The ending of the runners' files, where they are in another language than the module
+    /// (SQL's runners are Python scripts).
+    const RUNNER_EXT: &'static str = Self::EXT;
     /// Whether the module's file is named after the module rather than the rule, where the
     /// language finds a module by its file's name (Python's `import`, Rust's `include!` into
     /// `mod <module>`).
@@ -310,12 +317,12 @@ pub trait Language: Sync + Sized + 'static {
     /// The module, its runner and whatever they need, for one rule.
     fn files(g: &Gen<Self>, _u: &Unit) -> Vec<File> {
         let [module, runner, helpers_runner] = Self::code(g);
-        let (ext, runner_stem) = (Self::EXT, Self::runner_stem(g));
+        let (ext, runs, runner_stem) = (Self::EXT, Self::RUNNER_EXT, Self::runner_stem(g));
         let stem = if Self::FILE_IS_MODULE { &g.n.module } else { &g.plan.rule.base };
         let mut files = vec![
             File { path: format!("{stem}.{ext}"), text: module },
-            File { path: format!("{runner_stem}.{ext}"), text: runner },
-            File { path: format!("_helpers_runner.{ext}"), text: helpers_runner },
+            File { path: format!("{runner_stem}.{runs}"), text: runner },
+            File { path: format!("_helpers_runner.{runs}"), text: helpers_runner },
         ];
         files.extend(Self::more_files(g));
         files

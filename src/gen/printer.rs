@@ -86,6 +86,10 @@ pub enum Cond {
     Ternary,
     /// `c ? a : b`, parenthesized inside another conditional (PHP 8).
     TernaryUnnested,
+    /// Words around the condition and the two values, each a whole expression between
+    /// them, the whole binding as `Prec::cond`: `if c { a } else { b }`, `CASE WHEN c THEN
+    /// a ELSE b END`.
+    Words([&'static str; 4]),
     /// The language writes it itself.
     Own,
 }
@@ -273,17 +277,22 @@ pub trait Syntax: Spelled {
             Node::Min(xs) | Node::Max(xs) if xs.len() == 1 => Form::Alias(xs[0].clone()),
             Node::Min(xs) | Node::Max(xs) => self.extreme(e, xs),
             Node::If(..) => {
-                let last = match ops.cond {
-                    Cond::Ternary => p.cond,
-                    Cond::TernaryUnnested => p.cond + 1,
+                // The words before, between and after the condition and the two values, and
+                // how tightly each of the three must bind.
+                let ([open, then, otherwise, close], kids) = match ops.cond {
+                    Cond::Ternary => (["", " ? ", " : ", ""], [p.cond + 1, p.cond + 1, p.cond]),
+                    Cond::TernaryUnnested => (["", " ? ", " : ", ""], [p.cond + 1; 3]),
+                    Cond::Words(words) => (words, [TOP; 3]),
                     Cond::Own => unreachable!("the language writes its conditional itself"),
                 };
                 let parts = vec![
-                    Part::Kid(0, p.cond + 1),
-                    text(" ? "),
-                    Part::Kid(1, p.cond + 1),
-                    text(" : "),
-                    Part::Kid(2, last),
+                    text(open),
+                    Part::Kid(0, kids[0]),
+                    text(then),
+                    Part::Kid(1, kids[1]),
+                    text(otherwise),
+                    Part::Kid(2, kids[2]),
+                    text(close),
                 ];
                 Form::Parts(parts, p.cond)
             }

@@ -84,11 +84,47 @@ impl Types {
         self.wrap(base, var.optional)
     }
 
+    /// The type of its own a number has at the boundary where the language gives it one (a
+    /// unit's, the date type), which the value inside the functions is made on the way out.
+    pub fn own_type(&self, plan: &Plan, n: &Names, v: VarId) -> Option<String> {
+        match plan.var(v).ty {
+            BoundaryTy::Unit(u) if self.units => Some(n.units[u].clone()),
+            BoundaryTy::Date => self.date.map(str::to_string),
+            _ => None,
+        }
+    }
+
     /// What the function answers: the one output's type, or `Output`.
     pub fn returns(&self, plan: &Plan, n: &Names) -> String {
         match plan.outputs.as_slice() {
             [one] => self.boundary(plan, n, *one),
             _ => "Output".into(),
+        }
+    }
+}
+
+/// What the branches answer, from the outputs' variables: each made its type of its own by
+/// `made(type, x, optional)` where it has one ([`Types::own_type`]); the one output, or
+/// `open field sep value, … close` over them all (`Output(`, `=`, `)`).
+pub fn answer(
+    plan: &Plan,
+    n: &Names,
+    types: &Types,
+    made: impl Fn(&str, &str, bool) -> String,
+    [open, sep, close]: [&str; 3],
+) -> String {
+    let value = |v: VarId| {
+        let x = &n.vars[v];
+        match types.own_type(plan, n, v) {
+            Some(t) => made(&t, x, plan.var(v).optional),
+            None => x.clone(),
+        }
+    };
+    match plan.outputs.as_slice() {
+        [one] => value(*one),
+        outs => {
+            let fields: Vec<String> = outs.iter().map(|&v| format!("{}{sep}{}", n.fields[v], value(v))).collect();
+            format!("{open}{}{close}", fields.join(", "))
         }
     }
 }

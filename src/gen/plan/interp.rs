@@ -188,17 +188,9 @@ pub fn div_round(n: i64, d: i64, mode: RoundMode) -> i64 {
     i64::try_from(if up { q + 1 } else { q }).expect("E108 proved the quotient fits int64")
 }
 
+/// The whole square root, the reference's own (0 below zero, as the helpers answer).
 fn isqrt(x: i64) -> i64 {
-    let (mut lo, mut hi) = (0i64, 3_037_000_499i64.min(x.max(0)));
-    while lo < hi {
-        let mid = lo + (hi - lo + 1) / 2;
-        if mid * mid <= x {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    lo
+    i64::try_from(crate::num::isqrt(&crate::num::int(x))).expect("a root of an i64 fits one")
 }
 
 fn place(v: &V) -> i64 {

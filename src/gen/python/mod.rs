@@ -161,14 +161,6 @@ impl Py<'_> {
         Form::Parts(parts, OPS.prec.eq)
     }
 
-    fn unit_wrapper(&self, v: VarId) -> Option<String> {
-        match self.plan.var(v).ty {
-            BoundaryTy::Unit(u) => Some(self.n.units[u].clone()),
-            BoundaryTy::Date => Some("Date".into()),
-            _ => None,
-        }
-    }
-
     fn params(&self) -> String {
         sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
@@ -338,21 +330,14 @@ impl Py<'_> {
         walk::guard(plan, Lang::Python, &mut body);
         walk::body(plan, &mut body);
         let o = body.o;
-        let value = |v: VarId| -> String {
-            let x = n.vars[v].clone();
-            match (self.unit_wrapper(v), plan.var(v).optional) {
-                (Some(w), false) => format!("{w}({x})"),
-                (Some(w), true) => format!("None if {x} is None else {w}({x})"),
-                (None, _) => x,
+        let made = |w: &str, x: &str, optional: bool| {
+            if optional {
+                format!("None if {x} is None else {w}({x})")
+            } else {
+                format!("{w}({x})")
             }
         };
-        let out = match plan.outputs.as_slice() {
-            [one] => value(*one),
-            outs => format!(
-                "Output({})",
-                outs.iter().map(|&v| format!("{}={}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
-            ),
-        };
+        let out = sig::answer(plan, n, &TYPES, made, ["Output(", "=", ")"]);
         let rows = match n.slots.len() {
             1 => format!("({},)", n.slots[0]),
             _ => format!("({})", n.slots.join(", ")),
@@ -437,7 +422,7 @@ impl Body<'_, '_> {
     /// when `wire`: the value came out of JSON).
     fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
         let (m, k) = (py_str(&input.missing), py_str(&input.not_of_kind));
-        let wrap = |s: String| match self.py.unit_wrapper(input.var) {
+        let wrap = |s: String| match self.py.own_type(input.var) {
             Some(w) => format!("{w}({s})"),
             None => s,
         };

@@ -167,7 +167,7 @@ const OPS: Ops = Ops {
     modulo: "mod_floor",
     isqrt: "isqrt_i64",
     extremes: Extremes::Own,
-    cond: Cond::Own,
+    cond: Cond::Words(["if ", " { ", " } else { ", " }"]),
     order: Order::Native,
     ..Ops::c_family(rs_str)
 };
@@ -194,18 +194,6 @@ impl Syntax for Rs<'_> {
                 }
                 Form::Parts(parts, ATOM)
             }
-            Node::If(..) => Form::Parts(
-                vec![
-                    text("if "),
-                    Part::Kid(0, TOP),
-                    text(" { "),
-                    Part::Kid(1, TOP),
-                    text(" } else { "),
-                    Part::Kid(2, TOP),
-                    text(" }"),
-                ],
-                OPS.prec.cond,
-            ),
             Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.kind == Kind::Bool => {
                 // A boolean compared with a literal is the boolean, or its negation.
                 let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };

@@ -17,12 +17,12 @@
 //!
 //! The runner (`runtime/runner.py`) and the helpers' query hold both to the reference.
 
-use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
-use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Spelled, Syntax, ATOM, TOP};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Row};
+use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::sig::Types;
 use super::text::{self, comment, quoted, section, Escapes};
 use super::walk::{self, Check, Column};
-use super::{Backend, File, Lang, Pass, Runner, Unit};
+use super::{File, Gen, Lang, Language, Pass, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -34,55 +34,51 @@ const FUNCTIONS: &str = include_str!("runtime/functions.sql");
 
 pub struct Sql;
 
-impl Backend for Sql {
-    fn lang(&self) -> Lang {
-        Lang::Sql
+impl Language for Sql {
+    const LANG: Lang = Lang::Sql;
+    const EXT: &'static str = "sql";
+    const RUNNER_EXT: &'static str = "py";
+    const FILE_IS_MODULE: bool = true;
+    const OPS: Ops = OPS;
+    const TYPES: Types = TYPES;
+
+    /// The query; its runner and the helpers' runner, Python scripts over sqlite3.
+    fn code(q: &Q) -> [String; 3] {
+        [q.query_file(&q.query()), q.runner(), helpers_runner()]
     }
 
-    fn generate(&self, u: &Unit) -> Vec<File> {
-        let (plan, n) = (&u.plan, &u.names(Lang::Sql));
-        let q = Q { plan, n };
-        let query = q.query();
+    /// Beside the query: the same as a PL/pgSQL function, and the helpers' query and function.
+    fn more_files(q: &Q) -> Vec<File> {
         vec![
-            File { path: format!("{}.sql", n.module), text: q.query_file(&query) },
-            File { path: format!("{}_function.sql", n.module), text: q.function_file(&query) },
-            File { path: format!("{}_runner.py", plan.rule.base), text: q.runner() },
+            File { path: format!("{}_function.sql", q.n.module), text: q.function_file(&q.query()) },
             File { path: "_helpers.sql".into(), text: helpers_query() },
             File { path: "_helpers_function.sql".into(), text: helpers_function() },
-            File { path: "_helpers_runner.py".into(), text: helpers_runner() },
         ]
     }
 
-    /// The query on SQLite: the runner alone, with Python's sqlite3.
-    fn runner(&self, base: &str) -> Runner {
-        Runner {
-            needs: vec!["python3"],
-            build: vec![],
-            run: vec!["python3".into(), "-B".into(), format!("{base}_runner.py")],
-        }
+    /// The query on SQLite: the runner alone, a Python script (over its sqlite3) run as
+    /// Python's runners are.
+    fn runner(base: &str) -> Runner {
+        <super::python::Python as Language>::runner(base)
     }
 
     /// The query on SQLite, and the function (for the helpers, the query) on the PostgreSQL
     /// libpq's environment names (PGHOST, PGPORT, PGDATABASE, PGUSER), through psql.
-    fn passes(&self, base: &str) -> Vec<Pass> {
-        let mut postgresql = self.runner(base);
+    fn passes(base: &str) -> Vec<Pass> {
+        let mut postgresql = Self::runner(base);
         postgresql.needs.push("psql");
         postgresql.run.push("--postgresql".into());
         let probe = ["psql", "-X", "-q", "-A", "-t", "-c", "SELECT 1"].map(String::from).to_vec();
         vec![
-            Pass { via: "sqlite", runner: self.runner(base), probe: None, server: None },
+            Pass { via: "sqlite", runner: Self::runner(base), probe: None, server: None },
             Pass { via: "postgresql", runner: postgresql, probe: Some(probe), server: None },
         ]
     }
 
-    fn api(&self, u: &Unit) -> serde_json::Value {
-        let (plan, n) = (&u.plan, &u.names(Lang::Sql));
-        let q = Q { plan, n };
-        let spell = super::api::Spelling {
-            names: n,
-            ty: &|v| sql_type(plan, v).to_string(),
-            member: &|e, i| plan.enums[e].values[i].name.clone(),
-        };
+    fn api(q: &Q, _: &Unit) -> serde_json::Value {
+        let (plan, n) = (q.plan, q.n);
+        let spell =
+            super::api::Spelling { names: n, ty: &|v| q.ty(v), member: &|e, i| plan.enums[e].values[i].name.clone() };
         // A column of an enum names it: its values are under `enums`.
         let column = |v: VarId| {
             let mut c = spell.param(plan, v, &n.vars[v]);
@@ -150,13 +146,7 @@ fn lit(s: &str) -> String {
 
 /// The type a value has in the relation and in the function's signature: every number (a
 /// date too: its day number) is a bigint, an enum its name as text.
-fn sql_type(plan: &Plan, v: VarId) -> &'static str {
-    match plan.var(v).kind {
-        Kind::Num => "bigint",
-        Kind::Bool => "boolean",
-        Kind::Str | Kind::Enum(_) => "text",
-    }
-}
+const TYPES: Types = Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@") };
 
 /// Precedences (higher binds tighter), where PostgreSQL and SQLite agree; comparisons, IN
 /// and IS share one level and never chain.
@@ -283,11 +273,6 @@ fn wide(e: &Expr) -> bool {
     }
 }
 
-struct Q<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-}
-
 /// SQL's spellings, where PostgreSQL and SQLite agree. A negative operand of a minus is
 /// parenthesized (as every operand binding no tighter): `--` would start a comment.
 const OPS: Ops = Ops {
@@ -310,18 +295,11 @@ const OPS: Ops = Ops {
     modulo: "",
     isqrt: "rulec_isqrt",
     extremes: Extremes::Variadic { min: "LEAST", max: "GREATEST" },
-    cond: Cond::Own,
+    cond: Cond::Words(["CASE WHEN ", " THEN ", " ELSE ", " END"]),
     order: Order::Own,
 };
 
-impl Spelled for Q<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-}
+type Q<'a> = Gen<'a, Sql>;
 
 impl Syntax for Q<'_> {
     fn var(&self, v: VarId) -> String {
@@ -372,18 +350,6 @@ impl Syntax for Q<'_> {
                 ps.push(text(&self.back_from_place(en)));
                 Form::Parts(ps, ATOM)
             }
-            Node::If(..) => Form::Parts(
-                vec![
-                    text("CASE WHEN "),
-                    Part::Kid(0, TOP),
-                    text(" THEN "),
-                    Part::Kid(1, TOP),
-                    text(" ELSE "),
-                    Part::Kid(2, TOP),
-                    text(" END"),
-                ],
-                ATOM,
-            ),
             Node::Cmp(op, a, b) => {
                 let ordered = matches!(a.kind, Kind::Enum(_)) && !matches!(op, CmpOp::Eq | CmpOp::Ne);
                 let sym = match op {
@@ -610,8 +576,8 @@ impl Q<'_> {
     fn describe(&self, v: VarId) -> String {
         let var = self.plan.var(v);
         let mut s = match var.ty {
-            BoundaryTy::Bool | BoundaryTy::Str => sql_type(self.plan, v).to_string(),
-            _ => format!("{}, {}", sql_type(self.plan, v), comment(&var.what)),
+            BoundaryTy::Bool | BoundaryTy::Str => self.ty(v),
+            _ => format!("{}, {}", self.ty(v), comment(&var.what)),
         };
         match (var.ty, var.range) {
             (BoundaryTy::Enum(e), range) => {
@@ -686,9 +652,8 @@ impl Q<'_> {
     /// `"name"("in" bigint, …) RETURNS TABLE ("out" bigint, …, "t_row" int)`.
     fn signature(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        let args: Vec<String> = plan.inputs.iter().map(|&v| format!("{} {}", self.col(v), sql_type(plan, v))).collect();
-        let mut cols: Vec<String> =
-            plan.outputs.iter().map(|&v| format!("{} {}", self.col(v), sql_type(plan, v))).collect();
+        let args: Vec<String> = plan.inputs.iter().map(|&v| format!("{} {}", self.col(v), self.ty(v))).collect();
+        let mut cols: Vec<String> = plan.outputs.iter().map(|&v| format!("{} {}", self.col(v), self.ty(v))).collect();
         cols.extend(plan.tables().map(|t| format!("{} int", id(&n.slots[t.slot]))));
         format!("{}({}) RETURNS TABLE ({})", id(&n.function), args.join(", "), cols.join(", "))
     }

@@ -12,14 +12,13 @@ mod strip;
 
 pub use strip::{strip_types, tokens, Tok, Token};
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{Extremes, Form, Ops, Part, Spelled, Syntax};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Backend, File, Lang, Runner};
+use super::{Gen, Lang, Language, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -68,112 +67,81 @@ fn tsc_build(runners: Vec<String>) -> Vec<Vec<String>> {
     vec![build, package.map(String::from).to_vec()]
 }
 
-/// `Lang::TypeScript`: `<alias>.ts`, built with `tsc --strict` and run with node.
-pub struct TypeScript;
+/// The TypeScript backend (`Lang::TypeScript`: `<alias>.ts`, built with `tsc --strict` and
+/// run with node) and the JavaScript one (`Lang::JavaScript`: `<alias>.mjs`, an ES module
+/// node runs as it stands) are one writer: `TYPED` says which flavour of the texts that
+/// differ it writes (the words, never the code), and whether the types are taken off.
+pub struct Script<const TYPED: bool>;
 
-/// `Lang::JavaScript`: `<alias>.mjs`, an ES module node runs as it stands.
-pub struct JavaScript;
+pub type TypeScript = Script<true>;
+pub type JavaScript = Script<false>;
 
-impl Backend for TypeScript {
-    fn lang(&self) -> Lang {
-        Lang::TypeScript
+impl<const TYPED: bool> Language for Script<TYPED> {
+    const LANG: Lang = if TYPED { Lang::TypeScript } else { Lang::JavaScript };
+    const EXT: &'static str = if TYPED { "ts" } else { "mjs" };
+    const FILE_IS_MODULE: bool = true;
+    const OPS: Ops = OPS;
+    /// The API's types: TypeScript's, or the JavaScript values they are.
+    const TYPES: Types = if TYPED { TS_TYPES } else { JS_TYPES };
+
+    /// The TypeScript, or the JavaScript it is with its types taken out.
+    fn code(t: &Ts<TYPED>) -> [String; 3] {
+        [t.module(), t.runner(), helpers_runner()].map(|ts| if TYPED { ts } else { strip_types(&ts) })
     }
 
-    fn generate(&self, u: &super::Unit) -> Vec<File> {
-        generate(u, true)
-    }
-
-    /// One `tsc` over every runner of the folder (each brings its module along).
-    fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
+    /// One `tsc` over every runner of the folder (each brings its module along); the
+    /// JavaScript builds nothing.
+    fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {
         let runners: Vec<String> = files.iter().filter(|f| f.ends_with("_runner.ts")).cloned().collect();
-        Some(tsc_build(runners))
+        TYPED.then(|| tsc_build(runners))
     }
 
-    fn runner(&self, base: &str) -> Runner {
-        Runner {
-            needs: if tsc().is_some() { vec!["node"] } else { vec!["node", "tsc"] },
-            build: tsc_build(vec![format!("{base}_runner.ts")]),
-            run: vec!["node".into(), format!(".tsbuild/{base}_runner.js")],
+    fn runner(base: &str) -> Runner {
+        if TYPED {
+            Runner {
+                needs: if tsc().is_some() { vec!["node"] } else { vec!["node", "tsc"] },
+                build: tsc_build(vec![format!("{base}_runner.ts")]),
+                run: vec!["node".into(), format!(".tsbuild/{base}_runner.js")],
+            }
+        } else {
+            Runner { needs: vec!["node"], build: Vec::new(), run: vec!["node".into(), format!("{base}_runner.mjs")] }
         }
     }
 
-    fn api(&self, u: &super::Unit) -> serde_json::Value {
-        api(u, true)
+    fn api(t: &Ts<TYPED>, _: &Unit) -> serde_json::Value {
+        let (plan, names) = (t.plan, t.n);
+        let spell = super::api::Spelling { names, ty: &|v| t.ty(v), member: &|e, i| names.members[e][i].clone() };
+        let ret = t.returns();
+        let mut m = spell.entry(plan, &ret);
+        let f = &names.function;
+        let (params, record_params) = (t.signature_params(), t.record_params());
+        let (mut sig, mut traced, mut record, mut wire) = (
+            format!("export function {f}({params})"),
+            format!("export function {}({params})", names.traced),
+            format!("export function {}({record_params})", names.record),
+            format!("export function {}({})", names.wire, t.wire_params()),
+        );
+        if TYPED {
+            sig.push_str(&format!(": {ret}"));
+            traced.push_str(&format!(": [{ret}, Fired[]]"));
+            record.push_str(": string");
+            wire.push_str(": string");
+        }
+        m.insert("module".into(), json!(format!("{}.{}", names.module, <Script<TYPED> as Language>::EXT)));
+        m.insert("signature".into(), json!(sig));
+        m.insert("traced_signature".into(), json!(traced));
+        m.insert("record_signature".into(), json!(record));
+        m.insert("wire_signature".into(), json!(wire));
+        if plan.dates {
+            let ty = if TYPED { "Day" } else { "bigint" };
+            m.insert("dates".into(), json!({"type": ty, "from_wire": "dayFromWire", "from_native": "dayOf"}));
+        }
+        if !plan.enums.is_empty() {
+            m.insert("enum_from_wire".into(), json!("parseMember"));
+        }
+        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
+        serde_json::Value::Object(m)
     }
-}
-
-impl Backend for JavaScript {
-    fn lang(&self) -> Lang {
-        Lang::JavaScript
-    }
-
-    fn generate(&self, u: &super::Unit) -> Vec<File> {
-        generate(u, false)
-    }
-
-    fn runner(&self, base: &str) -> Runner {
-        Runner { needs: vec!["node"], build: Vec::new(), run: vec!["node".into(), format!("{base}_runner.mjs")] }
-    }
-
-    fn api(&self, u: &super::Unit) -> serde_json::Value {
-        api(u, false)
-    }
-}
-
-fn ext(typed: bool) -> &'static str {
-    if typed {
-        "ts"
-    } else {
-        "mjs"
-    }
-}
-
-fn generate(u: &super::Unit, typed: bool) -> Vec<File> {
-    let names = u.names(Lang::TypeScript);
-    let t = Ts { plan: &u.plan, n: &names, typed };
-    let ext = ext(typed);
-    let files = [
-        (format!("{}.{ext}", names.module), t.module()),
-        (format!("{}_runner.{ext}", u.plan.rule.base), t.runner()),
-        (format!("_helpers_runner.{ext}"), helpers_runner()),
-    ];
-    files.into_iter().map(|(path, ts)| File { path, text: if typed { ts } else { strip_types(&ts) } }).collect()
-}
-
-fn api(u: &super::Unit, typed: bool) -> serde_json::Value {
-    let (plan, names) = (&u.plan, &u.names(Lang::TypeScript));
-    let t = Ts { plan, n: names, typed };
-    let spell = super::api::Spelling { names, ty: &|v| t.api_type(v), member: &|e, i| names.members[e][i].clone() };
-    let ret = t.returns();
-    let mut m = spell.entry(plan, &ret);
-    let f = &names.function;
-    let (params, record_params) = (t.signature_params(), t.record_params());
-    let (mut sig, mut traced, mut record, mut wire) = (
-        format!("export function {f}({params})"),
-        format!("export function {}({params})", names.traced),
-        format!("export function {}({record_params})", names.record),
-        format!("export function {}({})", names.wire, t.wire_params()),
-    );
-    if typed {
-        sig.push_str(&format!(": {ret}"));
-        traced.push_str(&format!(": [{ret}, Fired[]]"));
-        record.push_str(": string");
-        wire.push_str(": string");
-    }
-    m.insert("module".into(), json!(format!("{}.{}", names.module, ext(typed))));
-    m.insert("signature".into(), json!(sig));
-    m.insert("traced_signature".into(), json!(traced));
-    m.insert("record_signature".into(), json!(record));
-    m.insert("wire_signature".into(), json!(wire));
-    if plan.dates {
-        let ty = if typed { "Day" } else { "bigint" };
-        m.insert("dates".into(), json!({"type": ty, "from_wire": "dayFromWire", "from_native": "dayOf"}));
-    }
-    if !plan.enums.is_empty() {
-        m.insert("enum_from_wire".into(), json!("parseMember"));
-    }
-    m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
-    serde_json::Value::Object(m)
 }
 
 /// A JavaScript string literal for any text.
@@ -196,23 +164,9 @@ const OPS: Ops = Ops {
     ..Ops::c_family(js_str)
 };
 
-struct Ts<'a> {
-    plan: &'a Plan,
-    n: &'a Names,
-    /// The JavaScript's flavour of the texts that differ (the words, never the code).
-    typed: bool,
-}
+type Ts<'a, const TYPED: bool> = Gen<'a, Script<TYPED>>;
 
-impl Spelled for Ts<'_> {
-    fn ops(&self) -> &Ops {
-        &OPS
-    }
-    fn names(&self) -> &Names {
-        self.n
-    }
-}
-
-impl Syntax for Ts<'_> {
+impl<const TYPED: bool> Syntax for Ts<'_, TYPED> {
     fn own(&self, e: &Expr) -> Option<Form> {
         let Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = &e.node else { return None };
         let t = self.widened(a, b)?;
@@ -230,7 +184,7 @@ impl Syntax for Ts<'_> {
     }
 }
 
-impl Ts<'_> {
+impl<const TYPED: bool> Ts<'_, TYPED> {
     /// `x === 5n` narrows `x` to `5n` where it holds, and TypeScript then refuses a test of
     /// `x === 6n` there (TS2367): a literal compared with a variable of a type without a brand
     /// is cast to the type it belongs to, which narrows nothing.
@@ -248,52 +202,21 @@ impl Ts<'_> {
 
     /// The branded type a number of the boundary carries, when it has one.
     fn brand(&self, v: VarId) -> Option<String> {
-        match self.plan.var(v).ty {
-            BoundaryTy::Unit(u) => Some(self.n.units[u].clone()),
-            BoundaryTy::Date => Some("Day".into()),
-            _ => None,
-        }
-    }
-
-    /// The type of a parameter or an output in the API: TypeScript's, or the JavaScript
-    /// value it is (a unit or a date is a bigint there).
-    fn api_type(&self, v: VarId) -> String {
-        self.types().boundary(self.plan, self.n, v)
-    }
-
-    fn types(&self) -> &'static Types {
-        if self.typed {
-            &TS_TYPES
-        } else {
-            &JS_TYPES
-        }
-    }
-
-    /// The type a value has inside the function (a number is the bigint it carries).
-    fn local_type(&self, v: VarId) -> String {
-        TS_TYPES.local(self.plan, self.n, v)
+        TS_TYPES.own_type(self.plan, self.n, v)
     }
 
     /// The parameters with their TypeScript types.
     fn params(&self) -> String {
-        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.api_type(v)))
+        sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
     /// The parameters as the api's signature writes them in this flavour.
     fn signature_params(&self) -> String {
-        if self.typed {
+        if TYPED {
             self.params()
         } else {
             self.args()
         }
-    }
-
-    fn args(&self) -> String {
-        sig::args(self.plan, self.n)
-    }
-
-    fn returns(&self) -> String {
-        self.types().returns(self.plan, self.n)
     }
 
     /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
@@ -303,7 +226,7 @@ impl Ts<'_> {
 
     fn record_params(&self) -> String {
         let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        if self.typed {
+        if TYPED {
             let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
             sig::then(&self.params(), &rest)
         } else {
@@ -313,7 +236,7 @@ impl Ts<'_> {
 
     fn wire_params(&self) -> String {
         let (call, tag) = (self.l("call"), self.l("tag"));
-        if self.typed {
+        if TYPED {
             format!("{call}: unknown, {tag}: string = \"\"")
         } else {
             format!("{call}, {tag} = \"\"")
@@ -325,7 +248,7 @@ impl Ts<'_> {
         let mut o = Code::new("  ");
         o.raw(&sig::head(plan, "//"));
         o.line("//");
-        if self.typed {
+        if TYPED {
             o.line("// Every number is a bigint in its declared unit, each unit a branded bigint, a date its day");
             o.line("// number (Day); an enum is a frozen object and a union type. Erasable syntax only: it runs");
             o.line("// with its types stripped as well as built with tsc. It imports nothing.");
@@ -354,7 +277,7 @@ impl Ts<'_> {
             o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
             o.line("export type Output = {");
             for &v in &plan.outputs {
-                o.line(format!("  readonly {}: {};", self.n.fields[v], self.api_type(v)));
+                o.line(format!("  readonly {}: {};", self.n.fields[v], self.ty(v)));
             }
             o.line("};");
             o.blank();
@@ -491,21 +414,8 @@ impl Ts<'_> {
         let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
         walk::guard(plan, Lang::TypeScript, &mut body);
         walk::body(plan, &mut body);
-        let value = |v: VarId| -> String {
-            let x = n.vars[v].clone();
-            match (self.brand(v), plan.var(v).optional) {
-                (Some(b), false) => format!("{x} as {b}"),
-                (Some(b), true) => format!("{x} as {b} | null"),
-                (None, _) => x,
-            }
-        };
-        let out = match plan.outputs.as_slice() {
-            [one] => value(*one),
-            outs => format!(
-                "{{ {} }}",
-                outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
-            ),
-        };
+        let made = |b: &str, x: &str, optional: bool| format!("{x} as {b}{}", if optional { " | null" } else { "" });
+        let out = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
         o.line(format!("return [{out}{slots}];"));
         o.dedent();
@@ -557,7 +467,7 @@ impl Ts<'_> {
         let base = &plan.rule.base;
         let mut o = text::header(plan, "//");
         o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
-        if self.typed {
+        if TYPED {
             o.push_str(&format!(
                 "// Build: tsc {} --rewriteRelativeImportExtensions --outDir .tsbuild {base}_runner.ts\n\
                  // Run:   node .tsbuild/{base}_runner.js < ../vectors/{base}.jsonl   (beside a package.json of {{\"type\":\"module\"}})\n",
@@ -570,7 +480,7 @@ impl Ts<'_> {
             "\nimport {{ {}, RuleInputError, RuleContradictionError }} from \"./{}.{}\";\n\n",
             n.wire,
             n.module,
-            ext(self.typed)
+            <Script<TYPED> as Language>::EXT
         ));
         for name in ["node", "reader", "main"] {
             o.push_str(&section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
@@ -604,14 +514,14 @@ impl Calls {
 }
 
 /// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b> {
-    ts: &'a Ts<'a>,
+struct Body<'a, 'b, const TYPED: bool> {
+    ts: &'a Ts<'a, TYPED>,
     o: &'b mut Code,
     /// The record's text not yet written (it goes out with the next value).
     pending: String,
 }
 
-impl Body<'_, '_> {
+impl<const TYPED: bool> Body<'_, '_, TYPED> {
     /// `x` is outside the range of an ordered enum's places: `_tierRank(x) < 1 || _tierRank(x) > 3`.
     fn out_of_places(&self, input: &InputDoor, x: &str) -> Option<String> {
         let (WireKind::Enum(e), Some(r)) = (input.kind, &input.range) else { return None };
@@ -642,7 +552,7 @@ impl Body<'_, '_> {
     }
 }
 
-impl Hooks for Body<'_, '_> {
+impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
     const BLOCKS: Blocks = Blocks::PARENS;
     crate::spelled_by!(ts);
 
@@ -708,7 +618,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("const {}: {}", self.ts.n.vars[var], self.ts.local_type(var))
+        format!("const {}: {}", self.ts.n.vars[var], self.ts.local_ty(var))
     }
 
     fn declare_slot(&mut self, t: &TablePlan) {
@@ -716,7 +626,7 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("let {}: {};", self.ts.n.vars[var], self.ts.local_type(var)));
+        self.o.line(format!("let {}: {};", self.ts.n.vars[var], self.ts.local_ty(var)));
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
