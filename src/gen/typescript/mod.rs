@@ -16,7 +16,7 @@ use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Spelled, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Backend, File, Lang, Runner};
@@ -36,6 +36,13 @@ const TS_TYPES: Types =
 
 /// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
 const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
+
+/// The record function around its pieces: the runtime's `_recordOpen` and `_recordClose`.
+const RECORD: Record = Record {
+    doc: "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */",
+    open: "let {s} = _recordOpen({tag});",
+    close: "return _recordClose({s}, {trace});",
+};
 
 /// The flags every `tsc` run over generated TypeScript takes (the build and the lint):
 /// strict, erasable syntax only (TypeScript 5.8 and later), ES2022 without the DOM.
@@ -373,7 +380,8 @@ impl Ts<'_> {
             o.blank();
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
+        stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, &RECORD, &signature);
         self.helpers(&mut o);
         o.finish()
     }
@@ -521,23 +529,6 @@ impl Ts<'_> {
         };
         let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
         o.line(format!("return [{out}{slots}];"));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        o.line("/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */");
-        o.line(format!("export function {}({}): string {{", self.n.record, self.record_params()));
-        o.indent();
-        let (s, tag, trace) = (self.l("s"), self.l("tag"), self.l("trace"));
-        o.line(format!(
-            "let {s} = typeof {tag} === \"string\" && {tag} !== \"\" ? \"{{\\\"tag\\\":\" + _jsonStr({tag}) + \",\" : \"{{\";",
-        ));
-        let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
-        walk::record(self.plan, &mut body);
-        let rest = js_str(&body.pending);
-        o.line(format!("return {s} + {rest} + _traceJson({trace}) + \"]}}\";"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -777,6 +768,13 @@ impl Hooks for Body<'_, '_> {
         let value = if var.optional { format!("({x} == null ? \"null\" : {one})") } else { one };
         let text = js_str(&std::mem::take(&mut self.pending));
         self.o.line(format!("{} += {text} + {value};", self.ts.l("s")));
+    }
+
+    fn record_end(&mut self) {
+        if !self.pending.is_empty() {
+            let text = js_str(&std::mem::take(&mut self.pending));
+            self.o.line(format!("{} += {text};", self.ts.l("s")));
+        }
     }
 }
 
