@@ -230,6 +230,13 @@ impl Ph<'_> {
         o.finish()
     }
 
+    /// The head of a function answering the outputs and a list of `second` (the rows that
+    /// matched), `about` its sentence.
+    fn pair_head(&self, o: &mut Code, name: &str, about: &str, second: &str) {
+        let tag = format!("@return array{{0: {}, 1: list<{second}>}}", self.returns());
+        head(o, &[about], &[tag], &format!("function {name}({}): array", self.params()));
+    }
+
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         let (params, args, ret) = (self.params(), self.arg_vars(), self.returns());
@@ -247,12 +254,8 @@ impl Ph<'_> {
         o.line(format!("    return {}({args})[0];", n.core));
         o.line("}");
         o.blank();
-        head(
-            o,
-            &["The same call, with the rows that matched: one per table, in evaluation order."],
-            &[format!("@return array{{0: {ret}, 1: list<Fired>}}")],
-            &format!("function {}({params}): array", n.traced),
-        );
+        let about = "The same call, with the rows that matched: one per table, in evaluation order.";
+        self.pair_head(o, &n.traced, about, "Fired");
         let l = |b| self.local(b);
         let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
         o.line(format!("    [{out}, {rows}] = {}({args});", n.core));
@@ -279,12 +282,8 @@ impl Ph<'_> {
         o.dedent();
         o.line("}");
         o.blank();
-        head(
-            o,
-            &["The rule's branches, written once: the outputs, and the row each table matched."],
-            &[format!("@return array{{0: {ret}, 1: list<int>}}")],
-            &format!("function {}({params}): array", n.core),
-        );
+        let about = "The rule's branches, written once: the outputs, and the row each table matched.";
+        self.pair_head(o, &n.core, about, "int");
         o.indent();
         o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { p: self, o };
