@@ -441,6 +441,20 @@ fn the_http_server_keeps_to_the_transport() {
         assert_eq!(c.request("DELETE", "/mcp", &[("Mcp-Session-Id", &sid)], b"").unwrap().status, 200);
         assert_eq!(post(&mut c, Some(&sid), &[], tool_call(3, "single_coupon", "{}").as_bytes()).status, 404, "{lang}");
 
+        // A client that opens sessions and never ends them holds 1,024 at the most: the
+        // oldest closes when one more opens.
+        let first = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+        let mut last = String::new();
+        for _ in 0..1024 {
+            last = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+        }
+        assert_eq!(
+            post(&mut c, Some(&first), &[], INITIALIZED.as_bytes()).status,
+            404,
+            "{lang}: the oldest of 1,026 sessions is still open"
+        );
+        assert_eq!(post(&mut c, Some(&last), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
+
         // It listens on 127.0.0.1 alone: another address of the loopback range is refused.
         let port = addr.rsplit(':').next().unwrap();
         assert!(std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_err(), "{lang} listens beyond 127.0.0.1");

@@ -33,6 +33,9 @@ _VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 _UI_EXTENSION = "io.modelcontextprotocol/ui"
 _UI_MIME = "text/html;profile=mcp-app"
 _MAX_MESSAGE = 4 << 20
+# The sessions open at once: a client that never says DELETE cannot hold the memory; the
+# oldest session closes when one more opens.
+_MAX_SESSIONS = 1024
 _PARSE_ERROR = -32700
 _INVALID_REQUEST = -32600
 _METHOD_NOT_FOUND = -32601
@@ -335,6 +338,8 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
                 if answer is not None and "result" in answer:
                     with lock:
                         sessions[sid] = session
+                        while len(sessions) > _MAX_SESSIONS:
+                            del sessions[next(iter(sessions))]
                 self.send(200, answer, {"Mcp-Session-Id": sid})
                 return
             if version is not None and version not in _VERSIONS:

@@ -73,6 +73,9 @@ const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const UI_MIME = "text/html;profile=mcp-app";
 const MAX_MESSAGE = 4 << 20;
+// The sessions open at once: a client that never says DELETE cannot hold the memory; the
+// oldest session closes when one more opens.
+const MAX_SESSIONS = 1024;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
@@ -423,6 +426,12 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[]): v
         if (answer !== null && Object.hasOwn(answer, "result")) {
           const sid = nodeCrypto.randomBytes(16).toString("hex");
           sessions.set(sid, session);
+          for (const oldest of sessions.keys()) {
+            if (sessions.size <= MAX_SESSIONS) {
+              break;
+            }
+            sessions.delete(oldest);
+          }
           headers["Mcp-Session-Id"] = sid;
         }
         send(200, answer, headers);
