@@ -148,6 +148,13 @@ pub fn then(list: &str, rest: &str) -> String {
     }
 }
 
+/// The rows a call matched, as a list of `Fired`: `each` spells one from its table's name and
+/// its row (`rows[slot]`), `list` the list around them (`@`).
+pub fn fired(plan: &Plan, rows: &str, list: &str, each: impl Fn(&str, String) -> String) -> String {
+    let fired: Vec<String> = plan.tables().map(|t| each(&t.name, format!("{rows}[{}]", t.slot))).collect();
+    list.replace('@', &fired.join(", "))
+}
+
 /// What a rule is about, as the function's doc comment says it.
 pub fn about(plan: &Plan) -> String {
     plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name))
@@ -160,6 +167,17 @@ pub fn head(plan: &Plan, marker: &str) -> String {
         o.push_str(&format!("{marker}\n{}\n", format!("{marker} {}", comment(about)).trim_end()));
     }
     o
+}
+
+/// The units of a language that gives them no type of their own, as comments behind
+/// `marker`: each one's name and what it is, its values the language's `int`; then a blank line.
+pub fn unit_comments(o: &mut Code, plan: &Plan, n: &Names, marker: &str, int: &str) {
+    for (u, name) in plan.units.iter().zip(&n.units) {
+        o.line(format!("{marker} {name}: {} (an {int} of its unit)", comment(&u.what)));
+    }
+    if !plan.units.is_empty() {
+        o.blank();
+    }
 }
 
 /// Sections of a runtime file, each followed by `gap`.

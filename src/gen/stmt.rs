@@ -134,6 +134,9 @@ pub trait Hooks {
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str);
     fn record_text(&mut self, json: &str);
     fn record_value(&mut self, var: VarId, from: Source);
+    /// After the record's last piece: what a language that gathers the pieces' text still
+    /// holds, written into the buffer (TypeScript's).
+    fn record_end(&mut self) {}
 
     /// A variable as the code reads it.
     fn name(&self, v: VarId) -> String {
@@ -374,4 +377,59 @@ pub trait Hooks {
             }
         }
     }
+}
+
+/// How a language writes its record function around the record's pieces
+/// ([`record_function`]). In each text, `{name}` stands for the function's local `name` (one
+/// of the language's `locals`, spelled as the naming pass left it, after the sigil).
+pub struct Record {
+    /// The comment above the signature.
+    pub doc: &'static str,
+    /// The first lines of the body: the buffer begun by the runtime (the record's brace, and
+    /// the tag when there is one).
+    pub open: &'static str,
+    /// The last: the buffer ended by the runtime (the trace, the brackets), the line answered.
+    pub close: &'static str,
+}
+
+/// The record function, one call as a fixtures record (formats.md: the line `rulec replay`
+/// reads): the comment, `signature`, then one level in the runtime's start of a record, the
+/// record's pieces and the runtime's end, and what closes the function.
+pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, spelling: &Record, signature: &str) {
+    let fill = |h: &H, text: &str| locals_spelled(text, h.names(), H::BLOCKS.sigil);
+    if !spelling.doc.is_empty() {
+        h.line(&fill(h, spelling.doc));
+    }
+    h.line(signature);
+    h.out().indent();
+    h.line(&fill(h, spelling.open));
+    super::walk::record(plan, h);
+    h.record_end();
+    h.line(&fill(h, spelling.close));
+    h.out().dedent();
+    h.close();
+    h.out().blank();
+}
+
+/// `text` with every `{name}` of a local spelled: the sigil, then the local's name.
+fn locals_spelled(text: &str, n: &Names, sigil: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        match after.find('}') {
+            Some(j) if j > 0 && after[..j].chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) => {
+                out.push_str(sigil);
+                out.push_str(n.local(&after[..j]));
+                rest = &after[j + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }

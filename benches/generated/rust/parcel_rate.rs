@@ -154,13 +154,7 @@ pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: 
 /// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
 #[must_use]
 pub fn parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: bool, out: &USD, trace: &[Fired], tag: &str) -> String {
-    let mut json = String::with_capacity(256);
-    json.push('{');
-    if !tag.is_empty() {
-        json.push_str("\"tag\":");
-        push_json_str(&mut json, tag);
-        json.push(',');
-    }
+    let mut json = record_open(tag);
     json.push_str("\"in\":{\"weight\":");
     json.push_str(&weight.0.to_string());
     json.push_str(",\"girth\":");
@@ -172,18 +166,7 @@ pub fn parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: 
     json.push_str("},\"observed\":{\"fee\":");
     json.push_str(&out.0.to_string());
     json.push_str("},\"trace\":[");
-    for (i, f) in trace.iter().enumerate() {
-        if i > 0 {
-            json.push(',');
-        }
-        json.push_str("{\"table\":");
-        push_json_str(&mut json, f.table);
-        json.push_str(",\"row\":");
-        json.push_str(&f.row.to_string());
-        json.push('}');
-    }
-    json.push_str("]}");
-    json
+    record_close(json, trace)
 }
 
 /// One call in the wire form (formats.md): the members of a JSON object in order (a key given
@@ -479,6 +462,34 @@ fn push_json_str(s: &mut String, text: &str) {
         }
     }
     s.push('"');
+}
+
+/// A fixtures record begun: its brace, and the tag when there is one (an empty tag is none).
+fn record_open(tag: &str) -> String {
+    let mut json = String::with_capacity(256);
+    json.push('{');
+    if !tag.is_empty() {
+        json.push_str("\"tag\":");
+        push_json_str(&mut json, tag);
+        json.push(',');
+    }
+    json
+}
+
+/// A fixtures record ended: the rows that matched as the records write them, then its brackets.
+fn record_close(mut json: String, trace: &[Fired]) -> String {
+    for (i, f) in trace.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str("{\"table\":");
+        push_json_str(&mut json, f.table);
+        json.push_str(",\"row\":");
+        json.push_str(&f.row.to_string());
+        json.push('}');
+    }
+    json.push_str("]}");
+    json
 }
 
 /// n / d rounded toward +infinity (d != 0), the magnitudes divided in u64, the sign put back.

@@ -16,7 +16,7 @@ use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal, Switch};
+use super::stmt::{self, Blocks, Record, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Unit};
@@ -34,6 +34,11 @@ const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
+
+/// The record function around its pieces: the runtime's `recordOpen` and `recordClose`.
+/// The comment, which starts with the function's name, comes with the signature; the
+/// parameters keep their names (the record reads the rule's values through `in` and `out`).
+const RECORD: Record = Record { doc: "", open: "b := recordOpen(tag)", close: "return recordClose(b, trace)" };
 
 pub struct Go;
 
@@ -375,9 +380,7 @@ impl Spell<'_> {
 
     /// The `Fired` list of a call whose rows are `rows`.
     fn fired(&self, rows: &str) -> String {
-        let fired: Vec<String> =
-            self.plan.tables().map(|t| format!("{{Table: {}, Row: {rows}[{}]}}", go_str(&t.name), t.slot)).collect();
-        format!("[]Fired{{{}}}", fired.join(", "))
+        sig::fired(self.plan, rows, "[]Fired{@}", |table, row| format!("{{Table: {}, Row: {row}}}", go_str(table)))
     }
 
     fn module(&self) -> String {
@@ -414,7 +417,13 @@ impl Spell<'_> {
             self.strukt(&mut o, "Output", &plan.outputs);
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature = format!(
+            "// {r} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\nfunc {r}(in Input, out {}, trace []Fired, tag string) string {{",
+            self.returns(),
+            r = n.record
+        );
+        let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
+        stmt::record_function(plan, &mut body, &RECORD, &signature);
         self.helpers(&mut o);
         o.finish()
     }
@@ -579,43 +588,6 @@ impl Spell<'_> {
         o.line(format!("\treturn \"\", {err}"));
         o.line("}");
         o.line(format!("return {}({input}, {out}, {}, {}), nil", n.record, self.fired(rows), self.l("tag")));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        let r = &self.n.record;
-        o.line(format!("// {r} writes one call as a fixtures record (formats.md), the line rulec replay reads; an"));
-        o.line("// empty tag is left out.");
-        o.line(format!("func {r}(in Input, out {}, trace []Fired, tag string) string {{", self.returns()));
-        o.indent();
-        o.line("b := make([]byte, 0, 256)");
-        o.line("b = append(b, '{')");
-        o.line("if tag != \"\" {");
-        o.line("\tb = append(b, `\"tag\":`...)");
-        o.line("\tb = appendJSONString(b, tag)");
-        o.line("\tb = append(b, ',')");
-        o.line("}");
-        let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        for line in [
-            "for i, f := range trace {",
-            "\tif i > 0 {",
-            "\t\tb = append(b, ',')",
-            "\t}",
-            "\tb = append(b, `{\"table\":`...)",
-            "\tb = appendJSONString(b, f.Table)",
-            "\tb = append(b, `,\"row\":`...)",
-            "\tb = appendInt(b, int64(f.Row))",
-            "\tb = append(b, '}')",
-            "}",
-            "b = append(b, \"]}\"...)",
-            "return string(b)",
-        ] {
-            o.line(line);
-        }
         o.dedent();
         o.line("}");
         o.blank();

@@ -8,7 +8,7 @@
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal, Switch};
+use super::stmt::{self, Blocks, Record, Refusal, Switch};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Unit};
@@ -25,6 +25,13 @@ const MARK: &str = "    // rulec:";
 /// Java's types: `long` for every number and day, boxed when optional.
 const TYPES: Types =
     Types { boxed: &[("boolean", "Boolean"), ("long", "Long")], ..Types::plain("boolean", "String", "long", "@") };
+
+/// The record function around its pieces: the runtime's `recordOpen` and `recordClose`.
+const RECORD: Record = Record {
+    doc: "/**\n * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty\n * or null tag is left out.\n */",
+    open: "StringBuilder {s} = recordOpen({tag});",
+    close: "return recordClose({s}, {trace});",
+};
 
 pub struct Java;
 
@@ -267,7 +274,9 @@ impl Jv<'_> {
         o.line("}");
         o.blank();
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature =
+            format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
+        stmt::record_function(plan, &mut Body { j: self, o: &mut o }, &RECORD, &signature);
         self.helpers(&mut o);
         let mut text = o.finish();
         while text.ends_with("\n\n") {
@@ -434,33 +443,6 @@ impl Jv<'_> {
         walk::table(t, &mut body);
         let o = body.o;
         o.line(format!("return {};", n.vars[result]));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        let n = self.n;
-        o.line("/**");
-        o.line(" * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty");
-        o.line(" * or null tag is left out.");
-        o.line(" */");
-        o.line(format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail())));
-        o.indent();
-        let (s, tag, trace) = (n.local("s"), n.local("tag"), n.local("trace"));
-        o.line(format!("StringBuilder {s} = new StringBuilder(256);"));
-        o.line(format!("{s}.append('{{');"));
-        o.line(format!("if ({tag} != null && !{tag}.isEmpty()) {{"));
-        o.line(format!("    {s}.append(\"\\\"tag\\\":\");"));
-        o.line(format!("    appendJson({s}, {tag});"));
-        o.line(format!("    {s}.append(',');"));
-        o.line("}");
-        let mut body = Body { j: self, o };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        o.line(format!("appendTrace({s}, {trace});"));
-        o.line(format!("{s}.append(\"]}}\");"));
-        o.line(format!("return {s}.toString();"));
         o.dedent();
         o.line("}");
         o.blank();

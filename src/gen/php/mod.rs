@@ -7,7 +7,7 @@
 use super::plan::{BoundaryTy, Expr, InputDoor, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Unit};
@@ -22,6 +22,13 @@ const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
 const TYPES: Types = Types::plain("bool", "string", "int", "?@");
+
+/// The record function around its pieces: the runtime's `_record_open` and `_record_close`.
+const RECORD: Record = Record {
+    doc: "/**\n * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or\n * null tag is left out.\n *\n * @param list<Fired> {trace}\n */",
+    open: "{s} = _record_open({tag});",
+    close: "return _record_close({s}, {trace});",
+};
 
 pub struct Php;
 
@@ -134,10 +141,7 @@ impl Ph<'_> {
     }
 
     fn fired(&self) -> String {
-        let rows = self.local("rows");
-        let f: Vec<String> =
-            self.plan.tables().map(|t| format!("new Fired({}, {rows}[{}])", php_str(&t.name), t.slot)).collect();
-        format!("[{}]", f.join(", "))
+        sig::fired(self.plan, &self.local("rows"), "[@]", |table, row| format!("new Fired({}, {row})", php_str(table)))
     }
 
     fn module(&self) -> String {
@@ -153,12 +157,7 @@ impl Ph<'_> {
         o.blank();
         o.line(format!("namespace {};", n.module));
         o.blank();
-        for (u, name) in plan.units.iter().zip(&n.units) {
-            o.line(format!("// {name}: {} (an int of its unit)", comment(&u.what)));
-        }
-        if !plan.units.is_empty() {
-            o.blank();
-        }
+        sig::unit_comments(&mut o, plan, n, "//", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
             o.line(format!(
                 "/** enum {}: the backing value is the name the wire and the records carry. */",
@@ -204,49 +203,51 @@ impl Ph<'_> {
             o.blank();
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature =
+            format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
+        stmt::record_function(plan, &mut Body { p: self, o: &mut o }, &RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
         o.finish()
+    }
+
+    /// The head of a function answering the outputs and a list of `second` (the rows that
+    /// matched), `about` its sentence.
+    fn pair_head(&self, o: &mut Code, name: &str, about: &str, second: &str) {
+        let tag = format!("@return array{{0: {}, 1: list<{second}>}}", self.returns());
+        head(o, &[about], &[tag], &format!("function {name}({}): array", self.params()));
     }
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
         let (params, args, ret) = (self.params(), self.arg_vars(), self.returns());
-        o.line("/**");
-        o.line(format!(" * {}", comment(&sig::about(plan)).replace("*/", "* /")));
-        o.line(" *");
-        for &v in &plan.inputs {
-            let var = plan.var(v);
-            o.line(format!(" * @param {} ${} {}", self.ty(v), n.vars[v], comment(&var.what).replace("*/", "* /")));
-        }
-        o.line(" * @throws RuleInputError when the call is outside the declared domain (fix the call site)");
-        o.line(" * @throws RuleContradictionError when two rows the checker could not prove apart both matched");
-        o.line(" */");
-        o.line(format!("function {}({params}): {ret}", n.function));
-        o.line("{");
+        let mut tags: Vec<String> = plan
+            .inputs
+            .iter()
+            .map(|&v| {
+                format!("@param {} ${} {}", self.ty(v), n.vars[v], comment(&plan.var(v).what).replace("*/", "* /"))
+            })
+            .collect();
+        tags.push("@throws RuleInputError when the call is outside the declared domain (fix the call site)".into());
+        tags.push("@throws RuleContradictionError when two rows the checker could not prove apart both matched".into());
+        let about = comment(&sig::about(plan)).replace("*/", "* /");
+        head(o, &[&about], &tags, &format!("function {}({params}): {ret}", n.function));
         o.line(format!("    return {}({args})[0];", n.core));
         o.line("}");
         o.blank();
-        o.line("/**");
-        o.line(" * The same call, with the rows that matched: one per table, in evaluation order.");
-        o.line(" *");
-        o.line(format!(" * @return array{{0: {ret}, 1: list<Fired>}}"));
-        o.line(" */");
-        o.line(format!("function {}({params}): array", n.traced));
-        o.line("{");
+        let about = "The same call, with the rows that matched: one per table, in evaluation order.";
+        self.pair_head(o, &n.traced, about, "Fired");
         let l = |b| self.local(b);
         let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
         o.line(format!("    [{out}, {rows}] = {}({args});", n.core));
         o.line(format!("    return [{out}, {}];", self.fired()));
         o.line("}");
         o.blank();
-        o.line("/**");
-        o.line(" * One call in the wire form (formats.md), the object json_decode gives (or an array keyed");
-        o.line(" * by the inputs' declared names): the door's checks in the reference's order, then the");
-        o.line(" * rule; the record line.");
-        o.line(" */");
-        o.line(format!("function {}(mixed {call}, ?string {tag} = ''): string", n.wire));
-        o.line("{");
+        let about = [
+            "One call in the wire form (formats.md), the object json_decode gives (or an array keyed",
+            "by the inputs' declared names): the door's checks in the reference's order, then the",
+            "rule; the record line.",
+        ];
+        head(o, &about, &[], &format!("function {}(mixed {call}, ?string {tag} = ''): string", n.wire));
         o.indent();
         o.line(format!("if ({call} instanceof \\stdClass) {{"));
         o.line(format!("    {call} = \\get_object_vars({call});"));
@@ -261,13 +262,8 @@ impl Ph<'_> {
         o.dedent();
         o.line("}");
         o.blank();
-        o.line("/**");
-        o.line(" * The rule's branches, written once: the outputs, and the row each table matched.");
-        o.line(" *");
-        o.line(format!(" * @return array{{0: {ret}, 1: list<int>}}"));
-        o.line(" */");
-        o.line(format!("function {}({params}): array", n.core));
-        o.line("{");
+        let about = "The rule's branches, written once: the outputs, and the row each table matched.";
+        self.pair_head(o, &n.core, about, "int");
         o.indent();
         o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { p: self, o };
@@ -283,36 +279,6 @@ impl Ph<'_> {
         };
         let slots: Vec<String> = n.slots.iter().map(|s| format!("${s}")).collect();
         o.line(format!("return [{answer}, [{}]];", slots.join(", ")));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        let n = self.n;
-        o.line("/**");
-        o.line(" * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or");
-        o.line(" * null tag is left out.");
-        o.line(" *");
-        o.line(format!(" * @param list<Fired> {}", self.local("trace")));
-        o.line(" */");
-        o.line(format!("function {}({}): string", n.record, sig::then(&self.params(), &self.record_params())));
-        o.line("{");
-        o.indent();
-        let l = |b| self.local(b);
-        let (s, tag, trace, rows, f) = (l("s"), l("tag"), l("trace"), l("rows"), l("f"));
-        o.line(format!("{s} = '{{';"));
-        o.line(format!("if ({tag} !== null && {tag} !== '') {{"));
-        o.line(format!("    {s} .= '\"tag\":' . _json_str({tag}) . ',';"));
-        o.line("}");
-        let mut body = Body { p: self, o };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        o.line(format!("{rows} = [];"));
-        o.line(format!("foreach ({trace} as {f}) {{"));
-        o.line(format!("    {rows}[] = '{{\"table\":' . _json_str({f}->table) . ',\"row\":' . {f}->row . '}}';"));
-        o.line("}");
-        o.line(format!("return {s} . \\implode(',', {rows}) . ']}}';"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -423,6 +389,24 @@ impl Hooks for Body<'_, '_> {
             self.o.line(format!("{s} .= {one};"));
         }
     }
+}
+
+/// A function's head: its PHPDoc (the sentences, then the tags after a blank line where
+/// there are any), its signature and the brace.
+fn head(o: &mut Code, about: &[&str], tags: &[String], signature: &str) {
+    o.line("/**");
+    for line in about {
+        o.line(format!(" * {line}"));
+    }
+    if !tags.is_empty() {
+        o.line(" *");
+        for tag in tags {
+            o.line(format!(" * {tag}"));
+        }
+    }
+    o.line(" */");
+    o.line(signature);
+    o.line("{");
 }
 
 /// The runner of the helpers' unit vectors: every helper a file may carry.

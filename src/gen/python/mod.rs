@@ -10,7 +10,7 @@ pub mod shared;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Unit};
@@ -26,6 +26,14 @@ const MARK: &str = "# rulec:";
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
+
+/// The record function around its pieces: the runtime's `_record_open` and `_record_close`.
+/// The docstring is the body's first line.
+const RECORD: Record = Record {
+    doc: "",
+    open: "\"\"\"One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.\"\"\"\n{_s} = _record_open({tag})",
+    close: "return _record_close({_s}, {trace})",
+};
 
 pub struct Python;
 
@@ -230,7 +238,9 @@ impl Py<'_> {
             o.blank();
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
+        stmt::record_function(plan, &mut Body { py: self, o: &mut o }, &RECORD, &signature);
+        o.blank();
         self.helpers(&mut o);
         o.finish()
     }
@@ -300,9 +310,8 @@ impl Py<'_> {
         let l = |b| n.local(b);
         let (out, rows) = (l("_out"), l("_rows"));
         o.line(format!("{out}, {rows} = {}({args})", n.core));
-        let fired: Vec<String> =
-            tables.iter().enumerate().map(|(k, t)| format!("Fired({}, {rows}[{k}])", py_str(&t.name))).collect();
-        o.line(format!("return {out}, [{}]", fired.join(", ")));
+        let fired = sig::fired(plan, rows, "[@]", |table, row| format!("Fired({}, {row})", py_str(table)));
+        o.line(format!("return {out}, {fired}"));
         o.dedent();
         o.blank();
         o.blank();
@@ -317,7 +326,7 @@ impl Py<'_> {
         walk::wire(plan, &mut body);
         let o = body.o;
         o.line(format!("{out}, {rows} = {}({args})", n.core));
-        let record_args = format!("{out}, [{}], {}", fired.join(", "), l("tag"));
+        let record_args = format!("{out}, {fired}, {}", l("tag"));
         o.line(format!("return {}({})", n.record, sig::then(&args, &record_args)));
         o.dedent();
         o.blank();
@@ -343,29 +352,6 @@ impl Py<'_> {
             _ => format!("({})", n.slots.join(", ")),
         };
         o.line(format!("return {out}, {rows}"));
-        o.dedent();
-        o.blank();
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        o.line(format!("def {}({}) -> str:", self.n.record, self.record_params()));
-        o.indent();
-        o.line("\"\"\"One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.\"\"\"");
-        let l = |b| self.n.local(b);
-        let (s, tag) = (l("_s"), l("tag"));
-        o.line(format!("{s}: list[str] = [\"{{\"]"));
-        o.line(format!("if {tag} != \"\":"));
-        o.line(format!("    {s}.append('\"tag\":' + _json_str({tag}) + \",\")"));
-        let mut body = Body { py: self, o };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        let (f, trace) = (l("_f"), l("trace"));
-        o.line(format!(
-            "{s}.append(\",\".join('{{\"table\":' + _json_str({f}.table) + ',\"row\":' + _str(_int({f}.row)) + \"}}\" for {f} in {trace}))",
-        ));
-        o.line(format!("{s}.append(\"]}}\")"));
-        o.line(format!("return \"\".join({s})"));
         o.dedent();
         o.blank();
         o.blank();

@@ -8,7 +8,7 @@
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Unit};
@@ -25,6 +25,13 @@ const PROLOG: &str = "# frozen_string_literal: true\n\n";
 /// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
 /// enum the alias of the union of its values.
 const TYPES: Types = Types { enum_type: Some(enum_alias), ..Types::plain("bool", "String", "Integer", "@?") };
+
+/// The record function around its pieces: the runtime's `_record_open` and `_record_close`.
+const RECORD: Record = Record {
+    doc: "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+    open: "{s} = _record_open({tag})",
+    close: "_record_close({s}, {trace})",
+};
 
 /// The RBS type alias of an enum: the union of its values.
 fn enum_alias(name: &str) -> String {
@@ -154,12 +161,7 @@ impl Rb<'_> {
         o.blank();
         o.line(format!("module {}", n.module));
         o.indent();
-        for (u, name) in plan.units.iter().zip(&n.units) {
-            o.line(format!("# {name}: {} (an Integer of its unit)", comment(&u.what)));
-        }
-        if !plan.units.is_empty() {
-            o.blank();
-        }
+        sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
             o.line(format!(
                 "# enum {}: each member is the value's name as the wire and the records write it.",
@@ -191,7 +193,8 @@ impl Rb<'_> {
             o.blank();
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
+        stmt::record_function(plan, &mut Body { r: self, o: &mut o }, &RECORD, &signature);
         let helpers = sig::taken(plan, MODULE, MARK, &[]);
         sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
@@ -212,10 +215,7 @@ impl Rb<'_> {
     }
 
     fn fired(&self) -> String {
-        let rows = self.n.local("_rows");
-        let f: Vec<String> =
-            self.plan.tables().map(|t| format!("Fired.new({}, {rows}[{}])", rb_str(&t.name), t.slot)).collect();
-        format!("[{}]", f.join(", "))
+        sig::fired(self.plan, self.n.local("_rows"), "[@]", |table, row| format!("Fired.new({}, {row})", rb_str(table)))
     }
 
     fn functions(&self, o: &mut Code) {
@@ -265,28 +265,6 @@ impl Rb<'_> {
             outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
         };
         o.line(format!("[{answer}, [{}]]", n.slots.join(", ")));
-        o.dedent();
-        o.line("end");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        let n = self.n;
-        let (s, trace, tag) = (n.local("s"), n.local("trace"), n.local("tag"));
-        o.line(
-            "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
-        );
-        o.line(format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params())));
-        o.indent();
-        o.line(format!("{s} = +\"{{\""));
-        o.line(format!("{s} << \"\\\"tag\\\":\" << _json_str({tag}) << \",\" unless {tag}.nil? || {tag}.empty?"));
-        let mut body = Body { r: self, o };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        o.line(format!(
-            "{s} << {trace}.map {{ |f| \"{{\\\"table\\\":#{{_json_str(f.table)}},\\\"row\\\":#{{f.row}}}}\" }}.join(\",\")"
-        ));
-        o.line(format!("{s} << \"]}}\""));
         o.dedent();
         o.line("end");
         o.blank();

@@ -12,7 +12,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Pass, Runner, Unit};
@@ -35,6 +35,13 @@ const TYPES: Types = Types {
     units: true,
     date: Some("Date"),
     ..Types::plain("bool", "&str", "i64", "Option<@>")
+};
+
+/// The record function around its pieces: the runtime's `record_open` and `record_close`.
+const RECORD: Record = Record {
+    doc: "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+    open: "let mut {json} = record_open({tag});",
+    close: "record_close({json}, {trace})",
 };
 
 pub struct Rust;
@@ -347,6 +354,13 @@ impl Rs<'_> {
     /// The lints a function's shape may meet in the crate that includes the module: `params`
     /// parameters, the inputs among them when `inputs`.
     fn allow(&self, o: &mut Code, inputs: bool, params: usize) {
+        if let Some(line) = self.lints(inputs, params) {
+            o.line(line);
+        }
+    }
+
+    /// The `#[allow(…)]` line of a function, where it needs one (see [`Self::allow`]).
+    fn lints(&self, inputs: bool, params: usize) -> Option<String> {
         let mut lints = Vec::new();
         if !self.snake() {
             lints.push("non_snake_case");
@@ -357,9 +371,7 @@ impl Rs<'_> {
         if self.underscored() && inputs {
             lints.push("clippy::duplicate_underscore_argument");
         }
-        if !lints.is_empty() {
-            o.line(format!("#[allow({})]", lints.join(", ")));
-        }
+        (!lints.is_empty()).then(|| format!("#[allow({})]", lints.join(", ")))
     }
 
     fn module(&self) -> String {
@@ -398,7 +410,9 @@ impl Rs<'_> {
         }
         self.sections(&mut o, &["wire_type"]);
         self.functions(&mut o);
-        self.record(&mut o);
+        let lints = self.lints(true, plan.inputs.len() + 3).map(|l| l + "\n").unwrap_or_default();
+        let signature = format!("{lints}#[must_use]\n{} {{", self.record_signature());
+        stmt::record_function(plan, &mut Body { rs: self, o: &mut o }, &RECORD, &signature);
         self.wire_door(&mut o);
         self.core(&mut o);
         self.helpers(&mut o);
@@ -502,52 +516,9 @@ impl Rs<'_> {
         let tables: Vec<&TablePlan> = plan.tables().collect();
         let rows = if tables.is_empty() { "_" } else { self.l("rows") };
         o.line(format!("let ({out}, {rows}) = {}({args})?;", n.core));
-        let fired: Vec<String> = tables
-            .iter()
-            .enumerate()
-            .map(|(k, t)| format!("Fired {{ table: {}, row: {rows}[{k}] }}", rs_str(&t.name)))
-            .collect();
-        o.line(format!("Ok(({out}, [{}]))", fired.join(", ")));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    /// The values of the record line, built from `plan.record`.
-    fn record(&self, o: &mut Code) {
-        o.line(
-            "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
-        );
-        self.allow(o, true, self.plan.inputs.len() + 3);
-        o.line("#[must_use]");
-        o.line(format!("{} {{", self.record_signature()));
-        o.indent();
-        let (json, tag, trace) = (self.l("json"), self.l("tag"), self.l("trace"));
-        o.line(format!("let mut {json} = String::with_capacity(256);"));
-        o.line(format!("{json}.push('{{');"));
-        o.line(format!("if !{tag}.is_empty() {{"));
-        o.line(format!("    {json}.push_str(\"\\\"tag\\\":\");"));
-        o.line(format!("    push_json_str(&mut {json}, {tag});"));
-        o.line(format!("    {json}.push(',');"));
-        o.line("}");
-        let mut body = Body { rs: self, o };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        // `i` and `f` are the loop's own: it reads nothing of the rule's.
-        o.line(format!("for (i, f) in {trace}.iter().enumerate() {{"));
-        o.indent();
-        o.line("if i > 0 {");
-        o.line(format!("    {json}.push(',');"));
-        o.line("}");
-        o.line(format!("{json}.push_str(\"{{\\\"table\\\":\");"));
-        o.line(format!("push_json_str(&mut {json}, f.table);"));
-        o.line(format!("{json}.push_str(\",\\\"row\\\":\");"));
-        o.line(format!("{json}.push_str(&f.row.to_string());"));
-        o.line(format!("{json}.push('}}');"));
-        o.dedent();
-        o.line("}");
-        o.line(format!("{json}.push_str(\"]}}\");"));
-        o.line(json);
+        let fired =
+            sig::fired(plan, rows, "[@]", |table, row| format!("Fired {{ table: {}, row: {row} }}", rs_str(table)));
+        o.line(format!("Ok(({out}, {fired}))"));
         o.dedent();
         o.line("}");
         o.blank();

@@ -7,7 +7,7 @@
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Unit};
@@ -22,6 +22,13 @@ const MARK: &str = "// rulec:";
 
 /// Swift's types: Int64 for every number and day, a unit its struct.
 const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int64", "@?") };
+
+/// The record function around its pieces: the runtime's `recordOpen` and `recordClose`.
+const RECORD: Record = Record {
+    doc: "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
+    open: "var {s} = recordOpen({tag})",
+    close: "return recordClose({s}, {trace})",
+};
 
 pub struct Swift;
 
@@ -145,12 +152,9 @@ impl Sw<'_> {
     }
 
     fn fired(&self) -> String {
-        let f: Vec<String> = self
-            .plan
-            .tables()
-            .map(|t| format!("Fired(table: {}, row: {}[{}])", lit(&t.name), self.n.local("rows"), t.slot))
-            .collect();
-        format!("[{}]", f.join(", "))
+        sig::fired(self.plan, self.n.local("rows"), "[@]", |table, row| {
+            format!("Fired(table: {}, row: {row})", lit(table))
+        })
     }
 
     fn module(&self) -> String {
@@ -210,7 +214,9 @@ impl Sw<'_> {
             o.blank();
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature =
+            format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
+        stmt::record_function(plan, &mut Body { s: self, o: &mut o }, &RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
         o.finish()
     }
@@ -283,28 +289,6 @@ impl Sw<'_> {
             ),
         };
         o.line(format!("return ({answer}, {rows})"));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        let n = self.n;
-        o.line(
-            "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
-        );
-        o.line(format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params())));
-        o.indent();
-        let (s, trace, tag) = (n.local("s"), n.local("trace"), n.local("tag"));
-        o.line(format!("var {s} = \"{{\""));
-        o.line(format!("if !{tag}.isEmpty {{"));
-        o.line(format!("    {s} += \"\\\"tag\\\":\" + jsonString({tag}) + \",\""));
-        o.line("}");
-        let mut body = Body { s: self, o };
-        walk::record(self.plan, &mut body);
-        let o = body.o;
-        o.line(format!("{s} += {trace}.map {{ \"{{\\\"table\\\":\" + jsonString($0.table) + \",\\\"row\\\":\" + String($0.row) + \"}}\" }}.joined(separator: \",\")"));
-        o.line(format!("return {s} + \"]}}\""));
         o.dedent();
         o.line("}");
         o.blank();

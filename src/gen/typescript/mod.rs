@@ -15,7 +15,7 @@ pub use strip::{strip_types, tokens, Tok, Token};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Unit};
@@ -35,6 +35,13 @@ const TS_TYPES: Types =
 
 /// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
 const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
+
+/// The record function around its pieces: the runtime's `_recordOpen` and `_recordClose`.
+const RECORD: Record = Record {
+    doc: "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */",
+    open: "let {s} = _recordOpen({tag});",
+    close: "return _recordClose({s}, {trace});",
+};
 
 /// The flags every `tsc` run over generated TypeScript takes (the build and the lint):
 /// strict, erasable syntax only (TypeScript 5.8 and later), ES2022 without the DOM.
@@ -283,7 +290,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.blank();
         }
         self.functions(&mut o);
-        self.record(&mut o);
+        let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
+        stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, &RECORD, &signature);
         self.helpers(&mut o);
         o.finish()
     }
@@ -418,23 +426,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let out = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
         o.line(format!("return [{out}{slots}];"));
-        o.dedent();
-        o.line("}");
-        o.blank();
-    }
-
-    fn record(&self, o: &mut Code) {
-        o.line("/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */");
-        o.line(format!("export function {}({}): string {{", self.n.record, self.record_params()));
-        o.indent();
-        let (s, tag, trace) = (self.l("s"), self.l("tag"), self.l("trace"));
-        o.line(format!(
-            "let {s} = typeof {tag} === \"string\" && {tag} !== \"\" ? \"{{\\\"tag\\\":\" + _jsonStr({tag}) + \",\" : \"{{\";",
-        ));
-        let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
-        walk::record(self.plan, &mut body);
-        let rest = js_str(&body.pending);
-        o.line(format!("return {s} + {rest} + _traceJson({trace}) + \"]}}\";"));
         o.dedent();
         o.line("}");
         o.blank();
@@ -674,6 +665,13 @@ impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
         let value = if var.optional { format!("({x} == null ? \"null\" : {one})") } else { one };
         let text = js_str(&std::mem::take(&mut self.pending));
         self.o.line(format!("{} += {text} + {value};", self.ts.l("s")));
+    }
+
+    fn record_end(&mut self) {
+        if !self.pending.is_empty() {
+            let text = js_str(&std::mem::take(&mut self.pending));
+            self.o.line(format!("{} += {text};", self.ts.l("s")));
+        }
     }
 }
 

@@ -201,9 +201,7 @@ def _member_discount_rows(tier: Tier, channel: Channel, subtotal: JPYInclTax, co
 
 def member_discount_record(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None, out: Output, trace: _Trace, tag: str = "") -> str:
     """One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out."""
-    _s: list[str] = ["{"]
-    if tag != "":
-        _s.append('"tag":' + _json_str(tag) + ",")
+    _s = _record_open(tag)
     _s.append('"in":{"tier":')
     _s.append(_json_str(tier.value))
     _s.append(',"channel":')
@@ -219,9 +217,7 @@ def member_discount_record(tier: Tier, channel: Channel, subtotal: JPYInclTax, c
     _s.append(',"note":')
     _s.append("null" if out.note is None else _json_str(out.note))
     _s.append('},"trace":[')
-    _s.append(",".join('{"table":' + _json_str(_f.table) + ',"row":' + _str(_int(_f.row)) + "}" for _f in trace))
-    _s.append("]}")
-    return "".join(_s)
+    return _record_close(_s, trace)
 
 
 def _refuse(x: object, missing: str, kind: str) -> NoReturn:
@@ -294,6 +290,20 @@ def _json_str(text: str) -> str:
             out.append(f"\\u{ord(c):04x}")
     out.append('"')
     return "".join(out)
+
+
+def _record_open(tag: str) -> list[str]:
+    """A fixtures record begun: its brace, and the tag when there is one (an empty tag is none)."""
+    if tag != "":
+        return ["{", '"tag":' + _json_str(tag) + ","]
+    return ["{"]
+
+
+def _record_close(s: list[str], trace: _Trace) -> str:
+    """A fixtures record ended: the rows that matched as the records write them, then its brackets."""
+    s.append(",".join('{"table":' + _json_str(f.table) + ',"row":' + _str(_int(f.row)) + "}" for f in trace))
+    s.append("]}")
+    return "".join(s)
 
 
 def _div_round_half_even(n: int, d: int) -> int:

@@ -174,9 +174,7 @@ def _single_coupon_rows(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponK
 
 def single_coupon_record(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool, out: Output, trace: _Trace, tag: str = "") -> str:
     """One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out."""
-    _s: list[str] = ["{"]
-    if tag != "":
-        _s.append('"tag":' + _json_str(tag) + ",")
+    _s = _record_open(tag)
     _s.append('"in":{"subtotal":')
     _s.append(_str(_int(subtotal)))
     _s.append(',"applied":')
@@ -194,9 +192,7 @@ def single_coupon_record(subtotal: JPYInclTax, applied: JPYInclTax, kind: Coupon
     _s.append(',"raw":')
     _s.append(_str(_int(out.raw)))
     _s.append('},"trace":[')
-    _s.append(",".join('{"table":' + _json_str(_f.table) + ',"row":' + _str(_int(_f.row)) + "}" for _f in trace))
-    _s.append("]}")
-    return "".join(_s)
+    return _record_close(_s, trace)
 
 
 def _refuse(x: object, missing: str, kind: str) -> NoReturn:
@@ -269,6 +265,20 @@ def _json_str(text: str) -> str:
             out.append(f"\\u{ord(c):04x}")
     out.append('"')
     return "".join(out)
+
+
+def _record_open(tag: str) -> list[str]:
+    """A fixtures record begun: its brace, and the tag when there is one (an empty tag is none)."""
+    if tag != "":
+        return ["{", '"tag":' + _json_str(tag) + ","]
+    return ["{"]
+
+
+def _record_close(s: list[str], trace: _Trace) -> str:
+    """A fixtures record ended: the rows that matched as the records write them, then its brackets."""
+    s.append(",".join('{"table":' + _json_str(f.table) + ',"row":' + _str(_int(f.row)) + "}" for f in trace))
+    s.append("]}")
+    return "".join(s)
 
 
 def _div_round_floor(n: int, d: int) -> int:

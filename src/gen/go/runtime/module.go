@@ -108,6 +108,37 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// rulec: record
+// recordOpen begins a fixtures record: its brace, and the tag when there is one (an empty
+// tag is none).
+func recordOpen(tag string) []byte {
+	b := make([]byte, 0, 256)
+	b = append(b, '{')
+	if tag != "" {
+		b = append(b, `"tag":`...)
+		b = appendJSONString(b, tag)
+		b = append(b, ',')
+	}
+	return b
+}
+
+// recordClose ends a fixtures record: the rows that matched as the records write them, then
+// its brackets.
+func recordClose(b []byte, trace []Fired) string {
+	for i, f := range trace {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"table":`...)
+		b = appendJSONString(b, f.Table)
+		b = append(b, `,"row":`...)
+		b = appendInt(b, int64(f.Row))
+		b = append(b, '}')
+	}
+	b = append(b, "]}"...)
+	return string(b)
+}
+
 // rulec: append_bool
 // appendBool appends true or false.
 func appendBool(b []byte, x bool) []byte {

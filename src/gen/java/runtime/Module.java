@@ -86,8 +86,21 @@ final class Module {
 
     private static final String HEX = "0123456789abcdef";
 
-    /** Append the rows that matched as the records write them. */
-    private static void appendTrace(StringBuilder s, List<Fired> trace) {
+    // rulec: record
+    /** A fixtures record begun: its brace, and the tag when there is one (empty or null is none). */
+    private static StringBuilder recordOpen(String tag) {
+        StringBuilder s = new StringBuilder(256);
+        s.append('{');
+        if (tag != null && !tag.isEmpty()) {
+            s.append("\"tag\":");
+            appendJson(s, tag);
+            s.append(',');
+        }
+        return s;
+    }
+
+    /** A fixtures record ended: the rows that matched as the records write them, then its brackets. */
+    private static String recordClose(StringBuilder s, List<Fired> trace) {
         for (int i = 0; i < trace.size(); i++) {
             if (i > 0) {
                 s.append(',');
@@ -96,6 +109,7 @@ final class Module {
             appendJson(s, trace.get(i).table());
             s.append(",\"row\":").append(trace.get(i).row()).append('}');
         }
+        return s.append("]}").toString();
     }
 
     // rulec: date_str

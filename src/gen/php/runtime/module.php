@@ -158,6 +158,27 @@ function _json_str(string $text): string
     return $out . '"';
 }
 
+// rulec: record
+/** A fixtures record begun: its brace, and the tag when there is one (an empty or null tag is none). */
+function _record_open(?string $tag): string
+{
+    return $tag === null || $tag === '' ? '{' : '{"tag":' . _json_str($tag) . ',';
+}
+
+/**
+ * A fixtures record ended: the rows that matched as the records write them, then its brackets.
+ *
+ * @param list<Fired> $trace
+ */
+function _record_close(string $s, array $trace): string
+{
+    $rows = [];
+    foreach ($trace as $f) {
+        $rows[] = '{"table":' . _json_str($f->table) . ',"row":' . $f->row . '}';
+    }
+    return $s . \implode(',', $rows) . ']}';
+}
+
 // rulec: date_str
 /** A day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON. */
 function _date_str(int $days): string

@@ -178,6 +178,21 @@ def _json_str(text: str) -> str:
     out.append('"')
     return "".join(out)
 
+# rulec: record
+def _record_open(tag: str) -> list[str]:
+    """A fixtures record begun: its brace, and the tag when there is one (an empty tag is none)."""
+    if tag != "":
+        return ["{", '"tag":' + _json_str(tag) + ","]
+    return ["{"]
+
+
+def _record_close(s: list[str], trace: _Trace) -> str:
+    """A fixtures record ended: the rows that matched as the records write them, then its brackets."""
+    s.append(",".join('{"table":' + _json_str(f.table) + ',"row":' + _str(_int(f.row)) + "}" for f in trace))
+    s.append("]}")
+    return "".join(s)
+
+
 # rulec: date_str
 def _date_str(days: int) -> str:
     """A day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON; // here divides

@@ -158,6 +158,19 @@ module Module
     out << '"'
   end
 
+  # rulec: record
+  # A fixtures record begun: its brace, and the tag when there is one (an empty or nil tag is none).
+  def self._record_open(tag)
+    s = +"{"
+    s << "\"tag\":" << _json_str(tag) << "," unless tag.nil? || tag.empty?
+    s
+  end
+
+  # A fixtures record ended: the rows that matched as the records write them, then its brackets.
+  def self._record_close(s, trace)
+    s << trace.map { |f| "{\"table\":#{_json_str(f.table)},\"row\":#{f.row}}" }.join(",") << "]}"
+  end
+
   # rulec: date_str
   # A day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON.
   def self._date_str(days)

@@ -236,6 +236,35 @@ fn push_json_str(s: &mut String, text: &str) {
     s.push('"');
 }
 
+// rulec: record
+/// A fixtures record begun: its brace, and the tag when there is one (an empty tag is none).
+fn record_open(tag: &str) -> String {
+    let mut json = String::with_capacity(256);
+    json.push('{');
+    if !tag.is_empty() {
+        json.push_str("\"tag\":");
+        push_json_str(&mut json, tag);
+        json.push(',');
+    }
+    json
+}
+
+/// A fixtures record ended: the rows that matched as the records write them, then its brackets.
+fn record_close(mut json: String, trace: &[Fired]) -> String {
+    for (i, f) in trace.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str("{\"table\":");
+        push_json_str(&mut json, f.table);
+        json.push_str(",\"row\":");
+        json.push_str(&f.row.to_string());
+        json.push('}');
+    }
+    json.push_str("]}");
+    json
+}
+
 // rulec: date_str
 /// Append a day number as "YYYY-MM-DD" (proleptic Gregorian), quoted for JSON.
 fn push_date(s: &mut String, days: i64) {

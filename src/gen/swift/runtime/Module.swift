@@ -197,6 +197,18 @@ func jsonString(_ text: String) -> String {
     return out + "\""
 }
 
+// rulec: record
+/// A fixtures record begun: its brace, and the tag when there is one (an empty tag is none).
+func recordOpen(_ tag: String) -> String {
+    return tag.isEmpty ? "{" : "{\"tag\":" + jsonString(tag) + ","
+}
+
+/// A fixtures record ended: the rows that matched as the records write them, then its brackets.
+func recordClose(_ s: String, _ trace: [Fired]) -> String {
+    let rows = trace.map { "{\"table\":" + jsonString($0.table) + ",\"row\":" + String($0.row) + "}" }
+    return s + rows.joined(separator: ",") + "]}"
+}
+
 // rulec: days
 /// The day number of exactly "YYYY-MM-DD", when the calendar has that day.
 func days(_ s: String) -> Int64? {

@@ -15,7 +15,7 @@
 export function rulec_wire(call: unknown, tag: string = ""): string {
   const c = _object(call, "the input is not an object");
   _unknownKeys(c, [], " is not an input");
-  return _jsonStr(tag) + _traceJson([]);
+  return _recordClose(_recordOpen(tag), []);
 }
 
 // rulec: errors
@@ -223,13 +223,18 @@ function _wireMember<E extends Readonly<Record<string, string>>>(e: E, x: unknow
 }
 
 // rulec: record
-/** The trace as the record writes it, without its brackets. */
-function _traceJson(trace: readonly Fired[]): string {
-  let s = "";
+/** A fixtures record begun: its brace, and the tag when there is one (an empty tag, or none, is none). */
+function _recordOpen(tag: string): string {
+  return typeof tag === "string" && tag !== "" ? "{\"tag\":" + _jsonStr(tag) + "," : "{";
+}
+
+/** A fixtures record ended: the rows that matched as the records write them, then its brackets. */
+function _recordClose(s: string, trace: readonly Fired[]): string {
+  let rows = "";
   for (const f of trace) {
-    s += (s === "" ? "" : ",") + "{\"table\":" + _jsonStr(f.table) + ",\"row\":" + String(f.row) + "}";
+    rows += (rows === "" ? "" : ",") + "{\"table\":" + _jsonStr(f.table) + ",\"row\":" + String(f.row) + "}";
   }
-  return s;
+  return s + rows + "]}";
 }
 
 // rulec: json_str

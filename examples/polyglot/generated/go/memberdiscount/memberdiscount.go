@@ -324,13 +324,7 @@ func decide(in Input) (Output, [2]int, error) {
 // MemberDiscountRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
 // empty tag is left out.
 func MemberDiscountRecord(in Input, out Output, trace []Fired, tag string) string {
-	b := make([]byte, 0, 256)
-	b = append(b, '{')
-	if tag != "" {
-		b = append(b, `"tag":`...)
-		b = appendJSONString(b, tag)
-		b = append(b, ',')
-	}
+	b := recordOpen(tag)
 	b = append(b, `"in":{"tier":`...)
 	b = appendJSONString(b, in.Tier.String())
 	b = append(b, `,"channel":`...)
@@ -354,18 +348,7 @@ func MemberDiscountRecord(in Input, out Output, trace []Fired, tag string) strin
 		b = append(b, "null"...)
 	}
 	b = append(b, `},"trace":[`...)
-	for i, f := range trace {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"table":`...)
-		b = appendJSONString(b, f.Table)
-		b = append(b, `,"row":`...)
-		b = appendInt(b, int64(f.Row))
-		b = append(b, '}')
-	}
-	b = append(b, "]}"...)
-	return string(b)
+	return recordClose(b, trace)
 }
 
 // appendInt appends n in decimal.
@@ -417,6 +400,36 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// recordOpen begins a fixtures record: its brace, and the tag when there is one (an empty
+// tag is none).
+func recordOpen(tag string) []byte {
+	b := make([]byte, 0, 256)
+	b = append(b, '{')
+	if tag != "" {
+		b = append(b, `"tag":`...)
+		b = appendJSONString(b, tag)
+		b = append(b, ',')
+	}
+	return b
+}
+
+// recordClose ends a fixtures record: the rows that matched as the records write them, then
+// its brackets.
+func recordClose(b []byte, trace []Fired) string {
+	for i, f := range trace {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"table":`...)
+		b = appendJSONString(b, f.Table)
+		b = append(b, `,"row":`...)
+		b = appendInt(b, int64(f.Row))
+		b = append(b, '}')
+	}
+	b = append(b, "]}"...)
+	return string(b)
 }
 
 // wireInt reads a whole number from the wire: a json.Number (any fmt.Stringer giving a JSON

@@ -339,13 +339,7 @@ func decide(in Input) (USD, [4]int, error) {
 // ParcelRateRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
 // empty tag is left out.
 func ParcelRateRecord(in Input, out USD, trace []Fired, tag string) string {
-	b := make([]byte, 0, 256)
-	b = append(b, '{')
-	if tag != "" {
-		b = append(b, `"tag":`...)
-		b = appendJSONString(b, tag)
-		b = append(b, ',')
-	}
+	b := recordOpen(tag)
 	b = append(b, `"in":{"weight":`...)
 	b = appendInt(b, int64(in.Weight))
 	b = append(b, `,"girth":`...)
@@ -357,18 +351,7 @@ func ParcelRateRecord(in Input, out USD, trace []Fired, tag string) string {
 	b = append(b, `},"observed":{"fee":`...)
 	b = appendInt(b, int64(out))
 	b = append(b, `},"trace":[`...)
-	for i, f := range trace {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"table":`...)
-		b = appendJSONString(b, f.Table)
-		b = append(b, `,"row":`...)
-		b = appendInt(b, int64(f.Row))
-		b = append(b, '}')
-	}
-	b = append(b, "]}"...)
-	return string(b)
+	return recordClose(b, trace)
 }
 
 // appendInt appends n in decimal.
@@ -420,6 +403,36 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// recordOpen begins a fixtures record: its brace, and the tag when there is one (an empty
+// tag is none).
+func recordOpen(tag string) []byte {
+	b := make([]byte, 0, 256)
+	b = append(b, '{')
+	if tag != "" {
+		b = append(b, `"tag":`...)
+		b = appendJSONString(b, tag)
+		b = append(b, ',')
+	}
+	return b
+}
+
+// recordClose ends a fixtures record: the rows that matched as the records write them, then
+// its brackets.
+func recordClose(b []byte, trace []Fired) string {
+	for i, f := range trace {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"table":`...)
+		b = appendJSONString(b, f.Table)
+		b = append(b, `,"row":`...)
+		b = appendInt(b, int64(f.Row))
+		b = append(b, '}')
+	}
+	b = append(b, "]}"...)
+	return string(b)
 }
 
 // appendBool appends true or false.

@@ -256,13 +256,7 @@ func decide(in Input) (Output, [2]int, error) {
 // SingleCouponRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
 // empty tag is left out.
 func SingleCouponRecord(in Input, out Output, trace []Fired, tag string) string {
-	b := make([]byte, 0, 256)
-	b = append(b, '{')
-	if tag != "" {
-		b = append(b, `"tag":`...)
-		b = appendJSONString(b, tag)
-		b = append(b, ',')
-	}
+	b := recordOpen(tag)
 	b = append(b, `"in":{"subtotal":`...)
 	b = appendInt(b, int64(in.Subtotal))
 	b = append(b, `,"applied":`...)
@@ -280,18 +274,7 @@ func SingleCouponRecord(in Input, out Output, trace []Fired, tag string) string 
 	b = append(b, `,"raw":`...)
 	b = appendInt(b, int64(out.Raw))
 	b = append(b, `},"trace":[`...)
-	for i, f := range trace {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"table":`...)
-		b = appendJSONString(b, f.Table)
-		b = append(b, `,"row":`...)
-		b = appendInt(b, int64(f.Row))
-		b = append(b, '}')
-	}
-	b = append(b, "]}"...)
-	return string(b)
+	return recordClose(b, trace)
 }
 
 // appendInt appends n in decimal.
@@ -343,6 +326,36 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// recordOpen begins a fixtures record: its brace, and the tag when there is one (an empty
+// tag is none).
+func recordOpen(tag string) []byte {
+	b := make([]byte, 0, 256)
+	b = append(b, '{')
+	if tag != "" {
+		b = append(b, `"tag":`...)
+		b = appendJSONString(b, tag)
+		b = append(b, ',')
+	}
+	return b
+}
+
+// recordClose ends a fixtures record: the rows that matched as the records write them, then
+// its brackets.
+func recordClose(b []byte, trace []Fired) string {
+	for i, f := range trace {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"table":`...)
+		b = appendJSONString(b, f.Table)
+		b = append(b, `,"row":`...)
+		b = appendInt(b, int64(f.Row))
+		b = append(b, '}')
+	}
+	b = append(b, "]}"...)
+	return string(b)
 }
 
 // appendBool appends true or false.
