@@ -11,12 +11,17 @@ declare(strict_types=1);
 
 require_once __DIR__ . '/rulec_rule.php';
 
+// serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the reference.
+const MAX_DEPTH = 127;
+
 $out = '';
 while (($line = \fgets(\STDIN)) !== false) {
     if (\trim($line) === '') {
         continue;
     }
-    $top = \json_decode($line, false, 129);
+    // json_decode's depth counts one level more than there are arrays and objects around
+    // the innermost value ([] needs 2).
+    $top = \json_decode($line, false, MAX_DEPTH + 1);
     if (\json_last_error() !== \JSON_ERROR_NONE) {
         $top = false;
     }

@@ -11,13 +11,17 @@
 require "json"
 require_relative "rulec_rule"
 
+# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the reference
+# (JSON.parse's max_nesting counts as it does; its default is 100).
+MAX_DEPTH = 127
+
 def refusal(kind, what)
   JSON.generate({ "refused" => kind, "error" => what })
 end
 
 def answer(line)
   top = begin
-    JSON.parse(line, decimal_class: RulecRule::WireNumber)
+    JSON.parse(line, decimal_class: RulecRule::WireNumber, max_nesting: MAX_DEPTH)
   rescue JSON::ParserError, EncodingError
     nil
   end
