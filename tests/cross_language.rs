@@ -188,3 +188,180 @@ fn sql_refuses_through_input_error_and_sqlstate_22023() {
         cases.iter().filter(|c| !c.0.contains('.') && !c.3.contains('.')).map(|c| format!("22023: {}", c.6)).collect();
     assert_eq!(errors, want, "the function raises SQLSTATE 22023 with the sentence:\n{}", text(&out.stderr));
 }
+
+/// Lines that probe how a runner reads JSON: numbers exact however they are written (a
+/// point, an exponent, digits past 64 bits, past any float), the grammar's edges (leading
+/// zeros, comments, trailing commas, escapes JSON has not, half a surrogate pair, a byte
+/// order mark), keys given twice, record lines. Every runner hands its door what the
+/// reference reads: the answers are `rulec eval`'s, byte for byte.
+fn hostile_lines() -> Vec<String> {
+    let call = |subtotal: &str, rest: &str| {
+        format!(r#"{{"subtotal":{subtotal},"applied":0,"kind":"percent","rate":10,"face":0,"dup":false{rest}}}"#)
+    };
+    let numbers = [
+        "10000",
+        "1e4",
+        "1E+4",
+        "10000.0",
+        "1.00000e4",
+        "100000000e-4",
+        "-0.0",
+        "0e99",
+        "-0e4000",
+        "0e-4000",
+        "1000.5",
+        "1e-4",
+        "1E400",
+        "-1e400",
+        "1e4000",
+        "1e-4000",
+        "99999999999999999999",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "9223372036854775806.0",
+        "9223372036854775807.5",
+        "1.5e19",
+        "9.2233720368547758e18",
+        "10000.000000000000000001",
+        "1.0000000000000000001e4",
+        "9999.9999999999999999999",
+        "0.0000000000000000000000000000000000000001e44",
+        "100000000000000000000000e-19",
+        "12345678901234567890e-16",
+        "1e0000000000000000001",
+        "1e+0004",
+        "10000E-0",
+        "01",
+        "00",
+        "-01",
+        "1.",
+        ".5",
+        "+1",
+        "-",
+        "1e",
+        "1e+",
+        "0x10",
+        "1_000",
+        "Infinity",
+        "-Infinity",
+        "NaN",
+        "\"10000\"",
+        "true",
+        "null",
+        "[]",
+        "{}",
+    ];
+    let mut lines: Vec<String> = numbers.iter().map(|n| call(n, "")).collect();
+    for rest in [
+        r#","subtotal":1"#,
+        r#","subtotal":null"#,
+        r#","x":[1,{"y":[null,true]}],"z":{}"#,
+        r#","\ud83d\ude00":1"#,
+        r#","\ud800":1"#,
+        r#","\udc00x":1"#,
+        r#","\ud800abc\udc00":1"#,
+        r#","a\u0000b":1"#,
+        r#","":1"#,
+        r#","kind":"fixed""#,
+        r#","kind":"Percent""#,
+        r#","k\u0069nd":"fixed""#,
+        r#","note":"a\ttab""#,
+        ",\"note\":\"a\ttab\"",
+        ",\"note\":\"\u{7f}\u{2028}\"",
+        r#","note":"\x41""#,
+        r#","note":"\u12""#,
+        r#","note":"x\\""#,
+        r#","note":"[[{{""#,
+        ",",
+    ] {
+        lines.push(call("10000", rest));
+    }
+    let plain = call("10000", "");
+    for (from, to) in [
+        (r#""percent""#, r#""per\u0063ent""#),
+        (r#""percent""#, r#""percent ""#),
+        (r#""dup":false"#, r#""dup":0"#),
+        (r#""dup":false"#, r#""dup":False"#),
+        (r#""rate":10"#, r#""rate":1e1"#),
+        (r#""rate":10"#, r#""rate":-0"#),
+        (":", " : "),
+        (",", " ,\t"),
+    ] {
+        lines.push(plain.replace(from, to));
+    }
+    for (before, after) in
+        [("", "x"), ("", " "), (" ", ""), ("\t", ""), ("\u{feff}", ""), ("", "//c"), ("", "/**/"), ("", "{}")]
+    {
+        lines.push(format!("{before}{plain}{after}"));
+    }
+    for record in [
+        format!(r#"{{"tag":"t","in":{plain},"observed":{{}}}}"#),
+        format!(r#"{{"tag":5,"in":{plain},"observed":{{}}}}"#),
+        format!(r#"{{"in":{plain},"in":{{"subtotal":1}}}}"#),
+        format!(r#"{{"observed":{{}},"in":{plain}}}"#),
+        r#"{"in":5}"#.to_string(),
+        r#"{"in":null}"#.to_string(),
+    ] {
+        lines.push(record);
+    }
+    for bad in [
+        "[1,2]",
+        "\"text\"",
+        "42",
+        "null",
+        "{\"a\":}",
+        "{,}",
+        "{",
+        "}",
+        "{}",
+        "{\"a\":1,}",
+        "{'a':1}",
+        "{\"a\" 1}",
+        "{\"a\":1 \"b\":2}",
+        "{\"subtotal\":1e5,\"subtotal\":\"x\"}",
+    ] {
+        lines.push(bad.to_string());
+    }
+    // Nesting within what every JSON library of the runners reads by default.
+    for depth in [99, 100, 101] {
+        lines.push(call("10000", &format!(r#","x":{}{}"#, "[".repeat(depth - 1), "]".repeat(depth - 1))));
+    }
+    lines
+}
+
+#[test]
+fn every_runner_reads_a_hostile_line_as_the_reference_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(format!("{ROOT}/tests/corpus/single_coupon.rule"), d.join("single_coupon.rule")).unwrap();
+    let out = rulec(&["gen", "single_coupon.rule", "--out", "generated", "--no-servers", "--no-lock", "-q"], d);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let vectors = d.join("generated/vectors");
+    for helpers in ["_helpers.jsonl", "_helpers.expected.jsonl"] {
+        std::fs::remove_file(vectors.join(helpers)).unwrap();
+    }
+    let lines = hostile_lines().join("\n") + "\n";
+    std::fs::write(vectors.join("single_coupon.jsonl"), &lines).unwrap();
+    let mut eval = std::process::Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(["eval", "single_coupon.rule", "--in", "-"])
+        .current_dir(d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    eval.stdin.take().unwrap().write_all(lines.as_bytes()).unwrap();
+    let answers = eval.wait_with_output().unwrap();
+    assert!(answers.status.success());
+    let answers = String::from_utf8(answers.stdout).unwrap();
+    assert_eq!(answers.lines().count(), hostile_lines().len(), "one answer a line");
+    std::fs::write(vectors.join("single_coupon.expected.jsonl"), &answers).unwrap();
+    // The cases are real ones: each kind of answer appears.
+    for sentence in ["\"observed\"", "not an integer", "out of range", "not an object", "is not an input", "is missing"]
+    {
+        assert!(answers.contains(sentence), "no line answers {sentence}");
+    }
+    assert_green(&test_json(&d.join("generated"), ""));
+}

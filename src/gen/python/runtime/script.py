@@ -30,7 +30,7 @@ def _number(x: Any) -> Any:
     anything else as it came, within the object and the lists it holds."""
     if isinstance(x, decimal.Decimal):
         if x.is_finite() and x == x.to_integral_value():
-            if x.adjusted() > 40:
+            if x.adjusted() > 40 and not x.is_zero():
                 return -(10**40) if x < 0 else 10**40
             return int(x)
         return x

@@ -9,11 +9,56 @@
 # `rulec_wire` replaced by the module's file, the module and the door.
 
 require "json"
+require "strscan"
 require_relative "rulec_rule"
 
-# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the reference
-# (JSON.parse's max_nesting counts as it does; its default is 100).
+# The deepest nesting serde_json reads: the reference takes a line nested deeper for no JSON.
 MAX_DEPTH = 127
+
+# Whether the line holds none of what Ruby's JSON reads and the reference does not: a
+# comment, an escape JSON has not, half of a surrogate pair, nesting deeper than MAX_DEPTH.
+def strict?(line)
+  s = StringScanner.new(line)
+  depth = 0
+  until s.eos?
+    next if s.skip(%r{[^"\[\]{}/]+})
+
+    case s.getch
+    when "[", "{"
+      depth += 1
+      return false if depth > MAX_DEPTH
+    when "]", "}"
+      depth -= 1
+    when "/"
+      return false
+    when '"'
+      return false unless strict_string?(s)
+    end
+  end
+  true
+end
+
+# The rest of a string after its opening quote, up to and with its closing one: its
+# escapes are JSON's, and a surrogate escape is one half of a pair.
+def strict_string?(s)
+  high = false
+  loop do
+    return false if s.skip(/[^"\\]+/) && high
+
+    unit = s.scan(/\\u[0-9a-fA-F]{4}/)&.slice(2, 4)&.hex
+    if unit
+      low = unit.between?(0xDC00, 0xDFFF)
+      return false if high != low
+
+      high = unit.between?(0xD800, 0xDBFF)
+      next
+    end
+    return false if high
+
+    return true if s.skip(/"/)
+    return false unless s.skip(%r{\\["\\/bfnrt]})
+  end
+end
 
 def refusal(kind, what)
   JSON.generate({ "refused" => kind, "error" => what })
@@ -21,7 +66,7 @@ end
 
 def answer(line)
   top = begin
-    JSON.parse(line, decimal_class: RulecRule::WireNumber, max_nesting: MAX_DEPTH)
+    JSON.parse(line, decimal_class: RulecRule::WireNumber, max_nesting: MAX_DEPTH) if strict?(line)
   rescue JSON::ParserError, EncodingError
     nil
   end
