@@ -921,9 +921,13 @@ impl Hooks for Body<'_, '_> {
 /// The target the runner is built for as a WASI command.
 const WASI_TARGET: &str = "wasm32-wasip1";
 
+/// The WASI runner is built in the folder where the native one is, maybe at the same time:
+/// a crate name of its own keeps rustc's object files (written beside the output, named
+/// after the crate) apart from the native build's.
 fn wasi_build(base: &str) -> Vec<String> {
-    let out = format!("{base}_runner.wasm");
-    ["rustc", "--edition", "2021", "-O", "--target", WASI_TARGET, &format!("{base}_runner.rs"), "-o", &out]
+    let (out, crate_name) = (format!("{base}_runner.wasm"), format!("{base}_runner_wasi"));
+    let src = format!("{base}_runner.rs");
+    ["rustc", "--edition", "2021", "-O", "--target", WASI_TARGET, "--crate-name", &crate_name, &src, "-o", &out]
         .map(str::to_string)
         .to_vec()
 }
