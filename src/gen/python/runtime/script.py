@@ -11,6 +11,36 @@ import decimal
 import json
 from typing import Any
 
+# rulec: depth
+# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the
+# reference (json.loads reads on to Python's recursion limit).
+_MAX_DEPTH = 127
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the arrays and objects of a JSON text nest deeper than _MAX_DEPTH; a bracket
+    inside a string does not count."""
+    if text.count("[") + text.count("{") <= _MAX_DEPTH:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
 # rulec: read
 def _parse_int(text: str) -> int:
     """A JSON integer; one too long for any range is kept as a number past every range
@@ -53,34 +83,6 @@ def _lone_surrogate(x: Any) -> bool:
     return False
 
 
-# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the
-# reference (json.loads reads on to Python's recursion limit).
-_MAX_DEPTH = 127
-
-
-def _too_deep(text: str) -> bool:
-    """Whether the arrays and objects of a JSON text nest deeper than _MAX_DEPTH; a bracket
-    inside a string does not count."""
-    if text.count("[") + text.count("{") <= _MAX_DEPTH:
-        return False
-    depth, in_string, escaped = 0, False, False
-    for c in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-            if depth > _MAX_DEPTH:
-                return True
-        elif c in "]}":
-            depth -= 1
-    return False
 
 
 def _call_of(line: str) -> Any:

@@ -53,6 +53,9 @@ class _Refused(Exception):
         self.id = id
 
 
+# rulec-copy: script.py depth
+
+
 # rulec-copy: script.py read
 
 
