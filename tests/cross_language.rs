@@ -334,7 +334,9 @@ fn hostile_lines() -> Vec<String> {
 /// default (Ruby's at 100, PHP's at 512, Go's at 10000, Python's at its recursion limit).
 fn nested_lines() -> Vec<(String, bool)> {
     const LIMIT: usize = 127;
-    let call = |x: &str| format!(r#"{{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false,"x":{x}}}"#);
+    let call = |x: &str| {
+        format!(r#"{{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false,"x":{x}}}"#)
+    };
     let arrays = |n: usize, inside: &str| format!("{}{inside}{}", "[".repeat(n), "]".repeat(n));
     let objects = |n: usize| format!("{}{{}}{}", r#"{"a":"#.repeat(n - 1), "}".repeat(n - 1));
     let mut lines = Vec::new();

@@ -759,7 +759,8 @@ fn the_service_refuses_what_it_cannot_read_and_says_which_table_answered() {
             let deep = call(&format!(r#"{{"subtotal":{}{}}}"#, "[".repeat(depth - 1), "]".repeat(depth - 1)));
             assert_eq!((deep.status, asgi), (400, asgi), "{}", deep.text());
         }
-        let again = call(r#"{"subtotal":10000,"applied":0,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false}"#);
+        let again =
+            call(r#"{"subtotal":10000,"applied":0,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false}"#);
         assert_eq!(again.status, 200, "still answering: {}", again.text());
         // It listens on 127.0.0.1 alone.
         let port = server.addr().rsplit(':').next().unwrap().to_string();
