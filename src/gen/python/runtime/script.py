@@ -12,11 +12,6 @@ import json
 from typing import Any
 
 # rulec: depth
-# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the
-# reference (json.loads reads on to Python's recursion limit).
-_MAX_DEPTH = 127
-
-
 def _too_deep(text: str) -> bool:
     """Whether the arrays and objects of a JSON text nest deeper than _MAX_DEPTH; a bracket
     inside a string does not count."""
@@ -40,6 +35,13 @@ def _too_deep(text: str) -> bool:
         elif c in "]}":
             depth -= 1
     return False
+
+
+# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the
+# reference (json.loads reads on to Python's recursion limit). After _too_deep, so that the
+# section starts with a function wherever it is copied (after imports, ruff's isort asks two
+# blank lines before a function, one before anything else).
+_MAX_DEPTH = 127
 
 # rulec: read
 def _parse_int(text: str) -> int:
