@@ -324,10 +324,37 @@ fn hostile_lines() -> Vec<String> {
     ] {
         lines.push(bad.to_string());
     }
-    // Nesting within what every JSON library of the runners reads by default.
-    for depth in [99, 100, 101] {
-        lines.push(call("10000", &format!(r#","x":{}{}"#, "[".repeat(depth - 1), "]".repeat(depth - 1))));
+    lines.extend(nested_lines().into_iter().map(|(line, _)| line));
+    lines
+}
+
+/// Lines nested around serde_json's limit, each with whether the reference reads it: 127
+/// arrays and objects (the line's own object among them) are read, 128 are no JSON, however
+/// deep and whatever they hold. The JSON libraries of the runners draw lines of their own by
+/// default (Ruby's at 100, PHP's at 512, Go's at 10000, Python's at its recursion limit).
+fn nested_lines() -> Vec<(String, bool)> {
+    const LIMIT: usize = 127;
+    let call = |x: &str| {
+        format!(r#"{{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false,"x":{x}}}"#)
+    };
+    let arrays = |n: usize, inside: &str| format!("{}{inside}{}", "[".repeat(n), "]".repeat(n));
+    let objects = |n: usize| format!("{}{{}}{}", r#"{"a":"#.repeat(n - 1), "}".repeat(n - 1));
+    let mut lines = Vec::new();
+    // `depth` arrays and objects in all: the call's object and depth - 1 in x.
+    for depth in [99, 100, 101, 126, 127, 128, 129, 1000, 100_000] {
+        lines.push((call(&arrays(depth - 1, "")), depth <= LIMIT));
+        lines.push((call(&objects(depth - 1)), depth <= LIMIT));
     }
+    // Brackets in a string do not count, an escaped quote does not end one, an escaped
+    // backslash does not escape the quote after it.
+    lines.push((call(&arrays(LIMIT - 1, r#""a\"[[[[{{""#)), true));
+    lines.push((call(&arrays(LIMIT - 2, r#""[[[[","]]]]""#)), true));
+    lines.push((call(&format!(r#"["\\",{}]"#, arrays(LIMIT - 2, ""))), true));
+    lines.push((call(&format!(r#"["\\",{}]"#, arrays(LIMIT - 1, ""))), false));
+    // A record's `in` is a level deeper: the whole line is what serde_json reads.
+    lines.push((format!(r#"{{"in":{}}}"#, call(&arrays(LIMIT - 2, ""))), true));
+    lines.push((format!(r#"{{"in":{}}}"#, call(&arrays(LIMIT - 1, ""))), false));
+    lines.push((format!(r#"{{"in":{},"observed":{}}}"#, call("1"), arrays(LIMIT, "")), false));
     lines
 }
 
@@ -357,6 +384,13 @@ fn every_runner_reads_a_hostile_line_as_the_reference_does() {
     assert!(answers.status.success());
     let answers = String::from_utf8(answers.stdout).unwrap();
     assert_eq!(answers.lines().count(), hostile_lines().len(), "one answer a line");
+    // The nested lines probe the reference's own edge: read below it, no JSON past it.
+    let nested = nested_lines();
+    let tail = answers.lines().skip(hostile_lines().len() - nested.len());
+    for ((line, read), answer) in nested.iter().zip(tail) {
+        let not_json = answer == r#"{"refused":"input","error":"the input is not an object"}"#;
+        assert_eq!(!not_json, *read, "{answer} for {}", &line[..line.len().min(200)]);
+    }
     std::fs::write(vectors.join("single_coupon.expected.jsonl"), &answers).unwrap();
     // The cases are real ones: each kind of answer appears.
     for sentence in ["\"observed\"", "not an integer", "out of range", "not an object", "is not an input", "is missing"]

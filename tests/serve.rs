@@ -75,7 +75,16 @@ fn malformed() -> Vec<(Vec<u8>, i64)> {
         (vec![0xff, 0xfe, b'{', b'}'], -32700),
         (huge.into_bytes(), -32600),
         (b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"no/such/method\"}".to_vec(), -32601),
+        // Nested deeper than serde_json reads (past Python's recursion limit too): no JSON.
+        (nested(128, 12), -32700),
+        (nested(100_000, 12), -32700),
     ]
+}
+
+/// A ping whose params nest `depth` arrays and objects in all, the message among them.
+fn nested(depth: usize, id: u32) -> Vec<u8> {
+    let x = format!("{}{}", "[".repeat(depth - 2), "]".repeat(depth - 2));
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\",\"params\":{{\"x\":{x}}}}}").into_bytes()
 }
 
 fn assert_errors(answers: &[Json], at: usize, what: &str) {
@@ -321,9 +330,11 @@ fn the_rule_server_answers_malformed_messages_with_json_rpc_errors_over_stdio() 
             json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}),
         ));
         lines.push(msg(json!({"jsonrpc": "2.0", "id": 6, "method": "ping"})));
+        lines.push(nested(127, 7));
         let (answers, status) = session(Command::new(&cmd[0]).args(&cmd[1..]).current_dir(&dir), &lines);
         assert!(status.success(), "{lang}: {status}");
         assert_errors(&answers, 1, lang);
+        assert!(by_id(&answers, 7)["result"].is_object(), "{lang}: a message as deep as serde_json reads is read");
         assert_eq!(by_id(&answers, 5)["error"]["code"], -32602, "{lang}: an unknown tool");
         assert!(by_id(&answers, 6)["result"].is_object(), "{lang}: still answering");
     }
@@ -742,6 +753,15 @@ fn the_service_refuses_what_it_cannot_read_and_says_which_table_answered() {
         assert!(e["message"].as_str().unwrap().contains("coupon"), "{e}");
         let misspelt = call(r#"{"subtotal":1,"applied":0,"kind":"COUPON_KIND_PERCNT","rate":10,"face":0,"dup":false}"#);
         assert_eq!(misspelt.status, 400);
+        // A body nested deeper than the reference reads is refused, and the server lives on
+        // (the protobuf library's reader overflows its stack on one 100,000 deep).
+        for depth in [128, 100_000] {
+            let deep = call(&format!(r#"{{"subtotal":{}{}}}"#, "[".repeat(depth - 1), "]".repeat(depth - 1)));
+            assert_eq!((deep.status, asgi), (400, asgi), "{}", deep.text());
+        }
+        let again =
+            call(r#"{"subtotal":10000,"applied":0,"kind":"COUPON_KIND_PERCENT","rate":10,"face":0,"dup":false}"#);
+        assert_eq!(again.status, 200, "still answering: {}", again.text());
         // It listens on 127.0.0.1 alone.
         let port = server.addr().rsplit(':').next().unwrap().to_string();
         assert!(std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_err());

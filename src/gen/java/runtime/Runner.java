@@ -101,6 +101,9 @@ public final class RulecRunner {
         /** What a line that is not JSON reads as. */
         static final Object NOT_JSON = new Object();
 
+        /** serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the reference. */
+        static final int MAX_DEPTH = 127;
+
         static Object parse(String s) {
             Json.Parser p = new Json.Parser(s);
             try {
@@ -138,11 +141,12 @@ public final class RulecRunner {
                 i += w.length();
             }
 
+            /** The value at i, inside {@code depth} arrays and objects. */
             Object value(int depth) {
-                if (depth > 128) {
+                char c = s.charAt(i);
+                if ((c == '{' || c == '[') && depth >= MAX_DEPTH) {
                     throw bad();
                 }
-                char c = s.charAt(i);
                 switch (c) {
                     case '{':
                         return object(depth);

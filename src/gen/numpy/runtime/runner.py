@@ -18,6 +18,9 @@ import numpy as np
 import rulec_np
 
 
+# rulec-copy: script.py depth
+
+
 # rulec-copy: script.py read
 
 

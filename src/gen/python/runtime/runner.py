@@ -14,6 +14,9 @@ from typing import Any
 import rulec_rule as _rule
 
 
+# rulec-copy: script.py depth
+
+
 # rulec-copy: script.py read
 
 

@@ -38,6 +38,9 @@ class _NotSpelled(Exception):
         self.send = send
 
 
+# rulec-copy: script.py depth
+
+
 # rulec-copy: script.py read
 
 

@@ -53,6 +53,9 @@ class _Refused(Exception):
         self.id = id
 
 
+# rulec-copy: script.py depth
+
+
 # rulec-copy: script.py read
 
 
@@ -68,6 +71,8 @@ def _read(body: bytes) -> dict[str, Any]:
     """One JSON-RPC message: a JSON object that says jsonrpc 2.0."""
     try:
         text = body.decode("utf-8")
+        if _too_deep(text):
+            raise ValueError("its arrays and objects nest deeper than " + str(_MAX_DEPTH))
         message = json.loads(text, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
     except (ValueError, RecursionError) as e:
         raise _Refused(_PARSE_ERROR, "the message is not JSON: " + str(e)) from None

@@ -23,9 +23,32 @@ from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 
 # rulec: body
+# rulec-copy: script.py depth
+
+
+class _Shallow:
+    """A JSON codec that refuses a body nested deeper than the reference reads a call before
+    the protobuf library reads it: one nested 100,000 deep overflows its stack (a crash,
+    not an error)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def name(self) -> str:
+        return str(self.inner.name())
+
+    def encode(self, message: Any) -> bytes:
+        return bytes(self.inner.encode(message))
+
+    def decode(self, data: bytes | bytearray, message_class: Any) -> Any:
+        if _too_deep(bytes(data).decode("utf-8", errors="replace")):
+            raise ConnectError(Code.INVALID_ARGUMENT, "the body nests deeper than " + str(_MAX_DEPTH) + " arrays and objects")
+        return self.inner.decode(data, message_class)
+
+
 # A field the JSON names and the message does not have is refused, not dropped: a dropped
 # input would be decided as its zero.
-_CODECS = [proto_binary_codec(), proto_json_codec(ignore_unknown_fields=False)]
+_CODECS = [proto_binary_codec(), _Shallow(proto_json_codec(ignore_unknown_fields=False))]
 
 
 class _Record:

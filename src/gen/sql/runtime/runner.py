@@ -59,6 +59,9 @@ TABLES: list[tuple[str, str]] = [("t", "t_row")]
 INT64 = (-(2**63), 2**63 - 1)
 
 
+# rulec-copy: script.py depth
+
+
 # rulec-copy: script.py read
 
 

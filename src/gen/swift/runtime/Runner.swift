@@ -28,6 +28,9 @@ indirect enum Json {
 
 /// JSON as strict as the reference's reader; nil for a line that is not JSON.
 struct JsonReader {
+    /// serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the reference.
+    static let maxDepth = 127
+
     let s: [UInt8]
     var i = 0
 
@@ -67,8 +70,12 @@ struct JsonReader {
         return i == s.count ? v : nil
     }
 
+    /// The value at i, inside `depth` arrays and objects.
     mutating func value(_ depth: Int) -> Json? {
-        guard depth <= 128, i < s.count else {
+        guard i < s.count else {
+            return nil
+        }
+        if s[i] == UInt8(ascii: "{") || s[i] == UInt8(ascii: "["), depth >= JsonReader.maxDepth {
             return nil
         }
         switch s[i] {
