@@ -17,6 +17,38 @@ from typing import Any
 import member_discount as _rule
 
 
+def _too_deep(text: str) -> bool:
+    """Whether the arrays and objects of a JSON text nest deeper than _MAX_DEPTH; a bracket
+    inside a string does not count."""
+    if text.count("[") + text.count("{") <= _MAX_DEPTH:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+# serde_json's limit: a line whose arrays and objects nest deeper is not JSON to the
+# reference (json.loads reads on to Python's recursion limit). After _too_deep, so that the
+# section starts with a function wherever it is copied (after imports, ruff's isort asks two
+# blank lines before a function, one before anything else).
+_MAX_DEPTH = 127
+
+
 def _parse_int(text: str) -> int:
     """A JSON integer; one too long for any range is kept as a number past every range
     (Python reads no more than 4300 digits)."""
@@ -58,9 +90,13 @@ def _lone_surrogate(x: Any) -> bool:
     return False
 
 
+
+
 def _call_of(line: str) -> Any:
     """The call a vectors line holds (a record is read as its `in`), its numbers read as
     _number reads them; None for a line that is not JSON."""
+    if _too_deep(line):
+        return None
     try:
         top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
     except (ValueError, RecursionError):

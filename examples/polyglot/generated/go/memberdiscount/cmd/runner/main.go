@@ -59,7 +59,7 @@ func refusal(kind, what string) string {
 // readCall reads a vectors line: the object of a call, or a record whose in is one. A line
 // that is not UTF-8, not JSON (a lone surrogate included) or not an object is no call.
 func readCall(line []byte) (map[string]any, []string, bool) {
-	if !utf8.Valid(line) || loneSurrogate(line) {
+	if !utf8.Valid(line) || tooDeep(line) || loneSurrogate(line) {
 		return nil, nil, false
 	}
 	top, keys, raw, isObject := object(line)
@@ -122,6 +122,33 @@ func decode(text []byte) (any, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// maxDepth is serde_json's limit: a line whose arrays and objects nest deeper is not JSON to
+// the reference (encoding/json reads up to 10000).
+const maxDepth = 127
+
+// tooDeep says whether the arrays and objects of a line nest deeper than maxDepth; a bracket
+// inside a string does not count.
+func tooDeep(line []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			if depth > maxDepth {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // loneSurrogate says whether a string of the JSON holds half of a surrogate pair (\ud800
