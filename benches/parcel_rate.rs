@@ -84,14 +84,15 @@ fn shuffled(mut inputs: Vec<(i64, i64, Zone, bool)>) -> Vec<(i64, i64, Zone, boo
     inputs
 }
 
-/// One pass over the domain, timed (the function is inlined into the loop, as in a bench).
+/// The sum of `f` over the inputs (the function is inlined into the loop, as in a bench).
+fn total(inputs: &[(i64, i64, Zone, bool)], f: impl Fn(i64, i64, Zone, bool) -> i64) -> i64 {
+    black_box(inputs).iter().map(|&(w, gi, d, s)| f(w, gi, d, s)).sum()
+}
+
+/// One pass over the domain, timed.
 fn pass(inputs: &[(i64, i64, Zone, bool)], f: impl Fn(i64, i64, Zone, bool) -> i64) -> std::time::Duration {
     let started = std::time::Instant::now();
-    let mut sum = 0i64;
-    for &(w, gi, d, s) in black_box(inputs) {
-        sum += f(w, gi, d, s);
-    }
-    black_box(sum);
+    black_box(total(inputs, f));
     started.elapsed()
 }
 
@@ -138,42 +139,10 @@ fn bench(c: &mut Criterion) {
         );
     }
     let mut g = c.benchmark_group("parcel_rate over 54,600 inputs");
-    g.bench_function("generated Rust", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for &(w, gi, d, s) in black_box(&inputs) {
-                sum += parcel_rate::parcel_rate(Pounds(w), Inches(gi), d, s).unwrap().0;
-            }
-            sum
-        })
-    });
-    g.bench_function("hand-written match", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for &(w, gi, d, s) in black_box(&inputs) {
-                sum += by_hand(w, gi, d, s);
-            }
-            sum
-        })
-    });
-    g.bench_function("generated Rust, shuffled", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for &(w, gi, d, s) in black_box(&mixed) {
-                sum += parcel_rate::parcel_rate(Pounds(w), Inches(gi), d, s).unwrap().0;
-            }
-            sum
-        })
-    });
-    g.bench_function("hand-written match, shuffled", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for &(w, gi, d, s) in black_box(&mixed) {
-                sum += by_hand(w, gi, d, s);
-            }
-            sum
-        })
-    });
+    for (order, inputs) in [("", &inputs), (", shuffled", &mixed)] {
+        g.bench_function(format!("generated Rust{order}"), |b| b.iter(|| total(inputs, generated)));
+        g.bench_function(format!("hand-written match{order}"), |b| b.iter(|| total(inputs, by_hand)));
+    }
     g.sample_size(10);
     g.bench_function("reference evaluator", |b| b.iter(|| black_box(&inputs).iter().map(reference).sum::<i64>()));
     g.finish();
