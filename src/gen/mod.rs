@@ -258,19 +258,19 @@ impl<'a, L> Gen<'a, L> {
 impl<L: Language> Gen<'_, L> {
     /// The type of a variable at the function's boundary.
     pub fn ty(&self, v: crate::sema::VarId) -> String {
-        L::TYPES.boundary(self.plan, self.n, v)
+        L::SPEC.types.boundary(self.plan, self.n, v)
     }
     /// The type of a variable the body declares.
     pub fn local_ty(&self, v: crate::sema::VarId) -> String {
-        L::TYPES.local(self.plan, self.n, v)
+        L::SPEC.types.local(self.plan, self.n, v)
     }
     /// The type the function returns.
     pub fn returns(&self) -> String {
-        L::TYPES.returns(self.plan, self.n)
+        L::SPEC.types.returns(self.plan, self.n)
     }
     /// The type of its own a number has at the boundary, when it has one (see [`sig::Types::own_type`]).
     pub fn own_type(&self, v: crate::sema::VarId) -> Option<String> {
-        L::TYPES.own_type(self.plan, self.n, v)
+        L::SPEC.types.own_type(self.plan, self.n, v)
     }
     /// The call's arguments: the inputs, in order.
     pub fn args(&self) -> String {
@@ -280,7 +280,7 @@ impl<L: Language> Gen<'_, L> {
 
 impl<L: Language> printer::Spelled for Gen<'_, L> {
     fn ops(&self) -> &printer::Ops {
-        &L::OPS
+        &L::SPEC.ops
     }
     fn names(&self) -> &naming::Names {
         self.n
@@ -289,20 +289,42 @@ impl<L: Language> printer::Spelled for Gen<'_, L> {
 
 /// What a language written through [`Gen`] adds to the plan: its expression table, its files
 /// and how its runner runs. [`Backend`] is written once, over every `Language`.
-pub trait Language: Sync + Sized + 'static {
-    const LANG: Lang;
-    /// The ending of the language's source files: by default a rule writes `<base>.<EXT>`
-    /// (its module), `<base>_runner.<EXT>` and the folder's `_helpers_runner.<EXT>`.
-    const EXT: &'static str;
+/// What the shared code reads of a language written through [`Gen`]: which it is, how its
+/// files are named, its expression table and its types. One value, so a language states
+/// these facts in one place.
+pub struct Spec {
+    pub lang: Lang,
+    /// The ending of the language's source files: by default a rule writes `<base>.<ext>`
+    /// (its module), `<base>_runner.<ext>` and the folder's `_helpers_runner.<ext>`.
+    pub ext: &'static str,
     /// The ending of the runners' files, where they are in another language than the module
     /// (SQL's runners are Python scripts).
-    const RUNNER_EXT: &'static str = Self::EXT;
+    pub runner_ext: &'static str,
     /// Whether the module's file is named after the module rather than the rule, where the
     /// language finds a module by its file's name (Python's `import`, Rust's `include!` into
     /// `mod <module>`).
-    const FILE_IS_MODULE: bool = false;
-    const OPS: printer::Ops;
-    const TYPES: sig::Types;
+    pub file_is_module: bool,
+    pub ops: printer::Ops,
+    pub types: sig::Types,
+}
+
+impl Spec {
+    /// A language whose files are named after the rule, its runners in the language itself.
+    pub const fn new(lang: Lang, ext: &'static str, ops: printer::Ops, types: sig::Types) -> Spec {
+        Spec { lang, ext, runner_ext: ext, file_is_module: false, ops, types }
+    }
+    /// The module's file named after the module.
+    pub const fn file_is_module(self) -> Spec {
+        Spec { file_is_module: true, ..self }
+    }
+    /// The runners written in the language whose files end in `ext`.
+    pub const fn runners_in(self, ext: &'static str) -> Spec {
+        Spec { runner_ext: ext, ..self }
+    }
+}
+
+pub trait Language: Sync + Sized + 'static {
+    const SPEC: Spec;
     /// The rule's module, its runner, and the runner of the arithmetic helpers
     /// (`vectors/_helpers.jsonl`, the same text from every rule), as text.
     fn code(g: &Gen<Self>) -> [String; 3];
@@ -317,8 +339,8 @@ pub trait Language: Sync + Sized + 'static {
     /// The module, its runner and whatever they need, for one rule.
     fn files(g: &Gen<Self>, _u: &Unit) -> Vec<File> {
         let [module, runner, helpers_runner] = Self::code(g);
-        let (ext, runs, runner_stem) = (Self::EXT, Self::RUNNER_EXT, Self::runner_stem(g));
-        let stem = if Self::FILE_IS_MODULE { &g.n.module } else { &g.plan.rule.base };
+        let (ext, runs, runner_stem) = (Self::SPEC.ext, Self::SPEC.runner_ext, Self::runner_stem(g));
+        let stem = if Self::SPEC.file_is_module { &g.n.module } else { &g.plan.rule.base };
         let mut files = vec![
             File { path: format!("{stem}.{ext}"), text: module },
             File { path: format!("{runner_stem}.{runs}"), text: runner },
@@ -342,13 +364,13 @@ pub trait Language: Sync + Sized + 'static {
 
 impl<L: Language> Backend for L {
     fn lang(&self) -> Lang {
-        L::LANG
+        L::SPEC.lang
     }
     fn build_all(&self, files: &[String]) -> Option<Vec<Vec<String>>> {
         L::build_all(files)
     }
     fn generate(&self, u: &Unit) -> Vec<File> {
-        let n = u.names(L::LANG);
+        let n = u.names(L::SPEC.lang);
         L::files(&Gen::new(&u.plan, &n), u)
     }
     fn runner(&self, alias: &str) -> Runner {
@@ -358,7 +380,7 @@ impl<L: Language> Backend for L {
         L::passes(alias)
     }
     fn api(&self, u: &Unit) -> serde_json::Value {
-        let n = u.names(L::LANG);
+        let n = u.names(L::SPEC.lang);
         L::api(&Gen::new(&u.plan, &n), u)
     }
 }

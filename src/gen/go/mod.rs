@@ -19,7 +19,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Runner, Unit};
+use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -48,10 +48,7 @@ fn module_path(package: &str) -> String {
 }
 
 impl Language for Go {
-    const LANG: Lang = Lang::Go;
-    const EXT: &'static str = "go";
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Go, "go", OPS, TYPES);
 
     /// A package per rule: its folder holds its go.mod, the module and the runner's own
     /// package.
@@ -62,7 +59,7 @@ impl Language for Go {
             File { path: format!("{pkg}/go.mod"), text: format!("module {}\n\ngo 1.18\n", module_path(pkg)) },
             File { path: format!("{pkg}/{pkg}.go"), text: module },
             File { path: format!("{pkg}/cmd/runner/main.go"), text: runner },
-            File { path: format!("_helpers_runner.{}", Self::EXT), text: helpers_runner },
+            File { path: format!("_helpers_runner.{}", Self::SPEC.ext), text: helpers_runner },
         ]
     }
 

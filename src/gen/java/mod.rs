@@ -11,7 +11,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal, Switch};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -39,11 +39,7 @@ pub struct Java;
 const BUILD: &str = "javac --release 17 -encoding UTF-8 -d classes *.java";
 
 impl Language for Java {
-    const LANG: Lang = Lang::Java;
-    const EXT: &'static str = "java";
-    const FILE_IS_MODULE: bool = true;
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Java, "java", OPS, TYPES).file_is_module();
 
     fn code(j: &Jv) -> [String; 3] {
         [j.module(), j.runner(), helpers_runner()]

@@ -10,7 +10,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -33,10 +33,7 @@ const RECORD: Record = Record {
 pub struct Php;
 
 impl Language for Php {
-    const LANG: Lang = Lang::Php;
-    const EXT: &'static str = "php";
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Php, "php", OPS, TYPES);
 
     fn code(p: &Ph) -> [String; 3] {
         [p.module(), p.runner(), helpers_runner()]

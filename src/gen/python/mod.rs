@@ -13,7 +13,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -38,11 +38,7 @@ const RECORD: Record = Record {
 pub struct Python;
 
 impl Language for Python {
-    const LANG: Lang = Lang::Python;
-    const EXT: &'static str = "py";
-    const FILE_IS_MODULE: bool = true;
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Python, "py", OPS, TYPES).file_is_module();
 
     fn code(p: &Py) -> [String; 3] {
         [p.module(), p.runner(), helpers_runner()]

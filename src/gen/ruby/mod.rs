@@ -11,7 +11,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Runner, Unit};
+use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -41,10 +41,7 @@ fn enum_alias(name: &str) -> String {
 pub struct Ruby;
 
 impl Language for Ruby {
-    const LANG: Lang = Lang::Ruby;
-    const EXT: &'static str = "rb";
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Ruby, "rb", OPS, TYPES);
 
     fn code(r: &Rb) -> [String; 3] {
         [r.module(), r.runner(), helpers_runner()]

@@ -15,7 +15,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{File, Gen, Lang, Language, Pass, Runner, Unit};
+use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -47,11 +47,7 @@ const RECORD: Record = Record {
 pub struct Rust;
 
 impl Language for Rust {
-    const LANG: Lang = Lang::Rust;
-    const EXT: &'static str = "rs";
-    const FILE_IS_MODULE: bool = true;
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Rust, "rs", OPS, TYPES).file_is_module();
 
     fn code(r: &Rs) -> [String; 3] {
         [r.module(), r.runner(), helpers_runner()]

@@ -22,7 +22,7 @@ use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Synta
 use super::sig::Types;
 use super::text::{self, comment, quoted, section, Escapes};
 use super::walk::{self, Check, Column};
-use super::{File, Gen, Lang, Language, Pass, Runner, Unit};
+use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -35,12 +35,7 @@ const FUNCTIONS: &str = include_str!("runtime/functions.sql");
 pub struct Sql;
 
 impl Language for Sql {
-    const LANG: Lang = Lang::Sql;
-    const EXT: &'static str = "sql";
-    const RUNNER_EXT: &'static str = "py";
-    const FILE_IS_MODULE: bool = true;
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Sql, "sql", OPS, TYPES).file_is_module().runners_in("py");
 
     /// The query; its runner and the helpers' runner, Python scripts over sqlite3.
     fn code(q: &Q) -> [String; 3] {

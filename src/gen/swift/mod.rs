@@ -10,7 +10,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
@@ -33,10 +33,7 @@ const RECORD: Record = Record {
 pub struct Swift;
 
 impl Language for Swift {
-    const LANG: Lang = Lang::Swift;
-    const EXT: &'static str = "swift";
-    const OPS: Ops = OPS;
-    const TYPES: Types = TYPES;
+    const SPEC: Spec = Spec::new(Lang::Swift, "swift", OPS, TYPES);
 
     fn code(s: &Sw) -> [String; 3] {
         [s.module(), s.runner(), helpers_runner()]

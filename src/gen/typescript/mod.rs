@@ -18,7 +18,7 @@ use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
-use super::{Gen, Lang, Language, Runner, Unit};
+use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -84,12 +84,12 @@ pub type TypeScript = Script<true>;
 pub type JavaScript = Script<false>;
 
 impl<const TYPED: bool> Language for Script<TYPED> {
-    const LANG: Lang = if TYPED { Lang::TypeScript } else { Lang::JavaScript };
-    const EXT: &'static str = if TYPED { "ts" } else { "mjs" };
-    const FILE_IS_MODULE: bool = true;
-    const OPS: Ops = OPS;
     /// The API's types: TypeScript's, or the JavaScript values they are.
-    const TYPES: Types = if TYPED { TS_TYPES } else { JS_TYPES };
+    const SPEC: Spec = if TYPED {
+        Spec::new(Lang::TypeScript, "ts", OPS, TS_TYPES).file_is_module()
+    } else {
+        Spec::new(Lang::JavaScript, "mjs", OPS, JS_TYPES).file_is_module()
+    };
 
     /// The TypeScript, or the JavaScript it is with its types taken out.
     fn code(t: &Ts<TYPED>) -> [String; 3] {
@@ -134,7 +134,7 @@ impl<const TYPED: bool> Language for Script<TYPED> {
             record.push_str(": string");
             wire.push_str(": string");
         }
-        m.insert("module".into(), json!(format!("{}.{}", names.module, <Script<TYPED> as Language>::EXT)));
+        m.insert("module".into(), json!(format!("{}.{}", names.module, <Script<TYPED> as Language>::SPEC.ext)));
         m.insert("signature".into(), json!(sig));
         m.insert("traced_signature".into(), json!(traced));
         m.insert("record_signature".into(), json!(record));
@@ -471,7 +471,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             "\nimport {{ {}, RuleInputError, RuleContradictionError }} from \"./{}.{}\";\n\n",
             n.wire,
             n.module,
-            <Script<TYPED> as Language>::EXT
+            <Script<TYPED> as Language>::SPEC.ext
         ));
         for name in ["node", "reader", "main"] {
             o.push_str(&section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
