@@ -24,7 +24,40 @@ pub fn top(plan: &Plan) -> Map<String, Json> {
 pub struct Spelling<'a> {
     pub names: &'a Names,
     pub ty: &'a dyn Fn(VarId) -> String,
-    pub member: &'a dyn Fn(usize, usize) -> String,
+    pub member: Member,
+}
+
+/// How a caller writes an enum's member.
+#[derive(Clone, Copy)]
+pub enum Member {
+    /// After its type and this (`CouponKind::Percent`, `CouponKind.PERCENT`).
+    Qualified(&'static str),
+    /// Its identifier alone.
+    Bare,
+    /// The value's declared name (a SQL text, a NumPy column's string).
+    Declared,
+}
+
+/// How a language's dates cross its functions: the type of one, and the converters from the
+/// wire string and, where the language has a date type of its own, from that.
+pub struct Dates {
+    pub ty: &'static str,
+    pub from_wire: &'static str,
+    pub from_native: Option<&'static str>,
+}
+
+/// The errors most languages' functions throw.
+pub const ERRORS: &[&str] = &["RuleInputError", "RuleContradictionError"];
+
+/// The entry of a language written as functions: where the caller finds them (`module`
+/// first), the four functions' signatures (the function, its traced twin, the record and the
+/// wire function), what else the language says, its dates and its errors.
+pub struct Functions {
+    pub place: Vec<(&'static str, Json)>,
+    pub signatures: [String; 4],
+    pub more: Vec<(&'static str, Json)>,
+    pub dates: Dates,
+    pub errors: &'static [&'static str],
 }
 
 impl Spelling<'_> {
@@ -91,10 +124,37 @@ impl Spelling<'_> {
                 "name": en.name,
                 "alias": self.names.enums[e],
                 "values": en.values.iter().enumerate()
-                    .map(|(i, v)| json!({"name": v.name, "alias": (self.member)(e, i)}))
+                    .map(|(i, v)| json!({"name": v.name, "alias": self.member(e, i, &v.name)}))
                     .collect::<Vec<_>>(),
             }))
             .collect::<Vec<_>>())
+    }
+
+    fn member(&self, e: usize, i: usize, declared: &str) -> String {
+        let n = self.names;
+        match self.member {
+            Member::Qualified(sep) => format!("{}{sep}{}", n.enums[e], n.members[e][i]),
+            Member::Bare => n.members[e][i].clone(),
+            Member::Declared => declared.to_string(),
+        }
+    }
+
+    /// A function-shaped language's whole entry: [`Spelling::entry`] and its own fields.
+    pub fn functions(&self, plan: &Plan, returns: &str, f: Functions) -> Json {
+        let mut m = self.entry(plan, returns);
+        m.extend(f.place.into_iter().map(|(k, v)| (k.to_string(), v)));
+        let keys = ["signature", "traced_signature", "record_signature", "wire_signature"];
+        m.extend(keys.into_iter().zip(f.signatures).map(|(k, s)| (k.to_string(), json!(s))));
+        m.extend(f.more.into_iter().map(|(k, v)| (k.to_string(), v)));
+        if plan.dates {
+            let mut d = json!({"type": f.dates.ty, "from_wire": f.dates.from_wire});
+            if let Some(native) = f.dates.from_native {
+                d["from_native"] = json!(native);
+            }
+            m.insert("dates".into(), d);
+        }
+        m.insert("errors".into(), json!(f.errors));
+        Json::Object(m)
     }
 
     /// The fields every function-shaped language shares: the functions by name, the

@@ -11,7 +11,7 @@
 //! expression is printed the way gofmt prints it ([`gofmt`] ports go/printer's spacing of
 //! binary expressions), so `gofmt -l` finds nothing without gofmt ever running.
 
-use super::api::Spelling;
+use super::api::{Member, Spelling};
 use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
@@ -89,7 +89,7 @@ impl Language for Go {
 
     fn api(g: &Spell, _: &Unit) -> Json {
         let (plan, names) = (g.plan, g.n);
-        let spell = Spelling { names, ty: &|v| g.field_type(v), member: &|e, i| names.members[e][i].clone() };
+        let spell = Spelling { names, ty: &|v| g.field_type(v), member: Member::Bare };
         let ret = g.returns();
         let mut m = spell.entry(plan, &ret);
         let with_field = |mut x: Json, v: VarId| {

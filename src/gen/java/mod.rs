@@ -5,6 +5,7 @@
 //! The fixed text is `runtime/Module.java`; the runner (`runtime/Runner.java`) carries a
 //! strict JSON reader and hands the object to the class's wire door.
 
+use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -91,31 +92,18 @@ impl Language for Java {
 
     fn api(j: &Jv, _: &Unit) -> serde_json::Value {
         let (plan, n) = (j.plan, j.n);
-        let spell = super::api::Spelling {
-            names: n,
-            ty: &|v| j.local_ty(v),
-            member: &|e, i| format!("{}.{}", n.enums[e], n.members[e][i]),
-        };
-        let ret = j.returns();
-        let mut m = spell.entry(plan, &ret);
-        m.insert("module".into(), json!(format!("{}.java", n.module)));
-        m.insert("class".into(), json!(n.module));
-        m.insert("signature".into(), json!(format!("public static {ret} {}({})", n.function, j.params())));
-        m.insert("traced_signature".into(), json!(format!("public static Traced {}({})", n.traced, j.params())));
-        m.insert(
-            "record_signature".into(),
-            json!(format!("public static String {}({})", n.record, sig::then(&j.params(), &j.record_tail()))),
-        );
-        m.insert(
-            "wire_signature".into(),
-            json!(format!("public static String {}(Object {}, String {})", n.wire, n.local("call"), n.local("tag"))),
-        );
-        m.insert("build".into(), json!(BUILD));
-        if plan.dates {
-            m.insert("dates".into(), json!({"type": "long", "from_wire": "dateFromWire", "from_native": "dateOf"}));
-        }
-        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
-        serde_json::Value::Object(m)
+        let spell = Spelling { names: n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
+        let (ret, params) = (j.returns(), j.params());
+        let signatures = [
+            format!("public static {ret} {}({params})", n.function),
+            format!("public static Traced {}({params})", n.traced),
+            format!("public static String {}({})", n.record, sig::then(&params, &j.record_tail())),
+            format!("public static String {}(Object {}, String {})", n.wire, n.local("call"), n.local("tag")),
+        ];
+        let place = vec![("module", json!(format!("{}.java", n.module))), ("class", json!(n.module))];
+        let more = vec![("build", json!(BUILD))];
+        let dates = Dates { ty: "long", from_wire: "dateFromWire", from_native: Some("dateOf") };
+        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors: ERRORS })
     }
 }
 

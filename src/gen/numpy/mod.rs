@@ -46,7 +46,7 @@ impl Backend for Numpy {
         let spell = super::api::Spelling {
             names: &names,
             ty: &|v| kind_name(plan, v).to_string(),
-            member: &|e, i| plan.enums[e].values[i].name.clone(),
+            member: super::api::Member::Declared,
         };
         json!({
             "plan": format!("{}.plan.json", plan.rule.base),

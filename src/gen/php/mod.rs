@@ -4,6 +4,7 @@
 //! of promoted readonly properties, the traced twin answering `[$value, $trace]`. No composer:
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
+use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -45,30 +46,17 @@ impl Language for Php {
 
     fn api(p: &Ph, _: &Unit) -> serde_json::Value {
         let (plan, n) = (p.plan, p.n);
-        let spell = super::api::Spelling {
-            names: n,
-            ty: &|v| p.ty(v),
-            member: &|e, i| format!("{}::{}", n.enums[e], n.members[e][i]),
-        };
-        let ret = p.returns();
-        let mut m = spell.entry(plan, &ret);
-        m.insert("module".into(), json!(format!("{}.php", plan.rule.base)));
-        m.insert("namespace".into(), json!(n.module));
-        m.insert("signature".into(), json!(format!("function {}({}): {ret}", n.function, p.params())));
-        m.insert("traced_signature".into(), json!(format!("function {}({}): array", n.traced, p.params())));
-        m.insert(
-            "record_signature".into(),
-            json!(format!("function {}({}): string", n.record, sig::then(&p.params(), &p.record_params()))),
-        );
-        m.insert(
-            "wire_signature".into(),
-            json!(format!("function {}(mixed {}, ?string {} = ''): string", n.wire, p.local("call"), p.local("tag"))),
-        );
-        if plan.dates {
-            m.insert("dates".into(), json!({"type": "int", "from_wire": "date_from_wire", "from_native": "date_of"}));
-        }
-        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
-        serde_json::Value::Object(m)
+        let spell = Spelling { names: n, ty: &|v| p.ty(v), member: Member::Qualified("::") };
+        let (ret, params) = (p.returns(), p.params());
+        let signatures = [
+            format!("function {}({params}): {ret}", n.function),
+            format!("function {}({params}): array", n.traced),
+            format!("function {}({}): string", n.record, sig::then(&params, &p.record_params())),
+            format!("function {}(mixed {}, ?string {} = ''): string", n.wire, p.local("call"), p.local("tag")),
+        ];
+        let place = vec![("module", json!(format!("{}.php", plan.rule.base))), ("namespace", json!(n.module))];
+        let dates = Dates { ty: "int", from_wire: "date_from_wire", from_native: Some("date_of") };
+        spell.functions(plan, &ret, Functions { place, signatures, more: vec![], dates, errors: ERRORS })
     }
 }
 

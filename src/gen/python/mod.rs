@@ -7,6 +7,7 @@
 
 pub mod shared;
 
+use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -49,31 +50,19 @@ impl Language for Python {
     }
 
     fn api(p: &Py, _: &Unit) -> serde_json::Value {
-        let (plan, names) = (p.plan, p.n);
-        let spell = super::api::Spelling { names, ty: &|v| p.ty(v), member: &|e, i| names.members[e][i].clone() };
-        let mut m = spell.entry(plan, &p.returns());
-        let (f, params, ret) = (&names.function, p.params(), p.returns());
-        m.insert("module".into(), json!(names.module));
-        m.insert("signature".into(), json!(format!("def {f}({params}) -> {ret}:")));
-        m.insert(
-            "traced_signature".into(),
-            json!(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", names.traced)),
-        );
-        m.insert("record_signature".into(), json!(format!("def {}({}) -> str:", names.record, p.record_params())));
-        m.insert(
-            "wire_signature".into(),
-            json!(format!(
-                "def {}({}: object, {}: str = \"\") -> str:",
-                names.wire,
-                names.local("call"),
-                names.local("tag")
-            )),
-        );
-        if plan.dates {
-            m.insert("dates".into(), json!({"type": "Date", "from_wire": "date_from_wire", "from_native": "date_of"}));
-        }
-        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
-        serde_json::Value::Object(m)
+        let (plan, n) = (p.plan, p.n);
+        let spell = Spelling { names: n, ty: &|v| p.ty(v), member: Member::Bare };
+        let (params, ret) = (p.params(), p.returns());
+        let (call, tag) = (n.local("call"), n.local("tag"));
+        let signatures = [
+            format!("def {}({params}) -> {ret}:", n.function),
+            format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", n.traced),
+            format!("def {}({}) -> str:", n.record, p.record_params()),
+            format!("def {}({call}: object, {tag}: str = \"\") -> str:", n.wire),
+        ];
+        let place = vec![("module", json!(n.module))];
+        let dates = Dates { ty: "Date", from_wire: "date_from_wire", from_native: Some("date_of") };
+        spell.functions(plan, &ret, Functions { place, signatures, more: vec![], dates, errors: ERRORS })
     }
 }
 

@@ -5,6 +5,7 @@
 //! the runner requires only json. `sig/<alias>.rbs` ships beside it. The fixed text is
 //! `runtime/module.rb`.
 
+use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -57,32 +58,19 @@ impl Language for Ruby {
 
     fn api(r: &Rb, _: &Unit) -> serde_json::Value {
         let (plan, n) = (r.plan, r.n);
-        let spell = super::api::Spelling {
-            names: n,
-            ty: &|v| r.rbs_type(v),
-            member: &|e, i| format!("{}::{}", n.enums[e], n.members[e][i]),
-        };
-        let mut m = spell.entry(plan, &r.returns());
-        let args = r.args();
-        m.insert("module".into(), json!(n.module));
-        m.insert("file".into(), json!(format!("{}.rb", plan.rule.base)));
-        m.insert("signature".into(), json!(format!("{}.{}({args})", n.module, n.function)));
-        m.insert("traced_signature".into(), json!(format!("{}.{}({args})", n.module, n.traced)));
-        m.insert(
-            "record_signature".into(),
-            json!(format!("{}.{}({})", n.module, n.record, sig::then(&args, &r.record_params()))),
-        );
+        let spell = Spelling { names: n, ty: &|v| r.rbs_type(v), member: Member::Qualified("::") };
+        let (args, module) = (r.args(), &n.module);
         let (call, tag) = (n.local("call"), n.local("tag"));
-        m.insert("wire_signature".into(), json!(format!("{}.{}({call}, {tag} = \"\")", n.module, n.wire)));
-        m.insert("rbs".into(), json!(format!("sig/{}.rbs", plan.rule.base)));
-        if plan.dates {
-            m.insert(
-                "dates".into(),
-                json!({"type": "Integer", "from_wire": "date_from_wire", "from_native": "date_of"}),
-            );
-        }
-        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
-        serde_json::Value::Object(m)
+        let signatures = [
+            format!("{module}.{}({args})", n.function),
+            format!("{module}.{}({args})", n.traced),
+            format!("{module}.{}({})", n.record, sig::then(&args, &r.record_params())),
+            format!("{module}.{}({call}, {tag} = \"\")", n.wire),
+        ];
+        let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
+        let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
+        let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
+        spell.functions(plan, &r.returns(), Functions { place, signatures, more, dates, errors: ERRORS })
     }
 }
 

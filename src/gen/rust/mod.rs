@@ -7,7 +7,7 @@
 //! its day number (`Date`), made from the wire's `"YYYY-MM-DD"` by `Date::from_wire`. The
 //! fixed text is `runtime/module.rs`; the runner's is `runtime/runner.rs`.
 
-use super::api::Spelling;
+use super::api::{Dates, Functions, Member, Spelling};
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
@@ -73,34 +73,29 @@ impl Language for Rust {
     }
 
     fn api(r: &Rs, _: &Unit) -> serde_json::Value {
-        let (plan, names) = (r.plan, r.n);
-        let member = |e: usize, i: usize| format!("{}::{}", names.enums[e], names.members[e][i]);
-        let spell = Spelling { names, ty: &|v| r.ty(v), member: &member };
+        let (plan, n) = (r.plan, r.n);
+        let spell = Spelling { names: n, ty: &|v| r.ty(v), member: Member::Qualified("::") };
         let ret = r.returns();
-        let mut m = spell.entry(plan, &ret);
-        m.insert("module".into(), json!(format!("{}.rs", names.module)));
-        m.insert("signature".into(), json!(r.signature(&names.function, &ret)));
-        m.insert("traced_signature".into(), json!(r.signature(&names.traced, &r.traced_returns())));
-        m.insert("record_signature".into(), json!(r.record_signature()));
-        m.insert("wire_signature".into(), json!(r.wire_signature()));
-        if plan.dates {
-            m.insert("dates".into(), json!({"type": "Date", "from_wire": "Date::from_wire"}));
-        }
-        m.insert("errors".into(), json!(["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"]));
+        let signatures = [
+            r.signature(&n.function, &ret),
+            r.signature(&n.traced, &r.traced_returns()),
+            r.record_signature(),
+            r.wire_signature(),
+        ];
         let base = &plan.rule.base;
-        m.insert(
-            "wasi".into(),
-            json!({
-                "source": format!("{base}_runner.rs"),
-                "module": format!("{base}_runner.wasm"),
-                "build": wasi_build(base).join(" "),
-                "run": wasi_run(base).join(" "),
-                "host": "_wasi_runner.mjs",
-                "wire": "one vectors line on stdin, one fixtures record per line on stdout, or {\"refused\":…,\"error\":…} in the place of the record for a line it refuses",
-                "needs": ["node", format!("rustup target add {WASI_TARGET}")],
-            }),
-        );
-        serde_json::Value::Object(m)
+        let wasi = json!({
+            "source": format!("{base}_runner.rs"),
+            "module": format!("{base}_runner.wasm"),
+            "build": wasi_build(base).join(" "),
+            "run": wasi_run(base).join(" "),
+            "host": "_wasi_runner.mjs",
+            "wire": "one vectors line on stdin, one fixtures record per line on stdout, or {\"refused\":…,\"error\":…} in the place of the record for a line it refuses",
+            "needs": ["node", format!("rustup target add {WASI_TARGET}")],
+        });
+        let place = vec![("module", json!(format!("{}.rs", n.module)))];
+        let dates = Dates { ty: "Date", from_wire: "Date::from_wire", from_native: None };
+        let errors = &["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"];
+        spell.functions(plan, &ret, Functions { place, signatures, more: vec![("wasi", wasi)], dates, errors })
     }
 }
 

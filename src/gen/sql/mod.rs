@@ -72,8 +72,7 @@ impl Language for Sql {
 
     fn api(q: &Q, _: &Unit) -> serde_json::Value {
         let (plan, n) = (q.plan, q.n);
-        let spell =
-            super::api::Spelling { names: n, ty: &|v| q.ty(v), member: &|e, i| plan.enums[e].values[i].name.clone() };
+        let spell = super::api::Spelling { names: n, ty: &|v| q.ty(v), member: super::api::Member::Declared };
         // A column of an enum names it: its values are under `enums`.
         let column = |v: VarId| {
             let mut c = spell.param(plan, v, &n.vars[v]);

@@ -4,6 +4,7 @@
 //! `.contradiction`, a public memberwise initializer on Output, and a runner carrying `@main`,
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
+use super::api::{Dates, Functions, Member, Spelling};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
@@ -52,30 +53,19 @@ impl Language for Swift {
 
     fn api(s: &Sw, _: &Unit) -> serde_json::Value {
         let (plan, n) = (s.plan, s.n);
-        let spell = super::api::Spelling {
-            names: n,
-            ty: &|v| s.ty(v),
-            member: &|e, i| format!("{}.{}", n.enums[e], n.members[e][i]),
-        };
-        let ret = s.returns();
-        let mut m = spell.entry(plan, &ret);
-        m.insert("module".into(), json!(format!("{}.swift", plan.rule.base)));
-        m.insert("signature".into(), json!(format!("func {}({}) throws -> {ret}", n.function, s.params())));
-        m.insert(
-            "traced_signature".into(),
-            json!(format!("func {}({}) throws -> ({ret}, [Fired])", n.traced, s.params())),
-        );
-        m.insert(
-            "record_signature".into(),
-            json!(format!("func {}({}) -> String", n.record, sig::then(&s.params(), &s.record_params()))),
-        );
-        m.insert("wire_signature".into(), json!(format!("func {}({}) throws -> String", n.wire, s.wire_params())));
-        m.insert("build".into(), json!(format!("swiftc {0}.swift {0}_runner.swift -o {0}", plan.rule.base)));
-        if plan.dates {
-            m.insert("dates".into(), json!({"type": "Int64", "from_wire": "dateFromWire"}));
-        }
-        m.insert("errors".into(), json!(["RuleError.input", "RuleError.contradiction"]));
-        serde_json::Value::Object(m)
+        let spell = Spelling { names: n, ty: &|v| s.ty(v), member: Member::Qualified(".") };
+        let (ret, params, base) = (s.returns(), s.params(), &plan.rule.base);
+        let signatures = [
+            format!("func {}({params}) throws -> {ret}", n.function),
+            format!("func {}({params}) throws -> ({ret}, [Fired])", n.traced),
+            format!("func {}({}) -> String", n.record, sig::then(&params, &s.record_params())),
+            format!("func {}({}) throws -> String", n.wire, s.wire_params()),
+        ];
+        let place = vec![("module", json!(format!("{base}.swift")))];
+        let more = vec![("build", json!(format!("swiftc {base}.swift {base}_runner.swift -o {base}")))];
+        let dates = Dates { ty: "Int64", from_wire: "dateFromWire", from_native: None };
+        let errors = &["RuleError.input", "RuleError.contradiction"];
+        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors })
     }
 }
 

@@ -12,6 +12,7 @@ mod strip;
 
 pub use strip::{strip_types, tokens, Tok, Token};
 
+use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
@@ -116,38 +117,26 @@ impl<const TYPED: bool> Language for Script<TYPED> {
     }
 
     fn api(t: &Ts<TYPED>, _: &Unit) -> serde_json::Value {
-        let (plan, names) = (t.plan, t.n);
-        let spell = super::api::Spelling { names, ty: &|v| t.ty(v), member: &|e, i| names.members[e][i].clone() };
+        let (plan, n) = (t.plan, t.n);
+        let spell = Spelling { names: n, ty: &|v| t.ty(v), member: Member::Bare };
         let ret = t.returns();
-        let mut m = spell.entry(plan, &ret);
-        let f = &names.function;
         let (params, record_params) = (t.signature_params(), t.record_params());
-        let (mut sig, mut traced, mut record, mut wire) = (
-            format!("export function {f}({params})"),
-            format!("export function {}({params})", names.traced),
-            format!("export function {}({record_params})", names.record),
-            format!("export function {}({})", names.wire, t.wire_params()),
-        );
+        // The types after each, TypeScript's alone.
+        let returns = [format!(": {ret}"), format!(": [{ret}, Fired[]]"), ": string".into(), ": string".into()];
+        let mut signatures = [
+            format!("export function {}({params})", n.function),
+            format!("export function {}({params})", n.traced),
+            format!("export function {}({record_params})", n.record),
+            format!("export function {}({})", n.wire, t.wire_params()),
+        ];
         if TYPED {
-            sig.push_str(&format!(": {ret}"));
-            traced.push_str(&format!(": [{ret}, Fired[]]"));
-            record.push_str(": string");
-            wire.push_str(": string");
+            signatures.iter_mut().zip(returns).for_each(|(s, r)| s.push_str(&r));
         }
-        m.insert("module".into(), json!(format!("{}.{}", names.module, <Script<TYPED> as Language>::SPEC.ext)));
-        m.insert("signature".into(), json!(sig));
-        m.insert("traced_signature".into(), json!(traced));
-        m.insert("record_signature".into(), json!(record));
-        m.insert("wire_signature".into(), json!(wire));
-        if plan.dates {
-            let ty = if TYPED { "Day" } else { "bigint" };
-            m.insert("dates".into(), json!({"type": ty, "from_wire": "dayFromWire", "from_native": "dayOf"}));
-        }
-        if !plan.enums.is_empty() {
-            m.insert("enum_from_wire".into(), json!("parseMember"));
-        }
-        m.insert("errors".into(), json!(["RuleInputError", "RuleContradictionError"]));
-        serde_json::Value::Object(m)
+        let place = vec![("module", json!(format!("{}.{}", n.module, <Script<TYPED> as Language>::SPEC.ext)))];
+        let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
+        let dates =
+            Dates { ty: if TYPED { "Day" } else { "bigint" }, from_wire: "dayFromWire", from_native: Some("dayOf") };
+        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors: ERRORS })
     }
 }
 
