@@ -70,7 +70,7 @@ impl Blocks {
 }
 
 /// The required methods every backend's `Body { o, <spelling> }` gives alike: its writer, and
-/// the plan, the names and the expression printer of its spelling (`$s`, which has `plan` and `n`).
+/// the plan, the names, the expression printer and the string literal of its spelling (`$s`, which has `plan` and `n`).
 #[macro_export]
 macro_rules! spelled_by {
     ($s:ident) => {
@@ -85,6 +85,9 @@ macro_rules! spelled_by {
         }
         fn expr(&self, e: &$crate::gen::plan::Expr, min: u8) -> String {
             $crate::gen::printer::Syntax::print(self.$s, e, min)
+        }
+        fn lit(&self, s: &str) -> String {
+            ($crate::gen::printer::Spelled::ops(self.$s).str)(s)
         }
     };
 }
@@ -112,6 +115,37 @@ pub enum Refusal<'a> {
     Contradiction(&'a str),
 }
 
+/// How a language stops a call, as statement templates: `@` stands for the sentence (as a
+/// string literal), `$` for the value refused.
+pub struct Refusals {
+    /// An input refused, its value shown.
+    pub input: &'static str,
+    /// An input refused with no value to show.
+    pub input_alone: &'static str,
+    pub contradiction: &'static str,
+}
+
+impl Refusals {
+    /// The refusal `r`, its sentence written by `lit`. One pass over the template, so a `@`
+    /// or `$` in the sentence or the value stays as it is.
+    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String) -> String {
+        let (template, what, value) = match r {
+            Refusal::Input(s, Some(v)) => (self.input, s, v),
+            Refusal::Input(s, None) => (self.input_alone, s, ""),
+            Refusal::Contradiction(s) => (self.contradiction, s, ""),
+        };
+        let mut out = String::new();
+        for c in template.chars() {
+            match c {
+                '@' => out.push_str(&lit(what)),
+                '$' => out.push_str(value),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+}
+
 /// What a language spells for the walker. The required methods are the language's own; the
 /// others are written once here, over them.
 pub trait Hooks {
@@ -122,8 +156,14 @@ pub trait Hooks {
     fn names(&self) -> &Names;
     /// `e`, binding at least as tightly as `min` (the language's expression printer).
     fn expr(&self, e: &Expr, min: u8) -> String;
+    /// How the language stops a call.
+    const REFUSALS: Refusals;
+    /// A string literal, as the language writes it.
+    fn lit(&self, s: &str) -> String;
     /// The statement that stops the call.
-    fn refusal(&self, r: Refusal) -> String;
+    fn refusal(&self, r: Refusal) -> String {
+        Self::REFUSALS.spell(r, &|s| self.lit(s))
+    }
 
     /// The checks of one input the function makes, in order. An optional input is checked
     /// only when it holds a value (`Missing` is then never asked).

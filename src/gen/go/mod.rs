@@ -16,7 +16,7 @@ use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Switch};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -709,13 +709,15 @@ impl Hooks for Body<'_, '_> {
         switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
         ..Blocks::BARE
     };
+    const REFUSALS: Refusals = Refusals {
+        input: "&RuleInputError{What: @, Value: $, HasValue: true}",
+        input_alone: "&RuleInputError{What: @}",
+        contradiction: "&RuleContradictionError{What: @}",
+    };
     crate::spelled_by!(g);
 
     fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, v) => self.fail(input_error(s, v)),
-            Refusal::Contradiction(s) => self.fail(format!("&RuleContradictionError{{What: {}}}", go_str(s))),
-        }
+        self.fail(Self::REFUSALS.spell(r, &go_str))
     }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
@@ -858,14 +860,6 @@ impl Hooks for Body<'_, '_> {
                 self.o.line(l);
             }
         }
-    }
-}
-
-/// The input error of a sentence, with the value refused when there is one.
-fn input_error(what: &str, value: Option<&str>) -> String {
-    match value {
-        Some(v) => format!("&RuleInputError{{What: {}, Value: {v}, HasValue: true}}", go_str(what)),
-        None => format!("&RuleInputError{{What: {}}}", go_str(what)),
     }
 }
 

@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Switch};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -507,14 +507,12 @@ impl Hooks for Body<'_, '_> {
         }),
         ..Blocks::PARENS
     };
+    const REFUSALS: Refusals = Refusals {
+        input: "throw new RuleInputError(@, $);",
+        input_alone: "throw new RuleInputError(@, null);",
+        contradiction: "throw new RuleContradictionError(@);",
+    };
     crate::spelled_by!(j);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, v) => format!("throw new RuleInputError({}, {});", lit(s), v.unwrap_or("null")),
-            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", lit(s)),
-        }
-    }
 
     fn slot(&self, t: &TablePlan) -> String {
         format!("{}[{}]", self.j.n.local("rows"), t.slot)

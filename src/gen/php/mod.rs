@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -299,15 +299,12 @@ impl Body<'_, '_> {
 
 impl Hooks for Body<'_, '_> {
     const BLOCKS: Blocks = Blocks { else_if: "} elseif (@) {", sigil: "$", field: "@->@", ..Blocks::PARENS };
+    const REFUSALS: Refusals = Refusals {
+        input: "throw new RuleInputError(@, $);",
+        input_alone: "throw new RuleInputError(@);",
+        contradiction: "throw new RuleContradictionError(@);",
+    };
     crate::spelled_by!(p);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, None) => format!("throw new RuleInputError({});", php_str(s)),
-            Refusal::Input(s, Some(v)) => format!("throw new RuleInputError({}, {v});", php_str(s)),
-            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", php_str(s)),
-        }
-    }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         if checks.contains(&Check::Range) {

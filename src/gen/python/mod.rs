@@ -11,7 +11,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -455,15 +455,12 @@ impl Body<'_, '_> {
 impl Hooks for Body<'_, '_> {
     const BLOCKS: Blocks =
         Blocks { if_: "if @:", else_if: "elif @:", else_: "else:", end: "", beside: Some("  # "), ..Blocks::KEYWORDS };
+    const REFUSALS: Refusals = Refusals {
+        input: "raise RuleInputError(@, $)",
+        input_alone: "raise RuleInputError(@)",
+        contradiction: "raise RuleContradictionError(@)",
+    };
     crate::spelled_by!(py);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, None) => format!("raise RuleInputError({})", py_str(s)),
-            Refusal::Input(s, Some(v)) => format!("raise RuleInputError({}, {v})", py_str(s)),
-            Refusal::Contradiction(s) => format!("raise RuleContradictionError({})", py_str(s)),
-        }
-    }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");

@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -411,15 +411,12 @@ impl Body<'_, '_> {
 
 impl Hooks for Body<'_, '_> {
     const BLOCKS: Blocks = Blocks::KEYWORDS;
+    const REFUSALS: Refusals = Refusals {
+        input: "raise RuleInputError.new(@, $)",
+        input_alone: "raise RuleInputError.new(@)",
+        contradiction: "raise RuleContradictionError.new(@)",
+    };
     crate::spelled_by!(r);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, None) => format!("raise RuleInputError.new({})", rb_str(s)),
-            Refusal::Input(s, Some(v)) => format!("raise RuleInputError.new({}, {v})", rb_str(s)),
-            Refusal::Contradiction(s) => format!("raise RuleContradictionError.new({})", rb_str(s)),
-        }
-    }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");

@@ -12,7 +12,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Record, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
@@ -702,16 +702,12 @@ impl Body<'_, '_> {
 
 impl Hooks for Body<'_, '_> {
     const BLOCKS: Blocks = Blocks { semi: ";", else_when_true: true, ..Blocks::BARE };
+    const REFUSALS: Refusals = Refusals {
+        input: "return Err(RuleError::Input { what: @, value: $ });",
+        input_alone: "return Err(RuleError::Input { what: @, value: None });",
+        contradiction: "return Err(RuleError::Contradiction { what: @ });",
+    };
     crate::spelled_by!(rs);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, v) => {
-                format!("return Err(RuleError::Input {{ what: {}, value: {} }});", rs_str(s), v.unwrap_or("None"))
-            }
-            Refusal::Contradiction(s) => format!("return Err(RuleError::Contradiction {{ what: {} }});", rs_str(s)),
-        }
-    }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");

@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -313,14 +313,12 @@ impl Body<'_, '_> {
 
 impl Hooks for Body<'_, '_> {
     const BLOCKS: Blocks = Blocks::BARE;
+    const REFUSALS: Refusals = Refusals {
+        input: "throw RuleError.input(what: @, value: $)",
+        input_alone: "throw RuleError.input(what: @, value: nil)",
+        contradiction: "throw RuleError.contradiction(what: @)",
+    };
     crate::spelled_by!(s);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, v) => format!("throw RuleError.input(what: {}, value: {})", lit(s), v.unwrap_or("nil")),
-            Refusal::Contradiction(s) => format!("throw RuleError.contradiction(what: {})", lit(s)),
-        }
-    }
 
     fn slot(&self, t: &TablePlan) -> String {
         format!("{}[{}]", self.s.n.local("rows"), t.slot)

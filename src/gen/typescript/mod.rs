@@ -16,7 +16,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Record, Refusal, Refusals};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -534,14 +534,12 @@ impl<const TYPED: bool> Body<'_, '_, TYPED> {
 
 impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
     const BLOCKS: Blocks = Blocks::PARENS;
+    const REFUSALS: Refusals = Refusals {
+        input: "throw new RuleInputError(@, $);",
+        input_alone: "throw new RuleInputError(@, null);",
+        contradiction: "throw new RuleContradictionError(@);",
+    };
     crate::spelled_by!(ts);
-
-    fn refusal(&self, r: Refusal) -> String {
-        match r {
-            Refusal::Input(s, v) => format!("throw new RuleInputError({}, {});", js_str(s), v.unwrap_or("null")),
-            Refusal::Contradiction(s) => format!("throw new RuleContradictionError({});", js_str(s)),
-        }
-    }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
