@@ -13,7 +13,7 @@
 
 use super::api::{Member, Spelling};
 use super::naming;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Plan, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal, Refusals, Switch};
@@ -181,31 +181,6 @@ fn indent_rest(s: &str, depth: usize) -> String {
 fn emit(o: &mut Code, s: &str) {
     for line in s.split('\n') {
         o.line(line);
-    }
-}
-
-/// Every expression of the plan: the constraints, the defines, the rows.
-fn exprs(plan: &Plan) -> Vec<&Expr> {
-    let mut out: Vec<&Expr> = plan.door.constraints.iter().map(|c| &c.test).collect();
-    for step in &plan.steps {
-        match step {
-            super::plan::Step::Define { value, .. } => out.push(value),
-            super::plan::Step::Table(t) => {
-                for r in &t.rows {
-                    out.push(&r.cond);
-                    out.extend(r.assigns.iter().map(|(_, v)| v));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Every node of an expression, the expression first.
-fn nodes<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    out.push(e);
-    for k in e.children() {
-        nodes(k, out);
     }
 }
 
@@ -535,7 +510,7 @@ impl Spell<'_> {
         walk::guard(plan, Lang::Go, &mut body);
         walk::body(plan, &mut body);
         let mut read = body.read;
-        for e in exprs(plan) {
+        for e in plan.exprs() {
             read.extend(e.vars());
         }
         read.extend(plan.outputs.iter().copied());
@@ -592,12 +567,8 @@ impl Spell<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut all = Vec::new();
-        for e in exprs(plan) {
-            nodes(e, &mut all);
-        }
         let mut min_max = BTreeSet::new();
-        for e in &all {
+        for e in plan.nodes() {
             if let Node::Min(xs) | Node::Max(xs) = &e.node {
                 if xs.len() > 1 {
                     min_max.insert(match min_max_fn(matches!(e.node, Node::Max(_)), e.kind) {
@@ -1050,7 +1021,7 @@ mod gofmt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::plan::Arith;
+    use crate::gen::plan::{Arith, Plan};
     use crate::syntax::ast::CmpOp;
 
     const RULE: &str = "rule t v1\n\nenum level: low < mid < high\n\ninput a: int -100..100\ninput b: int -100..100\ninput p: int? 0..10\ninput lvl: level\n\noutput o: int -300..300\ndefine o = a + b\n";

@@ -435,18 +435,13 @@ impl Jv<'_> {
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
         let mut called = Vec::new();
-        let enum_min_max = |min: bool| {
-            plan.steps.iter().any(|s| match s {
-                super::plan::Step::Define { value, .. } => uses(value, min),
-                super::plan::Step::Table(t) => {
-                    t.rows.iter().any(|r| uses(&r.cond, min) || r.assigns.iter().any(|(_, x)| uses(x, min)))
-                }
-            }) || plan.door.constraints.iter().any(|c| uses(&c.test, min))
-        };
-        if enum_min_max(true) {
+        // The least and the greatest of an enum's members are the module's own methods.
+        let of_enums: Vec<&Node> =
+            plan.nodes().into_iter().filter(|e| matches!(e.kind, Kind::Enum(_))).map(|e| &e.node).collect();
+        if of_enums.iter().any(|n| matches!(n, Node::Min(_))) {
             called.push("least");
         }
-        if enum_min_max(false) {
+        if of_enums.iter().any(|n| matches!(n, Node::Max(_))) {
             called.push("greatest");
         }
         sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &called), "\n\n");
@@ -466,16 +461,6 @@ impl Jv<'_> {
 /// answer) rather than in place.
 fn apart(t: &TablePlan) -> bool {
     t.results.len() == 1
-}
-
-/// Whether an expression takes the min (or max) of values of an enum.
-fn uses(e: &Expr, min: bool) -> bool {
-    let here = match (&e.node, e.kind) {
-        (Node::Min(_), Kind::Enum(_)) => min,
-        (Node::Max(_), Kind::Enum(_)) => !min,
-        _ => false,
-    };
-    here || e.children().into_iter().any(|k| uses(k, min))
 }
 
 struct Body<'a, 'b> {

@@ -107,6 +107,14 @@ impl Expr {
         Expr::bool(Node::Cmp(op, Box::new(a), Box::new(b)))
     }
 
+    /// Every node of this expression, itself first, into `out`.
+    pub fn nodes<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        out.push(self);
+        for k in self.children() {
+            k.nodes(out);
+        }
+    }
+
     /// The nodes directly below this one, in the order they are written.
     pub fn children(&self) -> Vec<&Expr> {
         match &self.node {

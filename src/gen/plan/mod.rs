@@ -227,6 +227,33 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Every expression the rule evaluates: the constraints' tests, then each step's (a
+    /// define's value; a table's rows, each condition then its assignments).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        let mut out: Vec<&Expr> = self.door.constraints.iter().map(|c| &c.test).collect();
+        for step in &self.steps {
+            match step {
+                Step::Define { value, .. } => out.push(value),
+                Step::Table(t) => {
+                    for r in &t.rows {
+                        out.push(&r.cond);
+                        out.extend(r.assigns.iter().map(|(_, v)| v));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every node of every expression the rule evaluates, each expression's root first.
+    pub fn nodes(&self) -> Vec<&Expr> {
+        let mut out = Vec::new();
+        for e in self.exprs() {
+            e.nodes(&mut out);
+        }
+        out
+    }
+
     pub fn tables(&self) -> impl Iterator<Item = &TablePlan> {
         self.steps.iter().filter_map(|s| match s {
             Step::Table(t) => Some(t),

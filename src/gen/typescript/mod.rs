@@ -423,22 +423,18 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     /// The sections of runtime/module.ts the rule uses, below the functions, in the file's order.
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        let mut calls = Calls::default();
-        for c in &plan.door.constraints {
-            calls.scan(&c.test);
-        }
-        for step in &plan.steps {
-            match step {
-                super::plan::Step::Define { value, .. } => calls.scan(value),
-                super::plan::Step::Table(t) => {
-                    for row in &t.rows {
-                        calls.scan(&row.cond);
-                        row.assigns.iter().for_each(|(_, a)| calls.scan(a));
-                    }
-                }
-            }
-        }
-        let called: Vec<&str> = calls.0.into_iter().collect();
+        let called: std::collections::BTreeSet<&str> = plan
+            .nodes()
+            .into_iter()
+            .filter_map(|e| match (&e.node, e.kind) {
+                (Node::Min(_), Kind::Enum(_)) => Some("min_by"),
+                (Node::Max(_), Kind::Enum(_)) => Some("max_by"),
+                (Node::Min(_), _) => Some("min"),
+                (Node::Max(_), _) => Some("max"),
+                _ => None,
+            })
+            .collect();
+        let called: Vec<&str> = called.into_iter().collect();
         sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &called), "\n\n");
     }
 
@@ -469,27 +465,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         o.push_str(section(MODULE, MARK, "json_str"));
         o.push('\n');
         o
-    }
-}
-
-/// The helpers over numbers and places an expression calls (`min`, `max_by`, …).
-#[derive(Default)]
-struct Calls(std::collections::BTreeSet<&'static str>);
-
-impl Calls {
-    fn scan(&mut self, e: &Expr) {
-        if let Node::Min(_) | Node::Max(_) = e.node {
-            let min = matches!(e.node, Node::Min(_));
-            self.0.insert(match (e.kind, min) {
-                (Kind::Enum(_), true) => "min_by",
-                (Kind::Enum(_), false) => "max_by",
-                (_, true) => "min",
-                (_, false) => "max",
-            });
-        }
-        for k in e.children() {
-            self.scan(k);
-        }
     }
 }
 
