@@ -54,8 +54,16 @@ fn workspace() -> Workspace {
     let example = copy_example(dir.path());
     let bin = dir.path().join("bin/rulec");
     std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
-    std::fs::copy(rulec_bin(), &bin).unwrap();
+    install_rulec(&bin);
     Workspace { _dir: dir, example, bin }
+}
+
+/// Copies the rulec binary to `to` in a `cp` process of its own: copied here, the file would
+/// be open for writing in this process while another test's thread forks, and the child then
+/// holds it open until it execs — running the copy in that window fails with "Text file busy".
+fn install_rulec(to: &Path) {
+    let status = Command::new("cp").arg(rulec_bin()).arg(to).status().unwrap();
+    assert!(status.success(), "cp {} {}", rulec_bin().display(), to.display());
 }
 
 #[test]
@@ -93,7 +101,7 @@ fn make_remakes_exactly_what_an_edit_touches_and_nothing_twice() {
 
     // A new rulec binary: every rule's outputs depend on it.
     std::thread::sleep(std::time::Duration::from_millis(1100)); // mtimes are compared, some filesystems keep seconds
-    std::fs::copy(rulec_bin(), bin).unwrap();
+    install_rulec(bin);
     let after_bin = ok(&make(d, bin, &["-j4"]), "make after a new rulec");
     assert_eq!(generated_rules(&after_bin), all, "{after_bin}");
     let settled = ok(&make(d, bin, &["-j4"]), "make, settled");
