@@ -139,7 +139,7 @@ pub struct Ops {
 }
 
 impl Ops {
-    /// The spellings the C family shares, which every table but SQL's starts from, giving
+    /// The spellings the C family shares, which every table starts from (SQL's keeps only its division), giving
     /// only its own string literal (the escapes differ in every language) and what else it
     /// spells otherwise: `&&`, `||`, `!`, `==` and `!=` (for an absent optional too), `/`
     /// truncating, `false`/`true`, `null`, a decimal integer, `Type.Member`, `c ? a : b`,

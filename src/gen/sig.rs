@@ -4,7 +4,7 @@
 //! a table of what each section is for), and the runner templating.
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Helper, Kind, Plan, Role};
+use super::plan::{BoundaryTy, Helper, Kind, Node, Plan, Role};
 use super::text::{self, comment, section, Code};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
@@ -215,6 +215,13 @@ enum Need {
     Bools,
     /// A quotient rounds to the nearest, a tie some way.
     Halves,
+    /// The least (or greatest) of two values or more, of numbers (or of an enum's members):
+    /// a language whose operators do not say it takes it from its runtime (a `min` of one
+    /// value is that value).
+    Extreme {
+        enums: bool,
+        max: bool,
+    },
 }
 
 impl Need {
@@ -238,6 +245,12 @@ impl Need {
                 .helpers
                 .iter()
                 .any(|h| matches!(h, Helper::DivRound(RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven))),
+            Need::Extreme { enums, max } => plan.nodes().into_iter().any(|e| match &e.node {
+                Node::Min(xs) | Node::Max(xs) => {
+                    xs.len() > 1 && matches!(e.node, Node::Max(_)) == max && matches!(e.kind, Kind::Enum(_)) == enums
+                }
+                _ => false,
+            }),
         }
     }
 }
@@ -284,6 +297,10 @@ const NEEDS: &[(&str, Need)] = &[
     ("check_int", Need::Counted),
     ("parse_member", Need::Enums),
     ("halfway", Need::Halves),
+    ("min_int", Need::Extreme { enums: false, max: false }),
+    ("max_int", Need::Extreme { enums: false, max: true }),
+    ("min_enum", Need::Extreme { enums: true, max: false }),
+    ("max_enum", Need::Extreme { enums: true, max: true }),
 ];
 
 /// The names of a runtime file's sections (behind `mark`), in the file's order.
@@ -293,16 +310,11 @@ pub fn section_names<'f>(file: &'f str, mark: &str) -> impl Iterator<Item = &'f 
 }
 
 /// The sections of a runtime `file` a module takes, in the file's order: those [`NEEDS`]
-/// says the rule needs, the helpers the rule calls, and those named in `called` (the
-/// helpers over values the backend finds its expressions call: `min`, `least`, …).
-pub fn taken<'f>(plan: &Plan, file: &'f str, mark: &str, called: &[&str]) -> Vec<&'f str> {
+/// says the rule needs and the helpers the rule calls.
+pub fn taken<'f>(plan: &Plan, file: &'f str, mark: &str) -> Vec<&'f str> {
     let helpers: Vec<String> = plan.helpers.iter().map(|&h| helper_section(h)).collect();
     section_names(file, mark)
-        .filter(|name| {
-            NEEDS.iter().any(|(n, need)| n == name && need.holds(plan))
-                || helpers.iter().any(|h| h == name)
-                || called.contains(name)
-        })
+        .filter(|name| NEEDS.iter().any(|(n, need)| n == name && need.holds(plan)) || helpers.iter().any(|h| h == name))
         .collect()
 }
 

@@ -6,7 +6,7 @@
 
 use super::naming::Names;
 use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
-use super::printer::TOP;
+use super::printer::{Ops, TOP};
 use super::text::{comment, Code};
 use super::walk::{Check, Source};
 use crate::sema::VarId;
@@ -38,6 +38,8 @@ pub struct Blocks {
     pub else_when_true: bool,
     /// The `switch` a table's decision is written with; `None` writes it row by row.
     pub switch: Option<Switch>,
+    /// The statements that stop a call.
+    pub refuse: Refusals,
 }
 
 impl Blocks {
@@ -54,9 +56,25 @@ impl Blocks {
         field: "@.@",
         else_when_true: false,
         switch: None,
+        refuse: Refusals {
+            input: "throw new RuleInputError(@, $);",
+            input_alone: "throw new RuleInputError(@, null);",
+            contradiction: "throw new RuleContradictionError(@);",
+        },
     };
-    /// Braces with no parentheses around the condition and no `;` (Go, Swift).
-    pub const BARE: Blocks = Blocks { if_: "if @ {", else_if: "} else if @ {", semi: "", ..Blocks::PARENS };
+    /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
+    /// (Go, Swift).
+    pub const BARE: Blocks = Blocks {
+        if_: "if @ {",
+        else_if: "} else if @ {",
+        semi: "",
+        refuse: Refusals {
+            input: "throw RuleError.input(what: @, value: $)",
+            input_alone: "throw RuleError.input(what: @, value: nil)",
+            contradiction: "throw RuleError.contradiction(what: @)",
+        },
+        ..Blocks::PARENS
+    };
     /// Keywords closed by `end`, `#` comments beside the statement (Ruby).
     pub const KEYWORDS: Blocks = Blocks {
         if_: "if @",
@@ -65,6 +83,11 @@ impl Blocks {
         end: "end",
         comment: "#",
         beside: Some(" # "),
+        refuse: Refusals {
+            input: "raise RuleInputError.new(@, $)",
+            input_alone: "raise RuleInputError.new(@)",
+            contradiction: "raise RuleContradictionError.new(@)",
+        },
         ..Blocks::BARE
     };
 }
@@ -86,8 +109,8 @@ macro_rules! spelled_by {
         fn expr(&self, e: &$crate::gen::plan::Expr, min: u8) -> String {
             $crate::gen::printer::Syntax::print(self.$s, e, min)
         }
-        fn lit(&self, s: &str) -> String {
-            ($crate::gen::printer::Spelled::ops(self.$s).str)(s)
+        fn ops(&self) -> &$crate::gen::printer::Ops {
+            $crate::gen::printer::Spelled::ops(self.$s)
         }
     };
 }
@@ -156,13 +179,25 @@ pub trait Hooks {
     fn names(&self) -> &Names;
     /// `e`, binding at least as tightly as `min` (the language's expression printer).
     fn expr(&self, e: &Expr, min: u8) -> String;
-    /// How the language stops a call.
-    const REFUSALS: Refusals;
+    /// The language's expression spellings.
+    fn ops(&self) -> &Ops;
     /// A string literal, as the language writes it.
-    fn lit(&self, s: &str) -> String;
+    fn lit(&self, s: &str) -> String {
+        (self.ops().str)(s)
+    }
+    /// The arguments after the value of the runtime's integer check (`_check_int`): the
+    /// bounds (absent where the input has none), the sentences of a missing value, of one
+    /// not of the kind, and of one out of the range.
+    fn check_int_args(&self, input: &InputDoor) -> String {
+        let (lo, hi, out) = match &input.range {
+            Some(r) => (r.lo.to_string(), r.hi.to_string(), self.lit(&r.sentence)),
+            None => (self.ops().absent.to_string(), self.ops().absent.to_string(), self.lit("")),
+        };
+        format!("{lo}, {hi}, {}, {}, {out}", self.lit(&input.missing), self.lit(&input.not_of_kind))
+    }
     /// The statement that stops the call.
     fn refusal(&self, r: Refusal) -> String {
-        Self::REFUSALS.spell(r, &|s| self.lit(s))
+        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s))
     }
 
     /// The checks of one input the function makes, in order. An optional input is checked

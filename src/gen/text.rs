@@ -45,6 +45,12 @@ impl Code {
         self.depth -= 1;
     }
 
+    /// One level out, then the line that closes the block (`}`, `end`).
+    pub fn close(&mut self, line: &str) {
+        self.dedent();
+        self.line(line);
+    }
+
     /// The text, ending in exactly one newline.
     pub fn finish(mut self) -> String {
         while self.text.ends_with("\n\n") {

@@ -67,6 +67,16 @@ pub fn checks(plan: &Plan, lang: Lang) -> Vec<(&InputDoor, Vec<Check>)> {
     out
 }
 
+/// What the function holding the branches runs: the entry guard, under a comment saying what
+/// it is where it checks anything, then the rule's steps.
+pub fn core<H: Hooks>(plan: &Plan, lang: Lang, h: &mut H) {
+    if !checks(plan, lang).is_empty() || !plan.door.constraints.is_empty() {
+        h.line(&format!("{} The entry guard: what the proofs assumed of every call.", H::BLOCKS.comment));
+    }
+    guard(plan, lang, h);
+    body(plan, h);
+}
+
 /// The rule's steps in evaluation order.
 pub fn body(plan: &Plan, h: &mut impl Hooks) {
     for step in &plan.steps {

@@ -206,15 +206,6 @@ impl Syntax for Spell<'_> {
     }
 }
 
-/// The helper that takes the smaller or larger of two values of a kind.
-fn min_max_fn(max: bool, kind: Kind) -> &'static str {
-    let Extremes::Pairs { num, enums, .. } = OPS.extremes else { unreachable!("Go takes them two at a time") };
-    match kind {
-        Kind::Enum(_) => enums[max as usize],
-        _ => num[max as usize],
-    }
-}
-
 impl Spell<'_> {
     /// `e` as go/printer sees it, parenthesized when it binds more loosely than `min`, and
     /// where a reader wants it: `&&` under `||`, a comparison under a comparison.
@@ -396,7 +387,7 @@ impl Spell<'_> {
         );
         let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
         stmt::record_function(plan, &mut body, &RECORD, &signature);
-        self.helpers(&mut o);
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }
 
@@ -410,8 +401,7 @@ impl Spell<'_> {
         for (f, ty) in &fields {
             o.line(format!("{f}{} {ty}", " ".repeat(width - f.chars().count())));
         }
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
@@ -505,10 +495,8 @@ impl Spell<'_> {
         for &v in &plan.inputs {
             o.line(format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))));
         }
-        o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
-        walk::guard(plan, Lang::Go, &mut body);
-        walk::body(plan, &mut body);
+        walk::core(plan, Lang::Go, &mut body);
         let mut read = body.read;
         for e in plan.exprs() {
             read.extend(e.vars());
@@ -532,8 +520,7 @@ impl Spell<'_> {
             ),
         };
         o.line(format!("return {out}, {}{{{}}}, nil", self.rows_type(), n.slots.join(", ")));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
@@ -560,28 +547,8 @@ impl Spell<'_> {
         o.line(format!("\treturn \"\", {err}"));
         o.line("}");
         o.line(format!("return {}({input}, {out}, {}, {}), nil", n.record, self.fired(rows), self.l("tag")));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
-    }
-
-    fn helpers(&self, o: &mut Code) {
-        let plan = self.plan;
-        let mut min_max = BTreeSet::new();
-        for e in plan.nodes() {
-            if let Node::Min(xs) | Node::Max(xs) = &e.node {
-                if xs.len() > 1 {
-                    min_max.insert(match min_max_fn(matches!(e.node, Node::Max(_)), e.kind) {
-                        "minInt" => "min_int",
-                        "maxInt" => "max_int",
-                        "minEnum" => "min_enum",
-                        _ => "max_enum",
-                    });
-                }
-            }
-        }
-        let min_max: Vec<&str> = min_max.into_iter().collect();
-        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &min_max), "\n\n");
     }
 
     fn runner(&self) -> String {
@@ -656,8 +623,7 @@ impl Body<'_, '_> {
             self.o.line("} else {");
             self.o.indent();
             self.store(v, rest);
-            self.o.dedent();
-            self.o.line("}");
+            self.o.close("}");
             return;
         }
         if !self.g.plan.var(v).optional {
@@ -676,19 +642,19 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
+        refuse: Refusals {
+            input: "&RuleInputError{What: @, Value: $, HasValue: true}",
+            input_alone: "&RuleInputError{What: @}",
+            contradiction: "&RuleContradictionError{What: @}",
+        },
         ..Blocks::BARE
     };
-    const REFUSALS: Refusals = Refusals {
-        input: "&RuleInputError{What: @, Value: $, HasValue: true}",
-        input_alone: "&RuleInputError{What: @}",
-        contradiction: "&RuleContradictionError{What: @}",
-    };
-    crate::spelled_by!(g);
 
     fn refusal(&self, r: Refusal) -> String {
-        self.fail(Self::REFUSALS.spell(r, &go_str))
+        self.fail(Self::BLOCKS.refuse.spell(r, &go_str))
     }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
@@ -771,8 +737,7 @@ impl Hooks for Body<'_, '_> {
             self.o.line(format!("{read_x}, {err} := {}", read(got)));
             check(self, read_x);
             self.o.line(format!("{x} = &{read_x}"));
-            self.o.dedent();
-            self.o.line("}");
+            self.o.close("}");
         } else {
             self.o.line(format!("{x}, {err} := {}", read(&format!("{call}[{key}]"))));
             check(self, &x);

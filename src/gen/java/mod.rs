@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals, Switch};
+use super::stmt::{self, Blocks, Record, Refusal, Switch};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -261,7 +261,7 @@ impl Jv<'_> {
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
         stmt::record_function(plan, &mut Body { j: self, o: &mut o }, &RECORD, &signature);
-        self.helpers(&mut o);
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         let mut text = o.finish();
         while text.ends_with("\n\n") {
             text.pop();
@@ -310,8 +310,7 @@ impl Jv<'_> {
             o.line("    }");
             o.line("    return null;");
             o.line("}");
-            o.dedent();
-            o.line("}");
+            o.close("}");
             o.blank();
         }
     }
@@ -381,18 +380,15 @@ impl Jv<'_> {
         o.line(format!("int[] {rows} = new int[{}];", tables.len()));
         o.line(format!("{ret} {out} = {}({});", n.core, self.with_args(rows)));
         o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, trace({rows}), {tag}"))));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
         o.line(
             "/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */",
         );
         o.line(format!("private static {ret} {}({}) {{", n.core, sig::then(&params, &format!("int[] {rows}"))));
         o.indent();
-        o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { j: self, o };
-        walk::guard(plan, Lang::Java, &mut body);
-        walk::body(plan, &mut body);
+        walk::core(plan, Lang::Java, &mut body);
         let o = body.o;
         match plan.outputs.as_slice() {
             [one] => o.line(format!("return {};", n.vars[*one])),
@@ -401,8 +397,7 @@ impl Jv<'_> {
                 o.line(format!("return new Output({});", vals.join(", ")));
             }
         }
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
         for t in tables.iter().filter(|t| apart(t)) {
             self.table_function(o, t);
@@ -427,24 +422,8 @@ impl Jv<'_> {
         walk::table(t, &mut body);
         let o = body.o;
         o.line(format!("return {};", n.vars[result]));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
-    }
-
-    fn helpers(&self, o: &mut Code) {
-        let plan = self.plan;
-        let mut called = Vec::new();
-        // The least and the greatest of an enum's members are the module's own methods.
-        let of_enums: Vec<&Node> =
-            plan.nodes().into_iter().filter(|e| matches!(e.kind, Kind::Enum(_))).map(|e| &e.node).collect();
-        if of_enums.iter().any(|n| matches!(n, Node::Min(_))) {
-            called.push("least");
-        }
-        if of_enums.iter().any(|n| matches!(n, Node::Max(_))) {
-            called.push("greatest");
-        }
-        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &called), "\n\n");
     }
 
     fn runner(&self) -> String {
@@ -481,6 +460,7 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
+    crate::spelled_by!(j);
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
         switch: Some(Switch {
@@ -492,12 +472,6 @@ impl Hooks for Body<'_, '_> {
         }),
         ..Blocks::PARENS
     };
-    const REFUSALS: Refusals = Refusals {
-        input: "throw new RuleInputError(@, $);",
-        input_alone: "throw new RuleInputError(@, null);",
-        contradiction: "throw new RuleContradictionError(@);",
-    };
-    crate::spelled_by!(j);
 
     fn slot(&self, t: &TablePlan) -> String {
         format!("{}[{}]", self.j.n.local("rows"), t.slot)

@@ -154,8 +154,7 @@ impl Ph<'_> {
             for (i, v) in en.values.iter().enumerate() {
                 o.line(format!("case {} = {};", n.members[e][i], php_str(&v.name)));
             }
-            o.dedent();
-            o.line("}");
+            o.close("}");
             o.blank();
             if let Some(rank) = &n.ranks[e] {
                 o.line(format!(
@@ -191,7 +190,7 @@ impl Ph<'_> {
         let signature =
             format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
         stmt::record_function(plan, &mut Body { p: self, o: &mut o }, &RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }
 
@@ -244,16 +243,13 @@ impl Ph<'_> {
         let o = body.o;
         o.line(format!("[{out}, {rows}] = {}({args});", n.core));
         o.line(format!("return {}({});", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
         let about = "The rule's branches, written once: the outputs, and the row each table matched.";
         self.pair_head(o, &n.core, about, "int");
         o.indent();
-        o.line("// The entry guard: what the proofs assumed of every call.");
         let mut body = Body { p: self, o };
-        walk::guard(plan, Lang::Php, &mut body);
-        walk::body(plan, &mut body);
+        walk::core(plan, Lang::Php, &mut body);
         let o = body.o;
         let answer = match plan.outputs.as_slice() {
             [one] => format!("${}", n.vars[*one]),
@@ -264,8 +260,7 @@ impl Ph<'_> {
         };
         let slots: Vec<String> = n.slots.iter().map(|s| format!("${s}")).collect();
         o.line(format!("return [{answer}, [{}]];", slots.join(", ")));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
@@ -298,13 +293,14 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
-    const BLOCKS: Blocks = Blocks { else_if: "} elseif (@) {", sigil: "$", field: "@->@", ..Blocks::PARENS };
-    const REFUSALS: Refusals = Refusals {
-        input: "throw new RuleInputError(@, $);",
-        input_alone: "throw new RuleInputError(@);",
-        contradiction: "throw new RuleContradictionError(@);",
-    };
     crate::spelled_by!(p);
+    const BLOCKS: Blocks = Blocks {
+        refuse: Refusals { input_alone: "throw new RuleInputError(@);", ..Blocks::PARENS.refuse },
+        else_if: "} elseif (@) {",
+        sigil: "$",
+        field: "@->@",
+        ..Blocks::PARENS
+    };
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         if checks.contains(&Check::Range) {
@@ -319,11 +315,7 @@ impl Hooks for Body<'_, '_> {
         let call = p.local("call");
         let (m, k) = (php_str(&input.missing), php_str(&input.not_of_kind));
         let read = match input.kind {
-            WireKind::Integer => {
-                let r = input.range.as_ref().expect("a counted input has a range");
-                let out = php_str(&r.sentence);
-                format!("_check_int({call}[{key}] ?? null, {}, {}, {m}, {k}, {out})", r.lo, r.hi)
-            }
+            WireKind::Integer => format!("_check_int({call}[{key}] ?? null, {})", self.check_int_args(input)),
             WireKind::Date => format!("_wire_day({call}[{key}] ?? null, {m}, {k})"),
             WireKind::Boolean => format!("\\is_bool({call}[{key}] ?? null) ? {call}[{key}] : _refuse({call}[{key}] ?? null, {m}, {k})"),
             WireKind::Text => format!("\\is_string({call}[{key}] ?? null) ? {call}[{key}] : _refuse({call}[{key}] ?? null, {m}, {k})"),

@@ -226,7 +226,7 @@ impl Py<'_> {
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
         stmt::record_function(plan, &mut Body { py: self, o: &mut o }, &RECORD, &signature);
         o.blank();
-        self.helpers(&mut o);
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n\n");
         o.finish()
     }
 
@@ -319,10 +319,8 @@ impl Py<'_> {
         o.line(format!("def {}({params}) -> tuple[{ret}, {rows_ty}]:", n.core));
         o.indent();
         o.line("\"\"\"The rule's branches, written once: the outputs, and the row each table matched.\"\"\"");
-        o.line("# The entry guard: what the proofs assumed of every call.");
         let mut body = Body { py: self, o };
-        walk::guard(plan, Lang::Python, &mut body);
-        walk::body(plan, &mut body);
+        walk::core(plan, Lang::Python, &mut body);
         let o = body.o;
         let made = |w: &str, x: &str, optional: bool| {
             if optional {
@@ -340,10 +338,6 @@ impl Py<'_> {
         o.dedent();
         o.blank();
         o.blank();
-    }
-
-    fn helpers(&self, o: &mut Code) {
-        sig::sections(o, MODULE, MARK, &sig::taken(self.plan, MODULE, MARK, &[]), "\n\n\n");
     }
 
     fn runner(&self) -> String {
@@ -403,17 +397,12 @@ impl Body<'_, '_> {
                 self.range_check(input, x);
             }
             WireKind::Integer | WireKind::Date => {
-                let (lo, hi) = match &input.range {
-                    Some(r) => (r.lo.to_string(), r.hi.to_string()),
-                    None => ("None".into(), "None".into()),
-                };
-                let out = input.range.as_ref().map(|r| py_str(&r.sentence)).unwrap_or_else(|| py_str(""));
                 let fast = match &input.range {
                     Some(_) => format!("_type({x}) is not _int or not {}", self.in_range(input, x)),
                     None => format!("_type({x}) is not _int"),
                 };
                 self.o.line(format!("if {fast}:"));
-                self.o.line(format!("    {x} = {}", wrap(format!("_check_int({x}, {lo}, {hi}, {m}, {k}, {out})"))));
+                self.o.line(format!("    {x} = {}", wrap(format!("_check_int({x}, {})", self.check_int_args(input)))));
             }
             WireKind::Enum(e) if wire => {
                 self.o.line(format!("{x} = _wire_member({}, {x}, {m}, {k})", self.py.n.enums[e]));
@@ -453,14 +442,20 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
-    const BLOCKS: Blocks =
-        Blocks { if_: "if @:", else_if: "elif @:", else_: "else:", end: "", beside: Some("  # "), ..Blocks::KEYWORDS };
-    const REFUSALS: Refusals = Refusals {
-        input: "raise RuleInputError(@, $)",
-        input_alone: "raise RuleInputError(@)",
-        contradiction: "raise RuleContradictionError(@)",
-    };
     crate::spelled_by!(py);
+    const BLOCKS: Blocks = Blocks {
+        if_: "if @:",
+        else_if: "elif @:",
+        else_: "else:",
+        end: "",
+        beside: Some("  # "),
+        refuse: Refusals {
+            input: "raise RuleInputError(@, $)",
+            input_alone: "raise RuleInputError(@)",
+            contradiction: "raise RuleContradictionError(@)",
+        },
+        ..Blocks::KEYWORDS
+    };
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");

@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -159,8 +159,7 @@ impl Rb<'_> {
             }
             let all: Vec<&str> = n.members[e].iter().map(String::as_str).collect();
             o.line(format!("ALL = [{}].freeze", all.join(", ")));
-            o.dedent();
-            o.line("end");
+            o.close("end");
             o.blank();
             if let Some(rank) = &n.ranks[e] {
                 o.line(format!("# The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
@@ -180,7 +179,7 @@ impl Rb<'_> {
         self.functions(&mut o);
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
         stmt::record_function(plan, &mut Body { r: self, o: &mut o }, &RECORD, &signature);
-        let helpers = sig::taken(plan, MODULE, MARK, &[]);
+        let helpers = sig::taken(plan, MODULE, MARK);
         sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {
@@ -194,8 +193,7 @@ impl Rb<'_> {
         private.extend(n.ranks.iter().flatten().cloned());
         let syms: Vec<String> = private.iter().map(|p| format!(":{p}")).collect();
         o.line(format!("private_class_method {}", syms.join(", ")));
-        o.dedent();
-        o.line("end");
+        o.close("end");
         o.finish()
     }
 
@@ -234,24 +232,20 @@ impl Rb<'_> {
         let o = body.o;
         o.line(format!("{out}, {rows} = {}({args})", n.core));
         o.line(format!("{}({})", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
-        o.dedent();
-        o.line("end");
+        o.close("end");
         o.blank();
         o.line("# The rule's branches, written once: the outputs, and the row each table matched.");
         o.line(format!("def self.{}({args})", n.core));
         o.indent();
-        o.line("# The entry guard: what the proofs assumed of every call.");
         let mut body = Body { r: self, o };
-        walk::guard(plan, Lang::Ruby, &mut body);
-        walk::body(plan, &mut body);
+        walk::core(plan, Lang::Ruby, &mut body);
         let o = body.o;
         let answer = match plan.outputs.as_slice() {
             [one] => n.vars[*one].clone(),
             outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
         };
         o.line(format!("[{answer}, [{}]]", n.slots.join(", ")));
-        o.dedent();
-        o.line("end");
+        o.close("end");
         o.blank();
     }
 
@@ -331,8 +325,7 @@ impl Rb<'_> {
             o.line("def self.date_from_wire: (String text) -> Integer");
             o.line("def self.date_of: (untyped day) -> Integer");
         }
-        o.dedent();
-        o.line("end");
+        o.close("end");
         o.finish()
     }
 }
@@ -370,16 +363,11 @@ impl Body<'_, '_> {
                 self.range_check(input, x);
             }
             WireKind::Integer | WireKind::Date => {
-                let (lo, hi) = match &input.range {
-                    Some(r) => (r.lo.to_string(), r.hi.to_string()),
-                    None => ("nil".into(), "nil".into()),
-                };
-                let out = input.range.as_ref().map(|r| rb_str(&r.sentence)).unwrap_or_else(|| rb_str(""));
                 let fast = match self.in_range(input, x) {
                     Some(c) => format!("{x}.instance_of?(Integer) && {c}"),
                     None => format!("{x}.instance_of?(Integer)"),
                 };
-                self.o.line(format!("{x} = _check_int({x}, {lo}, {hi}, {m}, {k}, {out}) unless {fast}"));
+                self.o.line(format!("{x} = _check_int({x}, {}) unless {fast}", self.check_int_args(input)));
             }
             WireKind::Enum(e) if wire => {
                 self.o.line(format!("{x} = _wire_member({}::ALL, {x}, {m}, {k})", self.r.n.enums[e]));
@@ -401,8 +389,7 @@ impl Body<'_, '_> {
             self.o.line(format!("unless {x}.nil?"));
             self.o.indent();
             self.checks(input, x, wire);
-            self.o.dedent();
-            self.o.line("end");
+            self.o.close("end");
         } else {
             self.checks(input, x, wire);
         }
@@ -410,13 +397,8 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
-    const BLOCKS: Blocks = Blocks::KEYWORDS;
-    const REFUSALS: Refusals = Refusals {
-        input: "raise RuleInputError.new(@, $)",
-        input_alone: "raise RuleInputError.new(@)",
-        contradiction: "raise RuleContradictionError.new(@)",
-    };
     crate::spelled_by!(r);
+    const BLOCKS: Blocks = Blocks::KEYWORDS;
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");

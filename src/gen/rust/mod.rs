@@ -395,8 +395,7 @@ impl Rs<'_> {
             for &v in &plan.outputs {
                 o.line(format!("pub {}: {},", self.n.fields[v], self.ty(v)));
             }
-            o.dedent();
-            o.line("}");
+            o.close("}");
             o.blank();
         }
         self.sections(&mut o, &["wire_type"]);
@@ -444,8 +443,7 @@ impl Rs<'_> {
                 }
                 o.line(format!("{m},"));
             }
-            o.dedent();
-            o.line("}");
+            o.close("}");
             o.blank();
             o.line(format!("impl {name} {{"));
             o.indent();
@@ -461,8 +459,7 @@ impl Rs<'_> {
                 o.line(format!("    {m} => {},", rs_str(&v.name)));
             }
             o.line("}");
-            o.dedent();
-            o.line("}");
+            o.close("}");
             o.blank();
             o.line("/// The value a name of the wire names.");
             o.line("#[must_use]");
@@ -474,10 +471,8 @@ impl Rs<'_> {
             }
             o.line("    _ => None,");
             o.line("}");
-            o.dedent();
-            o.line("}");
-            o.dedent();
-            o.line("}");
+            o.close("}");
+            o.close("}");
             o.blank();
         }
     }
@@ -510,8 +505,7 @@ impl Rs<'_> {
         let fired =
             sig::fired(plan, rows, "[@]", |table, row| format!("Fired {{ table: {}, row: {row} }}", rs_str(table)));
         o.line(format!("Ok(({out}, {fired}))"));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
@@ -556,8 +550,7 @@ impl Rs<'_> {
         o.line(format!("let ({out}, {trace}) = {}({args})?;", self.n.traced));
         let args = if args.is_empty() { args } else { format!("{args}, ") };
         o.line(format!("Ok({}({args}&{out}, &{trace}, {tag}))", self.n.record));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
@@ -580,12 +573,8 @@ impl Rs<'_> {
                 }
             }
         }
-        if plan.door.inputs.iter().any(|i| i.range.is_some()) || !plan.door.constraints.is_empty() {
-            o.line("// The entry guard: what the proofs assumed of every call.");
-        }
         let mut body = Body { rs: self, o };
-        walk::guard(plan, Lang::Rust, &mut body);
-        walk::body(plan, &mut body);
+        walk::core(plan, Lang::Rust, &mut body);
         let o = body.o;
         let value = |v: VarId| -> String {
             let x = n.vars[v].clone();
@@ -611,14 +600,13 @@ impl Rs<'_> {
             }
         };
         o.line(format!("Ok(({out}, [{}]))", n.slots.join(", ")));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        self.sections(o, &sig::taken(plan, MODULE, MARK, &[]));
+        self.sections(o, &sig::taken(plan, MODULE, MARK));
     }
 
     fn runner(&self) -> String {
@@ -701,13 +689,17 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
-    const BLOCKS: Blocks = Blocks { semi: ";", else_when_true: true, ..Blocks::BARE };
-    const REFUSALS: Refusals = Refusals {
-        input: "return Err(RuleError::Input { what: @, value: $ });",
-        input_alone: "return Err(RuleError::Input { what: @, value: None });",
-        contradiction: "return Err(RuleError::Contradiction { what: @ });",
-    };
     crate::spelled_by!(rs);
+    const BLOCKS: Blocks = Blocks {
+        semi: ";",
+        refuse: Refusals {
+            input: "return Err(RuleError::Input { what: @, value: $ });",
+            input_alone: "return Err(RuleError::Input { what: @, value: None });",
+            contradiction: "return Err(RuleError::Contradiction { what: @ });",
+        },
+        else_when_true: true,
+        ..Blocks::BARE
+    };
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");
@@ -771,14 +763,12 @@ impl Hooks for Body<'_, '_> {
             self.o.line(format!("{pat} => {{"));
             self.o.indent();
             self.assigns(t, row);
-            self.o.dedent();
-            self.o.line("}");
+            self.o.close("}");
         }
         // Completeness proved every value is matched above: the arm is there for the compiler.
         self.o.line("#[allow(unreachable_patterns)]");
         self.o.line(format!("_ => return Err(RuleError::Contradiction {{ what: {} }}),", rs_str(&t.no_row)));
-        self.o.dedent();
-        self.o.line("}");
+        self.o.close("}");
         true
     }
 

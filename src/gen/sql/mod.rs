@@ -275,15 +275,12 @@ const OPS: Ops = Ops {
     absent: "NULL",
     // PostgreSQL reads 9223372036854775808 as a numeric before it negates it.
     int: |n| if n == i64::MIN { "(-9223372036854775807 - 1)".into() } else { n.to_string() },
-    str: lit,
     member: None,
     and: "AND",
     or: "OR",
     not: "NOT ",
     eq: ["=", "<>"],
     is: ["IS", "IS NOT"],
-    div: "/",
-    div_floors: false,
     // The rounded quotient and the remainder are written inline, over the divisor's sign.
     div_round: |_| unreachable!("SQL writes a rounded quotient itself"),
     modulo: "",
@@ -291,6 +288,7 @@ const OPS: Ops = Ops {
     extremes: Extremes::Variadic { min: "LEAST", max: "GREATEST" },
     cond: Cond::Words(["CASE WHEN ", " THEN ", " ELSE ", " END"]),
     order: Order::Own,
+    ..Ops::c_family(lit)
 };
 
 type Q<'a> = Gen<'a, Sql>;

@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -204,7 +204,7 @@ impl Sw<'_> {
         let signature =
             format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
         stmt::record_function(plan, &mut Body { s: self, o: &mut o }, &RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &[]), "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }
 
@@ -244,8 +244,7 @@ impl Sw<'_> {
             n.record,
             sig::then(&boxed, &format!("{out}: {out}, {trace}: {fired}, {tag}: {tag}"))
         ));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
         o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
         o.line(format!("func {}({params}) throws -> ({ret}, [Int]) {{", n.core));
@@ -276,8 +275,7 @@ impl Sw<'_> {
             ),
         };
         o.line(format!("return ({answer}, {rows})"));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
     }
 
@@ -312,13 +310,8 @@ impl Body<'_, '_> {
 }
 
 impl Hooks for Body<'_, '_> {
-    const BLOCKS: Blocks = Blocks::BARE;
-    const REFUSALS: Refusals = Refusals {
-        input: "throw RuleError.input(what: @, value: $)",
-        input_alone: "throw RuleError.input(what: @, value: nil)",
-        contradiction: "throw RuleError.contradiction(what: @)",
-    };
     crate::spelled_by!(s);
+    const BLOCKS: Blocks = Blocks::BARE;
 
     fn slot(&self, t: &TablePlan) -> String {
         format!("{}[{}]", self.s.n.local("rows"), t.slot)

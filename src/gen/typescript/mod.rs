@@ -16,7 +16,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals};
+use super::stmt::{self, Blocks, Record, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -281,7 +281,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         self.functions(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
         stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, &RECORD, &signature);
-        self.helpers(&mut o);
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }
 
@@ -316,8 +316,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
                     o.line(format!("    return {i};"));
                 }
                 o.line("}");
-                o.dedent();
-                o.line("}");
+                o.close("}");
                 o.blank();
             }
         }
@@ -398,8 +397,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         o.line(format!("const {r} = {}({args});", n.core));
         let rest = format!("{r}[0], {}, {tag}", self.fired());
         o.line(format!("return {}({});", n.record, sig::then(&args, &rest)));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
         let rows: Vec<&str> = n.slots.iter().map(|_| "number").collect();
         let rows = if rows.is_empty() { String::new() } else { format!(", {}", rows.join(", ")) };
@@ -415,27 +413,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let out = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
         o.line(format!("return [{out}{slots}];"));
-        o.dedent();
-        o.line("}");
+        o.close("}");
         o.blank();
-    }
-
-    /// The sections of runtime/module.ts the rule uses, below the functions, in the file's order.
-    fn helpers(&self, o: &mut Code) {
-        let plan = self.plan;
-        let called: std::collections::BTreeSet<&str> = plan
-            .nodes()
-            .into_iter()
-            .filter_map(|e| match (&e.node, e.kind) {
-                (Node::Min(_), Kind::Enum(_)) => Some("min_by"),
-                (Node::Max(_), Kind::Enum(_)) => Some("max_by"),
-                (Node::Min(_), _) => Some("min"),
-                (Node::Max(_), _) => Some("max"),
-                _ => None,
-            })
-            .collect();
-        let called: Vec<&str> = called.into_iter().collect();
-        sig::sections(o, MODULE, MARK, &sig::taken(plan, MODULE, MARK, &called), "\n\n");
     }
 
     fn runner(&self) -> String {
@@ -508,13 +487,8 @@ impl<const TYPED: bool> Body<'_, '_, TYPED> {
 }
 
 impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
-    const BLOCKS: Blocks = Blocks::PARENS;
-    const REFUSALS: Refusals = Refusals {
-        input: "throw new RuleInputError(@, $);",
-        input_alone: "throw new RuleInputError(@, null);",
-        contradiction: "throw new RuleContradictionError(@);",
-    };
     crate::spelled_by!(ts);
+    const BLOCKS: Blocks = Blocks::PARENS;
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");

@@ -311,13 +311,13 @@ final class Module {
         return lo;
     }
 
-    // rulec: least
+    // rulec: min_enum
     /** The earlier of two values of an ordered enum. */
     private static <E extends Enum<E>> E least(E a, E b) {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
-    // rulec: greatest
+    // rulec: max_enum
     /** The later of two values of an ordered enum. */
     private static <E extends Enum<E>> E greatest(E a, E b) {
         return a.compareTo(b) >= 0 ? a : b;

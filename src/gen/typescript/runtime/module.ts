@@ -294,25 +294,25 @@ function _dateStr(days: bigint): string {
   return "\"" + year + "-" + String(m).padStart(2, "0") + "-" + String(d).padStart(2, "0") + "\"";
 }
 
-// rulec: min
+// rulec: min_int
 /** The smaller of two integers. */
 function _min(a: bigint, b: bigint): bigint {
   return b < a ? b : a;
 }
 
-// rulec: max
+// rulec: max_int
 /** The larger of two integers. */
 function _max(a: bigint, b: bigint): bigint {
   return b > a ? b : a;
 }
 
-// rulec: min_by
+// rulec: min_enum
 /** The earlier of two values of an ordered enum, by their places. */
 function _minBy<T>(rank: (v: T) => number, a: T, b: T): T {
   return rank(b) < rank(a) ? b : a;
 }
 
-// rulec: max_by
+// rulec: max_enum
 /** The later of two values of an ordered enum, by their places. */
 function _maxBy<T>(rank: (v: T) => number, a: T, b: T): T {
   return rank(b) > rank(a) ? b : a;
