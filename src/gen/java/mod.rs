@@ -10,7 +10,7 @@ use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Record, Refusal, Switch};
-use super::text::{comment, quoted, Code, Escapes};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
@@ -22,6 +22,8 @@ const MODULE: &str = include_str!("runtime/Module.java");
 const RUNNER: &str = include_str!("runtime/Runner.java");
 const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.java");
 const MARK: &str = "    // rulec:";
+/// The mark of the sections inside the runtime's sample enum (what every enum holds).
+const ENUM_MARK: &str = "        // rulec:";
 
 /// Java's types: `long` for every number and day, boxed when optional.
 const TYPES: Types =
@@ -290,26 +292,7 @@ impl Jv<'_> {
                 o.line(format!("{}({}){end}", self.n.members[e][i], lit(&v.name)));
             }
             o.blank();
-            o.line("private final String wire;");
-            o.blank();
-            o.line(format!("{name}(String wire) {{"));
-            o.line("    this.wire = wire;");
-            o.line("}");
-            o.blank();
-            o.line("/** The value's name, as the wire and the records write it. */");
-            o.line("public String value() {");
-            o.line("    return wire;");
-            o.line("}");
-            o.blank();
-            o.line("/** The value named {@code s} on the wire, or null when the enum has none of that name. */");
-            o.line(format!("public static {name} from(String s) {{"));
-            o.line(format!("    for ({name} x : values()) {{"));
-            o.line("        if (x.wire.equals(s)) {");
-            o.line("            return x;");
-            o.line("        }");
-            o.line("    }");
-            o.line("    return null;");
-            o.line("}");
+            o.raw(&format!("{}\n", section(MODULE, ENUM_MARK, "enum_body").replace("RulecEnum", name)));
             o.close("}");
             o.blank();
         }

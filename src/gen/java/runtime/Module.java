@@ -9,6 +9,34 @@ final class Module {
     private Module() {
     }
 
+    /** What every generated enum holds after its members, RulecEnum standing for its name. */
+    enum RulecEnum {
+        ONLY("only");
+
+        // rulec: enum_body
+        private final String wire;
+
+        RulecEnum(String wire) {
+            this.wire = wire;
+        }
+
+        /** The value's name, as the wire and the records write it. */
+        public String value() {
+            return wire;
+        }
+
+        /** The value named {@code s} on the wire, or null when the enum has none of that name. */
+        public static RulecEnum from(String s) {
+            for (RulecEnum x : values()) {
+                if (x.wire.equals(s)) {
+                    return x;
+                }
+            }
+            return null;
+        }
+        // rulec: enum_end
+    }
+
     // rulec: errors
     /** The caller broke the contract: fix the call site. */
     public static final class RuleInputError extends IllegalArgumentException {
