@@ -6,6 +6,7 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Helper, Kind, Node, Plan, Role};
 use super::text::{self, comment, section, Code};
+use super::walk::Part;
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -146,6 +147,36 @@ pub fn then(list: &str, rest: &str) -> String {
     } else {
         format!("{list}, {rest}")
     }
+}
+
+/// The public function, its traced twin, the wire door and the core, from a language's
+/// template (see [`Code::template`]): each `{name}` one of `fills`, one of the rule's
+/// functions (`{function}`, `{traced}`, `{wire}`, `{record}`, `{core}`), or else a local of
+/// the generated code; a line holding only a [`Part`]'s name is where `part` writes it
+/// (mostly [`super::walk::part`]).
+pub fn functions(
+    o: &mut Code,
+    n: &Names,
+    template: &str,
+    fills: &[(&str, String)],
+    mut part: impl FnMut(Part, &mut Code),
+) {
+    let value = |name: &str| {
+        if Part::named(name).is_some() {
+            return None;
+        }
+        let own = fills.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
+        let function = match name {
+            "function" => Some(&n.function),
+            "traced" => Some(&n.traced),
+            "wire" => Some(&n.wire),
+            "record" => Some(&n.record),
+            "core" => Some(&n.core),
+            _ => None,
+        };
+        Some(own.or(function.map(String::as_str)).unwrap_or_else(|| n.local(name)).to_string())
+    };
+    o.template(template, value, |name, o| part(Part::named(name).expect("a part's line"), o));
 }
 
 /// The rows a call matched, as a list of `Fired`: `each` spells one from its table's name and

@@ -7,7 +7,7 @@
 use super::naming::Names;
 use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
-use super::text::{comment, Code};
+use super::text::{comment, fill_names, Code};
 use super::walk::{Check, Source};
 use crate::sema::VarId;
 
@@ -488,23 +488,5 @@ pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, spelling: &Record, sign
 
 /// `text` with every `{name}` of a local spelled: the sigil, then the local's name.
 fn locals_spelled(text: &str, n: &Names, sigil: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find('{') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        match after.find('}') {
-            Some(j) if j > 0 && after[..j].chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) => {
-                out.push_str(sigil);
-                out.push_str(n.local(&after[..j]));
-                rest = &after[j + 1..];
-            }
-            _ => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    fill_names(text, |name| Some(format!("{sigil}{}", n.local(name))))
 }

@@ -51,6 +51,46 @@ impl Code {
         self.line(line);
     }
 
+    /// `template`'s lines at the current depth, each `{name}` filled by `value` (see
+    /// [`fill_names`]); a line holding nothing but a `{name}` that `value` gives no text for
+    /// is where `part` writes that part, at the line's indentation. A value of several lines
+    /// is indented as its line; a line that fills to nothing is left out.
+    pub fn template(
+        &mut self,
+        template: &str,
+        value: impl Fn(&str) -> Option<String>,
+        mut part: impl FnMut(&str, &mut Code),
+    ) {
+        for line in template.lines() {
+            let body = line.trim_start();
+            let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).filter(|name| value(name).is_none());
+            match name {
+                Some(name) => {
+                    let depth = (line.len() - body.len()) / self.unit.len();
+                    self.depth += depth;
+                    part(name, self);
+                    self.depth -= depth;
+                }
+                None => {
+                    // A value of several lines keeps the template line's indentation on each;
+                    // a line that was only a value, and it empty, is no line.
+                    let filled = fill_names(line, &value);
+                    if filled.trim().is_empty() && !body.is_empty() {
+                        continue;
+                    }
+                    let lead = &line[..line.len() - body.len()];
+                    for (i, piece) in filled.split('\n').enumerate() {
+                        self.line(if i == 0 || piece.is_empty() {
+                            piece.to_string()
+                        } else {
+                            format!("{lead}{piece}")
+                        });
+                    }
+                }
+            }
+        }
+    }
+
     /// The text, ending in exactly one newline.
     pub fn finish(mut self) -> String {
         while self.text.ends_with("\n\n") {
@@ -58,6 +98,33 @@ impl Code {
         }
         self.text
     }
+}
+
+/// `text` with each `{name}` (letters, digits and `_`) that `value` gives a text for replaced
+/// by it, in one pass: braces inside a value, and a name `value` leaves alone, stay as they are.
+pub fn fill_names(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let name = after.find('}').map(|j| &after[..j]);
+        match name
+            .filter(|b| !b.is_empty() && b.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()))
+            .and_then(&value)
+        {
+            Some(filled) => {
+                out.push_str(&filled);
+                rest = &after[name.map_or(0, str::len) + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The section `name` of a runtime file: the lines after the line `{marker} NAME` up to the

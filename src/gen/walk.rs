@@ -77,6 +77,41 @@ pub fn core<H: Hooks>(plan: &Plan, lang: Lang, h: &mut H) {
     body(plan, h);
 }
 
+/// Where a function template (`sig::functions`) leaves the writing to the walker.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// `{door}`: the wire door's checks, in the reference's order ([`wire`]).
+    Door,
+    /// `{rule}`: the core's statements, the guard's comment with them ([`core`]).
+    Rule,
+    /// `{guard}`: the entry guard alone ([`guard`]).
+    Guard,
+    /// `{body}`: the rule's steps after the guard ([`body`]).
+    Body,
+}
+
+impl Part {
+    pub fn named(name: &str) -> Option<Part> {
+        Some(match name {
+            "door" => Part::Door,
+            "rule" => Part::Rule,
+            "guard" => Part::Guard,
+            "body" => Part::Body,
+            _ => return None,
+        })
+    }
+}
+
+/// One part of a function template, written over a language's hooks.
+pub fn part<H: Hooks>(plan: &Plan, lang: Lang, part: Part, h: &mut H) {
+    match part {
+        Part::Door => wire(plan, h),
+        Part::Rule => core(plan, lang, h),
+        Part::Guard => guard(plan, lang, h),
+        Part::Body => body(plan, h),
+    }
+}
+
 /// The rule's steps in evaluation order.
 pub fn body(plan: &Plan, h: &mut impl Hooks) {
     for step in &plan.steps {

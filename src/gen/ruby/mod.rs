@@ -96,6 +96,33 @@ const OPS: Ops = Ops {
 
 type Rb<'a> = Gen<'a, Ruby>;
 
+/// The function, its traced twin and the wire door, over the core (see [`sig::functions`]).
+const FUNCTIONS: &str = r#"def self.{function}({args})
+  {core}({args})[0]
+end
+
+# The same call, with the rows that matched: one per table, in evaluation order.
+def self.{traced}({args})
+  {_out}, {_rows} = {core}({args})
+  [{_out}, {fired}]
+end
+
+# One call in the wire form (formats.md), a Hash of the inputs under their declared names:
+# the door's checks in the reference's order, then the rule; the record line.
+def self.{wire}({call}, {tag} = "")
+  raise RuleInputError.new({not_an_object}) unless {call}.is_a?(Hash)
+
+  {door}
+  {_out}, {_rows} = {core}({args})
+  {record}({record_args})
+end
+
+# The rule's branches, written once: the outputs, and the row each table matched.
+def self.{core}({args})
+  {rule}
+  [{answer}, [{slots}]]
+end"#;
+
 impl Syntax for Rb<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
         Some(match &e.node {
@@ -205,47 +232,25 @@ impl Rb<'_> {
         let (plan, n) = (self.plan, self.n);
         let args = self.args();
         let l = |b| n.local(b);
-        let (out, rows, call, tag) = (l("_out"), l("_rows"), l("call"), l("tag"));
+        let (out, tag) = (l("_out"), l("tag"));
         o.line(format!("# {}", comment(&sig::about(plan))));
         for &v in &plan.inputs {
             let var = plan.var(v);
             o.line(format!("# - {}: {}{}", n.vars[v], comment(&var.what), if var.optional { ", or nil" } else { "" }));
         }
-        o.line(format!("def self.{}({args})", n.function));
-        o.line(format!("  {}({args})[0]", n.core));
-        o.line("end");
-        o.blank();
-        o.line("# The same call, with the rows that matched: one per table, in evaluation order.");
-        o.line(format!("def self.{}({args})", n.traced));
-        o.line(format!("  {out}, {rows} = {}({args})", n.core));
-        o.line(format!("  [{out}, {}]", self.fired()));
-        o.line("end");
-        o.blank();
-        o.line("# One call in the wire form (formats.md), a Hash of the inputs under their declared names:");
-        o.line("# the door's checks in the reference's order, then the rule; the record line.");
-        o.line(format!("def self.{}({call}, {tag} = \"\")", n.wire));
-        o.indent();
-        o.line(format!("raise RuleInputError.new({}) unless {call}.is_a?(Hash)", rb_str(&plan.door.not_an_object)));
-        o.blank();
-        let mut body = Body { r: self, o };
-        walk::wire(plan, &mut body);
-        let o = body.o;
-        o.line(format!("{out}, {rows} = {}({args})", n.core));
-        o.line(format!("{}({})", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
-        o.close("end");
-        o.blank();
-        o.line("# The rule's branches, written once: the outputs, and the row each table matched.");
-        o.line(format!("def self.{}({args})", n.core));
-        o.indent();
-        let mut body = Body { r: self, o };
-        walk::core(plan, Lang::Ruby, &mut body);
-        let o = body.o;
         let answer = match plan.outputs.as_slice() {
             [one] => n.vars[*one].clone(),
             outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
         };
-        o.line(format!("[{answer}, [{}]]", n.slots.join(", ")));
-        o.close("end");
+        let fills = [
+            ("args", args.clone()),
+            ("fired", self.fired()),
+            ("not_an_object", rb_str(&plan.door.not_an_object)),
+            ("record_args", sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))),
+            ("answer", answer),
+            ("slots", n.slots.join(", ")),
+        ];
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Ruby, part, &mut Body { r: self, o }));
         o.blank();
     }
 

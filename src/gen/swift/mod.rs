@@ -86,6 +86,38 @@ const OPS: Ops = Ops {
 
 type Sw<'a> = Gen<'a, Swift>;
 
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
+const FUNCTIONS: &str = "public func {function}({params}) throws -> {ret} {
+    return try {core}({pass}).0
+}
+
+/// The same call, with the rows that matched: one per table, in evaluation order.
+public func {traced}({params}) throws -> ({ret}, [Fired]) {
+    let ({out}, {rows}) = try {core}({pass})
+    return ({out}, {fired})
+}
+
+/// One call in the wire form (formats.md), the members of its object in order (nil when it is
+/// not an object): the door's checks in the reference's order, then the rule; the record line.
+public func {wire}({wire_params}) throws -> String {
+    guard let {call} = {call} else {
+        throw RuleError.input(what: {not_an_object}, value: nil)
+    }
+    {door}
+    let ({out}, {rows}) = try {core}({boxed})
+    return {record}({record_args})
+}
+
+/// The rule's branches, written once: the outputs, and the row each table matched.
+func {core}({params}) throws -> ({ret}, [Int]) {
+    {unboxed}
+    // The entry guard: what the proofs assumed of every call.
+    {guard}
+    var {rows} = [Int](repeating: 0, count: {tables})
+    {body}
+    return ({answer}, {rows})
+}";
+
 impl Syntax for Sw<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
         match &e.node {
@@ -210,60 +242,17 @@ impl Sw<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let (params, ret) = (self.params(), self.returns());
-        let pass = self.labelled(&|v| n.vars[v].clone());
-        let tables = plan.tables().count();
         let l = |b| n.local(b);
-        let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
-        o.line(format!("/// {}", comment(&sig::about(plan))));
-        o.line(format!("public func {}({params}) throws -> {ret} {{", n.function));
-        o.line(format!("    return try {}({pass}).0", n.core));
-        o.line("}");
-        o.blank();
-        o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
-        o.line(format!("public func {}({params}) throws -> ({ret}, [Fired]) {{", n.traced));
-        o.line(format!("    let ({out}, {rows}) = try {}({pass})", n.core));
-        o.line(format!("    return ({out}, {})", self.fired()));
-        o.line("}");
-        o.blank();
-        o.line("/// One call in the wire form (formats.md), the members of its object in order (nil when it is");
-        o.line("/// not an object): the door's checks in the reference's order, then the rule; the record line.");
-        o.line(format!("public func {}({}) throws -> String {{", n.wire, self.wire_params()));
-        o.indent();
-        o.line(format!("guard let {call} = {call} else {{"));
-        o.line(format!("    throw RuleError.input(what: {}, value: nil)", lit(&plan.door.not_an_object)));
-        o.line("}");
-        let mut body = Body { s: self, o };
-        walk::wire(plan, &mut body);
-        let o = body.o;
-        let boxed = self.labelled(&|v| self.boxed(v, &n.vars[v]));
-        o.line(format!("let ({out}, {rows}) = try {}({boxed})", n.core));
-        let (trace, fired) = (l("trace"), self.fired());
-        o.line(format!(
-            "return {}({})",
-            n.record,
-            sig::then(&boxed, &format!("{out}: {out}, {trace}: {fired}, {tag}: {tag}"))
-        ));
-        o.close("}");
-        o.blank();
-        o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
-        o.line(format!("func {}({params}) throws -> ({ret}, [Int]) {{", n.core));
-        o.indent();
-        for &v in &plan.inputs {
-            if self.unit(v).is_some() {
+        let (out, tag) = (l("out"), l("tag"));
+        let unboxed: Vec<String> = plan
+            .inputs
+            .iter()
+            .filter(|&&v| self.unit(v).is_some())
+            .map(|&v| {
                 let x = &n.vars[v];
-                let read = if plan.var(v).optional { format!("{x}?.value") } else { format!("{x}.value") };
-                o.line(format!("let {x} = {read}"));
-            }
-        }
-        o.line("// The entry guard: what the proofs assumed of every call.");
-        let mut body = Body { s: self, o };
-        walk::guard(plan, Lang::Swift, &mut body);
-        let o = body.o;
-        o.line(format!("var {rows} = [Int](repeating: 0, count: {tables})"));
-        let mut body = Body { s: self, o };
-        walk::body(plan, &mut body);
-        let o = body.o;
+                format!("let {x} = {x}{}.value", if plan.var(v).optional { "?" } else { "" })
+            })
+            .collect();
         let answer = match plan.outputs.as_slice() {
             [one] => self.boxed(*one, &n.vars[*one]),
             outs => format!(
@@ -274,8 +263,26 @@ impl Sw<'_> {
                     .join(", ")
             ),
         };
-        o.line(format!("return ({answer}, {rows})"));
-        o.close("}");
+        let boxed = self.labelled(&|v| self.boxed(v, &n.vars[v]));
+        let fired = self.fired();
+        let record_args = sig::then(&boxed, &format!("{out}: {out}, {}: {fired}, {tag}: {tag}", l("trace")));
+        let fills = [
+            ("params", self.params()),
+            ("ret", self.returns()),
+            ("pass", self.labelled(&|v| n.vars[v].clone())),
+            ("fired", fired),
+            ("wire_params", self.wire_params()),
+            ("not_an_object", lit(&plan.door.not_an_object)),
+            ("boxed", boxed),
+            ("record_args", record_args),
+            ("unboxed", unboxed.join("\n")),
+            ("tables", plan.tables().count().to_string()),
+            ("answer", answer),
+        ];
+        o.line(format!("/// {}", comment(&sig::about(plan))));
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+            walk::part(plan, Lang::Swift, part, &mut Body { s: self, o })
+        });
         o.blank();
     }
 

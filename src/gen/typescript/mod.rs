@@ -162,6 +162,38 @@ const OPS: Ops = Ops {
 
 type Ts<'a, const TYPED: bool> = Gen<'a, Script<TYPED>>;
 
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]); the
+/// JavaScript is this with its types taken out.
+const FUNCTIONS: &str = r#"export function {function}({params}): {ret} {
+  return {core}({args})[0];
+}
+
+/** The same call, with the rows that matched: one per table, in evaluation order. */
+export function {traced}({params}): [{ret}, Fired[]] {
+  const {_r} = {core}({args});
+  return [{_r}[0], {fired}];
+}
+
+/**
+ * One call in the wire form (formats.md), an object of the inputs under their declared
+ * names: the door's checks in the reference's order, then the rule; the record line.
+ */
+export function {wire}({call}: unknown, {tag}: string = ""): string {
+  const {_call} = _object({call}, {not_an_object});
+  {door}
+  const {_r} = {core}({args});
+  return {record}({record_args});
+}
+
+/** The rule's branches, written once: the outputs, and the row each table matched. */
+function {core}({params}): [{ret}{rows}] {
+  // The entry guard: what the proofs assumed of every call. A caller from JavaScript can
+  // pass anything, so the kind of every input is asked about too.
+  {guard}
+  {body}
+  return [{answer}{slots}];
+}"#;
+
 impl<const TYPED: bool> Syntax for Ts<'_, TYPED> {
     fn own(&self, e: &Expr) -> Option<Form> {
         let Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = &e.node else { return None };
@@ -373,47 +405,25 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let (params, args, ret) = (self.params(), self.args(), self.returns());
-        self.function_doc(o);
-        o.line(format!("export function {}({params}): {ret} {{", n.function));
-        o.line(format!("  return {}({args})[0];", n.core));
-        o.line("}");
-        o.blank();
-        o.line("/** The same call, with the rows that matched: one per table, in evaluation order. */");
-        o.line(format!("export function {}({params}): [{ret}, Fired[]] {{", n.traced));
-        let (r, call, tag, wire) = (self.l("_r"), self.l("call"), self.l("tag"), self.l("_call"));
-        o.line(format!("  const {r} = {}({args});", n.core));
-        o.line(format!("  return [{r}[0], {}];", self.fired()));
-        o.line("}");
-        o.blank();
-        o.line("/**");
-        o.line(" * One call in the wire form (formats.md), an object of the inputs under their declared");
-        o.line(" * names: the door's checks in the reference's order, then the rule; the record line.");
-        o.line(" */");
-        o.line(format!("export function {}({call}: unknown, {tag}: string = \"\"): string {{", n.wire));
-        o.indent();
-        o.line(format!("const {wire} = _object({call}, {});", js_str(&plan.door.not_an_object)));
-        walk::wire(plan, &mut Body { ts: self, o: &mut *o, pending: String::new() });
-        o.line(format!("const {r} = {}({args});", n.core));
-        let rest = format!("{r}[0], {}, {tag}", self.fired());
-        o.line(format!("return {}({});", n.record, sig::then(&args, &rest)));
-        o.close("}");
-        o.blank();
-        let rows: Vec<&str> = n.slots.iter().map(|_| "number").collect();
-        let rows = if rows.is_empty() { String::new() } else { format!(", {}", rows.join(", ")) };
-        o.line("/** The rule's branches, written once: the outputs, and the row each table matched. */");
-        o.line(format!("function {}({params}): [{ret}{rows}] {{", n.core));
-        o.indent();
-        o.line("// The entry guard: what the proofs assumed of every call. A caller from JavaScript can");
-        o.line("// pass anything, so the kind of every input is asked about too.");
-        let mut body = Body { ts: self, o: &mut *o, pending: String::new() };
-        walk::guard(plan, Lang::TypeScript, &mut body);
-        walk::body(plan, &mut body);
+        let args = self.args();
+        let rows: String = n.slots.iter().map(|_| ", number").collect();
         let made = |b: &str, x: &str, optional: bool| format!("{x} as {b}{}", if optional { " | null" } else { "" });
-        let out = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
-        let slots: String = n.slots.iter().map(|s| format!(", {s}")).collect();
-        o.line(format!("return [{out}{slots}];"));
-        o.close("}");
+        let answer = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
+        let fills = [
+            ("params", self.params()),
+            ("args", args.clone()),
+            ("ret", self.returns()),
+            ("fired", self.fired()),
+            ("not_an_object", js_str(&plan.door.not_an_object)),
+            ("record_args", sig::then(&args, &format!("{}[0], {}, {}", self.l("_r"), self.fired(), self.l("tag")))),
+            ("rows", rows),
+            ("answer", answer),
+            ("slots", n.slots.iter().map(|s| format!(", {s}")).collect()),
+        ];
+        self.function_doc(o);
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+            walk::part(plan, Lang::TypeScript, part, &mut Body { ts: self, o, pending: String::new() })
+        });
         o.blank();
     }
 
