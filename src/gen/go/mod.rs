@@ -40,6 +40,37 @@ const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bo
 /// parameters keep their names (the record reads the rule's values through `in` and `out`).
 const RECORD: Record = Record { doc: "", open: "b := recordOpen(tag)", close: "return recordClose(b, trace)" };
 
+/// An enum: its type, its values from 1, `Valid`, `String` and the parser back from a name.
+const ENUM: &str = "// {name} is the enum {what}{ordered}: one of the constants below, which start at 1, so
+// the zero value is no value (a call that leaves it is refused as missing).
+type {name} int
+
+// The values of {name}, in the order the rule declares them.
+const (
+\t{members}
+)
+
+// Valid reports whether x is one of the values of {name}.
+func (x {name}) Valid() bool {
+\treturn x >= {first} && x <= {last}
+}
+
+// String returns the value's name, the way the wire and the records write it.
+func (x {name}) String() string {
+\tswitch x {
+\t{to_name}
+\t}
+\treturn fmt.Sprintf({unnamed}, int(x))
+}
+
+// {parse} reads a value's name back; false when it names no value of {name}.
+func {parse}(s string) ({name}, bool) {
+\tswitch s {
+\t{from_name}
+\t}
+\treturn 0, false
+}";
+
 pub struct Go;
 
 /// The module path of a rule's package (its go.mod names nothing else).
@@ -409,47 +440,26 @@ impl Spell<'_> {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let (name, members) = (&self.n.enums[e], &self.n.members[e]);
             let parse = self.n.parsers[e].as_deref().expect("Go names a parser per enum");
-            o.line(format!(
-                "// {name} is the enum {}{}: one of the constants below, which start at 1, so",
-                comment(&en.name),
-                if en.ordered { " (ordered: a value compares by its place)" } else { "" }
-            ));
-            o.line("// the zero value is no value (a call that leaves it is refused as missing).");
-            o.line(format!("type {name} int"));
-            o.blank();
-            o.line(format!("// The values of {name}, in the order the rule declares them."));
-            o.line("const (");
-            for (i, m) in members.iter().enumerate() {
-                o.line(if i == 0 { format!("\t{m} {name} = iota + 1") } else { format!("\t{m}") });
-            }
-            o.line(")");
-            o.blank();
-            o.line(format!("// Valid reports whether x is one of the values of {name}."));
-            o.line(format!("func (x {name}) Valid() bool {{"));
-            o.line(format!("\treturn x >= {} && x <= {}", members[0], members[members.len() - 1]));
-            o.line("}");
-            o.blank();
-            o.line("// String returns the value's name, the way the wire and the records write it.");
-            o.line(format!("func (x {name}) String() string {{"));
-            o.line("\tswitch x {");
-            for (m, v) in members.iter().zip(&en.values) {
-                o.line(format!("\tcase {m}:"));
-                o.line(format!("\t\treturn {}", go_str(&v.name)));
-            }
-            o.line("\t}");
-            o.line(format!("\treturn fmt.Sprintf({}, int(x))", go_str(&format!("{name}(%d)"))));
-            o.line("}");
-            o.blank();
-            o.line(format!("// {parse} reads a value's name back; false when it names no value of {name}."));
-            o.line(format!("func {parse}(s string) ({name}, bool) {{"));
-            o.line("\tswitch s {");
-            for (m, v) in members.iter().zip(&en.values) {
-                o.line(format!("\tcase {}:", go_str(&v.name)));
-                o.line(format!("\t\treturn {m}, true"));
-            }
-            o.line("\t}");
-            o.line("\treturn 0, false");
-            o.line("}");
+            let each = |line: &dyn Fn(&str, &str) -> String| -> String {
+                members.iter().zip(&en.values).map(|(m, v)| line(m, &go_str(&v.name))).collect::<Vec<_>>().join("\n")
+            };
+            let fills = [
+                ("name", name.clone()),
+                ("what", comment(&en.name)),
+                ("ordered", if en.ordered { " (ordered: a value compares by its place)" } else { "" }.to_string()),
+                (
+                    "members",
+                    format!("{} {name} = iota + 1\n{}", members[0], members[1..].join("\n")).trim_end().to_string(),
+                ),
+                ("first", members[0].clone()),
+                ("last", members[members.len() - 1].clone()),
+                ("to_name", each(&|m, wire| format!("case {m}:\n\treturn {wire}"))),
+                ("unnamed", go_str(&format!("{name}(%d)"))),
+                ("parse", parse.to_string()),
+                ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
+            ];
+            let value = |k: &str| fills.iter().find(|(f, _)| *f == k).map(|(_, v)| v.clone());
+            o.template(ENUM, value, |part, _| unreachable!("Go's enum template has no part `{part}`"));
             o.blank();
         }
     }
