@@ -454,39 +454,33 @@ pub trait Hooks {
     }
 }
 
-/// How a language writes its record function around the record's pieces
-/// ([`record_function`]). In each text, `{name}` stands for the function's local `name` (one
-/// of the language's `locals`, spelled as the naming pass left it, after the sigil).
-pub struct Record {
-    /// The comment above the signature.
-    pub doc: &'static str,
-    /// The first lines of the body: the buffer begun by the runtime (the record's brace, and
-    /// the tag when there is one).
-    pub open: &'static str,
-    /// The last: the buffer ended by the runtime (the trace, the brackets), the line answered.
-    pub close: &'static str,
-}
-
 /// The record function, one call as a fixtures record (formats.md: the line `rulec replay`
-/// reads): the comment, `signature`, then one level in the runtime's start of a record, the
-/// record's pieces and the runtime's end, and what closes the function.
-pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, spelling: &Record, signature: &str) {
-    let fill = |h: &H, text: &str| locals_spelled(text, h.names(), H::BLOCKS.sigil);
-    if !spelling.doc.is_empty() {
-        h.line(&fill(h, spelling.doc));
-    }
-    h.line(signature);
+/// reads), from the language's template: its comment, `{signature}`, the runtime's start of
+/// a record (the record's brace, and the tag when there is one), a line `{pieces}` one level
+/// in where the record's pieces go, the runtime's end (the trace, the brackets) and what
+/// closes the function. Any other `{name}` is the function's local `name` (one of the
+/// language's `locals`, spelled as the naming pass left it, after the sigil).
+pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, template: &str, signature: &str) {
+    let lines: Vec<&str> = template.lines().collect();
+    let at = lines.iter().position(|l| l.trim() == "{pieces}").expect("a record template has a `{pieces}` line");
+    let write = |h: &mut H, lines: &[&str]| {
+        for line in lines {
+            let sigil = H::BLOCKS.sigil;
+            let filled = fill_names(line, |name| {
+                Some(if name == "signature" {
+                    signature.to_string()
+                } else {
+                    format!("{sigil}{}", h.names().local(name))
+                })
+            });
+            h.line(&filled);
+        }
+    };
+    write(h, &lines[..at]);
     h.out().indent();
-    h.line(&fill(h, spelling.open));
     super::walk::record(plan, h);
     h.record_end();
-    h.line(&fill(h, spelling.close));
     h.out().dedent();
-    h.close();
+    write(h, &lines[at + 1..]);
     h.out().blank();
-}
-
-/// `text` with every `{name}` of a local spelled: the sigil, then the local's name.
-fn locals_spelled(text: &str, n: &Names, sigil: &str) -> String {
-    fill_names(text, |name| Some(format!("{sigil}{}", n.local(name))))
 }

@@ -236,3 +236,31 @@ pub fn quoted(s: &str, e: &Escapes) -> String {
     o.push(e.quote);
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{fill_names, Code};
+
+    fn value(name: &str) -> Option<String> {
+        match name {
+            "a" => Some("{b}".into()),
+            "b" => Some("B".into()),
+            "lines" => Some("one\ntwo".into()),
+            "none" => Some(String::new()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_name_is_filled_once_and_other_braces_stay() {
+        assert_eq!(fill_names("{a}{b} { x } {} {c}", value), "{b}B { x } {} {c}");
+    }
+
+    #[test]
+    fn a_template_indents_each_line_of_a_value_and_writes_parts_at_their_depth() {
+        let mut o = Code::new("  ");
+        o.indent();
+        o.template("f {\n  {lines}\n  {none}\n\n  {walk}\n}", value, |part, o| o.line(format!("part {part}")));
+        assert_eq!(o.finish(), "  f {\n    one\n    two\n\n    part walk\n  }\n");
+    }
+}

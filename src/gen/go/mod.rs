@@ -16,7 +16,7 @@ use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals, Switch};
+use super::stmt::{self, Blocks, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -34,11 +34,6 @@ const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
-
-/// The record function around its pieces: the runtime's `recordOpen` and `recordClose`.
-/// The comment, which starts with the function's name, comes with the signature; the
-/// parameters keep their names (the record reads the rule's values through `in` and `out`).
-const RECORD: Record = Record { doc: "", open: "b := recordOpen(tag)", close: "return recordClose(b, trace)" };
 
 /// An enum: its type, its values from 1, `Valid`, `String` and the parser back from a name.
 const ENUM: &str = "// {name} is the enum {what}{ordered}: one of the constants below, which start at 1, so
@@ -217,6 +212,15 @@ fn emit(o: &mut Code, s: &str) {
 
 /// What the backend spells with: the plan and the names.
 type Spell<'a> = Gen<'a, Go>;
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
+/// The comment, which starts with the function's name, comes with the signature; the
+/// parameters keep their names (the record reads the rule's values through `in` and `out`).
+const RECORD: &str = "{signature}
+\tb := recordOpen(tag)
+\t{pieces}
+\treturn recordClose(b, trace)
+}";
 
 impl Syntax for Spell<'_> {
     /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
@@ -417,7 +421,7 @@ impl Spell<'_> {
             r = n.record
         );
         let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
-        stmt::record_function(plan, &mut body, &RECORD, &signature);
+        stmt::record_function(plan, &mut body, RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }

@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Switch};
+use super::stmt::{self, Blocks, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -28,13 +28,6 @@ const ENUM_MARK: &str = "        // rulec:";
 /// Java's types: `long` for every number and day, boxed when optional.
 const TYPES: Types =
     Types { boxed: &[("boolean", "Boolean"), ("long", "Long")], ..Types::plain("boolean", "String", "long", "@") };
-
-/// The record function around its pieces: the runtime's `recordOpen` and `recordClose`.
-const RECORD: Record = Record {
-    doc: "/**\n * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty\n * or null tag is left out.\n */",
-    open: "StringBuilder {s} = recordOpen({tag});",
-    close: "return recordClose({s}, {trace});",
-};
 
 pub struct Java;
 
@@ -144,6 +137,17 @@ const OPS: Ops = Ops {
 };
 
 type Jv<'a> = Gen<'a, Java>;
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
+const RECORD: &str = "/**
+ * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty
+ * or null tag is left out.
+ */
+{signature}
+    StringBuilder {s} = recordOpen({tag});
+    {pieces}
+    return recordClose({s}, {trace});
+}";
 
 impl Syntax for Jv<'_> {
     /// Strings by their characters, an ordered enum by its place; an optional's value,
@@ -262,7 +266,7 @@ impl Jv<'_> {
         self.functions(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
-        stmt::record_function(plan, &mut Body { j: self, o: &mut o }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { j: self, o: &mut o }, RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         let mut text = o.finish();
         while text.ends_with("\n\n") {

@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals};
+use super::stmt::{self, Blocks, Refusal, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -23,13 +23,6 @@ const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
 const TYPES: Types = Types::plain("bool", "string", "int", "?@");
-
-/// The record function around its pieces: the runtime's `_record_open` and `_record_close`.
-const RECORD: Record = Record {
-    doc: "/**\n * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or\n * null tag is left out.\n *\n * @param list<Fired> {trace}\n */",
-    open: "{s} = _record_open({tag});",
-    close: "return _record_close({s}, {trace});",
-};
 
 pub struct Php;
 
@@ -87,6 +80,19 @@ const OPS: Ops = Ops {
 };
 
 type Ph<'a> = Gen<'a, Php>;
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
+const RECORD: &str = "/**
+ * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or
+ * null tag is left out.
+ *
+ * @param list<Fired> {trace}
+ */
+{signature}
+    {s} = _record_open({tag});
+    {pieces}
+    return _record_close({s}, {trace});
+}";
 
 impl Syntax for Ph<'_> {
     fn var(&self, v: VarId) -> String {
@@ -189,7 +195,7 @@ impl Ph<'_> {
         self.functions(&mut o);
         let signature =
             format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { p: self, o: &mut o }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { p: self, o: &mut o }, RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }

@@ -11,7 +11,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal, Refusals};
+use super::stmt::{self, Blocks, Refusal, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -27,14 +27,6 @@ const MARK: &str = "# rulec:";
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
-
-/// The record function around its pieces: the runtime's `_record_open` and `_record_close`.
-/// The docstring is the body's first line.
-const RECORD: Record = Record {
-    doc: "",
-    open: "\"\"\"One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.\"\"\"\n{_s} = _record_open({tag})",
-    close: "return _record_close({_s}, {trace})",
-};
 
 pub struct Python;
 
@@ -97,6 +89,14 @@ const OPS: Ops = Ops {
 };
 
 type Py<'a> = Gen<'a, Python>;
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
+/// The docstring is the body's first line.
+const RECORD: &str = "{signature}
+    \"\"\"One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.\"\"\"
+    {_s} = _record_open({tag})
+    {pieces}
+    return _record_close({_s}, {trace})";
 
 impl Syntax for Py<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -224,7 +224,7 @@ impl Py<'_> {
         }
         self.functions(&mut o);
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
-        stmt::record_function(plan, &mut Body { py: self, o: &mut o }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { py: self, o: &mut o }, RECORD, &signature);
         o.blank();
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n\n");
         o.finish()

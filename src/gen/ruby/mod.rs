@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -26,13 +26,6 @@ const PROLOG: &str = "# frozen_string_literal: true\n\n";
 /// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
 /// enum the alias of the union of its values.
 const TYPES: Types = Types { enum_type: Some(enum_alias), ..Types::plain("bool", "String", "Integer", "@?") };
-
-/// The record function around its pieces: the runtime's `_record_open` and `_record_close`.
-const RECORD: Record = Record {
-    doc: "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
-    open: "{s} = _record_open({tag})",
-    close: "_record_close({s}, {trace})",
-};
 
 /// The RBS type alias of an enum: the union of its values.
 fn enum_alias(name: &str) -> String {
@@ -95,6 +88,29 @@ const OPS: Ops = Ops {
 };
 
 type Rb<'a> = Gen<'a, Ruby>;
+
+/// The module's head: the generated file's header, then the module (`{module}`) opened.
+const HEAD: &str = "{head}
+#
+# Every number is an Integer in the unit its parameter's comment names; nothing is required.
+
+module {module}";
+
+/// An enum: a module of its members (each its value's name) and `ALL`, in order.
+const ENUM: &str = "# enum {what}: each member is the value's name as the wire and the records write it.
+module {name}
+  {members}
+  ALL = [{all}].freeze
+end";
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
+const RECORD: &str =
+    "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
+{signature}
+  {s} = _record_open({tag})
+  {pieces}
+  _record_close({s}, {trace})
+end";
 
 /// The function, its traced twin and the wire door, over the core (see [`sig::functions`]).
 const FUNCTIONS: &str = r#"def self.{function}({args})
@@ -167,26 +183,24 @@ impl Rb<'_> {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("  ");
         o.raw(PROLOG);
-        o.raw(&sig::head(plan, "#"));
-        o.line("#");
-        o.line("# Every number is an Integer in the unit its parameter's comment names; nothing is required.");
-        o.blank();
-        o.line(format!("module {}", n.module));
+        let head = sig::head(plan, "#");
+        o.template(
+            HEAD,
+            |k| Some(if k == "head" { head.strip_suffix('\n').unwrap_or(&head).to_string() } else { n.module.clone() }),
+            |_, _| {},
+        );
         o.indent();
         sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
-            o.line(format!(
-                "# enum {}: each member is the value's name as the wire and the records write it.",
-                comment(&en.name)
-            ));
-            o.line(format!("module {}", n.enums[e]));
-            o.indent();
-            for (i, v) in en.values.iter().enumerate() {
-                o.line(format!("{} = {}", n.members[e][i], rb_str(&v.name)));
-            }
-            let all: Vec<&str> = n.members[e].iter().map(String::as_str).collect();
-            o.line(format!("ALL = [{}].freeze", all.join(", ")));
-            o.close("end");
+            let members = n.members[e].iter().zip(&en.values).map(|(m, v)| format!("{m} = {}", rb_str(&v.name)));
+            let fills = [
+                ("what", comment(&en.name)),
+                ("name", n.enums[e].clone()),
+                ("members", members.collect::<Vec<_>>().join("\n")),
+                ("all", n.members[e].join(", ")),
+            ];
+            let value = |k: &str| fills.iter().find(|(f, _)| *f == k).map(|(_, v)| v.clone());
+            o.template(ENUM, value, |part, _| unreachable!("Ruby's enum template has no part `{part}`"));
             o.blank();
             if let Some(rank) = &n.ranks[e] {
                 o.line(format!("# The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
@@ -205,7 +219,7 @@ impl Rb<'_> {
         }
         self.functions(&mut o);
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { r: self, o: &mut o }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { r: self, o: &mut o }, RECORD, &signature);
         let helpers = sig::taken(plan, MODULE, MARK);
         sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
@@ -446,17 +460,14 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, s, v) = (self.place(var, from), self.r.n.local("s"), self.r.plan.var(var));
+        let (x, v) = (self.place(var, from), self.r.plan.var(var));
         let one = match v.ty {
             BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_json_str({x})"),
             BoundaryTy::Date => format!("_date_str({x})"),
             _ => format!("{x}.to_s"),
         };
-        if v.optional {
-            self.o.line(format!("{s} << ({x}.nil? ? \"null\" : {one})"));
-        } else {
-            self.o.line(format!("{s} << {one}"));
-        }
+        let value = if v.optional { format!("({x}.nil? ? \"null\" : {one})") } else { one };
+        self.o.line(format!("{} << {value}", self.r.n.local("s")));
     }
 }
 

@@ -12,7 +12,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusals};
+use super::stmt::{self, Blocks, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
@@ -35,13 +35,6 @@ const TYPES: Types = Types {
     units: true,
     date: Some("Date"),
     ..Types::plain("bool", "&str", "i64", "Option<@>")
-};
-
-/// The record function around its pieces: the runtime's `record_open` and `record_close`.
-const RECORD: Record = Record {
-    doc: "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
-    open: "let mut {json} = record_open({tag});",
-    close: "record_close({json}, {trace})",
 };
 
 pub struct Rust;
@@ -171,6 +164,15 @@ const OPS: Ops = Ops {
 };
 
 type Rs<'a> = Gen<'a, Rust>;
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `record_open` and `record_close`.
+const RECORD: &str =
+    "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
+{signature}
+    let mut {json} = record_open({tag});
+    {pieces}
+    record_close({json}, {trace})
+}";
 
 impl Syntax for Rs<'_> {
     /// What clippy asks of Rust: no identity operation, a boolean not compared with a
@@ -402,7 +404,7 @@ impl Rs<'_> {
         self.functions(&mut o);
         let lints = self.lints(true, plan.inputs.len() + 3).map(|l| l + "\n").unwrap_or_default();
         let signature = format!("{lints}#[must_use]\n{} {{", self.record_signature());
-        stmt::record_function(plan, &mut Body { rs: self, o: &mut o }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { rs: self, o: &mut o }, RECORD, &signature);
         self.wire_door(&mut o);
         self.core(&mut o);
         self.helpers(&mut o);

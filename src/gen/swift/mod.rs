@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling};
 use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Refusal};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -23,13 +23,6 @@ const MARK: &str = "// rulec:";
 
 /// Swift's types: Int64 for every number and day, a unit its struct.
 const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int64", "@?") };
-
-/// The record function around its pieces: the runtime's `recordOpen` and `recordClose`.
-const RECORD: Record = Record {
-    doc: "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.",
-    open: "var {s} = recordOpen({tag})",
-    close: "return recordClose({s}, {trace})",
-};
 
 pub struct Swift;
 
@@ -116,6 +109,15 @@ func {core}({params}) throws -> ({ret}, [Int]) {
     var {rows} = [Int](repeating: 0, count: {tables})
     {body}
     return ({answer}, {rows})
+}";
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
+const RECORD: &str =
+    "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
+{signature}
+    var {s} = recordOpen({tag})
+    {pieces}
+    return recordClose({s}, {trace})
 }";
 
 impl Syntax for Sw<'_> {
@@ -235,7 +237,7 @@ impl Sw<'_> {
         self.functions(&mut o);
         let signature =
             format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { s: self, o: &mut o }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { s: self, o: &mut o }, RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }

@@ -16,7 +16,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Record, Refusal};
+use super::stmt::{self, Blocks, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -36,13 +36,6 @@ const TS_TYPES: Types =
 
 /// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
 const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
-
-/// The record function around its pieces: the runtime's `_recordOpen` and `_recordClose`.
-const RECORD: Record = Record {
-    doc: "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */",
-    open: "let {s} = _recordOpen({tag});",
-    close: "return _recordClose({s}, {trace});",
-};
 
 /// The flags every `tsc` run over generated TypeScript takes (the build and the lint):
 /// strict, erasable syntax only (TypeScript 5.8 and later), ES2022 without the DOM.
@@ -161,6 +154,15 @@ const OPS: Ops = Ops {
 };
 
 type Ts<'a, const TYPED: bool> = Gen<'a, Script<TYPED>>;
+
+/// The record function (`stmt::record_function`) around its pieces: the runtime's `_recordOpen` and `_recordClose`.
+const RECORD: &str =
+    "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */
+{signature}
+  let {s} = _recordOpen({tag});
+  {pieces}
+  return _recordClose({s}, {trace});
+}";
 
 /// The function, its traced twin, the wire door and the core (see [`sig::functions`]); the
 /// JavaScript is this with its types taken out.
@@ -312,7 +314,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         }
         self.functions(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
-        stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, &RECORD, &signature);
+        stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
         o.finish()
     }
