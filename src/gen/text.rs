@@ -91,6 +91,12 @@ impl Code {
         }
     }
 
+    /// `template` filled from `fills` alone (see [`Code::template`]): a template with no parts.
+    pub fn filled(&mut self, template: &str, fills: &[(&str, String)]) {
+        let value = |name: &str| fills.iter().find(|(f, _)| *f == name).map(|(_, v)| v.clone());
+        self.template(template, value, |name, _| panic!("the template names `{name}`, which no fill gives"));
+    }
+
     /// The text, ending in exactly one newline.
     pub fn finish(mut self) -> String {
         while self.text.ends_with("\n\n") {

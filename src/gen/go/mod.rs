@@ -462,8 +462,7 @@ impl Spell<'_> {
                 ("parse", parse.to_string()),
                 ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
             ];
-            let value = |k: &str| fills.iter().find(|(f, _)| *f == k).map(|(_, v)| v.clone());
-            o.template(ENUM, value, |part, _| unreachable!("Go's enum template has no part `{part}`"));
+            o.filled(ENUM, &fills);
             o.blank();
         }
     }

@@ -184,11 +184,8 @@ impl Rb<'_> {
         let mut o = Code::new("  ");
         o.raw(PROLOG);
         let head = sig::head(plan, "#");
-        o.template(
-            HEAD,
-            |k| Some(if k == "head" { head.strip_suffix('\n').unwrap_or(&head).to_string() } else { n.module.clone() }),
-            |_, _| {},
-        );
+        let head = head.strip_suffix('\n').unwrap_or(&head).to_string();
+        o.filled(HEAD, &[("head", head), ("module", n.module.clone())]);
         o.indent();
         sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
@@ -199,8 +196,7 @@ impl Rb<'_> {
                 ("members", members.collect::<Vec<_>>().join("\n")),
                 ("all", n.members[e].join(", ")),
             ];
-            let value = |k: &str| fills.iter().find(|(f, _)| *f == k).map(|(_, v)| v.clone());
-            o.template(ENUM, value, |part, _| unreachable!("Ruby's enum template has no part `{part}`"));
+            o.filled(ENUM, &fills);
             o.blank();
             if let Some(rank) = &n.ranks[e] {
                 o.line(format!("# The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
