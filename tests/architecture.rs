@@ -76,3 +76,338 @@ fn no_import_runs_back_up_the_layers() {
         }
     }
 }
+
+// Code repeated across backends: a small clone detector (see the test that holds it).
+
+/// How many kept lines in a row make a run.
+const RUN: usize = 6;
+/// Places one window of shapes may stand in before it is too common to count (as `duplicates`).
+const TOO_COMMON: usize = 8;
+/// Runs repeated across backends the project allows.
+const MOST_RUNS: usize = 3;
+
+/// Words a shape keeps as they are; every other name becomes `NAME`.
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "false", "fn", "for", "if", "impl", "in", "let",
+    "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
+    "trait", "true", "type", "unsafe", "use", "where", "while", "dyn",
+];
+const NAME: &str = "x";
+const STRING: &str = "\"\"";
+const NUMBER: &str = "0";
+
+/// A string literal left open at the end of a line, by how it closes.
+#[derive(Clone, Copy)]
+enum Open {
+    /// `"…"` or `b"…"`: `\` escapes the next character, and at a line's end continues the literal.
+    Escaped,
+    /// `r"…"`, `r#"…"#`, with this many `#`: ends at `"` and as many `#`.
+    Raw(usize),
+}
+
+/// Shapes a file's lines in order: a literal left open on one line goes on into the next.
+#[derive(Default)]
+struct Shaper {
+    open: Option<Open>,
+}
+
+impl Shaper {
+    /// The shape of one line (tokens joined by a space), or `None` where it is passed over.
+    fn line(&mut self, text: &str) -> Option<String> {
+        let c: Vec<char> = text.chars().collect();
+        let mut tokens = Vec::new();
+        let start = match self.open.take() {
+            None => 0,
+            Some(open) => {
+                // The line starts inside a literal opened above: text of another language up
+                // to the literal's end, compared to the letter (marked, to equal no code).
+                let end = literal_end(&c, 0, open).unwrap_or_else(|| {
+                    self.open = Some(open);
+                    c.len()
+                });
+                let text: String = c[..end].iter().collect();
+                tokens.push(format!("{STRING}{}", text.split_whitespace().collect::<Vec<_>>().join(" ")));
+                end
+            }
+        };
+        tokens.extend(self.tokens(&c, start));
+        let import = start == 0 && ["use ", "pub use "].iter().any(|u| text.trim_start().starts_with(u));
+        let no_word = !text.chars().any(|c| c.is_ascii_alphanumeric()) || !tokens.iter().any(|t| is_word(t));
+        (!import && !no_word).then(|| tokens.join(" "))
+    }
+
+    /// The tokens of a line from `i`, up to a `//` comment; a literal that does not close
+    /// is remembered for the next line.
+    fn tokens(&mut self, c: &[char], mut i: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        while i < c.len() {
+            if c[i].is_whitespace() {
+                i += 1;
+                continue;
+            }
+            if c[i] == '/' && c.get(i + 1) == Some(&'/') {
+                break;
+            }
+            if let Some((open, body)) = literal_start(c, i) {
+                out.push(STRING.to_string());
+                match literal_end(c, body, open) {
+                    Some(end) => i = end,
+                    None => {
+                        self.open = Some(open);
+                        break;
+                    }
+                }
+                continue;
+            }
+            let (token, end) = token(c, i);
+            out.push(token);
+            i = end;
+        }
+        out
+    }
+}
+
+/// One token that is not a string literal: its shape and where it ends.
+fn token(c: &[char], i: usize) -> (String, usize) {
+    let quote = if c[i] == 'b' && c.get(i + 1) == Some(&'\'') { i + 1 } else { i };
+    if let Some(end) = char_literal_end(c, quote) {
+        return (STRING.to_string(), end);
+    }
+    if c[i].is_ascii_digit() {
+        let end = scan(c, i, |c, j| c[j].is_alphanumeric() || c[j] == '_' || (c[j] == '.' && next_is_digit(c, j)));
+        return (NUMBER.to_string(), end);
+    }
+    if c[i].is_alphabetic() || c[i] == '_' {
+        let end = scan(c, i, |c, j| c[j].is_alphanumeric() || c[j] == '_');
+        let word: String = c[i..end].iter().collect();
+        let shape = if KEYWORDS.contains(&word.as_str()) { word } else { NAME.to_string() };
+        return (shape, end);
+    }
+    (c[i].to_string(), i + 1)
+}
+
+/// A token that is not punctuation: a name, keyword, number or string.
+fn is_word(token: &str) -> bool {
+    token.starts_with(|c: char| c.is_alphanumeric() || c == '"')
+}
+
+/// The first index from `i` where `more` fails.
+fn scan(c: &[char], mut i: usize, more: impl Fn(&[char], usize) -> bool) -> usize {
+    while i < c.len() && more(c, i) {
+        i += 1;
+    }
+    i
+}
+
+fn next_is_digit(c: &[char], i: usize) -> bool {
+    c.get(i + 1).is_some_and(char::is_ascii_digit)
+}
+
+/// A string literal opening at `i` (`"`, `b"`, `r"`, `r#"`, `br#"`): its kind and where its text starts.
+fn literal_start(c: &[char], i: usize) -> Option<(Open, usize)> {
+    let after_b = if c[i] == 'b' { i + 1 } else { i };
+    match c.get(after_b) {
+        Some('"') => Some((Open::Escaped, after_b + 1)),
+        Some('r') => {
+            let hashes = scan(c, after_b + 1, |c, j| c[j] == '#') - after_b - 1;
+            let quote = after_b + 1 + hashes;
+            (c.get(quote) == Some(&'"')).then_some((Open::Raw(hashes), quote + 1))
+        }
+        _ => None,
+    }
+}
+
+/// Where a literal whose text runs from `i` ends (just past its closing quote), or `None`
+/// where the line ends inside it.
+fn literal_end(c: &[char], mut i: usize, open: Open) -> Option<usize> {
+    while i < c.len() {
+        match (open, c[i]) {
+            (Open::Escaped, '\\') => i += 2,
+            (Open::Escaped, '"') => return Some(i + 1),
+            (Open::Raw(hashes), '"') if c.get(i + 1..i + 1 + hashes).is_some_and(|h| h.iter().all(|&h| h == '#')) => {
+                return Some(i + 1 + hashes)
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Where a char literal at `i` (`'x'`, `'\n'`, `'\u{7f}'`) ends; `None` for a lifetime (`'a`).
+fn char_literal_end(c: &[char], i: usize) -> Option<usize> {
+    if c[i] != '\'' {
+        return None;
+    }
+    match c.get(i + 1) {
+        Some('\\') => c.iter().skip(i + 3).position(|&q| q == '\'').map(|p| i + 3 + p + 1),
+        Some(_) if c.get(i + 2) == Some(&'\'') => Some(i + 3),
+        _ => None,
+    }
+}
+
+/// One file's kept lines: their shapes and their numbers in the file.
+struct Source {
+    path: String,
+    backend: usize,
+    shapes: Vec<String>,
+    numbers: Vec<usize>,
+}
+
+impl Source {
+    fn new(path: String, backend: usize, text: &str) -> Source {
+        let mut shaper = Shaper::default();
+        let (mut shapes, mut numbers) = (Vec::new(), Vec::new());
+        for (i, line) in text.lines().enumerate() {
+            if let Some(shape) = shaper.line(line) {
+                shapes.push(shape);
+                numbers.push(i + 1);
+            }
+        }
+        Source { path, backend, shapes, numbers }
+    }
+
+    /// Every backend's Rust files, each with the backend's index.
+    fn of_backends() -> Vec<Source> {
+        let mut out = Vec::new();
+        for (backend, dir) in backends().iter().enumerate() {
+            for f in rust_files(dir) {
+                let path = f.strip_prefix(ROOT).unwrap().display().to_string();
+                out.push(Source::new(path, backend, &std::fs::read_to_string(&f).unwrap()));
+            }
+        }
+        out
+    }
+}
+
+/// One place of a run: a source and the first and last of its kept lines in the run.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    source: usize,
+    first: usize,
+    last: usize,
+}
+
+/// The same lines by shape in two places of two backends, as long as they go on alike.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Run(Place, Place);
+
+impl Run {
+    fn show(&self, sources: &[Source]) -> String {
+        let at = |p: &Place| {
+            let s = &sources[p.source];
+            format!("{}:{}-{}", s.path, s.numbers[p.first], s.numbers[p.last])
+        };
+        format!("{} ~ {}", at(&self.0), at(&self.1))
+    }
+}
+
+/// Every maximal run of `RUN` or more same-shape lines shared by files of two backends,
+/// seeded by a window that is not too common.
+fn repeated_runs(sources: &[Source]) -> Vec<Run> {
+    let mut runs = std::collections::BTreeSet::new();
+    for (_, places) in windows(sources).iter().filter(|(w, p)| p.len() <= TOO_COMMON && !is_list(w)) {
+        for (i, &a) in places.iter().enumerate() {
+            for &b in &places[i + 1..] {
+                if sources[a.0].backend != sources[b.0].backend {
+                    runs.insert(extend(sources, a, b));
+                }
+            }
+        }
+    }
+    runs.into_iter().collect()
+}
+
+/// A window where one shape fills more than half the lines: a list (struct fields, match
+/// arms, `o.line` calls), the way a table is written, not a copy of logic.
+fn is_list(window: &[String]) -> bool {
+    window.iter().any(|s| window.iter().filter(|t| *t == s).count() * 2 > window.len())
+}
+
+/// Every window of `RUN` shapes, with the places (source, first line) it stands in.
+fn windows(sources: &[Source]) -> std::collections::HashMap<&[String], Vec<(usize, usize)>> {
+    let mut out: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
+    for (s, source) in sources.iter().enumerate() {
+        for (first, window) in source.shapes.windows(RUN).enumerate() {
+            out.entry(window).or_default().push((s, first));
+        }
+    }
+    out
+}
+
+/// The run through two places of one window, grown both ways while the shapes agree.
+fn extend(sources: &[Source], (sa, a): (usize, usize), (sb, b): (usize, usize)) -> Run {
+    let (x, y) = (&sources[sa].shapes, &sources[sb].shapes);
+    let back = (1..=a.min(b)).take_while(|k| x[a - k] == y[b - k]).count();
+    let on = (RUN..).take_while(|k| a + k < x.len() && b + k < y.len() && x[a + k] == y[b + k]).count();
+    let len = RUN + on;
+    let place = |source, at: usize| Place { source, first: at - back, last: at + len - 1 };
+    Run(place(sa, a), place(sb, b))
+}
+
+/// Code repeated across backends (six or more lines of the same shape in two places) stands in
+/// at most `MOST_RUNS` places. A small clone detector, after the `duplicates` tool:
+/// - Every .rs file under every backend folder is read line by line. A line is passed over
+///   when it is blank, a comment, a `use`, or its code is punctuation alone (`}`, `});`,
+///   `} // done`): every file has those, and they say nothing of the logic.
+/// - A kept line's *shape* is its tokens, white space aside, with every string and char
+///   literal one placeholder, every number `0`, and every name that is not a Rust keyword
+///   another (so `Some`, `None` and `String` are names too).
+/// - A string literal that spans lines (`const RECORD: &str = "/**…`, a template of the
+///   target language) is one literal where it opens; the lines inside it are text of another
+///   language, which Rust's tokens do not shape, so they are compared to the letter (white
+///   space folded). Passing over them would join the code around two templates into one run;
+///   shaping each as a bare string would make any two templates of one length alike.
+/// - A run is `RUN` or more kept lines in a row of one file whose shapes stand, in order, in a
+///   file of another backend: found through its windows of `RUN` lines, then grown both ways
+///   while the shapes agree, so that only maximal runs are told.
+/// - A window starts no run when it stands in more than `TOO_COMMON` places across the
+///   backends' files (the language's idiom), or when one shape fills more than half of it (a
+///   list: struct fields, match arms, `o.line("…")` after `o.line("…")` broken by one
+///   `o.blank()`), the way a table is written rather than a copy of logic. A run that only
+///   passes through such windows still counts.
+#[test]
+fn code_repeated_across_backends_stands_in_at_most_3_places() {
+    let sources = Source::of_backends();
+    let runs: Vec<String> = repeated_runs(&sources).iter().map(|r| r.show(&sources)).collect();
+    eprintln!("{} runs of {RUN}+ same-shape lines across backends:", runs.len());
+    for r in &runs {
+        eprintln!("  {r}");
+    }
+    assert!(
+        runs.len() <= MOST_RUNS,
+        "{} runs of code repeated across backends (at most {MOST_RUNS}):\n{}",
+        runs.len(),
+        runs.join("\n")
+    );
+}
+
+#[test]
+fn the_clone_detector_finds_a_planted_run_and_nothing_else() {
+    // Seven kept lines, planted in two backends under other names, strings and numbers.
+    const PLANTED: &str = "    let NAME = Vec::new();
+    for k in 0..COUNT {
+        NAME.push(k * COUNT);
+    }
+    if NAME.len() > COUNT { return None; }
+    let text = format!(\"WORD {}{}\", NAME[0], '\"');
+    // a comment, passed over
+    println!(\"{text}\");
+    Some(NAME)
+";
+    let plant =
+        |name: &str, word: &str, n: &str| PLANTED.replace("NAME", name).replace("WORD", word).replace("COUNT", n);
+    let one = format!("fn first(a: u8) -> Option<Vec<u32>> {{\n{}}}\nconst A: u8 = 1;\n", plant("alpha", "one", "3"));
+    let other =
+        format!("pub fn second() -> Option<Vec<u32>> {{\n{}}}\nstatic B: &str = \"b\";\n", plant("beta", "two", "40"));
+    let found = |a: &str, b: &str| {
+        let sources = [Source::new("a.rs".into(), 0, a), Source::new("b.rs".into(), 1, b)];
+        repeated_runs(&sources).iter().map(|r| r.show(&sources)).collect::<Vec<_>>()
+    };
+    assert_eq!(found(&one, &other), ["a.rs:2-10 ~ b.rs:2-10"]);
+    assert_eq!(found(&one, "pub fn second() {}\n"), Vec::<String>::new());
+    // Inside a string literal that spans lines, the lines are text: alike only to the letter.
+    let text = |t: &str| format!("const T: &str = r#\"\n{t}\"#;\n");
+    assert_eq!(found(&one, &text(&one)), Vec::<String>::new());
+    assert_eq!(found(&text(&one), &text(&other)), Vec::<String>::new());
+    assert_eq!(found(&text(&one), &text(&one)), ["a.rs:1-13 ~ b.rs:1-13"]);
+}

@@ -161,22 +161,32 @@ pub fn functions(
     fills: &[(&str, String)],
     mut part: impl FnMut(Part, &mut Code),
 ) {
-    let value = |name: &str| {
-        if Part::named(name).is_some() {
-            return None;
-        }
-        let own = fills.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
-        let function = match name {
-            "function" => Some(&n.function),
-            "traced" => Some(&n.traced),
-            "wire" => Some(&n.wire),
-            "record" => Some(&n.record),
-            "core" => Some(&n.core),
-            _ => None,
-        };
-        Some(own.or(function.map(String::as_str)).unwrap_or_else(|| n.local(name)).to_string())
-    };
+    let value = |name: &str| Part::named(name).is_none().then(|| function_fill(n, fills, name));
     o.template(template, value, |name, o| part(Part::named(name).expect("a part's line"), o));
+}
+
+/// The four functions' signatures as `rulec api` gives them (the function, its traced twin,
+/// the record function and the wire door), from a template of a line each, filled as
+/// [`functions`] fills its.
+pub fn signatures(n: &Names, template: &str, fills: &[(&str, String)]) -> [String; 4] {
+    let lines: Vec<&str> = template.lines().collect();
+    let lines: [&str; 4] = lines.try_into().expect("four signatures, a line each");
+    lines.map(|t| text::fill_names(t, |name| Some(function_fill(n, fills, name))))
+}
+
+/// What `{name}` stands for in a function template: one of `fills`, one of the rule's
+/// functions, or else a local of the generated code.
+fn function_fill(n: &Names, fills: &[(&str, String)], name: &str) -> String {
+    let own = fills.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
+    let function = match name {
+        "function" => Some(&n.function),
+        "traced" => Some(&n.traced),
+        "wire" => Some(&n.wire),
+        "record" => Some(&n.record),
+        "core" => Some(&n.core),
+        _ => None,
+    };
+    own.or(function.map(String::as_str)).unwrap_or_else(|| n.local(name)).to_string()
 }
 
 /// The rows a call matched, as a list of `Fired`: `each` spells one from its table's name and
@@ -217,6 +227,46 @@ pub fn sections(o: &mut Code, file: &str, mark: &str, names: &[&str], gap: &str)
         o.raw(section(file, mark, name));
         o.raw(gap);
     }
+}
+
+/// The place function of the ordered enum `e`, where the rule compares its values by place,
+/// from the language's template: `{name}` the enum's name as a comment, `{rank}` the
+/// function, `{enum}` the type, and a line `{places}` where `arm(member, place)` writes each.
+pub fn rank_function(
+    o: &mut Code,
+    n: &Names,
+    e: usize,
+    template: &str,
+    name: String,
+    arm: impl Fn(&str, usize) -> String,
+) {
+    let Some(rank) = &n.ranks[e] else { return };
+    let places: Vec<String> = n.members[e].iter().enumerate().map(|(i, m)| arm(m, i)).collect();
+    let fills = [("name", name), ("rank", rank.clone()), ("enum", n.enums[e].clone()), ("places", places.join("\n"))];
+    o.filled(template, &fills);
+    o.blank();
+}
+
+/// What a module holds after its types, in order: the runtime's errors, the outputs' type
+/// (`output`, written for a rule of several outputs), the four functions, the record function
+/// and the runtime's sections the rule takes (`runtime` is the file and its section mark).
+pub fn rest(
+    o: &mut Code,
+    plan: &Plan,
+    runtime: (&str, &str),
+    output: impl FnOnce(&mut Code),
+    functions: impl FnOnce(&mut Code),
+    record: impl FnOnce(&mut Code),
+) {
+    let (file, mark) = runtime;
+    sections(o, file, mark, &["errors"], "\n\n");
+    if plan.outputs.len() > 1 {
+        output(o);
+        o.blank();
+    }
+    functions(o);
+    record(o);
+    sections(o, file, mark, &taken(plan, file, mark), "\n\n");
 }
 
 /// What a module needs a section of its runtime file for: it takes the section when its

@@ -9,6 +9,7 @@ use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, 
 use super::printer::{Ops, TOP};
 use super::text::{comment, fill_names, Code};
 use super::walk::{Check, Source};
+use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 
 /// How a language writes a block and a statement. `@` stands for the condition (or the
@@ -60,6 +61,7 @@ impl Blocks {
             input: "throw new RuleInputError(@, $);",
             input_alone: "throw new RuleInputError(@, null);",
             contradiction: "throw new RuleContradictionError(@);",
+            shown: ["@", "@"],
         },
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
@@ -72,6 +74,7 @@ impl Blocks {
             input: "throw RuleError.input(what: @, value: $)",
             input_alone: "throw RuleError.input(what: @, value: nil)",
             contradiction: "throw RuleError.contradiction(what: @)",
+            shown: ["@", "@"],
         },
         ..Blocks::PARENS
     };
@@ -87,6 +90,7 @@ impl Blocks {
             input: "raise RuleInputError.new(@, $)",
             input_alone: "raise RuleInputError.new(@)",
             contradiction: "raise RuleContradictionError.new(@)",
+            shown: ["@", "@"],
         },
         ..Blocks::BARE
     };
@@ -113,6 +117,13 @@ macro_rules! spelled_by {
             $crate::gen::printer::Spelled::ops(self.$s)
         }
     };
+}
+
+/// What a language's hooks write with: its spelling of the rule (`g`, a `Gen`) and the code
+/// being written.
+pub struct Body<'a, 'b, G> {
+    pub g: &'a G,
+    pub o: &'b mut Code,
 }
 
 /// The `switch` over an enum column of a table's [`Decision`].
@@ -146,6 +157,8 @@ pub struct Refusals {
     /// An input refused with no value to show.
     pub input_alone: &'static str,
     pub contradiction: &'static str,
+    /// How the refused value goes into `input`, `@` the value: an enum's, any other's.
+    pub shown: [&'static str; 2],
 }
 
 impl Refusals {
@@ -201,12 +214,24 @@ pub trait Hooks {
     }
 
     /// The checks of one input the function makes, in order. An optional input is checked
-    /// only when it holds a value (`Missing` is then never asked).
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]);
+    /// only when it holds a value (`Missing` is then never asked). By default the range
+    /// alone, for a language whose types make every other check.
+    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
+        if checks.contains(&Check::Range) {
+            self.range_check(input);
+        }
+    }
+    /// The language's wire door as a table ([`WireReads`]); a language that writes its own
+    /// `wire_input` and `wire_unknown_keys` gives none.
+    const WIRE: &'static str = "";
     /// The wire door: read one input out of the caller's object (missing, kind, range).
-    fn wire_input(&mut self, input: &InputDoor);
+    fn wire_input(&mut self, input: &InputDoor) {
+        wire_input(self, &WireReads::parse(Self::WIRE), input);
+    }
     /// The wire door: refuse the first key that is not an input.
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str);
+    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
+        unknown_keys(self, &WireReads::parse(Self::WIRE), names, sentence);
+    }
     fn record_text(&mut self, json: &str);
     fn record_value(&mut self, var: VarId, from: Source);
     /// After the record's last piece: what a language that gathers the pieces' text still
@@ -288,6 +313,23 @@ pub trait Hooks {
         if !Self::BLOCKS.end.is_empty() {
             self.line(Self::BLOCKS.end);
         }
+    }
+
+    /// The range check of an input already read: refuse a value outside its declared bounds,
+    /// the test the plan's (`RangeCheck::outside`).
+    fn range_check(&mut self, input: &InputDoor) {
+        if let Some(r) = &input.range {
+            let shown = self.shown(input);
+            self.refuse_if(&r.outside, Refusal::Input(&r.sentence, Some(&shown)));
+        }
+    }
+
+    /// An input's value as its refusal shows it ([`Refusals::shown`]), read where it holds one.
+    fn shown(&self, input: &InputDoor) -> String {
+        let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
+        let [member, other] = Self::BLOCKS.refuse.shown;
+        let template = if matches!(input.kind, WireKind::Enum(_)) { member } else { other };
+        template.replace('@', &x)
     }
 
     /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
@@ -463,24 +505,122 @@ pub trait Hooks {
 pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, template: &str, signature: &str) {
     let lines: Vec<&str> = template.lines().collect();
     let at = lines.iter().position(|l| l.trim() == "{pieces}").expect("a record template has a `{pieces}` line");
-    let write = |h: &mut H, lines: &[&str]| {
-        for line in lines {
-            let sigil = H::BLOCKS.sigil;
-            let filled = fill_names(line, |name| {
-                Some(if name == "signature" {
-                    signature.to_string()
-                } else {
-                    format!("{sigil}{}", h.names().local(name))
-                })
-            });
-            h.line(&filled);
-        }
-    };
-    write(h, &lines[..at]);
+    let fills = [("signature", signature.to_string())];
+    write_filled(h, &lines[..at].join("\n"), &fills);
     h.out().indent();
     super::walk::record(plan, h);
     h.record_end();
     h.out().dedent();
-    write(h, &lines[at + 1..]);
+    write_filled(h, &lines[at + 1..].join("\n"), &fills);
     h.out().blank();
+}
+
+/// `template` with each `{name}` one of `fills` or else the generated code's local `name`
+/// (after the sigil).
+fn with_locals<H: Hooks + ?Sized>(h: &H, template: &str, fills: &[(&str, String)]) -> String {
+    fill_names(template, |name| {
+        let own = fills.iter().find(|(f, _)| *f == name).map(|(_, v)| v.clone());
+        Some(own.unwrap_or_else(|| format!("{}{}", H::BLOCKS.sigil, h.names().local(name))))
+    })
+}
+
+/// Writes `template`'s lines, filled as [`with_locals`] fills them.
+fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, String)]) {
+    let text = with_locals(h, template, fills);
+    h.line(&text);
+}
+
+/// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a
+/// table of templates, a line `key: template` each, the loop for unknown keys on the lines
+/// after `unknown_keys:`. In the templates `{raw}` is the value under the input's key,
+/// `{name}` that key as a literal, `{m}`, `{k}` and `{out}` the sentences of a value missing,
+/// not of its kind and out of range, `{enum}` the input's enum type, `{int_args}` the
+/// arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
+/// any other `{name}` is a local.
+///
+/// - `raw`: the value under the input's key; `required` and `optional`: the statement that
+///   reads an input, `{read}` the reader of its kind (an optional's absent or null read as
+///   no value); `held`: what the optional form hands the reader in place of `{raw}`, where
+///   it is not `{raw}` (Swift's closure's `$0`);
+/// - `integer`, `boolean`, `text`, `date`, `member`: the reader of each kind;
+///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
+///   checks only a date's or an enum's);
+/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
+///   inputs' names as literals, `{sentence}` what follows the key.
+pub struct WireReads {
+    pub raw: &'static str,
+    pub required: &'static str,
+    pub optional: &'static str,
+    pub held: Option<&'static str>,
+    pub integer: &'static str,
+    pub boolean: &'static str,
+    pub text: &'static str,
+    pub date: &'static str,
+    pub member: &'static str,
+    pub integer_ranged: bool,
+    pub unknown_keys: &'static str,
+}
+
+impl WireReads {
+    pub fn parse(table: &'static str) -> WireReads {
+        let (lines, unknown_keys) =
+            table.split_once("\nunknown_keys:\n").expect("a wire table ends in `unknown_keys:`");
+        let entry =
+            |key: &str| lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
+        WireReads {
+            raw: need("raw"),
+            required: need("required"),
+            optional: need("optional"),
+            held: entry("held"),
+            integer: need("integer"),
+            boolean: need("boolean"),
+            text: need("text"),
+            date: need("date"),
+            member: need("member"),
+            integer_ranged: entry("integer_ranged") == Some("yes"),
+            unknown_keys,
+        }
+    }
+}
+
+/// The wire door's read of one input (see [`WireReads`]), then its range check.
+fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
+    let reader = match input.kind {
+        WireKind::Integer => w.integer,
+        WireKind::Boolean => w.boolean,
+        WireKind::Text => w.text,
+        WireKind::Date => w.date,
+        WireKind::Enum(_) => w.member,
+    };
+    let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
+    let mut fills = vec![
+        ("name", h.lit(&input.name)),
+        ("m", h.lit(&input.missing)),
+        ("k", h.lit(&input.not_of_kind)),
+        ("out", out),
+        ("int_args", h.check_int_args(input)),
+        ("decl", h.binding(input.var)),
+    ];
+    if let WireKind::Enum(e) = input.kind {
+        fills.push(("enum", h.names().enums[e].clone()));
+    }
+    let raw = with_locals(h, w.raw, &fills);
+    let held = match (input.optional, w.held) {
+        (true, Some(held)) => held.to_string(),
+        _ => raw.clone(),
+    };
+    let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
+    let form = if input.optional { w.optional } else { w.required };
+    write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
+    if input.kind != WireKind::Integer || !w.integer_ranged {
+        h.range_check(input);
+    }
+}
+
+/// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
+fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
+    let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
+    let fills = [("keys", keys.join(", ")), ("sentence", h.lit(sentence))];
+    write_filled(h, w.unknown_keys, &fills);
 }

@@ -9,11 +9,10 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal, Switch};
+use super::stmt::{self, Blocks, Body, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -86,19 +85,17 @@ impl Language for Java {
     }
 
     fn api(j: &Jv, _: &Unit) -> serde_json::Value {
-        let (plan, n) = (j.plan, j.n);
-        let spell = Spelling { names: n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
         let (ret, params) = (j.returns(), j.params());
-        let signatures = [
-            format!("public static {ret} {}({params})", n.function),
-            format!("public static Traced {}({params})", n.traced),
-            format!("public static String {}({})", n.record, sig::then(&params, &j.record_tail())),
-            format!("public static String {}(Object {}, String {})", n.wire, n.local("call"), n.local("tag")),
-        ];
-        let place = vec![("module", json!(format!("{}.java", n.module))), ("class", json!(n.module))];
-        let more = vec![("build", json!(BUILD))];
-        let dates = Dates { ty: "long", from_wire: "dateFromWire", from_native: Some("dateOf") };
-        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors: ERRORS })
+        let fills = [("ret", ret.clone()), ("record_params", sig::then(&params, &j.record_tail())), ("params", params)];
+        let functions = Functions {
+            place: vec![("module", json!(format!("{}.java", j.n.module))), ("class", json!(j.n.module))],
+            signatures: sig::signatures(j.n, SIGNATURES, &fills),
+            more: vec![("build", json!(BUILD))],
+            dates: Dates { ty: "long", from_wire: "dateFromWire", from_native: Some("dateOf") },
+            errors: ERRORS,
+        };
+        let spell = Spelling { names: j.n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
+        spell.functions(j.plan, &ret, functions)
     }
 }
 
@@ -137,6 +134,13 @@ const OPS: Ops = Ops {
 };
 
 type Jv<'a> = Gen<'a, Java>;
+
+/// The four functions' signatures as `rulec api` gives them, a line each (see
+/// [`sig::signatures`]).
+const SIGNATURES: &str = "public static {ret} {function}({params})
+public static Traced {traced}({params})
+public static String {record}({record_params})
+public static String {wire}(Object {call}, String {tag})";
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
 const RECORD: &str = "/**
@@ -250,24 +254,10 @@ impl Jv<'_> {
         o.line("}");
         o.blank();
         self.enums(&mut o);
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
-        if plan.outputs.len() > 1 {
-            let fields: Vec<String> =
-                plan.outputs.iter().map(|&v| format!("{} {}", self.local_ty(v), n.fields[v])).collect();
-            o.line("/** What the rule decides, in the order the outputs are declared. */");
-            o.line(format!("public record Output({}) {{", fields.join(", ")));
-            o.line("}");
-            o.blank();
-        }
-        o.line("/** A call's answer with the rows that matched: one per table, in evaluation order. */");
-        o.line(format!("public record Traced({} value, List<Fired> trace) {{", self.returns()));
-        o.line("}");
-        o.blank();
-        self.functions(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
-        stmt::record_function(plan, &mut Body { j: self, o: &mut o }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        let record = |o: &mut Code| stmt::record_function(plan, &mut Body { g: self, o }, RECORD, &signature);
+        sig::rest(&mut o, plan, (MODULE, MARK), |o| self.output(o), |o| self.functions(o), record);
         let mut text = o.finish();
         while text.ends_with("\n\n") {
             text.pop();
@@ -302,7 +292,20 @@ impl Jv<'_> {
         }
     }
 
+    /// The outputs' type: a record.
+    fn output(&self, o: &mut Code) {
+        let fields: Vec<String> =
+            self.plan.outputs.iter().map(|&v| format!("{} {}", self.local_ty(v), self.n.fields[v])).collect();
+        o.line("/** What the rule decides, in the order the outputs are declared. */");
+        o.line(format!("public record Output({}) {{", fields.join(", ")));
+        o.line("}");
+    }
+
     fn functions(&self, o: &mut Code) {
+        o.line("/** A call's answer with the rows that matched: one per table, in evaluation order. */");
+        o.line(format!("public record Traced({} value, List<Fired> trace) {{", self.returns()));
+        o.line("}");
+        o.blank();
         let (plan, n) = (self.plan, self.n);
         let (params, ret) = (self.params(), self.returns());
         let tables: Vec<&TablePlan> = plan.tables().collect();
@@ -361,9 +364,7 @@ impl Jv<'_> {
         o.line(format!("if (!({call} instanceof java.util.Map<?, ?> {input})) {{"));
         o.line(format!("    throw new RuleInputError({}, null);", lit(&plan.door.not_an_object)));
         o.line("}");
-        let mut body = Body { j: self, o };
-        walk::wire(plan, &mut body);
-        let o = body.o;
+        walk::wire(plan, &mut Body { g: self, o: &mut *o });
         o.line(format!("int[] {rows} = new int[{}];", tables.len()));
         o.line(format!("{ret} {out} = {}({});", n.core, self.with_args(rows)));
         o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, trace({rows}), {tag}"))));
@@ -374,9 +375,7 @@ impl Jv<'_> {
         );
         o.line(format!("private static {ret} {}({}) {{", n.core, sig::then(&params, &format!("int[] {rows}"))));
         o.indent();
-        let mut body = Body { j: self, o };
-        walk::core(plan, Lang::Java, &mut body);
-        let o = body.o;
+        walk::core(plan, Lang::Java, &mut Body { g: self, o: &mut *o });
         match plan.outputs.as_slice() {
             [one] => o.line(format!("return {};", n.vars[*one])),
             outs => {
@@ -405,9 +404,7 @@ impl Jv<'_> {
         ));
         o.line(format!("private static {} {}({}) {{", self.local_ty(result), n.tables[t.slot], params.join(", ")));
         o.indent();
-        let mut body = Body { j: self, o };
-        walk::table(t, &mut body);
-        let o = body.o;
+        walk::table(t, &mut Body { g: self, o: &mut *o });
         o.line(format!("return {};", n.vars[result]));
         o.close("}");
         o.blank();
@@ -429,27 +426,12 @@ fn apart(t: &TablePlan) -> bool {
     t.results.len() == 1
 }
 
-struct Body<'a, 'b> {
-    j: &'a Jv<'a>,
-    o: &'b mut Code,
-}
-
-impl Body<'_, '_> {
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        let Some(r) = &input.range else { return };
-        let (cond, value) = match input.kind {
-            WireKind::Enum(_) => (format!("{x}.ordinal() < {} || {x}.ordinal() > {}", r.lo, r.hi), "null".to_string()),
-            _ => (format!("{x} < {} || {x} > {}", long(r.lo), long(r.hi)), x.to_string()),
-        };
-        let guard = if input.optional { format!("{x} != null && ({cond})") } else { cond };
-        self.refuse_when(&guard, Refusal::Input(&r.sentence, Some(&value)));
-    }
-}
-
-impl Hooks for Body<'_, '_> {
-    crate::spelled_by!(j);
+impl Hooks for Body<'_, '_, Jv<'_>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
+        // The error holds a refused number; an enum's value is not one.
+        refuse: Refusals { shown: ["null", "@"], ..Blocks::PARENS.refuse },
         switch: Some(Switch {
             open: "switch (@) {",
             case: "case @ -> {",
@@ -459,19 +441,34 @@ impl Hooks for Body<'_, '_> {
         }),
         ..Blocks::PARENS
     };
+    /// The wire door: the runtime's readers over a map of the inputs under their declared names.
+    const WIRE: &'static str = "raw: {in}.get({name})
+required: {decl} = {read};
+optional: {decl} = {raw} == null ? null : {read};
+integer: wireLong({raw}, {m}, {k}, {out})
+boolean: wireBool({raw}, {m}, {k})
+text: wireString({raw}, {m}, {k})
+date: wireDay({raw}, {m}, {k})
+member: wireMember({raw}, {enum}::from, {m}, {k})
+unknown_keys:
+for (Object {key} : {in}.keySet()) {
+    if (!java.util.Set.of({keys}).contains({key})) {
+        throw new RuleInputError({key} + {sentence}, null);
+    }
+}";
 
     fn slot(&self, t: &TablePlan) -> String {
-        format!("{}[{}]", self.j.n.local("rows"), t.slot)
+        format!("{}[{}]", self.g.n.local("rows"), t.slot)
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("{} {}", self.j.local_ty(var), self.j.n.vars[var])
+        format!("{} {}", self.g.local_ty(var), self.g.n.vars[var])
     }
 
     /// Java's `case` names an enum's constant unqualified.
     fn case_label(&self, kind: Kind, i: u32) -> String {
         let Kind::Enum(e) = kind else { unreachable!("a switch on an enum") };
-        self.j.n.members[e][i as usize].clone()
+        self.g.n.members[e][i as usize].clone()
     }
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
@@ -480,7 +477,7 @@ impl Hooks for Body<'_, '_> {
             self.refuse_when(&format!("{x} == null"), Refusal::Input(&input.missing, None));
         }
         if checks.contains(&Check::Range) {
-            self.range_check(input, &x);
+            self.range_check(input);
         }
     }
 
@@ -488,7 +485,7 @@ impl Hooks for Body<'_, '_> {
         if !apart(t) {
             return false;
         }
-        let n = self.j.n;
+        let n = self.g.n;
         let mut args: Vec<&str> = t.reads().iter().map(|&v| n.vars[v].as_str()).collect();
         args.push(n.local("rows"));
         let result = t.results[0];
@@ -501,46 +498,12 @@ impl Hooks for Body<'_, '_> {
         self.o.line(format!("{};", self.binding(var)));
     }
 
-    fn wire_input(&mut self, input: &InputDoor) {
-        let (j, x) = (self.j, self.j.n.vars[input.var].clone());
-        let key = lit(&input.name);
-        let (m, k) = (lit(&input.missing), lit(&input.not_of_kind));
-        let read = |raw: &str| match input.kind {
-            WireKind::Integer => {
-                let out = input.range.as_ref().map(|r| lit(&r.sentence)).expect("a counted input has a range");
-                format!("wireLong({raw}, {m}, {k}, {out})")
-            }
-            WireKind::Boolean => format!("wireBool({raw}, {m}, {k})"),
-            WireKind::Text => format!("wireString({raw}, {m}, {k})"),
-            WireKind::Date => format!("wireDay({raw}, {m}, {k})"),
-            WireKind::Enum(e) => format!("wireMember({raw}, {}::from, {m}, {k})", j.n.enums[e]),
-        };
-        let (decl, map) = (self.binding(input.var), j.n.local("in"));
-        let raw = format!("{map}.get({key})");
-        if input.optional {
-            self.o.line(format!("{decl} = {raw} == null ? null : {};", read(&raw)));
-        } else {
-            self.o.line(format!("{decl} = {};", read(&raw)));
-        }
-        self.range_check(input, &x);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| lit(k)).collect();
-        let (key, map) = (self.j.n.local("key"), self.j.n.local("in"));
-        self.o.line(format!("for (Object {key} : {map}.keySet()) {{"));
-        self.o.line(format!("    if (!java.util.Set.of({}).contains({key})) {{", keys.join(", ")));
-        self.o.line(format!("        throw new RuleInputError({key} + {}, null);", lit(sentence)));
-        self.o.line("    }");
-        self.o.line("}");
-    }
-
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{}.append({});", self.j.n.local("s"), lit(json)));
+        self.o.line(format!("{}.append({});", self.g.n.local("s"), lit(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, v, s) = (self.place(var, from), self.j.plan.var(var), self.j.n.local("s"));
+        let (x, v, s) = (self.place(var, from), self.g.plan.var(var), self.g.n.local("s"));
         let append = match v.ty {
             BoundaryTy::Str => format!("appendJson({s}, {x});"),
             BoundaryTy::Enum(_) => format!("appendJson({s}, {x}.value());"),

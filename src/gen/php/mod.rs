@@ -5,14 +5,13 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, InputDoor, Node};
+use super::plan::{BoundaryTy, Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal, Refusals};
+use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -29,27 +28,28 @@ pub struct Php;
 impl Language for Php {
     const SPEC: Spec = Spec::new(Lang::Php, "php", OPS, TYPES);
 
-    fn code(p: &Ph) -> [String; 3] {
-        [p.module(), p.runner(), helpers_runner()]
-    }
-
     fn runner(base: &str) -> Runner {
         Runner::script("php", &["-d", "error_reporting=-1"], format!("{base}_runner.php"))
     }
 
+    fn code(p: &Ph) -> [String; 3] {
+        [p.module(), p.runner(), helpers_runner()]
+    }
+
     fn api(p: &Ph, _: &Unit) -> serde_json::Value {
-        let (plan, n) = (p.plan, p.n);
-        let spell = Spelling { names: n, ty: &|v| p.ty(v), member: Member::Qualified("::") };
+        let spell = Spelling { names: p.n, ty: &|v| p.ty(v), member: Member::Qualified("::") };
         let (ret, params) = (p.returns(), p.params());
-        let signatures = [
-            format!("function {}({params}): {ret}", n.function),
-            format!("function {}({params}): array", n.traced),
-            format!("function {}({}): string", n.record, sig::then(&params, &p.record_params())),
-            format!("function {}(mixed {}, ?string {} = ''): string", n.wire, p.local("call"), p.local("tag")),
-        ];
-        let place = vec![("module", json!(format!("{}.php", plan.rule.base))), ("namespace", json!(n.module))];
-        let dates = Dates { ty: "int", from_wire: "date_from_wire", from_native: Some("date_of") };
-        spell.functions(plan, &ret, Functions { place, signatures, more: vec![], dates, errors: ERRORS })
+        let fills =
+            [("ret", ret.clone()), ("record_params", sig::then(&params, &p.record_params())), ("params", params)];
+        let module = format!("{}.php", p.plan.rule.base);
+        let functions = Functions {
+            place: vec![("module", json!(module)), ("namespace", json!(p.n.module))],
+            signatures: sig::signatures(p.n, SIGNATURES, &fills),
+            more: vec![],
+            dates: Dates { ty: "int", from_wire: "date_from_wire", from_native: Some("date_of") },
+            errors: ERRORS,
+        };
+        spell.functions(p.plan, &ret, functions)
     }
 }
 
@@ -80,6 +80,22 @@ const OPS: Ops = Ops {
 };
 
 type Ph<'a> = Gen<'a, Php>;
+
+/// The place function of an ordered enum, `{places}` its arms.
+const RANK: &str = "/** The place of a value of the ordered enum {name}, from 0. */
+function {rank}({enum} $value): int
+{
+    return match ($value) {
+        {places}
+    };
+}";
+
+/// The four functions' signatures as `rulec api` gives them, a line each (see
+/// [`sig::signatures`]).
+const SIGNATURES: &str = "function {function}({params}): {ret}
+function {traced}({params}): array
+function {record}({record_params}): string
+function {wire}(mixed ${call}, ?string ${tag} = ''): string";
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 const RECORD: &str = "/**
@@ -162,41 +178,14 @@ impl Ph<'_> {
             }
             o.close("}");
             o.blank();
-            if let Some(rank) = &n.ranks[e] {
-                o.line(format!(
-                    "/** The place of a value of the ordered enum {}, from 0. */",
-                    comment(&en.name).replace("*/", "* /")
-                ));
-                o.line(format!("function {rank}({} $value): int", n.enums[e]));
-                o.line("{");
-                o.line("    return match ($value) {");
-                for (i, m) in n.members[e].iter().enumerate() {
-                    o.line(format!("        {}::{m} => {i},", n.enums[e]));
-                }
-                o.line("    };");
-                o.line("}");
-                o.blank();
-            }
+            sig::rank_function(&mut o, n, e, RANK, comment(&en.name).replace("*/", "* /"), |m, i| {
+                format!("{}::{m} => {i},", n.enums[e])
+            });
         }
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
-        if plan.outputs.len() > 1 {
-            o.line("/** The outputs, in the order the rule declares them. */");
-            o.line("final class Output");
-            o.line("{");
-            o.line("    public function __construct(");
-            for &v in &plan.outputs {
-                o.line(format!("        public readonly {} ${},", self.ty(v), n.fields[v]));
-            }
-            o.line("    ) {");
-            o.line("    }");
-            o.line("}");
-            o.blank();
-        }
-        self.functions(&mut o);
         let signature =
             format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { p: self, o: &mut o }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        let record = |o: &mut Code| stmt::record_function(plan, &mut Body { g: self, o }, RECORD, &signature);
+        sig::rest(&mut o, plan, (MODULE, MARK), |o| self.output(o), |o| self.functions(o), record);
         o.finish()
     }
 
@@ -205,6 +194,20 @@ impl Ph<'_> {
     fn pair_head(&self, o: &mut Code, name: &str, about: &str, second: &str) {
         let tag = format!("@return array{{0: {}, 1: list<{second}>}}", self.returns());
         head(o, &[about], &[tag], &format!("function {name}({}): array", self.params()));
+    }
+
+    /// The outputs' type: a final class of promoted readonly properties.
+    fn output(&self, o: &mut Code) {
+        o.line("/** The outputs, in the order the rule declares them. */");
+        o.line("final class Output");
+        o.line("{");
+        o.line("    public function __construct(");
+        for &v in &self.plan.outputs {
+            o.line(format!("        public readonly {} ${},", self.ty(v), self.n.fields[v]));
+        }
+        o.line("    ) {");
+        o.line("    }");
+        o.line("}");
     }
 
     fn functions(&self, o: &mut Code) {
@@ -244,9 +247,7 @@ impl Ph<'_> {
         o.line(format!("}} elseif (!\\is_array({call}) || ({call} !== [] && \\array_is_list({call}))) {{"));
         o.line(format!("    throw new RuleInputError({});", php_str(&plan.door.not_an_object)));
         o.line("}");
-        let mut body = Body { p: self, o };
-        walk::wire(plan, &mut body);
-        let o = body.o;
+        walk::wire(plan, &mut Body { g: self, o: &mut *o });
         o.line(format!("[{out}, {rows}] = {}({args});", n.core));
         o.line(format!("return {}({});", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
         o.close("}");
@@ -254,9 +255,7 @@ impl Ph<'_> {
         let about = "The rule's branches, written once: the outputs, and the row each table matched.";
         self.pair_head(o, &n.core, about, "int");
         o.indent();
-        let mut body = Body { p: self, o };
-        walk::core(plan, Lang::Php, &mut body);
-        let o = body.o;
+        walk::core(plan, Lang::Php, &mut Body { g: self, o: &mut *o });
         let answer = match plan.outputs.as_slice() {
             [one] => format!("${}", n.vars[*one]),
             outs => format!(
@@ -278,84 +277,43 @@ impl Ph<'_> {
     }
 }
 
-struct Body<'a, 'b> {
-    p: &'a Ph<'a>,
-    o: &'b mut Code,
-}
-
-impl Body<'_, '_> {
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        let Some(r) = &input.range else { return };
-        let (cond, value) = match input.kind {
-            WireKind::Enum(e) => {
-                let rank = self.p.rank(e);
-                (format!("{rank}({x}) < {} || {rank}({x}) > {}", r.lo, r.hi), format!("{x}->value"))
-            }
-            _ => (format!("{x} < {} || {x} > {}", r.lo, r.hi), format!("(string) {x}")),
-        };
-        let guard = if input.optional { format!("{x} !== null && ({cond})") } else { cond };
-        self.refuse_when(&guard, Refusal::Input(&r.sentence, Some(&value)));
-    }
-}
-
-impl Hooks for Body<'_, '_> {
-    crate::spelled_by!(p);
+impl Hooks for Body<'_, '_, Ph<'_>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
-        refuse: Refusals { input_alone: "throw new RuleInputError(@);", ..Blocks::PARENS.refuse },
+        refuse: Refusals {
+            input_alone: "throw new RuleInputError(@);",
+            shown: ["@->value", "(string) @"],
+            ..Blocks::PARENS.refuse
+        },
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",
         ..Blocks::PARENS
     };
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        if checks.contains(&Check::Range) {
-            self.range_check(input, &self.name(input.var));
-        }
+    /// The wire door: an array keyed by the inputs' declared names; `_check_int` checks an
+    /// integer's range itself.
+    const WIRE: &'static str = "raw: {call}[{name}] ?? null
+required: {decl} = {read};
+optional: {decl} = ({raw}) === null ? null : ({read});
+integer: _check_int({raw}, {int_args})
+integer_ranged: yes
+boolean: \\is_bool({raw}) ? {call}[{name}] : _refuse({raw}, {m}, {k})
+text: \\is_string({raw}) ? {call}[{name}] : _refuse({raw}, {m}, {k})
+date: _wire_day({raw}, {m}, {k})
+member: (\\is_string({raw}) ? {enum}::tryFrom({call}[{name}]) : null) ?? _refuse({raw}, {m}, {k})
+unknown_keys:
+foreach (\\array_keys({call}) as {key}) {
+    if (!\\in_array((string) {key}, [{keys}], true)) {
+        throw new RuleInputError({key} . {sentence});
     }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let p = self.p;
-        let x = self.name(input.var);
-        let key = php_str(&input.name);
-        let call = p.local("call");
-        let (m, k) = (php_str(&input.missing), php_str(&input.not_of_kind));
-        let read = match input.kind {
-            WireKind::Integer => format!("_check_int({call}[{key}] ?? null, {})", self.check_int_args(input)),
-            WireKind::Date => format!("_wire_day({call}[{key}] ?? null, {m}, {k})"),
-            WireKind::Boolean => format!("\\is_bool({call}[{key}] ?? null) ? {call}[{key}] : _refuse({call}[{key}] ?? null, {m}, {k})"),
-            WireKind::Text => format!("\\is_string({call}[{key}] ?? null) ? {call}[{key}] : _refuse({call}[{key}] ?? null, {m}, {k})"),
-            WireKind::Enum(e) => format!(
-                "(\\is_string({call}[{key}] ?? null) ? {}::tryFrom({call}[{key}]) : null) ?? _refuse({call}[{key}] ?? null, {m}, {k})",
-                p.n.enums[e]
-            ),
-        };
-        if input.optional {
-            self.o.line(format!("{x} = ({call}[{key}] ?? null) === null ? null : ({read});"));
-        } else {
-            self.o.line(format!("{x} = {read};"));
-        }
-        if input.kind == WireKind::Date || matches!(input.kind, WireKind::Enum(_)) {
-            self.range_check(input, &x);
-        }
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| php_str(k)).collect();
-        let (call, key) = (self.p.local("call"), self.p.local("key"));
-        self.o.line(format!("foreach (\\array_keys({call}) as {key}) {{"));
-        self.o.line(format!("    if (!\\in_array((string) {key}, [{}], true)) {{", keys.join(", ")));
-        self.o.line(format!("        throw new RuleInputError({key} . {});", php_str(sentence)));
-        self.o.line("    }");
-        self.o.line("}");
-    }
+}";
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{} .= {};", self.p.local("s"), php_str(json)));
+        self.o.line(format!("{} .= {};", self.g.local("s"), php_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, s, v) = (self.place(var, from), self.p.local("s"), self.p.plan.var(var));
+        let (x, s, v) = (self.place(var, from), self.g.local("s"), self.g.plan.var(var));
         let one = match v.ty {
             BoundaryTy::Str => format!("_json_str({x})"),
             BoundaryTy::Enum(_) => format!("_json_str({x}->value)"),

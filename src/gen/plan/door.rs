@@ -6,10 +6,11 @@
 //! membership, its range — then every constraint in order (one that reads an absent optional
 //! holds), then any key that is not an input. The first failure is the refusal.
 
-use super::code::Expr;
+use super::code::{Expr, Node};
 use super::{Builder, Kind, VarPlan};
 use crate::eval::wire::{sentence, WireKind};
 use crate::sema::{Program, VarId};
+use crate::syntax::ast::CmpOp;
 
 #[derive(Clone, Debug)]
 pub struct Door {
@@ -41,6 +42,9 @@ pub struct RangeCheck {
     pub lo: i64,
     pub hi: i64,
     pub sentence: String,
+    /// The test that refuses: the value below `lo` or above `hi` (an enum's by its places;
+    /// an optional's only when it holds one), for the printer to spell.
+    pub outside: Expr,
 }
 
 #[derive(Clone, Debug)]
@@ -62,7 +66,8 @@ pub(super) fn build(p: &Program, vars: &[VarPlan], b: &mut Builder) -> Door {
                 if let (WireKind::Enum(e), Kind::Enum(_)) = (kind, vars[v].kind) {
                     b.ranked.insert(e);
                 }
-                RangeCheck { lo, hi, sentence: sentence::out_of_range(&var.name) }
+                let outside = outside(v, vars[v].kind, var.optional, lo, hi);
+                RangeCheck { lo, hi, sentence: sentence::out_of_range(&var.name), outside }
             });
             InputDoor {
                 var: v,
@@ -91,5 +96,20 @@ pub(super) fn build(p: &Program, vars: &[VarPlan], b: &mut Builder) -> Door {
         constraints,
         not_an_object: sentence::NOT_AN_OBJECT.to_string(),
         not_an_input: sentence::NOT_AN_INPUT.to_string(),
+    }
+}
+
+/// `x < lo || x > hi` over the input `v` of kind `kind`, held to a present value when it is optional.
+fn outside(v: VarId, kind: Kind, optional: bool, lo: i64, hi: i64) -> Expr {
+    let bound = |b: i64| match kind {
+        Kind::Enum(_) => Expr::new(kind, Node::Member(b as u32)),
+        _ => Expr::int(b),
+    };
+    let x = || Expr::new(kind, Node::Var(v));
+    let test = Expr::or(Expr::cmp(CmpOp::Lt, x(), bound(lo)), Expr::cmp(CmpOp::Gt, x(), bound(hi)));
+    if optional {
+        Expr::bool(Node::Present(v, Box::new(test)))
+    } else {
+        test
     }
 }

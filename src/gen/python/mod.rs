@@ -11,7 +11,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal, Refusals};
+use super::stmt::{self, Blocks, Body, Refusal, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -224,7 +224,7 @@ impl Py<'_> {
         }
         self.functions(&mut o);
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
-        stmt::record_function(plan, &mut Body { py: self, o: &mut o }, RECORD, &signature);
+        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
         o.blank();
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n\n");
         o.finish()
@@ -307,9 +307,7 @@ impl Py<'_> {
              the door's checks in the reference's order, then the rule; the record line.\"\"\"",
         );
         o.line(format!("{} = _object({}, {})", l("_call"), l("call"), py_str(&plan.door.not_an_object)));
-        let mut body = Body { py: self, o };
-        walk::wire(plan, &mut body);
-        let o = body.o;
+        walk::wire(plan, &mut Body { g: self, o: &mut *o });
         o.line(format!("{out}, {rows} = {}({args})", n.core));
         let record_args = format!("{out}, {fired}, {}", l("tag"));
         o.line(format!("return {}({})", n.record, sig::then(&args, &record_args)));
@@ -319,9 +317,7 @@ impl Py<'_> {
         o.line(format!("def {}({params}) -> tuple[{ret}, {rows_ty}]:", n.core));
         o.indent();
         o.line("\"\"\"The rule's branches, written once: the outputs, and the row each table matched.\"\"\"");
-        let mut body = Body { py: self, o };
-        walk::core(plan, Lang::Python, &mut body);
-        let o = body.o;
+        walk::core(plan, Lang::Python, &mut Body { g: self, o: &mut *o });
         let made = |w: &str, x: &str, optional: bool| {
             if optional {
                 format!("None if {x} is None else {w}({x})")
@@ -364,19 +360,14 @@ impl Py<'_> {
 }
 
 /// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b> {
-    py: &'a Py<'a>,
-    o: &'b mut Code,
-}
-
-impl Body<'_, '_> {
+impl Body<'_, '_, Py<'_>> {
     /// `lo <= x <= hi` of an input: over places for an ordered enum.
     fn in_range(&self, input: &InputDoor, x: &str) -> String {
         let r = input.range.as_ref().expect("a range");
         match input.kind {
             WireKind::Enum(e) => {
-                let rank = self.py.rank(e);
-                let (lo, hi) = (self.py.member(Kind::Enum(e), r.lo as u32), self.py.member(Kind::Enum(e), r.hi as u32));
+                let rank = self.g.rank(e);
+                let (lo, hi) = (self.g.member(Kind::Enum(e), r.lo as u32), self.g.member(Kind::Enum(e), r.hi as u32));
                 format!("{rank}({lo}) <= {rank}({x}) <= {rank}({hi})")
             }
             _ => format!("{} <= {x} <= {}", r.lo, r.hi),
@@ -387,7 +378,7 @@ impl Body<'_, '_> {
     /// when `wire`: the value came out of JSON).
     fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
         let (m, k) = (py_str(&input.missing), py_str(&input.not_of_kind));
-        let wrap = |s: String| match self.py.own_type(input.var) {
+        let wrap = |s: String| match self.g.own_type(input.var) {
             Some(w) => format!("{w}({s})"),
             None => s,
         };
@@ -405,11 +396,11 @@ impl Body<'_, '_> {
                 self.o.line(format!("    {x} = {}", wrap(format!("_check_int({x}, {})", self.check_int_args(input)))));
             }
             WireKind::Enum(e) if wire => {
-                self.o.line(format!("{x} = _wire_member({}, {x}, {m}, {k})", self.py.n.enums[e]));
+                self.o.line(format!("{x} = _wire_member({}, {x}, {m}, {k})", self.g.n.enums[e]));
                 self.range_check(input, x);
             }
             WireKind::Enum(e) => {
-                self.o.line(format!("if _type({x}) is not {}:", self.py.n.enums[e]));
+                self.o.line(format!("if _type({x}) is not {}:", self.g.n.enums[e]));
                 self.o.line(format!("    _refuse({x}, {m}, {k})"));
                 self.range_check(input, x);
             }
@@ -441,8 +432,8 @@ impl Body<'_, '_> {
     }
 }
 
-impl Hooks for Body<'_, '_> {
-    crate::spelled_by!(py);
+impl Hooks for Body<'_, '_, Py<'_>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         if_: "if @:",
         else_if: "elif @:",
@@ -453,18 +444,19 @@ impl Hooks for Body<'_, '_> {
             input: "raise RuleInputError(@, $)",
             input_alone: "raise RuleInputError(@)",
             contradiction: "raise RuleContradictionError(@)",
+            ..Blocks::PARENS.refuse
         },
         ..Blocks::KEYWORDS
     };
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");
-        let x = self.py.n.vars[input.var].clone();
+        let x = self.g.n.vars[input.var].clone();
         self.optional(input, &x, false);
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("{}: {}", self.py.n.vars[var], self.py.local_ty(var))
+        format!("{}: {}", self.g.n.vars[var], self.g.local_ty(var))
     }
 
     fn declare(&mut self, var: VarId) {
@@ -472,28 +464,28 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.py.n.vars[input.var].clone();
-        let call = self.py.n.local("_call");
-        self.o.line(format!("{x}: {} = _get({call}, {})", self.py.ty(input.var), py_str(&input.name)));
+        let x = self.g.n.vars[input.var].clone();
+        let call = self.g.n.local("_call");
+        self.o.line(format!("{x}: {} = _get({call}, {})", self.g.ty(input.var), py_str(&input.name)));
         self.optional(input, &x, true);
     }
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| py_str(k)).collect();
         let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
-        let (key, call) = (self.py.n.local("_key"), self.py.n.local("_call"));
+        let (key, call) = (self.g.n.local("_key"), self.g.n.local("_call"));
         self.o.line(format!("for {key} in {call}:"));
         self.o.line(format!("    if {key} not in {tuple}:"));
         self.o.line(format!("        raise RuleInputError(_str({key}) + {})", py_str(sentence)));
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{}.append({})", self.py.n.local("_s"), py_str(json)));
+        self.o.line(format!("{}.append({})", self.g.n.local("_s"), py_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
         let x = self.place(var, from);
-        self.o.line(format!("{}.append({})", self.py.n.local("_s"), self.py.wire_text(var, &x)));
+        self.o.line(format!("{}.append({})", self.g.n.local("_s"), self.g.wire_text(var, &x)));
     }
 }
 

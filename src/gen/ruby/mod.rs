@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal};
+use super::stmt::{self, Blocks, Body, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -215,7 +215,7 @@ impl Rb<'_> {
         }
         self.functions(&mut o);
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { r: self, o: &mut o }, RECORD, &signature);
+        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
         let helpers = sig::taken(plan, MODULE, MARK);
         sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
@@ -260,7 +260,7 @@ impl Rb<'_> {
             ("answer", answer),
             ("slots", n.slots.join(", ")),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Ruby, part, &mut Body { r: self, o }));
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Ruby, part, &mut Body { g: self, o }));
         o.blank();
     }
 
@@ -345,17 +345,12 @@ impl Rb<'_> {
     }
 }
 
-struct Body<'a, 'b> {
-    r: &'a Rb<'a>,
-    o: &'b mut Code,
-}
-
-impl Body<'_, '_> {
+impl Body<'_, '_, Rb<'_>> {
     fn in_range(&self, input: &InputDoor, x: &str) -> Option<String> {
         let r = input.range.as_ref()?;
         Some(match input.kind {
             WireKind::Enum(e) => {
-                let rank = self.r.rank(e);
+                let rank = self.g.rank(e);
                 format!("{rank}({x}).between?({}, {})", r.lo, r.hi)
             }
             _ => format!("{x} >= {} && {x} <= {}", r.lo, r.hi),
@@ -385,11 +380,11 @@ impl Body<'_, '_> {
                 self.o.line(format!("{x} = _check_int({x}, {}) unless {fast}", self.check_int_args(input)));
             }
             WireKind::Enum(e) if wire => {
-                self.o.line(format!("{x} = _wire_member({}::ALL, {x}, {m}, {k})", self.r.n.enums[e]));
+                self.o.line(format!("{x} = _wire_member({}::ALL, {x}, {m}, {k})", self.g.n.enums[e]));
                 self.range_check(input, x);
             }
             WireKind::Enum(e) => {
-                self.o.line(format!("_refuse({x}, {m}, {k}) unless {}::ALL.include?({x})", self.r.n.enums[e]));
+                self.o.line(format!("_refuse({x}, {m}, {k}) unless {}::ALL.include?({x})", self.g.n.enums[e]));
                 self.range_check(input, x);
             }
             WireKind::Boolean => {
@@ -411,13 +406,13 @@ impl Body<'_, '_> {
     }
 }
 
-impl Hooks for Body<'_, '_> {
-    crate::spelled_by!(r);
+impl Hooks for Body<'_, '_, Rb<'_>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks::KEYWORDS;
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
-        let x = self.r.n.vars[input.var].clone();
+        let x = self.g.n.vars[input.var].clone();
         self.optional(input, &x, false);
     }
 
@@ -428,20 +423,20 @@ impl Hooks for Body<'_, '_> {
 
     fn refuse_if(&mut self, test: &Expr, r: Refusal) {
         match &test.node {
-            Node::Not(holds) => self.o.line(format!("{} unless {}", self.refusal(r), self.r.top(holds))),
-            _ => self.refuse_when(&self.r.top(test), r),
+            Node::Not(holds) => self.o.line(format!("{} unless {}", self.refusal(r), self.g.top(holds))),
+            _ => self.refuse_when(&self.g.top(test), r),
         }
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.r.n.vars[input.var].clone();
-        self.o.line(format!("{x} = {}[{}]", self.r.n.local("call"), rb_str(&input.name)));
+        let x = self.g.n.vars[input.var].clone();
+        self.o.line(format!("{x} = {}[{}]", self.g.n.local("call"), rb_str(&input.name)));
         self.optional(input, &x, true);
     }
 
     fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
         let keys: Vec<String> = names.iter().map(|k| rb_str(k)).collect();
-        let (call, key) = (self.r.n.local("call"), self.r.n.local("_key"));
+        let (call, key) = (self.g.n.local("call"), self.g.n.local("_key"));
         self.o.line(format!("{call}.each_key do |{key}|"));
         self.o.line(format!(
             "  raise RuleInputError.new({key}.to_s + {}) unless [{}].include?({key})",
@@ -452,18 +447,18 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{} << {}", self.r.n.local("s"), rb_str(json)));
+        self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, v) = (self.place(var, from), self.r.plan.var(var));
+        let (x, v) = (self.place(var, from), self.g.plan.var(var));
         let one = match v.ty {
             BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_json_str({x})"),
             BoundaryTy::Date => format!("_date_str({x})"),
             _ => format!("{x}.to_s"),
         };
         let value = if v.optional { format!("({x}.nil? ? \"null\" : {one})") } else { one };
-        self.o.line(format!("{} << {value}", self.r.n.local("s")));
+        self.o.line(format!("{} << {value}", self.g.n.local("s")));
     }
 }
 

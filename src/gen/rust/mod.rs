@@ -12,7 +12,7 @@ use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusals};
+use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
@@ -404,7 +404,7 @@ impl Rs<'_> {
         self.functions(&mut o);
         let lints = self.lints(true, plan.inputs.len() + 3).map(|l| l + "\n").unwrap_or_default();
         let signature = format!("{lints}#[must_use]\n{} {{", self.record_signature());
-        stmt::record_function(plan, &mut Body { rs: self, o: &mut o }, RECORD, &signature);
+        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
         self.wire_door(&mut o);
         self.core(&mut o);
         self.helpers(&mut o);
@@ -544,9 +544,7 @@ impl Rs<'_> {
         self.allow(o, false, 2);
         o.line(format!("{} {{", self.wire_signature()));
         o.indent();
-        let mut body = Body { rs: self, o };
-        walk::wire(self.plan, &mut body);
-        let o = body.o;
+        walk::wire(self.plan, &mut Body { g: self, o: &mut *o });
         let args = self.wrapped_args();
         let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
         o.line(format!("let ({out}, {trace}) = {}({args})?;", self.n.traced));
@@ -575,9 +573,7 @@ impl Rs<'_> {
                 }
             }
         }
-        let mut body = Body { rs: self, o };
-        walk::core(plan, Lang::Rust, &mut body);
-        let o = body.o;
+        walk::core(plan, Lang::Rust, &mut Body { g: self, o: &mut *o });
         let value = |v: VarId| -> String {
             let x = n.vars[v].clone();
             match (plan.var(v).ty, self.wrapper(v), plan.var(v).optional) {
@@ -649,20 +645,15 @@ impl Rs<'_> {
 }
 
 /// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b> {
-    rs: &'a Rs<'a>,
-    o: &'b mut Code,
-}
-
-impl Body<'_, '_> {
+impl Body<'_, '_, Rs<'_>> {
     fn optional(&self, e: &Expr) -> String {
         match &e.node {
             Node::Absent => "None".into(),
-            _ if e.optional => self.rs.top(e),
+            _ if e.optional => self.g.top(e),
             Node::If(c, a, b) => {
-                format!("if {} {{ {} }} else {{ {} }}", self.rs.top(c), self.optional(a), self.optional(b))
+                format!("if {} {{ {} }} else {{ {} }}", self.g.top(c), self.optional(a), self.optional(b))
             }
-            _ => format!("Some({})", self.rs.top(e)),
+            _ => format!("Some({})", self.g.top(e)),
         }
     }
 
@@ -671,9 +662,9 @@ impl Body<'_, '_> {
     fn range(&mut self, input: &InputDoor) {
         let Some(r) = &input.range else { return };
         let x = self.name(input.var);
-        let kind = self.rs.plan.var(input.var).kind;
+        let kind = self.g.plan.var(input.var).kind;
         let (lo, hi) = match input.kind {
-            WireKind::Enum(_) => (self.rs.member(kind, r.lo as u32), self.rs.member(kind, r.hi as u32)),
+            WireKind::Enum(_) => (self.g.member(kind, r.lo as u32), self.g.member(kind, r.hi as u32)),
             _ => (int_lit(r.lo), int_lit(r.hi)),
         };
         let by_place = matches!(input.kind, WireKind::Enum(_));
@@ -690,14 +681,15 @@ impl Body<'_, '_> {
     }
 }
 
-impl Hooks for Body<'_, '_> {
-    crate::spelled_by!(rs);
+impl Hooks for Body<'_, '_, Rs<'_>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         semi: ";",
         refuse: Refusals {
             input: "return Err(RuleError::Input { what: @, value: $ });",
             input_alone: "return Err(RuleError::Input { what: @, value: None });",
             contradiction: "return Err(RuleError::Contradiction { what: @ });",
+            ..Blocks::PARENS.refuse
         },
         else_when_true: true,
         ..Blocks::BARE
@@ -710,7 +702,7 @@ impl Hooks for Body<'_, '_> {
 
     fn constraint(&mut self, c: &Constraint) {
         // It fails when every optional it reads holds a value and the test does not hold.
-        let mut fails = self.rs.top(&Expr::negate(c.test.clone()));
+        let mut fails = self.g.top(&Expr::negate(c.test.clone()));
         for &v in c.optionals.iter().rev() {
             let x = self.name(v);
             fails = format!("{x}.is_some_and(|{x}| {fails})");
@@ -722,19 +714,19 @@ impl Hooks for Body<'_, '_> {
 
     /// The value stored into a variable: an optional one takes `Some` around a value.
     fn value(&self, var: VarId, e: &Expr) -> String {
-        if self.rs.plan.var(var).optional {
+        if self.g.plan.var(var).optional {
             self.optional(e)
         } else {
-            self.rs.top(e)
+            self.g.top(e)
         }
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("let {}: {}", self.name(var), self.rs.local_ty(var))
+        format!("let {}: {}", self.name(var), self.g.local_ty(var))
     }
 
     fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("let {}: u32;", self.rs.n.slots[t.slot]));
+        self.o.line(format!("let {}: u32;", self.g.n.slots[t.slot]));
     }
 
     /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
@@ -757,7 +749,7 @@ impl Hooks for Body<'_, '_> {
                 .iter()
                 .map(|c| match c {
                     None => "_".to_string(),
-                    Some(vals) => vals.iter().map(|v| self.rs.top(v)).collect::<Vec<_>>().join(" | "),
+                    Some(vals) => vals.iter().map(|v| self.g.top(v)).collect::<Vec<_>>().join(" | "),
                 })
                 .collect();
             let pat = if pats.len() == 1 { pats[0].clone() } else { format!("({})", pats.join(", ")) };
@@ -790,9 +782,9 @@ impl Hooks for Body<'_, '_> {
             WireKind::Boolean => format!("wire_bool(x, {k})?"),
             WireKind::Text => format!("wire_str(x, {k})?"),
             WireKind::Date => format!("wire_day(x, {k})?"),
-            WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.rs.n.enums[e]),
+            WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.g.n.enums[e]),
         };
-        let call = self.rs.l("call");
+        let call = self.g.l("call");
         self.o.line(format!("let {x} = match wire_get({call}, {}) {{", rs_str(&input.name)));
         if input.optional {
             self.o.line(format!("    Some(x) => Some({read}),"));
@@ -807,7 +799,7 @@ impl Hooks for Body<'_, '_> {
 
     fn wire_unknown_keys(&mut self, names: &[&str], _sentence: &str) {
         // The sentence after the key is the module's `NotAnInput`, printed.
-        let call = self.rs.l("call");
+        let call = self.g.l("call");
         let find = match names {
             [] => format!("{call}.first()"),
             _ => {
@@ -821,17 +813,17 @@ impl Hooks for Body<'_, '_> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{}.push_str({});", self.rs.l("json"), rs_str(json)));
+        self.o.line(format!("{}.push_str({});", self.g.l("json"), rs_str(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.rs.n, self.rs.plan);
+        let (n, plan) = (self.g.n, self.g.plan);
         let (x, field) = match from {
             Source::Input => (n.vars[var].clone(), false),
             Source::Output if plan.outputs.len() == 1 => (n.local("out").to_string(), false),
             Source::Output => (format!("{}.{}", n.local("out"), n.fields[var]), true),
         };
-        self.rs.push_value(self.o, var, &x, field);
+        self.g.push_value(self.o, var, &x, field);
     }
 }
 

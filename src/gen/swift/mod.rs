@@ -5,14 +5,13 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::api::{Dates, Functions, Member, Spelling};
-use super::plan::{BoundaryTy, Expr, InputDoor, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal};
+use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -48,12 +47,14 @@ impl Language for Swift {
         let (plan, n) = (s.plan, s.n);
         let spell = Spelling { names: n, ty: &|v| s.ty(v), member: Member::Qualified(".") };
         let (ret, params, base) = (s.returns(), s.params(), &plan.rule.base);
-        let signatures = [
-            format!("func {}({params}) throws -> {ret}", n.function),
-            format!("func {}({params}) throws -> ({ret}, [Fired])", n.traced),
-            format!("func {}({}) -> String", n.record, sig::then(&params, &s.record_params())),
-            format!("func {}({}) throws -> String", n.wire, s.wire_params()),
+        let record_params = sig::then(&params, &s.record_params());
+        let fills = [
+            ("ret", ret.clone()),
+            ("params", params),
+            ("record_params", record_params),
+            ("wire_params", s.wire_params()),
         ];
+        let signatures = sig::signatures(n, SIGNATURES, &fills);
         let place = vec![("module", json!(format!("{base}.swift")))];
         let more = vec![("build", json!(format!("swiftc {base}.swift {base}_runner.swift -o {base}")))];
         let dates = Dates { ty: "Int64", from_wire: "dateFromWire", from_native: None };
@@ -78,6 +79,21 @@ const OPS: Ops = Ops {
 };
 
 type Sw<'a> = Gen<'a, Swift>;
+
+/// The place function of an ordered enum, `{places}` its cases.
+const RANK: &str = "/// The place of a value of the ordered enum {name}, from 0.
+func {rank}(_ value: {enum}) -> Int {
+    switch value {
+    {places}
+    }
+}";
+
+/// The four functions' signatures as `rulec api` gives them, a line each (see
+/// [`sig::signatures`]).
+const SIGNATURES: &str = "func {function}({params}) throws -> {ret}
+func {traced}({params}) throws -> ({ret}, [Fired])
+func {record}({record_params}) -> String
+func {wire}({wire_params}) throws -> String";
 
 /// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
 const FUNCTIONS: &str = "public func {function}({params}) throws -> {ret} {
@@ -205,41 +221,31 @@ impl Sw<'_> {
             }
             o.line("}");
             o.blank();
-            if let Some(rank) = &n.ranks[e] {
-                o.line(format!("/// The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
-                o.line(format!("func {rank}(_ value: {}) -> Int {{", n.enums[e]));
-                o.line("    switch value {");
-                for (i, m) in n.members[e].iter().enumerate() {
-                    o.line(format!("    case .{m}: return {i}"));
-                }
-                o.line("    }");
-                o.line("}");
-                o.blank();
-            }
+            sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |m, i| format!("case .{m}: return {i}"));
         }
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
-        if plan.outputs.len() > 1 {
-            o.line("/// The outputs, in the order the rule declares them.");
-            o.line("public struct Output: Hashable, Sendable {");
-            for &v in &plan.outputs {
-                o.line(format!("    public let {}: {}", n.fields[v], self.ty(v)));
-            }
-            o.blank();
-            let ps: Vec<String> = plan.outputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.ty(v))).collect();
-            o.line(format!("    public init({}) {{", ps.join(", ")));
-            for &v in &plan.outputs {
-                o.line(format!("        self.{0} = {0}", n.fields[v]));
-            }
-            o.line("    }");
-            o.line("}");
-            o.blank();
-        }
-        self.functions(&mut o);
         let signature =
             format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { s: self, o: &mut o }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        let record = |o: &mut Code| stmt::record_function(plan, &mut Body { g: self, o }, RECORD, &signature);
+        sig::rest(&mut o, plan, (MODULE, MARK), |o| self.output(o), |o| self.functions(o), record);
         o.finish()
+    }
+
+    /// The outputs' type: a struct of constants, its initializer by label.
+    fn output(&self, o: &mut Code) {
+        let (plan, n) = (self.plan, self.n);
+        o.line("/// The outputs, in the order the rule declares them.");
+        o.line("public struct Output: Hashable, Sendable {");
+        for &v in &plan.outputs {
+            o.line(format!("    public let {}: {}", n.fields[v], self.ty(v)));
+        }
+        o.blank();
+        let ps: Vec<String> = plan.outputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.ty(v))).collect();
+        o.line(format!("    public init({}) {{", ps.join(", ")));
+        for &v in &plan.outputs {
+            o.line(format!("        self.{0} = {0}", n.fields[v]));
+        }
+        o.line("    }");
+        o.line("}");
     }
 
     fn functions(&self, o: &mut Code) {
@@ -283,7 +289,7 @@ impl Sw<'_> {
         ];
         o.line(format!("/// {}", comment(&sig::about(plan))));
         sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
-            walk::part(plan, Lang::Swift, part, &mut Body { s: self, o })
+            walk::part(plan, Lang::Swift, part, &mut Body { g: self, o })
         });
         o.blank();
     }
@@ -294,90 +300,43 @@ impl Sw<'_> {
     }
 }
 
-struct Body<'a, 'b> {
-    s: &'a Sw<'a>,
-    o: &'b mut Code,
-}
-
-impl Body<'_, '_> {
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        let Some(r) = &input.range else { return };
-        let (cond, value) = match input.kind {
-            WireKind::Enum(e) => {
-                let rank = self.s.rank(e);
-                let v = if input.optional { format!("{x}!") } else { x.to_string() };
-                (format!("{rank}({v}) < {} || {rank}({v}) > {}", r.lo, r.hi), format!("{v}.rawValue"))
-            }
-            _ => {
-                let v = if input.optional { format!("{x}!") } else { x.to_string() };
-                (format!("{v} < {} || {v} > {}", r.lo, r.hi), format!("String({v})"))
-            }
-        };
-        let guard = if input.optional { format!("{x} != nil && ({cond})") } else { cond };
-        self.refuse_when(&guard, Refusal::Input(&r.sentence, Some(&value)));
-    }
-}
-
-impl Hooks for Body<'_, '_> {
-    crate::spelled_by!(s);
-    const BLOCKS: Blocks = Blocks::BARE;
+impl Hooks for Body<'_, '_, Sw<'_>> {
+    crate::spelled_by!(g);
+    const BLOCKS: Blocks =
+        Blocks { refuse: Refusals { shown: ["@.rawValue", "String(@)"], ..Blocks::BARE.refuse }, ..Blocks::BARE };
+    /// The wire door: the runtime's readers over the members of the call's object.
+    const WIRE: &'static str = "raw: wireValue({call}, {name})
+required: {decl} = try {read}
+optional: {decl} = try wireOptional({raw}) { try {read} }
+held: $0
+integer: wireInt64({raw}, {m}, {k}, {out})
+boolean: wireBool({raw}, {m}, {k})
+text: wireString({raw}, {m}, {k})
+date: wireDay({raw}, {m}, {k})
+member: wireMember({raw}, {m}, {k}) as {enum}
+unknown_keys:
+for ({key}, _) in {call} where ![{keys}].contains({key}) {
+    throw RuleError.input(what: {key} + {sentence}, value: nil)
+}";
 
     fn slot(&self, t: &TablePlan) -> String {
-        format!("{}[{}]", self.s.n.local("rows"), t.slot)
+        format!("{}[{}]", self.g.n.local("rows"), t.slot)
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("let {}: {}", self.s.n.vars[var], self.s.local_ty(var))
-    }
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        if checks.contains(&Check::Range) {
-            self.range_check(input, &self.name(input.var));
-        }
+        format!("let {}: {}", self.g.n.vars[var], self.g.local_ty(var))
     }
 
     fn declare(&mut self, var: VarId) {
         self.o.line(self.binding(var));
     }
 
-    fn wire_input(&mut self, input: &InputDoor) {
-        let s = self.s;
-        let x = s.n.vars[input.var].clone();
-        let (m, k) = (lit(&input.missing), lit(&input.not_of_kind));
-        let read = |w: &str| match input.kind {
-            WireKind::Integer => {
-                let out = input.range.as_ref().map(|r| lit(&r.sentence)).expect("a counted input has a range");
-                format!("wireInt64({w}, {m}, {k}, {out})")
-            }
-            WireKind::Boolean => format!("wireBool({w}, {m}, {k})"),
-            WireKind::Text => format!("wireString({w}, {m}, {k})"),
-            WireKind::Date => format!("wireDay({w}, {m}, {k})"),
-            WireKind::Enum(e) => format!("wireMember({w}, {m}, {k}) as {}", s.n.enums[e]),
-        };
-        let w = format!("wireValue({}, {})", s.n.local("call"), lit(&input.name));
-        let decl = self.binding(input.var);
-        if input.optional {
-            self.o.line(format!("{decl} = try wireOptional({w}) {{ try {} }}", read("$0")));
-        } else {
-            self.o.line(format!("{decl} = try {}", read(&w)));
-        }
-        self.range_check(input, &x);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| lit(k)).collect();
-        let (call, key) = (self.s.n.local("call"), self.s.n.local("key"));
-        self.o.line(format!("for ({key}, _) in {call} where ![{}].contains({key}) {{", keys.join(", ")));
-        self.o.line(format!("    throw RuleError.input(what: {key} + {}, value: nil)", lit(sentence)));
-        self.o.line("}");
-    }
-
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{} += {}", self.s.n.local("s"), lit(json)));
+        self.o.line(format!("{} += {}", self.g.n.local("s"), lit(json)));
     }
 
     fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, s, v) = (self.place(var, from), self.s.n.local("s"), self.s.plan.var(var));
+        let (x, s, v) = (self.place(var, from), self.g.n.local("s"), self.g.plan.var(var));
         let one = |x: &str| match v.ty {
             BoundaryTy::Str => format!("jsonString({x})"),
             BoundaryTy::Enum(_) => format!("jsonString({x}.rawValue)"),
