@@ -5,6 +5,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Helper, Kind, Node, Plan, Role};
+use super::stmt::{self, Body, Hooks};
 use super::text::{self, comment, section, Code};
 use super::walk::Part;
 use crate::eval::wire::WireKind;
@@ -249,15 +250,20 @@ pub fn rank_function(
 
 /// What a module holds after its types, in order: the runtime's errors, the outputs' type
 /// (`output`, written for a rule of several outputs), the four functions, the record function
-/// and the runtime's sections the rule takes (`runtime` is the file and its section mark).
-pub fn rest(
+/// (`record`: the language's template and the function's signature, written over the
+/// language's hooks) and the runtime's sections the rule takes (`runtime`: the file and its
+/// section mark).
+pub fn rest<'g, G>(
     o: &mut Code,
     plan: &Plan,
+    g: &'g G,
     runtime: (&str, &str),
+    record: (&str, &str),
     output: impl FnOnce(&mut Code),
     functions: impl FnOnce(&mut Code),
-    record: impl FnOnce(&mut Code),
-) {
+) where
+    for<'o> Body<'g, 'o, G>: Hooks,
+{
     let (file, mark) = runtime;
     sections(o, file, mark, &["errors"], "\n\n");
     if plan.outputs.len() > 1 {
@@ -265,7 +271,7 @@ pub fn rest(
         o.blank();
     }
     functions(o);
-    record(o);
+    stmt::record_function(plan, &mut Body { g, o: &mut *o }, record.0, record.1);
     sections(o, file, mark, &taken(plan, file, mark), "\n\n");
 }
 

@@ -41,6 +41,8 @@ pub struct Blocks {
     pub switch: Option<Switch>,
     /// The statements that stop a call.
     pub refuse: Refusals,
+    /// How a refused value goes into `refuse.input`, `@` the value: an enum's, any other's.
+    pub shown: [&'static str; 2],
 }
 
 impl Blocks {
@@ -61,8 +63,8 @@ impl Blocks {
             input: "throw new RuleInputError(@, $);",
             input_alone: "throw new RuleInputError(@, null);",
             contradiction: "throw new RuleContradictionError(@);",
-            shown: ["@", "@"],
         },
+        shown: ["@", "@"],
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -74,7 +76,6 @@ impl Blocks {
             input: "throw RuleError.input(what: @, value: $)",
             input_alone: "throw RuleError.input(what: @, value: nil)",
             contradiction: "throw RuleError.contradiction(what: @)",
-            shown: ["@", "@"],
         },
         ..Blocks::PARENS
     };
@@ -90,7 +91,6 @@ impl Blocks {
             input: "raise RuleInputError.new(@, $)",
             input_alone: "raise RuleInputError.new(@)",
             contradiction: "raise RuleContradictionError.new(@)",
-            shown: ["@", "@"],
         },
         ..Blocks::BARE
     };
@@ -157,8 +157,6 @@ pub struct Refusals {
     /// An input refused with no value to show.
     pub input_alone: &'static str,
     pub contradiction: &'static str,
-    /// How the refused value goes into `input`, `@` the value: an enum's, any other's.
-    pub shown: [&'static str; 2],
 }
 
 impl Refusals {
@@ -324,10 +322,10 @@ pub trait Hooks {
         }
     }
 
-    /// An input's value as its refusal shows it ([`Refusals::shown`]), read where it holds one.
+    /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
     fn shown(&self, input: &InputDoor) -> String {
         let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
-        let [member, other] = Self::BLOCKS.refuse.shown;
+        let [member, other] = Self::BLOCKS.shown;
         let template = if matches!(input.kind, WireKind::Enum(_)) { member } else { other };
         template.replace('@', &x)
     }

@@ -662,7 +662,6 @@ impl Hooks for Body<'_, '_> {
             input: "&RuleInputError{What: @, Value: $, HasValue: true}",
             input_alone: "&RuleInputError{What: @}",
             contradiction: "&RuleContradictionError{What: @}",
-            ..Blocks::PARENS.refuse
         },
         ..Blocks::BARE
     };

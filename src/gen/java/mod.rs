@@ -9,7 +9,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusal, Refusals, Switch};
+use super::stmt::{Blocks, Body, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -142,6 +142,59 @@ public static Traced {traced}({params})
 public static String {record}({record_params})
 public static String {wire}(Object {call}, String {tag})";
 
+/// `Traced`, the function, its traced twin and the trace, the wire door and the core (see
+/// [`sig::functions`]).
+const FUNCTIONS: &str = "/** A call's answer with the rows that matched: one per table, in evaluation order. */
+public record Traced({ret} value, List<Fired> trace) {
+}
+
+/**
+ * Decides {decides} from {reads}.
+ *
+ {params_doc}
+ * @return {returns_doc}
+ * @throws RuleInputError when the call is outside the declared domain (fix the call site)
+ * @throws RuleContradictionError when two rows the checker could not prove apart both matched (fix the rule)
+ */
+public static {ret} {function}({params}) {
+    return {core}({new_rows});
+}
+
+/** The same call, with the rows that matched: one per table, in evaluation order. */
+public static Traced {traced}({params}) {
+    int[] {rows} = new int[{tables}];
+    {ret} {value} = {core}({pass_rows});
+    return new Traced({value}, trace({rows}));
+}
+
+/** The rows a call matched, as the trace lists them. */
+private static List<Fired> trace(int[] rows) {
+    List<Fired> trace = new ArrayList<>({tables});
+    {trace_adds}
+    return trace;
+}
+
+/**
+ * One call in the wire form (formats.md), a map of the inputs under their declared names
+ * (numbers as BigDecimal): the door's checks in the reference's order, then the rule; the
+ * record line. A null tag is no tag.
+ */
+public static String {wire}(Object {call}, String {tag}) {
+    if (!({call} instanceof java.util.Map<?, ?> {in})) {
+        throw new RuleInputError({not_an_object}, null);
+    }
+    {door}
+    int[] {rows} = new int[{tables}];
+    {ret} {out} = {core}({pass_rows});
+    return {record}({record_args});
+}
+
+/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */
+private static {ret} {core}({core_params}) {
+    {rule}
+    return {answer};
+}";
+
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
 const RECORD: &str = "/**
  * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty
@@ -256,8 +309,7 @@ impl Jv<'_> {
         self.enums(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
-        let record = |o: &mut Code| stmt::record_function(plan, &mut Body { g: self, o }, RECORD, &signature);
-        sig::rest(&mut o, plan, (MODULE, MARK), |o| self.output(o), |o| self.functions(o), record);
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
         let mut text = o.finish();
         while text.ends_with("\n\n") {
             text.pop();
@@ -302,88 +354,39 @@ impl Jv<'_> {
     }
 
     fn functions(&self, o: &mut Code) {
-        o.line("/** A call's answer with the rows that matched: one per table, in evaluation order. */");
-        o.line(format!("public record Traced({} value, List<Fired> trace) {{", self.returns()));
-        o.line("}");
-        o.blank();
         let (plan, n) = (self.plan, self.n);
-        let (params, ret) = (self.params(), self.returns());
         let tables: Vec<&TablePlan> = plan.tables().collect();
-        let decides: Vec<String> = plan.outputs.iter().map(|&v| plan.var(v).name.clone()).collect();
-        let reads: Vec<String> = plan.inputs.iter().map(|&v| plan.var(v).name.clone()).collect();
-        o.line("/**");
-        o.line(
-            format!(" * Decides {} from {}.", comment(&decides.join(", ")), comment(&reads.join(", ")))
-                .replace("*/", "* /"),
-        );
-        o.line(" *");
-        for &v in &plan.inputs {
-            o.line(format!(" * @param {} {}", n.vars[v], self.about(v)));
-        }
-        o.line(format!(
-            " * @return {}",
-            if plan.outputs.len() == 1 {
-                self.about(plan.outputs[0])
-            } else {
-                "the outputs, as an {@link Output}".into()
-            }
-        ));
-        o.line(" * @throws RuleInputError when the call is outside the declared domain (fix the call site)");
-        o.line(" * @throws RuleContradictionError when two rows the checker could not prove apart both matched (fix the rule)");
-        o.line(" */");
-        o.line(format!("public static {ret} {}({params}) {{", n.function));
-        o.line(format!("    return {}({});", n.core, self.with_args(&format!("new int[{}]", tables.len()))));
-        o.line("}");
-        o.blank();
-        o.line("/** The same call, with the rows that matched: one per table, in evaluation order. */");
-        o.line(format!("public static Traced {}({params}) {{", n.traced));
-        let l = |b| n.local(b);
-        let (rows, value) = (l("rows"), l("value"));
-        o.line(format!("    int[] {rows} = new int[{}];", tables.len()));
-        o.line(format!("    {ret} {value} = {}({});", n.core, self.with_args(rows)));
-        o.line(format!("    return new Traced({value}, trace({rows}));"));
-        o.line("}");
-        o.blank();
-        o.line("/** The rows a call matched, as the trace lists them. */");
-        o.line("private static List<Fired> trace(int[] rows) {");
-        o.line(format!("    List<Fired> trace = new ArrayList<>({});", tables.len()));
-        for t in &tables {
-            o.line(format!("    trace.add(new Fired({}, rows[{}]));", lit(&t.name), t.slot));
-        }
-        o.line("    return trace;");
-        o.line("}");
-        o.blank();
-        o.line("/**");
-        o.line(" * One call in the wire form (formats.md), a map of the inputs under their declared names");
-        o.line(" * (numbers as BigDecimal): the door's checks in the reference's order, then the rule; the");
-        o.line(" * record line. A null tag is no tag.");
-        o.line(" */");
-        let (call, tag, out, input) = (l("call"), l("tag"), l("out"), l("in"));
-        o.line(format!("public static String {}(Object {call}, String {tag}) {{", n.wire));
-        o.indent();
-        o.line(format!("if (!({call} instanceof java.util.Map<?, ?> {input})) {{"));
-        o.line(format!("    throw new RuleInputError({}, null);", lit(&plan.door.not_an_object)));
-        o.line("}");
-        walk::wire(plan, &mut Body { g: self, o: &mut *o });
-        o.line(format!("int[] {rows} = new int[{}];", tables.len()));
-        o.line(format!("{ret} {out} = {}({});", n.core, self.with_args(rows)));
-        o.line(format!("return {}({});", n.record, self.with_args(&format!("{out}, trace({rows}), {tag}"))));
-        o.close("}");
-        o.blank();
-        o.line(
-            "/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */",
-        );
-        o.line(format!("private static {ret} {}({}) {{", n.core, sig::then(&params, &format!("int[] {rows}"))));
-        o.indent();
-        walk::core(plan, Lang::Java, &mut Body { g: self, o: &mut *o });
-        match plan.outputs.as_slice() {
-            [one] => o.line(format!("return {};", n.vars[*one])),
-            outs => {
-                let vals: Vec<String> = outs.iter().map(|&v| n.vars[v].clone()).collect();
-                o.line(format!("return new Output({});", vals.join(", ")));
-            }
-        }
-        o.close("}");
+        let names = |vars: &[VarId]| {
+            let names: Vec<String> = vars.iter().map(|&v| plan.var(v).name.clone()).collect();
+            comment(&names.join(", ")).replace("*/", "* /")
+        };
+        let params_doc: Vec<String> =
+            plan.inputs.iter().map(|&v| format!("* @param {} {}", n.vars[v], self.about(v))).collect();
+        let (out, rows, tag) = (n.local("out"), n.local("rows"), n.local("tag"));
+        let outputs: Vec<&str> = plan.outputs.iter().map(|&v| n.vars[v].as_str()).collect();
+        let (returns_doc, answer) = match plan.outputs.as_slice() {
+            [one] => (self.about(*one), outputs[0].to_string()),
+            _ => ("the outputs, as an {@link Output}".into(), format!("new Output({})", outputs.join(", "))),
+        };
+        let trace: Vec<String> =
+            tables.iter().map(|t| format!("trace.add(new Fired({}, rows[{}]));", lit(&t.name), t.slot)).collect();
+        let fills = [
+            ("ret", self.returns()),
+            ("params", self.params()),
+            ("decides", names(&plan.outputs)),
+            ("reads", names(&plan.inputs)),
+            ("params_doc", params_doc.join("\n")),
+            ("returns_doc", returns_doc),
+            ("tables", tables.len().to_string()),
+            ("new_rows", self.with_args(&format!("new int[{}]", tables.len()))),
+            ("pass_rows", self.with_args(rows)),
+            ("trace_adds", trace.join("\n")),
+            ("not_an_object", lit(&plan.door.not_an_object)),
+            ("record_args", self.with_args(&format!("{out}, trace({rows}), {tag}"))),
+            ("core_params", sig::then(&self.params(), &format!("int[] {rows}"))),
+            ("answer", answer),
+        ];
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Java, part, &mut Body { g: self, o }));
         o.blank();
         for t in tables.iter().filter(|t| apart(t)) {
             self.table_function(o, t);
@@ -431,7 +434,7 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
         // The error holds a refused number; an enum's value is not one.
-        refuse: Refusals { shown: ["null", "@"], ..Blocks::PARENS.refuse },
+        shown: ["null", "@"],
         switch: Some(Switch {
             open: "switch (@) {",
             case: "case @ -> {",

@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusals};
+use super::stmt::{Blocks, Body, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -97,6 +97,58 @@ function {traced}({params}): array
 function {record}({record_params}): string
 function {wire}(mixed ${call}, ?string ${tag} = ''): string";
 
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
+const FUNCTIONS: &str = "/**
+ * {about}
+ *
+ {params_doc}
+ * @throws RuleInputError when the call is outside the declared domain (fix the call site)
+ * @throws RuleContradictionError when two rows the checker could not prove apart both matched
+ */
+function {function}({params}): {ret}
+{
+    return {core}({args})[0];
+}
+
+/**
+ * The same call, with the rows that matched: one per table, in evaluation order.
+ *
+ * @return array{0: {ret}, 1: list<Fired>}
+ */
+function {traced}({params}): array
+{
+    [${out}, ${rows}] = {core}({args});
+    return [${out}, {fired}];
+}
+
+/**
+ * One call in the wire form (formats.md), the object json_decode gives (or an array keyed
+ * by the inputs' declared names): the door's checks in the reference's order, then the
+ * rule; the record line.
+ */
+function {wire}(mixed ${call}, ?string ${tag} = ''): string
+{
+    if (${call} instanceof \\stdClass) {
+        ${call} = \\get_object_vars(${call});
+    } elseif (!\\is_array(${call}) || (${call} !== [] && \\array_is_list(${call}))) {
+        throw new RuleInputError({not_an_object});
+    }
+    {door}
+    [${out}, ${rows}] = {core}({args});
+    return {record}({record_args});
+}
+
+/**
+ * The rule's branches, written once: the outputs, and the row each table matched.
+ *
+ * @return array{0: {ret}, 1: list<int>}
+ */
+function {core}({params}): array
+{
+    {rule}
+    return [{answer}, [{slots}]];
+}";
+
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 const RECORD: &str = "/**
  * One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty or
@@ -184,16 +236,8 @@ impl Ph<'_> {
         }
         let signature =
             format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
-        let record = |o: &mut Code| stmt::record_function(plan, &mut Body { g: self, o }, RECORD, &signature);
-        sig::rest(&mut o, plan, (MODULE, MARK), |o| self.output(o), |o| self.functions(o), record);
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
         o.finish()
-    }
-
-    /// The head of a function answering the outputs and a list of `second` (the rows that
-    /// matched), `about` its sentence.
-    fn pair_head(&self, o: &mut Code, name: &str, about: &str, second: &str) {
-        let tag = format!("@return array{{0: {}, 1: list<{second}>}}", self.returns());
-        head(o, &[about], &[tag], &format!("function {name}({}): array", self.params()));
     }
 
     /// The outputs' type: a final class of promoted readonly properties.
@@ -212,50 +256,13 @@ impl Ph<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let (params, args, ret) = (self.params(), self.arg_vars(), self.returns());
-        let mut tags: Vec<String> = plan
+        let params_doc: Vec<String> = plan
             .inputs
             .iter()
             .map(|&v| {
-                format!("@param {} ${} {}", self.ty(v), n.vars[v], comment(&plan.var(v).what).replace("*/", "* /"))
+                format!("* @param {} ${} {}", self.ty(v), n.vars[v], comment(&plan.var(v).what).replace("*/", "* /"))
             })
             .collect();
-        tags.push("@throws RuleInputError when the call is outside the declared domain (fix the call site)".into());
-        tags.push("@throws RuleContradictionError when two rows the checker could not prove apart both matched".into());
-        let about = comment(&sig::about(plan)).replace("*/", "* /");
-        head(o, &[&about], &tags, &format!("function {}({params}): {ret}", n.function));
-        o.line(format!("    return {}({args})[0];", n.core));
-        o.line("}");
-        o.blank();
-        let about = "The same call, with the rows that matched: one per table, in evaluation order.";
-        self.pair_head(o, &n.traced, about, "Fired");
-        let l = |b| self.local(b);
-        let (out, rows, call, tag) = (l("out"), l("rows"), l("call"), l("tag"));
-        o.line(format!("    [{out}, {rows}] = {}({args});", n.core));
-        o.line(format!("    return [{out}, {}];", self.fired()));
-        o.line("}");
-        o.blank();
-        let about = [
-            "One call in the wire form (formats.md), the object json_decode gives (or an array keyed",
-            "by the inputs' declared names): the door's checks in the reference's order, then the",
-            "rule; the record line.",
-        ];
-        head(o, &about, &[], &format!("function {}(mixed {call}, ?string {tag} = ''): string", n.wire));
-        o.indent();
-        o.line(format!("if ({call} instanceof \\stdClass) {{"));
-        o.line(format!("    {call} = \\get_object_vars({call});"));
-        o.line(format!("}} elseif (!\\is_array({call}) || ({call} !== [] && \\array_is_list({call}))) {{"));
-        o.line(format!("    throw new RuleInputError({});", php_str(&plan.door.not_an_object)));
-        o.line("}");
-        walk::wire(plan, &mut Body { g: self, o: &mut *o });
-        o.line(format!("[{out}, {rows}] = {}({args});", n.core));
-        o.line(format!("return {}({});", n.record, sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))));
-        o.close("}");
-        o.blank();
-        let about = "The rule's branches, written once: the outputs, and the row each table matched.";
-        self.pair_head(o, &n.core, about, "int");
-        o.indent();
-        walk::core(plan, Lang::Php, &mut Body { g: self, o: &mut *o });
         let answer = match plan.outputs.as_slice() {
             [one] => format!("${}", n.vars[*one]),
             outs => format!(
@@ -264,8 +271,21 @@ impl Ph<'_> {
             ),
         };
         let slots: Vec<String> = n.slots.iter().map(|s| format!("${s}")).collect();
-        o.line(format!("return [{answer}, [{}]];", slots.join(", ")));
-        o.close("}");
+        let (args, fired) = (self.arg_vars(), self.fired());
+        let record_args = sig::then(&args, &format!("{}, {fired}, {}", self.local("out"), self.local("tag")));
+        let fills = [
+            ("about", comment(&sig::about(plan)).replace("*/", "* /")),
+            ("params_doc", params_doc.join("\n")),
+            ("params", self.params()),
+            ("ret", self.returns()),
+            ("args", args),
+            ("fired", fired),
+            ("not_an_object", php_str(&plan.door.not_an_object)),
+            ("record_args", record_args),
+            ("answer", answer),
+            ("slots", slots.join(", ")),
+        ];
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Php, part, &mut Body { g: self, o }));
         o.blank();
     }
 
@@ -280,11 +300,8 @@ impl Ph<'_> {
 impl Hooks for Body<'_, '_, Ph<'_>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
-        refuse: Refusals {
-            input_alone: "throw new RuleInputError(@);",
-            shown: ["@->value", "(string) @"],
-            ..Blocks::PARENS.refuse
-        },
+        refuse: Refusals { input_alone: "throw new RuleInputError(@);", ..Blocks::PARENS.refuse },
+        shown: ["@->value", "(string) @"],
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",
@@ -327,24 +344,6 @@ foreach (\\array_keys({call}) as {key}) {
             self.o.line(format!("{s} .= {one};"));
         }
     }
-}
-
-/// A function's head: its PHPDoc (the sentences, then the tags after a blank line where
-/// there are any), its signature and the brace.
-fn head(o: &mut Code, about: &[&str], tags: &[String], signature: &str) {
-    o.line("/**");
-    for line in about {
-        o.line(format!(" * {line}"));
-    }
-    if !tags.is_empty() {
-        o.line(" *");
-        for tag in tags {
-            o.line(format!(" * {tag}"));
-        }
-    }
-    o.line(" */");
-    o.line(signature);
-    o.line("{");
 }
 
 /// The runner of the helpers' unit vectors: every helper a file may carry.

@@ -444,7 +444,6 @@ impl Hooks for Body<'_, '_, Py<'_>> {
             input: "raise RuleInputError(@, $)",
             input_alone: "raise RuleInputError(@)",
             contradiction: "raise RuleContradictionError(@)",
-            ..Blocks::PARENS.refuse
         },
         ..Blocks::KEYWORDS
     };

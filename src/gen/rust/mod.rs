@@ -689,7 +689,6 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
             input: "return Err(RuleError::Input { what: @, value: $ });",
             input_alone: "return Err(RuleError::Input { what: @, value: None });",
             contradiction: "return Err(RuleError::Contradiction { what: @ });",
-            ..Blocks::PARENS.refuse
         },
         else_when_true: true,
         ..Blocks::BARE

@@ -8,7 +8,7 @@ use super::api::{Dates, Functions, Member, Spelling};
 use super::plan::{BoundaryTy, Expr, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusals};
+use super::stmt::{Blocks, Body};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -225,8 +225,7 @@ impl Sw<'_> {
         }
         let signature =
             format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
-        let record = |o: &mut Code| stmt::record_function(plan, &mut Body { g: self, o }, RECORD, &signature);
-        sig::rest(&mut o, plan, (MODULE, MARK), |o| self.output(o), |o| self.functions(o), record);
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
         o.finish()
     }
 
@@ -302,8 +301,7 @@ impl Sw<'_> {
 
 impl Hooks for Body<'_, '_, Sw<'_>> {
     crate::spelled_by!(g);
-    const BLOCKS: Blocks =
-        Blocks { refuse: Refusals { shown: ["@.rawValue", "String(@)"], ..Blocks::BARE.refuse }, ..Blocks::BARE };
+    const BLOCKS: Blocks = Blocks { shown: ["@.rawValue", "String(@)"], ..Blocks::BARE };
     /// The wire door: the runtime's readers over the members of the call's object.
     const WIRE: &'static str = "raw: wireValue({call}, {name})
 required: {decl} = try {read}
