@@ -66,6 +66,7 @@
 //!   interval). A producing-row refutation may use every model fact, not only `linear`'s.
 
 pub mod axes;
+pub mod case;
 pub mod cover;
 pub mod facts;
 pub mod theory;
@@ -81,12 +82,13 @@ use crate::sema::*;
 use crate::source::Span;
 use crate::syntax::ast::Policy;
 use axes::{build_axis, Axis, Coord};
+use case::{Case, Hint};
 use cover::{Asked, Cover};
 use facts::{FactRef, Farkas, LinearSystem};
 use serde_json::{Map, Value as Json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use theory::{Hint, Theory, Verdict};
+use theory::{Theory, Verdict};
 use witness::{Finder, Found};
 
 /// A work allowance (`--budget`): one unit per box split (and per 32 rows it sorts), one
@@ -517,7 +519,7 @@ impl<'a> TableAnalysis<'a> {
         // Columns that depend on defines that are not linear: search the box by cases. A
         // search that cannot finish leaves the box asked, as it was before it ran.
         if self.theory.is_some() {
-            match self.theory_search(ranges, theory::Case::default()) {
+            match self.theory_search(ranges, Case::default()) {
                 Verdict::Refuted(r) => return Asked::No(r),
                 Verdict::Reachable(h) => self.hints[leaf] = Some(h),
                 Verdict::Unknown if self.exhausted => return Asked::Unknown,
@@ -538,8 +540,7 @@ impl<'a> TableAnalysis<'a> {
             for r in open {
                 let extra = facts::row_cell_facts(self.p, by, r);
                 if self.theory.is_some() {
-                    let case =
-                        theory::Case { facts: extra, rows: vec![(self.axes[axis].var, r)], ..Default::default() };
+                    let case = Case { facts: extra, rows: vec![(self.axes[axis].var, r)], ..Default::default() };
                     match self.theory_search(ranges, case) {
                         Verdict::Refuted(why) => parted.push((r, Producer::Cases(Box::new(why)))),
                         Verdict::Reachable(h) => {

@@ -23,6 +23,7 @@
 //! survives every split is where the witness search starts ([`Hint`]).
 
 use super::axes::var_step;
+use super::case::{Case, Hint};
 use super::facts::{self, bool_define_facts_with, Derivation, FactRef};
 use super::{Refutation, TableAnalysis};
 use crate::analysis::linear::{Fact, Lin};
@@ -281,32 +282,6 @@ fn direct_bounds(v: VarId, facts: &[Fact], refs: &[FactRef]) -> (Option<Bound>, 
         }
     }
     (lo, hi)
-}
-
-/// One case of the search: what the splits so far fix and add.
-#[derive(Clone, Debug, Default)]
-pub struct Case {
-    /// Numeric variables holding one value.
-    pub fixed: Vec<(VarId, Rat)>,
-    /// Facts the splits added (a row's cells, a fixed value), with where they come from.
-    pub facts: Vec<(Fact, FactRef)>,
-    /// Per variable decided by a table, the row the case takes.
-    pub rows: Vec<(VarId, usize)>,
-}
-
-impl Case {
-    fn value(&self, v: VarId) -> Option<Rat> {
-        self.fixed.iter().find(|(w, _)| *w == v).map(|(_, x)| x.clone())
-    }
-}
-
-/// Where a box the search could not refute may be reached: the case that survived, handed
-/// to the witness search.
-#[derive(Clone, Debug, Default)]
-pub struct Hint {
-    pub case: Case,
-    /// The linear facts of the case (its defines read with its fixed values).
-    pub facts: Vec<Fact>,
 }
 
 /// What the search of one box found.

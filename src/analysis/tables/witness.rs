@@ -11,8 +11,8 @@
 //! value its cells accept. Later attempts vary the choices with a fixed-seed generator.
 
 use super::axes::{grid_point_in, other_string, var_step, Axis};
+use super::case::Hint;
 use super::facts::bool_define_facts;
-use super::theory::Hint;
 use crate::analysis::linear::{self, Fact, Lin};
 use crate::analysis::model::{Model, Origin};
 use crate::eval::{self, cell_holds, wire};
