@@ -696,14 +696,60 @@ fn the_node_server_is_tsc_s_output_of_its_typed_twin() {
 
 /// A Connect service of the generated tree, on a loopback port it picks.
 fn service(alias: &str, asgi: bool) -> Server {
+    service_with(alias, if asgi { &["--asgi"] } else { &[] })
+}
+
+/// A Connect service with `args` after its address.
+fn service_with(alias: &str, args: &[&str]) -> Server {
     let mut cmd: Vec<String> = ["python3", "-B", &format!("{alias}_service.py"), "--http", "127.0.0.1:0"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-    if asgi {
-        cmd.push("--asgi".into());
-    }
+    cmd.extend(args.iter().map(|s| s.to_string()));
     Server::start(&cmd, &stubs().join("python")).unwrap()
+}
+
+/// A connection that sends nothing, and one that stops halfway through its body, are both
+/// closed by the server (whatever it answers first), well before the read here gives up;
+/// and the server goes on answering.
+fn closes_quiet_connections(addr: &str, path: &str, what: &str) {
+    use std::io::{ErrorKind, Read};
+    use std::time::{Duration, Instant};
+    let torn = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{{\"a\""
+    );
+    for opening in ["", torn.as_str()] {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(opening.as_bytes()).unwrap();
+        let start = Instant::now();
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == ErrorKind::ConnectionReset => break,
+                Err(e) => {
+                    panic!("{what}: a quiet connection ({opening:?}) is still open after {:?}: {e}", start.elapsed())
+                }
+            }
+        }
+    }
+    let answer = Client::new(addr).request("GET", path, &[], b"").unwrap();
+    assert!(answer.status >= 200, "{what}: still answering");
+}
+
+#[test]
+fn a_server_closes_a_connection_that_goes_quiet() {
+    for lang in server_langs("idle timeout") {
+        let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
+        closes_quiet_connections(&server.addr(), "/mcp", lang);
+    }
+    if connect_tools("idle timeout") {
+        let server = service_with("single_coupon", &["--idle-timeout", "1"]);
+        let path = "/rulec.single_coupon.v1.SingleCouponService/Decide";
+        closes_quiet_connections(&server.addr(), path, "the Connect service");
+    }
 }
 
 #[test]

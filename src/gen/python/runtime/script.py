@@ -119,3 +119,14 @@ def _address(text: str) -> tuple[str, int]:
     if not 0 <= number <= 65535:
         raise argparse.ArgumentTypeError(text + " is not a port")
     return host, number
+
+# rulec: seconds
+def _seconds(text: str) -> float:
+    """--idle-timeout SECONDS: a length of time above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(text + " is not a number of seconds") from None
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(text + " is not a number of seconds above zero")
+    return value

@@ -243,7 +243,7 @@ def _local(origin: str) -> bool:
     return parts.scheme in ("http", "https") and host in ("localhost", "127.0.0.1", "::1")
 
 
-def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
+def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: float) -> None:
     sessions: dict[str, _Session] = {}
     lock = threading.Lock()
 
@@ -253,6 +253,9 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
         # The headers and the body are two writes: without this, Nagle's algorithm holds
         # the body back until the client's delayed ACK (40 ms a call on a kept connection).
         disable_nagle_algorithm = True
+        # A connection that sends nothing for this long is closed: an idle or stalled
+        # client does not keep its thread.
+        timeout = idle
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -365,6 +368,11 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
         address_family = socket.AF_INET6 if v6 else socket.AF_INET
         daemon_threads = True
 
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            # A client that went quiet in the middle of a message is closed, not reported.
+            if not isinstance(sys.exc_info()[1], TimeoutError):
+                super().handle_error(request, client_address)
+
     server = Server((host, port), Handler)
     bound = server.server_address[1]
     shown = "[" + host + "]" if v6 else host
@@ -378,17 +386,21 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str]) -> None:
 # rulec-copy: script.py address
 
 
+# rulec-copy: script.py seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="The rule " + _RULE["tool"]["name"] + " as one MCP tool.")
     parser.add_argument("--http", type=_address, metavar="[HOST:]PORT", help="serve MCP's Streamable HTTP at /mcp (on 127.0.0.1 unless a host is given)")
     parser.add_argument("--origin", action="append", default=[], help="an Origin the HTTP server accepts beside the local ones")
     parser.add_argument("--record", metavar="FILE", help="append every answered call to FILE as a fixtures record")
+    parser.add_argument("--idle-timeout", type=_seconds, default=60.0, metavar="SECONDS", help="close an HTTP connection that sends nothing for SECONDS (60 unless told)")
     args = parser.parse_args()
     tool = _Tool(args.record, os.path.dirname(os.path.abspath(__file__)))
     if args.http is None:
         serve_stdio(tool)
     else:
-        serve_http(tool, args.http[0], args.http[1], args.origin)
+        serve_http(tool, args.http[0], args.http[1], args.origin, args.idle_timeout)
 
 
 if __name__ == "__main__":

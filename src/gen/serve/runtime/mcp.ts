@@ -51,6 +51,7 @@ type NodeHttp = {
   createServer(handler: (req: Request, res: Response) => void): {
     listen(port: number, host: string, done: () => void): unknown;
     address(): { port: number };
+    setTimeout(ms: number): unknown;
   };
 };
 type NodeCrypto = { randomBytes(n: number): { toString(encoding: string): string } };
@@ -342,7 +343,7 @@ function local(origin: string): boolean {
   }
 }
 
-function serveHttp(tool: Tool, host: string, port: number, origins: string[]): void {
+function serveHttp(tool: Tool, host: string, port: number, origins: string[], idle: number): void {
   const sessions: Map<string, Session> = new Map();
   const server = nodeHttp.createServer((req: Request, res: Response) => {
     const send = (status: number, body: Json | null, headers: { [key: string]: string } = {}): void => {
@@ -454,10 +455,22 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[]): v
       }
     });
   });
+  // A connection that sends nothing for this long is closed (with no listener for the
+  // timeout, node destroys the socket): an idle or stalled client does not keep it open.
+  server.setTimeout(idle * 1000);
   server.listen(port, host, () => {
     const shown = host.includes(":") ? "[" + host + "]" : host;
     node.process.stdout.write("http://" + shown + ":" + server.address().port + "/mcp\n");
   });
+}
+
+/** --idle-timeout SECONDS: a length of time above zero. */
+function seconds(text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !(value > 0 && value < 1e9)) {
+    throw new Error(text + " is not a number of seconds above zero");
+  }
+  return value;
 }
 
 /** --http PORT (on 127.0.0.1), HOST:PORT or [V6]:PORT. */
@@ -474,6 +487,7 @@ function address(text: string): [string, number] {
 function main(argv: string[]): void {
   let http: [string, number] | null = null;
   let record: string | null = null;
+  let idle = 60;
   const origins: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -490,8 +504,11 @@ function main(argv: string[]): void {
       origins.push(next());
     } else if (arg === "--record") {
       record = next();
+    } else if (arg === "--idle-timeout") {
+      idle = seconds(next());
     } else {
-      throw new Error("usage: " + _RULE.tool.name + "_mcp [--http [HOST:]PORT] [--origin ORIGIN]... [--record FILE]");
+      const flags = "[--http [HOST:]PORT] [--origin ORIGIN]... [--record FILE] [--idle-timeout SECONDS]";
+      throw new Error("usage: " + _RULE.tool.name + "_mcp " + flags);
     }
   }
   const meta = import.meta as unknown as { url: string };
@@ -500,7 +517,7 @@ function main(argv: string[]): void {
   if (http === null) {
     serveStdio(tool);
   } else {
-    serveHttp(tool, http[0], http[1], origins);
+    serveHttp(tool, http[0], http[1], origins, idle);
   }
 }
 

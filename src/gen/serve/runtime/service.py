@@ -149,7 +149,10 @@ class _Quiet(WSGIRequestHandler):
 # rulec-copy: script.py address
 
 
-def _serve(host: str, port: int, asgi: bool) -> None:
+# rulec-copy: script.py seconds
+
+
+def _serve(host: str, port: int, asgi: bool, idle: float) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     shown = "[" + host + "]" if family == socket.AF_INET6 else host
     if asgi:
@@ -166,6 +169,11 @@ def _serve(host: str, port: int, asgi: bool) -> None:
         server.run(sockets=[sock])
         return
 
+    class Handler(_Quiet):
+        # A connection that sends nothing for this long is closed: an idle or stalled
+        # client does not keep its thread.
+        timeout = idle
+
     class Server(WSGIServer):
         address_family = family
 
@@ -177,12 +185,14 @@ def _serve(host: str, port: int, asgi: bool) -> None:
         def _handle(self, request: Any, client_address: Any) -> None:
             try:
                 self.finish_request(request, client_address)
+            except TimeoutError:
+                pass
             except Exception:
                 self.handle_error(request, client_address)
             finally:
                 self.shutdown_request(request)
 
-    httpd = Server((host, port), _Quiet)
+    httpd = Server((host, port), Handler)
     httpd.set_app(wsgi_app)
     print("http://" + shown + ":" + str(httpd.server_address[1]), flush=True)
     try:
@@ -196,10 +206,11 @@ def main() -> None:
     parser.add_argument("--http", type=_address, metavar="[HOST:]PORT", required=True, help="serve on 127.0.0.1:PORT, or HOST:PORT")
     parser.add_argument("--asgi", action="store_true", help="serve the ASGI app with uvicorn rather than the WSGI app with the standard library's server")
     parser.add_argument("--record", metavar="FILE", help="append every answered call to FILE as a fixtures record")
+    parser.add_argument("--idle-timeout", type=_seconds, default=60.0, metavar="SECONDS", help="close a connection that sends nothing for SECONDS, with the standard library's server (60 unless told)")
     args = parser.parse_args()
     if args.record:
         _record.file = open(args.record, "a", encoding="utf-8")
-    _serve(args.http[0], args.http[1], args.asgi)
+    _serve(args.http[0], args.http[1], args.asgi, args.idle_timeout)
 
 
 if __name__ == "__main__":
