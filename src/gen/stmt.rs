@@ -314,7 +314,7 @@ pub trait Hooks {
     }
 
     /// The range check of an input already read: refuse a value outside its declared bounds,
-    /// the test the plan's (`RangeCheck::outside`).
+    /// by the plan's test (`RangeCheck::outside`).
     fn range_check(&mut self, input: &InputDoor) {
         if let Some(r) = &input.range {
             let shown = self.shown(input);
