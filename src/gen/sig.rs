@@ -178,7 +178,7 @@ pub fn signatures(n: &Names, template: &str, fills: &[(&str, String)]) -> [Strin
 /// What `{name}` stands for in a function template: one of `fills`, one of the rule's
 /// functions, or else a local of the generated code.
 fn function_fill(n: &Names, fills: &[(&str, String)], name: &str) -> String {
-    let own = fills.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
+    let own = text::fill_of(fills, name);
     let function = match name {
         "function" => Some(&n.function),
         "traced" => Some(&n.traced),

@@ -7,7 +7,7 @@
 use super::naming::Names;
 use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
-use super::text::{comment, fill_names, Code};
+use super::text::{comment, fill_names, fill_of, Code};
 use super::walk::{Check, Source};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
@@ -517,7 +517,7 @@ pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, template: &str, signatu
 /// (after the sigil).
 fn with_locals<H: Hooks + ?Sized>(h: &H, template: &str, fills: &[(&str, String)]) -> String {
     fill_names(template, |name| {
-        let own = fills.iter().find(|(f, _)| *f == name).map(|(_, v)| v.clone());
+        let own = fill_of(fills, name).map(str::to_string);
         Some(own.unwrap_or_else(|| format!("{}{}", H::BLOCKS.sigil, h.names().local(name))))
     })
 }

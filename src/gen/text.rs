@@ -93,7 +93,7 @@ impl Code {
 
     /// `template` filled from `fills` alone (see [`Code::template`]): a template with no parts.
     pub fn filled(&mut self, template: &str, fills: &[(&str, String)]) {
-        let value = |name: &str| fills.iter().find(|(f, _)| *f == name).map(|(_, v)| v.clone());
+        let value = |name: &str| fill_of(fills, name).map(str::to_string);
         self.template(template, value, |name, _| panic!("the template names `{name}`, which no fill gives"));
     }
 
@@ -104,6 +104,11 @@ impl Code {
         }
         self.text
     }
+}
+
+/// The value `fills` gives `name`, if any.
+pub fn fill_of<'a>(fills: &'a [(&str, String)], name: &str) -> Option<&'a str> {
+    fills.iter().find(|(f, _)| *f == name).map(|(_, v)| v.as_str())
 }
 
 /// `text` with each `{name}` (letters, digits and `_`) that `value` gives a text for replaced

@@ -97,6 +97,12 @@ const HEAD: &str = "{head}
 module {module}";
 
 /// An enum: a module of its members (each its value's name) and `ALL`, in order.
+/// The place function of an ordered enum: its place in `ALL`.
+const RANK: &str = "# The place of a value of the ordered enum {name}, from 0.
+def self.{rank}(value)
+  {enum}::ALL.index(value)
+end";
+
 const ENUM: &str = "# enum {what}: each member is the value's name as the wire and the records write it.
 module {name}
   {members}
@@ -198,13 +204,7 @@ impl Rb<'_> {
             ];
             o.filled(ENUM, &fills);
             o.blank();
-            if let Some(rank) = &n.ranks[e] {
-                o.line(format!("# The place of a value of the ordered enum {}, from 0.", comment(&en.name)));
-                o.line(format!("def self.{rank}(value)"));
-                o.line(format!("  {}::ALL.index(value)", n.enums[e]));
-                o.line("end");
-                o.blank();
-            }
+            sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |_, _| String::new());
         }
         sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
         if plan.outputs.len() > 1 {

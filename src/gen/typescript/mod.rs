@@ -155,6 +155,14 @@ const OPS: Ops = Ops {
 
 type Ts<'a, const TYPED: bool> = Gen<'a, Script<TYPED>>;
 
+/// The place function of an ordered enum, `{places}` its cases.
+const RANK: &str = "/** The place of a value of enum {name} in its order (from 0). */
+function {rank}(v: {enum}): number {
+  switch (v) {
+    {places}
+  }
+}";
+
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_recordOpen` and `_recordClose`.
 const RECORD: &str =
     "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */
@@ -337,22 +345,12 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
             o.line(format!("export type {name} = {};", values.join(" | ")));
             o.blank();
-            if let Some(rank) = &self.n.ranks[e] {
-                o.line(format!("/** The place of a value of enum {} in its order (from 0). */", doc(&en.name)));
-                o.line(format!("function {rank}(v: {name}): number {{"));
-                o.indent();
-                o.line("switch (v) {");
-                let members = &self.n.members[e];
-                for (i, member) in members.iter().enumerate() {
-                    // The guard let in only the enum's values: the last is the one left.
-                    let case = if i + 1 == members.len() { "default".into() } else { format!("case {name}.{member}") };
-                    o.line(format!("  {case}:"));
-                    o.line(format!("    return {i};"));
-                }
-                o.line("}");
-                o.close("}");
-                o.blank();
-            }
+            // The guard let in only the enum's values: the last is the one left.
+            let last = self.n.members[e].len() - 1;
+            sig::rank_function(o, self.n, e, RANK, doc(&en.name), |member, i| {
+                let case = if i == last { "default".into() } else { format!("case {name}.{member}") };
+                format!("{case}:\n  return {i};")
+            });
         }
     }
 
