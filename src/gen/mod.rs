@@ -10,6 +10,7 @@ pub mod serve;
 pub mod sig;
 pub mod stmt;
 pub mod text;
+pub mod tree;
 pub mod walk;
 
 use crate::analysis::Analysis;

@@ -8,7 +8,8 @@ use super::naming::Names;
 use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
 use super::text::{comment, fill_names, fill_of, Code};
-use super::walk::{Check, Source};
+use super::tree::Check;
+use super::walk::Source;
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 
@@ -39,6 +40,10 @@ pub struct Blocks {
     pub else_when_true: bool,
     /// The `switch` a table's decision is written with; `None` writes it row by row.
     pub switch: Option<Switch>,
+    /// A table of enum and boolean cells is written as one pattern match ([`Hooks::table_match`]).
+    pub native_match: bool,
+    /// A table that decides one value is written in a function of its own ([`Hooks::table_call`]).
+    pub table_functions: bool,
     /// The statements that stop a call.
     pub refuse: Refusals,
     /// How a refused value goes into `refuse.input`, `@` the value: an enum's, any other's.
@@ -59,6 +64,8 @@ impl Blocks {
         field: "@.@",
         else_when_true: false,
         switch: None,
+        native_match: false,
+        table_functions: false,
         refuse: Refusals {
             input: "throw new RuleInputError(@, $);",
             input_alone: "throw new RuleInputError(@, null);",
@@ -138,6 +145,14 @@ pub struct Switch {
     pub close: &'static str,
     /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
     pub indent: bool,
+}
+
+/// How a row of a chain opens: the first row, one after it, the last row of a settled chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Open {
+    If,
+    ElseIf,
+    Else,
 }
 
 /// Why a call stops.
@@ -343,10 +358,10 @@ pub trait Hooks {
         self.commented(&stmt, &what);
     }
 
-    /// A table the language writes in a function of its own (which writes it with
-    /// [`super::walk::table`]): the call deciding it in place, and `true`; `false` to write it in place.
-    fn table_call(&mut self, _t: &TablePlan) -> bool {
-        false
+    /// A table the lowering put in a function of its own (`Blocks::table_functions`; the
+    /// function writes it with [`super::walk::table`]): the call deciding it in place.
+    fn table_call(&mut self, t: &TablePlan) {
+        unreachable!("table {} in a function of its own, in a language that writes none", t.name)
     }
 
     /// Before anything else of a table: its comment.
@@ -371,15 +386,18 @@ pub trait Hooks {
         self.refuse_if(&both, Refusal::Contradiction(sentence));
     }
 
-    /// The whole table as one match over its shape, when the language has the idiom;
-    /// `false` to have it written row by row. By default, its decision as a switch.
-    fn table_match(&mut self, t: &TablePlan) -> bool {
-        let (Some(d), Some(_)) = (&t.decision, &Self::BLOCKS.switch) else { return false };
+    /// The whole table as one pattern match over its shape (`Blocks::native_match`).
+    fn table_match(&mut self, t: &TablePlan) {
+        unreachable!("table {} as a match, in a language that writes none", t.name)
+    }
+
+    /// The whole table as its decision over its columns, `switch`es and `if`s.
+    fn table_decision(&mut self, t: &TablePlan) {
+        let d = t.decision.as_ref().expect("the lowering writes a decision only for a table that has one");
         for &r in &t.results {
             self.declare(r);
         }
         self.decide(t, d);
-        true
     }
 
     /// A result variable, before the rows assign it.
@@ -406,13 +424,13 @@ pub trait Hooks {
         self.assigns(t, row);
     }
 
-    /// One row: `first` when no row is above it.
-    fn row(&mut self, t: &TablePlan, row: &Row, first: bool) {
+    /// One row, opened as `open` says.
+    fn row(&mut self, t: &TablePlan, row: &Row, open: Open) {
         let b = Self::BLOCKS;
-        let open = match first {
-            true => b.if_.replace('@', &self.expr(&row.cond, TOP)),
-            false if b.else_when_true && row.cond.node == Node::Bool(true) => b.else_.to_string(),
-            false => b.else_if.replace('@', &self.expr(&row.cond, TOP)),
+        let open = match open {
+            Open::If => b.if_.replace('@', &self.expr(&row.cond, TOP)),
+            Open::ElseIf => b.else_if.replace('@', &self.expr(&row.cond, TOP)),
+            Open::Else => b.else_.to_string(),
         };
         match b.beside {
             Some(_) => {
@@ -429,11 +447,11 @@ pub trait Hooks {
         self.out().dedent();
     }
 
-    /// After the last row: the refusal no call reaches (completeness proved it).
-    fn no_row(&mut self, t: &TablePlan) {
+    /// After the last row: the refusal no call reaches (completeness proved it), unless the
+    /// last row `settled` the chain with an `else`.
+    fn no_row(&mut self, t: &TablePlan, settled: bool) {
         let b = Self::BLOCKS;
-        let settled = t.rows.len() > 1 && t.rows.last().is_some_and(|r| r.cond.node == Node::Bool(true));
-        if !(b.else_when_true && settled) {
+        if !settled {
             self.line(b.else_);
             self.out().indent();
             let r = self.refusal(Refusal::Contradiction(&t.no_row));

@@ -1,20 +1,14 @@
-//! The walker: it goes over the plan in the one fixed order and asks the language to spell
-//! each piece. It decides which checks a function makes, in which order the steps come and
-//! what a table is written as; the hooks ([`Hooks`]) only print.
+//! The walker: it goes over the statement tree (`tree`, lowered once from the plan for the
+//! language) in order and asks the language to spell each statement. What is checked, in
+//! which order, and how each table is written is the tree's; the hooks ([`Hooks`]) only print.
 
-use super::plan::{Expr, InputDoor, Piece, Plan, Step, TablePlan};
+use super::plan::{Expr, Piece, Plan, Step, TablePlan};
 pub use super::stmt::Hooks;
-use crate::eval::wire::WireKind;
-use crate::lang::{Class, Lang};
+use super::stmt::Open;
+use super::tree::{self, Facts, Shape, Stmt};
+pub use super::tree::{checks, Check};
+use crate::lang::Lang;
 use crate::sema::VarId;
-
-/// One check of the door on one input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    Missing,
-    Kind,
-    Range,
-}
 
 /// Where a value of the record comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,58 +17,49 @@ pub enum Source {
     Output,
 }
 
-pub fn class(kind: WireKind) -> Class {
-    match kind {
-        WireKind::Integer => Class::Integer,
-        WireKind::Boolean => Class::Boolean,
-        WireKind::Text => Class::Text,
-        WireKind::Date => Class::Date,
-        WireKind::Enum(_) => Class::Enum,
-    }
+/// What the lowering reads of the language `H` spells.
+pub fn facts<H: Hooks>() -> Facts {
+    Facts::of(&H::BLOCKS)
 }
 
 /// The entry guard of the function the caller calls: every check its types leave open.
 pub fn guard(plan: &Plan, lang: Lang, h: &mut impl Hooks) {
-    for (input, checks) in checks(plan, lang) {
-        h.guard_input(input, &checks);
-    }
-    for c in &plan.door.constraints {
-        h.constraint(c);
-    }
-}
-
-/// The inputs the entry guard checks, each with its checks in the door's order: those the
-/// language's types leave open (an optional input is checked only when it holds a value).
-pub fn checks(plan: &Plan, lang: Lang) -> Vec<(&InputDoor, Vec<Check>)> {
-    let g = lang.guard();
-    let mut out = Vec::new();
-    for input in &plan.door.inputs {
-        let c = class(input.kind);
-        let mut checks = Vec::new();
-        if !input.optional && g.missing.contains(&c) {
-            checks.push(Check::Missing);
-        }
-        if g.kind.contains(&c) {
-            checks.push(Check::Kind);
-        }
-        if input.range.is_some() {
-            checks.push(Check::Range);
-        }
-        if !checks.is_empty() {
-            out.push((input, checks));
-        }
-    }
-    out
+    stmts(plan, &tree::guard(plan, lang), h);
 }
 
 /// What the function holding the branches runs: the entry guard, under a comment saying what
 /// it is where it checks anything, then the rule's steps.
 pub fn core<H: Hooks>(plan: &Plan, lang: Lang, h: &mut H) {
-    if !checks(plan, lang).is_empty() || !plan.door.constraints.is_empty() {
-        h.line(&format!("{} The entry guard: what the proofs assumed of every call.", H::BLOCKS.comment));
+    stmts(plan, &tree::lower(plan, lang, &facts::<H>()), h);
+}
+
+/// The statements of a tree, each spelled by its hook.
+fn stmts<H: Hooks>(plan: &Plan, tree: &[Stmt], h: &mut H) {
+    for s in tree {
+        match s {
+            Stmt::GuardComment => {
+                h.line(&format!("{} The entry guard: what the proofs assumed of every call.", H::BLOCKS.comment))
+            }
+            Stmt::CheckInput { input, checks } => h.guard_input(&plan.door.inputs[*input], checks),
+            Stmt::Constraint(i) => h.constraint(&plan.door.constraints[*i]),
+            Stmt::Define { step } => {
+                let Step::Define { var, value } = &plan.steps[*step] else { unreachable!("step {step} is a table") };
+                h.define(*var, value);
+            }
+            Stmt::Table { step, form } => {
+                let t = tree::table(plan, *step);
+                match form.own_function {
+                    true => h.table_call(t),
+                    false => table(t, form.shape, h),
+                }
+            }
+            // No syntax lowers to these yet: the features that do (walks, collect policies,
+            // `apply`) bring their spelling with them.
+            Stmt::Assign { .. } | Stmt::Push { .. } | Stmt::Loop(_) | Stmt::Accumulate(_) | Stmt::Call(_) => {
+                unreachable!("no rule lowers to {s:?} yet")
+            }
+        }
     }
-    guard(plan, lang, h);
-    body(plan, h);
 }
 
 /// Where a function template (`sig::functions`) leaves the writing to the walker.
@@ -113,36 +98,36 @@ pub fn part<H: Hooks>(plan: &Plan, lang: Lang, part: Part, h: &mut H) {
 }
 
 /// The rule's steps in evaluation order.
-pub fn body(plan: &Plan, h: &mut impl Hooks) {
-    for step in &plan.steps {
-        match step {
-            Step::Define { var, value } => h.define(*var, value),
-            Step::Table(t) => {
-                if !h.table_call(t) {
-                    table(t, h);
-                }
-            }
-        }
-    }
+pub fn body<H: Hooks>(plan: &Plan, h: &mut H) {
+    stmts(plan, &tree::body(plan, &facts::<H>()), h);
 }
 
-/// One table: its comment, its W114 guards, then the match over its shape or its rows in
-/// order, and the refusal after the last.
-pub fn table(t: &TablePlan, h: &mut impl Hooks) {
+/// One table written as `shape`: its comment, its W114 guards, then the match, the decision,
+/// or its rows in order and the refusal after the last.
+pub fn table(t: &TablePlan, shape: Shape, h: &mut impl Hooks) {
     h.table_open(t);
     for g in &t.guards {
         h.pair_guard(t, &t.rows[g.a - 1], &t.rows[g.b - 1], &g.sentence);
     }
-    if t.shape.is_some() && h.table_match(t) {
-        return;
+    match shape {
+        Shape::Match => h.table_match(t),
+        Shape::Decision => h.table_decision(t),
+        Shape::Chain { settled } => {
+            for &r in &t.results {
+                h.declare(r);
+            }
+            let last = t.rows.len() - 1;
+            for (i, row) in t.rows.iter().enumerate() {
+                let open = match i {
+                    0 => Open::If,
+                    i if settled && i == last => Open::Else,
+                    _ => Open::ElseIf,
+                };
+                h.row(t, row, open);
+            }
+            h.no_row(t, settled);
+        }
     }
-    for &r in &t.results {
-        h.declare(r);
-    }
-    for (i, row) in t.rows.iter().enumerate() {
-        h.row(t, row, i == 0);
-    }
-    h.no_row(t);
 }
 
 /// The wire door: every input read in order, then the constraints, then the unknown keys;

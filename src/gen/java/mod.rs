@@ -11,6 +11,7 @@ use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, 
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
+use super::tree;
 use super::walk::{self, Check, Hooks, Source};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
@@ -388,14 +389,18 @@ impl Jv<'_> {
         ];
         sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Java, part, &mut Body { g: self, o }));
         o.blank();
-        for t in tables.iter().filter(|t| apart(t)) {
-            self.table_function(o, t);
+        let facts = walk::facts::<Body<Jv>>();
+        for t in tables {
+            let form = tree::form(t, &facts);
+            if form.own_function {
+                self.table_function(o, t, form.shape);
+            }
         }
     }
 
     /// A table that decides one value, in a method of its own: small methods are what the
     /// JIT inlines, and once the whole call is inlined the rows array is never allocated.
-    fn table_function(&self, o: &mut Code, t: &TablePlan) {
+    fn table_function(&self, o: &mut Code, t: &TablePlan, shape: tree::Shape) {
         let (n, rows) = (self.n, self.n.local("rows"));
         let result = t.results[0];
         let mut params: Vec<String> =
@@ -407,7 +412,7 @@ impl Jv<'_> {
         ));
         o.line(format!("private static {} {}({}) {{", self.local_ty(result), n.tables[t.slot], params.join(", ")));
         o.indent();
-        walk::table(t, &mut Body { g: self, o: &mut *o });
+        walk::table(t, shape, &mut Body { g: self, o: &mut *o });
         o.line(format!("return {};", n.vars[result]));
         o.close("}");
         o.blank();
@@ -423,18 +428,15 @@ impl Jv<'_> {
     }
 }
 
-/// Whether a table is written in a method of its own (it decides one value, the method's
-/// answer) rather than in place.
-fn apart(t: &TablePlan) -> bool {
-    t.results.len() == 1
-}
-
 impl Hooks for Body<'_, '_, Jv<'_>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
         // The error holds a refused number; an enum's value is not one.
         shown: ["null", "@"],
+        // A table that decides one value goes in a method of its own (the method's answer):
+        // small methods are what the JIT inlines.
+        table_functions: true,
         switch: Some(Switch {
             open: "switch (@) {",
             case: "case @ -> {",
@@ -484,17 +486,13 @@ for (Object {key} : {in}.keySet()) {
         }
     }
 
-    fn table_call(&mut self, t: &TablePlan) -> bool {
-        if !apart(t) {
-            return false;
-        }
+    fn table_call(&mut self, t: &TablePlan) {
         let n = self.g.n;
         let mut args: Vec<&str> = t.reads().iter().map(|&v| n.vars[v].as_str()).collect();
         args.push(n.local("rows"));
         let result = t.results[0];
         let call = format!("{} = {}({});", self.binding(result), n.tables[t.slot], args.join(", "));
         self.commented(&call, &format!("table {} (policy {})", t.name, t.policy));
-        true
     }
 
     fn declare(&mut self, var: VarId) {

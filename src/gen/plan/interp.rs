@@ -4,8 +4,9 @@
 //! evaluator on every vector (tests/door.rs), it shows the plan — not only each backend —
 //! says what the rule says.
 
-use super::{door::InputDoor, Arith, Expr, Kind, Node, Piece, Plan, Step};
+use super::{door::InputDoor, Arith, Expr, Kind, Node, Piece, Plan};
 use crate::eval::wire::WireKind;
+use crate::gen::tree;
 use crate::num::{date, RoundMode};
 use crate::syntax::ast::CmpOp;
 use serde_json::Value as Json;
@@ -18,6 +19,8 @@ pub enum V {
     Bool(bool),
     Str(String),
     Member(u32),
+    /// A list: of values, or of elements (each the list of its fields).
+    List(Vec<V>),
 }
 
 /// Why a call has no answer: the refusal line's kind (`input` or `contradiction`) and sentence.
@@ -61,29 +64,15 @@ pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
     if let Some(key) = obj.keys().find(|k| !plan.door.inputs.iter().any(|d| &d.name == *k)) {
         return Err(input(&format!("{key}{}", plan.door.not_an_input)));
     }
-    let mut trace = Vec::new();
-    for step in &plan.steps {
-        match step {
-            Step::Define { var, value } => vals[*var] = eval(value, &vals),
-            Step::Table(t) => {
-                for g in &t.guards {
-                    let meets = |r: usize| eval(&t.rows[r - 1].cond, &vals) == V::Bool(true);
-                    if meets(g.a) && meets(g.b) {
-                        return Err(Refused { kind: "contradiction", what: g.sentence.clone() });
-                    }
-                }
-                let row = t
-                    .rows
-                    .iter()
-                    .find(|r| eval(&r.cond, &vals) == V::Bool(true))
-                    .ok_or_else(|| Refused { kind: "contradiction", what: t.no_row.clone() })?;
-                for (v, value) in &row.assigns {
-                    vals[*v] = eval(value, &vals);
-                }
-                trace.push(format!("{{\"table\":{},\"row\":{}}}", Json::from(t.name.as_str()), row.n));
-            }
-        }
-    }
+    let mut trace = tree::run::Trace::default();
+    let body = tree::body(plan, &tree::Facts::PLAIN);
+    let no_callee = |rule: &str, _: &[V]| -> Result<Vec<V>, Refused> { unreachable!("a rule calls no rule: {rule}") };
+    tree::run::stmts(plan, &body, &mut vals, &mut trace, &no_callee)?;
+    let trace: Vec<String> = trace
+        .fired
+        .iter()
+        .map(|(table, row)| format!("{{\"table\":{},\"row\":{row}}}", Json::from(table.as_str())))
+        .collect();
     let mut out = String::from("{");
     for piece in &plan.record {
         match piece {
@@ -151,6 +140,7 @@ fn wire_text(plan: &Plan, v: usize, x: &V) -> String {
         }
         V::Int(n) if plan.vars[v].ty == super::BoundaryTy::Date => format!("\"{}\"", date::format_days(*n)),
         V::Int(n) => n.to_string(),
+        V::List(items) => format!("[{}]", items.iter().map(|x| wire_text(plan, v, x)).collect::<Vec<_>>().join(",")),
     }
 }
 
@@ -201,7 +191,8 @@ fn place(v: &V) -> i64 {
     }
 }
 
-fn eval(e: &Expr, vals: &[V]) -> V {
+/// The value of `e` over `vals`, one per variable of the plan.
+pub fn eval(e: &Expr, vals: &[V]) -> V {
     let ev = |x: &Expr| eval(x, vals);
     let overflow = "E108 proved every operation of the plan fits int64";
     match &e.node {

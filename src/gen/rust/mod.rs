@@ -691,6 +691,7 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
             contradiction: "return Err(RuleError::Contradiction { what: @ });",
         },
         else_when_true: true,
+        native_match: true,
         ..Blocks::BARE
     };
 
@@ -730,12 +731,8 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
 
     /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
     /// the first that matches winning as the first row does.
-    fn table_match(&mut self, t: &TablePlan) -> bool {
-        let shape = t.shape.as_ref().expect("the walker asks only for a table with a match shape");
-        // A cell that takes no value has no pattern: such a table is written row by row.
-        if shape.patterns.iter().flatten().any(|c| c.as_ref().is_some_and(Vec::is_empty)) {
-            return false;
-        }
+    fn table_match(&mut self, t: &TablePlan) {
+        let shape = t.shape.as_ref().expect("the lowering writes a match only for a table with a match shape");
         for &r in &t.results {
             self.declare(r);
         }
@@ -762,7 +759,6 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
         self.o.line("#[allow(unreachable_patterns)]");
         self.o.line(format!("_ => return Err(RuleError::Contradiction {{ what: {} }}),", rs_str(&t.no_row)));
         self.o.close("}");
-        true
     }
 
     fn declare(&mut self, var: VarId) {

@@ -1,0 +1,259 @@
+//! The statement tree: what a rule's function does, as statements, decided once per rule
+//! and language by one lowering ([`lower`]) from the plan. The walker (`walk.rs`) goes over
+//! this tree and the hooks only spell what it holds: which checks the entry guard makes and
+//! in which order, each step in evaluation order, and how each table is written (row by
+//! row, as a decision over its columns, as one native match, in a function of its own, and
+//! whether the last row closes the chain with no refusal after it) are all settled here,
+//! from the plan and the language's table of facts ([`Facts`]), never in a backend.
+//!
+//! Beside the statements every rule has today, the tree holds the ones the language's next
+//! features lower to — a list value built element by element ([`Stmt::Push`]), a loop over a
+//! list with accumulators and an early stop ([`Loop`]), an accumulation over every matching
+//! row of a table ([`Accumulate`], DMN's collect policies), and a call of another rule's
+//! function ([`Call`]). [`run`] runs any tree exactly as generated code would, and
+//! [`show`] prints one as text for snapshots (tests/tree.rs).
+
+pub mod run;
+pub mod show;
+
+use super::plan::{Expr, InputDoor, Node, Plan, Step, TablePlan};
+use super::stmt::Blocks;
+use crate::eval::wire::WireKind;
+use crate::lang::{Class, Lang};
+use crate::sema::VarId;
+
+/// One check of the door on one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    Missing,
+    Kind,
+    Range,
+}
+
+/// A statement of a rule's function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    /// The comment over the entry guard (written only where the guard checks anything).
+    GuardComment,
+    /// The checks the function makes of one input of `plan.door.inputs`, in the door's order.
+    CheckInput {
+        input: usize,
+        checks: Vec<Check>,
+    },
+    /// A constraint of `plan.door.constraints`, refused when it does not hold.
+    Constraint(usize),
+    /// The define of step `step` of the plan.
+    Define {
+        step: usize,
+    },
+    /// The table of step `step` of the plan, written as `form` says.
+    Table {
+        step: usize,
+        form: TableForm,
+    },
+    /// `var = value`.
+    Assign {
+        var: VarId,
+        value: Expr,
+    },
+    /// `value` appended to the list held by `list`.
+    Push {
+        list: VarId,
+        value: Expr,
+    },
+    Loop(Loop),
+    Accumulate(Accumulate),
+    Call(Call),
+}
+
+/// How a table is written. Every form means the same thing — the first row whose condition
+/// holds fires, after the W114 pair guards — and [`run`] runs them alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableForm {
+    /// In a function of its own, called in place.
+    pub own_function: bool,
+    pub shape: Shape,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The rows one after the other, an if-chain; `settled` when the last row's condition is
+    /// `true` and it is written `else`, with no refusal after it.
+    Chain { settled: bool },
+    /// The table's decision over its columns, as `switch`es and `if`s (`TablePlan::decision`).
+    Decision,
+    /// One native pattern match over the table's shape (`TablePlan::shape`).
+    Match,
+}
+
+/// A loop over the elements of a list: the accumulators set before the first element, the
+/// body run for each element with its fields bound, and an early stop tested after each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    /// The list walked: a variable holding a list of elements.
+    pub list: VarId,
+    /// The variables each element's fields are bound to, in the element's field order.
+    pub fields: Vec<VarId>,
+    /// The variables the loop carries, each with its value before the first element.
+    pub accumulators: Vec<(VarId, Expr)>,
+    pub body: Vec<Stmt>,
+    /// After an element's body: the loop ends when this holds.
+    pub stop: Option<Expr>,
+}
+
+/// How an accumulation combines the values of the rows that match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    Sum,
+    Min,
+    Max,
+    Count,
+    /// Every value, in the rows' order.
+    List,
+}
+
+/// Every row of a table whose condition holds, each giving the value it stores into its
+/// first result, folded into `into` — `empty` when no row matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulate {
+    pub step: usize,
+    pub into: VarId,
+    pub fold: Fold,
+    pub empty: Expr,
+}
+
+/// A call of another rule's function: its inputs in its declared order, its outputs stored
+/// into `results` in its declared order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The callee's rule name.
+    pub rule: String,
+    pub args: Vec<Expr>,
+    pub results: Vec<VarId>,
+}
+
+/// What the lowering reads of a language besides `Lang::guard` (which checks its types leave
+/// to the entry guard): which ways of writing a table it has. Data, from its [`Blocks`].
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// It writes a table's decision as `switch`es (`Blocks::switch`).
+    pub switch: bool,
+    /// It writes a table of enum and boolean cells as one pattern match (`Blocks::native_match`).
+    pub native_match: bool,
+    /// It writes a table of one result in a function of its own (`Blocks::table_functions`).
+    pub table_functions: bool,
+    /// A last row whose condition is `true` is written `else` (`Blocks::else_when_true`).
+    pub else_when_true: bool,
+}
+
+impl Facts {
+    /// The facts the plan's own interpreter runs by: a plain chain of rows for every table.
+    pub const PLAIN: Facts =
+        Facts { switch: false, native_match: false, table_functions: false, else_when_true: false };
+
+    pub fn of(b: &Blocks) -> Facts {
+        Facts {
+            switch: b.switch.is_some(),
+            native_match: b.native_match,
+            table_functions: b.table_functions,
+            else_when_true: b.else_when_true,
+        }
+    }
+}
+
+fn class(kind: WireKind) -> Class {
+    match kind {
+        WireKind::Integer => Class::Integer,
+        WireKind::Boolean => Class::Boolean,
+        WireKind::Text => Class::Text,
+        WireKind::Date => Class::Date,
+        WireKind::Enum(_) => Class::Enum,
+    }
+}
+
+/// The inputs the entry guard checks, each with its checks in the door's order: those the
+/// language's types leave open (an optional input is checked only when it holds a value).
+pub fn checks(plan: &Plan, lang: Lang) -> Vec<(&InputDoor, Vec<Check>)> {
+    let g = lang.guard();
+    let mut out = Vec::new();
+    for input in &plan.door.inputs {
+        let c = class(input.kind);
+        let mut checks = Vec::new();
+        if !input.optional && g.missing.contains(&c) {
+            checks.push(Check::Missing);
+        }
+        if g.kind.contains(&c) {
+            checks.push(Check::Kind);
+        }
+        if input.range.is_some() {
+            checks.push(Check::Range);
+        }
+        if !checks.is_empty() {
+            out.push((input, checks));
+        }
+    }
+    out
+}
+
+/// The lowering: the entry guard and the steps of `plan` as the language `facts` writes them.
+pub fn lower(plan: &Plan, lang: Lang, facts: &Facts) -> Vec<Stmt> {
+    let mut out = guard(plan, lang);
+    if !out.is_empty() {
+        out.insert(0, Stmt::GuardComment);
+    }
+    out.extend(body(plan, facts));
+    out
+}
+
+/// The entry guard alone: every check the language's types leave open, then the constraints.
+pub fn guard(plan: &Plan, lang: Lang) -> Vec<Stmt> {
+    let inputs = &plan.door.inputs;
+    let mut out: Vec<Stmt> = checks(plan, lang)
+        .into_iter()
+        .map(|(d, checks)| Stmt::CheckInput {
+            input: inputs.iter().position(|i| i.var == d.var).expect("a door input"),
+            checks,
+        })
+        .collect();
+    out.extend((0..plan.door.constraints.len()).map(Stmt::Constraint));
+    out
+}
+
+/// The rule's steps in evaluation order.
+pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {
+    plan.steps
+        .iter()
+        .enumerate()
+        .map(|(step, s)| match s {
+            Step::Define { .. } => Stmt::Define { step },
+            Step::Table(t) => Stmt::Table { step, form: form(t, facts) },
+        })
+        .collect()
+}
+
+/// How the language `facts` writes table `t`.
+pub fn form(t: &TablePlan, facts: &Facts) -> TableForm {
+    TableForm { own_function: facts.table_functions && t.results.len() == 1, shape: shape(t, facts) }
+}
+
+fn shape(t: &TablePlan, facts: &Facts) -> Shape {
+    if let Some(shape) = &t.shape {
+        // A cell that takes no value has no pattern: such a table is written row by row.
+        if facts.native_match && !shape.patterns.iter().flatten().any(|c| c.as_ref().is_some_and(Vec::is_empty)) {
+            return Shape::Match;
+        }
+        if facts.switch && t.decision.is_some() {
+            return Shape::Decision;
+        }
+    }
+    let settled = t.rows.len() > 1 && t.rows.last().is_some_and(|r| r.cond.node == Node::Bool(true));
+    Shape::Chain { settled: facts.else_when_true && settled }
+}
+
+/// The table of step `step`.
+pub fn table(plan: &Plan, step: usize) -> &TablePlan {
+    match &plan.steps[step] {
+        Step::Table(t) => t,
+        Step::Define { .. } => unreachable!("step {step} is a define"),
+    }
+}

@@ -1,0 +1,140 @@
+//! The tree, run: every statement exactly as generated code runs it, over the values of
+//! the plan's interpreter (`plan::interp`, which runs a rule's steps through here). Every
+//! form of a table runs alike — the W114 guards, then the first row whose condition holds —
+//! since a form is only how a language writes that.
+
+use super::{table, Accumulate, Fold, Loop, Stmt};
+use crate::gen::plan::interp::{eval, Refused, V};
+use crate::gen::plan::{Plan, Step, TablePlan};
+
+/// Another rule's function, as a [`super::Call`] reaches it: its name and its inputs in
+/// order, to its outputs in order, or its refusal.
+pub type Callee<'a> = &'a dyn Fn(&str, &[V]) -> Result<Vec<V>, Refused>;
+
+/// What a run of statements leaves besides the values: the rows that fired, in order.
+#[derive(Debug, Default)]
+pub struct Trace {
+    /// `(table, row)`: the table's name and the row's number as written.
+    pub fired: Vec<(String, usize)>,
+}
+
+/// Runs `stmts` over `vals` (one value per variable of the plan). The guard's statements
+/// are the door's business (`interp::run` reads the call through the door first) and run
+/// here as the checks they are.
+pub fn stmts(plan: &Plan, stmts: &[Stmt], vals: &mut [V], trace: &mut Trace, callee: Callee) -> Result<(), Refused> {
+    for s in stmts {
+        stmt(plan, s, vals, trace, callee)?;
+    }
+    Ok(())
+}
+
+fn contradiction(what: &str) -> Refused {
+    Refused { kind: "contradiction", what: what.to_string() }
+}
+
+fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut Trace, callee: Callee) -> Result<(), Refused> {
+    match s {
+        Stmt::GuardComment => {}
+        Stmt::CheckInput { input, .. } => {
+            let d = &plan.door.inputs[*input];
+            if let Some(r) = &d.range {
+                if eval(&r.outside, vals) == V::Bool(true) {
+                    return Err(Refused { kind: "input", what: r.sentence.clone() });
+                }
+            }
+        }
+        Stmt::Constraint(i) => {
+            let c = &plan.door.constraints[*i];
+            let absent = c.optionals.iter().any(|&v| vals[v] == V::Absent);
+            if !absent && eval(&c.test, vals) == V::Bool(false) {
+                return Err(Refused { kind: "input", what: c.sentence.clone() });
+            }
+        }
+        Stmt::Define { step } => {
+            let Step::Define { var, value } = &plan.steps[*step] else { unreachable!("step {step} is a table") };
+            vals[*var] = eval(value, vals);
+        }
+        Stmt::Table { step, .. } => {
+            let t = table(plan, *step);
+            let row = first_row(t, vals)?;
+            for (v, value) in &row.assigns {
+                vals[*v] = eval(value, vals);
+            }
+            trace.fired.push((t.name.clone(), row.n));
+        }
+        Stmt::Assign { var, value } => vals[*var] = eval(value, vals),
+        Stmt::Push { list, value } => {
+            let x = eval(value, vals);
+            match &mut vals[*list] {
+                V::List(items) => items.push(x),
+                other => unreachable!("a push onto a list, not {other:?}"),
+            }
+        }
+        Stmt::Loop(l) => walk(plan, l, vals, trace, callee)?,
+        Stmt::Accumulate(a) => accumulate(plan, a, vals, trace)?,
+        Stmt::Call(c) => {
+            let args: Vec<V> = c.args.iter().map(|a| eval(a, vals)).collect();
+            let outs = callee(&c.rule, &args)?;
+            assert_eq!(outs.len(), c.results.len(), "{} answers one value per result", c.rule);
+            for (&v, x) in c.results.iter().zip(outs) {
+                vals[v] = x;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The row that fires: after the pair guards, the first whose condition holds.
+fn first_row<'t>(t: &'t TablePlan, vals: &[V]) -> Result<&'t crate::gen::plan::Row, Refused> {
+    let meets = |r: &crate::gen::plan::Row| eval(&r.cond, vals) == V::Bool(true);
+    for g in &t.guards {
+        if meets(&t.rows[g.a - 1]) && meets(&t.rows[g.b - 1]) {
+            return Err(contradiction(&g.sentence));
+        }
+    }
+    t.rows.iter().find(|r| meets(r)).ok_or_else(|| contradiction(&t.no_row))
+}
+
+fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut Trace, callee: Callee) -> Result<(), Refused> {
+    for (v, init) in &l.accumulators {
+        vals[*v] = eval(init, vals);
+    }
+    let V::List(elements) = vals[l.list].clone() else { unreachable!("a loop walks a list") };
+    for element in elements {
+        let V::List(fields) = element else { unreachable!("an element is a list of its fields") };
+        assert_eq!(fields.len(), l.fields.len(), "an element has every field of its sequence");
+        for (&v, x) in l.fields.iter().zip(fields) {
+            vals[v] = x;
+        }
+        stmts(plan, &l.body, vals, trace, callee)?;
+        if l.stop.as_ref().is_some_and(|s| eval(s, vals) == V::Bool(true)) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Every matching row's value folded, in the rows' order; each row that matched is traced.
+fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut Trace) -> Result<(), Refused> {
+    let t = table(plan, a.step);
+    let mut got: Vec<V> = Vec::new();
+    for row in t.rows.iter().filter(|r| eval(&r.cond, vals) == V::Bool(true)) {
+        let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
+        got.push(eval(value, vals));
+        trace.fired.push((t.name.clone(), row.n));
+    }
+    let int = |v: &V| match v {
+        V::Int(i) => *i,
+        other => unreachable!("a number, not {other:?}"),
+    };
+    let overflow = "E108 proved every accumulation fits int64";
+    vals[a.into] = match a.fold {
+        _ if got.is_empty() && a.fold != Fold::Count && a.fold != Fold::List => eval(&a.empty, vals),
+        Fold::Sum => V::Int(got.iter().map(int).try_fold(0i64, i64::checked_add).expect(overflow)),
+        Fold::Min => V::Int(got.iter().map(int).min().expect("a value")),
+        Fold::Max => V::Int(got.iter().map(int).max().expect("a value")),
+        Fold::Count => V::Int(got.len() as i64),
+        Fold::List => V::List(got),
+    };
+    Ok(())
+}
