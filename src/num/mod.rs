@@ -2,6 +2,7 @@
 //! root, and calendar days. No floating point anywhere.
 
 pub mod date;
+pub mod int64;
 
 use num_bigint::BigInt;
 use num_integer::Integer;

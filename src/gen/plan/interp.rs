@@ -7,7 +7,7 @@
 use super::{door::InputDoor, Arith, Expr, Kind, Node, Piece, Plan};
 use crate::eval::wire::WireKind;
 use crate::gen::tree;
-use crate::num::{date, RoundMode};
+use crate::num::{date, int64, RoundMode};
 use crate::syntax::ast::CmpOp;
 use serde_json::Value as Json;
 
@@ -158,29 +158,15 @@ fn truth(v: V) -> bool {
     }
 }
 
-/// `n / d` rounded by the mode, over i128 (the plan's operands are proven to fit i64).
+/// `n / d` rounded by the mode (the plan's operands are proven to fit i64, and E108 its quotient).
 pub fn div_round(n: i64, d: i64, mode: RoundMode) -> i64 {
-    let (mut n, mut d) = (n as i128, d as i128);
-    if d < 0 {
-        n = -n;
-        d = -d;
-    }
-    let (q, r) = (n.div_euclid(d), n.rem_euclid(d));
-    let up = match mode {
-        RoundMode::Floor => false,
-        RoundMode::Ceiling => r > 0,
-        RoundMode::Down => r > 0 && n < 0,
-        RoundMode::Up => r > 0 && n > 0,
-        RoundMode::HalfUp => 2 * r > d || (2 * r == d && n > 0),
-        RoundMode::HalfDown => 2 * r > d || (2 * r == d && n < 0),
-        RoundMode::HalfEven => 2 * r > d || (2 * r == d && q % 2 != 0),
-    };
-    i64::try_from(if up { q + 1 } else { q }).expect("E108 proved the quotient fits int64")
+    let q = int64::div_round(n as i128, d as i128, mode).expect("the plan divides by no zero (E110)");
+    i64::try_from(q).expect("E108 proved the quotient fits int64")
 }
 
 /// The whole square root, the reference's own (0 below zero, as the helpers answer).
 fn isqrt(x: i64) -> i64 {
-    i64::try_from(crate::num::isqrt(&crate::num::int(x))).expect("a root of an i64 fits one")
+    i64::try_from(int64::isqrt(x as i128)).expect("a root of an i64 fits one")
 }
 
 fn place(v: &V) -> i64 {
