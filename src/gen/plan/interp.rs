@@ -160,7 +160,7 @@ fn truth(v: V) -> bool {
 
 /// `n / d` rounded by the mode (the plan's operands are proven to fit i64, and E108 its quotient).
 pub fn div_round(n: i64, d: i64, mode: RoundMode) -> i64 {
-    let q = int64::div_round(n as i128, d as i128, mode).expect("the plan divides by no zero (E110)");
+    let q = int64::div_round(n as i128, d as i128, mode).expect("the plan divides by no zero (E132)");
     i64::try_from(q).expect("E108 proved the quotient fits int64")
 }
 
