@@ -24,7 +24,8 @@ fn backends() -> Vec<PathBuf> {
     let gen = Path::new(ROOT).join("src/gen");
     let mut out: Vec<PathBuf> =
         std::fs::read_dir(&gen).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("mod.rs").is_file()).collect();
-    out.retain(|p| p.file_name().unwrap() != "plan");
+    // The plan and the tree are what every backend reads, not backends.
+    out.retain(|p| !["plan", "tree"].contains(&p.file_name().unwrap().to_str().unwrap()));
     out.sort();
     out
 }
@@ -49,17 +50,103 @@ fn no_backend_reads_the_typed_program() {
     }
 }
 
+/// The floors of the crate, bottom first: a module imports from its own floor and the ones
+/// below it, never from one above (docs/architecture.md, "Layers").
+const FLOORS: &[&[&str]] = &[
+    &["source", "num", "lang", "stack"],
+    &["diag"],
+    &["syntax"],
+    &["sema"],
+    &["eval"],
+    &["analysis"],
+    &["check", "vectors", "certificate", "schema", "graph"],
+    &["gen", "production"],
+    &["doc", "harness", "lock", "outputs"],
+    &["cli", "mcp", "lsp"],
+];
+
+/// What the crate root re-exports, by the module it comes from.
+const ROOT_ITEMS: &[(&str, &str)] =
+    &[("check_path", "check"), ("check_text", "check"), ("Checked", "check"), ("Sources", "source")];
+
+/// The floors of `gen`, bottom first, by file or folder: the plan knows nothing of the code
+/// written from it, the tree nothing of how a language spells it.
+const GEN_FLOORS: &[&[&str]] = &[&["plan"], &["tree"]];
+
+fn floor_of(floors: &[&[&str]], module: &str) -> Option<usize> {
+    floors.iter().position(|f| f.contains(&module))
+}
+
+/// The modules of `crate::…` paths a file names, outside comments and its `#[cfg(test)]` part
+/// (a unit test may build what it tests from the whole crate).
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let names: Vec<String> = match rest.strip_prefix('{') {
+                Some(group) => group
+                    .split('}')
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .map(|n| n.trim().split("::").next().unwrap_or("").to_string())
+                    .collect(),
+                None => vec![rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("").to_string()],
+            };
+            out.extend(names.into_iter().filter(|n| !n.is_empty()).map(|n| (i + 1, n)));
+        }
+    }
+    out
+}
+
+/// Every Rust module of the crate (the runtime files under `src/gen/*/runtime` are text the
+/// generated code holds, not modules of rulec), with the top-level module it belongs to.
+fn crate_modules() -> Vec<(PathBuf, String)> {
+    let src = Path::new(ROOT).join("src");
+    let mut out = Vec::new();
+    for f in rust_files(&src) {
+        let rel = f.strip_prefix(&src).unwrap();
+        if rel.components().any(|c| c.as_os_str() == "runtime")
+            || rel == Path::new("main.rs")
+            || rel == Path::new("lib.rs")
+        {
+            continue;
+        }
+        let top = rel.components().next().unwrap().as_os_str().to_string_lossy().trim_end_matches(".rs").to_string();
+        out.push((f, top));
+    }
+    out
+}
+
 #[test]
 fn no_import_runs_back_up_the_layers() {
-    let src = Path::new(ROOT).join("src");
-    for f in rust_files(&src.join("diag")) {
-        let text = std::fs::read_to_string(&f).unwrap();
-        assert!(
-            !text.contains("use crate::{") && !text.contains("crate::Sources"),
-            "{} imports the crate root",
-            f.display()
-        );
+    let mut seen = 0;
+    for (f, top) in crate_modules() {
+        let here =
+            floor_of(FLOORS, &top).unwrap_or_else(|| panic!("{}: `{top}` stands on no floor of FLOORS", f.display()));
+        for (line, name) in crate_paths(&std::fs::read_to_string(&f).unwrap()) {
+            let module = ROOT_ITEMS.iter().find(|(item, _)| *item == name).map_or(name.as_str(), |(_, m)| m);
+            if module == top {
+                continue;
+            }
+            // A macro exported at the crate root (`spelled_by!`) is its module's own.
+            let Some(there) = floor_of(FLOORS, module) else { continue };
+            assert!(
+                there <= here,
+                "{}:{line}: `{top}` (floor {here}) imports `{module}` (floor {there}), above it",
+                f.display()
+            );
+            seen += 1;
+        }
     }
+    assert!(seen > 200, "only {seen} imports were read: the reader lost its way");
+    let src = Path::new(ROOT).join("src");
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     assert!(!lib.contains("gen::"), "lib.rs imports gen");
     // The leaves import nothing of the crate.
@@ -67,14 +154,62 @@ fn no_import_runs_back_up_the_layers() {
         let text = std::fs::read_to_string(src.join(leaf)).unwrap();
         assert!(!text.contains("use crate::"), "{leaf} is a leaf");
     }
-    for stage in ["syntax", "sema", "analysis", "eval"] {
-        for f in rust_files(&src.join(stage)) {
-            let text = std::fs::read_to_string(&f).unwrap();
-            for later in ["crate::gen", "crate::harness", "crate::lock", "crate::vectors"] {
-                assert!(!text.contains(later), "{} ({stage}) imports {later}", f.display());
+}
+
+#[test]
+fn inside_gen_the_plan_and_the_tree_import_nothing_written_after_them() {
+    let gen = Path::new(ROOT).join("src/gen");
+    for (f, top) in crate_modules() {
+        if top != "gen" {
+            continue;
+        }
+        let part = f
+            .strip_prefix(&gen)
+            .unwrap()
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        let Some(here) = floor_of(GEN_FLOORS, &part) else { continue };
+        // How many `super::` from this file reach `gen` itself: one from gen/x.rs and from
+        // gen/x/mod.rs, two from gen/x/y.rs.
+        let nested = f.parent() != Some(gen.as_path()) && f.file_name().unwrap() != "mod.rs";
+        let to_gen = if nested { "super::super::" } else { "super::" };
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for prefix in ["crate::gen::", to_gen] {
+                let mut rest = code;
+                while let Some(at) = rest.find(prefix) {
+                    // `super::super::x` is read once, by its full prefix.
+                    let before = &rest[..at];
+                    rest = &rest[at + prefix.len()..];
+                    if prefix == "super::" && (before.ends_with("super::") || rest.starts_with("super::")) {
+                        continue;
+                    }
+                    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    let allowed = name == part || floor_of(GEN_FLOORS, &name).is_some_and(|there| there <= here);
+                    assert!(
+                        allowed,
+                        "{}:{}: gen's `{part}` imports `{name}`, written after it: {line}",
+                        f.display(),
+                        i + 1
+                    );
+                }
             }
         }
     }
+}
+
+#[test]
+fn the_layer_reader_finds_an_import_that_runs_back_up() {
+    let planted = "use crate::syntax::ast;\nuse crate::{gen::plan, Sources};\n// crate::harness in a comment\n#[cfg(test)]\nuse crate::mcp;";
+    let names: Vec<String> = crate_paths(planted).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names, ["syntax", "gen", "Sources"]);
+    assert!(floor_of(FLOORS, "gen") > floor_of(FLOORS, "sema"));
 }
 
 // Code repeated across backends: a small clone detector (see the test that holds it).

@@ -1,9 +1,9 @@
 //! The plan is derived from the reference evaluator, and held to it here: on every vector of
 //! every rule, and on calls built to break the door in each way it can be broken, the plan
-//! run as it stands (`gen::plan::interp`) says what `rulec eval` says, byte for byte — the
+//! run as it stands (`gen::tree::interp`) says what `rulec eval` says, byte for byte — the
 //! door's order and sentences, the values, the trace, the refusals.
 
-use rulec::gen::plan::interp;
+use rulec::gen::tree::interp;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 

@@ -670,7 +670,7 @@ fn random_rules_agree_with_the_reference_in_every_language() {
         for v in &rulec::vectors::build(p).vectors {
             let line = v.line(p);
             let want = rulec::eval::answer(p, &line, "");
-            assert_eq!(rulec::gen::plan::interp::line(&unit.plan, &line), want, "seed {seed}: {line}\n{text}");
+            assert_eq!(rulec::gen::tree::interp::line(&unit.plan, &line), want, "seed {seed}: {line}\n{text}");
         }
     }
     let out_dir = dir.path().join("generated");

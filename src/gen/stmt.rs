@@ -9,7 +9,6 @@ use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, 
 use super::printer::{Ops, TOP};
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
-use super::walk::Source;
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 
@@ -145,6 +144,13 @@ pub struct Switch {
     pub close: &'static str,
     /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
     pub indent: bool,
+}
+
+/// Where a value of the record comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Input,
+    Output,
 }
 
 /// How a row of a chain opens: the first row, one after it, the last row of a settled chain.

@@ -3,23 +3,23 @@
 //! which order, and how each table is written is the tree's; the hooks ([`Hooks`]) only print.
 
 use super::plan::{Expr, Piece, Plan, Step, TablePlan};
-pub use super::stmt::Hooks;
 use super::stmt::Open;
+pub use super::stmt::{Hooks, Source};
 use super::tree::{self, Facts, Shape, Stmt};
 pub use super::tree::{checks, Check};
 use crate::lang::Lang;
 use crate::sema::VarId;
 
-/// Where a value of the record comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    Input,
-    Output,
-}
-
-/// What the lowering reads of the language `H` spells.
+/// What the lowering reads of the language `H` spells: the ways of writing a table its
+/// [`super::stmt::Blocks`] has.
 pub fn facts<H: Hooks>() -> Facts {
-    Facts::of(&H::BLOCKS)
+    let b = H::BLOCKS;
+    Facts {
+        switch: b.switch.is_some(),
+        native_match: b.native_match,
+        table_functions: b.table_functions,
+        else_when_true: b.else_when_true,
+    }
 }
 
 /// The entry guard of the function the caller calls: every check its types leave open.

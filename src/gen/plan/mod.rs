@@ -14,7 +14,6 @@
 pub mod code;
 pub mod decision;
 pub mod door;
-pub mod interp;
 mod sign;
 
 pub use code::{Arith, Expr, Kind, Node};

@@ -13,11 +13,11 @@
 //! function ([`Call`]). [`run`] runs any tree exactly as generated code would, and
 //! [`show`] prints one as text for snapshots (tests/tree.rs).
 
+pub mod interp;
 pub mod run;
 pub mod show;
 
 use super::plan::{Expr, InputDoor, Node, Plan, Step, TablePlan};
-use super::stmt::Blocks;
 use crate::eval::wire::WireKind;
 use crate::lang::{Class, Lang};
 use crate::sema::VarId;
@@ -133,7 +133,8 @@ pub struct Call {
 }
 
 /// What the lowering reads of a language besides `Lang::guard` (which checks its types leave
-/// to the entry guard): which ways of writing a table it has. Data, from its [`Blocks`].
+/// to the entry guard): which ways of writing a table it has. Data, read off the language's
+/// table of block syntax (`walk::facts`).
 #[derive(Clone, Copy, Debug)]
 pub struct Facts {
     /// It writes a table's decision as `switch`es (`Blocks::switch`).
@@ -150,15 +151,6 @@ impl Facts {
     /// The facts the plan's own interpreter runs by: a plain chain of rows for every table.
     pub const PLAIN: Facts =
         Facts { switch: false, native_match: false, table_functions: false, else_when_true: false };
-
-    pub fn of(b: &Blocks) -> Facts {
-        Facts {
-            switch: b.switch.is_some(),
-            native_match: b.native_match,
-            table_functions: b.table_functions,
-            else_when_true: b.else_when_true,
-        }
-    }
 }
 
 fn class(kind: WireKind) -> Class {

@@ -1,10 +1,10 @@
 //! The tree, run: every statement exactly as generated code runs it, over the values of
-//! the plan's interpreter (`plan::interp`, which runs a rule's steps through here). Every
+//! the plan's interpreter (`tree::interp`, which runs a rule's steps through here). Every
 //! form of a table runs alike — the W114 guards, then the first row whose condition holds —
 //! since a form is only how a language writes that.
 
+use super::interp::{eval, Refused, V};
 use super::{table, Accumulate, Fold, Loop, Stmt};
-use crate::gen::plan::interp::{eval, Refused, V};
 use crate::gen::plan::{Plan, Step, TablePlan};
 
 /// Another rule's function, as a [`super::Call`] reaches it: its name and its inputs in

@@ -1,12 +1,12 @@
 //! The plan, run: the one "language" that needs no toolchain. It reads a call in the wire
-//! form through the plan's door, runs the plan's steps over i64 exactly as generated code
-//! does, and writes the record line from the plan's record layout. Held to the reference
+//! form through the plan's door, runs the rule's statement tree over i64 exactly as
+//! generated code does ([`super::run`]), and writes the record line from the plan's record
+//! layout. Held to the reference
 //! evaluator on every vector (tests/door.rs), it shows the plan — not only each backend —
 //! says what the rule says.
 
-use super::{door::InputDoor, Arith, Expr, Kind, Node, Piece, Plan};
 use crate::eval::wire::WireKind;
-use crate::gen::tree;
+use crate::gen::plan::{Arith, BoundaryTy, Expr, InputDoor, Kind, Node, Piece, Plan};
 use crate::num::{date, int64, RoundMode};
 use crate::syntax::ast::CmpOp;
 use serde_json::Value as Json;
@@ -64,10 +64,10 @@ pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
     if let Some(key) = obj.keys().find(|k| !plan.door.inputs.iter().any(|d| &d.name == *k)) {
         return Err(input(&format!("{key}{}", plan.door.not_an_input)));
     }
-    let mut trace = tree::run::Trace::default();
-    let body = tree::body(plan, &tree::Facts::PLAIN);
+    let mut trace = super::run::Trace::default();
+    let body = super::body(plan, &super::Facts::PLAIN);
     let no_callee = |rule: &str, _: &[V]| -> Result<Vec<V>, Refused> { unreachable!("a rule calls no rule: {rule}") };
-    tree::run::stmts(plan, &body, &mut vals, &mut trace, &no_callee)?;
+    super::run::stmts(plan, &body, &mut vals, &mut trace, &no_callee)?;
     let trace: Vec<String> = trace
         .fired
         .iter()
@@ -138,7 +138,7 @@ fn wire_text(plan: &Plan, v: usize, x: &V) -> String {
             let Kind::Enum(e) = plan.vars[v].kind else { unreachable!("a member of an enum") };
             Json::from(plan.enums[e].values[*m as usize].name.as_str()).to_string()
         }
-        V::Int(n) if plan.vars[v].ty == super::BoundaryTy::Date => format!("\"{}\"", date::format_days(*n)),
+        V::Int(n) if plan.vars[v].ty == BoundaryTy::Date => format!("\"{}\"", date::format_days(*n)),
         V::Int(n) => n.to_string(),
         V::List(items) => format!("[{}]", items.iter().map(|x| wire_text(plan, v, x)).collect::<Vec<_>>().join(",")),
     }
