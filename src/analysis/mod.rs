@@ -66,7 +66,7 @@ pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, va
     let finder = tables::witness::Finder::new(p, &axes, &model);
     let shared = tables::Shared { p, text, model: &model, axes: &axes, finder: &finder };
     let ann = scale::annotate(p);
-    let mut values = values::Values::new(p, text, &ann, opts);
+    let mut values = values::Values::new(p, text, &ann, &model, opts);
     let mut outcomes: Vec<Option<tables::TableOutcome>> = (0..p.tables.len()).map(|_| None).collect();
     for step in &p.order {
         match *step {

@@ -422,9 +422,8 @@ fn int64_text() -> String {
 
 impl<'a> Values<'a> {
     /// The analysis up to the first table or define: the inputs and the constraints.
-    pub fn new(p: &'a Program, text: &'a str, ann: &'a Annotation, opts: &Options) -> Values<'a> {
+    pub fn new(p: &'a Program, text: &'a str, ann: &'a Annotation, m: &model::Model, opts: &Options) -> Values<'a> {
         let mut base = Vec::new();
-        let m = model::build(p);
         let reads_optional: Vec<bool> = p
             .constraints
             .iter()

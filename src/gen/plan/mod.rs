@@ -273,11 +273,12 @@ impl Plan {
 
 /// Build the plan of a rule that checked clean.
 pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) -> Plan {
-    let ann = scale::annotate(p);
+    // The int64 model the proof vouched for: the scale and operation of every node (E108).
+    let ann = &analysis.values.scales;
     let enums = enums(p);
     let units = unit_types(p);
     let vars: Vec<VarPlan> = p.vars.iter().map(|v| var_plan(p, &units, v)).collect();
-    let mut b = Builder { p, ann: &ann, helpers: BTreeSet::new(), ranked: BTreeSet::new() };
+    let mut b = Builder { p, ann, helpers: BTreeSet::new(), ranked: BTreeSet::new() };
     let door = door::build(p, &vars, &mut b);
     let mut steps = Vec::new();
     let mut slot = 0;
