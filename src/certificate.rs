@@ -73,7 +73,7 @@ use crate::analysis::tables::cover::{Asked, Node};
 use crate::analysis::tables::facts::{Derivation, FactRef};
 use crate::analysis::tables::{Basis, Refutation, TableProof};
 use crate::num::Rat;
-use crate::sema::lower::ty_name;
+use crate::sema::ty_name;
 use crate::sema::*;
 use crate::source::{SourceFile, Span};
 use crate::{Checked, Sources};

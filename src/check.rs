@@ -78,7 +78,7 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         return checked;
     }
     if ast.header.kind == ast::HeaderKind::Enums {
-        diagnostics.extend(sema::lower::check_enums_file(id, &ast));
+        diagnostics.extend(sema::check_enums_file(id, &ast));
         checked.diagnostics = diagnostics;
         return checked;
     }
@@ -204,7 +204,7 @@ fn load_enums_file(
     if let Some(d) = parsed.diags.into_iter().find(Diagnostic::is_error) {
         return Err(Box::new(d));
     }
-    if let Some(d) = sema::lower::check_enums_file(fid, &file).into_iter().find(Diagnostic::is_error) {
+    if let Some(d) = sema::check_enums_file(fid, &file).into_iter().find(Diagnostic::is_error) {
         return Err(Box::new(d));
     }
     Ok((fid, file))

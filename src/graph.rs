@@ -8,8 +8,8 @@
 //! the inputs: the board of `rulec doc --format html` is this layout.
 
 use crate::eval::wire;
-use crate::sema::lower::{collect_vars, ty_name};
 use crate::sema::*;
+use crate::sema::{collect_vars, ty_name};
 use serde_json::{json, Map, Value as Json};
 
 /// A decider: what gives a value (a table gives one or more, a define one).

@@ -20,7 +20,7 @@ use super::Options;
 use crate::diag::Diagnostic;
 use crate::eval::{self, wire, EvalError, Fired};
 use crate::num::{self, date, Rat};
-use crate::sema::lower::collect_vars;
+use crate::sema::collect_vars;
 use crate::sema::*;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, CmpOp};

@@ -152,7 +152,7 @@ pub fn needed_vars(p: &Program, t: usize) -> Vec<bool> {
         out.extend(&table.conds);
         for row in &table.rows {
             for e in row.results.iter().flatten() {
-                crate::sema::lower::collect_vars(e, out);
+                crate::sema::collect_vars(e, out);
             }
         }
     };
@@ -162,7 +162,7 @@ pub fn needed_vars(p: &Program, t: usize) -> Vec<bool> {
             continue;
         }
         match p.vars[v].decided_by {
-            Some(Decider::Define(d)) => crate::sema::lower::collect_vars(&p.defines[d].expr, &mut stack),
+            Some(Decider::Define(d)) => crate::sema::collect_vars(&p.defines[d].expr, &mut stack),
             Some(Decider::Table(s)) => table_reads(&p.tables[s], &mut stack),
             None => {}
         }

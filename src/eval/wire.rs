@@ -120,7 +120,7 @@ pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
         // cap >= 3` holds without `cap` just as `cap >= 3 and x > 5` does, though `and` would
         // otherwise stop at `x > 5` before it reached `cap`.
         let mut read = Vec::new();
-        crate::sema::lower::collect_vars(&c.expr, &mut read);
+        crate::sema::collect_vars(&c.expr, &mut read);
         if read.iter().any(|&v| p.vars[v].optional && values[v] == Value::None) {
             continue;
         }

@@ -362,7 +362,7 @@ impl Compiled {
         let mut constraints = Vec::new();
         for (i, k) in p.constraints.iter().enumerate() {
             let mut read = Vec::new();
-            crate::sema::lower::collect_vars(&k.expr, &mut read);
+            crate::sema::collect_vars(&k.expr, &mut read);
             read.retain(|&v| p.vars[v].optional);
             constraints.push((c.expr(&k.expr, &ann.constraints[i])?, read));
         }

@@ -1,7 +1,7 @@
 //! The typed program every later stage reads: names resolved, literals converted to base
 //! units, every expression typed, the evaluation order fixed.
 
-use super::types::{EnumId, Grid, Ty};
+use super::types::{EnumId, Grid, Tag, Ty};
 use crate::diag::FileId;
 use crate::num::{Rat, RoundMode};
 use crate::source::Span;
@@ -241,5 +241,48 @@ impl Program {
     }
     pub fn var_by_name(&self, name: &str) -> Option<VarId> {
         self.vars.iter().position(|v| v.name == name)
+    }
+}
+
+/// A type as the rule writes it (`money[JPY, incl_tax]`, `rate[0.1%]`, an enum's name).
+pub fn ty_name(ty: &Ty, enums: &[EnumIr]) -> String {
+    match ty {
+        Ty::Bool => "bool".into(),
+        Ty::Int => "int".into(),
+        Ty::Number => "a plain number".into(),
+        Ty::Date => "date".into(),
+        Ty::Str => "string".into(),
+        Ty::Enum(e) => enums.get(*e).map(|e| e.name.clone()).unwrap_or_default(),
+        Ty::Money { unit, tag } => match tag {
+            Tag::Incl => format!("money[{}, incl_tax]", unit.symbol),
+            Tag::Excl => format!("money[{}, excl_tax]", unit.symbol),
+            _ => format!("money[{}]", unit.symbol),
+        },
+        Ty::Qty { unit } => format!("{}[{}]", unit.dim.kind(), unit.symbol),
+        Ty::Rate { step } => format!("rate[{}%]", crate::num::to_decimal_string(&(step * crate::num::int(100)))),
+    }
+}
+
+/// Every variable `e` reads, in the order it reads them (a variable read twice is listed twice).
+pub fn collect_vars(e: &TExpr, out: &mut Vec<VarId>) {
+    match &e.kind {
+        TExprKind::Const(_) => {}
+        TExprKind::Var(v) | TExprKind::In { var: v, .. } => out.push(*v),
+        TExprKind::Neg(a) | TExprKind::Not(a) | TExprKind::Isqrt(a) => collect_vars(a, out),
+        TExprKind::Round { value, .. } => collect_vars(value, out),
+        TExprKind::Arith(_, a, b)
+        | TExprKind::Cmp(_, a, b)
+        | TExprKind::And(a, b)
+        | TExprKind::Or(a, b)
+        | TExprKind::Mod(a, b) => {
+            collect_vars(a, out);
+            collect_vars(b, out);
+        }
+        TExprKind::Min(xs) | TExprKind::Max(xs) => xs.iter().for_each(|x| collect_vars(x, out)),
+        TExprKind::If { cond, then, els } => {
+            collect_vars(cond, out);
+            collect_vars(then, out);
+            collect_vars(els, out);
+        }
     }
 }

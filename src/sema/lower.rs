@@ -2,7 +2,7 @@
 //! becomes a `Program`. Every name, type and unit error is reported here with its code.
 
 use super::ir::*;
-use super::types::{Grid, Tag, Ty};
+use super::types::{unify, Grid, Tag, Ty};
 use super::units::{self, Dim};
 use crate::diag::{Diagnostic, FileId};
 use crate::num::{int, Rat, RoundMode};
@@ -76,24 +76,6 @@ fn is_alias(s: &str) -> bool {
     let mut b = s.bytes();
     matches!(b.next(), Some(c) if c.is_ascii_lowercase() || c == b'_')
         && b.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
-}
-
-pub fn ty_name(ty: &Ty, enums: &[EnumIr]) -> String {
-    match ty {
-        Ty::Bool => "bool".into(),
-        Ty::Int => "int".into(),
-        Ty::Number => "a plain number".into(),
-        Ty::Date => "date".into(),
-        Ty::Str => "string".into(),
-        Ty::Enum(e) => enums.get(*e).map(|e| e.name.clone()).unwrap_or_default(),
-        Ty::Money { unit, tag } => match tag {
-            Tag::Incl => format!("money[{}, incl_tax]", unit.symbol),
-            Tag::Excl => format!("money[{}, excl_tax]", unit.symbol),
-            _ => format!("money[{}]", unit.symbol),
-        },
-        Ty::Qty { unit } => format!("{}[{}]", unit.dim.kind(), unit.symbol),
-        Ty::Rate { step } => format!("rate[{}%]", crate::num::to_decimal_string(&(step * int(100)))),
-    }
 }
 
 impl Lower {
@@ -1944,29 +1926,6 @@ fn var_decl_end(v: &Var) -> usize {
     v.decl_span.end as usize
 }
 
-pub fn collect_vars(e: &TExpr, out: &mut Vec<VarId>) {
-    match &e.kind {
-        TExprKind::Const(_) => {}
-        TExprKind::Var(v) | TExprKind::In { var: v, .. } => out.push(*v),
-        TExprKind::Neg(a) | TExprKind::Not(a) | TExprKind::Isqrt(a) => collect_vars(a, out),
-        TExprKind::Round { value, .. } => collect_vars(value, out),
-        TExprKind::Arith(_, a, b)
-        | TExprKind::Cmp(_, a, b)
-        | TExprKind::And(a, b)
-        | TExprKind::Or(a, b)
-        | TExprKind::Mod(a, b) => {
-            collect_vars(a, out);
-            collect_vars(b, out);
-        }
-        TExprKind::Min(xs) | TExprKind::Max(xs) => xs.iter().for_each(|x| collect_vars(x, out)),
-        TExprKind::If { cond, then, els } => {
-            collect_vars(cond, out);
-            collect_vars(then, out);
-            collect_vars(els, out);
-        }
-    }
-}
-
 /// Whether a literal can be read in `t` (else it takes its natural type and unification decides).
 fn lit_fits_expected(lit: &ast::Literal, t: &Ty) -> bool {
     match (&lit.kind, t) {
@@ -1978,24 +1937,5 @@ fn lit_fits_expected(lit: &ast::Literal, t: &Ty) -> bool {
         (LitKind::Date { .. }, Ty::Date) | (LitKind::Bool(_), Ty::Bool) | (LitKind::Str(_), Ty::Str) => true,
         (LitKind::Qualified { .. }, Ty::Enum(_)) => true,
         _ => false,
-    }
-}
-
-/// The one type two operands share, if they share one. Units of one dimension meet at the finer.
-pub fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
-    match (a, b) {
-        (Ty::Int, Ty::Int) => Some(Ty::Int),
-        (Ty::Int | Ty::Number, Ty::Int | Ty::Number) => Some(Ty::Number),
-        (Ty::Money { unit: ua, tag: ta }, Ty::Money { unit: ub, tag: tb }) if ua.dim == ub.dim => {
-            let tag = ta.unify(*tb)?;
-            Some(Ty::Money { unit: if ua.factor <= ub.factor { ua } else { ub }, tag })
-        }
-        (Ty::Qty { unit: ua }, Ty::Qty { unit: ub }) if ua.dim == ub.dim => {
-            Some(Ty::Qty { unit: if ua.factor <= ub.factor { ua } else { ub } })
-        }
-        (Ty::Rate { step: sa }, Ty::Rate { step: sb }) => Some(Ty::Rate { step: sa.min(sb).clone() }),
-        (Ty::Date, Ty::Date) | (Ty::Bool, Ty::Bool) | (Ty::Str, Ty::Str) => Some(a.clone()),
-        (Ty::Enum(x), Ty::Enum(y)) if x == y => Some(a.clone()),
-        _ => None,
     }
 }

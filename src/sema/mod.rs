@@ -1,10 +1,10 @@
 //! Names, types and units: the syntax tree becomes the typed `Program`.
 
 pub mod ir;
-pub mod lower;
+mod lower;
 pub mod types;
 pub mod units;
 
 pub use ir::*;
-pub use lower::{lower, ty_name, Import};
-pub use types::{EnumId, Grid, Tag, Ty};
+pub use lower::{check_enums_file, lower, Import};
+pub use types::{unify, EnumId, Grid, Tag, Ty};

@@ -137,3 +137,22 @@ impl Grid {
         }
     }
 }
+
+/// The one type two operands share, if they share one. Units of one dimension meet at the finer.
+pub fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
+    match (a, b) {
+        (Ty::Int, Ty::Int) => Some(Ty::Int),
+        (Ty::Int | Ty::Number, Ty::Int | Ty::Number) => Some(Ty::Number),
+        (Ty::Money { unit: ua, tag: ta }, Ty::Money { unit: ub, tag: tb }) if ua.dim == ub.dim => {
+            let tag = ta.unify(*tb)?;
+            Some(Ty::Money { unit: if ua.factor <= ub.factor { ua } else { ub }, tag })
+        }
+        (Ty::Qty { unit: ua }, Ty::Qty { unit: ub }) if ua.dim == ub.dim => {
+            Some(Ty::Qty { unit: if ua.factor <= ub.factor { ua } else { ub } })
+        }
+        (Ty::Rate { step: sa }, Ty::Rate { step: sb }) => Some(Ty::Rate { step: sa.min(sb).clone() }),
+        (Ty::Date, Ty::Date) | (Ty::Bool, Ty::Bool) | (Ty::Str, Ty::Str) => Some(a.clone()),
+        (Ty::Enum(x), Ty::Enum(y)) if x == y => Some(a.clone()),
+        _ => None,
+    }
+}

@@ -633,14 +633,14 @@ fn calls(p: &Program, values: &[Vec<Json>]) -> Vec<Json> {
 
 fn reads_a_variable(e: &TExpr) -> bool {
     let mut vs = Vec::new();
-    crate::sema::lower::collect_vars(e, &mut vs);
+    crate::sema::collect_vars(e, &mut vs);
     !vs.is_empty()
 }
 
 /// Whether a row's own cells fix every variable its result reads to one value.
 fn pinned_by_row(t: &TableIr, r: usize, e: &TExpr) -> bool {
     let mut vs = Vec::new();
-    crate::sema::lower::collect_vars(e, &mut vs);
+    crate::sema::collect_vars(e, &mut vs);
     vs.iter().all(|v| {
         t.conds.iter().position(|c| c == v).is_some_and(|ci| match &t.rows[r].conds[ci] {
             CondIr::Tests { negated: false, tests } => {

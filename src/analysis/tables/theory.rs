@@ -69,7 +69,7 @@ impl Theory {
                     if !linear {
                         defines.push(d);
                     }
-                    crate::sema::lower::collect_vars(e, &mut stack);
+                    crate::sema::collect_vars(e, &mut stack);
                 }
                 Some(Decider::Table(d)) if constant_results(p, v) => stack.extend(&p.tables[d].conds),
                 _ => {}
@@ -328,7 +328,7 @@ impl TableAnalysis<'_> {
                 continue;
             }
             if let Some(Decider::Define(d)) = p.vars[v].decided_by {
-                crate::sema::lower::collect_vars(&p.defines[d].expr, &mut stack);
+                crate::sema::collect_vars(&p.defines[d].expr, &mut stack);
             }
         }
         theory.defines.iter().copied().filter(|&d| seen[p.defines[d].var]).collect()
@@ -500,7 +500,7 @@ impl TableAnalysis<'_> {
             }
             // Bounded by interval arithmetic from what it reads.
             let mut reads = Vec::new();
-            crate::sema::lower::collect_vars(&def.expr, &mut reads);
+            crate::sema::collect_vars(&def.expr, &mut reads);
             reads.sort();
             reads.dedup();
             let mut given = Vec::new();
@@ -581,7 +581,7 @@ impl TableAnalysis<'_> {
                 linear_with(&def.expr, &fixed).is_none()
             };
             let mut reads = Vec::new();
-            crate::sema::lower::collect_vars(&def.expr, &mut reads);
+            crate::sema::collect_vars(&def.expr, &mut reads);
             groups.push((still_nonlinear, reads));
         }
         for &(v, _) in &case.rows {

@@ -41,7 +41,7 @@ struct Map {
 
 /// An input's declaration as the rule writes it: `rate[1%] 0%..100%`, `zone?`.
 fn declared(p: &Program, v: &Var) -> Json {
-    let ty = crate::sema::lower::ty_name(&v.ty, &p.enums);
+    let ty = crate::sema::ty_name(&v.ty, &p.enums);
     let opt = if v.optional { "?" } else { "" };
     json!(match &v.range_text {
         Some(r) => format!("{ty}{opt} {r}"),

@@ -620,7 +620,7 @@ impl<'a> Analysis<'a> {
         }
         let eval_known = |e: &TExpr, k: &[Option<Value>], var: VarId| -> Option<Value> {
             let mut read = Vec::new();
-            crate::sema::lower::collect_vars(e, &mut read);
+            crate::sema::collect_vars(e, &mut read);
             if read.iter().any(|&r| k[r].is_none()) {
                 return None;
             }
@@ -962,13 +962,13 @@ fn reads(p: &Program, v: VarId, out: &mut [bool]) {
         match p.vars[x].decided_by {
             None if p.vars[x].kind == VarKind::Input => out[x] = true,
             None => {}
-            Some(Decider::Define(d)) => crate::sema::lower::collect_vars(&p.defines[d].expr, &mut stack),
+            Some(Decider::Define(d)) => crate::sema::collect_vars(&p.defines[d].expr, &mut stack),
             Some(Decider::Table(t)) => {
                 let table = &p.tables[t];
                 stack.extend(&table.conds);
                 for r in &table.rows {
                     for e in r.results.iter().flatten() {
-                        crate::sema::lower::collect_vars(e, &mut stack);
+                        crate::sema::collect_vars(e, &mut stack);
                     }
                 }
             }
@@ -1026,7 +1026,7 @@ impl Sym<'_> {
 
     fn fixed(&self, e: &TExpr, known: &[Option<Value>], p: &Program) -> Option<Plain> {
         let mut read = Vec::new();
-        crate::sema::lower::collect_vars(e, &mut read);
+        crate::sema::collect_vars(e, &mut read);
         if read.iter().any(|&r| known[r].is_none()) {
             return None;
         }
