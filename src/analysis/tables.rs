@@ -870,7 +870,7 @@ impl<'a> TableAnalysis<'a> {
             .help(format!("add a row that takes these inputs: `{row_text}`"));
         // A whole line after the last row, its newline included; a file that ends on the last
         // row without a newline gets the newline first.
-        let end = self.end_of_line(self.table.rows.last().map_or(self.table.span.end, |r| r.span.end) as usize);
+        let end = self.table.rows.last().map_or(self.table.span.end, |r| r.line.end) as usize;
         let (at, line) =
             if end < self.text.len() { (end + 1, format!("{row_text}\n")) } else { (end, format!("\n{row_text}")) };
         d = d.fix("add_row", line, Some((self.file(), Span::new(at, at))));
@@ -1093,16 +1093,7 @@ impl<'a> TableAnalysis<'a> {
 
     /// Where the table's policy is written (`unique`), or the empty span after its name.
     fn policy_span(&self) -> Span {
-        let end = self.table.name_span.end as usize;
-        let rest = &self.text[end..];
-        let blanks = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-        if rest[blanks..].starts_with("unique")
-            && !rest[blanks + 6..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-        {
-            Span::new(end + blanks, end + blanks + 6)
-        } else {
-            Span::new(end, end)
-        }
+        self.table.policy_span
     }
 
     fn first_policy_text(&self) -> String {
@@ -1345,17 +1336,10 @@ impl<'a> TableAnalysis<'a> {
 
     // ---- text
 
-    /// The byte offset of the end of the line holding `pos` (before its newline).
-    fn end_of_line(&self, pos: usize) -> usize {
-        self.text[pos.min(self.text.len())..].find('\n').map_or(self.text.len(), |e| pos + e)
-    }
-
-    /// A row's whole line, its newline included.
+    /// A row's whole line, its newline included where the file has one.
     fn row_line(&self, r: usize) -> Span {
-        let span = self.table.rows[r].span;
-        let start = self.text[..span.start as usize].rfind('\n').map_or(0, |i| i + 1);
-        let end = self.text[span.end as usize..].find('\n').map_or(self.text.len(), |e| span.end as usize + e + 1);
-        Span::new(start, end)
+        let line = self.table.rows[r].line;
+        Span::new(line.start as usize, (line.end as usize + 1).min(self.text.len()))
     }
 
     fn witness_json(&self, f: &Found) -> Json {

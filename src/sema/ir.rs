@@ -167,6 +167,8 @@ pub struct RowIr {
     /// One per result column; `None` is the absent value of an optional result.
     pub results: Vec<Option<TExpr>>,
     pub span: Span,
+    /// The row's whole line, its newline left out.
+    pub line: Span,
     /// The span of every cell, conditions then results.
     pub cell_spans: Vec<Span>,
     /// The text of every cell as written, conditions then results (the comment beside a

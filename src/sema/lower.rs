@@ -1569,7 +1569,7 @@ impl Lower {
                     }
                 }
             }
-            rows.push(RowIr { conds: rconds, results: rres, span: row.span, cell_spans, cells });
+            rows.push(RowIr { conds: rconds, results: rres, span: row.span, line: row.line, cell_spans, cells });
         }
         if !ok {
             return None;

@@ -369,6 +369,8 @@ pub struct Row {
     /// One cell per column; a condition column holds a `Cell::Cond`, a result column a `Cell::Result`.
     pub cells: Vec<CellSyntax>,
     pub span: Span,
+    /// The row's whole line, its newline left out (where a fix inserts or removes a row).
+    pub line: Span,
     pub leading: Vec<Comment>,
     pub trailing: Option<Comment>,
 }

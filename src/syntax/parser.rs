@@ -500,6 +500,8 @@ impl<'a> FileParser<'a> {
             let ridx = self.at;
             self.at += 1;
             let rline = self.lex(ridx);
+            let whole = &self.lines[ridx];
+            let line = Span::new(whole.start, whole.start + whole.text.len());
             let cells = match split_cells(&rline.tokens, rline.span, file) {
                 Ok(c) => c,
                 Err(d) => {
@@ -541,7 +543,7 @@ impl<'a> FileParser<'a> {
                 }
             }
             if ok {
-                rows.push(Row { cells: out, span: rline.span, leading, trailing: rline.comment });
+                rows.push(Row { cells: out, span: rline.span, line, leading, trailing: rline.comment });
             }
         }
         Ok(Table {

@@ -292,6 +292,7 @@ fn joint_axis(p: &Program, v: VarId) -> Axis {
                         conds: vec![r.conds[c].clone()],
                         results: Vec::new(),
                         span: r.span,
+                        line: r.line,
                         cell_spans: Vec::new(),
                         cells: Vec::new(),
                     });
