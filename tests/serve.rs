@@ -452,19 +452,26 @@ fn the_http_server_keeps_to_the_transport() {
         assert_eq!(c.request("DELETE", "/mcp", &[("Mcp-Session-Id", &sid)], b"").unwrap().status, 200);
         assert_eq!(post(&mut c, Some(&sid), &[], tool_call(3, "single_coupon", "{}").as_bytes()).status, 404, "{lang}");
 
-        // A client that opens sessions and never ends them holds 1,024 at the most: the
-        // oldest closes when one more opens.
+        // A client that opens sessions and never ends them holds 1,024 at the most, and
+        // cannot close another's: while every session is in use, initialize is refused.
         let first = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
-        let mut last = String::new();
+        let mut refused = 0;
         for _ in 0..1024 {
-            last = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+            let r = post(&mut c, None, &[], initialize(0).as_bytes());
+            if r.status == 503 {
+                assert!(r.header("mcp-session-id").is_none(), "{lang}: a refused initialize names no session");
+                let e: Json = serde_json::from_slice(&r.body).unwrap();
+                assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(0), json!(-32600)), "{lang}");
+                refused += 1;
+            }
         }
+        // Two were open already (localhost's, and `first`): the last two are past 1,024.
+        assert_eq!(refused, 2, "{lang}: the ones past 1,024 sessions are refused");
         assert_eq!(
             post(&mut c, Some(&first), &[], INITIALIZED.as_bytes()).status,
-            404,
-            "{lang}: the oldest of 1,026 sessions is still open"
+            202,
+            "{lang}: the first is still open"
         );
-        assert_eq!(post(&mut c, Some(&last), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
 
         // It listens on 127.0.0.1 alone: another address of the loopback range is refused.
         let port = addr.rsplit(':').next().unwrap();
@@ -478,6 +485,49 @@ fn the_http_server_keeps_to_the_transport() {
             std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_ok(),
             "{lang}: --http 0.0.0.0 listens on every address"
         );
+        // A session is the client's that opened it: from another address it is not open.
+        let mut c = Client::new(&format!("127.0.0.1:{port}"));
+        let sid = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+        assert_eq!(post(&mut c, Some(&sid), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
+        assert_eq!(status_from("127.0.0.2", &port, &sid), 404, "{lang}: another client used the session");
+        assert_eq!(status_from("127.0.0.1", &port, &sid), 202, "{lang}: the client that opened it");
+    }
+}
+
+/// The status of the initialized notification POSTed in session `sid` from the address
+/// `from` (python3 binds the client's end; the standard library's TcpStream cannot).
+fn status_from(from: &str, port: &str, sid: &str) -> u16 {
+    let script = format!(
+        "import socket\ns = socket.socket()\ns.bind(('{from}', 0))\ns.connect(('127.0.0.1', {port}))\n\
+         b = {INITIALIZED:?}.encode()\n\
+         s.sendall(b'POST /mcp HTTP/1.1\\r\\nHost: x\\r\\nMcp-Session-Id: {sid}\\r\\nContent-Type: application/json\\r\\n'\
+         + b'Content-Length: ' + str(len(b)).encode() + b'\\r\\nConnection: close\\r\\n\\r\\n' + b)\n\
+         print(s.makefile('rb').readline().split()[1].decode())\n"
+    );
+    let out = Command::new("python3").args(["-c", &script]).output().unwrap();
+    text(&out.stdout).trim().parse().unwrap_or_else(|_| panic!("{}", text(&out.stderr)))
+}
+
+/// When every session is taken, one unused for --idle-timeout makes room for a new one.
+#[test]
+fn an_idle_session_makes_room_for_a_new_one() {
+    for lang in server_langs("idle sessions") {
+        let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
+        let mut c = Client::new(&server.addr());
+        let first = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+        for _ in 0..1023 {
+            assert_eq!(post(&mut c, None, &[], initialize(0).as_bytes()).status, 200, "{lang}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let next = post(&mut c, None, &[], initialize(0).as_bytes());
+        assert_eq!(next.status, 200, "{lang}: {}", next.text());
+        let sid = next.header("mcp-session-id").unwrap().to_string();
+        assert_eq!(
+            post(&mut c, Some(&first), &[], INITIALIZED.as_bytes()).status,
+            404,
+            "{lang}: the longest idle closed"
+        );
+        assert_eq!(post(&mut c, Some(&sid), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
     }
 }
 
@@ -739,16 +789,55 @@ fn closes_quiet_connections(addr: &str, path: &str, what: &str) {
     assert!(answer.status >= 200, "{what}: still answering");
 }
 
+/// A connection that sends its request a byte every 200 ms, never quiet for the idle
+/// timeout of 1 s, is closed all the same (whatever the server answers first) long before
+/// its request would be whole; and the server goes on answering.
+fn closes_trickling_connections(addr: &str, path: &str, what: &str) {
+    use std::io::{ErrorKind, Read};
+    use std::time::{Duration, Instant};
+    let body = "x".repeat(1000);
+    let request = format!("POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+    let start = Instant::now();
+    let mut buf = [0u8; 4096];
+    let mut closed = false;
+    for byte in request.as_bytes() {
+        if s.write_all(&[*byte]).is_err() {
+            closed = true;
+            break;
+        }
+        match s.read(&mut buf) {
+            Ok(0) => {
+                closed = true;
+                break;
+            }
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "{what}: a trickling connection is open after 20 s");
+    }
+    assert!(closed, "{what}: a trickling connection sent its whole request");
+    let answer = Client::new(addr).request("GET", path, &[], b"").unwrap();
+    assert!(answer.status >= 200, "{what}: still answering");
+}
+
 #[test]
-fn a_server_closes_a_connection_that_goes_quiet() {
+fn a_server_closes_a_connection_that_goes_quiet_or_trickles() {
     for lang in server_langs("idle timeout") {
         let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
         closes_quiet_connections(&server.addr(), "/mcp", lang);
+        closes_trickling_connections(&server.addr(), "/mcp", lang);
     }
     if connect_tools("idle timeout") {
         let server = service_with("single_coupon", &["--idle-timeout", "1"]);
         let path = "/rulec.single_coupon.v1.SingleCouponService/Decide";
         closes_quiet_connections(&server.addr(), path, "the Connect service");
+        closes_trickling_connections(&server.addr(), path, "the Connect service");
     }
 }
 
