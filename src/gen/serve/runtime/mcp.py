@@ -121,7 +121,7 @@ def _top(text: str) -> tuple[Any, str | None]:
         while True:
             if not text.startswith('"', at):
                 raise ValueError("a key is expected at character " + str(at))
-            key, at = json.decoder.scanstring(text, at + 1)
+            key, at = decoder.raw_decode(text, at)
             at = _space(text, at)
             if not text.startswith(":", at):
                 raise ValueError("':' is expected at character " + str(at))

@@ -559,10 +559,8 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[], id
   };
   // The time a request has to arrive whole, checked every quarter of it: a client that
   // trickles a byte at a time is answered 408 and closed.
-  const server = nodeHttp.createServer(
-    { connectionsCheckingInterval: Math.max(Math.min(idle * 250, 1000), 1) },
-    (req: Request, res: Response) => guarded(res, () => handle(req, res)),
-  );
+  const checking = { connectionsCheckingInterval: Math.max(Math.min(idle * 250, 1000), 1) };
+  const server = nodeHttp.createServer(checking, (req: Request, res: Response) => guarded(res, () => handle(req, res)));
   // A connection that sends nothing for this long is closed (with no listener for the
   // timeout, node destroys the socket): an idle or stalled client does not keep it open.
   server.setTimeout(idle * 1000);
