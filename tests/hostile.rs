@@ -448,3 +448,114 @@ fn the_runners_answer_a_huge_exponent_as_rulec_eval_does_and_read_on() {
         assert_eq!(text(&out.stdout), eval, "{lang}");
     }
 }
+
+/// A failure no check foresees — here the record file that cannot be written — is -32603
+/// for that request, and the server answers the next one.
+#[test]
+fn an_unforeseen_failure_is_that_request_s_error_not_the_server_s_end() {
+    let call = rulec::harness::serve::tool_call(
+        1,
+        "single_coupon",
+        r#"{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false}"#,
+    );
+    let cases = vec![Case {
+        what: "a call whose record cannot be written".into(),
+        bytes: call.into_bytes(),
+        answer: Expect::Error(-32603),
+        id: Some("1".into()),
+        refused: None,
+        rulec: None,
+    }];
+    for lang in langs("unforeseen failure") {
+        let mut cmd = server_cmd(lang);
+        cmd.extend(["--record".into(), "/dev/full".into()]);
+        let said = over_stdio(Command::new(&cmd[0]).args(&cmd[1..]).current_dir(generated().join(lang)), &cases);
+        check(&cases[0], &said[0], false).unwrap_or_else(|e| panic!("{lang}: {e}"));
+    }
+}
+
+/// The status a raw HTTP request gets (the connection closed after it), with its headers.
+fn raw_status(addr: &str, request: &str) -> (u16, String) {
+    use std::io::Read;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    let head = text(&got);
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, head)
+}
+
+/// HTTP's edge cases, each one status from both servers.
+#[test]
+fn the_generated_servers_answer_http_edge_cases_alike() {
+    let init_null = r#"{"jsonrpc":"2.0","id":null,"method":"initialize","params":{}}"#;
+    for lang in langs("http edge cases") {
+        let mut cmd = server_cmd(lang);
+        cmd.extend(["--http".into(), "127.0.0.1:0".into()]);
+        let server = Server::start(&cmd, &generated().join(lang)).unwrap();
+        let addr = server.addr();
+        let mut c = Client::new(&addr);
+        let sid = c.request("POST", "/mcp", &[], initialize(0).as_bytes()).unwrap();
+        let sid = sid.header("mcp-session-id").unwrap().to_string();
+        let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        let with = |method: &str, path: &str, headers: &str, body: &str| {
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        };
+        let session = format!("Mcp-Session-Id: {sid}\r\n");
+        let cases: Vec<(&str, String, u16)> = vec![
+            ("GET", with("GET", "/mcp", &session, ""), 405),
+            ("HEAD", with("HEAD", "/mcp", &session, ""), 405),
+            ("PUT", with("PUT", "/mcp", &session, ping), 405),
+            ("PATCH", with("PATCH", "/mcp", &session, ping), 405),
+            ("OPTIONS", with("OPTIONS", "/mcp", "", ""), 405),
+            ("another path", with("POST", "/other", &session, ping), 404),
+            ("a path that is not a URL's", with("POST", "//", &session, ping), 404),
+            ("a query after /mcp", with("POST", "/mcp?x=1", &session, ping), 200),
+            ("another origin", with("POST", "/mcp", "Origin: https://evil.example\r\n", ping), 403),
+            ("an origin that is not a URL", with("POST", "/mcp", "Origin: null\r\n", ping), 403),
+            ("no session", with("POST", "/mcp", "", ping), 400),
+            ("a session nobody opened", with("POST", "/mcp", "Mcp-Session-Id: x\r\n", ping), 404),
+            ("DELETE without a session", with("DELETE", "/mcp", "", ""), 400),
+            ("DELETE of a session nobody opened", with("DELETE", "/mcp", "Mcp-Session-Id: x\r\n", ""), 404),
+            (
+                "a protocol version not spoken",
+                with("POST", "/mcp", &format!("{session}MCP-Protocol-Version: 1999-01-01\r\n"), ping),
+                400,
+            ),
+            ("initialize with a null id", with("POST", "/mcp", "", init_null), 200),
+            (
+                "no Content-Length",
+                format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{session}\r\n"),
+                411,
+            ),
+            (
+                "a chunked body",
+                format!(
+                    "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{session}Transfer-Encoding: chunked\r\n\r\n{:x}\r\n{ping}\r\n0\r\n\r\n",
+                    ping.len()
+                ),
+                411,
+            ),
+        ];
+        for (what, request, want) in cases {
+            let (status, head) = raw_status(&addr, &request);
+            assert_eq!(status, want, "{lang}: {what}: {head}");
+            if what == "initialize with a null id" {
+                assert!(!head.to_ascii_lowercase().contains("mcp-session-id"), "{lang}: no session opened: {head}");
+            }
+        }
+        let again = c.request("POST", "/mcp", &[("Mcp-Session-Id", &sid)], ping.as_bytes()).unwrap();
+        assert_eq!(again.status, 200, "{lang}: still answering");
+    }
+}

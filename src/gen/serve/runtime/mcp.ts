@@ -456,7 +456,7 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[], id
       res.end(data);
     };
     const refuse = (status: number, message: string): void => send(status, response(null, error(INVALID_REQUEST, message)));
-    if (new node.URL(req.url ?? "/", "http://x").pathname !== "/mcp") {
+    if (pathOf(req.url ?? "/") !== "/mcp") {
       refuse(404, "the server answers at /mcp");
       return;
     }
@@ -571,6 +571,15 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[], id
     const shown = host.includes(":") ? "[" + host + "]" : host;
     node.process.stdout.write("http://" + shown + ":" + server.address().port + "/mcp\n");
   });
+}
+
+/** The path of a request's target; null for one that is not a URL's (`//`). */
+function pathOf(target: string): string | null {
+  try {
+    return new node.URL(target, "http://x").pathname;
+  } catch {
+    return null;
+  }
 }
 
 /** Run `work`, answering with 500 whatever it throws (nothing a request holds may end the server). */
