@@ -306,12 +306,12 @@ fn over_stdio(cmd: &mut Command, cases: &[Case]) -> Vec<Vec<String>> {
     let stdout = text(&out.stdout);
     let mut lines = stdout.lines().skip(1);
     let mut said = Vec::new();
-    for k in 0..cases.len() {
+    for (k, case) in cases.iter().enumerate() {
         let mut these = Vec::new();
         loop {
-            let line = lines.next().unwrap_or_else(|| panic!("no answer to the ping after {:?}", cases[k].what));
+            let line = lines.next().unwrap_or_else(|| panic!("no answer to the ping after {:?}", case.what));
             if raw_member(line, "id").is_some_and(|id| id == format!("\"after {k}\"")) {
-                assert!(parsed(line)["result"].is_object(), "the ping after {:?}: {line}", cases[k].what);
+                assert!(parsed(line)["result"].is_object(), "the ping after {:?}: {line}", case.what);
                 break;
             }
             these.push(line.to_string());
