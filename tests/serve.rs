@@ -452,19 +452,26 @@ fn the_http_server_keeps_to_the_transport() {
         assert_eq!(c.request("DELETE", "/mcp", &[("Mcp-Session-Id", &sid)], b"").unwrap().status, 200);
         assert_eq!(post(&mut c, Some(&sid), &[], tool_call(3, "single_coupon", "{}").as_bytes()).status, 404, "{lang}");
 
-        // A client that opens sessions and never ends them holds 1,024 at the most: the
-        // oldest closes when one more opens.
+        // A client that opens sessions and never ends them holds 1,024 at the most, and
+        // cannot close another's: while every session is in use, initialize is refused.
         let first = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
-        let mut last = String::new();
+        let mut refused = 0;
         for _ in 0..1024 {
-            last = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+            let r = post(&mut c, None, &[], initialize(0).as_bytes());
+            if r.status == 503 {
+                assert!(r.header("mcp-session-id").is_none(), "{lang}: a refused initialize names no session");
+                let e: Json = serde_json::from_slice(&r.body).unwrap();
+                assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(0), json!(-32600)), "{lang}");
+                refused += 1;
+            }
         }
+        // Two were open already (localhost's, and `first`): the last two are past 1,024.
+        assert_eq!(refused, 2, "{lang}: the ones past 1,024 sessions are refused");
         assert_eq!(
             post(&mut c, Some(&first), &[], INITIALIZED.as_bytes()).status,
-            404,
-            "{lang}: the oldest of 1,026 sessions is still open"
+            202,
+            "{lang}: the first is still open"
         );
-        assert_eq!(post(&mut c, Some(&last), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
 
         // It listens on 127.0.0.1 alone: another address of the loopback range is refused.
         let port = addr.rsplit(':').next().unwrap();
@@ -478,6 +485,49 @@ fn the_http_server_keeps_to_the_transport() {
             std::net::TcpStream::connect(format!("127.0.0.2:{port}")).is_ok(),
             "{lang}: --http 0.0.0.0 listens on every address"
         );
+        // A session is the client's that opened it: from another address it is not open.
+        let mut c = Client::new(&format!("127.0.0.1:{port}"));
+        let sid = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+        assert_eq!(post(&mut c, Some(&sid), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
+        assert_eq!(status_from("127.0.0.2", &port, &sid), 404, "{lang}: another client used the session");
+        assert_eq!(status_from("127.0.0.1", &port, &sid), 202, "{lang}: the client that opened it");
+    }
+}
+
+/// The status of the initialized notification POSTed in session `sid` from the address
+/// `from` (python3 binds the client's end; the standard library's TcpStream cannot).
+fn status_from(from: &str, port: &str, sid: &str) -> u16 {
+    let script = format!(
+        "import socket\ns = socket.socket()\ns.bind(('{from}', 0))\ns.connect(('127.0.0.1', {port}))\n\
+         b = {INITIALIZED:?}.encode()\n\
+         s.sendall(b'POST /mcp HTTP/1.1\\r\\nHost: x\\r\\nMcp-Session-Id: {sid}\\r\\nContent-Type: application/json\\r\\n'\
+         + b'Content-Length: ' + str(len(b)).encode() + b'\\r\\nConnection: close\\r\\n\\r\\n' + b)\n\
+         print(s.makefile('rb').readline().split()[1].decode())\n"
+    );
+    let out = Command::new("python3").args(["-c", &script]).output().unwrap();
+    text(&out.stdout).trim().parse().unwrap_or_else(|_| panic!("{}", text(&out.stderr)))
+}
+
+/// When every session is taken, one unused for --idle-timeout makes room for a new one.
+#[test]
+fn an_idle_session_makes_room_for_a_new_one() {
+    for lang in server_langs("idle sessions") {
+        let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
+        let mut c = Client::new(&server.addr());
+        let first = post(&mut c, None, &[], initialize(0).as_bytes()).header("mcp-session-id").unwrap().to_string();
+        for _ in 0..1023 {
+            assert_eq!(post(&mut c, None, &[], initialize(0).as_bytes()).status, 200, "{lang}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let next = post(&mut c, None, &[], initialize(0).as_bytes());
+        assert_eq!(next.status, 200, "{lang}: {}", next.text());
+        let sid = next.header("mcp-session-id").unwrap().to_string();
+        assert_eq!(
+            post(&mut c, Some(&first), &[], INITIALIZED.as_bytes()).status,
+            404,
+            "{lang}: the longest idle closed"
+        );
+        assert_eq!(post(&mut c, Some(&sid), &[], INITIALIZED.as_bytes()).status, 202, "{lang}");
     }
 }
 
@@ -739,16 +789,55 @@ fn closes_quiet_connections(addr: &str, path: &str, what: &str) {
     assert!(answer.status >= 200, "{what}: still answering");
 }
 
+/// A connection that sends its request a byte every 200 ms, never quiet for the idle
+/// timeout of 1 s, is closed all the same (whatever the server answers first) long before
+/// its request would be whole; and the server goes on answering.
+fn closes_trickling_connections(addr: &str, path: &str, what: &str) {
+    use std::io::{ErrorKind, Read};
+    use std::time::{Duration, Instant};
+    let body = "x".repeat(1000);
+    let request = format!("POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+    let start = Instant::now();
+    let mut buf = [0u8; 4096];
+    let mut closed = false;
+    for byte in request.as_bytes() {
+        if s.write_all(&[*byte]).is_err() {
+            closed = true;
+            break;
+        }
+        match s.read(&mut buf) {
+            Ok(0) => {
+                closed = true;
+                break;
+            }
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "{what}: a trickling connection is open after 20 s");
+    }
+    assert!(closed, "{what}: a trickling connection sent its whole request");
+    let answer = Client::new(addr).request("GET", path, &[], b"").unwrap();
+    assert!(answer.status >= 200, "{what}: still answering");
+}
+
 #[test]
-fn a_server_closes_a_connection_that_goes_quiet() {
+fn a_server_closes_a_connection_that_goes_quiet_or_trickles() {
     for lang in server_langs("idle timeout") {
         let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
         closes_quiet_connections(&server.addr(), "/mcp", lang);
+        closes_trickling_connections(&server.addr(), "/mcp", lang);
     }
     if connect_tools("idle timeout") {
         let server = service_with("single_coupon", &["--idle-timeout", "1"]);
         let path = "/rulec.single_coupon.v1.SingleCouponService/Decide";
         closes_quiet_connections(&server.addr(), path, "the Connect service");
+        closes_trickling_connections(&server.addr(), path, "the Connect service");
     }
 }
 
@@ -816,53 +905,98 @@ fn the_service_refuses_what_it_cannot_read_and_says_which_table_answered() {
 
 // ---------------------------------------------------------------- load, bounded
 
-/// Calls `total` times, from `clients` threads each with its own connection; every answer
-/// is held to `expect(i)`. Calls/s and the 99th percentile latency.
+/// The clients that call at once, and the calls each makes.
+const CLIENTS: usize = 50;
+const CALLS: usize = 200;
+
+/// `CLIENTS` clients at once, each on a connection of its own: `open` (an MCP session,
+/// opened by all at the same moment), then `CALLS` calls, each answer held by `call` to its
+/// record. No request is sent again: a reset or a closed connection fails the call. Calls/s
+/// and the 99th percentile latency.
 fn load(
     addr: &str,
-    clients: usize,
-    total: usize,
-    request: &(dyn Fn(&mut Client, usize) -> Result<(), String> + Sync),
+    open: &(dyn Fn(&mut Client) -> Result<String, String> + Sync),
+    call: &(dyn Fn(&mut Client, &str, usize) -> Result<(), String> + Sync),
 ) -> (f64, f64) {
     let start = std::time::Instant::now();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let latencies = std::sync::Mutex::new(Vec::with_capacity(total));
+    let together = std::sync::Barrier::new(CLIENTS);
+    let latencies = std::sync::Mutex::new(Vec::with_capacity(CLIENTS * CALLS));
+    let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
-        for _ in 0..clients {
-            s.spawn(|| {
+        for client in 0..CLIENTS {
+            let (together, latencies, failures) = (&together, &latencies, &failures);
+            s.spawn(move || {
                 let mut c = Client::new(addr);
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    if i >= total || start.elapsed() > std::time::Duration::from_secs(300) {
-                        break;
+                together.wait();
+                let session = match open(&mut c) {
+                    Ok(sid) => sid,
+                    Err(e) => return failures.lock().unwrap().push(format!("client {client} opening: {e}")),
+                };
+                for k in 0..CALLS {
+                    if start.elapsed() > std::time::Duration::from_secs(240) {
+                        return;
                     }
+                    let i = client * CALLS + k;
                     let t = std::time::Instant::now();
-                    request(&mut c, i).unwrap_or_else(|e| panic!("call {i}: {e}"));
+                    if let Err(e) = call(&mut c, &session, i) {
+                        return failures.lock().unwrap().push(format!("call {i}: {e}"));
+                    }
                     latencies.lock().unwrap().push(t.elapsed().as_secs_f64());
                 }
             });
         }
     });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{} of {CLIENTS} clients failed:\n{}", failures.len(), failures.join("\n"));
     let mut l = latencies.into_inner().unwrap();
-    assert_eq!(l.len(), total, "every call answered, within the time bound");
+    assert_eq!(l.len(), CLIENTS * CALLS, "every call answered, within the time bound");
     l.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (total as f64 / start.elapsed().as_secs_f64(), l[(l.len() * 99) / 100] * 1000.0)
+    (l.len() as f64 / start.elapsed().as_secs_f64(), l[(l.len() * 99) / 100] * 1000.0)
 }
 
-/// The vectors of a rule the reference answers, and their records.
+/// The vectors of a rule, each with what `rulec eval` answers it.
 fn answered(alias: &str) -> Vec<(String, String)> {
-    let v = std::fs::read_to_string(generated().join(format!("vectors/{alias}.jsonl"))).unwrap();
-    let e = std::fs::read_to_string(generated().join(format!("vectors/{alias}.expected.jsonl"))).unwrap();
+    let vectors = generated().join(format!("vectors/{alias}.jsonl"));
+    let v = std::fs::read_to_string(&vectors).unwrap();
+    let rule = format!("tests/corpus/{alias}.rule");
+    let eval = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(["eval", &rule, "--in", "-"])
+        .current_dir(ROOT)
+        .stdin(std::fs::File::open(&vectors).unwrap())
+        .output()
+        .unwrap();
+    let e = text(&eval.stdout);
+    assert_eq!(e.lines().count(), v.lines().count(), "rulec eval: {}", text(&eval.stderr));
     v.lines().zip(e.lines()).map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 
+/// The listen backlog of the server at `addr`, as ss shows it (Send-Q of a listening
+/// socket); None without ss.
+fn backlog(addr: &str) -> Option<u32> {
+    if !toolchain("listen backlog", &["ss"]) {
+        return None;
+    }
+    let port = addr.rsplit(':').next().unwrap();
+    let out = Command::new("ss").args(["-ltnH", &format!("sport = :{port}")]).output().unwrap();
+    let line = text(&out.stdout);
+    Some(line.split_whitespace().nth(2).and_then(|q| q.parse().ok()).unwrap_or_else(|| panic!("ss: {line}")))
+}
+
+/// One request, never sent again (what `Client::request` does once on a closed connection).
+fn once(
+    c: &mut Client,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<rulec::harness::http::Response, String> {
+    c.try_request("POST", path, headers, body).map_err(|e| format!("{:?}: {e}", e.kind()))
+}
+
 #[test]
-fn load_on_loopback_loses_no_answer() {
+fn fifty_clients_at_once_on_loopback_lose_no_answer() {
     if !connect_tools("load") {
         return;
     }
-    const CALLS: usize = 10_000;
-    const CLIENTS: usize = 4;
     let cases = answered("single_coupon");
     let mut figures = Vec::new();
 
@@ -872,12 +1006,24 @@ fn load_on_loopback_loses_no_answer() {
     }
     for lang in langs {
         let server = http_server(lang, "single_coupon", &["127.0.0.1:0"]);
-        let mut c = Client::new(&server.addr());
-        let init = post(&mut c, None, &[], initialize(0).as_bytes());
-        let sid = init.header("mcp-session-id").unwrap().to_string();
-        let (rate, p99) = load(&server.addr(), CLIENTS, CALLS, &|c, i| {
+        assert!(
+            backlog(&server.addr()).is_none_or(|b| b >= 128),
+            "{lang}: a listen backlog of {:?}",
+            backlog(&server.addr())
+        );
+        let accept = ("Accept", "application/json, text/event-stream");
+        let open = |c: &mut Client| {
+            let init = once(c, "/mcp", &[accept], initialize(0).as_bytes())?;
+            init.header("mcp-session-id").map(str::to_string).ok_or_else(|| format!("{}: {}", init.status, init.text()))
+        };
+        let (rate, p99) = load(&server.addr(), &open, &|c, sid, i| {
             let (call, want) = &cases[i % cases.len()];
-            let r = post(c, Some(&sid), &[], tool_call(i + 1, "single_coupon", call).as_bytes());
+            let r = once(
+                c,
+                "/mcp",
+                &[accept, ("Mcp-Session-Id", sid)],
+                tool_call(i + 1, "single_coupon", call).as_bytes(),
+            )?;
             let a: Json = serde_json::from_slice(&r.body).map_err(|e| format!("{e}: {}", r.text()))?;
             if a["id"] != json!(i + 1) {
                 return Err(format!("answered {} for {}", a["id"], i + 1));
@@ -935,11 +1081,14 @@ fn load_on_loopback_loses_no_answer() {
     let path = connect["path"].as_str().unwrap().to_string();
     for asgi in [true, false] {
         let server = service("single_coupon", asgi);
-        let (rate, p99) = load(&server.addr(), CLIENTS, CALLS, &|c, i| {
+        assert!(
+            backlog(&server.addr()).is_none_or(|b| b >= 128),
+            "asgi {asgi}: a listen backlog of {:?}",
+            backlog(&server.addr())
+        );
+        let (rate, p99) = load(&server.addr(), &|_| Ok(String::new()), &|c, _, i| {
             let (body, want) = &carried[i % carried.len()];
-            let r = c
-                .request("POST", &path, &[("Content-Type", "application/json")], body.as_bytes())
-                .map_err(|e| e.to_string())?;
+            let r = once(c, &path, &[("Content-Type", "application/json")], body.as_bytes())?;
             let got: Json = serde_json::from_slice(&r.body).map_err(|e| format!("{e}: {}", r.text()))?;
             if &got != want {
                 return Err(format!("{got} != {want}"));
@@ -949,7 +1098,7 @@ fn load_on_loopback_loses_no_answer() {
         let app = if asgi { "ASGI, uvicorn" } else { "WSGI, the standard library's server" };
         figures.push(format!("Connect ({app}): {rate:.0} calls/s, p99 {p99:.2} ms"));
     }
-    eprintln!("{CALLS} calls each, {CLIENTS} clients:\n  {}", figures.join("\n  "));
+    eprintln!("{CLIENTS} clients at once, {CALLS} calls each:\n  {}", figures.join("\n  "));
 }
 
 #[test]

@@ -66,7 +66,9 @@ impl Client {
         }
     }
 
-    fn try_request(
+    /// Send one request and read its response, on the connection open or a new one, never
+    /// again: a reset or a closed connection is the error (what a load test counts).
+    pub fn try_request(
         &mut self,
         method: &str,
         path: &str,

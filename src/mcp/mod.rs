@@ -219,8 +219,15 @@ impl Server {
             };
             return Some(error(&Json::Null, code::INVALID_REQUEST, what));
         };
+        // An id is a string or an integer of any length, echoed as written (serde_json keeps
+        // a number's text); any other id is not echoed.
+        let valid = |id: &Json| match id {
+            Json::String(_) => true,
+            Json::Number(n) => n.to_string().trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()),
+            _ => false,
+        };
         let id = m.get("id").cloned();
-        let shown_id = id.clone().unwrap_or(Json::Null);
+        let shown_id = id.clone().filter(valid).unwrap_or(Json::Null);
         if m.get("jsonrpc") != Some(&json!("2.0")) {
             return Some(error(&shown_id, code::INVALID_REQUEST, "the message does not say \"jsonrpc\":\"2.0\""));
         }
@@ -239,7 +246,7 @@ impl Server {
             // A notification (notifications/initialized, notifications/cancelled…): never answered.
             return None;
         };
-        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+        if !valid(&id) {
             return Some(error(&Json::Null, code::INVALID_REQUEST, "id is a string or an integer"));
         }
         let empty = Map::new();

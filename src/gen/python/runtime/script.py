@@ -9,6 +9,9 @@
 import argparse
 import decimal
 import json
+import socket
+import threading
+import time
 from typing import Any
 
 # rulec: depth
@@ -52,6 +55,22 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
+def _parse_float(text: str) -> Any:
+    """A JSON number with a fraction or an exponent, as its Decimal; one whose exponent is
+    past what a Decimal holds (1e9999999999999999999) as what it is to the reference: 0 when
+    its digits are all zeros, else past every range, or (a negative exponent) the smallest
+    fraction a Decimal holds."""
+    try:
+        return decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        mantissa, _, exponent = text.lower().partition("e")
+        if mantissa.strip("-0.") == "":
+            return 0
+        if exponent.startswith("-"):
+            return decimal.Decimal(("-" if text.startswith("-") else "") + "1e-999999999999999999")
+        return -(10**40) if text.startswith("-") else 10**40
+
+
 def _no_constant(text: str) -> Any:
     raise ValueError(text + " is not JSON")
 
@@ -93,7 +112,7 @@ def _call_of(line: str) -> Any:
     if _too_deep(line):
         return None
     try:
-        top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
+        top = json.loads(line, parse_float=_parse_float, parse_int=_parse_int, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         return None
     if _lone_surrogate(top):
@@ -130,3 +149,37 @@ def _seconds(text: str) -> float:
     if not 0 < value < 1e9:
         raise argparse.ArgumentTypeError(text + " is not a number of seconds above zero")
     return value
+
+# rulec: deadline
+class _Deadlines:
+    """The time a connection has to send a whole request and read its answer: one that
+    trickles a byte at a time, which no read's timeout catches, is shut down when its time
+    is up. One thread watches every connection."""
+
+    def __init__(self, seconds: float) -> None:
+        self.span = int(seconds * 1e9)
+        self.lock = threading.Lock()
+        self.due: dict[socket.socket, int] = {}
+        threading.Thread(target=self._watch, args=(min(seconds / 4, 1.0),), daemon=True).start()
+
+    def arm(self, connection: socket.socket) -> None:
+        with self.lock:
+            self.due[connection] = time.monotonic_ns() + self.span
+
+    def disarm(self, connection: socket.socket) -> None:
+        with self.lock:
+            self.due.pop(connection, None)
+
+    def _watch(self, every: float) -> None:
+        while True:
+            time.sleep(every)
+            now = time.monotonic_ns()
+            with self.lock:
+                late = [c for c, due in self.due.items() if due <= now]
+                for c in late:
+                    del self.due[c]
+            for c in late:
+                try:
+                    c.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass

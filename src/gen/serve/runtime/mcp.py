@@ -12,10 +12,12 @@ import decimal
 import http.server
 import json
 import os
+import re
 import secrets
 import socket
 import sys
 import threading
+import time
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
@@ -33,24 +35,37 @@ _VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 _UI_EXTENSION = "io.modelcontextprotocol/ui"
 _UI_MIME = "text/html;profile=mcp-app"
 _MAX_MESSAGE = 4 << 20
-# The sessions open at once: a client that never says DELETE cannot hold the memory; the
-# oldest session closes when one more opens.
+# The sessions open at once: a client that never says DELETE cannot hold the memory. When
+# every one is taken, one that has been idle longer than --idle-timeout makes room; if none
+# has, initialize is refused (503), and no session in use is ever closed for another.
 _MAX_SESSIONS = 1024
 _PARSE_ERROR = -32700
 _INVALID_REQUEST = -32600
 _METHOD_NOT_FOUND = -32601
 _INVALID_PARAMS = -32602
+_INTERNAL_ERROR = -32603
 _RESOURCE_NOT_FOUND = -32002
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_INTEGER = re.compile("-?(0|[1-9][0-9]*)")
 
 
 class _Refused(Exception):
     """A message answered with a JSON-RPC error."""
 
-    def __init__(self, code: int, message: str, id: Any = None) -> None:
+    def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.id = id
+
+
+class _Message:
+    """One JSON-RPC message: its members, and its id as the client wrote it (the JSON
+    text of a string or an integer, echoed as it came: None when there is none, or it is
+    neither)."""
+
+    def __init__(self, fields: dict[str, Any], id: str | None) -> None:
+        self.fields = fields
+        self.id = id if id is not None and (id.startswith('"') or _INTEGER.fullmatch(id)) else None
 
 
 # rulec-copy: script.py depth
@@ -60,39 +75,96 @@ class _Refused(Exception):
 
 
 def _dumps(x: Any) -> str:
-    return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+    """JSON text. A string of the message may hold half of a surrogate pair, which has no
+    UTF-8: it is written as its escape."""
+    text = json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+    return _LONE_SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
 
 
-def _error(id: Any, code: int, message: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}
+def _response(id: str | None, outcome: dict[str, Any]) -> str:
+    """A response's text: the id as the client wrote it (null without one), then `outcome`,
+    its result or its error."""
+    return '{"jsonrpc":"2.0","id":' + ("null" if id is None else id) + "," + _dumps(outcome)[1:]
 
 
-def _read(body: bytes) -> dict[str, Any]:
-    """One JSON-RPC message: a JSON object that says jsonrpc 2.0."""
+def _is_result(answer: str, id: str | None) -> bool:
+    """Whether a response of _response is a result, not an error."""
+    return id is not None and answer.startswith('{"jsonrpc":"2.0","id":' + id + ',"result":')
+
+
+def _error(code: int, message: str) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message}}
+
+
+def _space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\n\r":
+        at += 1
+    return at
+
+
+def _top(text: str) -> tuple[Any, str | None]:
+    """The value of a JSON text and, when it is an object, the text of its id's value (of
+    the last id, as the value read is the last one's)."""
+    decoder = json.JSONDecoder(parse_float=_parse_float, parse_int=_parse_int, parse_constant=_no_constant)
+    at = _space(text, 0)
+    if not text.startswith("{", at):
+        value, at = decoder.raw_decode(text, at)
+        if _space(text, at) != len(text):
+            raise ValueError("more text after the value at character " + str(at))
+        return value, None
+    fields: dict[str, Any] = {}
+    id = None
+    at = _space(text, at + 1)
+    if text.startswith("}", at):
+        at += 1
+    else:
+        while True:
+            if not text.startswith('"', at):
+                raise ValueError("a key is expected at character " + str(at))
+            key, at = decoder.raw_decode(text, at)
+            at = _space(text, at)
+            if not text.startswith(":", at):
+                raise ValueError("':' is expected at character " + str(at))
+            start = _space(text, at + 1)
+            fields[key], at = decoder.raw_decode(text, start)
+            if key == "id":
+                id = text[start:at]
+            at = _space(text, at)
+            if text.startswith("}", at):
+                at += 1
+                break
+            if not text.startswith(",", at):
+                raise ValueError("',' or '}' is expected at character " + str(at))
+            at = _space(text, at + 1)
+    if _space(text, at) != len(text):
+        raise ValueError("more text after the value at character " + str(at))
+    return fields, id
+
+
+def _read(body: bytes) -> _Message:
+    """One JSON-RPC message: a JSON object."""
     try:
         text = body.decode("utf-8")
         if _too_deep(text):
             raise ValueError("its arrays and objects nest deeper than " + str(_MAX_DEPTH))
-        message = json.loads(text, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
+        message, id = _top(text)
     except (ValueError, RecursionError) as e:
         raise _Refused(_PARSE_ERROR, "the message is not JSON: " + str(e)) from None
     if isinstance(message, list):
         raise _Refused(_INVALID_REQUEST, "a batch is not accepted: send one message at a time")
     if not isinstance(message, dict):
         raise _Refused(_INVALID_REQUEST, "a message is a JSON object")
-    id = message.get("id")
-    if not (id is None or isinstance(id, (str, int)) and not isinstance(id, bool)):
-        raise _Refused(_INVALID_REQUEST, "id is a string or an integer")
-    if message.get("jsonrpc") != "2.0":
-        raise _Refused(_INVALID_REQUEST, 'the message does not say "jsonrpc":"2.0"', id)
-    return message
+    return _Message(message, id)
 
 
 class _Session:
-    """What a client said at initialize that changes the answers: whether it renders views."""
+    """What a client said at initialize that changes the answers (whether it renders views);
+    over HTTP, the client's address, which alone may use it, and when it was last used."""
 
-    def __init__(self) -> None:
+    def __init__(self, client: str = "") -> None:
         self.views = False
+        self.client = client
+        self.used = time.monotonic_ns()
 
 
 class _Tool:
@@ -113,27 +185,35 @@ class _Tool:
         except OSError:
             return None
 
-    def answer(self, message: dict[str, Any], session: _Session) -> dict[str, Any] | None:
-        """The answer to a message; None for a notification or a response."""
-        id = message.get("id")
-        method = message.get("method")
-        if method is None:
-            if "result" in message or "error" in message:
+    def answer(self, message: _Message, session: _Session) -> str | None:
+        """The answer to a message, as its text; None for a notification or a response."""
+        fields, id = message.fields, message.id
+        if fields.get("jsonrpc") != "2.0":
+            return _response(id, _error(_INVALID_REQUEST, 'the message does not say "jsonrpc":"2.0"'))
+        if "method" not in fields:
+            if "result" in fields or "error" in fields:
                 return None
-            return _error(id, _INVALID_REQUEST, "the message has no method")
+            return _response(id, _error(_INVALID_REQUEST, "the message has no method"))
+        method = fields["method"]
         if not isinstance(method, str):
-            return _error(id, _INVALID_REQUEST, "method is not a string")
-        if id is None:
+            return _response(id, _error(_INVALID_REQUEST, "method is not a string"))
+        if "id" not in fields:
             return None
-        params = message.get("params", {})
+        if id is None:
+            return _response(None, _error(_INVALID_REQUEST, "id is a string or an integer"))
+        params = fields.get("params")
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            return _error(id, _INVALID_PARAMS, "params is an object")
+            return _response(id, _error(_INVALID_PARAMS, "params is an object"))
         try:
-            return {"jsonrpc": "2.0", "id": id, "result": self.request(method, params, session)}
+            return _response(id, {"result": self.request(method, params, session)})
         except _Refused as e:
-            return _error(id, e.code, e.message)
+            return _response(id, _error(e.code, e.message))
+        except Exception as e:
+            # Nothing a message holds may end the server: what no check above foresaw is
+            # this request's error.
+            return _response(id, _error(_INTERNAL_ERROR, "the server could not answer: " + type(e).__name__))
 
     def request(self, method: str, params: dict[str, Any], session: _Session) -> dict[str, Any]:
         if method == "initialize":
@@ -165,16 +245,26 @@ class _Tool:
         if method == "resources/templates/list":
             return {"resourceTemplates": []}
         if method == "resources/read":
+            uri = params.get("uri")
+            if not isinstance(uri, str):
+                raise _Refused(_INVALID_PARAMS, "uri is missing or not a string")
             page = self.view(session)
-            if params.get("uri") != _RULE["view"] or page is None:
-                raise _Refused(_RESOURCE_NOT_FOUND, str(params.get("uri")) + " is not a resource of this server")
+            if uri != _RULE["view"] or page is None:
+                raise _Refused(_RESOURCE_NOT_FOUND, uri + " is not a resource of this server")
             return {"contents": [{"uri": _RULE["view"], "mimeType": _UI_MIME, "text": page}]}
         raise _Refused(_METHOD_NOT_FOUND, "this server has no method " + method)
 
     def call(self, params: dict[str, Any]) -> dict[str, Any]:
-        if params.get("name") != _RULE["tool"]["name"]:
-            raise _Refused(_INVALID_PARAMS, str(params.get("name")) + " is not a tool of this server")
-        call = params.get("arguments", {})
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise _Refused(_INVALID_PARAMS, "name is missing or not a string")
+        if name != _RULE["tool"]["name"]:
+            raise _Refused(_INVALID_PARAMS, name + " is not a tool of this server")
+        call = params.get("arguments")
+        if call is None:
+            call = {}
+        if not isinstance(call, dict):
+            raise _Refused(_INVALID_PARAMS, "arguments is an object")
         if _lone_surrogate(call):
             call = None
         try:
@@ -221,16 +311,16 @@ def serve_stdio(tool: _Tool) -> None:
             return
         if line.strip() == b"" and line != b"":
             continue
-        answer: dict[str, Any] | None
+        answer: str | None
         if line == b"":
-            answer = _error(None, _INVALID_REQUEST, "the message is longer than " + str(_MAX_MESSAGE) + " bytes")
+            answer = _response(None, _error(_INVALID_REQUEST, "the message is longer than " + str(_MAX_MESSAGE) + " bytes"))
         else:
             try:
                 answer = tool.answer(_read(line), session)
             except _Refused as e:
-                answer = _error(e.id, e.code, e.message)
+                answer = _response(None, _error(e.code, e.message))
         if answer is not None:
-            out.write(_dumps(answer) + "\n")
+            out.write(answer + "\n")
             out.flush()
 
 
@@ -246,6 +336,20 @@ def _local(origin: str) -> bool:
 def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: float) -> None:
     sessions: dict[str, _Session] = {}
     lock = threading.Lock()
+    deadlines = _Deadlines(idle)
+
+    def opened(session: _Session) -> str | None:
+        """A new session's id; None when every place is taken by a session used within the
+        idle time (the longest idle one makes room otherwise)."""
+        sid = secrets.token_hex(16)
+        with lock:
+            if len(sessions) >= _MAX_SESSIONS:
+                oldest = min(sessions, key=lambda k: sessions[k].used)
+                if time.monotonic_ns() - sessions[oldest].used < deadlines.span:
+                    return None
+                del sessions[oldest]
+            sessions[sid] = session
+        return sid
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -260,8 +364,16 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: floa
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-        def send(self, status: int, body: dict[str, Any] | None, headers: dict[str, str] | None = None) -> None:
-            data = _dumps(body).encode("utf-8") if body is not None else b""
+        def handle_one_request(self) -> None:
+            # The request and its answer within the idle time, however slowly it trickles.
+            deadlines.arm(self.connection)
+            try:
+                super().handle_one_request()
+            finally:
+                deadlines.disarm(self.connection)
+
+        def send(self, status: int, body: str | None, headers: dict[str, str] | None = None) -> None:
+            data = body.encode("utf-8") if body is not None else b""
             self.send_response(status)
             for k, v in (headers or {}).items():
                 self.send_header(k, v)
@@ -271,38 +383,47 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: floa
             self.end_headers()
             self.wfile.write(data)
 
+        def refuse(self, status: int, message: str) -> None:
+            self.send(status, _response(None, _error(_INVALID_REQUEST, message)))
+
         def checked(self) -> bool:
             """The path is /mcp and the Origin is local or named; else answered already (and
             the connection closed, since the body of the request is not read)."""
             self.close_connection = True
             if urlsplit(self.path).path != "/mcp":
-                self.send(404, _error(None, _INVALID_REQUEST, "the server answers at /mcp"))
+                self.refuse(404, "the server answers at /mcp")
                 return False
             origin = self.headers.get("Origin")
             if origin is not None and not _local(origin) and origin not in origins:
-                self.send(403, _error(None, _INVALID_REQUEST, "the Origin " + origin + " is not allowed"))
+                self.refuse(403, "the Origin " + origin + " is not allowed")
                 return False
             self.close_connection = False
             return True
 
         def session(self) -> tuple[str, _Session] | None:
             """The session the request names; else answered already (400 without one, 404
-            for one that is not, or no longer, open)."""
+            for one that is not open, or no longer, or was opened by another client)."""
             sid = self.headers.get("Mcp-Session-Id")
             if sid is None:
-                self.send(400, _error(None, _INVALID_REQUEST, "Mcp-Session-Id is missing: initialize first"))
+                self.refuse(400, "Mcp-Session-Id is missing: initialize first")
                 return None
             with lock:
                 found = sessions.get(sid)
+                if found is not None and found.client == self.client_address[0]:
+                    found.used = time.monotonic_ns()
+                else:
+                    found = None
             if found is None:
-                self.send(404, _error(None, _INVALID_REQUEST, "the session " + sid + " is not open"))
+                self.refuse(404, "the session " + sid + " is not open")
                 return None
             return sid, found
 
-        def do_GET(self) -> None:
+        def not_allowed(self) -> None:
             if self.checked():
                 # The server never sends anything unasked: there is no stream to open.
                 self.send(405, None, {"Allow": "POST, DELETE"})
+
+        do_GET = do_HEAD = do_PUT = do_PATCH = do_OPTIONS = not_allowed
 
         def do_DELETE(self) -> None:
             if not self.checked():
@@ -319,7 +440,8 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: floa
             try:
                 length = int(self.headers.get("Content-Length", ""))
             except ValueError:
-                self.send(411, _error(None, _INVALID_REQUEST, "Content-Length is missing"))
+                self.refuse(411, "Content-Length is missing")
+                self.close_connection = True
                 return
             if length < 0 or length > _MAX_MESSAGE:
                 # Read what a client may still be sending (up to a bound), so that it reads the answer.
@@ -329,29 +451,31 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: floa
                     if not got:
                         break
                     left -= len(got)
-                self.send(413, _error(None, _INVALID_REQUEST, "the message is longer than " + str(_MAX_MESSAGE) + " bytes"))
+                self.refuse(413, "the message is longer than " + str(_MAX_MESSAGE) + " bytes")
                 self.close_connection = True
                 return
             body = self.rfile.read(length)
             try:
                 message = _read(body)
             except _Refused as e:
-                self.send(400, _error(e.id, e.code, e.message))
+                self.send(400, _response(None, _error(e.code, e.message)))
                 return
-            version = self.headers.get("MCP-Protocol-Version")
-            if message.get("method") == "initialize" and "id" in message:
-                session = _Session()
+            fields = message.fields
+            if fields.get("method") == "initialize" and "id" in fields:
+                session = _Session(self.client_address[0])
                 answer = tool.answer(message, session)
-                sid = secrets.token_hex(16)
-                if answer is not None and "result" in answer:
-                    with lock:
-                        sessions[sid] = session
-                        while len(sessions) > _MAX_SESSIONS:
-                            del sessions[next(iter(sessions))]
+                if answer is None or not _is_result(answer, message.id):
+                    self.send(200, answer)
+                    return
+                sid = opened(session)
+                if sid is None:
+                    self.send(503, _response(message.id, _error(_INVALID_REQUEST, "every session is in use: try again later")))
+                    return
                 self.send(200, answer, {"Mcp-Session-Id": sid})
                 return
+            version = self.headers.get("MCP-Protocol-Version")
             if version is not None and version not in _VERSIONS:
-                self.send(400, _error(message.get("id"), _INVALID_REQUEST, "MCP-Protocol-Version " + version + " is not spoken here"))
+                self.send(400, _response(message.id, _error(_INVALID_REQUEST, "MCP-Protocol-Version " + version + " is not spoken here")))
                 return
             found = self.session()
             if found is None:
@@ -367,10 +491,14 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: floa
     class Server(http.server.ThreadingHTTPServer):
         address_family = socket.AF_INET6 if v6 else socket.AF_INET
         daemon_threads = True
+        # The connections that wait to be accepted: socketserver's 5 resets the rest when
+        # many clients connect at once.
+        request_queue_size = 128
 
         def handle_error(self, request: Any, client_address: Any) -> None:
-            # A client that went quiet in the middle of a message is closed, not reported.
-            if not isinstance(sys.exc_info()[1], TimeoutError):
+            # A client that went quiet in the middle of a message, or ran out of time, is
+            # closed, not reported.
+            if not isinstance(sys.exc_info()[1], OSError):
                 super().handle_error(request, client_address)
 
     server = Server((host, port), Handler)
@@ -389,12 +517,15 @@ def serve_http(tool: _Tool, host: str, port: int, origins: list[str], idle: floa
 # rulec-copy: script.py seconds
 
 
+# rulec-copy: script.py deadline
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="The rule " + _RULE["tool"]["name"] + " as one MCP tool.")
     parser.add_argument("--http", type=_address, metavar="[HOST:]PORT", help="serve MCP's Streamable HTTP at /mcp (on 127.0.0.1 unless a host is given)")
     parser.add_argument("--origin", action="append", default=[], help="an Origin the HTTP server accepts beside the local ones")
     parser.add_argument("--record", metavar="FILE", help="append every answered call to FILE as a fixtures record")
-    parser.add_argument("--idle-timeout", type=_seconds, default=60.0, metavar="SECONDS", help="close an HTTP connection that sends nothing for SECONDS (60 unless told)")
+    parser.add_argument("--idle-timeout", type=_seconds, default=60.0, metavar="SECONDS", help="close an HTTP connection that sends nothing for SECONDS, or takes longer to send a request (60 unless told); a session unused as long may make room for another")
     args = parser.parse_args()
     tool = _Tool(args.record, os.path.dirname(os.path.abspath(__file__)))
     if args.http is None:

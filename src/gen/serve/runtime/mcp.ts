@@ -22,14 +22,15 @@ type RuleInfo = {
 
 type Json = { [key: string]: unknown };
 type Bytes = Uint8Array & { indexOf(byte: number, from?: number): number };
-type Session = { views: boolean };
-type Answer = Json | null;
+/** What a client said at initialize (whether it renders views); over HTTP, the client's address, which alone may use it, and when it was last used. */
+type Session = { views: boolean; client: string; used: bigint };
 
 /** What the server uses of node. */
 type NodeGlobals = {
   process: {
     argv: string[];
     exitCode: number | undefined;
+    hrtime: { bigint(): bigint };
     stdin: { on(event: string, listener: (chunk: Bytes) => void): unknown };
     stdout: { write(text: string): unknown };
     stderr: { write(text: string): unknown };
@@ -44,14 +45,26 @@ type Request = {
   url?: string;
   method?: string;
   headers: { [key: string]: string | string[] | undefined };
+  socket: { remoteAddress?: string };
   on(event: string, listener: (chunk: Bytes) => void): unknown;
 };
-type Response = { writeHead(status: number, headers: { [key: string]: string }): unknown; end(data: string): unknown };
+type Response = {
+  headersSent: boolean;
+  writeHead(status: number, headers: { [key: string]: string }): unknown;
+  end(data: string): unknown;
+  destroy(): unknown;
+};
 type NodeHttp = {
-  createServer(handler: (req: Request, res: Response) => void): {
+  createServer(
+    options: { connectionsCheckingInterval: number },
+    handler: (req: Request, res: Response) => void,
+  ): {
     listen(port: number, host: string, done: () => void): unknown;
     address(): { port: number };
     setTimeout(ms: number): unknown;
+    requestTimeout: number;
+    headersTimeout: number;
+    keepAliveTimeout: number;
   };
 };
 type NodeCrypto = { randomBytes(n: number): { toString(encoding: string): string } };
@@ -74,65 +87,115 @@ const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const UI_MIME = "text/html;profile=mcp-app";
 const MAX_MESSAGE = 4 << 20;
-// The sessions open at once: a client that never says DELETE cannot hold the memory; the
-// oldest session closes when one more opens.
+// The sessions open at once: a client that never says DELETE cannot hold the memory. When
+// every one is taken, one that has been idle longer than --idle-timeout makes room; if none
+// has, initialize is refused (503), and no session in use is ever closed for another.
 const MAX_SESSIONS = 1024;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
 const RESOURCE_NOT_FOUND = -32002;
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
 /** A message answered with a JSON-RPC error. */
 class Refused extends Error {
   code: number;
-  id: unknown;
 
-  constructor(code: number, message: string, id: unknown) {
+  constructor(code: number, message: string) {
     super(message);
     this.code = code;
-    this.id = id;
   }
 }
 
 // rulec-copy: runner.ts reader
 
-/** A value as JSON text: a bigint as its digits. */
+/**
+ * JSON text. A string of the message may hold half of a surrogate pair: JSON.stringify
+ * writes it as its escape.
+ */
 function dumps(x: unknown): string {
-  return JSON.stringify(x, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v));
+  return JSON.stringify(x);
 }
 
-function error(id: unknown, code: number, message: string): Json {
-  return { jsonrpc: "2.0", id: id ?? null, error: { code, message } };
+/** A response's text: the id as the client wrote it (null without one), then `outcome`, its result or its error. */
+function response(id: string | null, outcome: Json): string {
+  return "{\"jsonrpc\":\"2.0\",\"id\":" + (id ?? "null") + "," + dumps(outcome).slice(1);
 }
 
-/** A JSON-RPC message that says jsonrpc 2.0, and whether a string of it held a lone surrogate. */
-type Read = { message: Json; lone: boolean };
+/** Whether a response of `response` is a result, not an error. */
+function isResult(answer: string, id: string | null): boolean {
+  return id !== null && answer.startsWith("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":");
+}
 
-/** One JSON-RPC message. */
-function read(text: string): Read {
-  const r = new _Reader(text);
+function error(code: number, message: string): Json {
+  return { error: { code, message } };
+}
+
+/**
+ * One JSON-RPC message: its members, and its id as the client wrote it (the JSON text of a
+ * string or an integer, echoed as it came: null when there is none, or it is neither).
+ */
+type Message = { fields: Json; id: string | null };
+
+/** One JSON-RPC message: a JSON object. */
+function read(text: string): Message {
   let message: unknown;
   try {
-    message = r.top();
+    message = new _Reader(text).top();
   } catch (e) {
-    throw new Refused(PARSE_ERROR, "the message is not JSON: " + (e instanceof Error ? e.message : String(e)), null);
+    throw new Refused(PARSE_ERROR, "the message is not JSON: " + (e instanceof Error ? e.message : String(e)));
   }
   if (Array.isArray(message)) {
-    throw new Refused(INVALID_REQUEST, "a batch is not accepted: send one message at a time", null);
+    throw new Refused(INVALID_REQUEST, "a batch is not accepted: send one message at a time");
   }
-  if (typeof message !== "object" || message === null) {
-    throw new Refused(INVALID_REQUEST, "a message is a JSON object", null);
+  if (!_isObject(message)) {
+    throw new Refused(INVALID_REQUEST, "a message is a JSON object");
   }
-  const m = message as Json;
-  const id = Object.hasOwn(m, "id") ? m.id : undefined;
-  if (!(id === undefined || id === null || typeof id === "string" || typeof id === "bigint")) {
-    throw new Refused(INVALID_REQUEST, "id is a string or an integer", null);
+  const id = idText(text);
+  return { fields: message, id: id !== null && (id.startsWith("\"") || INTEGER.test(id)) ? id : null };
+}
+
+/** The text of the id of a JSON object's text, read already (of the last id, as the value read is the last one's). */
+function idText(text: string): string | null {
+  const r = new _Reader(text);
+  let id: string | null = null;
+  r.ws();
+  r.eat("{");
+  r.ws();
+  while (r.s[r.i] !== "}") {
+    const key = r.string();
+    r.ws();
+    r.eat(":");
+    r.ws();
+    const from = r.i;
+    r.value();
+    if (key === "id") {
+      id = r.s.slice(from, r.i);
+    }
+    r.ws();
+    if (r.s[r.i] === ",") {
+      r.i += 1;
+      r.ws();
+    }
   }
-  if (m.jsonrpc !== "2.0") {
-    throw new Refused(INVALID_REQUEST, "the message does not say \"jsonrpc\":\"2.0\"", id);
+  return id;
+}
+
+/** Whether a string of a JSON value (a key or a value) holds half of a surrogate pair, which is not a character. */
+function loneSurrogate(x: unknown): boolean {
+  if (typeof x === "string") {
+    return LONE_SURROGATE.test(x);
   }
-  return { message: m, lone: r.lone };
+  if (Array.isArray(x)) {
+    return x.some(loneSurrogate);
+  }
+  if (_isObject(x)) {
+    return Object.keys(x).some((k) => LONE_SURROGATE.test(k) || loneSurrogate(x[k]));
+  }
+  return false;
 }
 
 /** A field of a JSON object, when the value is an object. */
@@ -162,38 +225,45 @@ class Tool {
     }
   }
 
-  /** The answer to a message; null for a notification or a response. */
-  answer(read: Read, session: Session): Answer {
-    const { message } = read;
-    const id = message.id;
-    const method = message.method;
-    if (method === undefined) {
-      if (Object.hasOwn(message, "result") || Object.hasOwn(message, "error")) {
+  /** The answer to a message, as its text; null for a notification or a response. */
+  answer(message: Message, session: Session): string | null {
+    const { fields, id } = message;
+    if (fields.jsonrpc !== "2.0") {
+      return response(id, error(INVALID_REQUEST, "the message does not say \"jsonrpc\":\"2.0\""));
+    }
+    if (!Object.hasOwn(fields, "method")) {
+      if (Object.hasOwn(fields, "result") || Object.hasOwn(fields, "error")) {
         return null;
       }
-      return error(id, INVALID_REQUEST, "the message has no method");
+      return response(id, error(INVALID_REQUEST, "the message has no method"));
     }
+    const method = fields.method;
     if (typeof method !== "string") {
-      return error(id, INVALID_REQUEST, "method is not a string");
+      return response(id, error(INVALID_REQUEST, "method is not a string"));
     }
-    if (id === undefined || id === null) {
+    if (!Object.hasOwn(fields, "id")) {
       return null;
     }
-    const params = message.params ?? {};
-    if (typeof params !== "object" || params === null || Array.isArray(params)) {
-      return error(id, INVALID_PARAMS, "params is an object");
+    if (id === null) {
+      return response(null, error(INVALID_REQUEST, "id is a string or an integer"));
+    }
+    const params = fields.params ?? {};
+    if (!_isObject(params)) {
+      return response(id, error(INVALID_PARAMS, "params is an object"));
     }
     try {
-      return { jsonrpc: "2.0", id, result: this.request(method, params as Json, session, read.lone) };
+      return response(id, { result: this.request(method, params, session) });
     } catch (e) {
       if (e instanceof Refused) {
-        return error(id, e.code, e.message);
+        return response(id, error(e.code, e.message));
       }
-      throw e;
+      // Nothing a message holds may end the server: what no check above foresaw is this
+      // request's error.
+      return response(id, error(INTERNAL_ERROR, "the server could not answer: " + (e instanceof Error ? e.name : typeof e)));
     }
   }
 
-  request(method: string, params: Json, session: Session, lone: boolean): Json {
+  request(method: string, params: Json, session: Session): Json {
     switch (method) {
       case "initialize": {
         const types = field(field(field(params.capabilities, "extensions"), UI_EXTENSION), "mimeTypes");
@@ -215,7 +285,7 @@ class Tool {
         return { tools: [tool] };
       }
       case "tools/call":
-        return this.call(params, lone);
+        return this.call(params);
       case "resources/list":
         return {
           resources: this.view(session) === null ? [] : [{ uri: _RULE.view, name: _RULE.tool.name, mimeType: UI_MIME }],
@@ -223,22 +293,34 @@ class Tool {
       case "resources/templates/list":
         return { resourceTemplates: [] };
       case "resources/read": {
+        const uri = params.uri;
+        if (typeof uri !== "string") {
+          throw new Refused(INVALID_PARAMS, "uri is missing or not a string");
+        }
         const page = this.view(session);
-        if (params.uri !== _RULE.view || page === null) {
-          throw new Refused(RESOURCE_NOT_FOUND, String(params.uri) + " is not a resource of this server", null);
+        if (uri !== _RULE.view || page === null) {
+          throw new Refused(RESOURCE_NOT_FOUND, uri + " is not a resource of this server");
         }
         return { contents: [{ uri: _RULE.view, mimeType: UI_MIME, text: page }] };
       }
       default:
-        throw new Refused(METHOD_NOT_FOUND, "this server has no method " + method, null);
+        throw new Refused(METHOD_NOT_FOUND, "this server has no method " + method);
     }
   }
 
-  call(params: Json, lone: boolean): Json {
-    if (params.name !== _RULE.tool.name) {
-      throw new Refused(INVALID_PARAMS, String(params.name) + " is not a tool of this server", null);
+  call(params: Json): Json {
+    const name = params.name;
+    if (typeof name !== "string") {
+      throw new Refused(INVALID_PARAMS, "name is missing or not a string");
     }
-    const call = lone ? null : (params.arguments ?? {});
+    if (name !== _RULE.tool.name) {
+      throw new Refused(INVALID_PARAMS, name + " is not a tool of this server");
+    }
+    const args = params.arguments ?? {};
+    if (!_isObject(args)) {
+      throw new Refused(INVALID_PARAMS, "arguments is an object");
+    }
+    const call = loneSurrogate(args) ? null : args;
     let line: string;
     try {
       line = rulec_wire(call);
@@ -272,27 +354,26 @@ function answerBytes(tool: Tool, bytes: Uint8Array, session: Session): string | 
   try {
     text = decode(bytes);
   } catch {
-    return dumps(error(null, PARSE_ERROR, "the message is not UTF-8"));
+    return response(null, error(PARSE_ERROR, "the message is not UTF-8"));
   }
   try {
-    const answer = tool.answer(read(text), session);
-    return answer === null ? null : dumps(answer);
+    return tool.answer(read(text), session);
   } catch (e) {
     if (e instanceof Refused) {
-      return dumps(error(e.id, e.code, e.message));
+      return response(null, error(e.code, e.message));
     }
     throw e;
   }
 }
 
 function serveStdio(tool: Tool): void {
-  const session: Session = { views: false };
+  const session: Session = { views: false, client: "", used: 0n };
   let pending: Uint8Array[] = [];
   let size = 0;
   let tooLong = false;
   const line = (bytes: Uint8Array): void => {
     if (tooLong) {
-      node.process.stdout.write(dumps(error(null, INVALID_REQUEST, "the message is longer than " + MAX_MESSAGE + " bytes")) + "\n");
+      node.process.stdout.write(response(null, error(INVALID_REQUEST, "the message is longer than " + MAX_MESSAGE + " bytes")) + "\n");
       return;
     }
     if (bytes.every((b) => b === 32 || b === 9 || b === 13)) {
@@ -345,9 +426,28 @@ function local(origin: string): boolean {
 
 function serveHttp(tool: Tool, host: string, port: number, origins: string[], idle: number): void {
   const sessions: Map<string, Session> = new Map();
-  const server = nodeHttp.createServer((req: Request, res: Response) => {
-    const send = (status: number, body: Json | null, headers: { [key: string]: string } = {}): void => {
-      const data = body === null ? "" : dumps(body);
+  const span = BigInt(Math.round(idle * 1e9));
+  /** A new session's id; null when every place is taken by a session used within the idle time (the longest idle one makes room otherwise). */
+  const opened = (session: Session): string | null => {
+    if (sessions.size >= MAX_SESSIONS) {
+      let oldest: [string, Session] | null = null;
+      for (const entry of sessions) {
+        if (oldest === null || entry[1].used < oldest[1].used) {
+          oldest = entry;
+        }
+      }
+      if (oldest === null || node.process.hrtime.bigint() - oldest[1].used < span) {
+        return null;
+      }
+      sessions.delete(oldest[0]);
+    }
+    const sid = nodeCrypto.randomBytes(16).toString("hex");
+    sessions.set(sid, session);
+    return sid;
+  };
+  const handle = (req: Request, res: Response): void => {
+    const send = (status: number, body: string | null, headers: { [key: string]: string } = {}): void => {
+      const data = body ?? "";
       if (body !== null) {
         headers["Content-Type"] = "application/json";
       }
@@ -355,34 +455,32 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[], id
       res.writeHead(status, headers);
       res.end(data);
     };
-    if (new node.URL(req.url ?? "/", "http://x").pathname !== "/mcp") {
-      send(404, error(null, INVALID_REQUEST, "the server answers at /mcp"));
+    const refuse = (status: number, message: string): void => send(status, response(null, error(INVALID_REQUEST, message)));
+    if (pathOf(req.url ?? "/") !== "/mcp") {
+      refuse(404, "the server answers at /mcp");
       return;
     }
     const origin = req.headers.origin;
     if (typeof origin === "string" && !local(origin) && !origins.includes(origin)) {
-      send(403, error(null, INVALID_REQUEST, "the Origin " + origin + " is not allowed"));
+      refuse(403, "the Origin " + origin + " is not allowed");
       return;
     }
-    /** The session the request names; else answered already (400 without one, 404 for one not open). */
+    const client = req.socket.remoteAddress ?? "";
+    /** The session the request names; else answered already (400 without one, 404 for one that is not open, or no longer, or was opened by another client). */
     const sessionOf = (): [string, Session] | null => {
       const sid = req.headers["mcp-session-id"];
       if (typeof sid !== "string") {
-        send(400, error(null, INVALID_REQUEST, "Mcp-Session-Id is missing: initialize first"));
+        refuse(400, "Mcp-Session-Id is missing: initialize first");
         return null;
       }
       const found = sessions.get(sid);
-      if (found === undefined) {
-        send(404, error(null, INVALID_REQUEST, "the session " + sid + " is not open"));
+      if (found === undefined || found.client !== client) {
+        refuse(404, "the session " + sid + " is not open");
         return null;
       }
+      found.used = node.process.hrtime.bigint();
       return [sid, found];
     };
-    if (req.method === "GET") {
-      // The server never sends anything unasked: there is no stream to open.
-      send(405, null, { Allow: "POST, DELETE" });
-      return;
-    }
     if (req.method === "DELETE") {
       const found = sessionOf();
       if (found !== null) {
@@ -392,7 +490,12 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[], id
       return;
     }
     if (req.method !== "POST") {
+      // The server never sends anything unasked: there is no stream to open.
       send(405, null, { Allow: "POST, DELETE" });
+      return;
+    }
+    if (req.headers["content-length"] === undefined) {
+      refuse(411, "Content-Length is missing");
       return;
     }
     const chunks: Uint8Array[] = [];
@@ -407,61 +510,91 @@ function serveHttp(tool: Tool, host: string, port: number, origins: string[], id
       }
     });
     req.on("end", () => {
-      if (tooLong) {
-        send(413, error(null, INVALID_REQUEST, "the message is longer than " + MAX_MESSAGE + " bytes"));
-        return;
-      }
-      let parsed: Read;
-      try {
-        parsed = read(decode(node.Buffer.concat(chunks)));
-      } catch (e) {
-        const r = e instanceof Refused ? e : new Refused(PARSE_ERROR, "the message is not UTF-8", null);
-        send(400, error(r.id, r.code, r.message));
-        return;
-      }
-      const { message } = parsed;
-      if (message.method === "initialize" && Object.hasOwn(message, "id")) {
-        const session: Session = { views: false };
-        const answer = tool.answer(parsed, session);
-        const headers: { [key: string]: string } = {};
-        if (answer !== null && Object.hasOwn(answer, "result")) {
-          const sid = nodeCrypto.randomBytes(16).toString("hex");
-          sessions.set(sid, session);
-          for (const oldest of sessions.keys()) {
-            if (sessions.size <= MAX_SESSIONS) {
-              break;
-            }
-            sessions.delete(oldest);
-          }
-          headers["Mcp-Session-Id"] = sid;
+      guarded(res, () => {
+        if (tooLong) {
+          refuse(413, "the message is longer than " + MAX_MESSAGE + " bytes");
+          return;
         }
-        send(200, answer, headers);
-        return;
-      }
-      const version = req.headers["mcp-protocol-version"];
-      if (typeof version === "string" && !VERSIONS.includes(version)) {
-        send(400, error(message.id, INVALID_REQUEST, "MCP-Protocol-Version " + version + " is not spoken here"));
-        return;
-      }
-      const found = sessionOf();
-      if (found === null) {
-        return;
-      }
-      const answer = tool.answer(parsed, found[1]);
-      if (answer === null) {
-        send(202, null);
-      } else {
-        send(200, answer);
-      }
+        let message: Message;
+        try {
+          message = read(decode(node.Buffer.concat(chunks)));
+        } catch (e) {
+          const r = e instanceof Refused ? e : new Refused(PARSE_ERROR, "the message is not UTF-8");
+          send(400, response(null, error(r.code, r.message)));
+          return;
+        }
+        const { fields } = message;
+        if (fields.method === "initialize" && Object.hasOwn(fields, "id")) {
+          const session: Session = { views: false, client, used: node.process.hrtime.bigint() };
+          const answer = tool.answer(message, session);
+          if (answer === null || !isResult(answer, message.id)) {
+            send(200, answer);
+            return;
+          }
+          const sid = opened(session);
+          if (sid === null) {
+            send(503, response(message.id, error(INVALID_REQUEST, "every session is in use: try again later")));
+            return;
+          }
+          send(200, answer, { "Mcp-Session-Id": sid });
+          return;
+        }
+        const version = req.headers["mcp-protocol-version"];
+        if (typeof version === "string" && !VERSIONS.includes(version)) {
+          send(400, response(message.id, error(INVALID_REQUEST, "MCP-Protocol-Version " + version + " is not spoken here")));
+          return;
+        }
+        const found = sessionOf();
+        if (found === null) {
+          return;
+        }
+        const answer = tool.answer(message, found[1]);
+        if (answer === null) {
+          send(202, null);
+        } else {
+          send(200, answer);
+        }
+      });
     });
-  });
+  };
+  // The time a request has to arrive whole, checked every quarter of it: a client that
+  // trickles a byte at a time is answered 408 and closed.
+  const checking = { connectionsCheckingInterval: Math.max(Math.min(idle * 250, 1000), 1) };
+  const server = nodeHttp.createServer(checking, (req: Request, res: Response) => guarded(res, () => handle(req, res)));
   // A connection that sends nothing for this long is closed (with no listener for the
   // timeout, node destroys the socket): an idle or stalled client does not keep it open.
   server.setTimeout(idle * 1000);
+  server.requestTimeout = idle * 1000;
+  server.headersTimeout = idle * 1000;
+  server.keepAliveTimeout = idle * 1000;
   server.listen(port, host, () => {
     const shown = host.includes(":") ? "[" + host + "]" : host;
     node.process.stdout.write("http://" + shown + ":" + server.address().port + "/mcp\n");
   });
+}
+
+/** The path of a request's target; null for one that is not a URL's (`//`). */
+function pathOf(target: string): string | null {
+  try {
+    return new node.URL(target, "http://x").pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** Run `work`, answering with 500 whatever it throws (nothing a request holds may end the server). */
+function guarded(res: Response, work: () => void): void {
+  try {
+    work();
+  } catch (e) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body = response(null, error(INTERNAL_ERROR, "the server could not answer: " + (e instanceof Error ? e.name : typeof e)));
+    res.writeHead(500, { "Content-Type": "application/json", "Content-Length": String(node.Buffer.byteLength(body)) });
+    res.end(body);
+  }
 }
 
 /** --idle-timeout SECONDS: a length of time above zero. */

@@ -13,6 +13,7 @@ import argparse
 import json
 import socket
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
@@ -152,6 +153,9 @@ class _Quiet(WSGIRequestHandler):
 # rulec-copy: script.py seconds
 
 
+# rulec-copy: script.py deadline
+
+
 def _serve(host: str, port: int, asgi: bool, idle: float) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     shown = "[" + host + "]" if family == socket.AF_INET6 else host
@@ -169,13 +173,26 @@ def _serve(host: str, port: int, asgi: bool, idle: float) -> None:
         server.run(sockets=[sock])
         return
 
+    deadlines = _Deadlines(idle)
+
     class Handler(_Quiet):
         # A connection that sends nothing for this long is closed: an idle or stalled
         # client does not keep its thread.
         timeout = idle
 
+        def handle(self) -> None:
+            # The request and its answer within the idle time, however slowly it trickles.
+            deadlines.arm(self.connection)
+            try:
+                super().handle()
+            finally:
+                deadlines.disarm(self.connection)
+
     class Server(WSGIServer):
         address_family = family
+        # The connections that wait to be accepted: socketserver's 5 resets the rest when
+        # many clients connect at once.
+        request_queue_size = 128
 
         def process_request(self, request: Any, client_address: Any) -> None:
             # One thread a connection, as socketserver.ThreadingMixIn does.
@@ -185,7 +202,8 @@ def _serve(host: str, port: int, asgi: bool, idle: float) -> None:
         def _handle(self, request: Any, client_address: Any) -> None:
             try:
                 self.finish_request(request, client_address)
-            except TimeoutError:
+            except OSError:
+                # A client that went quiet, ran out of time or went away: closed, not reported.
                 pass
             except Exception:
                 self.handle_error(request, client_address)
@@ -206,7 +224,7 @@ def main() -> None:
     parser.add_argument("--http", type=_address, metavar="[HOST:]PORT", required=True, help="serve on 127.0.0.1:PORT, or HOST:PORT")
     parser.add_argument("--asgi", action="store_true", help="serve the ASGI app with uvicorn rather than the WSGI app with the standard library's server")
     parser.add_argument("--record", metavar="FILE", help="append every answered call to FILE as a fixtures record")
-    parser.add_argument("--idle-timeout", type=_seconds, default=60.0, metavar="SECONDS", help="close a connection that sends nothing for SECONDS, with the standard library's server (60 unless told)")
+    parser.add_argument("--idle-timeout", type=_seconds, default=60.0, metavar="SECONDS", help="close a connection that sends nothing for SECONDS, or takes longer to send a request, with the standard library's server (60 unless told)")
     args = parser.parse_args()
     if args.record:
         _record.file = open(args.record, "a", encoding="utf-8")
