@@ -1,0 +1,322 @@
+//! Nothing outside the root (issue 35): a lock entry, a revision's `use`, a revision that
+//! reads as an option, a link below `--out` — none makes rulec read, write or remove a file
+//! outside where it may; an adapter leaves nothing running; a bad line of fixtures is a
+//! problem of that line. Each test is the issue's reproducer, on real files, through the binary.
+
+mod common;
+
+use common::{text, ROOT};
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn rulec_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    c.args(args).current_dir(dir).env("NO_COLOR", "1");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(ROOT).join("tests/corpus").join(name)
+}
+
+/// A project folder (it holds a rulec.lock once gen ran) with single_coupon.rule in it.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(corpus("single_coupon.rule"), dir.path().join("single_coupon.rule")).unwrap();
+    dir
+}
+
+fn gen_python(dir: &Path) -> Output {
+    rulec_in(dir, &["gen", "single_coupon.rule", "--out", "gen", "--lang", "python"], &[])
+}
+
+#[test]
+fn a_lock_entry_never_removes_a_file_outside_out() {
+    let dir = project();
+    let d = dir.path();
+    assert!(gen_python(d).status.success());
+    // Two files no generation writes: one named with `..` past --out, one below a link
+    // inside --out that leads out of it.
+    std::fs::create_dir_all(d.join("outside")).unwrap();
+    std::fs::write(d.join("outside/victim.txt"), "precious").unwrap();
+    std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+    std::fs::write(d.join("elsewhere/victim.py"), "precious").unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere"), d.join("gen/linked")).unwrap();
+    // A committed lock that lists them as generated python files of the rule.
+    let mut lock = std::fs::read_to_string(d.join("rulec.lock")).unwrap();
+    for path in ["gen/../outside/victim.txt", "gen/linked/victim.py"] {
+        lock.push_str(&format!("\n[[rule.artifact]]\nlang = \"python\"\npath = \"{path}\"\nsha256 = \"sha256:00\"\n"));
+    }
+    std::fs::write(d.join("rulec.lock"), lock).unwrap();
+
+    let o = gen_python(d);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(d.join("outside/victim.txt")).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(d.join("elsewhere/victim.py")).unwrap(), "precious");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(!out.contains("removed"), "{out}");
+    assert!(err.contains("gen/../outside/victim.txt is outside --out gen"), "{err}");
+    assert!(err.contains("gen/linked/victim.py leads through a link to"), "{err}");
+    assert!(err.contains("outside --out gen"), "{err}");
+    // The lock lists them no more, and a stale file inside --out is still removed.
+    let lock = std::fs::read_to_string(d.join("rulec.lock")).unwrap();
+    assert!(!lock.contains("victim"), "{lock}");
+    let runner = "gen/python/single_coupon_runner.py";
+    assert!(d.join(runner).is_file());
+    let mut lock_with_stale = lock.clone();
+    lock_with_stale
+        .push_str("\n[[rule.artifact]]\nlang = \"python\"\npath = \"gen/python/old.py\"\nsha256 = \"sha256:00\"\n");
+    std::fs::write(d.join("rulec.lock"), lock_with_stale).unwrap();
+    std::fs::write(d.join("gen/python/old.py"), "old").unwrap();
+    let o = gen_python(d);
+    assert!(text(&o.stdout).contains("removed gen/python/old.py"), "{}", text(&o.stdout));
+    assert!(!d.join("gen/python/old.py").exists());
+}
+
+#[test]
+fn gen_writes_nothing_through_a_link_that_leads_out_of_out() {
+    let dir = project();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("gen")).unwrap();
+    std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere"), d.join("gen/python")).unwrap();
+    let o = gen_python(d);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("gen/python/") && err.contains("leads through a link to"), "{err}");
+    assert!(err.contains("outside --out gen; nothing was written"), "{err}");
+    assert_eq!(std::fs::read_dir(d.join("elsewhere")).unwrap().count(), 0, "nothing written through the link");
+    assert!(!d.join("rulec.lock").exists(), "nothing written at all");
+    // A link that stays inside --out is followed.
+    std::fs::remove_file(d.join("gen/python")).unwrap();
+    std::fs::create_dir_all(d.join("gen/py-real")).unwrap();
+    std::os::unix::fs::symlink("py-real", d.join("gen/python")).unwrap();
+    let o = gen_python(d);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(d.join("gen/py-real/single_coupon.py").is_file());
+}
+
+#[test]
+fn doc_and_vectors_write_nothing_through_a_link_out_of_out() {
+    let dir = project();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("docs")).unwrap();
+    std::fs::write(d.join("victim.md"), "precious").unwrap();
+    std::os::unix::fs::symlink(d.join("victim.md"), d.join("docs/single_coupon.md")).unwrap();
+    let o = rulec_in(d, &["doc", "single_coupon.rule", "--out", "docs"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("docs/single_coupon.md leads through a link to"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(d.join("victim.md")).unwrap(), "precious");
+    std::os::unix::fs::symlink(d.join("victim.md"), d.join("docs/single_coupon.expected.jsonl")).unwrap();
+    let o = rulec_in(d, &["vectors", "single_coupon.rule", "--out", "docs"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(!d.join("docs/single_coupon.jsonl").exists(), "refused before the first file");
+    assert_eq!(std::fs::read_to_string(d.join("victim.md")).unwrap(), "precious");
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+}
+
+/// A repository at `<dir>/repo` holding `files` (path, text), committed.
+fn repository(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
+    let repo = dir.join("repo");
+    for (path, body) in files {
+        let at = repo.join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, body).unwrap();
+    }
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "one"]);
+    repo
+}
+
+fn member_discount_using(path: &str) -> String {
+    std::fs::read_to_string(corpus("member_discount.rule"))
+        .unwrap()
+        .replace("use \"shared/tiers.rule\"", &format!("use \"{path}\""))
+}
+
+#[test]
+fn a_revision_s_use_writes_nothing_outside_its_temporary_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tiers = std::fs::read_to_string(corpus("shared/tiers.rule")).unwrap();
+    let rule = member_discount_using("../../tiers.rule");
+    let repo = repository(d, &[("a/b/member_discount.rule", &rule), ("tiers.rule", &tiers)]);
+    // The temporary folder is <dir>/tmp/.tmpXXXX: two `..` from it is <dir>, where the victim is.
+    std::fs::create_dir_all(d.join("tmp")).unwrap();
+    std::fs::write(d.join("tiers.rule"), "precious").unwrap();
+    let named = repo.join("a/b/member_discount.rule");
+    let at_head = format!("{}@HEAD", named.display());
+    let tmp = d.join("tmp");
+    let o = rulec_in(
+        d,
+        &["diff", &at_head, named.to_str().unwrap(), "--format", "json"],
+        &[("TMPDIR", tmp.to_str().unwrap())],
+    );
+    assert_eq!(std::fs::read_to_string(d.join("tiers.rule")).unwrap(), "precious");
+    assert_eq!(o.status.code(), Some(0), "the revision and its use read inside: {}", text(&o.stderr));
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0, "the temporary folder is gone");
+}
+
+#[test]
+fn a_revision_s_use_that_leaves_the_root_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tiers = std::fs::read_to_string(corpus("shared/tiers.rule")).unwrap();
+    std::fs::write(d.join("tiers.rule"), &tiers).unwrap();
+    let repo = repository(d, &[("member_discount.rule", &member_discount_using("../tiers.rule"))]);
+    let o = rulec_in(&repo, &["diff", "member_discount.rule@HEAD", "member_discount.rule"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    let root = std::fs::canonicalize(&repo).unwrap();
+    assert!(err.contains("`use \"../tiers.rule\"` leads to"), "{err}");
+    assert!(
+        err.contains(&format!("outside the project root {}", repo.display()))
+            || err.contains(&format!("outside the project root {}", root.display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_revision_that_reads_as_an_option_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let repo =
+        repository(d, &[("single_coupon.rule", &std::fs::read_to_string(corpus("single_coupon.rule")).unwrap())]);
+    // `git show --output=F:./single_coupon.rule` would write F.
+    std::fs::create_dir_all(d.join("pwned:.")).unwrap();
+    let spec = format!("single_coupon.rule@--output={}/pwned", d.display());
+    let o = rulec_in(&repo, &["diff", &spec, "single_coupon.rule"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("starts with `-`, which git would read as an option"), "{}", text(&o.stderr));
+    assert!(!d.join("pwned:./single_coupon.rule").exists(), "git wrote nothing");
+    let o = rulec_in(&repo, &["fixtures", "lint", "x.jsonl", "--rule", "single_coupon.rule@-p"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// The first `n` records of single_coupon's expected vectors: a fixtures file that matches.
+fn records(n: usize) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let o = rulec_in(
+        Path::new(ROOT),
+        &["vectors", "tests/corpus/single_coupon.rule", "--out", dir.path().to_str().unwrap()],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let all = std::fs::read_to_string(dir.path().join("single_coupon.expected.jsonl")).unwrap();
+    all.lines().take(n).map(str::to_string).collect()
+}
+
+fn json(o: &Output) -> Json {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", text(&o.stdout), text(&o.stderr)))
+}
+
+#[test]
+fn a_bad_byte_is_a_problem_of_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("records.jsonl");
+    let good = records(2);
+    let mut bytes = format!("{}\n", good[0]).into_bytes();
+    bytes.extend_from_slice(b"{\"in\": \xff\xfe}\n");
+    bytes.extend_from_slice(format!("{}\n", good[1]).as_bytes());
+    std::fs::write(&file, bytes).unwrap();
+    let (rule, f) = ("tests/corpus/single_coupon.rule", file.to_str().unwrap());
+    let o = rulec_in(Path::new(ROOT), &["fixtures", "lint", f, "--rule", rule, "--format", "json"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let lint = json(&o);
+    assert_eq!(lint["records"], 3);
+    assert_eq!(lint["dropped"], 1);
+    assert_eq!(lint["problems"][0]["kind"], "not_json");
+    assert_eq!(lint["problems"][0]["example"], json!({"line": 2, "tag": ""}));
+    assert!(lint["problems"][0]["what"].as_str().unwrap().contains("not UTF-8"), "{lint}");
+    let o = rulec_in(Path::new(ROOT), &["diff", rule, rule, "--fixtures", f, "--format", "json"], &[]);
+    let diff = json(&o);
+    assert_eq!(diff["excluded"]["not_json"], 1, "{diff}");
+    assert_eq!(diff["compared"], 2, "{diff}");
+    let o = rulec_in(Path::new(ROOT), &["replay", rule, "--fixtures", f, "--format", "json"], &[]);
+    assert_eq!(json(&o)["compared"], 2);
+}
+
+#[test]
+fn fixtures_that_are_not_a_file_are_refused_with_a_sentence() {
+    let rule = "tests/corpus/single_coupon.rule";
+    for args in [
+        vec!["fixtures", "lint", "/dev/zero", "--rule", rule],
+        vec!["replay", rule, "--fixtures", "/dev/zero"],
+        vec!["diff", rule, rule, "--fixtures", "/dev/zero"],
+        vec!["replay", rule, "--fixtures", "tests"],
+    ] {
+        let o = rulec_in(Path::new(ROOT), &args, &[]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(err.contains("not a file of records; name a JSON Lines file"), "{args:?}: {err}");
+    }
+}
+
+/// Whether the process `pid` is gone (or a zombie its new parent has yet to reap).
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn verify_stops_the_adapter_s_whole_process_group() {
+    if !Path::new("/proc/self/stat").exists() {
+        eprintln!("note: no /proc; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pid = dir.path().join("pid");
+    // One adapter answers the handshake and then nothing (a timeout); one exits at once.
+    // Both leave a grandchild behind `sh -c`.
+    for (script, what) in [
+        ("sleep 300 & echo $! > \"$1\"; read hello; echo '{\"ok\":true}'; sleep 300", "gave no answer within 500 ms"),
+        ("sleep 300 & echo $! > \"$1\"; exit 0", "the handshake: "),
+    ] {
+        let o = rulec_in(
+            Path::new(ROOT),
+            &[
+                "verify",
+                "tests/corpus/single_coupon.rule",
+                "--timeout",
+                "500ms",
+                "--adapter",
+                "sh",
+                "-c",
+                script,
+                "sh",
+                pid.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains(what), "{}", text(&o.stderr));
+        let grandchild = std::fs::read_to_string(&pid).unwrap().trim().to_string();
+        // A killed process needs a moment to be scheduled and die: look again for up to 2 s.
+        let left = !(0..100).any(|_| {
+            gone(&grandchild) || {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                false
+            }
+        });
+        if left {
+            let _ = Command::new("kill").arg(&grandchild).status();
+        }
+        assert!(!left, "the adapter's grandchild {grandchild} is still running after verify ended ({what})");
+    }
+}
