@@ -194,7 +194,7 @@ pub enum Command {
             num_args = 1..,
             allow_hyphen_values = true,
             value_name = "CMD",
-            value_hint = ValueHint::CommandWithArguments
+            value_hint = ValueHint::CommandName
         )]
         adapter: Vec<String>,
     },

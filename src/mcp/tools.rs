@@ -9,7 +9,7 @@
 //!   flag without a value, a list for one that may repeat, an enum where its values are a
 //!   closed set, an integer where clap reads a number.
 //! - What a value names is read off clap too: a `PathBuf` is a path, a string with the
-//!   `FilePath` hint a rule (`file` or `file@rev`), the `CommandWithArguments` hint a
+//!   `FilePath` hint a rule (`file` or `file@rev`), the `CommandName` hint a
 //!   command. The server holds every path to its root and runs a command only when allowed.
 
 use clap::builder::ArgAction;
@@ -216,6 +216,9 @@ impl Tool {
         let required: Vec<&str> = self.props.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
         let mut description = self.description.clone();
         if self.traits.runs {
+            if !description.ends_with('.') {
+                description.push('.');
+            }
             description.push_str(&format!(
                 " It runs commands ({}), so `rulec mcp` runs it only when started with --allow-run; this server was started {}.",
                 if self.command == "verify" { "the adapter" } else { "each language's toolchain and runner" },
