@@ -248,6 +248,31 @@ fn a_bad_byte_is_a_problem_of_its_line() {
     assert_eq!(diff["compared"], 2, "{diff}");
     let o = rulec_in(Path::new(ROOT), &["replay", rule, "--fixtures", f, "--format", "json"], &[]);
     assert_eq!(json(&o)["compared"], 2);
+    // A line past 16 MiB is that line's problem too; the next line is read.
+    let long = format!("{}\n{{\"in\": \"{}\"}}\n{}\n", good[0], "a".repeat(16 << 20), good[1]);
+    std::fs::write(&file, long).unwrap();
+    let o = rulec_in(Path::new(ROOT), &["fixtures", "lint", f, "--rule", rule, "--format", "json"], &[]);
+    let lint = json(&o);
+    assert_eq!((lint["records"].as_u64(), lint["dropped"].as_u64()), (Some(3), Some(1)), "{lint}");
+    assert_eq!(lint["problems"][0]["example"]["line"], 2);
+    assert!(lint["problems"][0]["what"].as_str().unwrap().contains("longer than 16 MiB"), "{lint}");
+}
+
+#[test]
+fn fixtures_from_a_pipe_are_read() {
+    use std::io::Write;
+    let records = records(2).join("\n") + "\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(["fixtures", "lint", "/dev/stdin", "--rule", "tests/corpus/single_coupon.rule", "--format", "json"])
+        .current_dir(ROOT)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(records.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    assert_eq!(json(&o)["records"], 2);
 }
 
 #[test]
@@ -306,6 +331,10 @@ fn verify_stops_the_adapter_s_whole_process_group() {
         );
         assert_eq!(o.status.code(), Some(2));
         assert!(text(&o.stderr).contains(what), "{}", text(&o.stderr));
+        if what.starts_with("the handshake") {
+            // Not the handshake's timeout: the adapter's exit ends the wait.
+            assert!(!text(&o.stderr).contains("gave no answer"), "{}", text(&o.stderr));
+        }
         let grandchild = std::fs::read_to_string(&pid).unwrap().trim().to_string();
         // A killed process needs a moment to be scheduled and die: look again for up to 2 s.
         let left = !(0..100).any(|_| {
@@ -559,4 +588,61 @@ fn a_tool_s_child_cannot_write_into_the_protocol_nor_hold_the_client() {
     let only = answer(&answers, 1);
     assert_eq!(only["result"]["isError"], true, "the server's own answer, not the forged one: {only}");
     assert!(!only.to_string().contains("all vectors agree"));
+}
+
+#[test]
+fn every_path_property_of_every_tool_is_held_to_the_root() {
+    use clap::CommandFactory;
+    use rulec::mcp::tools::{Kind, Names};
+    let mut cli = rulec::cli::Cli::command();
+    cli.build();
+    let tools = rulec::mcp::tools::tools(&cli);
+    // A value of each kind that passes the tool's own checks.
+    let fine = |kind: &Kind| -> Json {
+        match kind {
+            Kind::Bool => json!(false),
+            Kind::Text => json!("x"),
+            Kind::Integer => json!(1),
+            Kind::Choice(values) => json!(values[0]),
+            Kind::List(_) => json!(["x"]),
+        }
+    };
+    let (mut calls, mut expected) = (Vec::new(), Vec::new());
+    for t in &tools {
+        for p in t.props.iter().filter(|p| matches!(p.names, Names::Path | Names::Rule)) {
+            let mut args = serde_json::Map::new();
+            for r in t.props.iter().filter(|r| r.required) {
+                args.insert(r.name.clone(), fine(&r.kind));
+            }
+            let outside = if p.names == Names::Rule { "../outside/x.rule@HEAD" } else { "../outside/x" };
+            let value = if matches!(p.kind, Kind::List(_)) { json!([outside]) } else { json!(outside) };
+            args.insert(p.name.clone(), value);
+            let id = calls.len() as u64 + 1;
+            calls.push(call(id, &t.name, Json::Object(args)));
+            expected.push((id, format!("`{}` of {}: ../outside/x", p.name, t.name)));
+        }
+    }
+    assert!(calls.len() >= 40, "{} path properties", calls.len());
+    let (dir, proj) = served();
+    let answers = mcp_session(&proj, &["--allow-run"], &calls);
+    for (id, what) in expected {
+        let message = refused(&answers, id);
+        assert!(message.contains(&what) && message.contains("is outside the server's root"), "{what}: {message}");
+    }
+    // The paths clap reads as paths are all among them, and the rules named as `file@rev`.
+    for t in &tools {
+        for name in ["rule", "old", "new", "read_as"] {
+            if let Some(p) = t.props.iter().find(|p| p.name == name) {
+                assert_eq!(p.names, Names::Rule, "{} {name}", t.name);
+            }
+        }
+        for name in ["files", "file", "dir", "out", "lock", "fixtures", "manifest", "root", "depfile"] {
+            if let Some(p) = t.props.iter().find(|p| p.name == name) {
+                assert_eq!(p.names, Names::Path, "{} {name}", t.name);
+            }
+        }
+    }
+    let verify = tools.iter().find(|t| t.name == "rulec_verify").unwrap();
+    assert_eq!(verify.props.iter().find(|p| p.name == "adapter").unwrap().names, Names::Command);
+    drop(dir);
 }
