@@ -385,7 +385,7 @@ fn answer(answers: &[Json], id: u64) -> &Json {
 }
 
 /// The refusal of a call: a JSON-RPC error naming the path and the server's root.
-fn refused<'a>(answers: &'a [Json], id: u64) -> &'a str {
+fn refused(answers: &[Json], id: u64) -> &str {
     let a = answer(answers, id);
     assert_eq!(a["error"]["code"], -32602, "{a}");
     a["error"]["message"].as_str().unwrap()

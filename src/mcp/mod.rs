@@ -389,11 +389,11 @@ impl Server {
                 .inside(&path)
                 .map_err(|e| (code::INVALID_PARAMS, format!("`{}` of {}: {e}", prop.name, tool.name)))?;
         }
-        if !args.get("root").is_some_and(|r| !r.is_null()) {
+        if args.get("root").is_none_or(Json::is_null) {
             argv.insert(1, format!("--root={}", self.root.shown.display()));
         }
         let no_lock = args.get("no_lock") == Some(&Json::Bool(true));
-        if tool.command == "gen" && !no_lock && !args.get("lock").is_some_and(|l| !l.is_null()) {
+        if tool.command == "gen" && !no_lock && args.get("lock").is_none_or(Json::is_null) {
             let out = args.get("out").and_then(Json::as_str).unwrap_or(".");
             let lock = Path::new(out).parent().unwrap_or(Path::new("")).join(crate::lock::FILE_NAME);
             self.root.inside(&lock).map_err(|e| {
