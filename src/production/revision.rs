@@ -49,23 +49,24 @@ pub fn split(spec: &str) -> (PathBuf, Option<String>) {
 /// and [`Loaded::program`] is `None`.
 pub fn load(spec: &str, opts: &Options, root: Option<&Path>) -> Result<Loaded, String> {
     let (path, rev) = split(spec);
-    let root = match root {
-        Some(r) => lexical_absolute(r),
-        None => {
-            crate::source::project_root(&lexical_absolute(&path).parent().map(Path::to_path_buf).unwrap_or_default())
-        }
-    };
     match rev {
         None => {
-            let mut sources = Sources::new().with_root(&root);
+            let mut sources = match root {
+                Some(r) => Sources::new().with_root(r),
+                None => Sources::new(),
+            };
             let checked = check_path(&mut sources, &path, opts)?;
             Ok(Loaded { sources, checked, shown: spec.to_string(), _dir: None })
         }
         Some(rev) => {
+            let abs = lexical_absolute(&path);
+            let root = match root {
+                Some(r) => lexical_absolute(r),
+                None => crate::source::project_root(abs.parent().unwrap_or(Path::new("/"))),
+            };
             if rev.starts_with('-') {
                 return Err(format!("{spec}: the revision `{rev}` starts with `-`, which git would read as an option; name a commit, a branch or a tag"));
             }
-            let abs = lexical_absolute(&path);
             let below = |p: &Path| p.strip_prefix(&root).ok().map(Path::to_path_buf);
             let rel = below(&abs).ok_or_else(|| format!("{spec} is outside the project root {}", root.display()))?;
             let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
