@@ -2,6 +2,7 @@
 //! reads as an option, a link below `--out` — none makes rulec read, write or remove a file
 //! outside where it may; an adapter leaves nothing running; a bad line of fixtures is a
 //! problem of that line. Each test is the reproducer, on real files, through the binary.
+#![cfg(unix)]
 
 mod common;
 
