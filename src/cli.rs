@@ -2,7 +2,7 @@
 //! them. The CLI (src/main.rs) parses with it, and `rulec mcp` (src/mcp) builds one tool per
 //! command from it, so the two cannot list different commands or flags.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum, ValueHint};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -14,7 +14,8 @@ use std::path::PathBuf;
 )]
 pub struct Cli {
     /// The project root no `use` may leave (default: the nearest folder above each rule that
-    /// holds rulec.lock, Cargo.toml, WORKSPACE, WORKSPACE.bazel, MODULE.bazel or .git).
+    /// holds rulec.lock, Cargo.toml, WORKSPACE, WORKSPACE.bazel, MODULE.bazel or .git). For
+    /// `rulec mcp`, the folder no tool's path may leave (default: the working folder's root).
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
     #[command(subcommand)]
@@ -69,7 +70,7 @@ pub enum Command {
         #[arg(long, default_value_t = crate::analysis::Options::default().budget)]
         budget: u64,
     },
-    /// Print rules in the canonical form (or, with --check, list the ones that are not).
+    /// Rewrite rule files in place in the canonical form (with --check, write nothing and list the files that would change).
     Fmt {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -170,6 +171,7 @@ pub enum Command {
     /// Run every record of a fixtures file through the rule: what matches, and what moved.
     Replay {
         /// The rule (a file, or `file@rev` for a git revision).
+        #[arg(value_hint = ValueHint::FilePath)]
         rule: String,
         #[command(flatten)]
         records: RecordsArgs,
@@ -178,6 +180,7 @@ pub enum Command {
     },
     /// Hold the rule's boundary suite to a legacy implementation run as an adapter.
     Verify {
+        #[arg(value_hint = ValueHint::FilePath)]
         rule: String,
         /// How long to wait for one answer (`10s`, `500ms`).
         #[arg(long, default_value = "10s")]
@@ -185,11 +188,19 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         /// The command that starts the adapter, and its arguments (last on the line).
-        #[arg(long, required = true, num_args = 1.., allow_hyphen_values = true, value_name = "CMD")]
+        #[arg(
+            long,
+            required = true,
+            num_args = 1..,
+            allow_hyphen_values = true,
+            value_name = "CMD",
+            value_hint = ValueHint::CommandName
+        )]
         adapter: Vec<String>,
     },
     /// Print an adapter template for `verify`, to fill in with a call to the legacy code.
     Adapter {
+        #[arg(value_hint = ValueHint::FilePath)]
         rule: String,
         #[arg(long, value_enum)]
         template: TemplateKind,
@@ -197,8 +208,10 @@ pub enum Command {
     /// Compare two versions of a rule: over records (--fixtures), or over every input.
     Diff {
         /// The old version (a file, or `file@rev`: `rules/x.rule@HEAD~1`).
+        #[arg(value_hint = ValueHint::FilePath)]
         old: String,
         /// The new version.
+        #[arg(value_hint = ValueHint::FilePath)]
         new: String,
         /// Compare over these records instead of over every input.
         #[arg(long)]
@@ -207,7 +220,7 @@ pub enum Command {
         manifest: Option<PathBuf>,
         #[arg(long = "fill", value_name = "NAME=VALUE")]
         fill: Vec<String>,
-        #[arg(long = "read-as", value_name = "RULE[@REV]")]
+        #[arg(long = "read-as", value_name = "RULE[@REV]", value_hint = ValueHint::FilePath)]
         read_as: Option<String>,
         /// How much work the region analysis may do before it stops (`over_budget`).
         #[arg(long, default_value_t = crate::production::region::Options::default().budget)]
@@ -216,7 +229,11 @@ pub enum Command {
         format: Format,
     },
     /// Serve these commands as MCP tools over stdio (JSON-RPC 2.0, one message a line), with the docs as resources.
-    Mcp,
+    Mcp {
+        /// Let the tools that run commands run them: `rulec_verify` its adapter, `rulec_test` the toolchains.
+        #[arg(long)]
+        allow_run: bool,
+    },
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
@@ -266,13 +283,13 @@ pub enum FixturesCommand {
     Lint {
         file: PathBuf,
         /// The rule the records are read for.
-        #[arg(long)]
+        #[arg(long, value_hint = ValueHint::FilePath)]
         rule: String,
         #[arg(long)]
         manifest: Option<PathBuf>,
         #[arg(long = "fill", value_name = "NAME=VALUE")]
         fill: Vec<String>,
-        #[arg(long = "read-as", value_name = "RULE[@REV]")]
+        #[arg(long = "read-as", value_name = "RULE[@REV]", value_hint = ValueHint::FilePath)]
         read_as: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -291,7 +308,7 @@ pub struct RecordsArgs {
     #[arg(long = "fill", value_name = "NAME=VALUE")]
     pub fill: Vec<String>,
     /// Read every number at the steps and units of this version (`rules/x.rule@v1`).
-    #[arg(long = "read-as", value_name = "RULE[@REV]")]
+    #[arg(long = "read-as", value_name = "RULE[@REV]", value_hint = ValueHint::FilePath)]
     pub read_as: Option<String>,
 }
 

@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod certificate;
 pub mod check;
 pub mod cli;
+pub mod confine;
 pub mod diag;
 pub mod doc;
 pub mod eval;

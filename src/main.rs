@@ -89,7 +89,10 @@ fn main() -> ExitCode {
     // Every stage recurses over expressions: run them on a stack that holds the deepest
     // expression the parser accepts.
     let result = match cli.command {
-        Command::Mcp => rulec::mcp::serve(&|cli| rulec::stack::deep(|| run(cli))),
+        Command::Mcp { allow_run } => {
+            let opts = rulec::mcp::Options { root: cli.root.clone(), allow_run };
+            rulec::mcp::serve(&opts, &|cli| rulec::stack::deep(|| run(cli)))
+        }
         _ => rulec::stack::deep(|| run(cli)),
     };
     let code = match result {
@@ -150,7 +153,7 @@ fn run(cli: Cli) -> Result<u8, String> {
             }
             None => diff_region(&old, &new, budget, format),
         },
-        Command::Mcp => Err("rulec mcp is the server itself; it is not one of its tools".into()),
+        Command::Mcp { .. } => Err("rulec mcp is the server itself; it is not one of its tools".into()),
     }
 }
 
@@ -328,7 +331,7 @@ fn certificate_cmd(file: &Path) -> Result<u8, String> {
 }
 
 fn graph_cmd(file: &Path) -> Result<u8, String> {
-    let mut sources = Sources::new();
+    let mut sources = new_sources();
     let checked = rulec::check_path(&mut sources, file, &rulec::analysis::Options::default())?;
     let Some(graph) = rulec::graph::of_checked(&sources, &checked) else {
         err!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
@@ -370,7 +373,7 @@ fn doc_cmd(file: &Path, out: Option<&Path>, audience: DocAudience, format: DocFo
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let path = dir.join(name);
-            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            rulec::confine::Root::new(dir, "--out").write(&path, text.as_bytes())?;
             outln!("wrote {}", path.display());
         }
     }
@@ -529,10 +532,9 @@ fn gen(
         files.retain(|f| build.only.contains(&f.path));
     }
     let owned = |entry: &str| lock::owns(paths, &lock_dir, entry);
-    // What no rule writes any more, as the lock's folder sees it and as the user does; only
-    // files below --out are ever removed, whatever a lock says.
-    let out_rel = lock::relative(out, &lock_dir);
-    let below_out = |p: &String| out_rel.is_empty() || p.strip_prefix(&out_rel).is_some_and(|r| r.starts_with('/'));
+    // Only files below --out are ever written or removed, whatever a lock says: below it
+    // where they really lead, every `..` and link followed (rulec::confine).
+    let out_root = rulec::confine::Root::new(out, "--out");
     let shown = |p: &Path| {
         let s = p.to_string_lossy().replace('\\', "/");
         s.strip_prefix("./").map(str::to_string).unwrap_or(s)
@@ -592,31 +594,45 @@ fn gen(
         None => Lock::new(Vec::new()),
     };
     let merged = existing.merge(&fresh, &owned);
+    // Every write is held to --out before the first one, so a refusal touches nothing.
+    let mut to_write = Vec::new();
     for f in &files {
         let target = out.join(&f.path);
-        let shown = shown(&target);
         match std::fs::read(&target) {
             Ok(bytes) if bytes == f.text.as_bytes() => {}
-            Ok(_) if check_only => stale.push(shown),
-            Err(_) if check_only => missing.push(shown),
+            Ok(_) if check_only => stale.push(shown(&target)),
+            Err(_) if check_only => missing.push(shown(&target)),
             _ => {
-                lock::write_whole(&target, f.text.as_bytes())?;
-                written.push(shown);
+                out_root.inside(&target).map_err(|e| format!("{e}; nothing was written"))?;
+                to_write.push((target, f));
             }
         }
     }
-    for a in merged.stale.iter().filter(|a| below_out(a)) {
+    for (target, f) in to_write {
+        out_root.write(&target, f.text.as_bytes())?;
+        written.push(shown(&target));
+    }
+    for a in &merged.stale {
         let at = lock_dir.join(a);
-        if !at.is_file() {
+        let real = match out_root.inside(&at) {
+            Ok(real) => real,
+            Err(e) => {
+                if at.is_file() {
+                    errln!("note: {} lists {a}, which is not removed: {e}", lock_path.display());
+                }
+                continue;
+            }
+        };
+        if !real.is_file() {
             continue;
         }
         if check_only {
             stale.push(shown(&at));
         } else {
-            std::fs::remove_file(&at).map_err(|e| format!("cannot remove {}: {e}", at.display()))?;
+            std::fs::remove_file(&real).map_err(|e| format!("cannot remove {}: {e}", at.display()))?;
             // And the folders that held only generated files, up to --out.
-            let mut dir = at.parent();
-            while let Some(d) = dir.filter(|d| below_out(&lock::relative(d, &lock_dir))) {
+            let mut dir = real.parent();
+            while let Some(d) = dir.filter(|d| d.starts_with(&out_root.real) && *d != out_root.real) {
                 if std::fs::remove_dir(d).is_err() {
                     break;
                 }
@@ -789,12 +805,16 @@ fn vectors(file: &Path, out: Option<&Path>) -> Result<u8, String> {
             let lines = |f: &dyn Fn(&rulec::vectors::Vector) -> String| -> String {
                 suite.vectors.iter().map(|v| f(v) + "\n").collect()
             };
-            for (name, text) in [
+            let root = rulec::confine::Root::new(dir, "--out");
+            let files = [
                 (format!("{}.jsonl", p.ident()), lines(&|v| v.line(p))),
                 (format!("{}.expected.jsonl", p.ident()), lines(&|v| v.expected(p))),
-            ] {
-                let path = dir.join(name);
-                std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            ];
+            for (name, _) in &files {
+                root.inside(&dir.join(name)).map_err(|e| format!("{e}; nothing was written"))?;
+            }
+            for (name, text) in files {
+                root.write(&dir.join(name), text.as_bytes())?;
             }
         }
     }
@@ -878,7 +898,7 @@ use rulec::production::{self, records::Fills, revision::Loaded};
 
 /// A rule named as a file or `file@rev`, checked; its diagnostics printed when it has errors.
 fn load_rule(spec: &str) -> Result<Loaded, u8> {
-    let loaded = match production::revision::load(spec, &rulec::analysis::Options::default()) {
+    let loaded = match production::revision::load(spec, &rulec::analysis::Options::default(), root().as_deref()) {
         Ok(l) => l,
         Err(e) => {
             errln!("error: {e}");
@@ -914,8 +934,19 @@ fn load_fills(rule: &rulec::sema::Program, manifest: Option<&Path>, fill: &[Stri
     Fills::load(rule, text.as_deref().map(|t| (shown.as_str(), t)), fill)
 }
 
+/// A fixtures file, opened. A file or a pipe (`<(zcat records.jsonl.gz)`) is read; a device
+/// (`/dev/zero`), a folder or a socket is refused, as it has no end or no lines.
 fn open_records(path: &Path) -> Result<std::io::BufReader<std::fs::File>, String> {
     let f = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let kind = f.metadata().map_err(|e| format!("cannot read {}: {e}", path.display()))?.file_type();
+    #[cfg(unix)]
+    let pipe = std::os::unix::fs::FileTypeExt::is_fifo(&kind);
+    #[cfg(not(unix))]
+    let pipe = false;
+    if !kind.is_file() && !pipe {
+        let what = if kind.is_dir() { "a folder" } else { "a device or a socket" };
+        return Err(format!("{} is {what}, not a file of records; name a JSON Lines file", path.display()));
+    }
     Ok(std::io::BufReader::with_capacity(1 << 20, f))
 }
 

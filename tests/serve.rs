@@ -244,7 +244,8 @@ fn every_command_of_the_cli_has_its_tool() {
 
 #[test]
 fn a_tool_call_runs_the_command_in_process_and_captures_it() {
-    let dir = tempfile::tempdir().unwrap();
+    // Inside the server's root (this repository), as every path of a call must be.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let out = dir.path().to_string_lossy().into_owned();
     let lines = vec![
         msg(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "rulec_gen",
@@ -266,7 +267,8 @@ fn a_tool_call_runs_the_command_in_process_and_captures_it() {
         msg(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "rulec_check",
             "arguments": {"files": ["tests/corpus/member_discount.rule"], "color": "never"}}})),
     ];
-    let (answers, _) = session(&mut rulec_mcp(), &lines);
+    // rulec_verify starts its adapter only when the server allows commands.
+    let (answers, _) = session(rulec_mcp().arg("--allow-run"), &lines);
     let gen = &by_id(&answers, 1)["result"];
     assert_eq!(gen["content"][1]["text"], "exit code 0", "{gen}");
     assert!(dir.path().join("python/single_coupon_mcp.py").is_file());

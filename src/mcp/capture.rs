@@ -5,6 +5,9 @@
 //!
 //! Between calls, fd 1 points at standard error: the protocol is written to a descriptor of
 //! its own, so nothing a command or a library prints can land in the middle of a message.
+//! The protocol's descriptors are close-on-exec: a command a tool starts (an adapter, a
+//! toolchain) cannot write into the protocol, nor hold the client's pipe open after rulec
+//! has exited.
 
 use std::fs::File;
 use std::io::{Read, Seek, Write};
@@ -21,9 +24,10 @@ impl Stdio {
     /// Take the process's standard input and output for the protocol: later reads of fd 0
     /// find nothing, and later writes to fd 1 go to standard error.
     pub fn take() -> std::io::Result<Stdio> {
-        let input = File::from(rustix::io::dup(rustix::stdio::stdin())?);
-        let output = File::from(rustix::io::dup(rustix::stdio::stdout())?);
-        let stderr = rustix::io::dup(rustix::stdio::stderr())?;
+        let keep = |fd| rustix::io::fcntl_dupfd_cloexec(fd, 3);
+        let input = File::from(keep(rustix::stdio::stdin())?);
+        let output = File::from(keep(rustix::stdio::stdout())?);
+        let stderr = keep(rustix::stdio::stderr())?;
         let null = File::open("/dev/null")?;
         rustix::stdio::dup2_stdin(&null)?;
         rustix::stdio::dup2_stdout(&stderr)?;

@@ -4,6 +4,10 @@
 //! and the command runs through the same function the CLI calls, in this process, with what
 //! it prints captured. The docs an agent needs are resources, embedded at build time so
 //! they are the version the tools implement.
+//!
+//! The server is confined to a root (`--root`, else the working folder's project root):
+//! every path a call names must lead inside it, links followed, or the call is refused
+//! before anything runs; a tool that runs commands runs only under `--allow-run`.
 
 #[cfg(unix)]
 mod capture;
@@ -13,6 +17,7 @@ use crate::cli::Cli;
 use clap::{CommandFactory, Parser};
 use serde_json::{json, Map, Value as Json};
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 
 /// The protocol revisions this server speaks, newest first.
 pub const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -80,28 +85,40 @@ pub mod code {
     pub const RESOURCE_NOT_FOUND: i64 = -32002;
 }
 
+/// How `rulec mcp` was started.
+pub struct Options {
+    /// The folder no path of a call may leave (`None`: the working folder's project root).
+    pub root: Option<std::path::PathBuf>,
+    /// Whether the tools that run commands (`verify`, `test`) may run them.
+    pub allow_run: bool,
+}
+
 /// Serve until standard input ends. `run` is the CLI's own dispatch (src/main.rs).
-pub fn serve(run: &dyn Fn(Cli) -> Result<u8, String>) -> Result<u8, String> {
+pub fn serve(opts: &Options, run: &dyn Fn(Cli) -> Result<u8, String>) -> Result<u8, String> {
     #[cfg(unix)]
     {
+        let server = Server::new(opts);
         let stdio = capture::Stdio::take().map_err(|e| format!("cannot take standard input and output: {e}"))?;
         let mut output = stdio.output.try_clone().map_err(|e| e.to_string())?;
         let mut input = BufReader::new(stdio.input.try_clone().map_err(|e| e.to_string())?);
-        let server = Server::new();
         let call = |cli: Cli| -> Outcome {
             let ran = stdio.capture(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))));
             match ran {
-                Err(e) => Outcome { text: format!("error: cannot capture the command's output: {e}\n"), code: 2 },
+                Err(e) => Outcome {
+                    text: format!("error: cannot capture the command's output: {e}\n"),
+                    stdout: String::new(),
+                    code: 2,
+                },
                 Ok((out, err, result)) => {
                     let code = match result {
                         Ok(Ok(code)) => code,
                         Ok(Err(msg)) => {
-                            return Outcome { text: format!("{out}{err}error: {msg}\n"), code: 2 };
+                            return Outcome { text: format!("{out}{err}error: {msg}\n"), stdout: out, code: 2 };
                         }
                         // The panic's message is in what stderr captured.
                         Err(_) => 101,
                     };
-                    Outcome { text: format!("{out}{err}"), code }
+                    Outcome { text: format!("{out}{err}"), stdout: out, code }
                 }
             }
         };
@@ -118,7 +135,7 @@ pub fn serve(run: &dyn Fn(Cli) -> Result<u8, String>) -> Result<u8, String> {
     }
     #[cfg(not(unix))]
     {
-        let _ = run;
+        let _ = (opts, run);
         Err("rulec mcp captures a command's output through the file descriptors of a Unix system".into())
     }
 }
@@ -161,28 +178,34 @@ pub enum Line {
     TooLong,
 }
 
-/// What a command did: everything it printed, and its exit code.
+/// What a command did: everything it printed, what of it went to standard output, and its
+/// exit code.
 pub struct Outcome {
     pub text: String,
+    pub stdout: String,
     pub code: u8,
 }
 
 /// The protocol, apart from reading and writing lines: a message in, the answer (if any) out.
 pub struct Server {
     tools: Vec<tools::Tool>,
-}
-
-impl Default for Server {
-    fn default() -> Self {
-        Server::new()
-    }
+    root: crate::confine::Root,
+    allow_run: bool,
 }
 
 impl Server {
-    pub fn new() -> Server {
+    pub fn new(opts: &Options) -> Server {
         let mut cli = Cli::command();
         cli.build();
-        Server { tools: tools::tools(&cli) }
+        let root = match &opts.root {
+            Some(r) => r.clone(),
+            None => crate::source::project_root(Path::new(".")),
+        };
+        Server {
+            tools: tools::tools(&cli),
+            root: crate::confine::Root::new(&root, "the server's root"),
+            allow_run: opts.allow_run,
+        }
     }
 
     pub fn tools(&self) -> &[tools::Tool] {
@@ -277,13 +300,18 @@ impl Server {
                     "serverInfo": {"name": "rulec", "title": "rulec", "version": env!("CARGO_PKG_VERSION")},
                     "instructions": format!(
                         "Read {} first: the procedure for writing, checking, fixing and generating a rule. \
-                         Each tool runs one rulec command in this server's working directory.",
-                        resource_uri("agents.md")
+                         Each tool runs one rulec command in this server's working directory; every path \
+                         a call names must lead inside the server's root, {}.{}",
+                        resource_uri("agents.md"),
+                        self.root.shown.display(),
+                        if self.allow_run { "" } else { " Tools that run commands (rulec_verify, rulec_test) are refused: the server was started without --allow-run." }
                     ),
                 }))
             }
             "ping" => Ok(json!({})),
-            "tools/list" => Ok(json!({"tools": self.tools.iter().map(tools::Tool::to_json).collect::<Vec<_>>()})),
+            "tools/list" => {
+                Ok(json!({"tools": self.tools.iter().map(|t| t.to_json(self.allow_run)).collect::<Vec<_>>()}))
+            }
             "tools/call" => self.call(params, run),
             "resources/list" => Ok(json!({"resources": RESOURCES.iter().map(|r| json!({
                 "uri": resource_uri(r.name), "name": r.name, "description": r.description, "mimeType": "text/markdown",
@@ -313,16 +341,93 @@ impl Server {
             Some(Json::Object(a)) => a,
             Some(_) => return Err((code::INVALID_PARAMS, "arguments is an object".into())),
         };
-        let argv = tool.argv(args).map_err(|e| (code::INVALID_PARAMS, e))?;
+        let mut argv = tool.argv(args).map_err(|e| (code::INVALID_PARAMS, e))?;
+        self.confine(tool, args, &mut argv)?;
         let outcome = match Cli::try_parse_from(std::iter::once("rulec".to_string()).chain(argv)) {
             Ok(cli) => run(cli),
-            Err(e) => Outcome { text: e.render().to_string(), code: u8::try_from(e.exit_code()).unwrap_or(2) },
+            Err(e) => Outcome {
+                text: e.render().to_string(),
+                stdout: String::new(),
+                code: u8::try_from(e.exit_code()).unwrap_or(2),
+            },
         };
-        Ok(json!({
+        let mut result = json!({
             "content": [{"type": "text", "text": outcome.text}, {"type": "text", "text": format!("exit code {}", outcome.code)}],
             // Findings are exit 1 and no error; exit 2 (and a crash) is.
             "isError": outcome.code >= 2,
-        }))
+        });
+        if let Some(shape) = tool.traits.json {
+            let mut structured = json!({"exit_code": outcome.code});
+            // A command with --format prints JSON only when asked to.
+            let asked = !tool.props.iter().any(|p| p.name == "format") || args.get("format") == Some(&json!("json"));
+            if let Some(printed) = parsed(&outcome.stdout, shape).filter(|_| asked && outcome.code < 2) {
+                structured["json"] = printed;
+            }
+            result["structuredContent"] = structured;
+        }
+        Ok(result)
+    }
+
+    /// Hold a call to the server's root before it runs: every path it names must lead
+    /// inside, a tool that runs commands needs --allow-run. A call gets the server's root as
+    /// its `--root` when it names none, and `gen` its lock beside `out`.
+    fn confine(
+        &self,
+        tool: &tools::Tool,
+        args: &Map<String, Json>,
+        argv: &mut Vec<String>,
+    ) -> Result<(), (i64, String)> {
+        if tool.traits.runs && !self.allow_run {
+            return Err((
+                code::INVALID_PARAMS,
+                format!(
+                    "{} runs commands; this server was started without --allow-run, so it runs none (start it as `rulec mcp --allow-run` to allow them)",
+                    tool.name
+                ),
+            ));
+        }
+        for (prop, value) in tool.named(args) {
+            let path = match prop.names {
+                tools::Names::Path => std::path::PathBuf::from(&value),
+                tools::Names::Rule => crate::production::revision::split(&value).0,
+                tools::Names::Command | tools::Names::Nothing => continue,
+            };
+            self.root
+                .inside(&path)
+                .map_err(|e| (code::INVALID_PARAMS, format!("`{}` of {}: {e}", prop.name, tool.name)))?;
+        }
+        if args.get("root").is_none_or(Json::is_null) {
+            argv.insert(1, format!("--root={}", self.root.shown.display()));
+        }
+        let no_lock = args.get("no_lock") == Some(&Json::Bool(true));
+        if tool.command == "gen" && !no_lock && args.get("lock").is_none_or(Json::is_null) {
+            let out = args.get("out").and_then(Json::as_str).unwrap_or(".");
+            let lock = Path::new(out).parent().unwrap_or(Path::new("")).join(crate::lock::FILE_NAME);
+            self.root.inside(&lock).map_err(|e| {
+                (
+                    code::INVALID_PARAMS,
+                    format!("the lock beside `out` of {}: {e}; name one inside with `lock`", tool.name),
+                )
+            })?;
+            argv.insert(1, format!("--lock={}", lock.display()));
+        }
+        Ok(())
+    }
+}
+
+/// What a command printed on standard output, as the JSON of its shape: `None` when that
+/// is not JSON (a document that is no object, a line that is none).
+fn parsed(stdout: &str, shape: tools::Shape) -> Option<Json> {
+    match shape {
+        tools::Shape::Document => serde_json::from_str::<Json>(stdout).ok().filter(Json::is_object),
+        tools::Shape::Lines => {
+            let lines: Option<Vec<Json>> = stdout
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::from_str::<Json>(l).ok().filter(Json::is_object))
+                .collect();
+            lines.map(Json::Array)
+        }
     }
 }
 

@@ -8,8 +8,12 @@
 //! - A flag becomes a property named after its long form with `-` as `_`: a boolean for a
 //!   flag without a value, a list for one that may repeat, an enum where its values are a
 //!   closed set, an integer where clap reads a number.
+//! - What a value names is read off clap too: a `PathBuf` is a path, a string with the
+//!   `FilePath` hint a rule (`file` or `file@rev`), the `CommandName` hint a
+//!   command. The server holds every path to its root and runs a command only when allowed.
 
 use clap::builder::ArgAction;
+use clap::ValueHint;
 use serde_json::{json, Map, Value as Json};
 use std::any::TypeId;
 
@@ -33,6 +37,62 @@ pub struct Prop {
     /// `Some(--long)` for a flag; `None` for a positional argument (in `index` order).
     pub long: Option<String>,
     pub index: usize,
+    pub names: Names,
+}
+
+/// What a property's value names, for the server's confinement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Names {
+    Nothing,
+    /// A file or a folder.
+    Path,
+    /// A rule: a file, or `file@rev` (the file at a git revision).
+    Rule,
+    /// A command to start, and its arguments.
+    Command,
+}
+
+/// What a tool does to its environment: the MCP annotations, whether it runs commands, and
+/// the shape of what it prints on standard output as JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Traits {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    /// It starts programs other than rulec (and git): the server must be started with --allow-run.
+    pub runs: bool,
+    pub json: Option<Shape>,
+}
+
+/// How a command prints JSON (formats.md): one document, or one record a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Document,
+    Lines,
+}
+
+const READS: Traits = Traits { read_only: true, destructive: false, idempotent: true, runs: false, json: None };
+/// Writes files, replacing what is there (the same call twice writes the same bytes).
+const REWRITES: Traits = Traits { read_only: false, destructive: true, idempotent: true, runs: false, json: None };
+
+/// The traits of each command. A command not listed gets the most cautious (it may change
+/// anything, not idempotent); tests/confinement.rs lists every command, so none is.
+pub fn traits(command: &str) -> Traits {
+    let doc = Some(Shape::Document);
+    let lines = Some(Shape::Lines);
+    match command {
+        "check" | "eval" | "coverage" | "explain" => Traits { json: lines, ..READS },
+        "api" | "schema" | "certificate" | "graph" | "fixtures" | "replay" | "diff" => Traits { json: doc, ..READS },
+        "adapter" => READS,
+        "fmt" | "gen" => Traits { json: doc, ..REWRITES },
+        "doc" => REWRITES,
+        "vectors" => Traits { json: lines, ..REWRITES },
+        // Builds and runs every runner in a scratch folder: caches of the toolchains change.
+        "test" => Traits { read_only: false, destructive: false, idempotent: true, runs: true, json: doc },
+        // The adapter is any program: it may do anything.
+        "verify" => Traits { read_only: false, destructive: true, idempotent: false, runs: true, json: doc },
+        _ => Traits { read_only: false, destructive: true, idempotent: false, runs: true, json: None },
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -44,6 +104,7 @@ pub struct Tool {
     /// The commands of a command that has some (`subcommand`'s values).
     pub subcommands: Vec<String>,
     pub props: Vec<Prop>,
+    pub traits: Traits,
 }
 
 /// The commands that are no tool: this server itself, and clap's `help`.
@@ -67,9 +128,16 @@ fn tool(c: &clap::Command) -> Tool {
             help: "The command to run.".into(),
             long: None,
             index: 0,
+            names: Names::Nothing,
         });
         for s in c.get_subcommands() {
             props_of(s, &mut props);
+        }
+    }
+    if c.get_name() == "gen" {
+        // The server's own default (Server::call), not the CLI's.
+        if let Some(lock) = props.iter_mut().find(|p| p.name == "lock") {
+            lock.help = "The lock file (default: rulec.lock in the folder that holds `out`).".into();
         }
     }
     let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
@@ -79,6 +147,7 @@ fn tool(c: &clap::Command) -> Tool {
         description: format!("`rulec {}`: {about}", c.get_name()),
         subcommands,
         props,
+        traits: traits(c.get_name()),
     }
 }
 
@@ -118,13 +187,24 @@ fn props_of(c: &clap::Command, props: &mut Vec<Prop>) {
         }
         let kind = if many && one != Kind::Bool { Kind::List(Box::new(one)) } else { one };
         let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
-        props.push(Prop { name, kind, required: a.is_required_set(), help, long, index });
+        let names = match a.get_value_hint() {
+            ValueHint::CommandWithArguments | ValueHint::CommandName | ValueHint::CommandString => Names::Command,
+            ValueHint::AnyPath | ValueHint::FilePath | ValueHint::DirPath | ValueHint::ExecutablePath => {
+                if a.get_value_parser().type_id() == TypeId::of::<std::path::PathBuf>() {
+                    Names::Path
+                } else {
+                    Names::Rule
+                }
+            }
+            _ => Names::Nothing,
+        };
+        props.push(Prop { name, kind, required: a.is_required_set(), help, long, index, names });
     }
 }
 
 impl Tool {
-    /// The tool as `tools/list` gives it.
-    pub fn to_json(&self) -> Json {
+    /// The tool as `tools/list` gives it, by a server that runs commands or not.
+    pub fn to_json(&self, allow_run: bool) -> Json {
         let mut properties = Map::new();
         for p in &self.props {
             let mut s = schema_of(&p.kind);
@@ -134,12 +214,60 @@ impl Tool {
             properties.insert(p.name.clone(), s);
         }
         let required: Vec<&str> = self.props.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
-        json!({
+        let mut description = self.description.clone();
+        if self.traits.runs {
+            if !description.ends_with('.') {
+                description.push('.');
+            }
+            description.push_str(&format!(
+                " It runs commands ({}), so `rulec mcp` runs it only when started with --allow-run; this server was started {}.",
+                if self.command == "verify" { "the adapter" } else { "each language's toolchain and runner" },
+                if allow_run { "with it" } else { "without it, and refuses the call" }
+            ));
+        }
+        let t = &self.traits;
+        let mut tool = json!({
             "name": self.name,
             "title": format!("rulec {}", self.command),
-            "description": self.description,
+            "description": description,
             "inputSchema": {"type": "object", "properties": properties, "required": required, "additionalProperties": false},
-        })
+            "annotations": {
+                "title": format!("rulec {}", self.command),
+                "readOnlyHint": t.read_only,
+                "destructiveHint": t.destructive,
+                "idempotentHint": t.idempotent,
+                "openWorldHint": t.runs,
+            },
+        });
+        if let Some(shape) = t.json {
+            let printed = match shape {
+                Shape::Document => json!({"type": "object",
+                    "description": "What the command printed on standard output, parsed: its JSON of formats.md (with `format` json where the tool has `format`)."}),
+                Shape::Lines => json!({"type": "array", "items": {"type": "object"},
+                    "description": "What the command printed on standard output, one JSON record a line, parsed (with `format` json where the tool has `format`)."}),
+            };
+            tool["outputSchema"] = json!({
+                "type": "object",
+                "properties": {
+                    "exit_code": {"type": "integer", "description": "0: done; 1: findings (not an error of the call); 2 and above: the command could not do its work."},
+                    "json": printed,
+                },
+                "required": ["exit_code"],
+            });
+        }
+        tool
+    }
+
+    /// Every path the arguments name, with the property that names it and what it names (a
+    /// rule's revision left on). The arguments are this tool's ([`Tool::argv`] said so).
+    pub fn named(&self, args: &Map<String, Json>) -> Vec<(&Prop, String)> {
+        let mut out = Vec::new();
+        for p in self.props.iter().filter(|p| p.names != Names::Nothing) {
+            if let Some(values) = args.get(&p.name).and_then(|v| p.values(v)) {
+                out.extend(values.into_iter().map(|v| (p, v)));
+            }
+        }
+        out
     }
 
     /// The command line for a call's arguments (without the program's name), or why the

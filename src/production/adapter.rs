@@ -10,6 +10,9 @@
 //! ([`Failure`], exit 2), naming the record. So does a child that exits or stops answering
 //! (a timeout per answer), with what it wrote on its stderr.
 //!
+//! The adapter runs in a process group of its own, and the run ends by stopping the whole
+//! group: an adapter behind `sh -c`, or one that starts helpers, leaves nothing running.
+//!
 //! Vector `id` is the 0-based position of the vector in `rulec vectors`' output, and the
 //! record is named by its line there (`id + 1`) and an empty tag.
 
@@ -51,7 +54,10 @@ impl Adapter {
     fn start(cmd: &[String], timeout: Duration) -> Result<Adapter, Failure> {
         let (prog, args) = cmd.split_first().ok_or_else(|| Failure { what: "--adapter names no command".into() })?;
         let shown = cmd.join(" ");
-        let mut child = Command::new(prog)
+        let mut command = Command::new(prog);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -96,25 +102,35 @@ impl Adapter {
         written.map_err(|e| self.died(&format!("{at}: cannot write to the adapter ({e})")))
     }
 
-    /// One line of the adapter's, within `wait`.
+    /// One line of the adapter's, within `wait`. An adapter that has exited answers nothing
+    /// more, even while something it started keeps its output open.
     fn receive_within(&mut self, at: &str, wait: Duration) -> Result<String, Failure> {
-        match self.lines.recv_timeout(wait) {
-            Ok(Ok(line)) => Ok(line),
-            Ok(Err(e)) => Err(self.died(&format!("{at}: cannot read the adapter's answer ({e})"))),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                Err(Failure {
-                    what: format!(
-                        "{at}: the adapter `{}` gave no answer within {} ms; it was stopped{}",
-                        self.shown,
-                        wait.as_millis(),
-                        self.said()
-                    ),
-                })
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(self.died(&format!("{at}: the adapter stopped answering")))
+        let deadline = std::time::Instant::now() + wait;
+        let mut exited = false;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let slice = if exited { EXITED_GRACE } else { left.min(Duration::from_millis(50)) };
+            match self.lines.recv_timeout(slice) {
+                Ok(Ok(line)) => return Ok(line),
+                Ok(Err(e)) => return Err(self.died(&format!("{at}: cannot read the adapter's answer ({e})"))),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(self.died(&format!("{at}: the adapter stopped answering")))
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) if exited => {
+                    return Err(self.died(&format!("{at}: the adapter stopped answering")))
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) if left.is_zero() => {
+                    self.stop();
+                    return Err(Failure {
+                        what: format!(
+                            "{at}: the adapter `{}` gave no answer within {} ms; it was stopped{}",
+                            self.shown,
+                            wait.as_millis(),
+                            self.said()
+                        ),
+                    });
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => exited = matches!(self.child.try_wait(), Ok(Some(_))),
             }
         }
     }
@@ -148,14 +164,25 @@ impl Adapter {
         }
     }
 
-    /// End the run: close the adapter's input, give it a moment to finish, then stop it.
+    /// End the run: close the adapter's input, give it a moment to finish, then stop it
+    /// and whatever it started.
     fn close(&mut self) {
         drop(self.stdin.take());
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
+        }
+        self.stop();
+    }
+
+    /// Kill the adapter's process group (it leads it: its id is the group's), then the
+    /// adapter itself if it is still there.
+    fn stop(&mut self) {
+        #[cfg(unix)]
+        if let Some(group) = i32::try_from(self.child.id()).ok().and_then(rustix::process::Pid::from_raw) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -168,6 +195,9 @@ impl Drop for Adapter {
         self.close();
     }
 }
+
+/// How long the lines an adapter wrote before it exited are waited for.
+const EXITED_GRACE: Duration = Duration::from_millis(200);
 
 /// The least an adapter is given to start and answer the handshake.
 const STARTUP: Duration = Duration::from_secs(10);

@@ -9,7 +9,7 @@
 //! record either version's door refuses is excluded (`old_…` when only the old one refuses).
 //! Outputs are compared by name, those both versions have.
 
-use super::records::{Fills, Reader, Wants};
+use super::records::{next_line, Fills, Reader, Wants};
 use super::report::{inputs_shown, transitions, Compared, RecordId, Report};
 use super::values::Plain;
 use super::Progress;
@@ -60,23 +60,26 @@ pub fn diff(
         .collect();
     let wants = Wants { observed: false, trace: false };
     let mut done = 0;
-    for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read {file}: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
+    let (mut input, mut buf, mut at) = (input, Vec::new(), 0);
+    while let Some(line) = next_line(&mut input, &mut buf).map_err(|e| format!("cannot read {file}: {e}"))? {
+        at += 1;
+        let line = match line {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => Ok(text),
+            Err(_) => Err(()),
+        };
         done += 1;
         if done % 65536 == 0 {
             progress.tick(done);
         }
-        let top: Json = match serde_json::from_str(&line) {
+        let top: Json = match line.and_then(|text| serde_json::from_str(text).map_err(|_| ())) {
             Ok(t) => t,
-            Err(_) => {
+            Err(()) => {
                 report.exclude(super::records::Kind::NotJson.as_str());
                 continue;
             }
         };
-        let rec_new = new_reader.read_json(i + 1, &top, wants);
+        let rec_new = new_reader.read_json(at, &top, wants);
         if let Some(first) = rec_new.problems.first() {
             report.exclude(first.kind.as_str());
             continue;
@@ -85,7 +88,7 @@ pub fn diff(
         if let Some(Json::Object(m)) = for_old.get_mut("in") {
             m.retain(|k, _| !new_only.contains(&k.as_str()));
         }
-        let rec_old = old_reader.read_json(i + 1, &for_old, wants);
+        let rec_old = old_reader.read_json(at, &for_old, wants);
         if let Some(first) = rec_old.problems.first() {
             report.exclude(&format!("old_{}", first.kind.as_str()));
             continue;

@@ -6,7 +6,7 @@
 //! would exclude (a record with any problem). `by` is carried and never read: nothing in it
 //! is ever a problem.
 
-use super::records::{Kind, Reader, Wants};
+use super::records::{next_line, Kind, Reader, Record, Wants};
 use serde_json::{json, Value as Json};
 use std::io::BufRead;
 
@@ -36,13 +36,15 @@ pub struct Lint {
 /// Lint the records of `input` (named `file` in the report).
 pub fn lint(reader: &Reader, file: &str, input: impl BufRead) -> Result<Lint, String> {
     let mut out = Lint { file: file.to_string(), records: 0, observed: 0, filled: 0, dropped: 0, problems: Vec::new() };
-    for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read {file}: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
+    let (mut input, mut buf, mut at) = (input, Vec::new(), 0);
+    while let Some(line) = next_line(&mut input, &mut buf).map_err(|e| format!("cannot read {file}: {e}"))? {
+        at += 1;
+        let rec = match line {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => reader.read(at, text, Wants { observed: true, trace: true }),
+            Err(what) => Record::not_json(at, what),
+        };
         out.records += 1;
-        let rec = reader.read(i + 1, &line, Wants { observed: true, trace: true });
         out.observed += usize::from(rec.has_observed);
         if rec.call.as_ref().is_some_and(|c| !c.filled.is_empty()) {
             out.filled += 1;

@@ -258,6 +258,57 @@ pub fn convert(from: &Program, from_var: &Var, to_var: &Var, raw: &Json) -> Resu
     Ok(serde_json::from_str(&converted.to_integer().to_string()).expect("an integer is JSON"))
 }
 
+/// The longest line read as a record: a longer one is a `not_json` problem of its own line.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// The next line of a fixtures file into `buf`: `None` at the end of the file; its text, or
+/// why it is no record (not UTF-8, longer than [`MAX_LINE`], the rest of it read past), so
+/// that one bad line is a problem of that line and the lines after it are still read.
+pub fn next_line<'b>(
+    input: &mut impl std::io::BufRead,
+    buf: &'b mut Vec<u8>,
+) -> std::io::Result<Option<Result<&'b str, String>>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if !too_long && buf.len() + part.len() > MAX_LINE {
+            too_long = true;
+            buf.clear();
+        }
+        if !too_long {
+            buf.extend_from_slice(part);
+        }
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if too_long {
+        return Ok(Some(Err(format!("the line is longer than {} MiB", MAX_LINE >> 20))));
+    }
+    Ok(Some(std::str::from_utf8(buf).map_err(|e| format!("the line is not UTF-8 ({e})"))))
+}
+
+impl Record {
+    /// A line that is no record at all: `not_json`, with why.
+    pub fn not_json(line: usize, what: String) -> Record {
+        Record { problems: vec![Problem::new(Kind::NotJson, None, what)], ..Record::empty(line) }
+    }
+}
+
 impl Reader<'_> {
     /// Read one line (`line` is its 1-based number in the file).
     pub fn read(&self, line: usize, text: &str, wants: Wants) -> Record {

@@ -5,7 +5,7 @@
 use crate::analysis::Options;
 use crate::check::{check_path, Checked};
 use crate::sema::Program;
-use crate::source::Sources;
+use crate::source::{lexical_absolute, Sources};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -42,42 +42,71 @@ pub fn split(spec: &str) -> (PathBuf, Option<String>) {
     }
 }
 
-/// Read and check a rule named as a file or `file@rev`. `Err` is a message for a rule that
-/// cannot be read at all (no such file, no such revision); a rule with errors comes back
-/// `Ok`, with its diagnostics, and [`Loaded::program`] is `None`.
-pub fn load(spec: &str, opts: &Options) -> Result<Loaded, String> {
+/// Read and check a rule named as a file or `file@rev`, its `use`s held inside `root` (the
+/// project root of the rule's folder when `None`). `Err` is a message for a rule that cannot
+/// be read at all (no such file, no such revision, a revision that reads as an option, a
+/// `use` that leaves the root); a rule with errors comes back `Ok`, with its diagnostics,
+/// and [`Loaded::program`] is `None`.
+pub fn load(spec: &str, opts: &Options, root: Option<&Path>) -> Result<Loaded, String> {
     let (path, rev) = split(spec);
     match rev {
         None => {
-            let mut sources = Sources::new();
+            let mut sources = match root {
+                Some(r) => Sources::new().with_root(r),
+                None => Sources::new(),
+            };
             let checked = check_path(&mut sources, &path, opts)?;
             Ok(Loaded { sources, checked, shown: spec.to_string(), _dir: None })
         }
         Some(rev) => {
-            let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-            // The rule keeps its relative path below the temporary folder, so diagnostics name
-            // it as the user did and its `use` paths resolve beside it.
-            let rel: PathBuf = if path.is_relative() {
-                path.clone()
-            } else {
-                PathBuf::from(path.file_name().ok_or_else(|| format!("{spec} names no file"))?)
+            let abs = lexical_absolute(&path);
+            let root = match root {
+                Some(r) => lexical_absolute(r),
+                None => crate::source::project_root(abs.parent().unwrap_or(Path::new("/"))),
             };
+            if rev.starts_with('-') {
+                return Err(format!("{spec}: the revision `{rev}` starts with `-`, which git would read as an option; name a commit, a branch or a tag"));
+            }
+            let below = |p: &Path| p.strip_prefix(&root).ok().map(Path::to_path_buf);
+            let rel = below(&abs).ok_or_else(|| format!("{spec} is outside the project root {}", root.display()))?;
+            let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+            // The project root is the temporary folder: the rule and every file it `use`s keep
+            // their paths below it, so `use` paths resolve as in the working tree, and nothing
+            // is written anywhere else.
             let text = git_show(&path, &rev)?;
             write(&dir.path().join(&rel), &text)?;
             let parsed = crate::syntax::parse(&text, crate::source::FileId(0));
-            if let Some(file) = &parsed.file {
-                for item in &file.items {
-                    if let crate::syntax::ast::ItemKind::Use(u) = &item.kind {
-                        let used = path.parent().unwrap_or(Path::new("")).join(&u.value);
-                        // A `use` the revision does not have is reported by the check (E069).
-                        if let Ok(t) = git_show(&used, &rev) {
-                            write(&dir.path().join(rel.parent().unwrap_or(Path::new(""))).join(&u.value), &t)?;
-                        }
-                    }
+            for u in parsed.file.iter().flat_map(|f| &f.items).filter_map(|item| match &item.kind {
+                crate::syntax::ast::ItemKind::Use(u) => Some(u),
+                _ => None,
+            }) {
+                if Path::new(&u.value).has_root() {
+                    // The check refuses an absolute `use` (E069) without reading it.
+                    continue;
+                }
+                let used = lexical_absolute(&abs.parent().unwrap_or(Path::new("/")).join(&u.value));
+                let Some(used_rel) = below(&used) else {
+                    return Err(format!(
+                        "{spec}: `use \"{}\"` leads to {}, outside the project root {}; not read",
+                        u.value,
+                        used.display(),
+                        root.display()
+                    ));
+                };
+                // A `use` the revision does not have is reported by the check (E069).
+                if let Ok(t) = git_show(&used, &rev) {
+                    write(&dir.path().join(used_rel), &t)?;
                 }
             }
-            let mut sources = Sources::in_dir(dir.path());
-            let checked = check_path(&mut sources, &rel, opts)?;
+            // Shown as the user named it when that is a path from a folder inside the root.
+            let here = lexical_absolute(Path::new("."));
+            let (base, named) = match here.strip_prefix(&root) {
+                Ok(cwd) if path.is_relative() => (dir.path().join(cwd), path.clone()),
+                _ => (dir.path().to_path_buf(), rel.clone()),
+            };
+            std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+            let mut sources = Sources::in_dir(&base).with_root(dir.path());
+            let checked = check_path(&mut sources, &named, opts)?;
             Ok(Loaded { sources, checked, shown: spec.to_string(), _dir: Some(dir) })
         }
     }
