@@ -217,6 +217,8 @@ pub enum Command {
     },
     /// Serve these commands as MCP tools over stdio (JSON-RPC 2.0, one message a line), with the docs as resources.
     Mcp,
+    /// Serve the Language Server Protocol over stdio: diagnostics, fixes, formatting, hover, lenses.
+    Lsp,
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
