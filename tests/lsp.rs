@@ -118,7 +118,11 @@ fn a_corpus_rule_answers_every_request() {
     );
     let labels: Vec<String> =
         hints.as_array().unwrap().iter().map(|h| h["label"].as_str().unwrap().to_string()).collect();
-    assert!(labels.contains(&": money[USD]".to_string()), "{labels:?}");
+    assert!(labels.contains(&": money[USD] in steps of 1USD".to_string()), "{labels:?}");
+    let typed = hints.as_array().unwrap().iter().find(|h| h["label"] == ": money[USD] in steps of 1USD").unwrap();
+    let mut after_name = pos(&text, "define fee", 0);
+    after_name["character"] = json!(col_of(&after_name) + "define fee".len() as u64);
+    assert_eq!(typed["position"], after_name, "right after the name");
     assert!(labels.iter().any(|l| l.starts_with(" proven 8USD..45USD")), "base's proven range: {labels:?}");
 
     // Code lens: every expect evaluated by the reference evaluator; every table proven.

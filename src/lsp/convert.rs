@@ -162,3 +162,22 @@ pub fn witness_text(w: &serde_json::Value) -> String {
         None => w.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{path_to_uri, uri_to_path};
+    use std::path::Path;
+
+    #[test]
+    fn file_uris_escape_and_unescape_every_byte_outside_the_unreserved_set() {
+        let path = Path::new("/tmp/my rules/送料#1%.rule");
+        let uri = path_to_uri(path);
+        assert_eq!(uri.as_str(), "file:///tmp/my%20rules/%E9%80%81%E6%96%99%231%25.rule");
+        assert_eq!(uri_to_path(&uri).as_deref(), Some(path));
+        // What VS Code sends for the same file (`%` escapes in lower case) reads the same.
+        let sent: lsp_types::Uri = "file:///tmp/my%20rules/%e9%80%81%e6%96%99%231%25.rule".parse().unwrap();
+        assert_eq!(uri_to_path(&sent).as_deref(), Some(path));
+        let untitled: lsp_types::Uri = "untitled:Untitled-1".parse().unwrap();
+        assert_eq!(uri_to_path(&untitled), None);
+    }
+}

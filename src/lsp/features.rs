@@ -137,6 +137,9 @@ impl Snapshot {
                 crate::num::to_decimal_string(&r.grid_units)
             ));
         }
+        if let Some(step) = int64_step(self, p, v) {
+            lines.push(format!("held in generated code as a whole number of {step}"));
+        }
         match var.decided_by {
             Some(sema::Decider::Table(t)) => lines.push(format!("decided by table `{}`", p.tables[t].name)),
             Some(sema::Decider::Define(_)) => lines.push("decided by its define".into()),
@@ -282,7 +285,11 @@ impl Snapshot {
             let typed = written.get(head.len()..).is_some_and(|rest| rest.trim_start().starts_with(':'));
             if written.starts_with(&head) && !typed && inside(d.span.start) {
                 let at = d.span.start + head.len() as u32;
-                out.push(hint(f, at, format!(": {}", sema::ty_name(&var.ty, &p.enums)), lsp::InlayHintKind::TYPE));
+                let mut label = format!(": {}", sema::ty_name(&var.ty, &p.enums));
+                if let Some(step) = int64_step(self, p, d.var) {
+                    label.push_str(&format!(" in steps of {step}"));
+                }
+                out.push(hint(f, at, label, lsp::InlayHintKind::TYPE));
             }
         }
         for (v, var) in p.vars.iter().enumerate() {
@@ -359,6 +366,14 @@ fn proven_range(snap: &Snapshot, p: &Program, v: VarId) -> Option<String> {
     let var: &Var = &p.vars[v];
     let show = |x: &crate::num::Rat| wire::display(p, &var.ty, &Value::Num(x.clone()));
     Some(format!("{}..{}", show(lo), show(hi)))
+}
+
+/// The unit of the int64 integer generated code holds a number in (its scale), written as
+/// the rule writes values.
+fn int64_step(snap: &Snapshot, p: &Program, v: VarId) -> Option<String> {
+    let a = snap.checked.analysis.as_ref()?;
+    let scale = a.values.scales.var_scale.get(v)?.as_ref()?;
+    Some(wire::display(p, &p.vars[v].ty, &Value::Num(scale.clone())))
 }
 
 fn inputs_text(p: &Program, inputs: &[Value]) -> String {
