@@ -203,6 +203,8 @@ impl Snapshot {
     }
 
     /// Every place the name at `at` is written, renamed; an error names what is wrong with `to`.
+    // lsp-types' `Uri` hashes and compares its text; its `Cell` only caches a parse.
+    #[allow(clippy::mutable_key_type)]
     pub fn rename(&self, at: lsp::Position, to: &str) -> Result<Option<lsp::WorkspaceEdit>, String> {
         let Some((s, _)) = self.index.symbol_at(self.checked.file, self.offset(at)) else {
             return Ok(None);

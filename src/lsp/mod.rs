@@ -376,7 +376,21 @@ fn check_loop(
             if !current(shared) {
                 continue;
             }
-            let snapshot = Arc::new(check(&job, root));
+            let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&job, root)));
+            let Ok(snapshot) = checked.map(Arc::new) else {
+                // A bug in rulec, not in the rule: said on the file, and the server goes on.
+                let d = lsp::Diagnostic {
+                    severity: Some(lsp::DiagnosticSeverity::ERROR),
+                    source: Some("rulec".into()),
+                    message: "rulec lsp could not check this version: an internal error (its message is on the server's standard error); please report it".into(),
+                    ..lsp::Diagnostic::default()
+                };
+                let params =
+                    lsp::PublishDiagnosticsParams { uri: job.uri, diagnostics: vec![d], version: Some(job.version) };
+                let _ =
+                    sender.send(Notification::new(lsp::notification::PublishDiagnostics::METHOD.into(), params).into());
+                continue;
+            };
             if !current(shared) {
                 continue;
             }
