@@ -286,8 +286,8 @@ fn non_ascii_names_are_placed_in_utf16_columns() {
     let u = uri(&path);
     let mut c = Client::start(&repo());
     assert_eq!(c.open(&u, &text), Vec::<Value>::new());
-    // `大` in the last table row is the enum value declared after two emoji (two UTF-16
-    // units each): column 37, where a count of characters says 35 and of bytes 67.
+    // `大` in the last table row is the enum value declared after an emoji (two UTF-16
+    // units): column 37, where a count of characters says 36 and of bytes 47.
     let d = c.request("textDocument/definition", at(&u, pos(&text, "大 | 900JPY", 0)));
     assert_eq!(d["range"], json!({"start": {"line": 3, "character": 37}, "end": {"line": 3, "character": 38}}), "{d}");
     let h = hover_text(&mut c, &u, pos(&text, "送料 =", 0));
