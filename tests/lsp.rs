@@ -129,12 +129,19 @@ fn a_corpus_rule_answers_every_request() {
     let lenses = c.request("textDocument/codeLens", json!({"textDocument": doc(&u)}));
     let titles: Vec<String> =
         lenses.as_array().unwrap().iter().map(|l| l["command"]["title"].as_str().unwrap().to_string()).collect();
-    assert!(
-        titles.contains(&r#"evaluate: {"fee":11}"#.to_string())
-            || titles.iter().any(|t| t.starts_with("evaluate: {\"fee\":")),
-        "{titles:?}"
-    );
-    assert_eq!(titles.iter().filter(|t| t.starts_with("evaluate: ")).count(), 4, "{titles:?}");
+    let evaluated: Vec<&str> = titles.iter().filter_map(|t| t.strip_prefix("evaluate: ")).collect();
+    assert_eq!(evaluated, [r#"{"fee":11}"#, r#"{"fee":24}"#, r#"{"fee":59}"#, r#"{"fee":17}"#], "{titles:?}");
+    // Each over its own `expect` line.
+    let expect_lines: Vec<u64> =
+        text.lines().enumerate().filter(|(_, l)| l.starts_with("expect ")).map(|(i, _)| i as u64).collect();
+    let lens_lines: Vec<u64> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["command"]["title"].as_str().unwrap().starts_with("evaluate"))
+        .map(|l| l["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lens_lines, expect_lines);
     assert_eq!(titles.iter().filter(|t| t.starts_with("proven: ")).count(), 4, "{titles:?}");
 
     // Document symbols.
@@ -345,6 +352,12 @@ fn a_used_enums_file_is_read_from_the_unsaved_buffer() {
     let (users, _) = c.diagnostics(&ru, 1);
     assert!(users.iter().any(|d| d["severity"] == 1 && d["message"].as_str().unwrap().contains("gold")), "{users:?}");
     // Going to the definition of `tier` leads into the enums file, to the buffer's text.
+    let d = c.request("textDocument/definition", at(&ru, pos(&rule, "tier silver", 0)));
+    assert_eq!(d["uri"], eu.as_str());
+    // And from the `use` line, to the file it names.
+    let d = c.request("textDocument/definition", at(&ru, pos(&rule, "shared/tiers.rule", 0)));
+    assert_eq!(d["uri"], eu.as_str());
+    assert_eq!(d["range"]["start"], json!({"line": 0, "character": 0}));
     let d = c.request("textDocument/definition", at(&ru, pos(&rule, "tier silver", 0)));
     assert_eq!(d["uri"], eu.as_str());
     assert_eq!(d["range"]["start"], pos(&edited, "tier:", 0));
