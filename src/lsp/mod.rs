@@ -201,7 +201,9 @@ impl Server<'_> {
     fn recheck_users(&self, path: &std::path::Path) {
         let users: Vec<lsp::Uri> = lock(&self.shared.snapshots)
             .iter()
-            .filter(|(_, s)| s.checked.uses.iter().any(|&f| s.sources.resolve(&s.sources.get(f).path) == path))
+            .filter(|(_, s)| {
+                s.checked.uses.iter().any(|&f| crate::source::lexical_absolute(&s.sources.get(f).path) == path)
+            })
             .map(|(u, _)| u.clone())
             .collect();
         for u in users {
