@@ -116,3 +116,18 @@ if ! python3 -c "import connectrpc, uvicorn" 2>/dev/null || ! command -v protoc-
   python3 -m pip install "${connect_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${connect_args[@]}"
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
+
+# --- The editor extension (tests/vscode.rs): its packages from package-lock.json
+# (vscode-textmate and vscode-oniguruma to tokenize as VS Code does, the client library,
+# TypeScript and the VS Code API types), and vsce to package it.
+vscode_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/editors/vscode"
+if [ ! -d "$vscode_dir/node_modules/vscode-textmate" ]; then
+  echo "setup: npm ci in editors/vscode"
+  npm ci --prefix "$vscode_dir" --no-audit --no-fund --silent >/dev/null
+fi
+vsce_dir="${RULEC_TOOLS:-$HOME/.cache/rulec-tools}/vsce"
+if [ ! -x "$vsce_dir/node_modules/.bin/vsce" ]; then
+  echo "setup: npm install @vscode/vsce"
+  npm install --prefix "$vsce_dir" --no-audit --no-fund --silent @vscode/vsce@3 >/dev/null
+fi
+export PATH="$vsce_dir/node_modules/.bin:$PATH"

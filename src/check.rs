@@ -278,16 +278,23 @@ fn target_keywords(p: &Program) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The inputs of an `expect` line as a call gives them: through the wire door, which
+/// refuses what a call would be refused.
+pub fn expect_inputs(p: &Program, e: &sema::ExpectIr) -> Result<Vec<sema::Value>, eval::wire::Refusal> {
+    use eval::wire;
+    let mut obj = serde_json::Map::new();
+    for (v, x) in &e.inputs {
+        obj.insert(p.vars[*v].name.clone(), wire::to_wire(p, &p.vars[*v], x));
+    }
+    wire::read_inputs(p, &serde_json::Value::Object(obj))
+}
+
 /// E111: run every `expect` through the reference evaluator, through the same door a call takes.
 fn run_expects(p: &Program) -> Vec<Diagnostic> {
     use eval::wire;
     let mut out = Vec::new();
     for e in &p.expects {
-        let mut obj = serde_json::Map::new();
-        for (v, x) in &e.inputs {
-            obj.insert(p.vars[*v].name.clone(), wire::to_wire(p, &p.vars[*v], x));
-        }
-        let inputs = match wire::read_inputs(p, &serde_json::Value::Object(obj)) {
+        let inputs = match expect_inputs(p, e) {
             Ok(i) => i,
             Err(r) => {
                 out.push(

@@ -234,6 +234,8 @@ pub enum Command {
         #[arg(long)]
         allow_run: bool,
     },
+    /// Serve the Language Server Protocol over stdio: diagnostics, fixes, formatting, hover, lenses.
+    Lsp,
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,

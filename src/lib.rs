@@ -18,6 +18,7 @@ pub mod graph;
 pub mod harness;
 pub mod lang;
 pub mod lock;
+pub mod lsp;
 pub mod mcp;
 pub mod num;
 pub mod outputs;

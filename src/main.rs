@@ -154,6 +154,7 @@ fn run(cli: Cli) -> Result<u8, String> {
             None => diff_region(&old, &new, budget, format),
         },
         Command::Mcp { .. } => Err("rulec mcp is the server itself; it is not one of its tools".into()),
+        Command::Lsp => rulec::lsp::run(root()),
     }
 }
 

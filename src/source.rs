@@ -103,6 +103,33 @@ impl SourceFile {
         (line + 1, col)
     }
 
+    /// 0-based line and 0-based column counted in UTF-16 code units, as the Language Server
+    /// Protocol counts them (`rulec lsp` only; diagnostics count characters, see `line_col`).
+    pub fn utf16_position(&self, offset: u32) -> (u32, u32) {
+        let offset = floor_char_boundary(&self.text, offset as usize);
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let col: usize = self.text[self.line_starts[line]..offset].chars().map(char::len_utf16).sum();
+        (line as u32, col as u32)
+    }
+
+    /// The byte offset of a 0-based line and UTF-16 column: a column past the end of the line
+    /// (or inside a character) is the end of the line (the start of that character), a line
+    /// past the end of the file is its end.
+    pub fn offset_of_utf16(&self, line: u32, col: u32) -> usize {
+        let Some(range) = self.line_range(line as usize) else {
+            return self.text.len();
+        };
+        let text = self.text[range.clone()].strip_suffix('\n').unwrap_or(&self.text[range.clone()]);
+        let mut units = 0;
+        for (i, c) in text.char_indices() {
+            units += c.len_utf16();
+            if units > col as usize {
+                return range.start + i;
+            }
+        }
+        range.start + text.len()
+    }
+
     /// The bytes of a 0-based line, with its newline.
     pub fn line_range(&self, line_index: usize) -> Option<std::ops::Range<usize>> {
         let start = *self.line_starts.get(line_index)?;
@@ -132,6 +159,15 @@ impl SourceFile {
     }
 }
 
+/// The largest char boundary of `text` at or below `offset`.
+fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -146,6 +182,9 @@ pub struct Sources {
     /// The project root every `use` must stay inside (`--root`); found from each rule's
     /// folder when `None` (see `project_root`).
     root: Option<PathBuf>,
+    /// Texts read in place of the files on disk, by absolute path: the unsaved buffers of an
+    /// editor (`rulec lsp`).
+    unsaved: std::collections::HashMap<PathBuf, String>,
 }
 
 /// What marks a project's root folder.
@@ -191,6 +230,11 @@ impl Sources {
         self.root = Some(lexical_absolute(&root.into()));
         self
     }
+    /// Read `text` wherever the file at `path` (absolute) is read.
+    pub fn with_unsaved(mut self, path: &Path, text: &str) -> Sources {
+        self.unsaved.insert(lexical_absolute(path), text.to_string());
+        self
+    }
     /// The root the `use`s of a file in `dir` (as named) must stay inside.
     pub fn root_for(&self, dir: &Path) -> PathBuf {
         match &self.root {
@@ -207,6 +251,9 @@ impl Sources {
     }
     /// Read a file, shown as named.
     pub fn read(&self, path: &Path) -> Result<SourceFile, String> {
+        if let Some(text) = self.unsaved.get(&lexical_absolute(&self.resolve(path))) {
+            return SourceFile::new(path, text.as_bytes());
+        }
         SourceFile::read_at(&self.resolve(path), path)
     }
     pub fn add(&mut self, f: SourceFile) -> FileId {
@@ -215,5 +262,28 @@ impl Sources {
     }
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SourceFile;
+
+    #[test]
+    fn utf16_positions_count_code_units_not_characters_or_bytes() {
+        // 送 and 料 are one UTF-16 unit each (three bytes), 🚚 is two (four bytes).
+        let f = SourceFile::from_text("x.rule", "rule a v1\nabout \"🚚 送料\" # x\nb");
+        let about = f.text.find("about").unwrap();
+        let hash = f.text.find('#').unwrap();
+        assert_eq!(f.utf16_position(about as u32), (1, 0));
+        assert_eq!(f.utf16_position(hash as u32), (1, 14));
+        assert_eq!(f.line_col(hash as u32), (2, 14));
+        assert_eq!(f.offset_of_utf16(1, 14), hash);
+        assert_eq!(f.utf16_position(f.text.len() as u32), (2, 1));
+        // Inside the emoji's surrogate pair: the emoji's first byte. Past the line: its end.
+        let truck = f.text.find('🚚').unwrap();
+        assert_eq!(f.offset_of_utf16(1, 8), truck);
+        assert_eq!(f.offset_of_utf16(1, 99), f.text.find("\nb").unwrap());
+        assert_eq!(f.offset_of_utf16(9, 0), f.text.len());
     }
 }

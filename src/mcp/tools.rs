@@ -107,8 +107,8 @@ pub struct Tool {
     pub traits: Traits,
 }
 
-/// The commands that are no tool: this server itself, and clap's `help`.
-pub const NOT_TOOLS: [&str; 2] = ["mcp", "help"];
+/// The commands that are no tool: this server itself, the editor's server, and clap's `help`.
+pub const NOT_TOOLS: [&str; 3] = ["mcp", "lsp", "help"];
 
 /// Every tool of the command table, in the table's order.
 pub fn tools(cli: &clap::Command) -> Vec<Tool> {
