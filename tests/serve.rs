@@ -786,6 +786,12 @@ fn closes_quiet_connections(addr: &str, path: &str, what: &str) {
                 }
             }
         }
+        // Closed for being quiet for the idle timeout (1 s), not at once for what it sent.
+        let waited = start.elapsed();
+        assert!(
+            waited >= Duration::from_millis(900),
+            "{what}: a quiet connection ({opening:?}) closed after {waited:?}"
+        );
     }
     let answer = Client::new(addr).request("GET", path, &[], b"").unwrap();
     assert!(answer.status >= 200, "{what}: still answering");
@@ -830,16 +836,19 @@ fn closes_trickling_connections(addr: &str, path: &str, what: &str) {
 
 #[test]
 fn a_server_closes_a_connection_that_goes_quiet_or_trickles() {
+    // Closing a connection is the server's ordinary work: it writes nothing on stderr for it.
     for lang in server_langs("idle timeout") {
-        let server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
+        let mut server = http_server(lang, "single_coupon", &["127.0.0.1:0", "--idle-timeout", "1"]);
         closes_quiet_connections(&server.addr(), "/mcp", lang);
         closes_trickling_connections(&server.addr(), "/mcp", lang);
+        assert_eq!(server.stop(), "", "{lang}: what the server wrote on stderr");
     }
     if connect_tools("idle timeout") {
-        let server = service_with("single_coupon", &["--idle-timeout", "1"]);
+        let mut server = service_with("single_coupon", &["--idle-timeout", "1"]);
         let path = "/rulec.single_coupon.v1.SingleCouponService/Decide";
         closes_quiet_connections(&server.addr(), path, "the Connect service");
         closes_trickling_connections(&server.addr(), path, "the Connect service");
+        assert_eq!(server.stop(), "", "the Connect service: what it wrote on stderr");
     }
 }
 
