@@ -681,12 +681,7 @@ impl Hooks for Body<'_, '_> {
                 Check::Missing => self.refuse_when(&format!("{x} == 0"), Refusal::Input(&input.missing, None)),
                 Check::Kind => self
                     .refuse_when(&format!("{present}!{x}.Valid()"), Refusal::Input(&input.not_of_kind, Some(&value))),
-                Check::Range => {
-                    let test = self.out_of_range(input, &value).expect("a range check has a range");
-                    let test = if input.optional { format!("{present}({test})") } else { test };
-                    let sentence = &input.range.as_ref().expect("a range").sentence;
-                    self.refuse_when(&test, Refusal::Input(sentence, Some(&value)));
-                }
+                Check::Range => self.range_check(input),
             }
         }
     }
