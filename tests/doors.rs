@@ -210,7 +210,7 @@ fn both_doors_under_cargo() {
     let b = fx.build("rule broken (build.rs)");
     assert!(!b.ok, "{}", b.log);
     assert!(b.log.contains("error[E111]: expect disagrees: fee is 14USD, not 11USD"), "{}", b.log);
-    assert!(b.log.contains("--> rules/parcel_rate.rule:55:68"), "{}", b.log);
+    assert!(b.log.contains("--> rules/parcel_rate.rule:56:68"), "{}", b.log);
     assert!(shows_rendered(&b.log, &fx.check_text("rules/parcel_rate.rule")), "{}", b.log);
     fx.edit("rules/parcel_rate.rule", "| canada   | small  | 12USD |", "| canada   | small  | 10USD |");
 
@@ -219,7 +219,7 @@ fn both_doors_under_cargo() {
     let b = fx.build("rule broken (include_rule!)");
     assert!(!b.ok, "{}", b.log);
     assert!(b.log.contains("error[E111]: expect disagrees: fee is 1930JPY, not 1931JPY"), "{}", b.log);
-    assert!(b.log.contains("--> macro/late_fee.rule:37:65"), "{}", b.log);
+    assert!(b.log.contains("--> macro/late_fee.rule:38:65"), "{}", b.log);
     assert!(b.log.contains("src/lib.rs:"), "the error sits at the macro call: {}", b.log);
     assert!(shows_rendered(&b.log, &fx.check_text("macro/late_fee.rule")), "{}", b.log);
     fx.edit("macro/late_fee.rule", "fee=1931JPY", "fee=1930JPY");

@@ -3,7 +3,6 @@
 pub mod ir;
 pub mod lower;
 pub mod types;
-pub mod units;
 
 pub use ir::*;
 pub use lower::{lower, ty_name, Import};
