@@ -263,6 +263,34 @@ True True
     assert_eq!(got, want);
 }
 
+/// A refusal shows the value as the wire writes it — a date as its date, a member by its
+/// name — through the typed function and the wire entry alike, never a day number or a repr.
+#[test]
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    if !have(&["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let got = python(
+        &dir.path().join("python"),
+        r#"
+from late_fee import late_fee, late_fee_wire
+from member_discount import member_discount, member_discount_wire, Channel, Tier
+for call in [lambda: late_fee(20453, 20460, 1000), lambda: late_fee_wire({"due": "2025-12-31", "paid": "2026-01-02", "amount": 1000}),
+             lambda: member_discount(Tier.BASIC, Channel.WEB, 1000, None),
+             lambda: member_discount_wire({"tier": "basic", "channel": "web", "subtotal": 1000, "coupon": None})]:
+    try:
+        call()
+    except ValueError as e:
+        print(e.value, "|", e)
+"#,
+    );
+    let want = "\"2025-12-31\" | due is out of range: \"2025-12-31\"\n".repeat(2)
+        + &"\"basic\" | tier is out of range: \"basic\"\n".repeat(2);
+    assert_eq!(got, want);
+}
+
 /// No rule of the corpus leaves a pair of rows unproven (W114), so the guard is put on one
 /// by hand: rows 1 (`<=5`) and 2 (`<=17`) of ticket_price's `first` table meet at age 3.
 #[test]

@@ -138,7 +138,7 @@ def member_discount_wire(call: object, tag: str = "") -> str:
     tier: Tier = _get(_call, "tier")
     tier = _wire_member(Tier, tier, "tier is missing", "tier is not a value of enum tier")
     if not tier_rank(_Tier_SILVER) <= tier_rank(tier) <= tier_rank(_Tier_PLATINUM):
-        raise RuleInputError("tier is out of range", _repr(tier))
+        raise RuleInputError("tier is out of range", _json_str(tier.value))
     channel: Channel = _get(_call, "channel")
     channel = _wire_member(Channel, channel, "channel is missing", "channel is not a value of enum channel")
     subtotal: JPYInclTax = _get(_call, "subtotal")
@@ -160,7 +160,7 @@ def _member_discount_rows(tier: Tier, channel: Channel, subtotal: JPYInclTax, co
     if _type(tier) is not Tier:
         _refuse(tier, "tier is missing", "tier is not a value of enum tier")
     if not tier_rank(_Tier_SILVER) <= tier_rank(tier) <= tier_rank(_Tier_PLATINUM):
-        raise RuleInputError("tier is out of range", _repr(tier))
+        raise RuleInputError("tier is out of range", _json_str(tier.value))
     if _type(channel) is not Channel:
         _refuse(channel, "channel is missing", "channel is not a value of enum channel")
     if _type(subtotal) is not _int or not 0 <= subtotal <= 5000000:
