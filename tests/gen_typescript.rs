@@ -519,7 +519,7 @@ fn the_module_doors_hold_what_a_caller_passes() {
         &js,
         r#"
 import { single_coupon, single_coupon_traced, single_coupon_record, single_coupon_wire, CouponKind, parseMember,
-         RuleInputError, RuleContradictionError } from "./single_coupon.mjs";
+         parseCouponKind, RuleInputError, RuleContradictionError } from "./single_coupon.mjs";
 import { ticket_price, ticket_price_wire, dayFromWire, dayOf } from "./ticket_price.mjs";
 const show = (f) => { try { return JSON.stringify(f(), (k, v) => typeof v === "bigint" ? v + "n" : v); }
   catch (e) { return e.name + " " + JSON.stringify(e.what) + " " + String(e.value) + " | " + e.message + " " + (e instanceof Error); } };
@@ -535,6 +535,7 @@ for (const args of [[true, 0n, "percent", 10n, 0n, false], [10000.5, 0n, "percen
   console.log(show(() => single_coupon(...args)));
 }
 console.log(parseMember(CouponKind, "fixed") === CouponKind.FIXED, parseMember(CouponKind, "FIXED"));
+console.log(parseCouponKind("free_ship") === CouponKind.FREE_SHIP, parseCouponKind("bogus"));
 const page = { subtotal: 10000, applied: 0n, kind: "fixed", rate: 0, face: 500, dup: false };
 console.log(single_coupon_wire(page));
 console.log(show(() => single_coupon_wire({ ...page, subtotal: Number.NaN })));
@@ -564,6 +565,7 @@ RuleInputError "kind is not a value of enum coupon_kind" PERCENT | kind is not a
 RuleInputError "dup is not a boolean" 0 | dup is not a boolean: 0 true
 RuleInputError "rate is out of range" 101 | rate is out of range: 101 true
 RuleInputError "the constraint does not hold: applied <= subtotal" null | the constraint does not hold: applied <= subtotal true
+true undefined
 true undefined
 {"in":{"subtotal":10000,"applied":0,"kind":"fixed","rate":0,"face":500,"dup":false},"observed":{"ok":true,"raw":500},"trace":[{"table":"applicable","row":3},{"table":"raw_discount","row":3}]}
 RuleInputError "subtotal is not an integer" NaN | subtotal is not an integer: NaN true

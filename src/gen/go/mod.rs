@@ -128,12 +128,7 @@ impl Language for Go {
         if plan.outputs.len() > 1 {
             outputs = outputs.into_iter().zip(&plan.outputs).map(|(x, &v)| with_field(x, v)).collect();
         }
-        let mut enums = spell.enums(plan);
-        if let Some(list) = enums.as_array_mut() {
-            for (e, entry) in list.iter_mut().enumerate() {
-                entry["parse"] = json!(names.parsers[e]);
-            }
-        }
+        let enums = spell.enums(plan);
         let pkg = &names.module;
         let (f, traced, record, wire) = (&names.function, &names.traced, &names.record, &names.wire);
         m.insert("package".into(), json!(pkg));

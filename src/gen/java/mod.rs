@@ -452,7 +452,7 @@ integer: wireLong({raw}, {m}, {k}, {out})
 boolean: wireBool({raw}, {m}, {k})
 text: wireString({raw}, {m}, {k})
 date: wireDay({raw}, {m}, {k})
-member: wireMember({raw}, {enum}::from, {m}, {k})
+member: wireMember({raw}, {enum}::find, {m}, {k})
 unknown_keys:
 for (Object {key} : {in}.keySet()) {
     if (!java.util.Set.of({keys}).contains({key})) {

@@ -345,6 +345,15 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
             o.line(format!("export type {name} = {};", values.join(" | ")));
             o.blank();
+            let parse = self.n.parsers[e].as_deref().expect("TypeScript names a parser per enum");
+            o.line(format!(
+                "/** The value of enum {} named `name` on the wire, or undefined when it has none of that name. */",
+                doc(&en.name)
+            ));
+            o.line(format!("export function {parse}(name: string): {name} | undefined {{"));
+            o.line(format!("  return parseMember({name}, name);"));
+            o.line("}");
+            o.blank();
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;
             sig::rank_function(o, self.n, e, RANK, doc(&en.name), |member, i| {
