@@ -6,6 +6,8 @@
 //! Without python3 (or ruff, or mypy) a test prints a note and passes — unless CI is set,
 //! where a missing toolchain is a failure.
 
+mod common;
+
 use rulec::harness::on_path;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -127,8 +129,9 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
     // Each rule's module and runner, and the helpers' runner.
     assert_eq!(sources.len(), 2 * corpus().len() + 1, "{sources:?}");
 
+    // F: pyflakes too — an import, a variable or a name the module defines and never reads.
     let ruff = Command::new("ruff")
-        .args(["check", "--no-cache", "--select", "E,W", "--ignore", "E501", "--output-format", "concise"])
+        .args(["check", "--no-cache", "--select", "E,W,F", "--ignore", "E501", "--output-format", "concise"])
         .args(&sources)
         .output()
         .unwrap();
@@ -138,6 +141,12 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
         String::from_utf8_lossy(&ruff.stdout),
         String::from_utf8_lossy(&ruff.stderr)
     );
+
+    // No dead code: every helper a module carries is one it calls.
+    for f in &sources {
+        let uncalled = common::uncalled_functions(&std::fs::read_to_string(f).unwrap(), "def ");
+        assert!(uncalled.is_empty(), "{}: defined and never called: {uncalled:?}", f.display());
+    }
 
     let mypy = Command::new("mypy")
         .args(["--strict", "--no-incremental", "--cache-dir"])

@@ -38,6 +38,15 @@ fn ruby_warns_of_nothing_and_the_signatures_are_valid() {
         let out = Command::new("ruby").arg("-wc").arg(f).output().unwrap();
         assert!(out.status.success() && out.stderr.is_empty(), "{}: {}", f.display(), text(&out.stderr));
     }
+    // No dead code: every private helper a module carries is one it calls.
+    for f in files.iter().filter(|f| f.extension().is_some_and(|x| x == "rb") && f.starts_with(&ruby)) {
+        // `private_class_method :_name` marks a helper private; it does not call it.
+        let text = std::fs::read_to_string(f).unwrap();
+        let code: String =
+            text.lines().filter(|l| !l.contains("private_class_method")).map(|l| l.to_string() + "\n").collect();
+        let uncalled = uncalled_functions(&code, "  def self.");
+        assert!(uncalled.is_empty(), "{}: defined and never called: {uncalled:?}", f.display());
+    }
     // Warnings that only a run shows (an unused variable, a redefinition) are a failure too.
     for (path, vectors) in tree(&dir.path().join("vectors")) {
         let Some(base) = path.strip_suffix(".jsonl").filter(|b| !b.ends_with(".expected") && *b != "_helpers") else {

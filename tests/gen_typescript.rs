@@ -214,6 +214,17 @@ fn typescript_passes_tsc_strict_and_its_javascript_is_ours() {
         .output()
         .expect("tsc runs");
     assert!(o.status.success(), "tsc --strict:\n{}{}", text(&o.stdout), text(&o.stderr));
+    // No dead code in a module or a runner: a function, a constant or an import it never
+    // reads is an error to tsc with --noUnusedLocals.
+    let lean: Vec<&PathBuf> = ts.iter().filter(|f| !f.to_string_lossy().ends_with("_mcp.ts")).collect();
+    let o = Command::new(tsc().unwrap())
+        .args(TSC_FLAGS)
+        .args(["--noEmit", "--noUnusedLocals", "--allowImportingTsExtensions"])
+        .args(&lean)
+        .current_dir(dir.path().join("typescript"))
+        .output()
+        .expect("tsc runs");
+    assert!(o.status.success(), "tsc --noUnusedLocals:\n{}{}", text(&o.stdout), text(&o.stderr));
     for f in &ts {
         let stem = f.file_stem().unwrap().to_string_lossy();
         // The MCP server's twin imports node's modules by a computed name, for which this

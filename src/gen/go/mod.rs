@@ -417,7 +417,7 @@ impl Spell<'_> {
         );
         let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
         stmt::record_function(plan, &mut body, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
     }
 

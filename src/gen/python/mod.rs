@@ -226,7 +226,7 @@ impl Py<'_> {
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
         stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
         o.blank();
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n\n");
         o.finish()
     }
 

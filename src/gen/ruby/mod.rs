@@ -216,7 +216,7 @@ impl Rb<'_> {
         self.functions(&mut o);
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
         stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
-        let helpers = sig::taken(plan, MODULE, MARK);
+        let helpers = sig::taken(plan, &OPS, MODULE, MARK);
         sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {

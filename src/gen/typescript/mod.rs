@@ -323,7 +323,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         self.functions(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
         stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
     }
 

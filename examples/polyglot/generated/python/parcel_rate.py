@@ -308,11 +308,3 @@ def _record_close(s: list[str], trace: _Trace) -> str:
     s.append(",".join('{"table":' + _json_str(f.table) + ',"row":' + _str(_int(f.row)) + "}" for f in trace))
     s.append("]}")
     return "".join(s)
-
-
-def _div_round_ceiling(n: int, d: int) -> int:
-    """n / d rounded toward +infinity (d != 0)."""
-    if d < 0:
-        n, d = -n, -d
-    q, r = n // d, n % d  # d > 0: q is the floor, 0 <= r < d
-    return q + 1 if r > 0 else q

@@ -279,10 +279,3 @@ def _record_close(s: list[str], trace: _Trace) -> str:
     s.append(",".join('{"table":' + _json_str(f.table) + ',"row":' + _str(_int(f.row)) + "}" for f in trace))
     s.append("]}")
     return "".join(s)
-
-
-def _div_round_floor(n: int, d: int) -> int:
-    """n / d rounded toward -infinity (d != 0; the proof, E132, rules out a zero divisor)."""
-    if d < 0:
-        n, d = -n, -d
-    return n // d  # d > 0: the floor
