@@ -986,7 +986,7 @@ fn print_report(report: &production::report::Report, format: Format) -> u8 {
         Format::Text => output::out(format_args!("{}", report.text())),
     }
     if !report.compared_anything() {
-        errln!("error: nothing was compared: every record was excluded");
+        errln!("error: nothing was compared: {}", report.why_nothing());
         return 1;
     }
     if report.all_matched() {
