@@ -254,3 +254,26 @@ fn gen_writes_the_same_bytes_whatever_the_order_of_the_rules() {
     assert!(trees[0].len() > rules.len() * 10, "every language of every rule: {}", trees[0].len());
     assert!(trees[0] == trees[1], "the two orders wrote different files");
 }
+
+/// docs/reference.md §9 lists every command `rulec --help` lists: a command added to the CLI
+/// and not to the reference fails here.
+#[test]
+fn the_reference_lists_every_command() {
+    let help = text(&rulec(&["--help"]).stdout);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() > 10, "{help}");
+    let reference = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reference.md")).unwrap();
+    let section = reference.split("## 9. The commands").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
+    let missing: Vec<&&str> = commands
+        .iter()
+        .filter(|c| !section.contains(&format!("| `rulec {c} ")) && !section.contains(&format!("| `rulec {c}`")))
+        .collect();
+    assert!(missing.is_empty(), "docs/reference.md §9 lacks {missing:?}");
+}
