@@ -277,3 +277,13 @@ fn the_reference_lists_every_command() {
         .collect();
     assert!(missing.is_empty(), "docs/reference.md §9 lacks {missing:?}");
 }
+
+/// formats.md `api`: `machine` is at the top level, null for a rule that is no step of a
+/// state machine — present, so that a caller tells "none" from "not said".
+#[test]
+fn api_says_machine_null() {
+    let o = rulec(&["api", "tests/corpus/single_coupon.rule"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let api: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(api.get("machine"), Some(&serde_json::Value::Null), "{api}");
+}
