@@ -287,3 +287,17 @@ fn api_says_machine_null() {
     let api: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(api.get("machine"), Some(&serde_json::Value::Null), "{api}");
 }
+
+/// `rulec coverage`'s `refused` counts every vector the reference refuses, as `rulec test`
+/// does on the same suite: the lines of `rulec vectors` that carry `refused`.
+#[test]
+fn coverage_counts_the_refusals_the_vectors_hold() {
+    let rule = "tests/corpus/parcel_rate.rule";
+    let vectors = text(&rulec(&["vectors", rule]).stdout);
+    let refused = vectors.lines().filter(|l| l.contains("\"refused\":")).count();
+    assert!(refused > 0, "{vectors}");
+    let o = rulec(&["coverage", rule, "--format", "json"]);
+    let cov: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)));
+    assert_eq!(cov["refused"], refused, "{cov}");
+}
