@@ -680,7 +680,7 @@ impl Hooks for Body<'_, '_> {
                     let test = self.out_of_range(input, &value).expect("a range check has a range");
                     let test = if input.optional { format!("{present}({test})") } else { test };
                     let sentence = &input.range.as_ref().expect("a range").sentence;
-                    self.refuse_when(&test, Refusal::Input(sentence, Some(&value)));
+                    self.refuse_when(&test, Refusal::Input(sentence, Some(&shown(input, &value))));
                 }
             }
         }
@@ -735,7 +735,7 @@ impl Hooks for Body<'_, '_> {
             body.o.line("}");
             if let Some(test) = body.out_of_range(input, v) {
                 let sentence = &input.range.as_ref().expect("a range").sentence;
-                body.refuse_when(&test, Refusal::Input(sentence, Some(v)));
+                body.refuse_when(&test, Refusal::Input(sentence, Some(&shown(input, v))));
             }
         };
         if input.optional {
@@ -1087,5 +1087,14 @@ mod tests {
         let out = std::process::Command::new("gofmt").arg("-d").arg(&file).output().unwrap();
         assert!(out.status.success(), "gofmt: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stdout.is_empty(), "gofmt would change:\n{}", String::from_utf8_lossy(&out.stdout));
+    }
+}
+
+/// A refused value as the error carries it: a day as a `Date`, which prints as the wire
+/// writes it (`2025-12-31`), not as its day number.
+fn shown(input: &InputDoor, value: &str) -> String {
+    match input.kind {
+        WireKind::Date => format!("Date({value})"),
+        _ => value.to_string(),
     }
 }

@@ -434,7 +434,7 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
         // The error holds a refused number; an enum's value is not one.
-        shown: ["null", "@"],
+        shown: ["null", "@", "@"],
         switch: Some(Switch {
             open: "switch (@) {",
             case: "case @ -> {",
