@@ -143,6 +143,12 @@ rescue SingleCoupon::RuleInputError => e
   puts e.message
 end
 puts SingleCoupon.single_coupon_wire({ "subtotal" => 10000, "applied" => 0, "kind" => "fixed", "rate" => 0, "face" => 300, "dup" => false }, "t")
+require_relative "ticket_price"
+[-> { TicketPrice.ticket_price(30, 20819, true) }, -> { TicketPrice.ticket_price_wire({ "age" => 30, "visit" => "2027-01-01", "member" => true }) }].each do |call|
+  call.call
+rescue TicketPrice::RuleInputError => e
+  puts e.message
+end
 "#;
     let out =
         Command::new("ruby").arg("-w").arg("-e").arg(script).current_dir(dir.path().join("ruby")).output().unwrap();
@@ -150,6 +156,7 @@ puts SingleCoupon.single_coupon_wire({ "subtotal" => 10000, "applied" => 0, "kin
     assert_eq!(
         text(&out.stdout),
         "[true, 1000]\n1000\nrate is out of range: 101\nkind is not a value of enum coupon_kind: \"nope\"\nsubtotal is not an integer: \"10000\"\nsubtotal is missing\n\
-         {\"tag\":\"t\",\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n"
+         {\"tag\":\"t\",\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n\
+         visit is out of range: \"2027-01-01\"\nvisit is out of range: \"2027-01-01\"\n"
     );
 }
