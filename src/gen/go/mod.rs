@@ -991,6 +991,15 @@ mod gofmt {
     }
 }
 
+/// A refused value as the error carries it: a day as a `Date`, which prints as the wire
+/// writes it (`2025-12-31`), not as its day number.
+fn shown(input: &InputDoor, value: &str) -> String {
+    match input.kind {
+        WireKind::Date => format!("Date({value})"),
+        _ => value.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1087,14 +1096,5 @@ mod tests {
         let out = std::process::Command::new("gofmt").arg("-d").arg(&file).output().unwrap();
         assert!(out.status.success(), "gofmt: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stdout.is_empty(), "gofmt would change:\n{}", String::from_utf8_lossy(&out.stdout));
-    }
-}
-
-/// A refused value as the error carries it: a day as a `Date`, which prints as the wire
-/// writes it (`2025-12-31`), not as its day number.
-fn shown(input: &InputDoor, value: &str) -> String {
-    match input.kind {
-        WireKind::Date => format!("Date({value})"),
-        _ => value.to_string(),
     }
 }
