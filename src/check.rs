@@ -30,6 +30,25 @@ impl Checked {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// W121 as it applies to a build that generates `langs` alone (`rulec check` speaks of
+    /// every target): a keyword of a language not generated is no renaming anyone will meet.
+    pub fn for_targets(&mut self, langs: &[crate::lang::Lang]) {
+        let Some(p) = &self.program else { return };
+        let Some(at) = self.diagnostics.iter().position(|d| d.code == "W121") else { return };
+        self.diagnostics.retain(|d| d.code != "W121");
+        let kept = target_keywords(p, langs);
+        self.diagnostics.splice(at..at, kept);
+    }
+
+    /// The diagnostics errors first (each kind in the order found), so that a tool showing
+    /// the first line shows what failed.
+    pub fn errors_first(&self) -> Vec<Diagnostic> {
+        let (mut errors, rest): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            self.diagnostics.iter().cloned().partition(Diagnostic::is_error);
+        errors.extend(rest);
+        errors
+    }
+
     /// Every file this check read, where it is on disk: the file itself, then each enums file
     /// it `use`s. What a build has to watch to know when to check again.
     pub fn files_read(&self, sources: &Sources) -> Vec<std::path::PathBuf> {
@@ -107,7 +126,7 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         diagnostics.extend(diags);
         if let Some(p) = &program {
             diagnostics.extend(identifier_clashes(p));
-            diagnostics.extend(target_keywords(p));
+            diagnostics.extend(target_keywords(p, crate::lang::Lang::ALL));
             let found = analysis::analyse(p, &sources.get(id).text, opts);
             diagnostics.extend(found.diagnostics.iter().cloned());
             checked.analysis = Some(found);
@@ -245,13 +264,13 @@ fn identifier_clashes(p: &Program) -> Vec<Diagnostic> {
 /// W121: a name generated code cannot use as it is, because it is a keyword of a target
 /// language or an identifier the generated code uses itself; that language renames it (the
 /// naming tables of src/lang.rs say how), the wire keeps the name.
-fn target_keywords(p: &Program) -> Vec<Diagnostic> {
+fn target_keywords(p: &Program, langs: &[crate::lang::Lang]) -> Vec<Diagnostic> {
     use crate::lang::Lang;
     p.vars
         .iter()
         .filter(|v| v.alias.is_none())
         .filter_map(|v| {
-            let hit: Vec<(Lang, String)> = Lang::ALL
+            let hit: Vec<(Lang, String)> = langs
                 .iter()
                 .filter_map(|&l| {
                     let ident = l.naming().value.apply(&v.name);

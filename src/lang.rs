@@ -590,7 +590,7 @@ const TYPESCRIPT: Naming = Naming {
     record: "{}_record",
     wire: "{}_wire",
     rank: Some(("_{}Rank", Case::Camel)),
-    parse: None,
+    parse: Some("parse{}"),
     core: "_{}_rows",
     slot: "_row{}",
     member_const: None,

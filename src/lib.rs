@@ -28,6 +28,7 @@ pub mod sema;
 pub mod source;
 pub mod stack;
 pub mod syntax;
+pub mod units;
 pub mod vectors;
 
 pub use check::{check_path, check_text, Checked};

@@ -573,8 +573,9 @@ fn gen(
                 errln!("error: {d}");
             }
             errln!(
-                "error: the generation differs from {}; run rulec gen without --locked to update it",
-                lock_path.display()
+                "error: the generation differs from {}; run `{}` to update it",
+                lock_path.display(),
+                this_run_without("--locked")
             );
             return Ok(1);
         }
@@ -588,7 +589,7 @@ fn gen(
     let existing = match if use_lock { Lock::read_if_present(&lock_path)? } else { Some(Lock::new(Vec::new())) } {
         Some(l) => l,
         None if check_only => {
-            errln!("error: {} does not exist; run rulec gen to write it", lock_path.display());
+            errln!("error: {} does not exist; run `{}` to write it", lock_path.display(), this_run_without("--check"));
             missing.push(shown(&lock_path));
             Lock::new(Vec::new())
         }
@@ -1017,7 +1018,7 @@ fn print_report(report: &production::report::Report, format: Format) -> u8 {
         Format::Text => output::out(format_args!("{}", report.text())),
     }
     if !report.compared_anything() {
-        errln!("error: nothing was compared: every record was excluded");
+        errln!("error: nothing was compared: {}", report.why_nothing());
         return 1;
     }
     if report.all_matched() {
@@ -1134,4 +1135,20 @@ fn diff_region(old: &str, new: &str, budget: u64, format: Format) -> Result<u8, 
         Format::Text => output::out(format_args!("{}", region.text())),
     }
     Ok(if region.changes.is_empty() && region.total() { 0 } else { 1 })
+}
+
+/// The command line of this run with `flag` left out, as a user types it again: what a lock
+/// error names, so that following it regenerates exactly what this run held to the lock (the
+/// same rules, languages, `--out` and `--no-servers`), and the next run passes.
+fn this_run_without(flag: &str) -> String {
+    let quoted = |a: String| {
+        let plain = !a.is_empty() && a.chars().all(|c| c.is_alphanumeric() || "-_./=,:+@%".contains(c));
+        if plain {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    let args = std::env::args().skip(1).filter(|a| a != flag).map(quoted);
+    std::iter::once("rulec".to_string()).chain(args).collect::<Vec<_>>().join(" ")
 }

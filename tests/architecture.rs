@@ -53,7 +53,7 @@ fn no_backend_reads_the_typed_program() {
 /// The floors of the crate, bottom first: a module imports from its own floor and the ones
 /// below it, never from one above (docs/architecture.md, "Layers").
 const FLOORS: &[&[&str]] = &[
-    &["source", "num", "lang", "stack"],
+    &["source", "num", "lang", "units", "stack"],
     &["diag"],
     &["syntax"],
     &["sema"],

@@ -254,3 +254,50 @@ fn gen_writes_the_same_bytes_whatever_the_order_of_the_rules() {
     assert!(trees[0].len() > rules.len() * 10, "every language of every rule: {}", trees[0].len());
     assert!(trees[0] == trees[1], "the two orders wrote different files");
 }
+
+/// docs/reference.md §9 lists every command `rulec --help` lists: a command added to the CLI
+/// and not to the reference fails here.
+#[test]
+fn the_reference_lists_every_command() {
+    let help = text(&rulec(&["--help"]).stdout);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() > 10, "{help}");
+    let reference = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reference.md")).unwrap();
+    let section = reference.split("## 9. The commands").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
+    let missing: Vec<&&str> = commands
+        .iter()
+        .filter(|c| !section.contains(&format!("| `rulec {c} ")) && !section.contains(&format!("| `rulec {c}`")))
+        .collect();
+    assert!(missing.is_empty(), "docs/reference.md §9 lacks {missing:?}");
+}
+
+/// formats.md `api`: `machine` is at the top level, null for a rule that is no step of a
+/// state machine — present, so that a caller tells "none" from "not said".
+#[test]
+fn api_says_machine_null() {
+    let o = rulec(&["api", "tests/corpus/single_coupon.rule"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let api: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(api.get("machine"), Some(&serde_json::Value::Null), "{api}");
+}
+
+/// `rulec coverage`'s `refused` counts every vector the reference refuses, as `rulec test`
+/// does on the same suite: the lines of `rulec vectors` that carry `refused`.
+#[test]
+fn coverage_counts_the_refusals_the_vectors_hold() {
+    let rule = "tests/corpus/parcel_rate.rule";
+    let vectors = text(&rulec(&["vectors", rule]).stdout);
+    let refused = vectors.lines().filter(|l| l.contains("\"refused\":")).count();
+    assert!(refused > 0, "{vectors}");
+    let o = rulec(&["coverage", rule, "--format", "json"]);
+    let cov: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)));
+    assert_eq!(cov["refused"], refused, "{cov}");
+}

@@ -210,7 +210,7 @@ fn both_doors_under_cargo() {
     let b = fx.build("rule broken (build.rs)");
     assert!(!b.ok, "{}", b.log);
     assert!(b.log.contains("error[E111]: expect disagrees: fee is 14USD, not 11USD"), "{}", b.log);
-    assert!(b.log.contains("--> rules/parcel_rate.rule:55:68"), "{}", b.log);
+    assert!(b.log.contains("--> rules/parcel_rate.rule:56:68"), "{}", b.log);
     assert!(shows_rendered(&b.log, &fx.check_text("rules/parcel_rate.rule")), "{}", b.log);
     fx.edit("rules/parcel_rate.rule", "| canada   | small  | 12USD |", "| canada   | small  | 10USD |");
 
@@ -219,12 +219,29 @@ fn both_doors_under_cargo() {
     let b = fx.build("rule broken (include_rule!)");
     assert!(!b.ok, "{}", b.log);
     assert!(b.log.contains("error[E111]: expect disagrees: fee is 1930JPY, not 1931JPY"), "{}", b.log);
-    assert!(b.log.contains("--> macro/late_fee.rule:37:65"), "{}", b.log);
+    assert!(b.log.contains("--> macro/late_fee.rule:38:65"), "{}", b.log);
     assert!(b.log.contains("src/lib.rs:"), "the error sits at the macro call: {}", b.log);
     assert!(shows_rendered(&b.log, &fx.check_text("macro/late_fee.rule")), "{}", b.log);
     fx.edit("macro/late_fee.rule", "fee=1931JPY", "fee=1930JPY");
     let b = fx.build("both fixed");
     assert!(b.ok, "{}", b.log);
+
+    // 8b. A clean rule's warning is a compiler warning at include_rule!'s call, speaking of
+    //     Rust alone (`type` is a keyword of Go too); beside an error it comes second.
+    fx.edit("macro/late_fee.rule", "define grace:", "define type:");
+    fx.edit("macro/late_fee.rule", "- grace * 10JPY", "- type * 10JPY");
+    let b = fx.build("a warning (include_rule!)");
+    assert!(b.ok, "{}", b.log);
+    assert!(b.log.contains("warning[W121]: `type` is a keyword"), "{}", b.log);
+    assert!(b.log.contains("renamed in generated code: Rust writes `type_`\n"), "{}", b.log);
+    fx.edit("macro/late_fee.rule", "fee=1930JPY", "fee=1931JPY");
+    let b = fx.build("an error beside a warning (include_rule!)");
+    assert!(!b.ok, "{}", b.log);
+    let headline = b.log.lines().find(|l| l.starts_with("error")).unwrap_or_default();
+    assert_eq!(headline, "error: error[E111]: expect disagrees: fee is 1930JPY, not 1931JPY", "{}", b.log);
+    fx.edit("macro/late_fee.rule", "fee=1931JPY", "fee=1930JPY");
+    fx.edit("macro/late_fee.rule", "define type:", "define grace:");
+    fx.edit("macro/late_fee.rule", "- type * 10JPY", "- grace * 10JPY");
 
     // 9. A rulec.lock at the workspace root, written by `rulec gen`: build.rs finds it through
     //    cargo metadata, holds its module to it (they agree byte for byte) and watches it…
@@ -255,4 +272,23 @@ fn both_doors_under_cargo() {
     assert!(!b.log.contains("single_coupon.rule:"), "only the drifted rule is named: {}", b.log);
 
     eprintln!("doors: the whole test took {:.1}s", started.elapsed().as_secs_f64());
+}
+
+/// Neither crate is on crates.io yet; packaging the three together (cargo resolves each path
+/// dependency to the package beside it) is the step before publishing them, and passes.
+#[test]
+fn the_three_crates_package_together() {
+    let target = tempfile::tempdir().unwrap();
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["package", "-p", "rulec", "-p", "rulec-build", "-p", "rulec-macros"])
+        .args(["--no-verify", "--offline", "--allow-dirty", "--target-dir"])
+        .arg(target.path())
+        .current_dir(repo())
+        .output()
+        .expect("cargo runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    for krate in ["rulec", "rulec-build", "rulec-macros"] {
+        assert!(target.path().join(format!("package/{krate}-0.1.0.crate")).is_file(), "{log}");
+    }
 }

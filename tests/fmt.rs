@@ -273,6 +273,13 @@ fn cli_formats_a_whole_corpus_copy_to_a_fixed_point() {
 }
 
 #[test]
+fn shipped_examples_are_in_canonical_form() {
+    // What a user copies from first: every rule under examples/ is already what fmt writes.
+    let o = rulec(&["fmt", "examples", "--check"], Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
 fn crlf_is_rewritten_to_lf() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("crlf.rule");
@@ -366,6 +373,20 @@ fn literals_are_written_canonically() {
     assert!(out.contains("input w: mass[kg] 0.5kg..2kg\n"), "{out}");
     assert!(out.contains("input r: rate[0.1%] 0.1%..10%\n"), "{out}");
     assert!(out.contains("define y = w > 1.5kg\n"), "{out}");
+}
+
+#[test]
+fn money_literals_keep_their_currencys_minor_digits() {
+    let out = fmt_ok(
+        "rule r v1\ninput p: money[EUR] 0EUR..100.0EUR\noutput y: bool\ndefine y = p > 4.90EUR or p < 4.9EUR or p = 0.125EUR\n\
+         expect p=4.5USD -> y=true\nexpect p=3JPY -> y=true\nexpect p=0.50EURc -> y=true\n",
+    );
+    // Cents show both digits, a whole amount none, a finer amount all it has.
+    assert!(out.contains("input p: money[EUR] 0EUR..100EUR\n"), "{out}");
+    assert!(out.contains("define y = p > 4.90EUR or p < 4.90EUR or p = 0.125EUR\n"), "{out}");
+    assert!(out.contains("expect p=4.50USD -> y=true\n"), "{out}");
+    // A unit that is its currency's minor unit has no minor digits to keep.
+    assert!(out.contains("expect p=3JPY -> y=true\nexpect p=0.5EURc -> y=true\n"), "{out}");
 }
 
 #[test]

@@ -581,6 +581,39 @@ func main() {
     assert_eq!(got.lines().collect::<Vec<_>>(), want, "{got}");
 }
 
+/// A day refused for its range is shown as the wire writes it, not as its day number, by the
+/// function and by the wire door alike.
+#[test]
+fn a_refused_date_is_shown_as_a_date() {
+    if !have_go("a_refused_date_is_shown_as_a_date") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    generate(&[corpus.join("ticket_price.rule")], tmp.path());
+    let got = go_program(
+        &tmp.path().join("go/ticketprice"),
+        "caller",
+        r#"package main
+
+import (
+	"fmt"
+
+	rule "rulec/ticketprice"
+)
+
+func main() {
+	day, _ := rule.ParseDate("2027-01-01")
+	_, err := rule.TicketPrice(rule.Input{Age: 30, Visit: day, Member: true})
+	fmt.Println(err)
+	_, err = rule.TicketPriceWire(map[string]any{"age": 30, "visit": "2027-01-01", "member": true}, "")
+	fmt.Println(err)
+}
+"#,
+    );
+    assert_eq!(got, "visit is out of range: 2027-01-01\n".repeat(2));
+}
+
 /// The runtime file every package's fixed text comes from is a Go file gofmt and go vet
 /// accept as it stands, every section in it (the generated files carry only some).
 #[test]

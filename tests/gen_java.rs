@@ -285,6 +285,12 @@ public final class Caller {
         }
         SingleCoupon.Traced t = SingleCoupon.singleCouponTraced(10000, 0, SingleCoupon.CouponKind.PERCENT, 10, 0, false);
         System.out.println(SingleCoupon.singleCouponRecord(10000, 0, SingleCoupon.CouponKind.PERCENT, 10, 0, false, t.value(), t.trace(), null));
+        System.out.println(SingleCoupon.CouponKind.from("free_ship").value());
+        try {
+            System.out.println(SingleCoupon.CouponKind.from("bogus"));
+        } catch (SingleCoupon.RuleInputError e) {
+            System.out.println(e.getMessage());
+        }
     }
 }
 "#,
@@ -306,7 +312,8 @@ public final class Caller {
     assert_eq!(
         text(&out.stdout),
         format!(
-            "{record}\nkind is not a value of enum coupon_kind\nkind is missing\nrate is out of range: 101\n{record}\n"
+            "{record}\nkind is not a value of enum coupon_kind\nkind is missing\nrate is out of range: 101\n{record}\n\
+             free_ship\n\"bogus\" is not a value of CouponKind\n"
         )
     );
 }

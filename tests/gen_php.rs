@@ -96,6 +96,9 @@ echo \count($trace), ' ', $trace[1]->row, "\n";
 echo SingleCoupon\single_coupon_wire(\json_decode('{"subtotal":1e4,"applied":0,"kind":"fixed","rate":0,"face":300,"dup":false}'), null), "\n";
 try { SingleCoupon\single_coupon_wire(\json_decode('{"subtotal":10000,"applied":0,"kind":"nope","rate":0,"face":300,"dup":false}')); } catch (SingleCoupon\RuleInputError $e) { echo $e->what, "\n"; }
 try { SingleCoupon\single_coupon_wire(\json_decode('[1]')); } catch (SingleCoupon\RuleInputError $e) { echo $e->what, "\n"; }
+require_once __DIR__ . '/ticket_price.php';
+try { TicketPrice\ticket_price(30, 20819, true); } catch (TicketPrice\RuleInputError $e) { echo $e->getMessage(), "\n"; }
+try { TicketPrice\ticket_price_wire(\json_decode('{"age":30,"visit":"2027-01-01","member":true}')); } catch (TicketPrice\RuleInputError $e) { echo $e->getMessage(), "\n"; }
 "#;
     std::fs::write(dir.path().join("php/caller.php"), script).unwrap();
     let out = Command::new("php")
@@ -108,7 +111,8 @@ try { SingleCoupon\single_coupon_wire(\json_decode('[1]')); } catch (SingleCoupo
         text(&out.stdout),
         "true 1000\nrate is out of range: 101\nTypeError\n2 3\n\
          {\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n\
-         kind is not a value of enum coupon_kind\nthe input is not an object\n"
+         kind is not a value of enum coupon_kind\nthe input is not an object\n\
+         visit is out of range: \"2027-01-01\"\nvisit is out of range: \"2027-01-01\"\n"
     );
 }
 

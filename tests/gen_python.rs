@@ -6,6 +6,8 @@
 //! Without python3 (or ruff, or mypy) a test prints a note and passes — unless CI is set,
 //! where a missing toolchain is a failure.
 
+mod common;
+
 use rulec::harness::on_path;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -127,8 +129,9 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
     // Each rule's module and runner, and the helpers' runner.
     assert_eq!(sources.len(), 2 * corpus().len() + 1, "{sources:?}");
 
+    // F: pyflakes too — an import, a variable or a name the module defines and never reads.
     let ruff = Command::new("ruff")
-        .args(["check", "--no-cache", "--select", "E,W", "--ignore", "E501", "--output-format", "concise"])
+        .args(["check", "--no-cache", "--select", "E,W,F", "--ignore", "E501", "--output-format", "concise"])
         .args(&sources)
         .output()
         .unwrap();
@@ -138,6 +141,12 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
         String::from_utf8_lossy(&ruff.stdout),
         String::from_utf8_lossy(&ruff.stderr)
     );
+
+    // No dead code: every helper a module carries is one it calls.
+    for f in &sources {
+        let uncalled = common::uncalled_functions(&std::fs::read_to_string(f).unwrap(), "def ");
+        assert!(uncalled.is_empty(), "{}: defined and never called: {uncalled:?}", f.display());
+    }
 
     let mypy = Command::new("mypy")
         .args(["--strict", "--no-incremental", "--cache-dir"])
@@ -260,6 +269,34 @@ True True
 'rate is out of range' '101' True
 'the constraint does not hold: applied <= subtotal' None True
 "#;
+    assert_eq!(got, want);
+}
+
+/// A refusal shows the value as the wire writes it — a date as its date, a member by its
+/// name — through the typed function and the wire entry alike, never a day number or a repr.
+#[test]
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    if !have(&["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let got = python(
+        &dir.path().join("python"),
+        r#"
+from late_fee import late_fee, late_fee_wire
+from member_discount import member_discount, member_discount_wire, Channel, Tier
+for call in [lambda: late_fee(20453, 20460, 1000), lambda: late_fee_wire({"due": "2025-12-31", "paid": "2026-01-02", "amount": 1000}),
+             lambda: member_discount(Tier.BASIC, Channel.WEB, 1000, None),
+             lambda: member_discount_wire({"tier": "basic", "channel": "web", "subtotal": 1000, "coupon": None})]:
+    try:
+        call()
+    except ValueError as e:
+        print(e.value, "|", e)
+"#,
+    );
+    let want = "\"2025-12-31\" | due is out of range: \"2025-12-31\"\n".repeat(2)
+        + &"\"basic\" | tier is out of range: \"basic\"\n".repeat(2);
     assert_eq!(got, want);
 }
 

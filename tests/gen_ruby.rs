@@ -38,6 +38,15 @@ fn ruby_warns_of_nothing_and_the_signatures_are_valid() {
         let out = Command::new("ruby").arg("-wc").arg(f).output().unwrap();
         assert!(out.status.success() && out.stderr.is_empty(), "{}: {}", f.display(), text(&out.stderr));
     }
+    // No dead code: every private helper a module carries is one it calls.
+    for f in files.iter().filter(|f| f.extension().is_some_and(|x| x == "rb") && f.starts_with(&ruby)) {
+        // `private_class_method :_name` marks a helper private; it does not call it.
+        let text = std::fs::read_to_string(f).unwrap();
+        let code: String =
+            text.lines().filter(|l| !l.contains("private_class_method")).map(|l| l.to_string() + "\n").collect();
+        let uncalled = uncalled_functions(&code, "  def self.");
+        assert!(uncalled.is_empty(), "{}: defined and never called: {uncalled:?}", f.display());
+    }
     // Warnings that only a run shows (an unused variable, a redefinition) are a failure too.
     for (path, vectors) in tree(&dir.path().join("vectors")) {
         let Some(base) = path.strip_suffix(".jsonl").filter(|b| !b.ends_with(".expected") && *b != "_helpers") else {
@@ -134,6 +143,12 @@ rescue SingleCoupon::RuleInputError => e
   puts e.message
 end
 puts SingleCoupon.single_coupon_wire({ "subtotal" => 10000, "applied" => 0, "kind" => "fixed", "rate" => 0, "face" => 300, "dup" => false }, "t")
+require_relative "ticket_price"
+[-> { TicketPrice.ticket_price(30, 20819, true) }, -> { TicketPrice.ticket_price_wire({ "age" => 30, "visit" => "2027-01-01", "member" => true }) }].each do |call|
+  call.call
+rescue TicketPrice::RuleInputError => e
+  puts e.message
+end
 "#;
     let out =
         Command::new("ruby").arg("-w").arg("-e").arg(script).current_dir(dir.path().join("ruby")).output().unwrap();
@@ -141,6 +156,7 @@ puts SingleCoupon.single_coupon_wire({ "subtotal" => 10000, "applied" => 0, "kin
     assert_eq!(
         text(&out.stdout),
         "[true, 1000]\n1000\nrate is out of range: 101\nkind is not a value of enum coupon_kind: \"nope\"\nsubtotal is not an integer: \"10000\"\nsubtotal is missing\n\
-         {\"tag\":\"t\",\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n"
+         {\"tag\":\"t\",\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n\
+         visit is out of range: \"2027-01-01\"\nvisit is out of range: \"2027-01-01\"\n"
     );
 }

@@ -214,6 +214,17 @@ fn typescript_passes_tsc_strict_and_its_javascript_is_ours() {
         .output()
         .expect("tsc runs");
     assert!(o.status.success(), "tsc --strict:\n{}{}", text(&o.stdout), text(&o.stderr));
+    // No dead code in a module or a runner: a function, a constant or an import it never
+    // reads is an error to tsc with --noUnusedLocals.
+    let lean: Vec<&PathBuf> = ts.iter().filter(|f| !f.to_string_lossy().ends_with("_mcp.ts")).collect();
+    let o = Command::new(tsc().unwrap())
+        .args(TSC_FLAGS)
+        .args(["--noEmit", "--noUnusedLocals", "--allowImportingTsExtensions"])
+        .args(&lean)
+        .current_dir(dir.path().join("typescript"))
+        .output()
+        .expect("tsc runs");
+    assert!(o.status.success(), "tsc --noUnusedLocals:\n{}{}", text(&o.stdout), text(&o.stderr));
     for f in &ts {
         let stem = f.file_stem().unwrap().to_string_lossy();
         // The MCP server's twin imports node's modules by a computed name, for which this
@@ -519,7 +530,7 @@ fn the_module_doors_hold_what_a_caller_passes() {
         &js,
         r#"
 import { single_coupon, single_coupon_traced, single_coupon_record, single_coupon_wire, CouponKind, parseMember,
-         RuleInputError, RuleContradictionError } from "./single_coupon.mjs";
+         parseCouponKind, RuleInputError, RuleContradictionError } from "./single_coupon.mjs";
 import { ticket_price, ticket_price_wire, dayFromWire, dayOf } from "./ticket_price.mjs";
 const show = (f) => { try { return JSON.stringify(f(), (k, v) => typeof v === "bigint" ? v + "n" : v); }
   catch (e) { return e.name + " " + JSON.stringify(e.what) + " " + String(e.value) + " | " + e.message + " " + (e instanceof Error); } };
@@ -535,6 +546,7 @@ for (const args of [[true, 0n, "percent", 10n, 0n, false], [10000.5, 0n, "percen
   console.log(show(() => single_coupon(...args)));
 }
 console.log(parseMember(CouponKind, "fixed") === CouponKind.FIXED, parseMember(CouponKind, "FIXED"));
+console.log(parseCouponKind("free_ship") === CouponKind.FREE_SHIP, parseCouponKind("bogus"));
 const page = { subtotal: 10000, applied: 0n, kind: "fixed", rate: 0, face: 500, dup: false };
 console.log(single_coupon_wire(page));
 console.log(show(() => single_coupon_wire({ ...page, subtotal: Number.NaN })));
@@ -564,6 +576,7 @@ RuleInputError "kind is not a value of enum coupon_kind" PERCENT | kind is not a
 RuleInputError "dup is not a boolean" 0 | dup is not a boolean: 0 true
 RuleInputError "rate is out of range" 101 | rate is out of range: 101 true
 RuleInputError "the constraint does not hold: applied <= subtotal" null | the constraint does not hold: applied <= subtotal true
+true undefined
 true undefined
 {"in":{"subtotal":10000,"applied":0,"kind":"fixed","rate":0,"face":500,"dup":false},"observed":{"ok":true,"raw":500},"trace":[{"table":"applicable","row":3},{"table":"raw_discount","row":3}]}
 RuleInputError "subtotal is not an integer" NaN | subtotal is not an integer: NaN true

@@ -502,6 +502,51 @@ fn the_lock_follows_a_renamed_rule() {
     assert_eq!(gen_in(d, &["--check"]).status.code(), Some(0));
 }
 
+/// The command a failed `--locked` or `--check` run advises, between backticks on its last line.
+fn advised(stderr: &str) -> Vec<String> {
+    let last = stderr.lines().last().unwrap_or_default();
+    let cmd = last.split('`').nth(1).unwrap_or_else(|| panic!("no command in {last:?}"));
+    cmd.split(' ').map(str::to_string).collect()
+}
+
+/// Every lock message names the command that fixes it, and running that command fixes it:
+/// a lock written with the servers, held by a build that leaves them out (as the Make and
+/// Bazel rules do), is made current by the command named, not by a plain `rulec gen` that
+/// would write the servers back and fail the same build again.
+#[test]
+fn the_command_a_lock_error_names_fixes_it() {
+    let dir = corpus_project();
+    let d = dir.path();
+    assert_eq!(gen_in(d, &[]).status.code(), Some(0));
+    let without = ["--no-servers", "--locked"];
+    for _round in 0..2 {
+        let locked = gen_in(d, &without);
+        assert_eq!(locked.status.code(), Some(1));
+        let err = text(&locked.stderr);
+        assert!(err.contains("generated/python/late_fee_mcp.py: stale: no rule generates it any more"), "{err}");
+        let cmd = advised(&err);
+        assert_eq!(cmd[..2], ["rulec", "gen"], "{err}");
+        assert!(!cmd.contains(&"--locked".to_string()) && cmd.contains(&"--no-servers".to_string()), "{err}");
+        let args: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
+        assert_eq!(rulec_in(d, &args, b"").status.code(), Some(0));
+        assert_eq!(gen_in(d, &without).status.code(), Some(0), "{}", text(&gen_in(d, &without).stderr));
+        // And back: a build with the servers is told how to lock them again.
+        let locked = gen_in(d, &["--locked"]);
+        assert_eq!(locked.status.code(), Some(1));
+        let cmd = advised(&text(&locked.stderr));
+        let args: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
+        assert_eq!(rulec_in(d, &args, b"").status.code(), Some(0));
+        assert_eq!(gen_in(d, &["--locked"]).status.code(), Some(0));
+    }
+    // --check with no lock names the command that writes one.
+    fs::remove_file(d.join("rulec.lock")).unwrap();
+    let check = gen_in(d, &["--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    let err = text(&check.stderr);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.contains("`rulec gen rules --out generated --lang python`"), "{err}");
+}
+
 #[test]
 fn a_deleted_rule_loses_its_entry_and_its_files() {
     let dir = corpus_project();

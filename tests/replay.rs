@@ -397,6 +397,36 @@ fn fixtures_lint_reports_every_problem_kind() {
 }
 
 #[test]
+fn a_replay_whose_every_record_was_filled_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("filled.jsonl");
+    // Records written before `signature` was an input: each is completed with the fill.
+    std::fs::write(
+        &f,
+        "{\"in\":{\"weight\":5,\"girth\":40,\"dest\":\"canada\"},\"observed\":{\"fee\":11}}\n\
+         {\"in\":{\"weight\":5,\"girth\":40,\"dest\":\"domestic\"},\"observed\":{\"fee\":9}}\n",
+    )
+    .unwrap();
+    let o = rulec(&[
+        "replay",
+        "tests/corpus/parcel_rate.rule",
+        "--fixtures",
+        f.to_str().unwrap(),
+        "--fill",
+        "signature=false",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("Compared nothing: every record was filled from the defaults (see Filled below)\n"),
+        "{out}"
+    );
+    assert!(out.contains("Filled 2 "), "{out}");
+    assert!(!out.contains("excluded"), "{out}");
+    assert!(text(&o.stderr).contains("nothing was compared: every record was filled"), "{}", text(&o.stderr));
+}
+
+#[test]
 fn a_replay_that_compares_nothing_says_so_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("refusals.jsonl");

@@ -180,15 +180,18 @@ impl Builder {
         let mut files: BTreeMap<PathBuf, (String, String)> = BTreeMap::new(); // path -> (text, from rule)
         let mut fresh: Vec<LockedRule> = Vec::new();
         let lock_dir = lock_file.as_ref().map(|l| l.parent().unwrap_or(Path::new(".")).to_path_buf());
+        // The languages this build writes: W121 speaks of these alone.
+        let targets: Vec<Lang> = std::iter::once(Lang::Rust).chain(self.emit.iter().map(|(l, _)| *l)).collect();
         for path in &rules {
-            let checked = rulec::check_path(&mut sources, path, &opts).map_err(Error::Other)?;
+            let mut checked = rulec::check_path(&mut sources, path, &opts).map_err(Error::Other)?;
+            checked.for_targets(&targets);
             for f in checked.files_read(&sources).iter().map(|f| normalize(f)) {
                 if !read.contains(&f) {
                     read.push(f);
                 }
             }
             if checked.has_errors() {
-                rendered_errors.push_str(&render::text(&sources, &checked.diagnostics, false));
+                rendered_errors.push_str(&render::text(&sources, &checked.errors_first(), false));
                 continue;
             }
             warnings.extend(cargo_warnings(&sources, &checked.diagnostics));
@@ -417,6 +420,30 @@ mod tests {
         assert_eq!(lines[0], "cargo:warning=warning[W114]: rows not proven apart");
         assert!(lines.iter().any(|l| l.contains("--> rules/w.rule:5:1")), "{lines:#?}");
         assert!(cargo_warnings(&sources, &checked.diagnostics).is_empty());
+    }
+
+    /// W121 speaks of the languages the build writes: `func` is a keyword of Go alone, so a
+    /// Rust-only build says nothing of it, and one that emits Go too says Go renames it.
+    #[test]
+    fn w121_speaks_of_the_languages_the_build_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let rule = dir.path().join("kw.rule");
+        let text = "rule kw v1\n\ninput func: int 0..9\n\noutput y: int 0..9\n\ndefine y = func\n";
+        std::fs::write(&rule, text).unwrap();
+        let build = |emit: bool| {
+            let mut b = Builder::new();
+            b.rule(&rule).out_dir(dir.path().join("out")).locked(false);
+            if emit {
+                b.emit(Lang::Go, dir.path().join("go"));
+            }
+            let mut said = Vec::new();
+            b.compile_to(&mut said).unwrap();
+            String::from_utf8(said).unwrap()
+        };
+        assert!(!build(false).contains("W121"), "{}", build(false));
+        let with_go = build(true);
+        assert!(with_go.contains("cargo:warning=warning[W121]: `func` is a keyword"), "{with_go}");
+        assert!(with_go.contains("renamed in generated code: Go writes `func_`\n"), "{with_go}");
     }
 
     #[test]

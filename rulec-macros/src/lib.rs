@@ -79,10 +79,12 @@ fn string_value(lit: &Literal) -> Option<String> {
 fn expand(manifest_dir: &Path, path: &Path) -> TokenStream {
     // Read below the manifest folder, shown as written at the call.
     let mut sources = rulec::Sources::in_dir(manifest_dir);
-    let checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
+    let mut checked = match rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()) {
         Ok(c) => c,
         Err(e) => return compile_error(&format!("{e} (the path is relative to {})", manifest_dir.display())),
     };
+    // The macro writes Rust alone: a keyword of another language renames nothing here.
+    checked.for_targets(&[rulec::gen::Lang::Rust]);
     let watch: String = checked
         .files_read(&sources)
         .iter()
@@ -90,7 +92,8 @@ fn expand(manifest_dir: &Path, path: &Path) -> TokenStream {
         .collect();
     let watch: TokenStream = watch.parse().expect("include_bytes! lines parse");
     if checked.has_errors() {
-        let rendered = rulec::diag::render::text(&sources, &checked.diagnostics, false);
+        // Errors first: the compile_error!'s headline is what failed, not a warning beside it.
+        let rendered = rulec::diag::render::text(&sources, &checked.errors_first(), false);
         // Still watch the files, so that fixing one of them rebuilds the crate.
         let mut out = compile_error(rendered.trim_end());
         out.extend(watch);
@@ -106,12 +109,31 @@ fn expand(manifest_dir: &Path, path: &Path) -> TokenStream {
     // The module's name is its file's (the rule's alias, renamed where Rust reserves it).
     let name = module.path.strip_suffix(".rs").unwrap_or(&module.path);
     let allow = if name.chars().any(char::is_uppercase) { "#[allow(non_snake_case)]\n" } else { "" };
-    // The module may open with inner doc comments, so the watches go after it.
-    let code = format!("{allow}pub mod {name} {{\n{}\n{watch}\n}}\n", module.text);
+    // The module may open with inner doc comments, so the watches and the warnings (inside
+    // it, so that two calls in one module never clash) go after it.
+    let warn = warnings(&sources, &checked.diagnostics);
+    let code = format!("{allow}pub mod {name} {{\n{}\n{watch}\n{warn}\n}}\n", module.text);
     match code.parse::<TokenStream>() {
         Ok(t) => t,
         Err(e) => compile_error(&format!("rulec generated Rust that does not parse ({e}); please report it")),
     }
+}
+
+/// A clean rule's warnings, each a compiler warning at the call. Stable Rust gives a proc
+/// macro no way to warn, so each is the deprecation of a constant the expansion reads, the
+/// way `proc-macro-warning` (used by Substrate's FRAME) makes one: the note is the warning
+/// rendered as `rulec check` renders it.
+fn warnings(sources: &rulec::Sources, diags: &[rulec::diag::Diagnostic]) -> String {
+    use proc_macro_warning::FormattedWarning;
+    use quote::ToTokens;
+    let mut out = proc_macro2::TokenStream::new();
+    for (i, d) in diags.iter().filter(|d| !d.is_error()).enumerate() {
+        let note = rulec::diag::render::text(sources, std::slice::from_ref(d), false);
+        let name = format!("rulec_{}_{i}", d.code);
+        FormattedWarning::new_deprecated(name.as_str(), note.trim_end(), proc_macro2::Span::call_site())
+            .to_tokens(&mut out);
+    }
+    out.to_string()
 }
 
 /// `::core::compile_error!("…")` at the call.

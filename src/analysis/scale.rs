@@ -619,7 +619,7 @@ mod tests {
         let rate = Ty::Rate { step: r(1, 100) };
         assert_eq!(const_scale(&r(1, 10), &rate), (r(1, 100), 10.into()));
         assert_eq!(const_scale(&r(1, 200), &rate), (r(1, 1000), 5.into()));
-        let usd = Ty::Money { unit: crate::sema::units::lookup("USD").unwrap(), tag: crate::sema::types::Tag::Any };
+        let usd = Ty::Money { unit: crate::units::lookup("USD").unwrap(), tag: crate::sema::types::Tag::Any };
         assert_eq!(const_scale(&int(100), &usd), (int(100), 1.into()));
         assert_eq!(const_scale(&int(250), &usd), (int(10), 25.into()));
         assert_eq!(const_scale(&r(1, 3), &Ty::Number), (r(1, 3), 1.into()));

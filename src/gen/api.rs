@@ -120,13 +120,20 @@ impl Spelling<'_> {
             .enums
             .iter()
             .enumerate()
-            .map(|(e, en)| json!({
-                "name": en.name,
-                "alias": self.names.enums[e],
-                "values": en.values.iter().enumerate()
-                    .map(|(i, v)| json!({"name": v.name, "alias": self.member(e, i, &v.name)}))
-                    .collect::<Vec<_>>(),
-            }))
+            .map(|(e, en)| {
+                let mut entry = json!({
+                    "name": en.name,
+                    "alias": self.names.enums[e],
+                    "values": en.values.iter().enumerate()
+                        .map(|(i, v)| json!({"name": v.name, "alias": self.member(e, i, &v.name)}))
+                        .collect::<Vec<_>>(),
+                });
+                // The function reading a value back from its wire name, where the language has one per enum.
+                if let Some(parse) = &self.names.parsers[e] {
+                    entry["parse"] = json!(parse);
+                }
+                entry
+            })
             .collect::<Vec<_>>())
     }
 

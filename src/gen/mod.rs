@@ -397,6 +397,9 @@ pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
     let preconditions: Vec<serde_json::Value> =
         p.constraints.iter().map(|c| json!({"kind": "constraint", "text": c.text})).collect();
     m.insert("preconditions".into(), json!(preconditions));
+    // formats.md: a rule that is one step of a state machine carries it here, and null is
+    // there otherwise — always, as no rule this rulec reads is such a step.
+    m.insert("machine".into(), serde_json::Value::Null);
     for &l in langs {
         let mut entry = backend(l).api(u);
         serve::api_fields(u, l, &mut entry);

@@ -139,6 +139,14 @@ pub struct Ops {
 }
 
 impl Ops {
+    /// Whether a rounded quotient by `d` is written with the language's own division, no
+    /// helper called: by a positive constant, floor and ceiling are a flooring division's own.
+    pub fn quotient_in_place(&self, d: &Expr, mode: RoundMode) -> bool {
+        self.div_floors
+            && matches!(mode, RoundMode::Floor | RoundMode::Ceiling)
+            && matches!(d.node, Node::Int(k) if k > 0)
+    }
+
     /// The spellings the C family shares, which every table starts from (SQL's keeps only its division), giving
     /// only its own string literal (the escapes differ in every language) and what else it
     /// spells otherwise: `&&`, `||`, `!`, `==` and `!=` (for an absent optional too), `/`
@@ -260,9 +268,7 @@ pub trait Syntax: Spelled {
                 p.mul,
             ),
             // By a positive constant, floor and ceiling are a flooring division's own.
-            Node::DivRound(_, d, mode @ (RoundMode::Floor | RoundMode::Ceiling))
-                if ops.div_floors && matches!(d.node, Node::Int(k) if k > 0) =>
-            {
+            Node::DivRound(_, d, mode) if ops.quotient_in_place(d, *mode) => {
                 let by = Part::Text(format!(" {} ", ops.div));
                 let d = Part::Kid(1, p.mul + 1);
                 if *mode == RoundMode::Floor {

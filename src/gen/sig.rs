@@ -5,12 +5,14 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Helper, Kind, Node, Plan, Role};
+use super::printer::{Ops, Spelled};
 use super::stmt::{self, Body, Hooks};
 use super::text::{self, comment, section, Code};
 use super::walk::Part;
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
+use std::collections::BTreeSet;
 
 /// How a language spells the types of its signatures. `@` in a pattern stands for a type.
 pub struct Types {
@@ -262,6 +264,7 @@ pub fn rest<'g, G>(
     output: impl FnOnce(&mut Code),
     functions: impl FnOnce(&mut Code),
 ) where
+    G: Spelled,
     for<'o> Body<'g, 'o, G>: Hooks,
 {
     let (file, mark) = runtime;
@@ -272,7 +275,7 @@ pub fn rest<'g, G>(
     }
     functions(o);
     stmt::record_function(plan, &mut Body { g, o: &mut *o }, record.0, record.1);
-    sections(o, file, mark, &taken(plan, file, mark), "\n\n");
+    sections(o, file, mark, &taken(plan, g.ops(), file, mark), "\n\n");
 }
 
 /// What a module needs a section of its runtime file for: it takes the section when its
@@ -390,6 +393,21 @@ const NEEDS: &[(&str, Need)] = &[
     ("max_enum", Need::Extreme { enums: true, max: true }),
 ];
 
+/// The helpers the code calls as the language writes it: the plan's, but a rounded quotient
+/// the language writes in place everywhere it stands ([`Ops::quotient_in_place`]).
+fn called(plan: &Plan, ops: &Ops) -> BTreeSet<Helper> {
+    let mut called = BTreeSet::new();
+    plan.each_expr(&mut |e| match &e.node {
+        Node::DivRound(_, d, m) if !ops.quotient_in_place(d, *m) => {
+            called.insert(Helper::DivRound(*m));
+        }
+        _ => {}
+    });
+    let quotient = |h: &&Helper| matches!(h, Helper::DivRound(_));
+    called.extend(plan.helpers.iter().filter(|h| !quotient(h)));
+    called
+}
+
 /// The names of a runtime file's sections (behind `mark`), in the file's order.
 pub fn section_names<'f>(file: &'f str, mark: &str) -> impl Iterator<Item = &'f str> {
     let mark = format!("{mark} ");
@@ -398,8 +416,8 @@ pub fn section_names<'f>(file: &'f str, mark: &str) -> impl Iterator<Item = &'f 
 
 /// The sections of a runtime `file` a module takes, in the file's order: those [`NEEDS`]
 /// says the rule needs and the helpers the rule calls.
-pub fn taken<'f>(plan: &Plan, file: &'f str, mark: &str) -> Vec<&'f str> {
-    let helpers: Vec<String> = plan.helpers.iter().map(|&h| helper_section(h)).collect();
+pub fn taken<'f>(plan: &Plan, ops: &Ops, file: &'f str, mark: &str) -> Vec<&'f str> {
+    let helpers: Vec<String> = called(plan, ops).into_iter().map(helper_section).collect();
     section_names(file, mark)
         .filter(|name| NEEDS.iter().any(|(n, need)| n == name && need.holds(plan)) || helpers.iter().any(|h| h == name))
         .collect()

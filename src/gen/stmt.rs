@@ -45,8 +45,9 @@ pub struct Blocks {
     pub table_functions: bool,
     /// The statements that stop a call.
     pub refuse: Refusals,
-    /// How a refused value goes into `refuse.input`, `@` the value: an enum's, any other's.
-    pub shown: [&'static str; 2],
+    /// How a refused value goes into `refuse.input`, `@` the value: an enum's, a date's (its
+    /// day number, shown as the wire writes the day where the error can carry text), any other's.
+    pub shown: [&'static str; 3],
 }
 
 impl Blocks {
@@ -70,7 +71,7 @@ impl Blocks {
             input_alone: "throw new RuleInputError(@, null);",
             contradiction: "throw new RuleContradictionError(@);",
         },
-        shown: ["@", "@"],
+        shown: ["@", "@", "@"],
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -346,8 +347,12 @@ pub trait Hooks {
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
     fn shown(&self, input: &InputDoor) -> String {
         let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
-        let [member, other] = Self::BLOCKS.shown;
-        let template = if matches!(input.kind, WireKind::Enum(_)) { member } else { other };
+        let [member, date, other] = Self::BLOCKS.shown;
+        let template = match input.kind {
+            WireKind::Enum(_) => member,
+            WireKind::Date => date,
+            _ => other,
+        };
         template.replace('@', &x)
     }
 

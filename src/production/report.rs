@@ -282,10 +282,22 @@ impl Report {
         })
     }
 
-    /// matched / (compared + unanswered); none when nothing was compared or asked.
+    /// matched / compared; none when nothing was compared. A record the counterpart did not
+    /// answer leaves the denominator (formats.md, the adapter protocol, point 4): it is
+    /// counted `unanswered`, and a run with any fails however high the rate.
     pub fn rate(&self) -> Option<Rat> {
-        let asked = self.compared + self.unanswered;
-        (asked > 0).then(|| Rat::new((self.matched as i64).into(), (asked as i64).into()))
+        (self.compared > 0).then(|| Rat::new((self.matched as i64).into(), (self.compared as i64).into()))
+    }
+
+    /// Why nothing was compared, for a report that compared nothing: every record was
+    /// filled (compared, but kept out of the headline), unanswered, or excluded.
+    pub fn why_nothing(&self) -> &'static str {
+        match (self.filled > 0, self.unanswered > 0) {
+            (true, false) => "every record was filled from the defaults (see Filled below)",
+            (false, true) => "the counterpart answered no record",
+            (true, true) => "every record was filled from the defaults or left unanswered",
+            (false, false) => "every record was excluded",
+        }
     }
 
     /// Whether anything was compared, or asked of the counterpart.
@@ -380,18 +392,14 @@ impl Report {
             format!("{i}.{f:0<3}%")
         };
         match self.rate() {
-            None => s.push_str("Compared nothing: every record was excluded\n"),
-            Some(r) if self.unanswered == 0 => {
-                s.push_str(&format!("Compared {} / matched {} ({})\n", self.compared, self.matched, pct(&r)))
-            }
-            Some(r) => s.push_str(&format!(
-                "Compared {} / matched {} ({} of {} asked: {} unanswered count as not matched)\n",
-                self.compared,
-                self.matched,
-                pct(&r),
-                self.compared + self.unanswered,
+            None => s.push_str(&format!("Compared nothing: {}\n", self.why_nothing())),
+            Some(r) => s.push_str(&format!("Compared {} / matched {} ({})\n", self.compared, self.matched, pct(&r))),
+        }
+        if self.unanswered > 0 {
+            s.push_str(&format!(
+                "Unanswered {} (the counterpart answered err; kept out of the rate, and the run fails)\n",
                 self.unanswered
-            )),
+            ));
         }
         s.push_str(&format!("Counterpart: {}\n", self.counterpart));
         for c in self.ordered() {

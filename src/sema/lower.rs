@@ -3,12 +3,12 @@
 
 use super::ir::*;
 use super::types::{unify, Grid, Tag, Ty};
-use super::units::{self, Dim};
 use crate::diag::{Diagnostic, FileId};
 use crate::num::{int, Rat, RoundMode};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp, CmpOp, ExprKind, Func, ItemKind, LitKind};
 use crate::syntax::fmt::print_expr;
+use crate::units::{self, Dim};
 use num_traits::{Signed, Zero};
 use std::collections::HashMap;
 

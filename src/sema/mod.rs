@@ -3,7 +3,6 @@
 pub mod ir;
 mod lower;
 pub mod types;
-pub mod units;
 
 pub use ir::*;
 pub use lower::{check_enums_file, lower, Import};

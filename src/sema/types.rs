@@ -1,7 +1,7 @@
 //! Types of values and the static grid every numeric value lies on.
 
-use super::units::{Dim, Unit};
 use crate::num::{int, Rat};
+use crate::units::{Dim, Unit};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
 

@@ -4,6 +4,7 @@
 
 use super::ast::*;
 use crate::num::to_decimal_string;
+use crate::units::{self, Dim};
 use unicode_width::UnicodeWidthStr;
 
 pub fn format_file(f: &File) -> String {
@@ -236,6 +237,7 @@ pub fn print_literal(l: &Literal) -> String {
         LitKind::Number { value, unit } => {
             let mut s = to_decimal_string(value);
             if let Some(u) = unit {
+                pad_to_minor_digits(&mut s, &u.name);
                 s.push_str(&u.name);
             }
             s
@@ -247,6 +249,16 @@ pub fn print_literal(l: &Literal) -> String {
         LitKind::Name(n) => n.name.clone(),
         LitKind::Qualified { ty, value } => format!("{}.{}", ty.name, value.name),
     }
+}
+
+/// A money literal with a fraction shows every minor digit of its currency (`4.90EUR`,
+/// not `4.9EUR`): the amount reads as it is written on a price tag.
+fn pad_to_minor_digits(number: &mut String, unit: &str) {
+    let Some(unit) = units::lookup(unit).filter(|u| matches!(u.dim, Dim::Money(_))) else { return };
+    let Some(point) = number.find('.') else { return };
+    let minor_digits = unit.factor.ilog10() as usize;
+    let written = number.len() - point - 1;
+    number.push_str(&"0".repeat(minor_digits.saturating_sub(written)));
 }
 
 pub fn print_expr(e: &Expr) -> String {

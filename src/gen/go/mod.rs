@@ -128,12 +128,7 @@ impl Language for Go {
         if plan.outputs.len() > 1 {
             outputs = outputs.into_iter().zip(&plan.outputs).map(|(x, &v)| with_field(x, v)).collect();
         }
-        let mut enums = spell.enums(plan);
-        if let Some(list) = enums.as_array_mut() {
-            for (e, entry) in list.iter_mut().enumerate() {
-                entry["parse"] = json!(names.parsers[e]);
-            }
-        }
+        let enums = spell.enums(plan);
         let pkg = &names.module;
         let (f, traced, record, wire) = (&names.function, &names.traced, &names.record, &names.wire);
         m.insert("package".into(), json!(pkg));
@@ -422,7 +417,7 @@ impl Spell<'_> {
         );
         let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
         stmt::record_function(plan, &mut body, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
     }
 
@@ -663,6 +658,8 @@ impl Hooks for Body<'_, '_> {
             input_alone: "&RuleInputError{What: @}",
             contradiction: "&RuleContradictionError{What: @}",
         },
+        // A refused date is shown as a date: Go's `Date` prints `2025-12-31`.
+        shown: ["@", "Date(@)", "@"],
         ..Blocks::BARE
     };
 
@@ -735,7 +732,7 @@ impl Hooks for Body<'_, '_> {
             body.o.line("}");
             if let Some(test) = body.out_of_range(input, v) {
                 let sentence = &input.range.as_ref().expect("a range").sentence;
-                body.refuse_when(&test, Refusal::Input(sentence, Some(v)));
+                body.refuse_when(&test, Refusal::Input(sentence, Some(&shown(input, v))));
             }
         };
         if input.optional {
@@ -988,6 +985,15 @@ mod gofmt {
         } else {
             4
         }
+    }
+}
+
+/// A refused value as the error carries it: a day as a `Date`, which prints as the wire
+/// writes it (`2025-12-31`), not as its day number.
+fn shown(input: &InputDoor, value: &str) -> String {
+    match input.kind {
+        WireKind::Date => format!("Date({value})"),
+        _ => value.to_string(),
     }
 }
 

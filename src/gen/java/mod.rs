@@ -433,7 +433,7 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
         // The error holds a refused number; an enum's value is not one.
-        shown: ["null", "@"],
+        shown: ["null", "@", "@"],
         // A table that decides one value goes in a method of its own (the method's answer):
         // small methods are what the JIT inlines.
         table_functions: true,
@@ -454,7 +454,7 @@ integer: wireLong({raw}, {m}, {k}, {out})
 boolean: wireBool({raw}, {m}, {k})
 text: wireString({raw}, {m}, {k})
 date: wireDay({raw}, {m}, {k})
-member: wireMember({raw}, {enum}::from, {m}, {k})
+member: wireMember({raw}, {enum}::find, {m}, {k})
 unknown_keys:
 for (Object {key} : {in}.keySet()) {
     if (!java.util.Set.of({keys}).contains({key})) {

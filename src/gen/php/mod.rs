@@ -301,7 +301,7 @@ impl Hooks for Body<'_, '_, Ph<'_>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         refuse: Refusals { input_alone: "throw new RuleInputError(@);", ..Blocks::PARENS.refuse },
-        shown: ["@->value", "(string) @"],
+        shown: ["@->value", "_date_str(@)", "(string) @"],
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",

@@ -226,6 +226,31 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Every expression the code computes, each node once: the constraints' tests, the
+    /// defines, and every table's conditions and results, in evaluation order.
+    pub fn each_expr(&self, f: &mut impl FnMut(&Expr)) {
+        fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
+            f(e);
+            for k in e.children() {
+                walk(k, f);
+            }
+        }
+        for c in &self.door.constraints {
+            walk(&c.test, f);
+        }
+        for step in &self.steps {
+            match step {
+                Step::Define { value, .. } => walk(value, f),
+                Step::Table(t) => {
+                    for row in &t.rows {
+                        walk(&row.cond, f);
+                        row.assigns.iter().for_each(|(_, x)| walk(x, f));
+                    }
+                }
+            }
+        }
+    }
+
     /// Every expression the rule evaluates: the constraints' tests, then each step's (a
     /// define's value; a table's rows, each condition then its assignments).
     pub fn exprs(&self) -> Vec<&Expr> {

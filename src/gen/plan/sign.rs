@@ -143,26 +143,12 @@ pub(super) fn settle_roundings(plan: &mut Plan) {
             }
         }
     }
-    plan.helpers.clear();
     let mut found = std::collections::BTreeSet::new();
-    let mut walk = |e: &Expr| collect(e, &mut found);
-    for c in &plan.door.constraints {
-        walk(&c.test);
-    }
-    for step in &plan.steps {
-        match step {
-            Step::Define { value, .. } => walk(value),
-            Step::Table(t) => {
-                for row in &t.rows {
-                    walk(&row.cond);
-                    row.assigns.iter().for_each(|(_, x)| walk(x));
-                }
-            }
-        }
-    }
+    plan.each_expr(&mut |e| collect(e, &mut found));
     plan.helpers = found;
 }
 
+/// The helper one node calls (its children are walked by [`Plan::each_expr`]).
 fn collect(e: &Expr, out: &mut std::collections::BTreeSet<super::Helper>) {
     match &e.node {
         Node::DivRound(.., m) => {
@@ -175,8 +161,5 @@ fn collect(e: &Expr, out: &mut std::collections::BTreeSet<super::Helper>) {
             out.insert(super::Helper::Isqrt);
         }
         _ => {}
-    }
-    for k in e.children() {
-        collect(k, out);
     }
 }

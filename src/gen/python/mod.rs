@@ -226,7 +226,7 @@ impl Py<'_> {
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
         stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
         o.blank();
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n\n");
         o.finish()
     }
 
@@ -387,6 +387,16 @@ impl Body<'_, '_, Py<'_>> {
                 self.o.line(format!("{x} = {}", wrap(format!("_wire_day({x}, {m}, {k})"))));
                 self.range_check(input, x);
             }
+            WireKind::Date if input.range.is_some() => {
+                // The range is checked apart from the kind, so that a refusal shows the day as
+                // the wire writes it, not as its day number.
+                let args = format!("None, None, {m}, {k}, {}", py_str(""));
+                self.o.line(format!("if _type({x}) is not _int or not {}:", self.in_range(input, x)));
+                self.o.indent();
+                self.o.line(format!("{x} = {}", wrap(format!("_check_int({x}, {args})"))));
+                self.range_check(input, x);
+                self.o.dedent();
+            }
             WireKind::Integer | WireKind::Date => {
                 let fast = match &input.range {
                     Some(_) => format!("_type({x}) is not _int or not {}", self.in_range(input, x)),
@@ -415,7 +425,13 @@ impl Body<'_, '_, Py<'_>> {
     fn range_check(&mut self, input: &InputDoor, x: &str) {
         if let Some(r) = &input.range {
             let test = format!("not {}", self.in_range(input, x));
-            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&format!("_repr({x})"))));
+            // The value as the wire writes it: a day as its date, a member by its name (a
+            // number's range is checked by `_check_int`; this one is a date's or a member's).
+            let shown = match input.kind {
+                WireKind::Date => format!("_date_str({x})"),
+                _ => format!("_json_str({x}.value)"),
+            };
+            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&shown)));
         }
     }
 

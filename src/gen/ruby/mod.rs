@@ -216,7 +216,7 @@ impl Rb<'_> {
         self.functions(&mut o);
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
         stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
-        let helpers = sig::taken(plan, MODULE, MARK);
+        let helpers = sig::taken(plan, &OPS, MODULE, MARK);
         sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {
@@ -359,7 +359,9 @@ impl Body<'_, '_, Rb<'_>> {
 
     fn range_check(&mut self, input: &InputDoor, x: &str) {
         if let (Some(r), Some(cond)) = (&input.range, self.in_range(input, x)) {
-            let refusal = self.refusal(Refusal::Input(&r.sentence, Some(&format!("{x}.inspect"))));
+            // A day is shown as the wire writes it, not as its day number.
+            let shown = if input.kind == WireKind::Date { format!("_date_str({x})") } else { format!("{x}.inspect") };
+            let refusal = self.refusal(Refusal::Input(&r.sentence, Some(&shown)));
             self.o.line(format!("{refusal} unless {cond}"));
         }
     }
@@ -370,6 +372,14 @@ impl Body<'_, '_, Rb<'_>> {
         match input.kind {
             WireKind::Date if wire => {
                 self.o.line(format!("{x} = _wire_day({x}, {m}, {k})"));
+                self.range_check(input, x);
+            }
+            WireKind::Date if input.range.is_some() => {
+                // The kind through _check_int, the range apart: its refusal shows the date.
+                self.o.line(format!(
+                    "{x} = _check_int({x}, nil, nil, {m}, {k}, {}) unless {x}.instance_of?(Integer)",
+                    rb_str("")
+                ));
                 self.range_check(input, x);
             }
             WireKind::Integer | WireKind::Date => {

@@ -604,7 +604,7 @@ impl Rs<'_> {
 
     fn helpers(&self, o: &mut Code) {
         let plan = self.plan;
-        self.sections(o, &sig::taken(plan, MODULE, MARK));
+        self.sections(o, &sig::taken(plan, &OPS, MODULE, MARK));
     }
 
     fn runner(&self) -> String {

@@ -301,7 +301,7 @@ impl Sw<'_> {
 
 impl Hooks for Body<'_, '_, Sw<'_>> {
     crate::spelled_by!(g);
-    const BLOCKS: Blocks = Blocks { shown: ["@.rawValue", "String(@)"], ..Blocks::BARE };
+    const BLOCKS: Blocks = Blocks { shown: ["@.rawValue", "dateString(@)", "String(@)"], ..Blocks::BARE };
     /// The wire door: the runtime's readers over the members of the call's object.
     const WIRE: &'static str = "raw: wireValue({call}, {name})
 required: {decl} = try {read}

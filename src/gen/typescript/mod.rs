@@ -323,7 +323,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         self.functions(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
         stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, MODULE, MARK), "\n\n");
+        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
     }
 
@@ -344,6 +344,15 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.line("});");
             let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
             o.line(format!("export type {name} = {};", values.join(" | ")));
+            o.blank();
+            let parse = self.n.parsers[e].as_deref().expect("TypeScript names a parser per enum");
+            o.line(format!(
+                "/** The value of enum {} named `name` on the wire, or undefined when it has none of that name. */",
+                doc(&en.name)
+            ));
+            o.line(format!("export function {parse}(name: string): {name} | undefined {{"));
+            o.line(format!("  return parseMember({name}, name);"));
+            o.line("}");
             o.blank();
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;

@@ -25,8 +25,17 @@ final class Module {
             return wire;
         }
 
-        /** The value named {@code s} on the wire, or null when the enum has none of that name. */
+        /** The value named {@code s} on the wire; a name the enum does not have is refused. */
         public static RulecEnum from(String s) {
+            RulecEnum x = find(s);
+            if (x == null) {
+                throw new RuleInputError("\"" + s + "\" is not a value of RulecEnum", null);
+            }
+            return x;
+        }
+
+        /** The value named {@code s} on the wire, or null when the enum has none of that name. */
+        static RulecEnum find(String s) {
             for (RulecEnum x : values()) {
                 if (x.wire.equals(s)) {
                     return x;
