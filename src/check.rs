@@ -263,7 +263,7 @@ fn identifier_clashes(p: &Program) -> Vec<Diagnostic> {
 
 /// W121: a name generated code cannot use as it is, because it is a keyword of a target
 /// language or an identifier the generated code uses itself; that language renames it (the
-/// naming tables of src/lang.rs say how), the wire keeps the name.
+/// naming tables of src/lang/ say how), the wire keeps the name.
 fn target_keywords(p: &Program, langs: &[crate::lang::Lang]) -> Vec<Diagnostic> {
     use crate::lang::Lang;
     p.vars

@@ -1,5 +1,5 @@
 //! The one naming pass: every identifier a rule's generated code declares, for one
-//! language, from the plan and the language's tables (src/lang.rs).
+//! language, from the plan and the language's tables (src/lang/).
 //!
 //! A name keeps its spelling unless the language reserves it or something declared before
 //! it already has it. A reserved word takes `_` after it (`class_`); a name taken takes the
@@ -56,7 +56,7 @@ impl Names {
     pub fn local(&self, base: &str) -> &str {
         match self.locals.iter().find(|(b, _)| *b == base) {
             Some((_, spelled)) => spelled,
-            None => panic!("`{base}` is not among the {} locals of src/lang.rs", self.lang.name()),
+            None => panic!("`{base}` is not among the {} locals of src/lang/naming.rs", self.lang.name()),
         }
     }
 }

@@ -360,7 +360,7 @@ impl Spell<'_> {
         format!("[{}]int", self.n.slots.len())
     }
 
-    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`): the wire
+    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`): the wire
     /// door's and the core's, which share their scope with the rule's values. The other
     /// functions hold none of them and keep the plain names.
     fn l(&self, base: &str) -> &str {

@@ -334,7 +334,7 @@ impl Rs<'_> {
         format!("pub fn {}({ps}) -> String", self.n.record)
     }
 
-    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
+    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
     fn l(&self, base: &str) -> &str {
         self.n.local(base)
     }

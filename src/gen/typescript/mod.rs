@@ -257,7 +257,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         }
     }
 
-    /// The spelling of the generated code's own local `base` (src/lang.rs `locals`).
+    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
     fn l(&self, base: &str) -> &str {
         self.n.local(base)
     }
