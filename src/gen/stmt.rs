@@ -5,7 +5,7 @@
 //! idiom differs (Go's optional stores, Rust's `Option`s).
 
 use super::naming::Names;
-use super::plan::{Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
@@ -253,7 +253,13 @@ pub trait Hooks {
         unknown_keys(self, &WireReads::parse(Self::WIRE), names, sentence);
     }
     fn record_text(&mut self, json: &str);
-    fn record_value(&mut self, var: VarId, from: Source);
+    /// The language's record values as a table ([`RecordValues`]); a language that writes
+    /// its own `record_value` gives none.
+    const RECORD_VALUES: &'static str = "";
+    /// One value of the record line, in the wire form: an input as passed, an output as returned.
+    fn record_value(&mut self, var: VarId, from: Source) {
+        record_value(self, &RecordValues::parse(Self::RECORD_VALUES), var, from);
+    }
     /// After the record's last piece: what a language that gathers the pieces' text still
     /// holds, written into the buffer (TypeScript's).
     fn record_end(&mut self) {}
@@ -650,4 +656,62 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
     let fills = [("keys", keys.join(", ")), ("sentence", h.lit(sentence))];
     write_filled(h, w.unknown_keys, &fills);
+}
+
+/// How a language writes one value of the record line ([`Hooks::RECORD_VALUES`]): a table of
+/// `key: template` lines, `\n` in a template a new line. `bool`, `str`, `enum`, `date`,
+/// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
+/// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
+/// value's place (an optional's test reads it); `held`: what the optional form hands the
+/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
+/// other `{name}` is a local.
+pub struct RecordValues {
+    by_type: [String; 6],
+    required: String,
+    optional: String,
+    held: Option<String>,
+}
+
+impl RecordValues {
+    pub fn parse(table: &'static str) -> RecordValues {
+        let entry = |key: &str| {
+            table
+                .lines()
+                .find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")))
+                .map(|t| t.replace("\\n", "\n"))
+        };
+        let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the record table has no `{key}:`"));
+        RecordValues {
+            by_type: ["bool", "str", "enum", "date", "int", "unit"].map(need),
+            required: need("required"),
+            optional: need("optional"),
+            held: entry("held"),
+        }
+    }
+
+    fn of(&self, ty: BoundaryTy) -> &str {
+        let at = match ty {
+            BoundaryTy::Bool => 0,
+            BoundaryTy::Str => 1,
+            BoundaryTy::Enum(_) => 2,
+            BoundaryTy::Date => 3,
+            BoundaryTy::Int => 4,
+            BoundaryTy::Unit(_) => 5,
+        };
+        &self.by_type[at]
+    }
+}
+
+/// One value of the record line, written from the language's table (see [`RecordValues`]).
+fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
+    let (x, v) = (h.place(var, from), h.plan().var(var));
+    let (optional, ty) = (v.optional, v.ty);
+    let held = match (optional, &r.held) {
+        (true, Some(held)) => held.clone(),
+        _ => x.clone(),
+    };
+    let one = with_locals(h, r.of(ty), &[("x", held)]);
+    let form = if optional { &r.optional } else { &r.required };
+    let text = with_locals(h, form, &[("x", x), ("one", one)]);
+    h.line(&text);
 }

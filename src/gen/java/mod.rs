@@ -12,7 +12,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusal, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Check, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -446,6 +446,15 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
         }),
         ..Blocks::PARENS
     };
+    /// The record's values: each type's wire text, appended to the line.
+    const RECORD_VALUES: &'static str = "bool: {s}.append({x});
+str: appendJson({s}, {x});
+enum: appendJson({s}, {x}.value());
+date: appendDate({s}, {x});
+int: {s}.append({x});
+unit: {s}.append({x});
+required: {one}
+optional: if ({x} == null) {\\n    {s}.append(\"null\");\\n} else {\\n    {one}\\n}";
     /// The wire door: the runtime's readers over a map of the inputs under their declared names.
     const WIRE: &'static str = "raw: {in}.get({name})
 required: {decl} = {read};
@@ -501,25 +510,6 @@ for (Object {key} : {in}.keySet()) {
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.append({});", self.g.n.local("s"), lit(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, v, s) = (self.place(var, from), self.g.plan.var(var), self.g.n.local("s"));
-        let append = match v.ty {
-            BoundaryTy::Str => format!("appendJson({s}, {x});"),
-            BoundaryTy::Enum(_) => format!("appendJson({s}, {x}.value());"),
-            BoundaryTy::Date => format!("appendDate({s}, {x});"),
-            _ => format!("{s}.append({x});"),
-        };
-        if v.optional {
-            self.o.line(format!("if ({x} == null) {{"));
-            self.o.line(format!("    {s}.append(\"null\");"));
-            self.o.line("} else {");
-            self.o.line(format!("    {append}"));
-            self.o.line("}");
-        } else {
-            self.o.line(append);
-        }
     }
 }
 

@@ -5,12 +5,12 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, Node};
+use super::plan::{Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
-use super::walk::{self, Hooks, Source};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use serde_json::json;
@@ -307,6 +307,15 @@ impl Hooks for Body<'_, '_, Ph<'_>> {
         field: "@->@",
         ..Blocks::PARENS
     };
+    /// The record's values: each type's wire text, appended to the line.
+    const RECORD_VALUES: &'static str = "bool: ({x} ? 'true' : 'false')
+str: _json_str({x})
+enum: _json_str({x}->value)
+date: _date_str({x})
+int: (string) {x}
+unit: (string) {x}
+required: {s} .= {one};
+optional: {s} .= {x} === null ? 'null' : {one};";
     /// The wire door: an array keyed by the inputs' declared names; `_check_int` checks an
     /// integer's range itself.
     const WIRE: &'static str = "raw: {call}[{name}] ?? null
@@ -327,22 +336,6 @@ foreach (\\array_keys({call}) as {key}) {
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} .= {};", self.g.local("s"), php_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, s, v) = (self.place(var, from), self.g.local("s"), self.g.plan.var(var));
-        let one = match v.ty {
-            BoundaryTy::Str => format!("_json_str({x})"),
-            BoundaryTy::Enum(_) => format!("_json_str({x}->value)"),
-            BoundaryTy::Date => format!("_date_str({x})"),
-            BoundaryTy::Bool => format!("({x} ? 'true' : 'false')"),
-            _ => format!("(string) {x}"),
-        };
-        if v.optional {
-            self.o.line(format!("{s} .= {x} === null ? 'null' : {one};"));
-        } else {
-            self.o.line(format!("{s} .= {one};"));
-        }
     }
 }
 

@@ -6,12 +6,12 @@
 //! `runtime/module.rb`.
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node};
+use super::plan::{Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Refusal};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Check, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
@@ -419,6 +419,15 @@ impl Body<'_, '_, Rb<'_>> {
 impl Hooks for Body<'_, '_, Rb<'_>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks::KEYWORDS;
+    /// The record's values: each type's wire text, appended to the line.
+    const RECORD_VALUES: &'static str = "bool: {x}.to_s
+str: _json_str({x})
+enum: _json_str({x})
+date: _date_str({x})
+int: {x}.to_s
+unit: {x}.to_s
+required: {s} << {one}
+optional: {s} << ({x}.nil? ? \"null\" : {one})";
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
@@ -458,17 +467,6 @@ impl Hooks for Body<'_, '_, Rb<'_>> {
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, v) = (self.place(var, from), self.g.plan.var(var));
-        let one = match v.ty {
-            BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_json_str({x})"),
-            BoundaryTy::Date => format!("_date_str({x})"),
-            _ => format!("{x}.to_s"),
-        };
-        let value = if v.optional { format!("({x}.nil? ? \"null\" : {one})") } else { one };
-        self.o.line(format!("{} << {value}", self.g.n.local("s")));
     }
 }
 

@@ -10,7 +10,7 @@ use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
 use super::text::{comment, quoted, Code, Escapes};
-use super::walk::{self, Hooks, Source};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use serde_json::json;
@@ -302,6 +302,16 @@ impl Sw<'_> {
 impl Hooks for Body<'_, '_, Sw<'_>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks { shown: ["@.rawValue", "dateString(@)", "String(@)"], ..Blocks::BARE };
+    /// The record's values: each type's wire text, appended to the line.
+    const RECORD_VALUES: &'static str = "bool: ({x} ? \"true\" : \"false\")
+str: jsonString({x})
+enum: jsonString({x}.rawValue)
+date: dateString({x})
+int: String({x})
+unit: String({x}.value)
+required: {s} += {one}
+optional: {s} += {x}.map { {one} } ?? \"null\"
+held: $0";
     /// The wire door: the runtime's readers over the members of the call's object.
     const WIRE: &'static str = "raw: wireValue({call}, {name})
 required: {decl} = try {read}
@@ -331,23 +341,6 @@ for ({key}, _) in {call} where ![{keys}].contains({key}) {
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} += {}", self.g.n.local("s"), lit(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, s, v) = (self.place(var, from), self.g.n.local("s"), self.g.plan.var(var));
-        let one = |x: &str| match v.ty {
-            BoundaryTy::Str => format!("jsonString({x})"),
-            BoundaryTy::Enum(_) => format!("jsonString({x}.rawValue)"),
-            BoundaryTy::Date => format!("dateString({x})"),
-            BoundaryTy::Bool => format!("({x} ? \"true\" : \"false\")"),
-            BoundaryTy::Unit(_) => format!("String({x}.value)"),
-            _ => format!("String({x})"),
-        };
-        if v.optional {
-            self.o.line(format!("{s} += {x}.map {{ {} }} ?? \"null\"", one("$0")));
-        } else {
-            self.o.line(format!("{s} += {}", one(&x)));
-        }
     }
 }
 
