@@ -654,7 +654,7 @@ fn random_rule(seed: u64, index: usize) -> String {
         }
     }
     // A single output, every twelfth rule: the SQL function then returns one column.
-    let single = shape == Shape::OnlyDefines && index % 12 == 0;
+    let single = shape == Shape::OnlyDefines && index.is_multiple_of(12);
     // An output computed by a define, rounded on a grid.
     let nums = if single { Vec::new() } else { numeric_inputs(&g) };
     if let Some((a, aty)) = nums.first().cloned() {
