@@ -7,6 +7,7 @@ use crate::sema::{self, Program};
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::syntax::{self, ast};
 use crate::{analysis, eval};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// What checking one file gave: its header, its program (when it resolved and typed
@@ -92,6 +93,7 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         return checked;
     };
     checked.header = Some(ast.header.clone());
+    analysis::work::start();
     if diagnostics.iter().any(Diagnostic::is_error) {
         checked.diagnostics = diagnostics;
         return checked;
@@ -131,6 +133,9 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
             diagnostics.extend(found.diagnostics.iter().cloned());
             checked.analysis = Some(found);
             diagnostics.extend(run_expects(p));
+        }
+        if analysis::work::ran_out() {
+            diagnostics.push(out_of_steps(id, checked.header.as_ref().expect("a rule has a header")));
         }
         checked.program = program;
     }
@@ -241,24 +246,45 @@ fn identifier_clashes(p: &Program) -> Vec<Diagnostic> {
                 .help("give one of them another alias: `name(another_alias)`"),
         );
     };
+    // Each name against the first that took its identifier, found in a map: an enum of
+    // 50,000 values is not 50,000² comparisons.
+    let mut first_var: HashMap<&str, usize> = HashMap::new();
     for (i, v) in p.vars.iter().enumerate() {
-        if let Some(w) = p.vars[..i].iter().find(|w| w.ident() == v.ident()) {
-            clash("declarations", v.ident(), (p.file, w.span), (p.file, v.span));
+        let w = *first_var.entry(v.ident()).or_insert(i);
+        if w != i {
+            clash("declarations", v.ident(), (p.file, p.vars[w].span), (p.file, v.span));
         }
     }
+    let mut first_enum: HashMap<&str, usize> = HashMap::new();
     for (i, e) in p.enums.iter().enumerate() {
-        if let Some(f) = p.enums[..i].iter().find(|f| f.ident() == e.ident()) {
-            clash("enums", e.ident(), (f.file, f.span), (e.file, e.span));
+        let f = *first_enum.entry(e.ident()).or_insert(i);
+        if f != i {
+            clash("enums", e.ident(), (p.enums[f].file, p.enums[f].span), (e.file, e.span));
         }
+        let mut first_value: HashMap<&str, usize> = HashMap::new();
         for (j, v) in e.values.iter().enumerate() {
-            let ident = |v: &sema::EnumValueIr| v.alias.clone().unwrap_or_else(|| v.name.clone());
-            if let Some(w) = e.values[..j].iter().find(|w| ident(w) == ident(v)) {
-                let what = format!("values of enum `{}` (`{}` and `{}`)", e.name, w.name, v.name);
-                clash(&what, &ident(v), (e.file, e.span), (e.file, e.span));
+            let ident = v.alias.as_deref().unwrap_or(&v.name);
+            let w = *first_value.entry(ident).or_insert(j);
+            if w != j {
+                let what = format!("values of enum `{}` (`{}` and `{}`)", e.name, e.values[w].name, v.name);
+                clash(&what, ident, (e.file, e.span), (e.file, e.span));
             }
         }
     }
     out
+}
+
+/// E109 for the whole rule: the command's allowance of steps (`--steps`) ran out, and what
+/// was left unproved is not known to hold.
+pub fn out_of_steps(file: FileId, header: &ast::Header) -> Diagnostic {
+    let name = &header.name.name.name;
+    Diagnostic::new("E109", file, header.name.name.span, format!("rule `{name}`: the work on it needs more steps than this command allows"))
+        .label("not proved: the work stopped here")
+        .note(format!(
+            "every step of the linear reasoning and every box a table splits counts; {} steps were allowed, and nothing the work did not finish is proved",
+            analysis::work::steps()
+        ))
+        .help("raise the allowance with `--steps N` (a larger N) on check, gen, graph, doc or diff, or split the rule: fewer inputs that one constraint or table ties together")
 }
 
 /// W121: a name generated code cannot use as it is, because it is a keyword of a target

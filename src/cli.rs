@@ -69,6 +69,9 @@ pub enum Command {
         /// How much work one table's analysis may do before it stops (E109).
         #[arg(long, default_value_t = crate::analysis::Options::default().budget)]
         budget: u64,
+        /// How many steps the whole command may spend on one rule before it stops (E109).
+        #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
+        steps: u64,
     },
     /// Rewrite rule files in place in the canonical form (with --check, write nothing and list the files that would change).
     Fmt {
@@ -112,6 +115,9 @@ pub enum Command {
         format: Format,
         #[command(flatten)]
         build: BuildArgs,
+        /// How many steps the whole command may spend on one rule before it stops (E109).
+        #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
+        steps: u64,
     },
     /// Build each generated language's runner and hold it to the vectors, byte for byte.
     Test {
@@ -151,7 +157,12 @@ pub enum Command {
     /// Print the certificate of a rule that checks clean: the evidence behind what check proved.
     Certificate { file: PathBuf },
     /// Print the rule as a graph: what decides each value, and which values it reads (JSON).
-    Graph { file: PathBuf },
+    Graph {
+        file: PathBuf,
+        /// How many steps the whole command may spend on one rule before it stops (E109).
+        #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
+        steps: u64,
+    },
     /// Write the rule for people: markdown for the approver or the customer, or the HTML page.
     Doc {
         file: PathBuf,
@@ -162,6 +173,9 @@ pub enum Command {
         audience: DocAudience,
         #[arg(long, value_enum, default_value = "markdown")]
         format: DocFormat,
+        /// How many steps the whole command may spend on one rule before it stops (E109).
+        #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
+        steps: u64,
     },
     /// Check a fixtures file against a rule: every problem, by kind and field (formats.md).
     Fixtures {
@@ -225,6 +239,9 @@ pub enum Command {
         /// How much work the region analysis may do before it stops (`over_budget`).
         #[arg(long, default_value_t = crate::production::region::Options::default().budget)]
         budget: u64,
+        /// How many steps the whole command may spend on one rule before it stops (E109).
+        #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
+        steps: u64,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
@@ -318,4 +335,19 @@ pub struct RecordsArgs {
 pub enum TemplateKind {
     Python,
     Go,
+}
+
+impl Command {
+    /// The allowance of steps the command gives each rule (`--steps`), for a command that
+    /// takes one; every other command works with the default.
+    pub fn steps(&self) -> u64 {
+        match self {
+            Command::Check { steps, .. }
+            | Command::Gen { steps, .. }
+            | Command::Graph { steps, .. }
+            | Command::Doc { steps, .. }
+            | Command::Diff { steps, .. } => *steps,
+            _ => crate::analysis::work::DEFAULT_STEPS,
+        }
+    }
 }

@@ -116,13 +116,14 @@ fn main() -> ExitCode {
 /// calls this for every tool call, with the output captured.
 fn run(cli: Cli) -> Result<u8, String> {
     *ROOT.lock().unwrap_or_else(|e| e.into_inner()) = cli.root;
+    rulec::analysis::work::set_steps(cli.command.steps());
     match cli.command {
-        Command::Check { paths, format, color, budget } => {
+        Command::Check { paths, format, color, budget, .. } => {
             check(&paths, format, color, &rulec::analysis::Options { budget })
         }
         Command::Fmt { paths, check, format } => fmt(&paths, check, format),
         Command::Eval { file, input, tag } => eval_cmd(&file, &input, &tag),
-        Command::Gen { paths, out, lang, check, locked, lock, format, build } => {
+        Command::Gen { paths, out, lang, check, locked, lock, format, build, .. } => {
             gen(&paths, &out, &lang, check, locked, lock.as_deref(), format, &build)
         }
         Command::Test { dir, lang, require_all, jobs, format } => test(&dir, &lang, require_all, jobs, format),
@@ -137,8 +138,8 @@ fn run(cli: Cli) -> Result<u8, String> {
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
         Command::Certificate { file } => certificate_cmd(&file),
-        Command::Graph { file } => graph_cmd(&file),
-        Command::Doc { file, out, audience, format } => doc_cmd(&file, out.as_deref(), audience, format),
+        Command::Graph { file, .. } => graph_cmd(&file),
+        Command::Doc { file, out, audience, format, .. } => doc_cmd(&file, out.as_deref(), audience, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
         Command::Fixtures { command: FixturesCommand::Lint { file, rule, manifest, fill, read_as, format } } => {
             fixtures_lint(&file, &rule, manifest.as_deref(), &fill, read_as.as_deref(), format)
@@ -146,7 +147,7 @@ fn run(cli: Cli) -> Result<u8, String> {
         Command::Replay { rule, records, format } => replay(&rule, &records, format),
         Command::Verify { rule, timeout, format, adapter } => verify(&rule, &timeout, &adapter, format),
         Command::Adapter { rule, template } => adapter_template(&rule, template),
-        Command::Diff { old, new, fixtures, manifest, fill, read_as, budget, format } => match fixtures {
+        Command::Diff { old, new, fixtures, manifest, fill, read_as, budget, format, .. } => match fixtures {
             Some(f) => {
                 let records = RecordsArgs { fixtures: f, manifest, fill, read_as };
                 diff_records(&old, &new, &records, format)

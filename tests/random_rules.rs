@@ -6,7 +6,11 @@
 //! names, optionals, dates, money of several currencies and tax tags, quantities, rates of
 //! several steps, strings, every policy, every cell form (`-`, `none`, `not:`, lists, bounds
 //! and their conjunctions, groups, bounds on ordered enums), constraints, and defines with
-//! every operator (+ - * /, mod, isqrt, min, max, if, round in all seven modes).
+//! every operator (+ - * /, mod, isqrt, min, max, if, round in all seven modes). A rule takes
+//! one of four shapes, by its place in the run: only inputs, defines and outputs (no enum, no
+//! table; every tenth with a single output), defines over enums with no table, tables whose
+//! results sit behind defines, and tables that decide outputs; every run keeps a rule with no
+//! table (the first) and says how many.
 //!
 //! RULEC_RANDOM_RULES sets how many rules (default 100), RULEC_RANDOM_SEED the base seed
 //! (default: the time); every seed is printed, and a failure names the rule and its text.
@@ -477,7 +481,70 @@ fn numeric_inputs(g: &Gen) -> Vec<(String, Ty)> {
         .collect()
 }
 
+/// What a rule is made of; the run cycles through the shapes by the rule's place in it.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    /// Inputs, defines and outputs only: no enum, no table.
+    OnlyDefines,
+    /// Enums and defines, no table.
+    NoTable,
+    /// A table decides a value, and a define turns it into an output.
+    BehindDefines,
+    /// A table decides an output.
+    Tables,
+}
+
+impl Shape {
+    fn of(index: usize) -> Shape {
+        match index % 6 {
+            0 => Shape::OnlyDefines,
+            1 => Shape::NoTable,
+            2 => Shape::BehindDefines,
+            _ => Shape::Tables,
+        }
+    }
+}
+
+/// A test a define's `if` can make of the inputs: a boolean, a threshold on a number, an
+/// enum's value (qualified: a bare value that is also a variable's name is the variable).
+fn condition(g: &mut Gen) -> String {
+    let mut tests = Vec::new();
+    for v in g.inputs.iter().filter(|v| !v.optional) {
+        let name = ident(&v.name);
+        match &v.ty {
+            Ty::Bool => tests.push(name),
+            Ty::Int { lo, hi } | Ty::Money { lo, hi, .. } | Ty::Qty { lo, hi, .. } => {
+                let k = lo + (hi - lo) / 2;
+                tests.push(format!("{name} > {}", g.literal(&v.ty, k)));
+            }
+            Ty::Enum(e) => {
+                let en = &g.enums[*e];
+                tests.push(format!("{name} = {}.{}", ident(&en.name), ident(en.values[0].split(' ').next().unwrap())));
+            }
+            _ => {}
+        }
+    }
+    if tests.is_empty() {
+        return "true".into();
+    }
+    let i = g.rng.below(tests.len());
+    tests.swap_remove(i)
+}
+
+/// Two literals of a table-less output's type, the answers of its `if`.
+fn two_values(g: &mut Gen, ty: &Ty) -> (String, String) {
+    match ty {
+        Ty::Enum(e) => {
+            let en = &g.enums[*e];
+            let v = |i: usize| format!("{}.{}", ident(&en.name), ident(en.values[i].split(' ').next().unwrap()));
+            (v(0), v(en.values.len() - 1))
+        }
+        _ => (g.rng.range(0, 1000).to_string(), g.rng.range(0, 1000).to_string()),
+    }
+}
+
 fn random_rule(seed: u64, index: usize) -> String {
+    let shape = Shape::of(index);
     let mut g = Gen {
         rng: Rng(seed),
         used: Vec::new(),
@@ -492,7 +559,8 @@ fn random_rule(seed: u64, index: usize) -> String {
     if g.rng.chance(50) {
         let _ = writeln!(g.text, "about \"Random rule {index} (seed {seed}): \\\"quoted\\\", \\\\ and 送料.\"");
     }
-    for _ in 0..1 + g.rng.below(3) {
+    let enums = if shape == Shape::OnlyDefines { 0 } else { 1 + g.rng.below(3) };
+    for _ in 0..enums {
         let name = g.name("e");
         let n = 2 + g.rng.below(4);
         let values: Vec<String> = (0..n)
@@ -527,6 +595,7 @@ fn random_rule(seed: u64, index: usize) -> String {
             2 => Ty::Bool,
             3 => Ty::Str,
             4 => Ty::Date { lo: g.rng.range(0, 30), hi: g.rng.range(31, 400) },
+            _ if g.enums.is_empty() => g.numeric_ty(),
             _ => Ty::Enum(g.rng.below(g.enums.len())),
         };
         let optional = !matches!(ty, Ty::Str) && g.rng.chance(20);
@@ -548,14 +617,46 @@ fn random_rule(seed: u64, index: usize) -> String {
             let _ = writeln!(g.text, "constraint {} <= {} + {}", a.0, b.0, g.literal(&b.1, 100));
         }
     }
-    // An output decided by a table of literals, one of an enum's values or of a number.
+    // An output decided by a table of literals, one of an enum's values or of a number; or
+    // a value so decided that a define turns into an output; or, with no table, an output
+    // a define chooses with an `if`.
     let out1 = g.name("o");
-    let out1_ty = if g.rng.chance(50) { Ty::Enum(g.rng.below(g.enums.len())) } else { Ty::Int { lo: 0, hi: 1000 } };
-    let out1_optional = g.rng.chance(20);
-    let _ = writeln!(g.text, "output {out1}: {}{}", g.ty_text(&out1_ty), if out1_optional { "?" } else { "" });
-    // An output computed by a define, rounded on a grid.
-    let nums = numeric_inputs(&g);
+    let out1_ty = if !g.enums.is_empty() && g.rng.chance(50) {
+        Ty::Enum(g.rng.below(g.enums.len()))
+    } else {
+        Ty::Int { lo: 0, hi: 1000 }
+    };
+    let out1_optional = shape == Shape::Tables && g.rng.chance(20);
     let mut defines = Vec::new();
+    match shape {
+        Shape::Tables => {
+            let _ = writeln!(g.text, "output {out1}: {}{}", g.ty_text(&out1_ty), if out1_optional { "?" } else { "" });
+        }
+        Shape::BehindDefines => {
+            let _ = writeln!(g.text, "value {out1}: {}", g.ty_text(&out1_ty));
+            let shown = g.name("o");
+            let _ = writeln!(g.text, "output {shown}: int");
+            let body = match &out1_ty {
+                Ty::Enum(e) => {
+                    let en = &g.enums[*e];
+                    let first = ident(en.values[0].split(' ').next().unwrap());
+                    format!("if {} = {}.{first} then 1 else 2", ident(&out1), ident(&en.name))
+                }
+                _ => format!("{} * 2 + 1", ident(&out1)),
+            };
+            defines.push(format!("define {} = {body}", ident(&shown)));
+        }
+        Shape::NoTable | Shape::OnlyDefines => {
+            let _ = writeln!(g.text, "output {out1}: {}", g.ty_text(&out1_ty));
+            let test = condition(&mut g);
+            let (yes, no) = two_values(&mut g, &out1_ty);
+            defines.push(format!("define {} = if {test} then {yes} else {no}", ident(&out1)));
+        }
+    }
+    // A single output, every twelfth rule: the SQL function then returns one column.
+    let single = shape == Shape::OnlyDefines && index.is_multiple_of(12);
+    // An output computed by a define, rounded on a grid.
+    let nums = if single { Vec::new() } else { numeric_inputs(&g) };
     if let Some((a, aty)) = nums.first().cloned() {
         let out2 = g.name("o");
         let (ty_text, grid) = match &aty {
@@ -593,7 +694,7 @@ fn random_rule(seed: u64, index: usize) -> String {
         }
     }
     // A date output.
-    if let Some(v) = g.inputs.iter().find(|v| matches!(v.ty, Ty::Date { .. }) && !v.optional) {
+    if let Some(v) = g.inputs.iter().find(|v| !single && matches!(v.ty, Ty::Date { .. }) && !v.optional) {
         let (iname, k) = (ident(&v.name), g.rng.range(-30, 30));
         let out3 = g.name("due");
         let _ = writeln!(g.text, "output {out3}: date");
@@ -601,6 +702,9 @@ fn random_rule(seed: u64, index: usize) -> String {
     }
     for d in defines {
         let _ = writeln!(g.text, "{d}");
+    }
+    if matches!(shape, Shape::NoTable | Shape::OnlyDefines) {
+        return g.text;
     }
     let enums_out = out1_ty.clone();
     let t = {
@@ -661,6 +765,17 @@ fn random_rules_agree_with_the_reference_in_every_language() {
         kept += 1;
     }
     println!("random rules: {kept} clean of {tried} generated");
+    // Rules with no table are as ordinary as any (a tax by marginal bands, a fee as a formula):
+    // every run holds some to every language.
+    let tableless = |text: &str| !text.lines().any(|l| l.starts_with("table "));
+    let no_table = texts.iter().filter(|(_, _, t)| tableless(t)).count();
+    let bare = texts.iter().filter(|(_, _, t)| tableless(t) && !t.lines().any(|l| l.starts_with("enum "))).count();
+    let behind = texts.iter().filter(|(_, _, t)| t.lines().any(|l| l.starts_with("value "))).count();
+    println!(
+        "random rules: {no_table} with no table ({bare} of them only inputs, defines and outputs), \
+         {behind} whose table decides a value a define reads"
+    );
+    assert!(no_table >= 1, "every run keeps a rule with no table; this one kept none");
     // The plan, run as it stands, on every vector.
     for (_, seed, text) in &texts {
         let mut sources = rulec::Sources::new();

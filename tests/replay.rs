@@ -496,3 +496,31 @@ fn filled_records_are_counted_apart_and_traces_give_transitions() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("`colour`, which is not an input"), "{}", text(&o.stderr));
 }
+
+/// A rule decided by defines alone (tests/rules/band_tax.rule): its records cluster by no
+/// row, and the report says so instead of naming an empty list of rows.
+#[test]
+fn a_rule_with_no_table_clusters_its_records_by_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = root().join("tests/rules/band_tax.rule");
+    let fixtures = dir.path().join("old.jsonl");
+    std::fs::write(
+        &fixtures,
+        "{\"in\":{\"income\":55000},\"observed\":{\"tax\":5900},\"trace\":[]}\n\
+         {\"in\":{\"income\":250000},\"observed\":{\"tax\":67400},\"trace\":[]}\n",
+    )
+    .unwrap();
+    let out = rulec(&["replay", rule.to_str().unwrap(), "--fixtures", fixtures.to_str().unwrap()]);
+    let report = text(&out.stdout);
+    assert!(report.contains("Compared 2 / matched 0"), "{report}\n{}", text(&out.stderr));
+    assert!(report.contains("2 records decided by no table: tax +100 each"), "{report}");
+    let json = json_of(&rulec(&[
+        "replay",
+        rule.to_str().unwrap(),
+        "--fixtures",
+        fixtures.to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(json["clusters"][0]["rows"], json!([]), "{json}");
+}

@@ -104,7 +104,7 @@ pub fn refute(facts: &[Fact], budget: &mut u64) -> Outcome {
         let Some(v) = pick_variable(system.iter()) else { return Outcome::Feasible };
         let (pos, neg) = system.take_holding(v);
         let cost = (pos.len() * neg.len()) as u64;
-        if cost > *budget {
+        if cost > *budget || !super::work::take(cost * weight(&pos, &neg)) {
             return Outcome::Unknown;
         }
         *budget -= cost;
@@ -119,6 +119,14 @@ pub fn refute(facts: &[Fact], budget: &mut u64) -> Outcome {
             }
         }
     }
+}
+
+/// What one combination of an elimination costs the rule's allowance (`work`): a step for
+/// each term it writes, of the widest fact combined and its provenance, so that a system of
+/// forty variables is not forty times cheaper than it is.
+fn weight(pos: &[Derived], neg: &[Derived]) -> u64 {
+    let widest = pos.iter().chain(neg).map(|d| d.fact.lin.coeffs.len() + d.from.len()).max().unwrap_or(0);
+    1 + widest as u64
 }
 
 /// Facts without duplicates: of two with the same left side only the tightest is kept, in
@@ -322,7 +330,7 @@ fn project(system: Vec<Fact>, keep: usize, budget: &mut u64) -> Option<Vec<Fact>
             None => facts.take_holding(v),
         };
         let cost = (pos.len() * neg.len()) as u64;
-        if cost > *budget {
+        if cost > *budget || !super::work::take(cost * weight(&pos, &neg)) {
             return None;
         }
         *budget -= cost;

@@ -13,6 +13,7 @@ pub mod model;
 pub mod scale;
 pub mod tables;
 pub mod values;
+pub mod work;
 
 use crate::diag::Diagnostic;
 use crate::sema::{Program, Step};

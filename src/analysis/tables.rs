@@ -102,8 +102,9 @@ impl Budget {
     pub fn new(n: u64) -> Budget {
         Budget { left: n }
     }
+    /// Spend `n` of the table's allowance, and of the rule's (`work`).
     pub fn spend(&mut self, n: u64) -> bool {
-        if n > self.left {
+        if n > self.left || !super::work::take(n) {
             self.left = 0;
             false
         } else {
@@ -476,6 +477,10 @@ impl<'a> TableAnalysis<'a> {
     fn over_budget(&mut self) {
         self.exhausted = true;
         self.proof.complete = false;
+        // The rule's allowance, not the table's, ran out: check says so once, for the rule.
+        if super::work::ran_out() {
+            return;
+        }
         let name = &self.table.name;
         let d = Diagnostic::new(
             "E109",

@@ -61,40 +61,46 @@ impl Names {
     }
 }
 
+/// What an identifier is compared by: itself, or its lower case in a language that folds case.
+fn key(naming: &Naming, ident: &str) -> String {
+    if naming.fold_case {
+        ident.to_ascii_lowercase()
+    } else {
+        ident.to_string()
+    }
+}
+
 /// Identifiers taken in one namespace.
 struct Scope<'a> {
     naming: &'a Naming,
-    /// Words no identifier of this namespace may be: the language's, and the generated code's.
-    reserved: Vec<&'a str>,
+    /// Words no identifier of this namespace may be: the language's, and the generated code's,
+    /// by their keys (a set: every claim asks it, and a rule may have 50,000 names).
+    reserved: HashSet<String>,
     taken: HashSet<String>,
 }
 
 impl<'a> Scope<'a> {
     fn new(naming: &'a Naming) -> Scope<'a> {
-        let reserved = naming.reserved.iter().chain(naming.used).copied().collect();
+        let reserved = naming.reserved.iter().chain(naming.used).map(|w| key(naming, w)).collect();
         Scope { naming, reserved, taken: HashSet::new() }
     }
 
     /// The scope of values where the language keeps them apart from the module's names.
     fn values(naming: &'a Naming) -> Scope<'a> {
         if naming.values_apart {
-            Scope { naming, reserved: naming.value_reserved.to_vec(), taken: HashSet::new() }
+            let reserved = naming.value_reserved.iter().map(|w| key(naming, w)).collect();
+            Scope { naming, reserved, taken: HashSet::new() }
         } else {
             Scope::new(naming)
         }
     }
 
     fn key(&self, ident: &str) -> String {
-        if self.naming.fold_case {
-            ident.to_ascii_lowercase()
-        } else {
-            ident.to_string()
-        }
+        key(self.naming, ident)
     }
 
     fn reserved(&self, ident: &str) -> bool {
-        let k = self.key(ident);
-        self.reserved.iter().any(|w| self.key(w) == k)
+        self.reserved.contains(&self.key(ident))
     }
 
     fn is_taken(&self, ident: &str) -> bool {

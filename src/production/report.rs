@@ -445,11 +445,13 @@ impl Report {
                 .map(|r| if r.tag.is_empty() { r.line.to_string() } else { format!("{} ({})", r.line, r.tag) })
                 .collect();
             let more = if c.records.len() > 10 { format!(" and {} more", c.records.len() - 10) } else { String::new() };
+            // A rule with no table clusters every record by no row: its defines alone moved.
+            let fired =
+                if rows.is_empty() { "decided by no table".to_string() } else { format!("at {}", rows.join(", ")) };
             s.push_str(&format!(
-                "{} record{} at {}: {}{}; e.g. {shown}: {} {}, {} {}; line{} {}{more}\n",
+                "{} record{} {fired}: {}{}; e.g. {shown}: {} {}, {} {}; line{} {}{more}\n",
                 c.count,
                 super::lint::plural(c.count),
-                rows.join(", "),
                 moved.join(", "),
                 if c.suspect_rounding {
                     " (suspect rounding: every difference is under the output's grid)"

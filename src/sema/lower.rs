@@ -10,7 +10,7 @@ use crate::syntax::ast::{self, BinOp, CmpOp, ExprKind, Func, ItemKind, LitKind};
 use crate::syntax::fmt::print_expr;
 use crate::units::{self, Dim};
 use num_traits::{Signed, Zero};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// An enums file brought in by `use`, already parsed.
 pub struct Import<'a> {
@@ -306,9 +306,11 @@ impl Lower {
                     continue;
                 }
                 let mut values: Vec<EnumValueIr> = Vec::new();
+                // The names listed so far, in a set: a long enum is not quadratic.
+                let mut listed: HashSet<&str> = HashSet::new();
                 for v in &e.values {
                     let valias = self.check_decl_name(file, &v.name);
-                    if values.iter().any(|x| x.name == v.name.name.name) {
+                    if !listed.insert(&v.name.name.name) {
                         let d = Diagnostic::new(
                             "E052",
                             file,

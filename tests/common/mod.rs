@@ -21,7 +21,7 @@ pub fn text(b: &[u8]) -> String {
 }
 
 /// The rules every language is held to: the clean corpus, and tests/rules (the hostile
-/// names, DMN's naming style).
+/// names, DMN's naming style, rules decided by defines alone).
 pub fn rules() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in ["tests/corpus", "tests/rules"] {

@@ -18,21 +18,21 @@ pub enum Kind {
 
 /// One expression node with its kind. `optional` is set on a node that may hold no value
 /// (an optional variable read as it is, or `none` stored into an optional result).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Expr {
     pub kind: Kind,
     pub optional: bool,
     pub node: Node,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arith {
     Add,
     Sub,
     Mul,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
     Int(i64),
     Bool(bool),

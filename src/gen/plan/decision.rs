@@ -6,6 +6,7 @@
 use super::code::Expr;
 use super::MatchShape;
 use crate::sema::VarId;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -48,16 +49,28 @@ fn build(
     let column = shape.columns[c];
     let domain = &domains[c];
     // The values of the column grouped by the rows that take them, in the values' order.
+    // Each row's values as a set of places, and each group found by its rows in a map: an
+    // enum of 50,000 values and a `not:` cell of 49,999 are not 50,000² comparisons.
+    let place: HashMap<&Expr, u32> = domain.iter().enumerate().map(|(i, v)| (v, i as u32)).collect();
+    let takes: Vec<Option<HashSet<u32>>> = rows
+        .iter()
+        .map(|&r| shape.patterns[r][c].as_ref().map(|vs| vs.iter().filter_map(|v| place.get(v).copied()).collect()))
+        .collect();
     let mut groups: Vec<(Vec<usize>, Vec<u32>)> = Vec::new();
-    for (i, value) in domain.iter().enumerate() {
+    let mut group_of: HashMap<Vec<usize>, usize> = HashMap::new();
+    for i in 0..domain.len() as u32 {
         let taking: Vec<usize> = rows
             .iter()
-            .copied()
-            .filter(|&r| shape.patterns[r][c].as_ref().is_none_or(|vs| vs.contains(value)))
+            .zip(&takes)
+            .filter(|(_, t)| t.as_ref().is_none_or(|t| t.contains(&i)))
+            .map(|(&r, _)| r)
             .collect();
-        match groups.iter_mut().find(|(rs, _)| *rs == taking) {
-            Some((_, vs)) => vs.push(i as u32),
-            None => groups.push((taking, vec![i as u32])),
+        match group_of.get(&taking) {
+            Some(&g) => groups[g].1.push(i),
+            None => {
+                group_of.insert(taking.clone(), groups.len());
+                groups.push((taking, vec![i]));
+            }
         }
     }
     if domain.iter().all(|v| matches!(v.node, super::Node::Bool(_))) {

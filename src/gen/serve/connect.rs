@@ -12,6 +12,7 @@ use super::super::text;
 use super::super::File;
 use crate::sema::VarId;
 use serde_json::{json, Value as Json};
+use std::collections::HashSet;
 
 const SERVICE: &str = include_str!("runtime/service.py");
 const RUNNER: &str = include_str!("runtime/connect_runner.py");
@@ -133,18 +134,18 @@ pub fn pascal(s: &str) -> String {
 }
 
 /// `name`, or `name_2`, `name_3`… — the first that `taken` does not hold.
-fn fresh(name: String, taken: &mut Vec<String>) -> String {
+fn fresh(name: String, taken: &mut HashSet<String>) -> String {
     let mut candidate = name.clone();
     let mut n = 2;
     while taken.contains(&candidate) {
         candidate = format!("{name}_{n}");
         n += 1;
     }
-    taken.push(candidate.clone());
+    taken.insert(candidate.clone());
     candidate
 }
 
-fn field_name(v: &VarPlan, taken: &mut Vec<String>) -> String {
+fn field_name(v: &VarPlan, taken: &mut HashSet<String>) -> String {
     let mut base = snake(&v.base);
     if TAKEN.contains(&base.as_str()) {
         base.push_str("_value");
@@ -188,7 +189,7 @@ impl Contract {
             }
             type_names.push(name.clone());
             let prefix = snake(&name).to_ascii_uppercase();
-            let mut taken = vec![format!("{prefix}_UNSPECIFIED")];
+            let mut taken = HashSet::from([format!("{prefix}_UNSPECIFIED")]);
             values[e] = en
                 .values
                 .iter()
@@ -196,9 +197,9 @@ impl Contract {
                 .collect();
             enums[e] = Some(name);
         }
-        let mut taken = Vec::new();
+        let mut taken = HashSet::new();
         let request = plan.inputs.iter().map(|&v| (v, field_name(plan.var(v), &mut taken))).collect();
-        let mut taken = Vec::new();
+        let mut taken = HashSet::new();
         let response = plan
             .outputs
             .iter()

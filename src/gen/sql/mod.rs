@@ -622,7 +622,11 @@ impl Q<'_> {
             list.drain(..).map(|(name, what)| format!("--   {:<width$}  {what}\n", id(&name))).collect()
         };
         o.push_str(&rows(&mut ins));
-        o.push_str("-- It returns \"_id\", the inputs (NULL where one is refused), the outputs, the row each\n-- table matched, and the entry guard:\n");
+        o.push_str(if plan.tables().next().is_some() {
+            "-- It returns \"_id\", the inputs (NULL where one is refused), the outputs, the row each\n-- table matched, and the entry guard:\n"
+        } else {
+            "-- It returns \"_id\", the inputs (NULL where one is refused), the outputs (the rule has no\n-- table, so no row) and the entry guard:\n"
+        });
         o.push_str(&rows(&mut outs));
         o.push_str(
             "-- Values are the wire's: an integer in its declared unit, a rate in its steps, an enum its\n\
@@ -658,12 +662,13 @@ impl Q<'_> {
             "--\n-- The rule as one PostgreSQL function, asked for one case at a time: the query of\n\
              -- {}.sql behind one CTE that binds the arguments into a one-row {}.\n\
              -- Call it by argument name: SELECT * FROM {}({});\n\
-             -- It returns the outputs, then the row each table matched; it raises SQLSTATE 22023 with\n\
+             -- It returns the outputs{}; it raises SQLSTATE 22023 with\n\
              -- the sentence for an input outside the declaration, P0001 for a contradiction.\n\n",
             n.module,
             id(&n.wire),
             id(&n.function),
-            example.join(", ")
+            example.join(", "),
+            if plan.tables().next().is_some() { ", then the row each table matched" } else { "" }
         ));
         if plan.helpers.contains(&Helper::Isqrt) {
             o.push_str(section(FUNCTIONS, "-- rulec:", "isqrt"));

@@ -423,10 +423,12 @@ class Plan:
         numbers: Array = np.asarray([r["n"] for r in step["rows"]], dtype=np.int64)
         return np.asarray(numbers[fired])
 
-    def _outputs(self, vals: Mapping[str, Column]) -> dict[str, Array]:
+    def _outputs(self, vals: Mapping[str, Column], n: int) -> dict[str, Array]:
         out: dict[str, Array] = {}
         for name in self.data["outputs"]:
             data, present = vals[name]
+            # A define that reads no input is one value: spread over the n calls.
+            data = np.broadcast_to(np.asarray(data), (n,))
             kind = self.vars[name]["kind"]
             if isinstance(kind, dict):
                 data = np.asarray(self.enums[kind["enum"]], dtype=object)[data.astype(np.int64)]
@@ -438,10 +440,10 @@ class Plan:
     def call(self, columns: Mapping[str, Any]) -> dict[str, Array]:
         """Every output, a column each: an int64 in its unit (a date as its day number), a
         bool, an enum's value by its name; a masked array where an output may hold none."""
-        _, vals, _ = self._run(columns)
-        return self._outputs(vals)
+        n, vals, _ = self._run(columns)
+        return self._outputs(vals, n)
 
     def traced(self, columns: Mapping[str, Any]) -> tuple[dict[str, Array], dict[str, Array]]:
         """The same call, with the row each table matched, a column per table."""
-        _, vals, rows = self._run(columns)
-        return self._outputs(vals), rows
+        n, vals, rows = self._run(columns)
+        return self._outputs(vals, n), rows

@@ -351,7 +351,10 @@ def main() -> None:
         asks = []
         for c in asked:
             args = ", ".join(quote(d.column) + " => " + literal(x) for d, x in zip(DOOR, c.values))
-            asks.append("SELECT json_build_object('row', row_to_json(\"_r\"))::text FROM " + quote(NAME) + "(" + args + ') AS "_r"')
+            # The call inside a subquery: `FROM f(...) AS "_r"` names the column of a
+            # function returning one column (a rule with one output and no table) "_r" too.
+            call = "SELECT * FROM " + quote(NAME) + "(" + args + ")"
+            asks.append("SELECT json_build_object('row', row_to_json(\"_r\"))::text FROM (" + call + ') AS "_r"')
         for got in psql(setup, asks):
             if "row" in got:
                 found.append((None, None, got["row"]))
