@@ -467,3 +467,27 @@ fn the_roundings_follow_java_s_table_on_every_engine() {
         assert_eq!(got.lines().count(), want.lines().count(), "{engine}");
     }
 }
+
+/// The DuckDB text `rulec api` names is the query line for line, but for its divisions
+/// between integers, spelled `//` (DuckDB's `/` divides exactly).
+#[test]
+fn the_duckdb_text_is_the_query_with_its_divisions_spelled_for_duckdb() {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&rules(), "sql", dir.path());
+    let sql = dir.path().join("sql");
+    let body = |text: &str| text[text.find("\nWITH \"_c0\" AS (").expect("a query after its header")..].to_string();
+    let mut divisions = 0;
+    for rule in rules() {
+        let api = api(&rule, "sql");
+        let query = body(&std::fs::read_to_string(sql.join(api["file"].as_str().unwrap())).unwrap());
+        let duckdb = body(&std::fs::read_to_string(sql.join(api["duckdb"]["file"].as_str().unwrap())).unwrap());
+        assert_eq!(query.lines().count(), duckdb.lines().count(), "{}", rule.display());
+        for (q, d) in query.lines().zip(duckdb.lines()) {
+            let code = d.split(" -- ").next().unwrap();
+            assert!(!code.contains(" / "), "{}: a bare / on DuckDB: {d}", rule.display());
+            assert!(d == q || d == q.replace(" / ", " // "), "{}:\n{q}\n{d}", rule.display());
+            divisions += usize::from(d != q);
+        }
+    }
+    assert!(divisions > 0, "some rule divides");
+}
