@@ -1,5 +1,5 @@
 //! The SQL backend (generated-code.md, SQL): it spells the plan as a relation. Two doors on
-//! one query:
+//! one query, and the query again for DuckDB:
 //!
 //! - `<alias>.sql`, one query over the relation `<alias>_input` (`_id` and a column per
 //!   input): a chain of CTEs, the first casting the inputs to BIGINT and computing
@@ -14,6 +14,8 @@
 //! - `<alias>_function.sql`, the same query behind one CTE that binds the arguments, as a
 //!   PL/pgSQL function raising SQLSTATE 22023 for an input outside the declaration and
 //!   P0001 for a contradiction; `rulec_isqrt` is defined at its top when the rule needs it.
+//! - `<alias>_duckdb.sql`, the query with its divisions between integers spelled `//`:
+//!   DuckDB's `/` divides exactly (see `Dialect`).
 //!
 //! The runner (`runtime/runner.py`) and the helpers' query hold both to the reference.
 
@@ -37,12 +39,14 @@ pub struct Sql;
 impl Language for Sql {
     const SPEC: Spec = Spec::new(Lang::Sql, "sql", OPS, TYPES).file_is_module().runners_in("py");
 
-    /// The query; its runner and the helpers' runner, Python scripts over sqlite3.
+    /// The query; its runner and the helpers' runner, Python scripts over sqlite3, psql and
+    /// DuckDB's module.
     fn code(q: &Q) -> [String; 3] {
         [q.query_file(&q.query()), q.runner(), helpers_runner()]
     }
 
-    /// Beside the query: the same as a PL/pgSQL function, and the helpers' query and function.
+    /// Beside the query: its DuckDB text, the same as a PL/pgSQL function, and the helpers'
+    /// query (and its DuckDB text) and function.
     fn more_files(q: &Q) -> Vec<File> {
         vec![
             File { path: format!("{}_function.sql", q.n.module), text: q.function_file(&q.query()) },
