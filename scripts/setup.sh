@@ -82,11 +82,17 @@ fi
 # --- SQL (tests/gen_sql.rs) ---
 # The query runs on SQLite through python3's own sqlite3; the function, and the query again,
 # on a real PostgreSQL through psql: .ci/run starts a cluster of Debian's server and exports
-# PGHOST, PGPORT, PGUSER and PGDATABASE.
+# PGHOST, PGPORT, PGUSER and PGDATABASE; the DuckDB text on DuckDB (PyPI's duckdb).
 if ! command -v psql >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! python3 -c "import sqlite3" >/dev/null 2>&1; then
   echo "setup: apt-get install postgresql postgresql-client"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql postgresql-client >/dev/null
+fi
+
+# DuckDB, the third engine of the query (its `_duckdb.sql` text), through its Python module.
+if ! python3 -c "import duckdb" >/dev/null 2>&1; then
+  echo "setup: pip install duckdb"
+  python3 -m pip install -q duckdb 2>/dev/null || python3 -m pip install -q --break-system-packages duckdb
 fi
 
 # --- Wasm and WASI (tests/gen_wasm.rs; the wasi pass of rulec test --lang rust) ---

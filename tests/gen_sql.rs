@@ -1,8 +1,10 @@
 //! The SQL backend over every rule (tests/corpus, tests/rules): the query held to the
-//! reference evaluator on SQLite and on a real PostgreSQL, the function on PostgreSQL, the
-//! helpers' arithmetic on both; two runs on one database at once; the pass that needs a
-//! server reported `ran: false` without one; the runners lint clean; the function holds the
-//! query as it is; every name `rulec api` gives is in the files; the same bytes twice.
+//! reference evaluator on SQLite, on a real PostgreSQL and (its DuckDB text) on DuckDB, the
+//! function on PostgreSQL, the helpers' arithmetic and java.math.RoundingMode's table of the
+//! seven roundings on all three; two runs on one database at once; the passes that need a
+//! server or DuckDB's module reported `ran: false` without them; the runners lint clean; the
+//! function holds the query as it is; every name `rulec api` gives is in the files; the
+//! same bytes twice.
 //!
 //! The PostgreSQL is the one libpq's environment names (PGHOST, PGPORT, PGUSER,
 //! PGDATABASE): .ci/run starts one. Without it (or without python3, psql, ruff, mypy) a
@@ -31,11 +33,12 @@ fn bases(dir: &Path) -> Vec<String> {
 }
 
 #[test]
-fn every_rule_agrees_with_the_reference_on_sqlite_and_on_postgresql() {
-    if !toolchain("every_rule_agrees_with_the_reference_on_sqlite_and_on_postgresql", &["python3"]) {
+fn every_rule_agrees_with_the_reference_on_sqlite_postgresql_and_duckdb() {
+    let test = "every_rule_agrees_with_the_reference_on_sqlite_postgresql_and_duckdb";
+    if !toolchain(test, &["python3"]) {
         return;
     }
-    let server = postgres("every_rule_agrees_with_the_reference_on_sqlite_and_on_postgresql");
+    let (server, duck) = (postgres(test), duckdb(test));
     let dir = tempfile::tempdir().unwrap();
     generate(&rules(), "sql", dir.path());
     let report = test_json(dir.path(), "sql");
@@ -50,10 +53,13 @@ fn every_rule_agrees_with_the_reference_on_sqlite_and_on_postgresql() {
     for rule in bases(dir.path()) {
         want.insert((rule.clone(), "sqlite".to_string()));
         if server {
-            want.insert((rule, "postgresql".to_string()));
+            want.insert((rule.clone(), "postgresql".to_string()));
+        }
+        if duck {
+            want.insert((rule, "duckdb".to_string()));
         }
     }
-    assert_eq!(ran, want, "every rule and the helpers' vectors, through both doors");
+    assert_eq!(ran, want, "every rule and the helpers' vectors, through every door");
     assert_eq!(bases(dir.path()).len(), stems().len() + 1);
 }
 
@@ -143,6 +149,9 @@ fn the_doors_refuse_what_the_reference_refuses_in_its_order() {
     assert_eq!(want.lines().count(), lines.len(), "{want}");
     let sql = dir.path().join("sql");
     let mut doors = vec![("sqlite", runner(&sql, "single_coupon", &[], input.as_bytes()))];
+    if duckdb("the_doors_refuse_what_the_reference_refuses_in_its_order") {
+        doors.push(("duckdb", runner(&sql, "single_coupon", &["--duckdb"], input.as_bytes())));
+    }
     if server {
         doors.push(("postgresql", runner(&sql, "single_coupon", &["--postgresql"], input.as_bytes())));
         doors.push(("postgresql-query", runner(&sql, "single_coupon", &["--postgresql-query"], input.as_bytes())));
@@ -215,13 +224,13 @@ fn without_a_server_the_postgresql_pass_is_not_run_and_says_why() {
         .unwrap();
     let report: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1), "--require-all fails: {report:#}");
-    let skipped = report["skipped"].as_array().unwrap();
+    let skipped: Vec<&Json> = report["skipped"].as_array().unwrap().iter().filter(|s| s["via"] != "duckdb").collect();
     assert_eq!(skipped.len(), 1, "{report:#}");
     assert_eq!((skipped[0]["lang"].as_str(), skipped[0]["via"].as_str()), (Some("sql"), Some("postgresql")));
     assert_eq!(skipped[0]["ran"], false);
     let reason = skipped[0]["reason"].as_str().unwrap();
     assert!(reason.contains("psql") && reason.contains(&port), "{reason}");
-    let results = report["results"].as_array().unwrap();
+    let results: Vec<&Json> = report["results"].as_array().unwrap().iter().filter(|r| r["via"] != "duckdb").collect();
     assert_eq!(results.len(), 2, "parcel_rate and the helpers, on SQLite: {report:#}");
     assert!(results.iter().all(|r| r["via"] == "sqlite" && r["ok"] == true), "{report:#}");
     // The text report names the pass.
@@ -367,6 +376,118 @@ fn generating_twice_gives_the_same_bytes() {
     generate(&rules(), "sql", a.path());
     generate(&rules(), "sql", b.path());
     let (ta, tb) = (tree(&a.path().join("sql")), tree(&b.path().join("sql")));
-    assert_eq!(ta.len(), 3 * stems().len() + 3, "a query, a function and a runner per rule; the helpers' three");
+    assert_eq!(
+        ta.len(),
+        4 * stems().len() + 4,
+        "a query, its DuckDB text, a function and a runner per rule; the helpers' four"
+    );
     assert_eq!(ta, tb);
+}
+
+/// Without DuckDB's module to import, its pass is not run, says why, and fails
+/// `--require-all`; the SQLite pass runs all the same. A `duckdb` module that refuses to
+/// load, first on PYTHONPATH, stands in for a machine without it.
+#[test]
+fn without_duckdb_its_pass_is_not_run_and_says_why() {
+    if !toolchain("without_duckdb_its_pass_is_not_run_and_says_why", &["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(&[Path::new(ROOT).join("tests/corpus/parcel_rate.rule")], "sql", dir.path());
+    let hidden = dir.path().join("no_duckdb");
+    std::fs::create_dir(&hidden).unwrap();
+    std::fs::write(hidden.join("duckdb.py"), "raise ImportError('no DuckDB on this machine')\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .arg("test")
+        .arg(dir.path())
+        .args(["--lang", "sql", "--format", "json", "--require-all"])
+        .env("PYTHONPATH", &hidden)
+        .output()
+        .unwrap();
+    let report: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "--require-all fails: {report:#}");
+    let skipped: Vec<&Json> = report["skipped"].as_array().unwrap().iter().filter(|s| s["via"] == "duckdb").collect();
+    assert_eq!(skipped.len(), 1, "{report:#}");
+    assert_eq!((skipped[0]["lang"].as_str(), skipped[0]["ran"].as_bool()), (Some("sql"), Some(false)));
+    let reason = skipped[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("import duckdb") && reason.contains("no DuckDB on this machine"), "{reason}");
+    let results = report["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["via"] == "sqlite"), "{report:#}");
+    assert!(results.iter().all(|r| r["via"] != "duckdb" && r["ok"] == true), "{report:#}");
+}
+
+/// java.math.RoundingMode's documented table of the seven roundings (the input, then
+/// UP, DOWN, CEILING, FLOOR, HALF_UP, HALF_DOWN, HALF_EVEN), in tenths.
+const ROUNDING_TABLE: [(i64, [i64; 7]); 10] = [
+    (55, [6, 5, 6, 5, 6, 5, 6]),
+    (25, [3, 2, 3, 2, 3, 2, 2]),
+    (16, [2, 1, 2, 1, 2, 2, 2]),
+    (11, [2, 1, 2, 1, 1, 1, 1]),
+    (10, [1, 1, 1, 1, 1, 1, 1]),
+    (-10, [-1, -1, -1, -1, -1, -1, -1]),
+    (-11, [-2, -1, -1, -2, -1, -1, -1]),
+    (-16, [-2, -1, -1, -2, -2, -2, -2]),
+    (-25, [-3, -2, -2, -3, -3, -2, -2]),
+    (-55, [-6, -5, -5, -6, -6, -5, -6]),
+];
+
+/// The helpers' query rounds every quotient of the table as the table says, on SQLite,
+/// PostgreSQL and DuckDB: each input as tenths over 10 (the divisor a column, and written
+/// in, which must agree) and as minus tenths over -10.
+#[test]
+fn the_roundings_follow_java_s_table_on_every_engine() {
+    let test = "the_roundings_follow_java_s_table_on_every_engine";
+    if !toolchain(test, &["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(&[Path::new(ROOT).join("tests/corpus/parcel_rate.rule")], "sql", dir.path());
+    let modes = ["up", "down", "ceiling", "floor", "half_up", "half_down", "half_even"];
+    let (mut cases, mut want) = (String::new(), String::new());
+    for (tenths, rounded) in ROUNDING_TABLE {
+        for (mode, r) in modes.iter().zip(rounded) {
+            for (a, b) in [(tenths, 10), (-tenths, -10)] {
+                cases.push_str(&format!("{{\"op\":\"quot_{mode}\",\"a\":\"{a}\",\"b\":\"{b}\"}}\n"));
+                want.push_str(&format!("{{\"result\":\"{r}\"}}\n"));
+            }
+        }
+    }
+    let sql = dir.path().join("sql");
+    let mut engines = vec![("sqlite", runner(&sql, "_helpers", &[], cases.as_bytes()))];
+    if postgres(test) {
+        engines.push(("postgresql", runner(&sql, "_helpers", &["--postgresql"], cases.as_bytes())));
+    }
+    if duckdb(test) {
+        engines.push(("duckdb", runner(&sql, "_helpers", &["--duckdb"], cases.as_bytes())));
+    }
+    for (engine, got) in engines {
+        for ((case, w), g) in cases.lines().zip(want.lines()).zip(got.lines()) {
+            assert_eq!(g, w, "{engine}: {case}");
+        }
+        assert_eq!(got.lines().count(), want.lines().count(), "{engine}");
+    }
+}
+
+/// The DuckDB text `rulec api` names is the query line for line, but for its divisions
+/// between integers, spelled `//` (DuckDB's `/` divides exactly).
+#[test]
+fn the_duckdb_text_is_the_query_with_its_divisions_spelled_for_duckdb() {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&rules(), "sql", dir.path());
+    let sql = dir.path().join("sql");
+    let body = |text: &str| text[text.find("\nWITH \"_c0\" AS (").expect("a query after its header")..].to_string();
+    let mut divisions = 0;
+    for rule in rules() {
+        let api = api(&rule, "sql");
+        let query = body(&std::fs::read_to_string(sql.join(api["file"].as_str().unwrap())).unwrap());
+        let duckdb = body(&std::fs::read_to_string(sql.join(api["duckdb"]["file"].as_str().unwrap())).unwrap());
+        assert_eq!(query.lines().count(), duckdb.lines().count(), "{}", rule.display());
+        for (q, d) in query.lines().zip(duckdb.lines()) {
+            let code = d.split(" -- ").next().unwrap();
+            assert!(!code.contains(" / "), "{}: a bare / on DuckDB: {d}", rule.display());
+            assert!(d == q || d == q.replace(" / ", " // "), "{}:\n{q}\n{d}", rule.display());
+            divisions += usize::from(d != q);
+        }
+    }
+    assert!(divisions > 0, "some rule divides");
 }

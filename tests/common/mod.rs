@@ -198,6 +198,24 @@ pub fn postgres(test: &str) -> bool {
     }
 }
 
+/// Whether python3 imports DuckDB's module (PyPI's duckdb); under CI its absence fails.
+pub fn duckdb(test: &str) -> bool {
+    if !toolchain(test, &["python3"]) {
+        return false;
+    }
+    match Command::new("python3").args(["-c", "import duckdb"]).output() {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = other.map(|o| text(&o.stderr)).unwrap_or_else(|e| e.to_string());
+            if std::env::var_os("CI").is_some() {
+                panic!("{test}: python3 cannot import duckdb, and CI is set: {why}");
+            }
+            eprintln!("note: {test} skipped: python3 cannot import duckdb (pip install duckdb): {why}");
+            false
+        }
+    }
+}
+
 /// The codes whose claims need a witness the reference evaluator confirms.
 const CLAIMS: &[&str] = &["E101", "E103", "E107", "E108", "E132", "E134"];
 

@@ -1,5 +1,5 @@
 //! The SQL backend (generated-code.md, SQL): it spells the plan as a relation. Two doors on
-//! one query:
+//! one query, and the query again for DuckDB:
 //!
 //! - `<alias>.sql`, one query over the relation `<alias>_input` (`_id` and a column per
 //!   input): a chain of CTEs, the first casting the inputs to BIGINT and computing
@@ -14,6 +14,8 @@
 //! - `<alias>_function.sql`, the same query behind one CTE that binds the arguments, as a
 //!   PL/pgSQL function raising SQLSTATE 22023 for an input outside the declaration and
 //!   P0001 for a contradiction; `rulec_isqrt` is defined at its top when the rule needs it.
+//! - `<alias>_duckdb.sql`, the query with its divisions between integers spelled `//`:
+//!   DuckDB's `/` divides exactly (see `Dialect`).
 //!
 //! The runner (`runtime/runner.py`) and the helpers' query hold both to the reference.
 
@@ -37,16 +39,23 @@ pub struct Sql;
 impl Language for Sql {
     const SPEC: Spec = Spec::new(Lang::Sql, "sql", OPS, TYPES).file_is_module().runners_in("py");
 
-    /// The query; its runner and the helpers' runner, Python scripts over sqlite3.
+    /// The query; its runner and the helpers' runner, Python scripts over sqlite3, psql and
+    /// DuckDB's module.
     fn code(q: &Q) -> [String; 3] {
         [q.query_file(&q.query()), q.runner(), helpers_runner()]
     }
 
-    /// Beside the query: the same as a PL/pgSQL function, and the helpers' query and function.
+    /// Beside the query: its DuckDB text, the same as a PL/pgSQL function, and the helpers'
+    /// query (and its DuckDB text) and function.
     fn more_files(q: &Q) -> Vec<File> {
         vec![
             File { path: format!("{}_function.sql", q.n.module), text: q.function_file(&q.query()) },
+            File {
+                path: format!("{}_duckdb.sql", q.n.module),
+                text: in_dialect(Dialect::Duckdb, || q.query_file(&q.query())),
+            },
             File { path: "_helpers.sql".into(), text: helpers_query() },
+            File { path: "_helpers_duckdb.sql".into(), text: in_dialect(Dialect::Duckdb, helpers_query) },
             File { path: "_helpers_function.sql".into(), text: helpers_function() },
         ]
     }
@@ -57,16 +66,22 @@ impl Language for Sql {
         <super::python::Python as Language>::runner(base)
     }
 
-    /// The query on SQLite, and the function (for the helpers, the query) on the PostgreSQL
-    /// libpq's environment names (PGHOST, PGPORT, PGDATABASE, PGUSER), through psql.
+    /// The query on SQLite, the function (for the helpers, the query) on the PostgreSQL
+    /// libpq's environment names (PGHOST, PGPORT, PGDATABASE, PGUSER), through psql, and the
+    /// DuckDB query on an in-memory DuckDB.
     fn passes(base: &str) -> Vec<Pass> {
         let mut postgresql = Self::runner(base);
         postgresql.needs.push("psql");
         postgresql.run.push("--postgresql".into());
         let probe = ["psql", "-X", "-q", "-A", "-t", "-c", "SELECT 1"].map(String::from).to_vec();
+        // DuckDB's query through its Python module (PyPI's duckdb), when python3 can import it.
+        let mut duckdb = Self::runner(base);
+        duckdb.run.push("--duckdb".into());
+        let importable = ["python3", "-c", "import duckdb"].map(String::from).to_vec();
         vec![
             Pass { via: "sqlite", runner: Self::runner(base), probe: None, server: None },
             Pass { via: "postgresql", runner: postgresql, probe: Some(probe), server: None },
+            Pass { via: "duckdb", runner: duckdb, probe: Some(importable), server: None },
         ]
     }
 
@@ -105,6 +120,7 @@ impl Language for Sql {
         }
         m.insert("dialect".into(), json!("postgresql"));
         m.insert("runs_on".into(), json!(["postgresql", "sqlite"]));
+        m.insert("duckdb".into(), json!({"file": format!("{}_duckdb.sql", n.module), "runs_on": ["duckdb"]}));
         m.insert("columns".into(), json!(columns));
         m.insert("outputs".into(), json!(outputs));
         m.insert("rows".into(), json!(rows));
@@ -162,41 +178,73 @@ enum By {
     Other,
 }
 
-/// `n / d` rounded by the mode, over `/` and `%` that truncate: the quotient toward zero,
-/// then one step away from it or back where the mode and the remainder say. `{n}` and `{d}`
-/// stand for the operands (each binding at least as tightly as `*`); nothing overflows
-/// where the quotient fits.
+/// Which engine a text is written for: PostgreSQL's, which SQLite runs unchanged, or
+/// DuckDB's, whose `/` between integers divides exactly (its truncating one is `//`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Postgresql,
+    Duckdb,
+}
+
+impl Dialect {
+    /// The division between integers that truncates toward zero.
+    fn truncating_division(self) -> &'static str {
+        match self {
+            Dialect::Postgresql => "/",
+            Dialect::Duckdb => "//",
+        }
+    }
+}
+
+thread_local! {
+    /// The dialect the query being printed is written in (the printer asks [`Syntax::own`]
+    /// with nothing but the rule, so the one choice it makes is kept here).
+    static DIALECT: std::cell::Cell<Dialect> = const { std::cell::Cell::new(Dialect::Postgresql) };
+}
+
+/// `f` with every quotient printed in `dialect`.
+fn in_dialect<T>(dialect: Dialect, f: impl FnOnce() -> T) -> T {
+    let before = DIALECT.with(|d| d.replace(dialect));
+    let out = f();
+    DIALECT.with(|d| d.set(before));
+    out
+}
+
+/// `n / d` rounded by the mode, over a division and `%` that truncate: the quotient toward
+/// zero, then one step away from it or back where the mode and the remainder say. `{n}` and
+/// `{d}` stand for the operands (each binding at least as tightly as `*`), `{/}` for the
+/// dialect's truncating division; nothing overflows where the quotient fits.
 fn quotient(mode: RoundMode, by: By) -> &'static str {
     use RoundMode::*;
     match (mode, by) {
-        (Down, _) => "{n} / {d}",
-        (Floor, By::Positive) => "{n} / {d} - CASE WHEN {n} % {d} < 0 THEN 1 ELSE 0 END",
-        (Floor, By::Other) => "{n} / {d} - CASE WHEN {n} % {d} <> 0 AND ({n} < 0) <> ({d} < 0) THEN 1 ELSE 0 END",
-        (Ceiling, By::Positive) => "{n} / {d} + CASE WHEN {n} % {d} > 0 THEN 1 ELSE 0 END",
-        (Ceiling, By::Other) => "{n} / {d} + CASE WHEN {n} % {d} <> 0 AND ({n} < 0) = ({d} < 0) THEN 1 ELSE 0 END",
-        (Up, By::Positive) => "{n} / {d} + CASE WHEN {n} % {d} > 0 THEN 1 WHEN {n} % {d} < 0 THEN -1 ELSE 0 END",
-        (Up, By::Other) => "{n} / {d} + CASE WHEN {n} % {d} = 0 THEN 0 WHEN ({n} < 0) = ({d} < 0) THEN 1 ELSE -1 END",
+        (Down, _) => "{n} {/} {d}",
+        (Floor, By::Positive) => "{n} {/} {d} - CASE WHEN {n} % {d} < 0 THEN 1 ELSE 0 END",
+        (Floor, By::Other) => "{n} {/} {d} - CASE WHEN {n} % {d} <> 0 AND ({n} < 0) <> ({d} < 0) THEN 1 ELSE 0 END",
+        (Ceiling, By::Positive) => "{n} {/} {d} + CASE WHEN {n} % {d} > 0 THEN 1 ELSE 0 END",
+        (Ceiling, By::Other) => "{n} {/} {d} + CASE WHEN {n} % {d} <> 0 AND ({n} < 0) = ({d} < 0) THEN 1 ELSE 0 END",
+        (Up, By::Positive) => "{n} {/} {d} + CASE WHEN {n} % {d} > 0 THEN 1 WHEN {n} % {d} < 0 THEN -1 ELSE 0 END",
+        (Up, By::Other) => "{n} {/} {d} + CASE WHEN {n} % {d} = 0 THEN 0 WHEN ({n} < 0) = ({d} < 0) THEN 1 ELSE -1 END",
         (HalfUp, By::Positive) => {
-            "{n} / {d} + CASE WHEN ABS({n} % {d}) < {d} - ABS({n} % {d}) THEN 0 WHEN {n} > 0 THEN 1 ELSE -1 END"
+            "{n} {/} {d} + CASE WHEN ABS({n} % {d}) < {d} - ABS({n} % {d}) THEN 0 WHEN {n} > 0 THEN 1 ELSE -1 END"
         }
         (HalfUp, By::Other) => {
-            "{n} / {d} + CASE WHEN ABS({n} % {d}) < ABS({d}) - ABS({n} % {d}) THEN 0 \
+            "{n} {/} {d} + CASE WHEN ABS({n} % {d}) < ABS({d}) - ABS({n} % {d}) THEN 0 \
              WHEN ({n} < 0) = ({d} < 0) THEN 1 ELSE -1 END"
         }
         (HalfDown, By::Positive) => {
-            "{n} / {d} + CASE WHEN ABS({n} % {d}) <= {d} - ABS({n} % {d}) THEN 0 WHEN {n} > 0 THEN 1 ELSE -1 END"
+            "{n} {/} {d} + CASE WHEN ABS({n} % {d}) <= {d} - ABS({n} % {d}) THEN 0 WHEN {n} > 0 THEN 1 ELSE -1 END"
         }
         (HalfDown, By::Other) => {
-            "{n} / {d} + CASE WHEN ABS({n} % {d}) <= ABS({d}) - ABS({n} % {d}) THEN 0 \
+            "{n} {/} {d} + CASE WHEN ABS({n} % {d}) <= ABS({d}) - ABS({n} % {d}) THEN 0 \
              WHEN ({n} < 0) = ({d} < 0) THEN 1 ELSE -1 END"
         }
         (HalfEven, By::Positive) => {
-            "{n} / {d} + CASE WHEN ABS({n} % {d}) < {d} - ABS({n} % {d}) THEN 0 \
-             WHEN ABS({n} % {d}) = {d} - ABS({n} % {d}) AND {n} / {d} % 2 = 0 THEN 0 WHEN {n} > 0 THEN 1 ELSE -1 END"
+            "{n} {/} {d} + CASE WHEN ABS({n} % {d}) < {d} - ABS({n} % {d}) THEN 0 \
+             WHEN ABS({n} % {d}) = {d} - ABS({n} % {d}) AND {n} {/} {d} % 2 = 0 THEN 0 WHEN {n} > 0 THEN 1 ELSE -1 END"
         }
         (HalfEven, By::Other) => {
-            "{n} / {d} + CASE WHEN ABS({n} % {d}) < ABS({d}) - ABS({n} % {d}) THEN 0 \
-             WHEN ABS({n} % {d}) = ABS({d}) - ABS({n} % {d}) AND {n} / {d} % 2 = 0 THEN 0 \
+            "{n} {/} {d} + CASE WHEN ABS({n} % {d}) < ABS({d}) - ABS({n} % {d}) THEN 0 \
+             WHEN ABS({n} % {d}) = ABS({d}) - ABS({n} % {d}) AND {n} {/} {d} % 2 = 0 THEN 0 \
              WHEN ({n} < 0) = ({d} < 0) THEN 1 ELSE -1 END"
         }
     }
@@ -221,7 +269,8 @@ fn quotient_prec(mode: RoundMode) -> u8 {
 
 /// A template with its operands filled in as text (the helpers' query).
 fn fill(template: &str, n: &str, d: &str) -> String {
-    template.replace("{n}", n).replace("{d}", d)
+    let divide = DIALECT.with(|d| d.get()).truncating_division();
+    template.replace("{n}", n).replace("{d}", d).replace("{/}", divide)
 }
 
 /// A template as printer parts: `n` and `d` give the parts of each operand, every time it
@@ -232,7 +281,11 @@ fn parts(template: &str, n: &dyn Fn() -> Vec<Part>, d: &dyn Fn() -> Vec<Part>) -
     while let Some(i) = rest.find('{') {
         out.push(Part::Text(rest[..i].to_string()));
         let (hole, after) = rest[i..].split_at(3);
-        out.extend(if hole == "{n}" { n() } else { d() });
+        match hole {
+            "{n}" => out.extend(n()),
+            "{/}" => out.push(Part::Text(DIALECT.with(|d| d.get()).truncating_division().into())),
+            _ => out.extend(d()),
+        }
         rest = after;
     }
     out.push(Part::Text(rest.to_string()));
@@ -319,6 +372,11 @@ impl Syntax for Q<'_> {
                     p,
                 )
             }
+            // Exact (E106), but DuckDB's `/` would make it a double, exact only to 2^53.
+            Node::DivExact(_, k) => Form::Parts(
+                parts("{n} {/} {d}", &|| vec![Part::Kid(0, MUL)], &|| vec![Part::Expr(Expr::int(*k), MUL + 1)]),
+                MUL,
+            ),
             Node::DivRound(_, d, mode) => {
                 let (by, d) = divisor(d, 1);
                 Form::Parts(parts(quotient(*mode, by), &|| vec![Part::Kid(0, MUL)], &*d), quotient_prec(*mode))
@@ -630,11 +688,21 @@ impl Q<'_> {
         o.push_str(&rows(&mut outs));
         o.push_str(
             "-- Values are the wire's: an integer in its declared unit, a rate in its steps, an enum its\n\
-             -- name, a date its day number (some_date - DATE '1970-01-01' in PostgreSQL).\n\
-             -- Written for PostgreSQL; it runs unchanged on SQLite given LEAST and GREATEST as\n\
-             -- PostgreSQL has them (NULL only when every argument is).\n",
+             -- name, a date its day number (some_date - DATE '1970-01-01' in PostgreSQL).\n",
         );
-        if plan.helpers.contains(&Helper::Isqrt) {
+        o.push_str(match DIALECT.with(|d| d.get()) {
+            Dialect::Postgresql => {
+                "-- Written for PostgreSQL; it runs unchanged on SQLite given LEAST and GREATEST as\n\
+                 -- PostgreSQL has them (NULL only when every argument is).\n"
+            }
+            Dialect::Duckdb => {
+                "-- Written for DuckDB: the query of the same name without _duckdb, its divisions between\n\
+                 -- integers spelled `//`, which truncates toward zero as PostgreSQL's `/` does.\n"
+            }
+        });
+        if plan.helpers.contains(&Helper::Isqrt) && DIALECT.with(|d| d.get()) == Dialect::Duckdb {
+            o.push_str("-- It calls rulec_isqrt: on DuckDB, register it first (the runner does, from Python).\n");
+        } else if plan.helpers.contains(&Helper::Isqrt) {
             o.push_str(&format!(
                 "-- It calls rulec_isqrt: on PostgreSQL, create it first ({}_function.sql defines it at its top).\n",
                 n.module
@@ -726,6 +794,7 @@ impl Q<'_> {
         o.push_str("\n\n\n");
         o.push_str(&format!("QUERY = {}\n", py(&format!("{}.sql", n.module))));
         o.push_str(&format!("FUNCTION = {}\n", py(&format!("{}_function.sql", n.module))));
+        o.push_str(&format!("DUCKDB_QUERY = {}\n", py(&format!("{}_duckdb.sql", n.module))));
         o.push_str(&format!("NAME = {}\n", py(&n.function)));
         o.push_str(&format!("RELATION = {}\n", py(&n.wire)));
         o.push_str(&py_list("DOOR: list[Input]", &data.door));
@@ -1032,6 +1101,9 @@ fn helpers_query() -> String {
          -- every rounding of a quotient, the remainder from zero up and the whole square root,\n\
          -- spelled as the rules' queries spell them, over \"_helpers_input\" (\"_id\", \"op\", \"a\", \"b\").\n",
     );
+    if DIALECT.with(|d| d.get()) == Dialect::Duckdb {
+        o.push_str("-- For DuckDB: its divisions between integers spelled `//`.\n");
+    }
     o.push_str("WITH ");
     o.push_str(&cte("_c0", &columns, "\"_helpers_input\"", false));
     o.push_str("\nSELECT\n");

@@ -1,12 +1,12 @@
 # The runners `rulec test` drives for the generated SQL (generated-code.md, SQL), as one
-# Python file that ruff and mypy check as it stands (tests/gen_sql.rs). Python's sqlite3 and
-# the psql client are all they use.
+# Python file that ruff and mypy check as it stands (tests/gen_sql.rs). Python's sqlite3,
+# the psql client and, for DuckDB, its Python module (PyPI's duckdb) are all they use.
 #
 # A rule's runner reads each vectors line as the wire door reads it, holds each input in
 # the type the query's relation or the function's parameter gives it, and lets the engine
 # answer: the query over a relation in an in-memory SQLite (the default), the function on a
-# real PostgreSQL (--postgresql), or the query over a relation on PostgreSQL
-# (--postgresql-query). The door's checks are the engine's (`_input_error`, SQLSTATE
+# real PostgreSQL (--postgresql), the query over a relation on PostgreSQL
+# (--postgresql-query), or DuckDB's query over a relation in an in-memory DuckDB (--duckdb). The door's checks are the engine's (`_input_error`, SQLSTATE
 # 22023), but for a value its type cannot hold (a string where the relation has a number):
 # the runner refuses that one with the sentence of its check, where the door's order puts
 # it. The helpers' runner answers vectors/_helpers.jsonl with the query `_helpers.sql`.
@@ -46,6 +46,7 @@ class Input(NamedTuple):
 # rulec: data
 QUERY = "rule.sql"
 FUNCTION = "rule_function.sql"
+DUCKDB_QUERY = "rule_duckdb.sql"
 NAME = "rule"
 RELATION = "rule_input"
 DOOR: list[Input] = [Input("x", "x", INTEGER, "x is missing", "x is not an integer", "x is out of range")]
@@ -81,9 +82,11 @@ class Unheld(Exception):
 
 class Engine(NamedTuple):
     """What the engine's types hold: `sqlite` (INTEGER, REAL, TEXT), `bigint` (the function's
-    parameters) or `numeric` (a PostgreSQL relation with numeric columns)."""
+    parameters, a DuckDB relation's BIGINT columns) or `numeric` (a PostgreSQL relation with
+    numeric columns); and whether its text holds a NUL character (PostgreSQL's does not)."""
 
     numbers: str
+    holds_nul: bool
 
 
 def held(door: Input, x: Any, engine: Engine) -> Any:
@@ -117,7 +120,7 @@ def held(door: Input, x: Any, engine: Engine) -> Any:
         return x
     if not isinstance(x, str):
         raise Unheld(door.not_of_kind)
-    if engine.numbers != "sqlite" and "\x00" in x:
+    if not engine.holds_nul and "\x00" in x:
         raise Unheld(door.not_of_kind if door.kind == ENUM else "PostgreSQL cannot hold a NUL character")
     return x
 
@@ -169,6 +172,23 @@ def sqlite(query: str, relation: str, columns: list[str], rows: list[list[Any]])
     db.execute("CREATE TABLE " + quote(relation) + ' ("_id" INTEGER PRIMARY KEY' + cols + ")")
     marks = "?" + ", ?" * len(columns)
     db.executemany("INSERT INTO " + quote(relation) + " VALUES (" + marks + ")", [[i, *r] for i, r in enumerate(rows)])
+    cur = db.execute(query)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def duckdb(query: str, relation: str, columns: list[tuple[str, str]], rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """The query over a relation in an in-memory DuckDB holding the rows (after `_id`), its
+    columns of the types given; rulec_isqrt registered from Python (NULL for NULL)."""
+    import duckdb as engine
+
+    db = engine.connect(":memory:")
+    db.create_function("rulec_isqrt", isqrt, ["BIGINT"], "BIGINT")
+    cols = "".join(", " + quote(c) + " " + t for c, t in columns)
+    db.execute("CREATE TABLE " + quote(relation) + ' ("_id" BIGINT' + cols + ")")
+    for i in range(0, len(rows), 500):
+        values = ", ".join("(" + ", ".join(literal(x) for x in [n, *rows[n]]) + ")" for n in range(i, min(i + 500, len(rows))))
+        db.execute("INSERT INTO " + quote(relation) + " VALUES " + values)
     cur = db.execute(query)
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row)) for row in cur.fetchall()]
@@ -337,9 +357,14 @@ def numeric_type(d: Input) -> str:
     return {INTEGER: "numeric", DATE: "numeric", BOOLEAN: "boolean"}.get(d.kind, "text")
 
 
+def duckdb_type(d: Input) -> str:
+    return {INTEGER: "BIGINT", DATE: "BIGINT", BOOLEAN: "BOOLEAN"}.get(d.kind, "VARCHAR")
+
+
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "--sqlite"
-    engine = Engine({"--postgresql": "bigint", "--postgresql-query": "numeric"}.get(mode, "sqlite"))
+    numbers = {"--postgresql": "bigint", "--postgresql-query": "numeric", "--duckdb": "bigint"}.get(mode, "sqlite")
+    engine = Engine(numbers, mode in ("--sqlite", "--duckdb"))
     calls: list[Call | None] = []
     for line in lines():
         call = _call_of(line)
@@ -370,6 +395,9 @@ def main() -> None:
             columns = [(d.column, numeric_type(d)) for d in DOOR]
             setup = [read_file(FUNCTION)] if os.path.exists(FUNCTION) else []
             got_rows = postgresql_query(read_file(QUERY), setup, RELATION, columns, rows)
+        elif mode == "--duckdb":
+            columns = [(d.column, duckdb_type(d)) for d in DOOR]
+            got_rows = duckdb(read_file(DUCKDB_QUERY), RELATION, columns, rows)
         else:
             got_rows = sqlite(read_file(QUERY), RELATION, [d.column for d in DOOR], rows)
         by_id = {int(r["_id"]): r for r in got_rows}
@@ -397,12 +425,15 @@ def main_helpers() -> None:
     over the divisor written in as a literal, which must agree."""
     cases = [json.loads(line) for line in lines()]
     rows = [[c["op"], int(c["a"]), int(c["b"])] for c in cases]
-    query = read_file("_helpers.sql")
-    if len(sys.argv) > 1 and sys.argv[1] == "--postgresql":
+    mode = sys.argv[1] if len(sys.argv) > 1 else "--sqlite"
+    if mode == "--postgresql":
         columns = [("op", "text"), ("a", "bigint"), ("b", "bigint")]
-        got = postgresql_query(query, [read_file("_helpers_function.sql")], "_helpers_input", columns, rows)
+        got = postgresql_query(read_file("_helpers.sql"), [read_file("_helpers_function.sql")], "_helpers_input", columns, rows)
+    elif mode == "--duckdb":
+        columns = [("op", "VARCHAR"), ("a", "BIGINT"), ("b", "BIGINT")]
+        got = duckdb(read_file("_helpers_duckdb.sql"), "_helpers_input", columns, rows)
     else:
-        got = sqlite(query, "_helpers_input", ["op", "a", "b"], rows)
+        got = sqlite(read_file("_helpers.sql"), "_helpers_input", ["op", "a", "b"], rows)
     by_id = {int(r["_id"]): r for r in got}
     out = []
     for i in range(len(cases)):
