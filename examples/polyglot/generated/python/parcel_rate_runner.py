@@ -57,6 +57,22 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
+def _parse_float(text: str) -> Any:
+    """A JSON number with a fraction or an exponent, as its Decimal; one whose exponent is
+    past what a Decimal holds (1e9999999999999999999) as what it is to the reference: 0 when
+    its digits are all zeros, else past every range, or (a negative exponent) the smallest
+    fraction a Decimal holds."""
+    try:
+        return decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        mantissa, _, exponent = text.lower().partition("e")
+        if mantissa.strip("-0.") == "":
+            return 0
+        if exponent.startswith("-"):
+            return decimal.Decimal(("-" if text.startswith("-") else "") + "1e-999999999999999999")
+        return -(10**40) if text.startswith("-") else 10**40
+
+
 def _no_constant(text: str) -> Any:
     raise ValueError(text + " is not JSON")
 
@@ -98,7 +114,7 @@ def _call_of(line: str) -> Any:
     if _too_deep(line):
         return None
     try:
-        top = json.loads(line, parse_float=decimal.Decimal, parse_int=_parse_int, parse_constant=_no_constant)
+        top = json.loads(line, parse_float=_parse_float, parse_int=_parse_int, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         return None
     if _lone_surrogate(top):
