@@ -20,6 +20,7 @@ pub mod adapter;
 pub mod diff;
 pub mod fast;
 pub mod lint;
+pub mod reach;
 pub mod records;
 pub mod region;
 pub mod replay;
