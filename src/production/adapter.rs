@@ -226,43 +226,34 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration, reach: Reach) -> R
     let suite = vectors::build(p);
     let domain = Domain::of(p);
     // The calls, before the adapter starts: an exhaustive walk that cannot be done is refused first.
-    let mut calls: Vec<(Json, Vec<Value>, Outcome, RecordId)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut calls = Calls { list: Vec::new(), seen: std::collections::HashSet::new(), line: suite.vectors.len() };
     let mut bases = Vec::new();
     for (id, v) in suite.vectors.iter().enumerate() {
         let Answer::Record { inputs, outcome } = &v.answer else { continue };
-        seen.insert(reach::key(p, inputs));
+        calls.seen.insert(reach::key(p, inputs));
         bases.push((inputs.clone(), outcome.trace.iter().map(|f| (f.table, f.row)).collect::<Vec<_>>()));
-        calls.push((v.input.clone(), inputs.clone(), outcome.clone(), RecordId { line: id + 1, tag: String::new() }));
+        let id = RecordId { line: id + 1, tag: String::new() };
+        calls.list.push((v.input.clone(), inputs.clone(), outcome.clone(), id));
     }
-    let mut more: Vec<(Vec<Value>, String)> = Vec::new();
     let mut refused = 0;
     match reach {
         Reach::Exhaustive => {
             for point in domain.walk().map_err(|what| Failure { what })? {
-                match wire::read_inputs(p, &wire::inputs_json(p, &point)) {
-                    Ok(_) => more.push((point, "domain".into())),
-                    Err(_) => refused += 1,
+                if !calls.add(p, &point, "domain") && wire::read_inputs(p, &wire::inputs_json(p, &point)).is_err() {
+                    refused += 1;
                 }
             }
         }
         Reach::Default | Reach::Sample(..) => {
-            more.extend(reach::default_points(p, &domain, &bases));
+            for (point, tag) in reach::default_points(p, &domain, &bases) {
+                calls.add(p, &point, &tag);
+            }
             if let Reach::Sample(n, seed) = reach {
-                more.extend(reach::sample(p, &domain, n, seed).into_iter().map(|x| (x, "sample".to_string())));
+                reach::sample(p, &domain, n, seed, |point| calls.add(p, point, "sample"));
             }
         }
     }
-    let mut line = suite.vectors.len();
-    for (point, tag) in more {
-        let Ok(read) = wire::read_inputs(p, &wire::inputs_json(p, &point)) else { continue };
-        // A call the rule has no answer for is not one to compare.
-        let Ok(outcome) = crate::eval::evaluate(p, &read) else { continue };
-        if seen.insert(reach::key(p, &read)) {
-            line += 1;
-            calls.push((wire::inputs_json(p, &read), read, outcome, RecordId { line, tag }));
-        }
-    }
+    let calls = calls.list;
     let mut a = Adapter::start(cmd, timeout)?;
     a.send(&handshake(p).to_string(), "the handshake")?;
     // Starting a process (an interpreter, a JVM) may take longer than one answer does.
@@ -321,6 +312,35 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration, reach: Reach) -> R
         },
     });
     Ok(report)
+}
+
+/// The calls of a run, in the order they are asked, each once.
+struct Calls {
+    /// The call on the wire, the inputs as read, the rule's answer, the record it is.
+    list: Vec<(Json, Vec<Value>, Outcome, RecordId)>,
+    seen: std::collections::HashSet<String>,
+    /// The record line of the last call added.
+    line: usize,
+}
+
+impl Calls {
+    /// Add a call the door takes, the rule answers and no earlier call is; say whether it was.
+    fn add(&mut self, p: &Program, point: &[Value], tag: &str) -> bool {
+        let Ok(read) = wire::read_inputs(p, &wire::inputs_json(p, point)) else { return false };
+        // A call the rule has no answer for is not one to compare.
+        let Ok(outcome) = crate::eval::evaluate(p, &read) else { return false };
+        if !self.seen.insert(reach::key(p, &read)) {
+            return false;
+        }
+        self.line += 1;
+        self.list.push((
+            wire::inputs_json(p, &read),
+            read,
+            outcome,
+            RecordId { line: self.line, tag: tag.to_string() },
+        ));
+        true
+    }
 }
 
 impl Adapter {

@@ -188,9 +188,9 @@ fn below_usize(rng: &mut Rng, n: usize) -> usize {
     }
 }
 
-/// `--sample N`: N distinct points the door takes, drawn with `seed`. Fewer when the domain
-/// holds fewer (the draws stop after 20 N + 100 tries).
-pub fn sample(p: &Program, d: &Domain, n: usize, seed: u64) -> Vec<Vec<Value>> {
+/// `--sample N`: draw with `seed` until `take` has taken N points (it refuses one the door
+/// refuses or the run already asks), or after 20 N + 100 draws when the domain holds fewer.
+pub fn sample(p: &Program, d: &Domain, n: usize, seed: u64, mut take: impl FnMut(&[Value]) -> bool) {
     let along: Vec<Vec<Value>> = p
         .inputs
         .iter()
@@ -200,18 +200,15 @@ pub fn sample(p: &Program, d: &Domain, n: usize, seed: u64) -> Vec<Vec<Value>> {
         })
         .collect();
     let mut rng = Rng(seed);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
+    let mut taken = 0;
     for k in 0..20 * n + 100 {
-        if out.len() == n {
+        if taken == n {
             break;
         }
-        let point = d.draw(&mut rng, &along, k);
-        if wire::read_inputs(p, &wire::inputs_json(p, &point)).is_ok() && seen.insert(key(p, &point)) {
-            out.push(point);
+        if take(&d.draw(&mut rng, &along, k)) {
+            taken += 1;
         }
     }
-    out
 }
 
 /// The canonical text of a call: its inputs as read, in declaration order.
