@@ -216,14 +216,13 @@ pub fn key(p: &Program, inputs: &[Value]) -> String {
     wire::inputs_json(p, inputs).to_string()
 }
 
+/// A suite call: its inputs as read, and the rows it fires (table, 1-based row).
+pub type Base = (Vec<Value>, Vec<(usize, usize)>);
+
 /// The calls verify adds to the suite by default: each input at each end of its range, then
 /// one interior point of every row (the middle of what the row's cells accept on each input
 /// they cut), each completed from a suite call the door takes (`bases`, with their traces).
-pub fn default_points(
-    p: &Program,
-    d: &Domain,
-    bases: &[(Vec<Value>, Vec<(usize, usize)>)],
-) -> Vec<(Vec<Value>, String)> {
+pub fn default_points(p: &Program, d: &Domain, bases: &[Base]) -> Vec<(Vec<Value>, String)> {
     let mut out = Vec::new();
     let door = |values: &[Value]| wire::read_inputs(p, &wire::inputs_json(p, values)).is_ok();
     for (i, a) in d.axes.iter().enumerate() {
@@ -232,7 +231,12 @@ pub fn default_points(
             continue;
         }
         let name = &p.vars[p.inputs[i]].name;
-        let first = a.span.as_ref().map_or(BigUint::zero(), |_| BigUint::from(a.discrete.len()));
+        // An optional's none is not an end of its range.
+        let first = match a.span {
+            Some(_) => a.discrete.len(),
+            None => a.discrete.iter().take_while(|v| matches!(v, Value::None)).count(),
+        };
+        let first = BigUint::from(first);
         for (end, what) in [(first, "low"), (n - 1u32, "high")] {
             let value = a.at(&end);
             let completed = bases.iter().map(|(b, _)| {
