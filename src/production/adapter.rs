@@ -1,7 +1,8 @@
 //! `rulec verify`: the rule against a legacy implementation, over the adapter protocol of
 //! formats.md — a child process, JSON Lines on its stdin and stdout. rulec writes a
 //! handshake naming the rule, its inputs and outputs; the adapter answers `{"ok":true,
-//! "impl":…}`; then, for every vector of the boundary suite the rule answers, rulec writes
+//! "impl":…}`; then, for every vector of the boundary suite the rule answers and every call
+//! [`super::reach`] adds, rulec writes
 //! `{"id":…,"in":{…}}` and reads one line: `{"id":…,"out":{…}}`, or `{"id":…,"err":"…"}`
 //! for a call the implementation cannot answer (counted `unanswered`, never compared).
 //!
@@ -14,7 +15,8 @@
 //! group: an adapter behind `sh -c`, or one that starts helpers, leaves nothing running.
 //!
 //! Vector `id` is the 0-based position of the vector in `rulec vectors`' output, and the
-//! record is named by its line there (`id + 1`) and an empty tag.
+//! record is named by its line there (`id + 1`) and an empty tag; the calls reach adds are
+//! numbered on from there, each tagged with why it is asked.
 
 use super::reach::{self, Domain};
 use super::report::{inputs_shown, Compared, RecordId, Report, RowKey};

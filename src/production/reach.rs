@@ -148,9 +148,10 @@ impl Domain {
             .axes
             .iter()
             .zip(along)
-            .map(|(a, near)| match a.open {
-                false => a.at(&below(rng, &a.count())),
-                true => near.get(below_usize(rng, near.len())).cloned().unwrap_or(Value::None),
+            .map(|(a, near)| match a.count() {
+                n if !a.open && !n.is_zero() => a.at(&below(rng, &n)),
+                // Not enumerable (or a range no whole unit fits in): the suite's values.
+                _ => near.get(below_usize(rng, near.len())).cloned().unwrap_or(Value::None),
             })
             .collect();
         let cut: Vec<usize> = (0..along.len()).filter(|&i| !along[i].is_empty()).collect();
