@@ -201,6 +201,15 @@ pub enum Command {
         timeout: String,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Also ask N inputs drawn from the declared domain (uniformly, and along every cut).
+        #[arg(long, value_name = "N", conflicts_with = "exhaustive")]
+        sample: Option<usize>,
+        /// The seed of `--sample` (the same seed draws the same inputs).
+        #[arg(long, default_value_t = crate::production::reach::DEFAULT_SEED, requires = "sample")]
+        seed: u64,
+        /// Ask every input of the declared domain (at most 1,000,000 of them).
+        #[arg(long)]
+        exhaustive: bool,
         /// The command that starts the adapter, and its arguments (last on the line).
         #[arg(
             long,

@@ -145,7 +145,14 @@ fn run(cli: Cli) -> Result<u8, String> {
             fixtures_lint(&file, &rule, manifest.as_deref(), &fill, read_as.as_deref(), format)
         }
         Command::Replay { rule, records, format } => replay(&rule, &records, format),
-        Command::Verify { rule, timeout, format, adapter } => verify(&rule, &timeout, &adapter, format),
+        Command::Verify { rule, timeout, format, sample, seed, exhaustive, adapter } => {
+            let reach = match (sample, exhaustive) {
+                (_, true) => production::adapter::Reach::Exhaustive,
+                (Some(n), false) => production::adapter::Reach::Sample(n, seed),
+                (None, false) => production::adapter::Reach::Default,
+            };
+            verify(&rule, &timeout, &adapter, format, reach)
+        }
         Command::Adapter { rule, template } => adapter_template(&rule, template),
         Command::Diff { old, new, fixtures, manifest, fill, read_as, budget, format, .. } => match fixtures {
             Some(f) => {
@@ -1069,14 +1076,20 @@ fn parse_duration(t: &str) -> Result<std::time::Duration, String> {
     }
 }
 
-fn verify(rule: &str, timeout: &str, adapter: &[String], format: Format) -> Result<u8, String> {
+fn verify(
+    rule: &str,
+    timeout: &str,
+    adapter: &[String],
+    format: Format,
+    reach: production::adapter::Reach,
+) -> Result<u8, String> {
     let timeout = parse_duration(timeout)?;
     let loaded = match load_rule(rule) {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
     let p = loaded.program().expect("checked clean");
-    match production::adapter::verify(p, adapter, timeout) {
+    match production::adapter::verify(p, adapter, timeout, reach) {
         Ok(report) => Ok(print_report(&report, format)),
         Err(f) => {
             errln!("error: {f}");

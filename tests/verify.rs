@@ -57,28 +57,40 @@ fn answered_vectors() -> Vec<(usize, Json)> {
         .collect()
 }
 
-/// Every cluster's records are exactly the vectors `bites` picks, each cluster's move is one
-/// amount, and its witness is one of its records, as the reference and the legacy code give it.
+/// Every cluster's records from the suite are exactly the vectors `bites` picks, the others
+/// are the inputs verify adds (tagged), each cluster's move is one amount, its witness is one
+/// of its records, as the reference and the legacy code give it, and its smallest input bites.
 fn assert_clusters(r: &Json, bites: impl Fn(&Json) -> bool, row: (&str, u64), counterpart: &str) {
     let vectors = answered_vectors();
+    let suite_lines = rulec(&["vectors", RULE], &[]).stdout.iter().filter(|&&b| b == b'\n').count();
     let want: Vec<usize> = vectors.iter().filter(|(_, v)| bites(&v["in"])).map(|(l, _)| *l).collect();
     assert!(!want.is_empty(), "the planted bug is reached by the suite");
     assert_eq!(r["counterpart"], counterpart);
-    assert_eq!(r["compared"], vectors.len() as u64);
-    assert_eq!(r["matched"], (vectors.len() - want.len()) as u64, "{r}");
+    assert_eq!(r["compared"], r["reach"]["asked"]);
+    assert!(r["compared"].as_u64().unwrap() > vectors.len() as u64, "verify asks more than the suite: {r}");
     assert_eq!(r["unanswered"], 0);
     let mut got: Vec<usize> = Vec::new();
+    let mut differing = 0;
     for c in r["clusters"].as_array().unwrap() {
         let lines: Vec<usize> =
             c["records"].as_array().unwrap().iter().map(|x| x["line"].as_u64().unwrap() as usize).collect();
         assert_eq!(c["count"], lines.len() as u64);
-        got.extend(&lines);
+        differing += lines.len();
+        for x in c["records"].as_array().unwrap() {
+            let line = x["line"].as_u64().unwrap() as usize;
+            if line <= suite_lines {
+                got.push(line);
+            } else {
+                assert_ne!(x["tag"], "", "an input verify adds says why: {c}");
+            }
+        }
+        assert!(bites(&c["smallest"]["in"]), "the smallest differing input is one the bug moves: {c}");
         assert!(
             c["rows"].as_array().unwrap().iter().any(|x| x["table"] == row.0 && x["row"] == row.1),
             "every cluster fires {row:?} in the rule: {c}"
         );
+        let Some(first) = vectors.iter().find(|(l, _)| *l == lines[0]).map(|(_, v)| v) else { continue };
         // The witness is the cluster's first record, with the rule's answer and the legacy one.
-        let first = &vectors.iter().find(|(l, _)| *l == lines[0]).unwrap().1;
         assert_eq!(c["witness"]["in"], first["in"]);
         assert_eq!(c["witness"]["ours"], first["out"]);
         let (ours, theirs) =
@@ -94,7 +106,8 @@ fn assert_clusters(r: &Json, bites: impl Fn(&Json) -> bool, row: (&str, u64), co
         assert_eq!(c["suspect_rounding"], false, "a dollar is the output's own unit, not a rounding");
     }
     got.sort();
-    assert_eq!(got, want, "the clusters hold exactly the records the planted bug moves");
+    assert_eq!(got, want, "the clusters hold exactly the records of the suite the planted bug moves");
+    assert_eq!(r["matched"].as_u64().unwrap() + differing as u64, r["compared"].as_u64().unwrap());
 }
 
 #[test]
@@ -124,7 +137,8 @@ fn a_python_legacy_with_an_off_by_one_is_found_exactly() {
     let m = r["matched"].as_u64().unwrap();
     assert!(lines[0].starts_with(&format!("Compared {n} / matched {m} (")), "{t}");
     assert_eq!(lines[1], "Counterpart: legacy@py-1");
-    assert_eq!(lines.len(), 2 + r["clusters"].as_array().unwrap().len(), "{t}");
+    assert!(lines[2].starts_with(&format!("Reach: asked {n} of 54600 points of the declared domain")), "{t}");
+    assert_eq!(lines.len(), 3 + r["clusters"].as_array().unwrap().len(), "{t}");
 }
 
 #[test]
@@ -284,7 +298,8 @@ fn the_python_template_works_as_printed_and_filled_in() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     let r = report(&o);
     assert_eq!(r["compared"], 0);
-    assert_eq!(r["unanswered"], answered_vectors().len() as u64);
+    assert_eq!(r["unanswered"], r["reach"]["asked"]);
+    let n = r["reach"]["asked"].as_u64().unwrap();
     // Filled in with a correct implementation: everything matches.
     let stub = "    raise NotImplementedError(\"call the legacy implementation here\")";
     assert!(t.contains(stub), "{t}");
@@ -292,7 +307,6 @@ fn the_python_template_works_as_printed_and_filled_in() {
     std::fs::write(&filled, t.replace(stub, PYTHON_BODY)).unwrap();
     let o = rulec(&["verify", RULE, "--adapter", "python3", filled.to_str().unwrap()], &[]);
     assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
-    let n = answered_vectors().len();
     assert!(text(&o.stdout).starts_with(&format!("Compared {n} / matched {n} (100.000%)\nCounterpart: legacy@dev\n")));
 }
 
@@ -305,7 +319,7 @@ fn the_go_template_builds_and_works_filled_in() {
     let stub = "\treturn nil, fmt.Errorf(\"call the legacy implementation here\")";
     assert!(t.contains(stub), "{t}");
     let dir = tempfile::tempdir().unwrap();
-    let n = answered_vectors().len();
+    let mut n = None;
     for (name, src, want) in [("printed", t.clone(), 1), ("filled", t.replace(stub, GO_BODY), 0)] {
         let src_path = dir.path().join(format!("{name}.go"));
         std::fs::write(&src_path, src).unwrap();
@@ -323,10 +337,173 @@ fn the_go_template_builds_and_works_filled_in() {
         let o = rulec(&["verify", RULE, "--format", "json", "--adapter", bin.to_str().unwrap()], &[]);
         assert_eq!(o.status.code(), Some(want), "{name}: {}{}", text(&o.stdout), text(&o.stderr));
         let r = report(&o);
+        let asked = r["reach"]["asked"].as_u64();
+        assert!(asked.unwrap() > answered_vectors().len() as u64);
         if want == 0 {
-            assert_eq!((r["compared"].as_u64(), r["matched"].as_u64()), (Some(n as u64), Some(n as u64)));
+            assert_eq!((r["compared"].as_u64(), r["matched"].as_u64()), (n, n));
         } else {
-            assert_eq!(r["unanswered"], n as u64);
+            assert_eq!(r["unanswered"].as_u64(), asked);
+            n = asked;
         }
     }
+}
+
+/// parcel_rate right but for a cut of the legacy code's own (tests/adapters/legacy_parcel_cuts.py).
+fn with_cut(cut: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["verify", RULE, "--format", "json"];
+    args.extend(extra);
+    args.extend(["--adapter", "python3", "tests/adapters/legacy_parcel_cuts.py"]);
+    rulec(&args, &[("LEGACY_CUT", cut)])
+}
+
+#[test]
+fn a_legacy_cut_above_the_rules_last_cut_is_found_by_default() {
+    if !have("python3") {
+        return;
+    }
+    // The suite never asks above 11 lb; the top of weight's range is past the legacy cut.
+    assert!(answered_vectors().iter().all(|(_, v)| v["in"]["weight"].as_i64().unwrap() <= 50));
+    let o = with_cut("above_50lb", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", text(&o.stdout), text(&o.stderr));
+    let r = report(&o);
+    let clusters = r["clusters"].as_array().unwrap();
+    assert!(!clusters.is_empty(), "{r}");
+    for c in clusters {
+        assert_eq!(c["delta"]["fee"]["min"], -1, "{c}");
+        assert!(c["smallest"]["in"]["weight"].as_i64().unwrap() > 50, "{c}");
+        for x in c["records"].as_array().unwrap() {
+            assert_ne!(x["tag"], "", "only an input verify adds reaches the cut: {c}");
+        }
+    }
+    assert!(clusters.iter().any(|c| c["records"].as_array().unwrap().iter().any(|x| x["tag"] == "weight high end")));
+    let reach = &r["reach"];
+    assert_eq!(reach["asked"], r["compared"]);
+    // 70 weights × 130 girths × 3 zones × 2.
+    assert_eq!(reach["domain"], "54600");
+    assert_eq!(reach["exhaustive"], false);
+    assert_eq!(reach["sample"], Json::Null);
+    // Right legacy code, same inputs: 100%, and the text says of how many.
+    let o = with_cut("", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(report(&o)["reach"], r["reach"]);
+}
+
+#[test]
+fn a_legacy_cut_between_the_rules_cuts_is_found_by_sampling() {
+    if !have("python3") {
+        return;
+    }
+    // 23 and 24 lb are neither a cut's side, a range's end nor a row's middle.
+    let o = with_cut("between", &[]);
+    assert_eq!(o.status.code(), Some(0), "the default set does not reach it: {}", text(&o.stdout));
+    let default_asked = report(&o)["reach"]["asked"].as_u64().unwrap();
+    let o = with_cut("between", &["--sample", "1000"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", text(&o.stdout), text(&o.stderr));
+    let r = report(&o);
+    assert_eq!(r["reach"]["sample"], serde_json::json!({"count": 1000, "seed": 1}));
+    assert_eq!(r["reach"]["asked"].as_u64().unwrap(), default_asked + 1000, "1000 distinct new inputs");
+    let clusters = r["clusters"].as_array().unwrap();
+    assert!(!clusters.is_empty());
+    for c in clusters {
+        let w = c["smallest"]["in"]["weight"].as_i64().unwrap();
+        assert!((23..=24).contains(&w), "{c}");
+        assert!(c["records"].as_array().unwrap().iter().all(|x| x["tag"] == "sample"), "{c}");
+    }
+    // The same seed draws the same inputs; another seed others, and says which.
+    assert_eq!(report(&with_cut("between", &["--sample", "1000"])), r);
+    let other = report(&with_cut("between", &["--sample", "1000", "--seed", "9"]));
+    assert_eq!(other["reach"]["sample"]["seed"], 9);
+    assert_ne!(other["clusters"], r["clusters"]);
+    let t = rulec(
+        &["verify", RULE, "--sample", "1000", "--adapter", "python3", "tests/adapters/legacy_parcel_cuts.py"],
+        &[("LEGACY_CUT", "between")],
+    );
+    let t = text(&t.stdout);
+    assert!(t.lines().nth(2).unwrap().contains("and 1000 sampled with seed 1"), "{t}");
+}
+
+const TINY: &str = r#"rule tiny v1
+about "A price by count and membership."
+
+input count: int 0..99
+input member: bool
+
+output price: int 0..200
+
+table price_of -> price
+| count | member | price |
+|-------|--------|-------|
+| <=49  | true   | 10    |
+| <=49  | false  | 20    |
+| >49   | -      | 30    |
+"#;
+
+/// tiny as a legacy system wrote it: right, or off at `count == wrong_at`.
+fn tiny_legacy(dir: &Path, wrong_at: i64) -> PathBuf {
+    let path = dir.join(format!("tiny_{wrong_at}.py"));
+    let script = format!(
+        r#"import json, sys
+sys.stdin.readline()
+print(json.dumps({{"ok": True, "impl": "tiny"}}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    c, m = req["in"]["count"], req["in"]["member"]
+    price = 30 if c > 49 else (10 if m else 20)
+    if c == {wrong_at}:
+        price += 1
+    print(json.dumps({{"id": req["id"], "out": {{"price": price}}}}), flush=True)
+"#
+    );
+    std::fs::write(&path, script).unwrap();
+    path
+}
+
+#[test]
+fn exhaustive_proves_agreement_on_a_small_domain_and_refuses_a_large_one() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("tiny.rule");
+    std::fs::write(&rule, TINY).unwrap();
+    let rule = rule.to_str().unwrap();
+    let run = |extra: &[&str], legacy: &Path| {
+        let mut args = vec!["verify", rule, "--format", "json"];
+        args.extend(extra);
+        args.extend(["--adapter", "python3", legacy.to_str().unwrap()]);
+        rulec(&args, &[])
+    };
+    // Right everywhere: all 200 inputs asked and matched, and the report says it is all of them.
+    let right = tiny_legacy(dir.path(), -1);
+    let o = run(&["--exhaustive"], &right);
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let r = report(&o);
+    assert_eq!((r["compared"].as_u64(), r["matched"].as_u64()), (Some(200), Some(200)));
+    assert_eq!(
+        r["reach"],
+        serde_json::json!({"asked": 200, "domain": "200", "exhaustive": true, "refused": 0, "sample": null})
+    );
+    let t =
+        text(&rulec(&["verify", rule, "--exhaustive", "--adapter", "python3", right.to_str().unwrap()], &[]).stdout);
+    assert_eq!(
+        t.lines().nth(2),
+        Some("Reach: exhaustive, asked all 200 inputs of the 200 points of the declared domain")
+    );
+    // Off at one count the default set does not ask: the walk finds it, and names it as smallest.
+    let wrong = tiny_legacy(dir.path(), 37);
+    assert_eq!(run(&[], &wrong).status.code(), Some(0));
+    let r = report(&run(&["--exhaustive"], &wrong));
+    assert_eq!(r["compared"].as_u64().unwrap() - r["matched"].as_u64().unwrap(), 2);
+    let smallest: Vec<&Json> = r["clusters"].as_array().unwrap().iter().map(|c| &c["smallest"]["in"]).collect();
+    assert!(smallest.contains(&&serde_json::json!({"count": 37, "member": false})), "{r}");
+    // A domain past the bound is refused before the adapter starts, naming its size.
+    let wide = dir.path().join("wide.rule");
+    std::fs::write(&wide, TINY.replace("0..99", "0..9999999")).unwrap();
+    let o = rulec(
+        &["verify", wide.to_str().unwrap(), "--exhaustive", "--adapter", "python3", right.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("at most 1000000 points, and the declared domain holds 20000000"), "{err}");
 }

@@ -1,7 +1,8 @@
 //! `rulec verify`: the rule against a legacy implementation, over the adapter protocol of
 //! formats.md — a child process, JSON Lines on its stdin and stdout. rulec writes a
 //! handshake naming the rule, its inputs and outputs; the adapter answers `{"ok":true,
-//! "impl":…}`; then, for every vector of the boundary suite the rule answers, rulec writes
+//! "impl":…}`; then, for every vector of the boundary suite the rule answers and every call
+//! [`super::reach`] adds, rulec writes
 //! `{"id":…,"in":{…}}` and reads one line: `{"id":…,"out":{…}}`, or `{"id":…,"err":"…"}`
 //! for a call the implementation cannot answer (counted `unanswered`, never compared).
 //!
@@ -14,14 +15,17 @@
 //! group: an adapter behind `sh -c`, or one that starts helpers, leaves nothing running.
 //!
 //! Vector `id` is the 0-based position of the vector in `rulec vectors`' output, and the
-//! record is named by its line there (`id + 1`) and an empty tag.
+//! record is named by its line there (`id + 1`) and an empty tag; the calls reach adds are
+//! numbered on from there, each tagged with why it is asked.
 
+use super::reach::{self, Domain};
 use super::report::{inputs_shown, Compared, RecordId, Report, RowKey};
 use super::values::Plain;
-use crate::eval::wire;
+use crate::eval::{wire, Outcome};
 use crate::sema::*;
 use crate::vectors::{self, Answer};
 use serde_json::{json, Value as Json};
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -208,9 +212,50 @@ pub fn handshake(p: &Program) -> Json {
     json!({"rulec": "adapter/1", "rule": p.name, "in": names(&p.inputs), "out": names(&p.outputs)})
 }
 
-/// Run the rule's boundary suite through the adapter `cmd` and compare.
-pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, Failure> {
+/// What verify asks beyond the boundary suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The suite, the ends of every input's range, one interior point per row.
+    Default,
+    /// Those, and this many points drawn from the domain with this seed.
+    Sample(usize, u64),
+    /// Every point of the declared domain.
+    Exhaustive,
+}
+
+/// Run the rule's boundary suite, and what `reach` adds, through the adapter `cmd` and compare.
+pub fn verify(p: &Program, cmd: &[String], timeout: Duration, reach: Reach) -> Result<Report, Failure> {
     let suite = vectors::build(p);
+    let domain = Domain::of(p);
+    // The calls, before the adapter starts: an exhaustive walk that cannot be done is refused first.
+    let mut calls = Calls { list: Vec::new(), seen: std::collections::HashSet::new(), line: suite.vectors.len() };
+    let mut bases = Vec::new();
+    for (id, v) in suite.vectors.iter().enumerate() {
+        let Answer::Record { inputs, outcome } = &v.answer else { continue };
+        calls.seen.insert(reach::key(p, inputs));
+        bases.push((inputs.clone(), outcome.trace.iter().map(|f| (f.table, f.row)).collect::<Vec<_>>()));
+        let id = RecordId { line: id + 1, tag: String::new() };
+        calls.list.push((v.input.clone(), inputs.clone(), outcome.clone(), id));
+    }
+    let mut refused = 0;
+    match reach {
+        Reach::Exhaustive => {
+            for point in domain.walk().map_err(|what| Failure { what })? {
+                if !calls.add(p, &point, "domain") && wire::read_inputs(p, &wire::inputs_json(p, &point)).is_err() {
+                    refused += 1;
+                }
+            }
+        }
+        Reach::Default | Reach::Sample(..) => {
+            for (point, tag) in reach::default_points(p, &domain, &bases) {
+                calls.add(p, &point, &tag);
+            }
+            if let Reach::Sample(n, seed) = reach {
+                reach::sample(p, &domain, n, seed, |point| calls.add(p, point, "sample"));
+            }
+        }
+    }
+    let calls = calls.list;
     let mut a = Adapter::start(cmd, timeout)?;
     a.send(&handshake(p).to_string(), "the handshake")?;
     // Starting a process (an interpreter, a JVM) may take longer than one answer does.
@@ -226,11 +271,84 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, 
         None => a.shown.clone(),
     };
     let mut report = Report::new(p, &counterpart, json!({}));
-    for (id, v) in suite.vectors.iter().enumerate() {
-        let Answer::Record { inputs, outcome } = &v.answer else { continue };
-        let at = format!("record {} (id {id})", id + 1);
-        a.send(&json!({"id": id, "in": v.input}).to_string(), &at)?;
-        let line = a.receive(&at)?;
+    let mut smallest: HashMap<Vec<RowKey>, Vec<Value>> = HashMap::new();
+    let asked = calls.len();
+    for (input, read, outcome, record) in calls {
+        let id = record.line - 1;
+        let at = format!("record {} (id {id})", record.line);
+        a.send(&json!({"id": id, "in": input}).to_string(), &at)?;
+        let Some(theirs) = a.answer(p, id, &at)? else {
+            report.unanswered += 1;
+            continue;
+        };
+        let ours: Vec<Plain> = outcome.output_values(p).map(|(v, x)| Plain::of(p, &p.vars[v], x)).collect();
+        let rows: Vec<RowKey> =
+            outcome.trace.iter().map(|f| RowKey::Fired { table: p.tables[f.table].name.clone(), row: f.row }).collect();
+        if ours != theirs {
+            let least = smallest.entry(rows.clone()).or_insert_with(|| read.clone());
+            if reach::smaller(&read, least) {
+                *least = read.clone();
+            }
+        }
+        report.add(Compared {
+            id: record,
+            rows,
+            input: wire::inputs_json(p, &read),
+            input_shown: inputs_shown(p, &read),
+            ours,
+            theirs,
+        });
+    }
+    for (rows, inputs) in smallest {
+        report.smallest(&rows, wire::inputs_json(p, &inputs), inputs_shown(p, &inputs));
+    }
+    report.reach = Some(reach::Reach {
+        asked,
+        domain: domain.size(),
+        unbounded: domain.unbounded().map(str::to_string),
+        exhaustive: reach == Reach::Exhaustive,
+        refused,
+        sample: match reach {
+            Reach::Sample(n, seed) => Some((n, seed)),
+            _ => None,
+        },
+    });
+    Ok(report)
+}
+
+/// The calls of a run, in the order they are asked, each once.
+struct Calls {
+    /// The call on the wire, the inputs as read, the rule's answer, the record it is.
+    list: Vec<(Json, Vec<Value>, Outcome, RecordId)>,
+    seen: std::collections::HashSet<String>,
+    /// The record line of the last call added.
+    line: usize,
+}
+
+impl Calls {
+    /// Add a call the door takes, the rule answers and no earlier call is; say whether it was.
+    fn add(&mut self, p: &Program, point: &[Value], tag: &str) -> bool {
+        let Ok(read) = wire::read_inputs(p, &wire::inputs_json(p, point)) else { return false };
+        // A call the rule has no answer for is not one to compare.
+        let Ok(outcome) = crate::eval::evaluate(p, &read) else { return false };
+        if !self.seen.insert(reach::key(p, &read)) {
+            return false;
+        }
+        self.line += 1;
+        self.list.push((
+            wire::inputs_json(p, &read),
+            read,
+            outcome,
+            RecordId { line: self.line, tag: tag.to_string() },
+        ));
+        true
+    }
+}
+
+impl Adapter {
+    /// The adapter's answer to record `id`: its outputs, or `None` for an `err`.
+    fn answer(&mut self, p: &Program, id: usize, at: &str) -> Result<Option<Vec<Plain>>, Failure> {
+        let line = self.receive(at)?;
         let answer: Json = serde_json::from_str(&line)
             .map_err(|e| Failure { what: format!("{at}: the adapter's answer is not JSON ({e}): {line}") })?;
         let Json::Object(answer) = answer else {
@@ -248,10 +366,7 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, 
             }
         }
         let out = match (answer.get("out"), answer.get("err")) {
-            (_, Some(_)) => {
-                report.unanswered += 1;
-                continue;
-            }
+            (_, Some(_)) => return Ok(None),
             (Some(Json::Object(out)), None) => out,
             (Some(_), None) => {
                 return Err(Failure { what: format!("{at}: the adapter's `out` is not an object: {line}") })
@@ -278,18 +393,8 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration) -> Result<Report, 
                 what: format!("{at}: the adapter's `out.{k}` is not an output of {}: {line}", p.name),
             });
         }
-        let ours: Vec<Plain> = outcome.output_values(p).map(|(v, x)| Plain::of(p, &p.vars[v], x)).collect();
-        let rows = outcome.trace.iter().map(|f| RowKey::Fired { table: p.tables[f.table].name.clone(), row: f.row });
-        report.add(Compared {
-            id: RecordId { line: id + 1, tag: String::new() },
-            rows: rows.collect(),
-            input: wire::inputs_json(p, inputs),
-            input_shown: inputs_shown(p, inputs),
-            ours,
-            theirs,
-        });
+        Ok(Some(theirs))
     }
-    Ok(report)
 }
 
 /// Which template `rulec adapter --template` prints.

@@ -12,7 +12,9 @@
 //!   reference evaluator everywhere else; every record that differs is redone by the
 //!   reference, so what a report says about a record is always the reference's word.
 //! - [`adapter`] speaks the adapter protocol to a legacy implementation (`verify`) and
-//!   prints the templates; [`diff`] compares two versions over records; [`region`]
+//!   prints the templates; [`reach`] is what verify asks beyond the boundary suite (range
+//!   ends, row interiors, `--sample`, `--exhaustive`) and how much of the domain that is;
+//!   [`diff`] compares two versions over records; [`region`]
 //!   compares them over every input, as boxes over the rule's columns.
 //! - [`revision`] loads a rule from a file or from a git revision (`rules/x.rule@HEAD~1`).
 
@@ -20,6 +22,7 @@ pub mod adapter;
 pub mod diff;
 pub mod fast;
 pub mod lint;
+pub mod reach;
 pub mod records;
 pub mod region;
 pub mod replay;

@@ -124,6 +124,8 @@ struct Cluster {
     witness: (Json, String, Vec<Plain>, Vec<Plain>),
     records: Vec<RecordId>,
     suspect_rounding: bool,
+    /// verify: the smallest differing input it asked (inputs in declaration order).
+    smallest: Option<(Json, String)>,
 }
 
 struct Moved {
@@ -149,6 +151,8 @@ pub struct Report {
     pub filled_matched: usize,
     filled_by_field: BTreeMap<String, usize>,
     defaults: Json,
+    /// verify: how much of the declared domain was asked.
+    pub reach: Option<super::reach::Reach>,
 }
 
 impl Report {
@@ -175,6 +179,7 @@ impl Report {
             filled_matched: 0,
             filled_by_field: BTreeMap::new(),
             defaults,
+            reach: None,
         }
     }
 
@@ -206,6 +211,13 @@ impl Report {
         }
     }
 
+    /// Name the smallest differing input of the cluster at `rows` (verify).
+    pub fn smallest(&mut self, rows: &[RowKey], input: Json, shown: String) {
+        if let Some(&i) = self.index.get(rows) {
+            self.clusters[i].smallest = Some((input, shown));
+        }
+    }
+
     pub fn add(&mut self, c: Compared) {
         self.compared += 1;
         if c.ours == c.theirs {
@@ -230,6 +242,7 @@ impl Report {
                     witness: (c.input.clone(), c.input_shown.clone(), c.ours.clone(), c.theirs.clone()),
                     records: Vec::new(),
                     suspect_rounding: true,
+                    smallest: None,
                 });
                 self.index.insert(c.rows.clone(), self.clusters.len() - 1);
                 self.clusters.len() - 1
@@ -352,10 +365,14 @@ impl Report {
                     delta.insert(var.name.clone(), Json::Object(e));
                 }
                 let (input, _, ours, theirs) = &c.witness;
-                json!({"rows": c.rows.iter().map(RowKey::to_json).collect::<Vec<_>>(), "count": c.count,
+                let mut cluster = json!({"rows": c.rows.iter().map(RowKey::to_json).collect::<Vec<_>>(), "count": c.count,
                        "delta": delta,
                        "witness": {"in": input, "ours": self.outputs_json(ours), "theirs": self.outputs_json(theirs)},
-                       "records": records(&c.records), "suspect_rounding": c.suspect_rounding})
+                       "records": records(&c.records), "suspect_rounding": c.suspect_rounding});
+                if let Some((least, _)) = &c.smallest {
+                    cluster["smallest"] = json!({"in": least});
+                }
+                cluster
             })
             .collect();
         let moved: Vec<Json> = self
@@ -366,13 +383,17 @@ impl Report {
                        "records": records(&m.records)})
             })
             .collect();
-        json!({"compared": self.compared, "matched": self.matched,
+        let mut report = json!({"compared": self.compared, "matched": self.matched,
                "rate": self.rate().map_or(Json::Null, |r| number_json(&num::round_to_grid(&r, RoundMode::HalfEven, &Rat::new(1.into(), 1_000_000.into())))),
                "counterpart": self.counterpart, "unanswered": self.unanswered,
                "clusters": clusters, "moved": moved,
                "excluded": self.excluded,
                "filled": {"count": self.filled, "matched": self.filled_matched, "by_field": self.filled_by_field, "defaults": self.defaults},
-               "cases": null})
+               "cases": null});
+        if let Some(r) = &self.reach {
+            report["reach"] = r.to_json();
+        }
+        report
     }
 
     /// For people: the summary line, the counterpart, then one line per cluster.
@@ -402,6 +423,9 @@ impl Report {
             ));
         }
         s.push_str(&format!("Counterpart: {}\n", self.counterpart));
+        if let Some(r) = &self.reach {
+            s.push_str(&r.text());
+        }
         for c in self.ordered() {
             let rows: Vec<String> = c.rows.iter().map(RowKey::text).collect();
             let mut moved: Vec<String> = Vec::new();
@@ -465,6 +489,10 @@ impl Report {
                 super::lint::plural(c.records.len()),
                 lines.join(", ")
             ));
+            if let Some((_, least)) = &c.smallest {
+                s.pop();
+                s.push_str(&format!("; smallest differing input {least}\n"));
+            }
         }
         for m in &self.moved {
             let rows: Vec<String> = m.rows.iter().filter(|r| r.changed()).map(RowKey::text).collect();

@@ -6,6 +6,8 @@
 
 mod search;
 
+pub(crate) use search::{interesting, wire_value, Rng};
+
 use crate::eval::{self, wire, EvalError, Outcome};
 use crate::num::{self, Rat};
 use crate::sema::*;

@@ -31,10 +31,10 @@ pub(super) struct Search<'p> {
 }
 
 /// splitmix64: a small, fixed PRNG, so the same rule always gives the same suite.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -466,7 +466,7 @@ fn case(p: &Program, input: &Json) -> Option<Case> {
 }
 
 /// A wire value read as the evaluator holds it (None when the door would refuse it).
-fn wire_value(p: &Program, var: &Var, w: &Json) -> Option<Value> {
+pub(crate) fn wire_value(p: &Program, var: &Var, w: &Json) -> Option<Value> {
     if w.is_null() {
         return Some(Value::None);
     }
@@ -501,7 +501,7 @@ fn show_units(p: &Program, var: &Var, units: &Rat) -> String {
 
 /// Each input's interesting values on the wire: the ends of its range, both sides of every
 /// boundary a cell draws on it, the middle; every value of an enum; none for an optional.
-fn interesting(p: &Program, v: VarId) -> Vec<Json> {
+pub(crate) fn interesting(p: &Program, v: VarId) -> Vec<Json> {
     let var = &p.vars[v];
     let mut out: Vec<Json> = Vec::new();
     match &var.ty {
