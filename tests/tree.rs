@@ -8,7 +8,7 @@
 mod common;
 
 use rulec::gen::plan::{Arith, Expr, Node, Plan, Row, Step, TablePlan, VarPlan};
-use rulec::gen::tree::interp::{Refused, V};
+use rulec::gen::tree::value::{Refused, V};
 use rulec::gen::tree::{self, run, show, Accumulate, Call, Facts, Fold, Loop, Shape, Stmt};
 use rulec::lang::Lang;
 use rulec::syntax::ast::CmpOp;

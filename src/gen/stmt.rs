@@ -5,7 +5,7 @@
 //! idiom differs (Go's optional stores, Rust's `Option`s).
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Plan, Row, TablePlan};
+use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
@@ -541,11 +541,22 @@ pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, template: &str, signatu
     let fills = [("signature", signature.to_string())];
     write_filled(h, &lines[..at].join("\n"), &fills);
     h.out().indent();
-    super::walk::record(plan, h);
+    record(plan, h);
     h.record_end();
     h.out().dedent();
     write_filled(h, &lines[at + 1..].join("\n"), &fills);
     h.out().blank();
+}
+
+/// The record line after its optional tag, up to the trace.
+fn record(plan: &Plan, h: &mut impl Hooks) {
+    for piece in &plan.record {
+        match piece {
+            Piece::Text(t) => h.record_text(t),
+            Piece::Input(v) => h.record_value(*v, Source::Input),
+            Piece::Output(v) => h.record_value(*v, Source::Output),
+        }
+    }
 }
 
 /// `template` with each `{name}` one of `fills` or else the generated code's local `name`

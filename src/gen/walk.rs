@@ -2,7 +2,7 @@
 //! language) in order and asks the language to spell each statement. What is checked, in
 //! which order, and how each table is written is the tree's; the hooks ([`Hooks`]) only print.
 
-use super::plan::{Expr, Piece, Plan, Step, TablePlan};
+use super::plan::{Expr, Plan, Step, TablePlan};
 use super::stmt::Open;
 pub use super::stmt::{Hooks, Source};
 use super::tree::{self, Facts, Shape, Stmt};
@@ -141,17 +141,6 @@ pub fn wire(plan: &Plan, h: &mut impl Hooks) {
     }
     let names: Vec<&str> = plan.door.inputs.iter().map(|i| i.name.as_str()).collect();
     h.wire_unknown_keys(&names, &plan.door.not_an_input);
-}
-
-/// The record line after its optional tag, up to the trace.
-pub fn record(plan: &Plan, h: &mut impl Hooks) {
-    for piece in &plan.record {
-        match piece {
-            Piece::Text(t) => h.record_text(t),
-            Piece::Input(v) => h.record_value(*v, Source::Input),
-            Piece::Output(v) => h.record_value(*v, Source::Output),
-        }
-    }
 }
 
 /// One column of a language that computes a rule as columns of a relation (SQL's query):

@@ -16,6 +16,7 @@
 pub mod interp;
 pub mod run;
 pub mod show;
+pub mod value;
 
 use super::plan::{Expr, InputDoor, Node, Plan, Step, TablePlan};
 use crate::eval::wire::WireKind;

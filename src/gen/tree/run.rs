@@ -3,7 +3,7 @@
 //! form of a table runs alike — the W114 guards, then the first row whose condition holds —
 //! since a form is only how a language writes that.
 
-use super::interp::{eval, Refused, V};
+use super::value::{eval, Refused, V};
 use super::{table, Accumulate, Fold, Loop, Stmt};
 use crate::gen::plan::{Plan, Step, TablePlan};
 
