@@ -844,7 +844,7 @@ fn a_server_closes_a_connection_that_goes_quiet_or_trickles() {
         assert_eq!(server.stop(), "", "{lang}: what the server wrote on stderr");
     }
     if connect_tools("idle timeout") {
-        let mut server = service_with("single_coupon", &["--idle-timeout", "1"]);
+        let server = service_with("single_coupon", &["--idle-timeout", "1"]);
         let path = "/rulec.single_coupon.v1.SingleCouponService/Decide";
         closes_quiet_connections(&server.addr(), path, "the Connect service");
         closes_trickling_connections(&server.addr(), path, "the Connect service");
