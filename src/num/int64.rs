@@ -36,28 +36,10 @@ pub fn div_round(n: i128, d: i128, mode: RoundMode) -> Option<i128> {
 
 /// The rounding of `n / d` (d > 0) that is not whole: `floor` and the remainder `rem` > 0.
 fn round_rest(floor: i128, rem: i128, d: i128, negative: bool, mode: RoundMode) -> i128 {
-    let ceil = floor + 1;
-    let (away, toward) = if negative { (floor, ceil) } else { (ceil, floor) };
-    match mode {
-        RoundMode::Up => away,
-        RoundMode::Down => toward,
-        RoundMode::Ceiling => ceil,
-        RoundMode::Floor => floor,
-        RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven => match (2 * rem).cmp(&d) {
-            std::cmp::Ordering::Less => floor,
-            std::cmp::Ordering::Greater => ceil,
-            std::cmp::Ordering::Equal => match mode {
-                RoundMode::HalfUp => away,
-                RoundMode::HalfDown => toward,
-                _ => {
-                    if floor % 2 == 0 {
-                        floor
-                    } else {
-                        ceil
-                    }
-                }
-            },
-        },
+    if super::rounds_up(mode, negative, (2 * rem).cmp(&d), floor % 2 == 0) {
+        floor + 1
+    } else {
+        floor
     }
 }
 

@@ -114,32 +114,31 @@ pub fn round_to_integer(x: &Rat, mode: RoundMode) -> BigInt {
     if x.is_integer() {
         return floor;
     }
-    let ceil: BigInt = &floor + BigInt::one();
-    let negative = x.is_negative();
     let frac = x - Rat::from_integer(floor.clone());
     let half = Rat::new(BigInt::one(), BigInt::from(2));
-    let away = if negative { floor.clone() } else { ceil.clone() };
-    let toward = if negative { ceil.clone() } else { floor.clone() };
-    match mode {
-        RoundMode::Up => away,
-        RoundMode::Down => toward,
-        RoundMode::Ceiling => ceil,
-        RoundMode::Floor => floor,
-        RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven => match frac.cmp(&half) {
-            std::cmp::Ordering::Less => floor,
-            std::cmp::Ordering::Greater => ceil,
-            std::cmp::Ordering::Equal => match mode {
-                RoundMode::HalfUp => away,
-                RoundMode::HalfDown => toward,
-                _ => {
-                    if floor.is_even() {
-                        floor
-                    } else {
-                        ceil
-                    }
-                }
-            },
-        },
+    if rounds_up(mode, x.is_negative(), frac.cmp(&half), floor.is_even()) {
+        floor + BigInt::one()
+    } else {
+        floor
+    }
+}
+
+/// Whether a value that is not whole rounds by `mode` to the whole number above it rather
+/// than the one below: from its sign, how its fraction compares with one half, and whether
+/// the whole number below it is even. The seven modes' table, once for every integer width
+/// (`round_to_integer` over rationals, `int64::div_round` over i128).
+pub fn rounds_up(mode: RoundMode, negative: bool, fraction_to_half: std::cmp::Ordering, floor_even: bool) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    match (mode, fraction_to_half) {
+        (RoundMode::Up, _) => !negative,
+        (RoundMode::Down, _) => negative,
+        (RoundMode::Ceiling, _) => true,
+        (RoundMode::Floor, _) => false,
+        (_, Less) => false,
+        (_, Greater) => true,
+        (RoundMode::HalfUp, Equal) => !negative,
+        (RoundMode::HalfDown, Equal) => negative,
+        (RoundMode::HalfEven, Equal) => !floor_even,
     }
 }
 
