@@ -1,9 +1,9 @@
 //! The invariants docs/architecture.md states, held to the code: a backend reads the plan
 //! and the names, never the typed program; no import runs back up the layers.
 
+mod common;
+use common::ROOT;
 use std::path::{Path, PathBuf};
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -545,4 +545,27 @@ fn the_clone_detector_finds_a_planted_run_and_nothing_else() {
     assert_eq!(found(&one, &text(&one)), Vec::<String>::new());
     assert_eq!(found(&text(&one), &text(&other)), Vec::<String>::new());
     assert_eq!(found(&text(&one), &text(&one)), ["a.rs:1-13 ~ b.rs:1-13"]);
+}
+
+/// Every test file shares tests/common: it declares the module, and none but common names
+/// the binary under test or defines its own way of running it.
+#[test]
+fn every_test_file_runs_rulec_through_tests_common() {
+    let tests = Path::new(ROOT).join("tests");
+    let mut files = 0;
+    for e in std::fs::read_dir(&tests).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        files += 1;
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.file_name().unwrap().to_string_lossy();
+        assert!(text.lines().any(|l| l == "mod common;"), "{name} does not declare `mod common;`");
+        assert!(!text.contains(concat!("CARGO_BIN_", "EXE_rulec")), "{name} names the binary: use common::command");
+        assert!(!text.lines().any(|l| l.starts_with("fn rulec(")), "{name} defines its own `fn rulec`: use common's");
+    }
+    assert!(files > 30, "{files} test files");
+    let polyglot = std::fs::read_to_string(tests.join("polyglot/mod.rs")).unwrap();
+    assert!(!polyglot.contains(concat!("CARGO_BIN_", "EXE_rulec")), "polyglot names the binary");
 }

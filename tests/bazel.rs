@@ -15,6 +15,7 @@
 //! One bazel at a time (the machine has two cores); each test shuts its servers down.
 //! Without bazel (or BuildGrid and PostgreSQL, for the last) the tests say so and pass, unless CI is set.
 
+mod common;
 mod polyglot;
 
 use polyglot::*;

@@ -1,6 +1,8 @@
 //! `rulec certificate` and the independent re-checker `proofs/recheck.py`: every clean corpus
 //! rule's certificate is accepted; forged ones are rejected (exit 1), garbage is unreadable (exit 2).
 
+mod common;
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,7 +12,7 @@ fn root() -> PathBuf {
 }
 
 fn certificate(rule: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).arg("certificate").arg(rule).output().expect("run rulec");
+    let out = common::command().arg("certificate").arg(rule).output().expect("run rulec");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -1,28 +1,12 @@
 //! The command line as a user meets it: real files, the text and JSON it prints, exit codes.
 
-use std::process::{Command, Output};
+mod common;
+use common::at_root as rulec;
 
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rulec runs")
-}
+use std::process::Output;
 
 fn rulec_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::with_stdin(args, std::path::Path::new(common::ROOT), input.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

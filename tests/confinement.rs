@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn rulec_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    let mut c = common::command();
     c.args(args).current_dir(dir).env("NO_COLOR", "1");
     for (k, v) in env {
         c.env(k, v);
@@ -263,7 +263,7 @@ fn a_bad_byte_is_a_problem_of_its_line() {
 fn fixtures_from_a_pipe_are_read() {
     use std::io::Write;
     let records = records(2).join("\n") + "\n";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let mut child = common::command()
         .args(["fixtures", "lint", "/dev/stdin", "--rule", "tests/corpus/single_coupon.rule", "--format", "json"])
         .current_dir(ROOT)
         .stdin(std::process::Stdio::piped())
@@ -357,7 +357,7 @@ fn verify_stops_the_adapter_s_whole_process_group() {
 /// standard input closed, every answer read to the end of standard output.
 fn mcp_session(cwd: &Path, args: &[&str], calls: &[Json]) -> Vec<Json> {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let mut child = common::command()
         .arg("mcp")
         .args(args)
         .current_dir(cwd)

@@ -1,13 +1,15 @@
 //! The shared corpus: clean rules check clean with every `expect` passing; each broken
 //! rule produces exactly the diagnostic its first line names.
 
+mod common;
+use common::ROOT;
 use rulec::analysis::Options;
 use rulec::diag::Diagnostic;
 use rulec::Sources;
 use std::path::{Path, PathBuf};
 
 fn corpus(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(dir);
+    let root = Path::new(ROOT).join("tests/corpus").join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -50,7 +52,7 @@ fn clean_corpus_checks_clean_and_runs_every_expect() {
 
 #[test]
 fn a_wrong_expect_is_reported_with_both_values() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/late_fee.rule");
+    let path = Path::new(ROOT).join("tests/corpus/late_fee.rule");
     let text = std::fs::read_to_string(path).unwrap().replace("fee=1930JPY", "fee=1931JPY");
     let mut sources = Sources::new();
     let checked = rulec::check_text(&mut sources, "late_fee.rule", &text, &Options::default());
@@ -63,7 +65,7 @@ fn a_wrong_expect_is_reported_with_both_values() {
 
 #[test]
 fn enums_file_checks_on_its_own() {
-    let (_, checked) = check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/shared/tiers.rule"));
+    let (_, checked) = check(&Path::new(ROOT).join("tests/corpus/shared/tiers.rule"));
     assert!(checked.diagnostics.is_empty());
 }
 
@@ -130,7 +132,7 @@ fn broken_corpus_spans() {
         ("cycle.rule", "E110", 5, 1, "define a = b + 1"),
     ];
     for (file, code, line, col, text) in cases {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/broken").join(file);
+        let path = Path::new(ROOT).join("tests/corpus/broken").join(file);
         let (sources, checked) = check(&path);
         let d = checked.diagnostics.iter().find(|d| d.code == code).unwrap_or_else(|| panic!("{file}: no {code}"));
         let f = sources.get(d.primary.file);
@@ -141,7 +143,7 @@ fn broken_corpus_spans() {
 
 #[test]
 fn e049_offers_the_literal_as_it_has_to_be_written() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/broken/literal.rule");
+    let path = Path::new(ROOT).join("tests/corpus/broken/literal.rule");
     let (sources, checked) = check(&path);
     let d = &checked.diagnostics[0];
     let fix = d.fix.as_ref().unwrap();
@@ -156,7 +158,7 @@ fn e049_offers_the_literal_as_it_has_to_be_written() {
 
 #[test]
 fn e054_fix_adds_a_range_that_parses() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/broken/missing_range.rule");
+    let path = Path::new(ROOT).join("tests/corpus/broken/missing_range.rule");
     let (sources, checked) = check(&path);
     let fix = checked.diagnostics[0].fix.as_ref().unwrap();
     assert_eq!(fix.kind, "add_range");

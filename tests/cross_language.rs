@@ -371,7 +371,7 @@ fn every_runner_reads_a_hostile_line_as_the_reference_does() {
     }
     let lines = hostile_lines().join("\n") + "\n";
     std::fs::write(vectors.join("single_coupon.jsonl"), &lines).unwrap();
-    let answers = feed(env!("CARGO_BIN_EXE_rulec"), &["eval", "single_coupon.rule", "--in", "-"], d, lines.as_bytes());
+    let answers = feed(common::BIN, &["eval", "single_coupon.rule", "--in", "-"], d, lines.as_bytes());
     assert_eq!(answers.lines().count(), hostile_lines().len(), "one answer a line");
     // The nested lines probe the reference's own edge: read below it, no JSON past it.
     let nested = nested_lines();

@@ -4,19 +4,13 @@
 //! independent checker counts from the certificate; `--out` names the files as formats.md
 //! says.
 
+mod common;
+use common::at_root as rulec;
+
 use rulec::doc::words::{self, Audience};
 use rulec::sema::{Program, Ty};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rulec runs")
-}
+use std::process::Command;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -3,24 +3,10 @@
 //! run as it stands (`gen::tree::interp`) says what `rulec eval` says, byte for byte — the
 //! door's order and sentences, the values, the trace, the refusals.
 
+mod common;
+use common::rules;
 use rulec::gen::tree::interp;
 use serde_json::{json, Value as Json};
-use std::path::{Path, PathBuf};
-
-fn rules() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    for dir in ["tests/corpus", "tests/rules"] {
-        for e in std::fs::read_dir(root.join(dir)).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "rule") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Calls that break the door of `call` (one vector's `in`) in every way one input can, and
 /// as a whole.

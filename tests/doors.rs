@@ -10,6 +10,8 @@
 //! either door; a `rulec.lock` at the workspace root is found, agrees with build.rs byte for
 //! byte, and fails the build once the rule drifts from it.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -123,11 +125,7 @@ impl Fixture {
 
     /// What `rulec check` prints for one file, without its closing count.
     fn check_text(&self, rel: &str) -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
-            .args(["check", "--color", "never", rel])
-            .current_dir(self.root())
-            .output()
-            .unwrap();
+        let out = common::command().args(["check", "--color", "never", rel]).current_dir(self.root()).output().unwrap();
         assert!(!out.status.success());
         let text = String::from_utf8(out.stderr).unwrap();
         text.lines().filter(|l| !l.starts_with("checked ")).collect::<Vec<_>>().join("\n")
@@ -245,7 +243,7 @@ fn both_doors_under_cargo() {
 
     // 9. A rulec.lock at the workspace root, written by `rulec gen`: build.rs finds it through
     //    cargo metadata, holds its module to it (they agree byte for byte) and watches it…
-    let gen = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let gen = common::command()
         .args(["gen", "rules", "--out", "generated", "--lang", "rust"])
         .current_dir(fx.root())
         .output()

@@ -2,12 +2,13 @@
 //! code, the registry is well formed, `explain --all --format json` has the formats.md shape,
 //! and every code the compiler can emit has an entry.
 
+mod common;
+
 use rulec::analysis::Options;
 use rulec::diag::codes::{lookup, severity_of, CODES};
 use rulec::diag::Severity;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 /// Codes whose example cannot produce its code until the table and value analysis
 /// (src/analysis) is merged. Their examples are still run; a skipped one prints a note,
@@ -118,10 +119,7 @@ fn lookup_is_case_insensitive() {
 
 #[test]
 fn explain_all_json_is_one_object_per_line() {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(["explain", "--all", "--format", "json"])
-        .output()
-        .expect("run rulec explain");
+    let out = common::command().args(["explain", "--all", "--format", "json"]).output().expect("run rulec explain");
     assert!(out.status.success(), "rulec explain failed: {}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -154,14 +152,11 @@ fn explain_all_json_is_one_object_per_line() {
 
 #[test]
 fn explain_one_code_by_name() {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(["explain", "e049", "--format", "json"])
-        .output()
-        .expect("run rulec explain");
+    let out = common::command().args(["explain", "e049", "--format", "json"]).output().expect("run rulec explain");
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["code"], "E049");
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).args(["explain", "E999"]).output().expect("run");
+    let out = common::command().args(["explain", "E999"]).output().expect("run");
     assert!(!out.status.success(), "an unknown code is an error");
 }
 

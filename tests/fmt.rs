@@ -3,6 +3,9 @@
 //! and trace) byte for byte. Also the CLI's `fmt`/`--check`/`--format json`, snapshots of
 //! three formatted corpus files, and the canonicalisations one by one.
 
+mod common;
+use common::rulec;
+
 use rulec::analysis::Options;
 use rulec::diag::FileId;
 use rulec::eval::{self, wire};
@@ -10,7 +13,7 @@ use rulec::sema::{Program, Step};
 use rulec::syntax::{self, fmt::format_file, lexer};
 use rulec::{check_text, Checked, Sources};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 // ---- helpers
 
@@ -119,10 +122,6 @@ fn comments(text: &str) -> Vec<String> {
     }
     out.sort();
     out
-}
-
-fn rulec(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(dir).output().expect("run rulec")
 }
 
 fn stdout(o: &Output) -> String {

@@ -7,18 +7,12 @@
 //! Without a go toolchain the tests say so and pass, unless CI is set: there, a missing
 //! toolchain is a failure.
 
+mod common;
+use common::at_root as rulec;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rulec runs")
-}
+use std::process::{Command, Stdio};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -224,7 +218,7 @@ fn every_name_api_gives_is_in_the_package() {
 
 /// What the reference says of each line (`rulec eval RULE --in -`).
 fn reference(rule: &Path, lines: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let mut child = common::command()
         .arg("eval")
         .arg(rule)
         .args(["--in", "-"])

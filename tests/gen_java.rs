@@ -5,13 +5,12 @@
 //! Without javac and java on PATH the tests that need them print a note and pass — unless the
 //! environment variable CI is set, where a missing toolchain fails them.
 
+mod common;
+use common::command as rulec;
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn rulec() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -7,6 +7,7 @@
 //! where a missing toolchain is a failure.
 
 mod common;
+use common::command as rulec;
 
 use rulec::harness::on_path;
 use serde_json::Value as Json;
@@ -15,10 +16,6 @@ use std::process::{Command, Stdio};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn rulec() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
 }
 
 /// The clean rules of the corpus (the enums file under shared/ comes with member_discount).

@@ -2,14 +2,13 @@
 //! every corpus rule passes `rulec test`; a mutated output or an edited rule is caught;
 //! generation is byte-deterministic whatever the environment.
 
+mod common;
+use common::rulec;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn rulec(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().expect("rulec runs")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -220,7 +219,7 @@ fn generation_is_byte_deterministic_across_environments() {
     corpus_into(a.path());
     corpus_into(b.path());
     assert_eq!(gen(a.path(), &[]).status.code(), Some(0));
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let out = common::command()
         .args(["gen", "rules", "--out", "generated", "--lang", "rust"])
         .current_dir(b.path())
         .env("HOME", b.path())

@@ -137,7 +137,7 @@ fn the_doors_refuse_what_the_reference_refuses_in_its_order() {
         r#"not json"#.into(),
     ];
     let input = lines.join("\n") + "\n";
-    let mut reference = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let mut reference = common::command()
         .args(["eval", "--in", "-", rule.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -183,7 +183,7 @@ fn two_runs_on_one_database_at_once_both_pass_and_leave_no_schema() {
     let dir = tempfile::tempdir().unwrap();
     generate(&rules(), "sql", dir.path());
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_rulec"))
+        common::command()
             .arg("test")
             .arg(dir.path())
             .args(["--lang", "sql", "--format", "json", "--require-all"])
@@ -214,7 +214,7 @@ fn without_a_server_the_postgresql_pass_is_not_run_and_says_why() {
     generate(&[Path::new(ROOT).join("tests/corpus/parcel_rate.rule")], "sql", dir.path());
     // A port nothing listens on: one just closed.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port().to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let out = common::command()
         .arg("test")
         .arg(dir.path())
         .args(["--lang", "sql", "--format", "json", "--require-all"])
@@ -234,7 +234,7 @@ fn without_a_server_the_postgresql_pass_is_not_run_and_says_why() {
     assert_eq!(results.len(), 2, "parcel_rate and the helpers, on SQLite: {report:#}");
     assert!(results.iter().all(|r| r["via"] == "sqlite" && r["ok"] == true), "{report:#}");
     // The text report names the pass.
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let out = common::command()
         .arg("test")
         .arg(dir.path())
         .args(["--lang", "sql"])
@@ -397,7 +397,7 @@ fn without_duckdb_its_pass_is_not_run_and_says_why() {
     let hidden = dir.path().join("no_duckdb");
     std::fs::create_dir(&hidden).unwrap();
     std::fs::write(hidden.join("duckdb.py"), "raise ImportError('no DuckDB on this machine')\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let out = common::command()
         .arg("test")
         .arg(dir.path())
         .args(["--lang", "sql", "--format", "json", "--require-all"])

@@ -9,25 +9,19 @@
 //! `$RULEC_TSC` when set (say `node_modules/.bin/tsc`), else `tsc` on PATH. Without it a test
 //! says so and returns, unless `CI` is set, where a missing toolchain is a failure.
 
+mod common;
+use common::at_root as rulec;
+
 use rulec::gen::typescript::{tokens, Tok, TSC_FLAGS};
 use serde_json::Value as Json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 const LANGS: [&str; 2] = ["typescript", "javascript"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rulec runs")
 }
 
 fn text(b: &[u8]) -> String {
@@ -402,7 +396,7 @@ fn run_lines(dir: &Path, runner: &str, input: &[u8]) -> Vec<String> {
 
 /// What the reference says of each line (`rulec eval RULE --in -`).
 fn reference(rule: &str, lines: &[String]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let mut child = common::command()
         .arg("eval")
         .arg(root().join(rule))
         .args(["--in", "-"])

@@ -5,20 +5,13 @@
 //! (`eval::needed_vars`). A rule with a gap, or an overlap, still gets its graph; one whose
 //! names and types do not resolve gets none.
 
+mod common;
+use common::at_root as rulec;
+
 use rulec::sema::{Decider, Program, TExpr, TExprKind, VarId, VarKind};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rulec runs")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

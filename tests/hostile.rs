@@ -334,7 +334,7 @@ fn assert_all(cases: &[Case], said: &[Vec<String>], rulec_mcp: bool, who: &str) 
 #[test]
 fn rulec_mcp_answers_every_hostile_message_over_stdio() {
     let cases = cases();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    let mut cmd = common::command();
     cmd.arg("mcp").current_dir(ROOT).env("NO_COLOR", "1");
     let said = over_stdio(&mut cmd, &cases);
     assert_all(&cases, &said, true, "rulec mcp");
@@ -416,7 +416,7 @@ fn the_runners_answer_a_huge_exponent_as_rulec_eval_does_and_read_on() {
     .map(|n| good.replacen("10000", n, 1) + "\n")
     .collect();
     let eval = {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        let mut child = common::command()
             .args(["eval", "tests/corpus/single_coupon.rule", "--in", "-"])
             .current_dir(ROOT)
             .stdin(Stdio::piped())

@@ -2,6 +2,8 @@
 //! corpus rules, on a broken rule of every diagnostic family and on a file with non-ASCII
 //! names (UTF-16 columns).
 
+mod common;
+
 #[path = "lsp/client.rs"]
 mod client;
 
@@ -314,11 +316,7 @@ fn non_ascii_names_are_placed_in_utf16_columns() {
     let formatted = apply(&text, f.as_array().unwrap());
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("x.rule"), &text).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(["fmt", "x.rule"])
-        .current_dir(tmp.path())
-        .output()
-        .unwrap();
+    let out = common::command().args(["fmt", "x.rule"]).current_dir(tmp.path()).output().unwrap();
     assert!(out.status.success());
     assert_eq!(formatted, read(&tmp.path().join("x.rule")));
     assert_ne!(formatted, text);

@@ -7,6 +7,7 @@
 //! make is always there; without python3 or go the service tests are skipped with a note,
 //! unless CI is set.
 
+mod common;
 mod polyglot;
 
 use polyglot::*;

@@ -3,14 +3,10 @@
 //! and `gen` refuses two rules that would write one file.
 
 mod common;
+use common::rulec;
 use std::path::Path;
-use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn rulec(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().unwrap()
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -12,23 +12,17 @@
 //! `scripts/setup.sh` installs them. Without them the browser test says so and returns,
 //! unless `CI` is set, where that is a failure.
 
+mod common;
+use common::at_root as rulec;
+
 use rulec::sema::{Program, Ty};
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CASES_PER_RULE: usize = 20;
-
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rulec runs")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

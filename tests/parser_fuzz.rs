@@ -13,6 +13,7 @@
 //! reproducible; `PROPTEST_RNG_SEED=<u64>` picks another, `PROPTEST_CASES=<n>` scales each
 //! property to n cases.
 
+mod common;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
@@ -178,7 +179,7 @@ const PIECES: &[&str] = &[
 fn seeds() -> &'static Vec<String> {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        let root = Path::new(common::ROOT).join("tests/corpus");
         let mut files: Vec<_> = walkdir::WalkDir::new(&root)
             .into_iter()
             .filter_map(Result::ok)

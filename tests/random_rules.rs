@@ -10,15 +10,17 @@
 //! one of four shapes, by its place in the run: only inputs, defines and outputs (no enum, no
 //! table; every tenth with a single output), defines over enums with no table, tables whose
 //! results sit behind defines, and tables that decide outputs; every run keeps a rule with no
-//! table (the first) and says how many.
+//! table (the first) and says how many. What the kept rules reach is counted from their
+//! plans, and a run of 42 rules or more fails unless they reach optional and date inputs, a
+//! date output, every policy and every rounding mode — a rule thrown away for an error
+//! otherwise hides the feature it was to test.
 //!
 //! RULEC_RANDOM_RULES sets how many rules (default 100), RULEC_RANDOM_SEED the base seed
 //! (default: the time); every seed is printed, and a failure names the rule and its text.
 
 mod common;
+use common::rulec;
 use std::fmt::Write as _;
-use std::path::Path;
-use std::process::Command;
 
 /// splitmix64
 struct Rng(u64);
@@ -666,7 +668,8 @@ fn random_rule(seed: u64, index: usize) -> String {
             Ty::Qty { dim, unit, .. } => (format!("{dim}[{unit}]"), format!("{}{unit}", 1 + g.rng.below(5))),
             _ => ("int".into(), (1 + g.rng.below(5)).to_string()),
         };
-        let mode = *g.rng.pick(MODES);
+        // By the rule's place in the run, so a run of a few dozen rules rounds in every mode.
+        let mode = MODES[index % MODES.len()];
         let _ = writeln!(g.text, "output {out2}: {ty_text} round {mode}({grid})");
         let b = nums.get(1).cloned();
         let expr = match g.rng.below(7) {
@@ -730,8 +733,56 @@ fn random_rule(seed: u64, index: usize) -> String {
     g.text
 }
 
-fn rulec(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().unwrap()
+/// How many kept rules are enough to reach every feature [`Reach`] counts: the rules cycle
+/// through the shapes, the policies and the rounding modes by their place in the run.
+const REACHES_ALL: usize = 42;
+
+/// What the kept rules reach, counted from their plans.
+#[derive(Debug, Default)]
+struct Reach {
+    optional_inputs: usize,
+    date_inputs: usize,
+    date_outputs: usize,
+    /// By policy as the plan names it.
+    policies: std::collections::BTreeMap<&'static str, usize>,
+    /// By rounding mode (an output's `round`, or a `round(…)` in a define), as written.
+    modes: std::collections::BTreeMap<&'static str, usize>,
+}
+
+impl Reach {
+    fn add(&mut self, plan: &rulec::gen::plan::Plan) {
+        use rulec::gen::plan::{BoundaryTy, Helper};
+        for &v in &plan.inputs {
+            let var = plan.var(v);
+            self.optional_inputs += usize::from(var.optional);
+            self.date_inputs += usize::from(var.ty == BoundaryTy::Date);
+        }
+        self.date_outputs += plan.outputs.iter().filter(|&&v| plan.var(v).ty == BoundaryTy::Date).count();
+        for t in plan.tables() {
+            *self.policies.entry(t.policy).or_default() += 1;
+        }
+        let mut modes: Vec<&'static str> =
+            plan.vars.iter().filter_map(|v| v.rounding).map(|(m, _)| m.as_str()).collect();
+        modes.extend(plan.helpers.iter().filter_map(|h| match h {
+            Helper::DivRound(m) => Some(m.as_str()),
+            _ => None,
+        }));
+        modes.sort();
+        modes.dedup();
+        for m in modes {
+            *self.modes.entry(m).or_default() += 1;
+        }
+    }
+
+    fn assert_all(&self) {
+        assert!(self.optional_inputs > 0 && self.date_inputs > 0 && self.date_outputs > 0, "{self:?}");
+        for p in ["unique", "first", "any"] {
+            assert!(self.policies.get(p).is_some_and(|&n| n > 0), "no kept rule has a {p} table: {self:?}");
+        }
+        for m in MODES {
+            assert!(self.modes.get(m).is_some_and(|&n| n > 0), "no kept rule rounds {m}: {self:?}");
+        }
+    }
 }
 
 #[test]
@@ -776,17 +827,26 @@ fn random_rules_agree_with_the_reference_in_every_language() {
          {behind} whose table decides a value a define reads"
     );
     assert!(no_table >= 1, "every run keeps a rule with no table; this one kept none");
-    // The plan, run as it stands, on every vector.
+    // The plan, run as it stands, on every vector; and what the kept rules reach, read off
+    // their plans (a rule thrown away for an error reaches nothing).
+    let mut reach = Reach::default();
     for (_, seed, text) in &texts {
         let mut sources = rulec::Sources::new();
         let checked = rulec::check_text(&mut sources, "random.rule", text, &Default::default());
         let unit = rulec::gen::Unit::of(&checked, &sources).unwrap_or_else(|| panic!("seed {seed}: no unit\n{text}"));
+        reach.add(&unit.plan);
         let p = checked.program.as_ref().unwrap();
         for v in &rulec::vectors::build(p).vectors {
             let line = v.line(p);
             let want = rulec::eval::answer(p, &line, "");
             assert_eq!(rulec::gen::tree::interp::line(&unit.plan, &line), want, "seed {seed}: {line}\n{text}");
         }
+    }
+    println!("random rules reach: {reach:?}");
+    // Enough rules to cycle through every policy and rounding mode reach each of them, and
+    // optionals and dates, however many were thrown away for an error.
+    if count >= REACHES_ALL {
+        reach.assert_all();
     }
     let out_dir = dir.path().join("generated");
     // RULEC_RANDOM_LANGS narrows the languages (`python,java`), for working on one backend.

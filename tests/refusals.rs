@@ -5,12 +5,14 @@
 //! The rules are the corpus, copied unchanged into tests/corpus/. Every expected line below is
 //! written by hand.
 
+mod common;
+
 use rulec::eval::{self, wire};
 use rulec::sema::Program;
 use rulec::Sources;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name)
@@ -45,7 +47,7 @@ fn library_refusal(p: &Program, input: &str) -> Option<String> {
 
 /// `rulec eval FILE --in -` with one JSON object a line; the lines it prints.
 fn cli_lines(rule: &Path, inputs: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let mut child = common::command()
         .arg("eval")
         .arg(rule)
         .args(["--in", "-"])
@@ -69,7 +71,7 @@ fn cli_lines(rule: &Path, inputs: &[&str]) -> Vec<String> {
 
 /// `rulec eval FILE --in JSON`: the one line it prints.
 fn cli_one(rule: &Path, input: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).arg("eval").arg(rule).args(["--in", input]).output().unwrap();
+    let out = common::command().arg("eval").arg(rule).args(["--in", input]).output().unwrap();
     assert!(out.status.success(), "rulec eval failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches('\n').count(), 1, "one line: {text:?}");
@@ -795,7 +797,7 @@ fn cli_single_input_and_tag() {
     );
     assert_eq!(cli_one(&rule, r#"{"weight":71}"#), r#"{"refused":"input","error":"weight is out of range"}"#);
     // a tag goes first in a record, and not into a refusal
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let out = common::command()
         .arg("eval")
         .arg(&rule)
         .args(["--tag", "order:1", "--in", "-"])

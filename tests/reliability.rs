@@ -5,6 +5,8 @@
 //! concurrent `gen` into one lock, the lock's ownership of its rules, and `use` held inside
 //! the project.
 
+mod common;
+use common::BIN;
 use rulec::lock::{digest, Lock};
 use std::fs;
 use std::io::{Read, Write};
@@ -12,7 +14,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rulec");
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
 /// The address space one run may take (`ulimit -v`, in KiB): far above what a rule needs,
 /// far below what a blow-up takes.
@@ -381,7 +382,7 @@ fn a_closed_stdout_ends_every_command_quietly() {
     ];
     for args in forms {
         let expected = rulec_in(d, args, calls.as_bytes()).status.code();
-        let mut child = Command::new(BIN)
+        let mut child = common::command()
             .args(*args)
             .current_dir(d)
             .stdin(Stdio::piped())
@@ -405,7 +406,7 @@ fn a_closed_stdout_ends_every_command_quietly() {
         assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "rulec {args:?}: {err}");
     }
     // The diagnostics of text `check` go to standard error: a closed one ends as quietly.
-    let mut child = Command::new(BIN).args(["check", "broken"]).current_dir(d).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = common::command().args(["check", "broken"]).current_dir(d).stderr(Stdio::piped()).spawn().unwrap();
     drop(child.stderr.take());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(1));
@@ -439,7 +440,7 @@ fn eight_concurrent_gens_into_one_lock_lose_nothing() {
         let children: Vec<_> = names
             .iter()
             .map(|n| {
-                Command::new(BIN)
+                common::command()
                     .args(["gen", &format!("rules/{n}"), "--out", "generated", "--lang", "python"])
                     .current_dir(d)
                     .stdout(Stdio::null())

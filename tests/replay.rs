@@ -11,31 +11,18 @@ use rulec::production::Quiet;
 use rulec::sema::{Ty, Value};
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 mod common;
+use common::at_root as rulec;
 use common::{on_path, program, random_call, Lcg};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn rulec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(root()).env("NO_COLOR", "1").output().unwrap()
-}
-
 fn rulec_in(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::with_stdin(args, &root(), input.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

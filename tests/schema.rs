@@ -1,13 +1,15 @@
 //! `rulec schema` agrees with the door: every call the reference answers validates, and
 //! every call refused for its shape (missing, kind, range, enum, unknown key) does not.
 
+mod common;
+
 use serde_json::Value;
-use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn rulec(args: &[&str]) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(ROOT).output().unwrap();
+/// The stdout of `rulec ARGS` at the root, which must succeed.
+fn ok_stdout(args: &[&str]) -> Vec<u8> {
+    let out = common::at_root(args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     out.stdout
 }
@@ -82,10 +84,10 @@ fn the_schema_agrees_with_the_door_on_every_vector() {
             continue;
         }
         let p = path.to_str().unwrap();
-        let schema: Value = serde_json::from_slice(&rulec(&["schema", p])).unwrap();
+        let schema: Value = serde_json::from_slice(&ok_stdout(&["schema", p])).unwrap();
         assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
         let in_schema = &schema["properties"]["in"];
-        let vectors = String::from_utf8(rulec(&["vectors", p])).unwrap();
+        let vectors = String::from_utf8(ok_stdout(&["vectors", p])).unwrap();
         for line in vectors.lines() {
             let v: Value = serde_json::from_str(line).unwrap();
             let why = v["why"].as_str().unwrap();
@@ -114,7 +116,7 @@ fn the_schema_agrees_with_the_door_on_every_vector() {
 
 #[test]
 fn units_and_steps_are_in_the_descriptions() {
-    let s: Value = serde_json::from_slice(&rulec(&["schema", "tests/corpus/member_discount.rule"])).unwrap();
+    let s: Value = serde_json::from_slice(&ok_stdout(&["schema", "tests/corpus/member_discount.rule"])).unwrap();
     let subtotal = &s["properties"]["in"]["properties"]["subtotal"];
     assert_eq!(subtotal["description"], "money[JPY, incl_tax]: a whole number of JPY");
     let pct = &s["properties"]["out"]["properties"]["pct"];

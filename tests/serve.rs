@@ -103,7 +103,7 @@ fn assert_errors(answers: &[Json], at: usize, what: &str) {
 // ---------------------------------------------------------------- rulec mcp
 
 fn rulec_mcp() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    let mut c = common::command();
     c.arg("mcp").current_dir(ROOT).env("NO_COLOR", "1");
     c
 }
@@ -971,7 +971,7 @@ fn answered(alias: &str) -> Vec<(String, String)> {
     let vectors = generated().join(format!("vectors/{alias}.jsonl"));
     let v = std::fs::read_to_string(&vectors).unwrap();
     let rule = format!("tests/corpus/{alias}.rule");
-    let eval = Command::new(env!("CARGO_BIN_EXE_rulec"))
+    let eval = common::command()
         .args(["eval", &rule, "--in", "-"])
         .current_dir(ROOT)
         .stdin(std::fs::File::open(&vectors).unwrap())

@@ -11,10 +11,11 @@ use rulec::production::values::Plain;
 use rulec::sema::Program;
 use rulec::vectors::Answer;
 use serde_json::{json, Value as Json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 mod common;
+use common::rulec;
 use common::{program, random_call, Lcg};
 
 type Edit = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
@@ -91,10 +92,6 @@ const EDITS: &[Edit] = &[
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn rulec(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(dir).env("NO_COLOR", "1").output().unwrap()
 }
 
 fn json_of(o: &Output) -> Json {

@@ -11,20 +11,12 @@ use std::process::{Command, Output};
 
 mod common;
 use common::on_path;
+use common::with_env as rulec;
 
 const RULE: &str = "tests/corpus/parcel_rate.rule";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn rulec(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rulec"));
-    c.args(args).current_dir(root()).env("NO_COLOR", "1");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("rulec runs")
 }
 
 fn text(b: &[u8]) -> String {

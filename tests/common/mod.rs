@@ -12,8 +12,54 @@ use std::process::{Command, Output};
 
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+/// The `rulec` binary under test (the one place a test names it).
+pub const BIN: &str = env!("CARGO_BIN_EXE_rulec");
+
+/// The binary, with colour off.
+pub fn command() -> Command {
+    let mut c = Command::new(BIN);
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// `rulec ARGS` run in `cwd`.
 pub fn rulec(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulec")).args(args).current_dir(cwd).output().unwrap()
+    command().args(args).current_dir(cwd).output().expect("rulec runs")
+}
+
+/// `rulec ARGS` run at the workspace's root, where the tests name their files from.
+pub fn at_root(args: &[&str]) -> Output {
+    rulec(args, Path::new(ROOT))
+}
+
+/// `rulec ARGS` at the root with `env` set.
+pub fn with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = command();
+    c.args(args).current_dir(ROOT);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("rulec runs")
+}
+
+/// `rulec ARGS` in `cwd` with `input` on its stdin.
+pub fn with_stdin(args: &[&str], cwd: &Path, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = command()
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rulec runs");
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    let input = input.to_vec();
+    // Written from a thread, so a large input cannot fill the pipe while rulec's output waits.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("rulec ends");
+    let _ = writer.join().expect("the writer ends");
+    out
 }
 
 pub fn text(b: &[u8]) -> String {
@@ -52,7 +98,7 @@ pub fn toolchain(test: &str, programs: &[&str]) -> bool {
 
 /// `rulec gen` of `rules` for `langs` (every language when empty) into `out`.
 pub fn generate(rules: &[PathBuf], langs: &str, out: &Path) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulec"));
+    let mut cmd = command();
     cmd.arg("gen").args(rules).arg("--out").arg(out).arg("--lock").arg(out.join("rulec.lock"));
     if !langs.is_empty() {
         cmd.args(["--lang", langs]);

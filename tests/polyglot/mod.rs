@@ -1,5 +1,6 @@
 //! What tests/make.rs and tests/bazel.rs share: a copy of examples/polyglot to build in,
-//! the rulec under test, and trees of files to compare.
+//! the rulec under test, and trees of files to compare. Each of the two declares `mod common`
+//! beside `mod polyglot`, whose binary and root this reads.
 
 #![allow(dead_code)] // each test file uses its own part
 
@@ -7,15 +8,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+pub use crate::common::{text, ROOT};
 
 /// The rulec binary this test run built.
 pub fn rulec_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_rulec"))
-}
-
-pub fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    PathBuf::from(crate::common::BIN)
 }
 
 /// Whether `program` is on PATH (`go` has no `--version`); when it is not, a note (or,
