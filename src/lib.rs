@@ -14,6 +14,7 @@ pub mod diag;
 pub mod doc;
 pub mod eval;
 pub mod gen;
+pub mod generate;
 pub mod graph;
 pub mod harness;
 pub mod lang;

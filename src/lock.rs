@@ -79,11 +79,23 @@ impl Artifact {
 impl LockedRule {
     /// The entry a fresh generation of the rule at `rule` gives, paths relative to `lock_dir`.
     pub fn fresh(rule: &Path, unit: &crate::gen::Unit, artifacts: Vec<Artifact>, lock_dir: &Path) -> LockedRule {
+        LockedRule::new(rule, &unit.program.name, unit.program.version, &unit.sha256, artifacts, lock_dir)
+    }
+
+    /// The entry of the rule `name` v`version` at `rule`, whose bytes hash to `sha256` (hex).
+    pub fn new(
+        rule: &Path,
+        name: &str,
+        version: u64,
+        sha256: &str,
+        artifacts: Vec<Artifact>,
+        lock_dir: &Path,
+    ) -> LockedRule {
         LockedRule {
             path: relative(rule, lock_dir),
-            name: unit.program.name.clone(),
-            version: unit.program.version,
-            source_sha256: format!("sha256:{}", unit.sha256),
+            name: name.to_string(),
+            version,
+            source_sha256: format!("sha256:{sha256}"),
             artifacts,
         }
     }

@@ -444,59 +444,21 @@ fn gen(
     format: Format,
     build: &BuildArgs,
 ) -> Result<u8, String> {
-    use rulec::lock::{self, Artifact, Lock, LockedRule};
+    use rulec::lock::{self, Lock};
     let langs = parse_langs(langs)?;
     let lock_path = lock.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut sources = new_sources();
-    let mut files = Vec::new();
-    let mut writers = Vec::new();
-    let mut fresh = Vec::new();
-    let mut failed = Vec::new();
-    // For a build system: the enums files named, and every file a rule read.
-    let (mut enums_named, mut read) = (Vec::new(), Vec::new());
-    let mut renamed = Vec::new();
-    let mut rules = Vec::new();
-    for path in rule_files(paths)? {
-        let checked = rulec::check_path(&mut sources, &path, &rulec::analysis::Options::default())?;
-        if checked.has_errors() {
-            failed.extend(checked.diagnostics);
-            continue;
-        }
-        rules.push((path, checked));
-    }
-    // The rules are generated side by side; what comes back is in the rules' order, so the
-    // bytes written and the lock do not depend on which finished first.
-    let generated = rulec::stack::each(&rules, |(_, checked)| {
-        rulec::gen::Unit::of(checked, &sources).map(|unit| {
-            let outputs = if build.no_servers {
-                rulec::outputs::without_servers(&unit, &langs)
-            } else {
-                rulec::outputs::of_rule(&unit, &langs)
-            };
-            (unit, outputs)
-        })
-    });
-    for ((path, checked), generated) in rules.iter().zip(generated) {
-        // An enums file has no code of its own: the rules that use it carry its enums.
-        let Some((unit, outputs)) = generated else {
-            enums_named.push(path.clone());
-            continue;
+    let rules = rule_files(paths)?;
+    let generation = rulec::generate::generate(&mut sources, &rules, &langs, &lock_dir, |unit| {
+        let files = if build.no_servers {
+            rulec::outputs::without_servers(unit, &langs)
+        } else {
+            rulec::outputs::of_rule(unit, &langs)
         };
-        read.extend(checked.files_read(&sources));
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        if stem != unit.program.ident() {
-            renamed.push(format!("{} holds the rule `{}`", path.display(), unit.program.ident()));
-        }
-        let artifacts = outputs
-            .iter()
-            .map(|f| Artifact::new(f.path.split('/').next().unwrap_or(""), &out.join(&f.path), &f.text, &lock_dir))
-            .collect();
-        fresh.push(LockedRule::fresh(path, &unit, artifacts, &lock_dir));
-        writers.extend(outputs.iter().map(|f| (path.display().to_string(), f.clone())));
-        files.extend(outputs);
-    }
-    let clashes = rulec::gen::clashes(&writers);
+        files.into_iter().map(|f| rulec::generate::Placed::in_folder(out, f)).collect()
+    })?;
+    let clashes = generation.clashes();
     if !clashes.is_empty() {
         for c in &clashes {
             errln!("error: {c}");
@@ -504,16 +466,18 @@ fn gen(
         errln!("error: nothing was written");
         return Ok(1);
     }
-    if !failed.is_empty() {
-        err!("{}", render::text(&sources, &failed, use_color(Color::Auto)));
+    if !generation.failed.is_empty() {
+        err!("{}", render::text(&sources, &generation.failed, use_color(Color::Auto)));
         errln!("error: rules with errors generate nothing");
         return Ok(1);
     }
+    let rulec::generate::Generation { read, enums_files: enums_named, renamed, fresh, .. } = generation;
+    let mut files: Vec<rulec::gen::File> = generation.files.into_iter().map(|(_, p)| p.file).collect();
     if build.unused_inputs_list.is_some() {
         // The build named every enums file it declared: reading another would be an input
         // it does not know of (a sandbox would refuse it; a plain run would hide it).
         let here = Path::new(".");
-        let named: Vec<String> = rule_files(paths)?.iter().map(|p| lock::relative(p, here)).collect();
+        let named: Vec<String> = rules.iter().map(|p| lock::relative(p, here)).collect();
         let mut unknown: Vec<String> =
             read.iter().map(|p| lock::relative(p, here)).filter(|p| !named.contains(p)).collect();
         unknown.sort();

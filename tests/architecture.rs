@@ -61,7 +61,7 @@ const FLOORS: &[&[&str]] = &[
     &["analysis"],
     &["check", "vectors", "certificate", "schema", "graph"],
     &["gen", "production"],
-    &["doc", "harness", "lock", "confine", "outputs"],
+    &["doc", "harness", "lock", "confine", "outputs", "generate"],
     &["cli", "mcp", "lsp"],
 ];
 

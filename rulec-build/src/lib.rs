@@ -28,10 +28,10 @@
 #![allow(clippy::needless_doctest_main)]
 
 use rulec::diag::{render, Diagnostic, Severity};
-use rulec::gen::{self, Unit};
-use rulec::lock::{self, Artifact, Lock, LockedRule};
+use rulec::gen;
+use rulec::generate::Placed;
+use rulec::lock::{self, Lock};
 use rulec::Sources;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -173,56 +173,37 @@ impl Builder {
         let (lock_file, watch_lock) = self.lock_to_hold()?;
 
         let mut sources = Sources::new();
-        let opts = rulec::analysis::Options::default();
-        let mut read: Vec<PathBuf> = Vec::new();
-        let mut rendered_errors = String::new();
-        let mut warnings: Vec<String> = Vec::new();
-        let mut files: BTreeMap<PathBuf, (String, String)> = BTreeMap::new(); // path -> (text, from rule)
-        let mut fresh: Vec<LockedRule> = Vec::new();
-        let lock_dir = lock_file.as_ref().map(|l| l.parent().unwrap_or(Path::new(".")).to_path_buf());
         // The languages this build writes: W121 speaks of these alone.
         let targets: Vec<Lang> = std::iter::once(Lang::Rust).chain(self.emit.iter().map(|(l, _)| *l)).collect();
-        for path in &rules {
-            let mut checked = rulec::check_path(&mut sources, path, &opts).map_err(Error::Other)?;
-            checked.for_targets(&targets);
-            for f in checked.files_read(&sources).iter().map(|f| normalize(f)) {
-                if !read.contains(&f) {
-                    read.push(f);
-                }
-            }
-            if checked.has_errors() {
-                rendered_errors.push_str(&render::text(&sources, &checked.errors_first(), false));
-                continue;
-            }
-            warnings.extend(cargo_warnings(&sources, &checked.diagnostics));
-            let Some(unit) = Unit::of(&checked, &sources) else { continue };
-            let mut artifacts = Vec::new();
-            let mut add = |at: PathBuf, lang: Lang, text: String| -> Result<(), Error> {
-                if let Some(d) = &lock_dir {
-                    artifacts.push(Artifact::new(lang.name(), &at, &text, d));
-                }
-                match files.get(&at) {
-                    Some((other, from)) if *other != text => {
-                        Err(Error::Other(format!("{} and {} both generate {}", from, path.display(), at.display())))
-                    }
-                    _ => {
-                        files.insert(at, (text, path.display().to_string()));
-                        Ok(())
-                    }
-                }
+        let lock_dir = lock_file.as_ref().map_or(PathBuf::from("."), |l| l.parent().unwrap_or(Path::new(".")).into());
+        let generation = rulec::generate::generate(&mut sources, &rules, &targets, &lock_dir, |unit| {
+            // Each file is named by where it is written: OUT_DIR, or the folder of its language.
+            let placed = |lang: Lang, at: PathBuf, text: String| Placed {
+                kind: lang.name().to_string(),
+                file: gen::File { path: at.display().to_string(), text },
+                at,
             };
-            // Generation recurses over expressions as the check does: on the same deep stack.
-            let module = rulec::stack::deep(|| gen::rust_module(&unit));
-            add(out_dir.join(&module.path), Lang::Rust, module.text)?;
+            let module = gen::rust_module(unit);
+            let mut out = vec![placed(Lang::Rust, out_dir.join(&module.path), module.text)];
             for (lang, dir) in &self.emit {
-                for f in rulec::stack::deep(|| rulec::gen::backend(*lang).generate(&unit)) {
-                    add(dir.join(&f.path), *lang, f.text)?;
-                }
+                out.extend(
+                    gen::backend(*lang).generate(unit).into_iter().map(|f| placed(*lang, dir.join(&f.path), f.text)),
+                );
             }
-            if let Some(d) = &lock_dir {
-                fresh.push(LockedRule::fresh(path, &unit, artifacts, d));
+            out
+        })
+        .map_err(Error::Other)?;
+        if let Some(clash) = generation.clashes().into_iter().next() {
+            return Err(Error::Other(clash));
+        }
+        let mut read: Vec<PathBuf> = Vec::new();
+        for f in generation.watched.iter().map(|f| normalize(f)) {
+            if !read.contains(&f) {
+                read.push(f);
             }
         }
+        let warnings = cargo_warnings(&sources, &generation.clean);
+        let rendered_errors = render::text(&sources, &generation.failed, false);
 
         // Watch exactly what was read, so an edit anywhere else does not rerun the script.
         for f in &read {
@@ -241,13 +222,13 @@ impl Builder {
             return Err(Error::Check { rendered: rendered_errors });
         }
         if let Some(l) = &lock_file {
-            let drift = Lock::read(l).map_err(Error::Other)?.drift_by_name(&fresh);
+            let drift = Lock::read(l).map_err(Error::Other)?.drift_by_name(&generation.fresh);
             if !drift.is_empty() {
                 return Err(Error::Locked { lock_file: l.clone(), drift });
             }
         }
-        for (at, (text, _)) in &files {
-            write_if_changed(at, text)?;
+        for (_, p) in &generation.files {
+            write_if_changed(&p.at, &p.file.text)?;
         }
         Ok(())
     }
