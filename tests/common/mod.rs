@@ -44,20 +44,19 @@ pub fn with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 /// `rulec ARGS` in `cwd` with `input` on its stdin.
 pub fn with_stdin(args: &[&str], cwd: &Path, input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = command()
-        .args(args)
-        .current_dir(cwd)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("rulec runs");
+    fed(command().args(args).current_dir(cwd), input)
+}
+
+/// What `cmd` gives with `input` on its stdin. The input is written from a thread, so a large
+/// one cannot fill the pipe while the program's output waits; a program that stops reading
+/// early is not an error here (its exit status says what happened).
+fn fed(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::process::Stdio;
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("it runs");
     let mut stdin = child.stdin.take().expect("a piped stdin");
     let input = input.to_vec();
-    // Written from a thread, so a large input cannot fill the pipe while rulec's output waits.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("rulec ends");
+    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+    let out = child.wait_with_output().expect("it ends");
     let _ = writer.join().expect("the writer ends");
     out
 }
@@ -320,19 +319,7 @@ pub fn run_line(line: &str, extra: &[&str], dir: &Path) {
 
 /// What a program prints for `input` on its stdin; it must exit 0.
 pub fn feed(program: &str, args: &[&str], dir: &Path, input: &[u8]) -> String {
-    let mut child = std::process::Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
+    let out = fed(Command::new(program).args(args).current_dir(dir), input);
     assert!(out.status.success(), "{program} {args:?}: {}", text(&out.stderr));
     text(&out.stdout)
 }
