@@ -48,6 +48,9 @@ pub struct Blocks {
     /// How a refused value goes into `refuse.input`, `@` the value: an enum's, a date's (its
     /// day number, shown as the wire writes the day where the error can carry text), any other's.
     pub shown: [&'static str; 3],
+    /// Where a refusal is written on one line behind its test (Ruby's `raise … if test`), the
+    /// words between: when the test holds, and when the negated test fails (`unless`).
+    pub behind: Option<[&'static str; 2]>,
 }
 
 impl Blocks {
@@ -72,6 +75,7 @@ impl Blocks {
             contradiction: "throw new RuleContradictionError(@);",
         },
         shown: ["@", "@", "@"],
+        behind: None,
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -318,10 +322,14 @@ pub trait Hooks {
         }
     }
 
-    /// `if test { refuse }`, the test already spelled.
+    /// `if test { refuse }`, the test already spelled (or the refusal behind it, where the
+    /// language writes it so).
     fn refuse_when(&mut self, test: &str, r: Refusal) {
         let b = Self::BLOCKS;
         let refusal = self.refusal(r);
+        if let Some([when, _]) = b.behind {
+            return self.line(&format!("{refusal}{when}{test}"));
+        }
         self.line(&b.if_.replace('@', test));
         self.out().indent();
         self.line(&refusal);
@@ -330,6 +338,10 @@ pub trait Hooks {
     }
 
     fn refuse_if(&mut self, test: &Expr, r: Refusal) {
+        if let (Some([_, unless]), Node::Not(holds)) = (Self::BLOCKS.behind, &test.node) {
+            let line = format!("{}{unless}{}", self.refusal(r), self.expr(holds, TOP));
+            return self.line(&line);
+        }
         let test = self.expr(test, TOP);
         self.refuse_when(&test, r);
     }

@@ -418,7 +418,8 @@ impl Body<'_, '_, Rb<'_>> {
 
 impl Hooks for Body<'_, '_, Rb<'_>> {
     crate::spelled_by!(g);
-    const BLOCKS: Blocks = Blocks::KEYWORDS;
+    /// A refusal stands on one line, behind its test.
+    const BLOCKS: Blocks = Blocks { behind: Some([" if ", " unless "]), ..Blocks::KEYWORDS };
     /// The record's values: each type's wire text, appended to the line.
     const RECORD_VALUES: &'static str = "bool: {x}.to_s
 str: _json_str({x})
@@ -433,18 +434,6 @@ optional: {s} << ({x}.nil? ? \"null\" : {one})";
         debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
         let x = self.g.n.vars[input.var].clone();
         self.optional(input, &x, false);
-    }
-
-    /// Ruby refuses on one line, behind the test.
-    fn refuse_when(&mut self, test: &str, r: Refusal) {
-        self.o.line(format!("{} if {test}", self.refusal(r)));
-    }
-
-    fn refuse_if(&mut self, test: &Expr, r: Refusal) {
-        match &test.node {
-            Node::Not(holds) => self.o.line(format!("{} unless {}", self.refusal(r), self.g.top(holds))),
-            _ => self.refuse_when(&self.g.top(test), r),
-        }
     }
 
     fn wire_input(&mut self, input: &InputDoor) {
