@@ -390,3 +390,70 @@ fn a_table_of_enum_and_boolean_cells_is_a_switch_where_the_first_matching_row_wi
     assert!(want.iter().any(|w| w.contains("{\"table\":\"base_of\",\"row\":1}") && w.contains("\"express\":true")));
     assert!(want.iter().any(|w| w.contains("{\"table\":\"route\",\"row\":1}") && w.contains("\"tier\":\"gold\"")));
 }
+
+/// A refused date or member is shown as the wire writes it ("2027-01-01", "basic"), by the
+/// method and by the wire door alike; `value()` is what the caller gave, a day and a member
+/// as the wire's text, a number as a Long. A day no `YYYY-MM-DD` writes, which only the
+/// typed method can be given, is shown as its number.
+#[test]
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    if !toolchain("a_refused_date_or_member_is_shown_in_the_wire_form") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let java = dir.path().join("java");
+    std::fs::write(
+        java.join("Caller.java"),
+        r#"
+import java.math.BigDecimal;
+import java.util.Map;
+
+public final class Caller {
+    private Caller() {
+    }
+
+    private static void show(Runnable call) {
+        try {
+            call.run();
+        } catch (IllegalArgumentException e) {
+            Object v = e instanceof TicketPrice.RuleInputError t ? t.value() : ((MemberDiscount.RuleInputError) e).value();
+            System.out.println(e.getMessage() + " | " + v + " " + v.getClass().getSimpleName());
+        }
+    }
+
+    public static void main(String[] args) {
+        show(() -> TicketPrice.ticketPrice(30, 20819, true));
+        show(() -> TicketPrice.ticketPrice(30, Long.MAX_VALUE, true));
+        show(() -> TicketPrice.ticketPrice(130, 20600, true));
+        show(() -> TicketPrice.ticketPriceWire(Map.of("age", new BigDecimal("30"), "visit", "2027-01-01", "member", true), ""));
+        show(() -> MemberDiscount.memberDiscount(MemberDiscount.Tier.BASIC, MemberDiscount.Channel.WEB, 1000, null));
+        show(() -> MemberDiscount.memberDiscountWire(Map.of("tier", "basic", "channel", "web", "subtotal", new BigDecimal("1000")), ""));
+    }
+}
+"#,
+    )
+    .unwrap();
+    let classes = dir.path().join("classes");
+    must(
+        Command::new("javac")
+            .args(["--release", "17", "-encoding", "UTF-8", "-d"])
+            .arg(&classes)
+            .arg(java.join("TicketPrice.java"))
+            .arg(java.join("MemberDiscount.java"))
+            .arg(java.join("Caller.java"))
+            .output()
+            .unwrap(),
+        "javac",
+    );
+    let out = must(Command::new("java").arg("-cp").arg(&classes).arg("Caller").output().unwrap(), "java");
+    assert_eq!(
+        text(&out.stdout),
+        "visit is out of range: \"2027-01-01\" | 2027-01-01 String\n\
+         visit is out of range: 9223372036854775807 | 9223372036854775807 Long\n\
+         age is out of range: 130 | 130 Long\n\
+         visit is out of range: \"2027-01-01\" | 2027-01-01 String\n\
+         tier is out of range: \"basic\" | basic String\n\
+         tier is out of range: \"basic\" | basic String\n"
+    );
+}

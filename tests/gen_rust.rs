@@ -508,3 +508,37 @@ fn a_w114_guard_refuses_a_case_both_rows_match() {
         ]
     );
 }
+
+/// A refused date or member is shown as the wire writes it ("2027-01-01", "basic"), by the
+/// function and by the wire door alike, and carried as what the caller gave (a day by its
+/// number, a member by its name): the message every language prints. A day no `YYYY-MM-DD`
+/// writes, which only the typed function can be given, is shown as its number.
+#[test]
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = corpus_into(dir.path());
+    let picked: Vec<String> = rules
+        .iter()
+        .filter(|p| p.ends_with("ticket_price.rule") || p.ends_with("member_discount.rule"))
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut args = vec!["gen"];
+    args.extend(picked.iter().map(String::as_str));
+    args.extend(["--out", "generated", "--lang", "rust"]);
+    let out = rulec(&args, dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rust = dir.path().join("generated/rust");
+    std::fs::write(rust.join("caller.rs"), include_str!("common/refused_caller.rs")).unwrap();
+    let (ok, said) = run("rustc", &["--edition", "2021", "-A", "dead_code", "caller.rs"], &rust);
+    assert!(ok, "{said}");
+    let out = Command::new(rust.join("caller")).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "visit is out of range: \"2027-01-01\" | Some(Day(20819))\n\
+         visit is out of range: 9223372036854775807 | Some(Day(9223372036854775807))\n\
+         visit is out of range: \"2027-01-01\" | Some(Day(20819))\n\
+         tier is out of range: \"basic\" | Some(Member(\"basic\"))\n\
+         tier is out of range: \"basic\" | Some(Member(\"basic\"))\n"
+    );
+}

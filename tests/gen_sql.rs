@@ -346,20 +346,23 @@ fn every_name_rulec_api_gives_is_in_the_files() {
         let query = std::fs::read_to_string(sql.join(api["file"].as_str().unwrap())).unwrap();
         let quoted = |name: &str| format!("\"{}\"", name.replace('"', "\"\""));
         assert!(query.contains(&format!("FROM {}\n", quoted(api["input"].as_str().unwrap()))), "{}", rule.display());
+        let view = format!("\nCREATE VIEW {} AS\nWITH ", quoted(api["view"].as_str().unwrap()));
+        assert!(query.contains(&view), "{}", rule.display());
         let last = &query[query.rfind("\nSELECT\n").unwrap()..];
-        for c in api["columns"].as_array().unwrap().iter().chain(api["outputs"].as_array().unwrap()) {
+        for c in api["columns"].as_array().unwrap() {
             assert!(
                 last.contains(&format!("  {},\n", quoted(c["alias"].as_str().unwrap()))),
                 "{}: {c}",
                 rule.display()
             );
         }
+        // An output and a row are NULL where the call is refused.
+        let answered = |name: &str| format!(" THEN {} END AS {},\n", quoted(name), quoted(name));
+        for c in api["outputs"].as_array().unwrap() {
+            assert!(last.contains(&answered(c["alias"].as_str().unwrap())), "{}: {c}", rule.display());
+        }
         for r in api["rows"].as_array().unwrap() {
-            assert!(
-                last.contains(&format!("  {},\n", quoted(r["column"].as_str().unwrap()))),
-                "{}: {r}",
-                rule.display()
-            );
+            assert!(last.contains(&answered(r["column"].as_str().unwrap())), "{}: {r}", rule.display());
         }
         assert!(last.contains(&format!("  {}", quoted(api["guard"].as_str().unwrap()))));
         let function = std::fs::read_to_string(sql.join(api["function"]["file"].as_str().unwrap())).unwrap();
@@ -490,4 +493,105 @@ fn the_duckdb_text_is_the_query_with_its_divisions_spelled_for_duckdb() {
         }
     }
     assert!(divisions > 0, "some rule divides");
+}
+
+/// The query file is the documented `CREATE VIEW`: run as it stands after the relation is
+/// made, it creates the view named after the rule, and `SELECT * FROM` it answers every row.
+/// A row the door refuses, by a range or by a constraint over inputs each in range, has its
+/// outputs and rows NULL beside the sentence, on SQLite, PostgreSQL and DuckDB (its text).
+#[test]
+fn the_query_file_creates_the_view_and_a_refused_row_has_no_answer_on_every_engine() {
+    let test = "the_query_file_creates_the_view_and_a_refused_row_has_no_answer_on_every_engine";
+    if !toolchain(test, &["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(&[Path::new(ROOT).join("tests/corpus/single_coupon.rule")], "sql", dir.path());
+    let sql = dir.path().join("sql");
+    let query = std::fs::read_to_string(sql.join("single_coupon.sql")).unwrap();
+    assert!(query.contains("\nCREATE VIEW \"single_coupon\" AS\nWITH \"_c0\" AS (\n"), "{query}");
+    assert!(query.ends_with("\nORDER BY \"_id\";\n"), "{query}");
+    // A call answered; one out of range (rate 101%); one whose inputs are each in range and
+    // break the constraint applied <= subtotal.
+    let rows = "[(0, 10000, 0, 'percent', 10, 0, False), (1, 10000, 0, 'percent', 101, 0, False), \
+                (2, 10000, 20000, 'percent', 10, 0, False)]";
+    let script = format!(
+        r#"import json, sqlite3, sys
+rows = {rows}
+if sys.argv[1] == "sqlite":
+    db = sqlite3.connect(":memory:")
+    db.create_function("LEAST", -1, lambda *xs: min(x for x in xs if x is not None), deterministic=True)
+    db.execute('CREATE TABLE "single_coupon_input" ("_id", "subtotal", "applied", "kind", "rate", "face", "dup")')
+    db.executemany('INSERT INTO "single_coupon_input" VALUES (?, ?, ?, ?, ?, ?, ?)', rows)
+    db.executescript(open("single_coupon.sql").read())
+else:
+    import duckdb
+    db = duckdb.connect(":memory:")
+    db.execute('CREATE TABLE "single_coupon_input" ("_id" BIGINT, "subtotal" BIGINT, "applied" BIGINT, "kind" VARCHAR, "rate" BIGINT, "face" BIGINT, "dup" BOOLEAN)')
+    db.executemany('INSERT INTO "single_coupon_input" VALUES (?, ?, ?, ?, ?, ?, ?)', rows)
+    db.execute(open("single_coupon_duckdb.sql").read())
+cur = db.execute('SELECT * FROM "single_coupon"')
+names = [d[0] for d in cur.description]
+for r in cur.fetchall():
+    print(json.dumps(dict(zip(names, r))))
+"#
+    );
+    let python = |engine: &str| {
+        let out = Command::new("python3").args(["-c", &script, engine]).current_dir(&sql).output().unwrap();
+        assert!(out.status.success(), "{engine}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let mut engines = vec![("sqlite", python("sqlite"))];
+    if duckdb(test) {
+        engines.push(("duckdb", python("duckdb")));
+    }
+    if postgres(test) {
+        let schema = format!("rulec_view_{}", std::process::id());
+        let psql = format!(
+            "BEGIN;\nCREATE SCHEMA {schema};\nSET LOCAL search_path TO {schema};\n\
+             CREATE TABLE \"single_coupon_input\" (\"_id\" bigint, \"subtotal\" bigint, \"applied\" bigint, \"kind\" text, \"rate\" bigint, \"face\" bigint, \"dup\" boolean);\n\
+             INSERT INTO \"single_coupon_input\" VALUES (0, 10000, 0, 'percent', 10, 0, FALSE), (1, 10000, 0, 'percent', 101, 0, FALSE), (2, 10000, 20000, 'percent', 10, 0, FALSE);\n\
+             \\i single_coupon.sql\n\
+             SELECT row_to_json(\"v\") FROM \"single_coupon\" AS \"v\";\nROLLBACK;\n"
+        );
+        let mut child = Command::new("psql")
+            .args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-f", "-"])
+            .current_dir(&sql)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(psql.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "psql: {}", text(&out.stderr));
+        engines.push(("postgresql", text(&out.stdout)));
+    }
+    let column = |row: &Json, c: &str| match &row[c] {
+        Json::Null => "NULL".to_string(),
+        // SQLite has no boolean: a truth value comes back 1 or 0.
+        Json::Bool(b) => u8::from(*b).to_string(),
+        x => x.to_string(),
+    };
+    for (engine, got) in engines {
+        let rows: Vec<String> = got
+            .lines()
+            .map(|l| serde_json::from_str::<Json>(l).unwrap())
+            .map(|r| {
+                ["_id", "rate", "ok", "raw", "applicable_row", "raw_discount_row", "_input_error"]
+                    .map(|c| column(&r, c))
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "0 10 1 1000 3 2 NULL",
+                "1 NULL NULL NULL NULL NULL \"rate is out of range\"",
+                "2 10 NULL NULL NULL NULL \"the constraint does not hold: applied <= subtotal\"",
+            ],
+            "{engine}"
+        );
+    }
 }

@@ -635,3 +635,70 @@ try {
         ]
     );
 }
+
+/// A refused date or member is shown as the wire writes it ("2027-01-01", "basic") by the
+/// function, typed TypeScript compiled by `tsc` and JavaScript alike, as by the wire door:
+/// `value` is what the caller gave, a day as the wire's text. A day no `YYYY-MM-DD` writes,
+/// which only the function can be given, is shown as its number.
+#[test]
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    if !toolchain("typescript") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path(), "typescript,javascript");
+    // The calls, typed: a day and an amount are branded bigints.
+    let calls = r#"
+show(() => ticket_price(30n, dayFromWire("2027-01-01"), true));
+show(() => ticket_price(30n, (dayFromWire("2025-12-31") - 3000000n) as Day, true));
+show(() => ticket_price_wire({ age: 30, visit: "2027-01-01", member: true }));
+show(() => member_discount(Tier.BASIC, Channel.WEB, 1000n as JPYInclTax, null));
+show(() => member_discount_wire({ tier: "basic", channel: "web", subtotal: 1000 }));
+"#;
+    let typed = format!(
+        r#"import {{ ticket_price, ticket_price_wire, dayFromWire, type Day }} from "./ticket_price.ts";
+import {{ member_discount, member_discount_wire, Tier, Channel, type JPYInclTax }} from "./member_discount.ts";
+declare const console: {{ log(line: string): void }};
+const show = (f: () => unknown): void => {{
+  try {{
+    f();
+  }} catch (e) {{
+    const v = (e as {{ value: unknown }}).value;
+    console.log((e as Error).message + " | " + String(v) + " " + typeof v);
+  }}
+}};
+{calls}"#
+    );
+    let untyped = typed
+        .replace("declare const console: { log(line: string): void };\n", "")
+        .replace(", type Day", "")
+        .replace(", type JPYInclTax", "")
+        .replace(".ts\";", ".mjs\";")
+        .replace("(f: () => unknown): void", "(f)")
+        .replace(" as { value: unknown }", "")
+        .replace(" as Error", "")
+        .replace(" as Day", "")
+        .replace(" as JPYInclTax", "");
+    let want = "visit is out of range: \"2027-01-01\" | 2027-01-01 string\n\
+                visit is out of range: -2979547 | -2979547 bigint\n\
+                visit is out of range: \"2027-01-01\" | 2027-01-01 string\n\
+                tier is out of range: \"basic\" | basic string\n\
+                tier is out of range: \"basic\" | basic string\n";
+    // TypeScript: the caller checked and built with the modules by tsc, run by node.
+    let ts = dir.path().join("typescript");
+    std::fs::write(ts.join("caller.ts"), &typed).unwrap();
+    let o = Command::new(tsc().unwrap())
+        .args(TSC_FLAGS)
+        .args(["--rewriteRelativeImportExtensions", "--allowImportingTsExtensions", "--outDir", "built", "caller.ts"])
+        .current_dir(&ts)
+        .output()
+        .expect("tsc runs");
+    assert!(o.status.success(), "tsc:\n{}{}", text(&o.stdout), text(&o.stderr));
+    std::fs::write(ts.join("built/package.json"), "{\"type\":\"module\"}\n").unwrap();
+    let o = Command::new("node").arg("built/caller.js").current_dir(&ts).output().unwrap();
+    assert!(o.status.success(), "node:\n{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), want, "TypeScript");
+    // JavaScript: the same caller without its types.
+    assert!(!untyped.contains(" as "), "{untyped}");
+    assert_eq!(node(&dir.path().join("javascript"), &untyped), want, "JavaScript");
+}

@@ -247,3 +247,42 @@ fn wasm_generation_is_deterministic() {
     generate(&rules(), "wasm", b.path());
     assert_eq!(tree(&a.path().join("wasm")), tree(&b.path().join("wasm")));
 }
+
+/// A refused date or member, out of its range, as a Wasm host meets it: `call` answers the
+/// refusal line the runners print (the sentence alone, as the reference writes it), and the
+/// module the Wasm crate is built from, called by a Rust caller built for wasm32-wasip1 and
+/// run under node's WASI, shows the value as the wire writes it ("2027-01-01", "basic"), not
+/// a day number.
+#[test]
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    let test = "a_refused_date_or_member_is_shown_in_the_wire_form";
+    if !wasm_toolchain(test, "wasm32-unknown-unknown") || !wasm_toolchain(test, "wasm32-wasip1") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = Path::new(ROOT).join("tests/corpus");
+    let rules = [corpus.join("ticket_price.rule"), corpus.join("member_discount.rule")];
+    generate(&rules, "wasm,rust", dir.path());
+    let wasm = dir.path().join("wasm");
+    let calls =
+        [r#"{"age":30,"visit":"2027-01-01","member":true}"#, r#"{"tier":"basic","channel":"web","subtotal":1000}"#];
+    for (rule, call) in rules.iter().zip(calls) {
+        let api = api(rule, "wasm");
+        run_line(api["build"].as_str().unwrap(), &[], &wasm);
+        let base = rule.file_stem().unwrap().to_string_lossy().into_owned();
+        let answer = feed("node", &[&format!("{base}_runner.mjs")], &wasm, format!("{call}\n").as_bytes());
+        let want = reference(&program(rule), call);
+        assert!(want.contains("is out of range\"}"), "{want}");
+        assert_eq!(answer, format!("{want}\n"), "{base}");
+    }
+    std::fs::write(wasm.join("caller.rs"), include_str!("common/refused_caller.rs")).unwrap();
+    run_line("rustc --edition 2021 --target wasm32-wasip1 -A dead_code caller.rs -o caller.wasm", &[], &wasm);
+    assert_eq!(
+        feed("node", &["--no-warnings", "../rust/_wasi_runner.mjs", "caller.wasm"], &wasm, b""),
+        "visit is out of range: \"2027-01-01\" | Some(Day(20819))\n\
+         visit is out of range: 9223372036854775807 | Some(Day(9223372036854775807))\n\
+         visit is out of range: \"2027-01-01\" | Some(Day(20819))\n\
+         tier is out of range: \"basic\" | Some(Member(\"basic\"))\n\
+         tier is out of range: \"basic\" | Some(Member(\"basic\"))\n"
+    );
+}

@@ -293,6 +293,8 @@ enum Need {
     Text,
     Date,
     Enum,
+    /// A date input with a declared range (its refusal shows the day as the wire writes it).
+    RangedDate,
     /// An input that is not an integer (its refusal is not the integer check's).
     NotInteger,
     /// An input read as an integer: a number or a day.
@@ -325,6 +327,7 @@ impl Need {
             Need::Boolean => input(|k| *k == WireKind::Boolean),
             Need::Text => input(|k| *k == WireKind::Text),
             Need::Date => input(|k| *k == WireKind::Date),
+            Need::RangedDate => plan.door.inputs.iter().any(|i| i.kind == WireKind::Date && i.range.is_some()),
             Need::Enum => input(|k| matches!(k, WireKind::Enum(_))),
             Need::NotInteger => input(|k| *k != WireKind::Integer),
             Need::Counted => input(|k| matches!(k, WireKind::Integer | WireKind::Date)),
@@ -385,6 +388,8 @@ const NEEDS: &[(&str, Need)] = &[
     ("wire_member", Need::Enum),
     ("refuse", Need::NotInteger),
     ("check_int", Need::Counted),
+    ("check_day", Need::RangedDate),
+    ("shown_day", Need::RangedDate),
     ("parse_member", Need::Enums),
     ("halfway", Need::Halves),
     ("min_int", Need::Extreme { enums: false, max: false }),

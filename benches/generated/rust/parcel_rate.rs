@@ -87,14 +87,24 @@ impl SizeClass {
 }
 
 /// Why a call has no answer. `Input`: the caller broke the contract (fix the call site); the
-/// value refused, when the refusal is about one integer. `NotAnInput`: the wire form carried
+/// value refused, when the refusal is about one value. `NotAnInput`: the wire form carried
 /// a key the rule does not read. `Contradiction`: two rows the checker could not prove apart
 /// both matched (fix the rule).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleError {
-    Input { what: &'static str, value: Option<i64> },
+    Input { what: &'static str, value: Option<Refused> },
     NotAnInput { key: String },
     Contradiction { what: &'static str },
+}
+
+/// A value refused, as the caller gave it: a number in its declared unit, a day by its
+/// number, a member of an enum by its declared name. It prints as the wire writes it (`101`,
+/// `"2025-12-31"`, `"basic"`); a day no `YYYY-MM-DD` writes prints as its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    Number(i64),
+    Day(i64),
+    Member(&'static str),
 }
 
 impl std::fmt::Display for RuleError {
@@ -108,6 +118,33 @@ impl std::fmt::Display for RuleError {
             }
         }
     }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            // The days of the years 0000 to 9999, the ones a `YYYY-MM-DD` writes.
+            Refused::Day(days) if (-719_528..=2_932_896).contains(&days) => {
+                let (y, m, d) = date_parts(days);
+                write!(f, "\"{y:04}-{m:02}-{d:02}\"")
+            }
+            Refused::Number(n) | Refused::Day(n) => write!(f, "{n}"),
+            Refused::Member(name) => write!(f, "\"{name}\""),
+        }
+    }
+}
+
+/// The year, month and day of a day number (proleptic Gregorian).
+fn date_parts(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 impl std::error::Error for RuleError {}
@@ -183,14 +220,14 @@ pub fn parcel_rate_wire(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, 
         None => return Err(RuleError::Input { what: "weight is missing", value: None }),
     };
     if !(1..=70).contains(&weight) {
-        return Err(RuleError::Input { what: "weight is out of range", value: Some(weight) });
+        return Err(RuleError::Input { what: "weight is out of range", value: Some(Refused::Number(weight)) });
     }
     let girth = match wire_get(call, "girth") {
         Some(x) => wire_int(x, "girth is not an integer", "girth is out of range")?,
         None => return Err(RuleError::Input { what: "girth is missing", value: None }),
     };
     if !(1..=130).contains(&girth) {
-        return Err(RuleError::Input { what: "girth is out of range", value: Some(girth) });
+        return Err(RuleError::Input { what: "girth is out of range", value: Some(Refused::Number(girth)) });
     }
     let dest = match wire_get(call, "dest") {
         Some(x) => wire_member(x, Zone::parse, "dest is not a value of enum zone")?,
@@ -214,10 +251,10 @@ fn parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) 
     let girth: i64 = girth.0;
     // The entry guard: what the proofs assumed of every call.
     if !(1..=70).contains(&weight) {
-        return Err(RuleError::Input { what: "weight is out of range", value: Some(weight) });
+        return Err(RuleError::Input { what: "weight is out of range", value: Some(Refused::Number(weight)) });
     }
     if !(1..=130).contains(&girth) {
-        return Err(RuleError::Input { what: "girth is out of range", value: Some(girth) });
+        return Err(RuleError::Input { what: "girth is out of range", value: Some(Refused::Number(girth)) });
     }
     // table size_of (policy unique)
     let row0: u32;

@@ -22,7 +22,10 @@ fn parcel_rate_answers_its_expect_lines() {
 #[test]
 fn parcel_rate_refuses_a_weight_outside_its_range() {
     let refused = pr::parcel_rate(Pounds(0), Inches(40), Zone::Canada, false);
-    assert_eq!(refused, Err(pr::RuleError::Input { what: "weight is out of range", value: Some(0) }));
+    assert_eq!(
+        refused,
+        Err(pr::RuleError::Input { what: "weight is out of range", value: Some(pr::Refused::Number(0)) })
+    );
     assert_eq!(refused.unwrap_err().to_string(), "weight is out of range: 0");
     assert!(pr::parcel_rate(Pounds(71), Inches(40), Zone::Canada, false).is_err());
 }
@@ -53,7 +56,7 @@ fn member_discount_answers_its_expect_lines_with_the_shared_tiers() {
     // The input is declared silver..platinum: basic is refused at the door.
     assert_eq!(
         md::member_discount(Tier::Basic, Channel::Web, Yen(100), None),
-        Err(md::RuleError::Input { what: "tier is out of range", value: None })
+        Err(md::RuleError::Input { what: "tier is out of range", value: Some(md::Refused::Member("basic")) })
     );
     assert_eq!(Tier::parse("platinum"), Some(Tier::Platinum));
     assert_eq!(Tier::Gold.as_str(), "gold");
@@ -92,7 +95,10 @@ fn the_service_quotes_and_checks_out() {
     );
     assert!(matches!(
         quote(&ParcelRequest { weight_lb: 100, ..req }),
-        Err(QuoteError::Refused(pr::RuleError::Input { what: "weight is out of range", value: Some(100) }))
+        Err(QuoteError::Refused(pr::RuleError::Input {
+            what: "weight is out of range",
+            value: Some(pr::Refused::Number(100))
+        }))
     ));
 
     let coupon = Coupon { kind: CouponKind::Percent, rate_pct: 10, face_jpy: 0 };

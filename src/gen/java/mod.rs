@@ -432,8 +432,8 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         field: "@.@()",
-        // The error holds a refused number; an enum's value is not one.
-        shown: ["null", "@", "@"],
+        // The error holds a refused number as a Long, a day and a member as the wire's text.
+        shown: ["@.value()", "shownDay(@)", "@"],
         // A table that decides one value goes in a method of its own (the method's answer):
         // small methods are what the JIT inlines.
         table_functions: true,

@@ -658,7 +658,7 @@ impl Body<'_, '_, Rs<'_>> {
     }
 
     /// The range check of an input already read into its local: the refusal carries the
-    /// integer refused (an enum's is checked over its places and carries none).
+    /// value refused as the caller gave it (a number, a day, a member by its name).
     fn range(&mut self, input: &InputDoor) {
         let Some(r) = &input.range else { return };
         let x = self.name(input.var);
@@ -667,16 +667,21 @@ impl Body<'_, '_, Rs<'_>> {
             WireKind::Enum(_) => (self.g.member(kind, r.lo as u32), self.g.member(kind, r.hi as u32)),
             _ => (int_lit(r.lo), int_lit(r.hi)),
         };
-        let by_place = matches!(input.kind, WireKind::Enum(_));
         let outside = |x: &str| format!("!({lo}..={hi}).contains({x})");
-        let (test, value) = match (input.optional, by_place) {
-            (true, true) => (format!("{x}.is_some_and(|x| {})", outside("&x")), "None".to_string()),
-            (true, false) => (format!("let Some(x) = {x}.filter(|x| {})", outside("x")), "Some(x)".to_string()),
-            (false, true) => (outside(&format!("&{x}")), "None".to_string()),
-            (false, false) => (outside(&format!("&{x}")), format!("Some({x})")),
+        let (test, refused) = match input.optional {
+            true => (format!("let Some(x) = {x}.filter(|x| {})", outside("x")), "x".to_string()),
+            false => (outside(&format!("&{x}")), x),
+        };
+        let value = match input.kind {
+            WireKind::Enum(_) => format!("Refused::Member({refused}.as_str())"),
+            WireKind::Date => format!("Refused::Day({refused})"),
+            _ => format!("Refused::Number({refused})"),
         };
         self.o.line(format!("if {test} {{"));
-        self.o.line(format!("    return Err(RuleError::Input {{ what: {}, value: {value} }});", rs_str(&r.sentence)));
+        self.o.line(format!(
+            "    return Err(RuleError::Input {{ what: {}, value: Some({value}) }});",
+            rs_str(&r.sentence)
+        ));
         self.o.line("}");
     }
 }

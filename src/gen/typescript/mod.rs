@@ -528,9 +528,14 @@ impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
                     None => format!("typeof {x} !== \"bigint\""),
                 };
                 let test = if present.is_empty() { test } else { format!("{present}({test})") };
+                // A day out of its range is refused as the wire writes it, not as its number.
+                let check = match (input.kind, &input.range) {
+                    (WireKind::Date, Some(_)) => "_checkDay",
+                    _ => "_checkInt",
+                };
                 self.o.line(format!("if ({test}) {{"));
                 self.o.line(format!(
-                    "  {x} = _checkInt({x}, {}, {}){};",
+                    "  {x} = {check}({x}, {}, {}){};",
                     Self::bounds(input),
                     Self::sentences(input, true),
                     self.brand_cast(input)

@@ -51,9 +51,9 @@ final class Module {
     public static final class RuleInputError extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
         private final String what;
-        private final Long value;
+        private final Object value;
 
-        public RuleInputError(String what, Long value) {
+        public RuleInputError(String what, Object value) {
             super(what);
             this.what = what;
             this.value = value;
@@ -64,14 +64,28 @@ final class Module {
             return what;
         }
 
-        /** The number that was refused, or null when the refusal is not about one. */
-        public Long value() {
+        /**
+         * The value refused as the caller gave it, or null when the refusal is not about one: a
+         * Long for a number, a String for a day ({@code 2025-12-31}) or a member of an enum
+         * ({@code basic}).
+         */
+        public Object value() {
             return value;
         }
 
+        /** The sentence and the value as the wire writes it: {@code due is out of range: "2025-12-31"}. */
         @Override
         public String getMessage() {
-            return value == null ? what : what + ": " + value;
+            if (value == null) {
+                return what;
+            }
+            StringBuilder s = new StringBuilder(what).append(": ");
+            if (value instanceof String text) {
+                appendJson(s, text);
+            } else {
+                s.append(value);
+            }
+            return s.toString();
         }
     }
 
@@ -162,6 +176,17 @@ final class Module {
         long m = mp < 10L ? mp + 3L : mp - 9L;
         long y = yoe + era * 400L + (m <= 2L ? 1L : 0L);
         s.append('"').append(String.format(java.util.Locale.ROOT, "%04d-%02d-%02d", y, m, d)).append('"');
+    }
+
+    // rulec: shown_day
+    /** A day refused, as its error holds it: the "YYYY-MM-DD" of a day of the years 0000 to 9999, any other by its number. */
+    private static Object shownDay(long days) {
+        if (days < -719528L || days > 2932896L) {
+            return days;
+        }
+        StringBuilder s = new StringBuilder(12);
+        appendDate(s, days);
+        return s.substring(1, s.length() - 1);
     }
 
     // rulec: date_type

@@ -4,12 +4,13 @@
 #
 # A rule's runner reads each vectors line as the wire door reads it, holds each input in
 # the type the query's relation or the function's parameter gives it, and lets the engine
-# answer: the query over a relation in an in-memory SQLite (the default), the function on a
-# real PostgreSQL (--postgresql), the query over a relation on PostgreSQL
-# (--postgresql-query), or DuckDB's query over a relation in an in-memory DuckDB (--duckdb). The door's checks are the engine's (`_input_error`, SQLSTATE
+# answer: the view the query file creates, over a relation in an in-memory SQLite (the
+# default), the function on a real PostgreSQL (--postgresql), the view over a relation on
+# PostgreSQL (--postgresql-query), or DuckDB's view over a relation in an in-memory DuckDB
+# (--duckdb). The door's checks are the engine's (`_input_error`, SQLSTATE
 # 22023), but for a value its type cannot hold (a string where the relation has a number):
 # the runner refuses that one with the sentence of its check, where the door's order puts
-# it. The helpers' runner answers vectors/_helpers.jsonl with the query `_helpers.sql`.
+# it. The helpers' runner answers vectors/_helpers.jsonl with the view `_helpers.sql` creates.
 #
 # The SQL backend writes the sections below after the rule's data (what comes before the
 # first section stands in for that data here).
@@ -47,7 +48,7 @@ class Input(NamedTuple):
 QUERY = "rule.sql"
 FUNCTION = "rule_function.sql"
 DUCKDB_QUERY = "rule_duckdb.sql"
-NAME = "rule"
+NAME = "rule"  # the view's and the function's
 RELATION = "rule_input"
 DOOR: list[Input] = [Input("x", "x", INTEGER, "x is missing", "x is not an integer", "x is out of range")]
 CONSTRAINTS: list[str] = []
@@ -162,8 +163,8 @@ def isqrt(x: Any) -> Any:
     return None if x is None else _isqrt(int(x))
 
 
-def sqlite(query: str, relation: str, columns: list[str], rows: list[list[Any]]) -> list[dict[str, Any]]:
-    """The query over an in-memory SQLite relation holding the rows (after `_id`)."""
+def sqlite(script: str, view: str, relation: str, columns: list[str], rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """The view `script` creates, over an in-memory SQLite relation holding the rows (after `_id`)."""
     db = sqlite3.connect(":memory:")
     db.create_function("LEAST", -1, least, deterministic=True)
     db.create_function("GREATEST", -1, greatest, deterministic=True)
@@ -172,14 +173,16 @@ def sqlite(query: str, relation: str, columns: list[str], rows: list[list[Any]])
     db.execute("CREATE TABLE " + quote(relation) + ' ("_id" INTEGER PRIMARY KEY' + cols + ")")
     marks = "?" + ", ?" * len(columns)
     db.executemany("INSERT INTO " + quote(relation) + " VALUES (" + marks + ")", [[i, *r] for i, r in enumerate(rows)])
-    cur = db.execute(query)
+    db.executescript(script)
+    cur = db.execute("SELECT * FROM " + quote(view))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
-def duckdb(query: str, relation: str, columns: list[tuple[str, str]], rows: list[list[Any]]) -> list[dict[str, Any]]:
-    """The query over a relation in an in-memory DuckDB holding the rows (after `_id`), its
-    columns of the types given; rulec_isqrt registered from Python (NULL for NULL)."""
+def duckdb(script: str, view: str, relation: str, columns: list[tuple[str, str]], rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """The view `script` creates, over a relation in an in-memory DuckDB holding the rows
+    (after `_id`), its columns of the types given; rulec_isqrt registered from Python (NULL
+    for NULL)."""
     import duckdb as engine
 
     db = engine.connect(":memory:")
@@ -189,7 +192,8 @@ def duckdb(query: str, relation: str, columns: list[tuple[str, str]], rows: list
     for i in range(0, len(rows), 500):
         values = ", ".join("(" + ", ".join(literal(x) for x in [n, *rows[n]]) + ")" for n in range(i, min(i + 500, len(rows))))
         db.execute("INSERT INTO " + quote(relation) + " VALUES " + values)
-    cur = db.execute(query)
+    db.execute(script)
+    cur = db.execute("SELECT * FROM " + quote(view))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row)) for row in cur.fetchall()]
 
@@ -240,18 +244,17 @@ def psql(setup: list[str], asks: list[str]) -> list[Any]:
 
 
 def postgresql_query(
-    query: str, setup: list[str], relation: str, columns: list[tuple[str, str]], rows: list[list[Any]]
+    script: str, view: str, setup: list[str], relation: str, columns: list[tuple[str, str]], rows: list[list[Any]]
 ) -> list[dict[str, Any]]:
-    """The query over a relation on PostgreSQL holding the rows (after `_id`), its columns of
-    the types given."""
+    """The view `script` creates, over a relation on PostgreSQL holding the rows (after
+    `_id`), its columns of the types given."""
     cols = "".join(", " + quote(c) + " " + t for c, t in columns)
     table = ["CREATE TABLE " + quote(relation) + ' ("_id" bigint' + cols + ");"]
     for i in range(0, len(rows), 500):
         values = ", ".join("(" + ", ".join(literal(x) for x in [n, *rows[n]]) + ")" for n in range(i, min(i + 500, len(rows))))
         table.append("INSERT INTO " + quote(relation) + " VALUES " + values + ";")
-    body = query.rstrip().rstrip(";")
-    ask = "SELECT '[' || COALESCE(string_agg(row_to_json(\"_r\")::text, ','), '') || ']' FROM (\n" + body + '\n) AS "_r"'
-    (answer,) = psql(setup + table, [ask])
+    ask = "SELECT '[' || COALESCE(string_agg(row_to_json(\"_r\")::text, ','), '') || ']' FROM " + quote(view) + ' AS "_r"'
+    (answer,) = psql([*setup, *table, script], [ask])
     if not isinstance(answer, list):
         sys.exit("the query answered " + json.dumps(answer))
     return answer
@@ -394,12 +397,12 @@ def main() -> None:
         if mode == "--postgresql-query":
             columns = [(d.column, numeric_type(d)) for d in DOOR]
             setup = [read_file(FUNCTION)] if os.path.exists(FUNCTION) else []
-            got_rows = postgresql_query(read_file(QUERY), setup, RELATION, columns, rows)
+            got_rows = postgresql_query(read_file(QUERY), NAME, setup, RELATION, columns, rows)
         elif mode == "--duckdb":
             columns = [(d.column, duckdb_type(d)) for d in DOOR]
-            got_rows = duckdb(read_file(DUCKDB_QUERY), RELATION, columns, rows)
+            got_rows = duckdb(read_file(DUCKDB_QUERY), NAME, RELATION, columns, rows)
         else:
-            got_rows = sqlite(read_file(QUERY), RELATION, [d.column for d in DOOR], rows)
+            got_rows = sqlite(read_file(QUERY), NAME, RELATION, [d.column for d in DOOR], rows)
         by_id = {int(r["_id"]): r for r in got_rows}
         for i in range(len(asked)):
             r = by_id[i]
@@ -428,12 +431,12 @@ def main_helpers() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "--sqlite"
     if mode == "--postgresql":
         columns = [("op", "text"), ("a", "bigint"), ("b", "bigint")]
-        got = postgresql_query(read_file("_helpers.sql"), [read_file("_helpers_function.sql")], "_helpers_input", columns, rows)
+        got = postgresql_query(read_file("_helpers.sql"), "_helpers", [read_file("_helpers_function.sql")], "_helpers_input", columns, rows)
     elif mode == "--duckdb":
         columns = [("op", "VARCHAR"), ("a", "BIGINT"), ("b", "BIGINT")]
-        got = duckdb(read_file("_helpers_duckdb.sql"), "_helpers_input", columns, rows)
+        got = duckdb(read_file("_helpers_duckdb.sql"), "_helpers", "_helpers_input", columns, rows)
     else:
-        got = sqlite(read_file("_helpers.sql"), "_helpers_input", ["op", "a", "b"], rows)
+        got = sqlite(read_file("_helpers.sql"), "_helpers", "_helpers_input", ["op", "a", "b"], rows)
     by_id = {int(r["_id"]): r for r in got}
     out = []
     for i in range(len(cases)):

@@ -138,6 +138,20 @@ function _checkInt(x: unknown, lo: bigint | null, hi: bigint | null, missing: st
   return n;
 }
 
+// rulec: check_day
+/**
+ * The door of a day passed as its number: _checkInt's, but a day outside its range is
+ * refused as the wire writes it, "YYYY-MM-DD" (one no such text writes, past the years 0000
+ * to 9999, by its number).
+ */
+function _checkDay(x: unknown, lo: bigint, hi: bigint, missing: string, kind: string, out: string): bigint {
+  const n = _checkInt(x, null, null, missing, kind, out);
+  if (n < lo || n > hi) {
+    throw new RuleInputError(out, n < -719528n || n > 2932896n ? n : _dateStr(n).slice(1, -1));
+  }
+  return n;
+}
+
 // rulec: refuse
 /** The door's refusal of a value that is not of its kind: missing first. */
 function _refuse(x: unknown, missing: string, kind: string): never {
