@@ -118,8 +118,14 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         }
     }
     if !diagnostics.iter().any(Diagnostic::is_error) {
-        let imports: Vec<sema::Import> =
-            imported.iter().map(|(f, a, s)| sema::Import { file: *f, ast: a, use_span: *s }).collect();
+        let imports: Vec<sema::Import> = imported
+            .iter()
+            .map(|(f, a, s)| {
+                let src = sources.get(*f);
+                let source_name = src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                sema::Import { file: *f, ast: a, use_span: *s, source_name, sha256: src.sha256.clone() }
+            })
+            .collect();
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         // Past lowering nothing reads the trees: free them before the analysis.
         drop(imports);

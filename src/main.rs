@@ -478,7 +478,8 @@ fn gen(
         })
     });
     for ((path, checked), generated) in rules.iter().zip(generated) {
-        // An enums file has no code of its own: the rules that use it carry its enums.
+        // An enums file generates nothing alone: each rule that reads it writes the file's module
+        // (the same bytes from every rule) or carries its enums, as its language does.
         let Some((unit, outputs)) = generated else {
             enums_named.push(path.clone());
             continue;
