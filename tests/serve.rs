@@ -1302,6 +1302,7 @@ impl Documented {
             said.push('\n');
         }
         let _ = child.kill();
+        let _ = child.wait();
         panic!("`{spelled}` did not say where it listens:\n{said}");
     }
 }
