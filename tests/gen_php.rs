@@ -224,4 +224,10 @@ echo \var_export(MemberDiscount\Tier::GOLD === TierPoints\Tier::GOLD && TierPoin
         rulec(&["gen", "rules/tier_points.rule", "other/tier_points.rule", "--out", "clash", "--lang", "php"], d);
     assert_eq!(clash.status.code(), Some(1), "{}", text(&clash.stderr));
     assert!(text(&clash.stderr).contains("would both write php/tiers.php"), "{}", text(&clash.stderr));
+    // So would a rule named like the enums file it reads: its own module is not overwritten.
+    std::fs::write(d.join("rules/tiers.rule"), points.replace("rule tier_points", "rule tiers")).unwrap();
+    let clash = rulec(&["gen", "rules/tiers.rule", "--out", "clash", "--lang", "php"], d);
+    assert_eq!(clash.status.code(), Some(1), "{}", text(&clash.stderr));
+    let says = "rules/tiers.rule and an enums file it reads would both write php/tiers.php";
+    assert!(text(&clash.stderr).contains(says), "{}", text(&clash.stderr));
 }
