@@ -108,7 +108,9 @@ done
 # --- The rule served (tests/serve.rs): the Connect service and its stubs ---
 # buf from npm (its package carries the binary) with the two local plugins connect-python
 # documents, protoc-gen-py and protoc-gen-connectrpc (PyPI); connectrpc and uvicorn serve
-# the ASGI app. The MCP servers need nothing beyond python3 and node.
+# the ASGI app, gunicorn the WSGI one, and hypercorn the ASGI app over HTTP/2 as well, the
+# one of them that speaks gRPC (docs/serve.md). The MCP servers need nothing beyond python3
+# and node.
 buf_dir="${RULEC_TOOLS:-$HOME/.cache/rulec-tools}/buf"
 if [ ! -x "$buf_dir/node_modules/.bin/buf" ]; then
   echo "setup: npm install @bufbuild/buf"
@@ -116,9 +118,10 @@ if [ ! -x "$buf_dir/node_modules/.bin/buf" ]; then
 fi
 export PATH="$buf_dir/node_modules/.bin:$PATH"
 if ! python3 -c "import connectrpc, uvicorn" 2>/dev/null || ! command -v protoc-gen-py >/dev/null 2>&1 \
-    || ! command -v protoc-gen-connectrpc >/dev/null 2>&1; then
-  echo "setup: pip install connectrpc protoc-gen-connectrpc protoc-gen-py uvicorn"
-  connect_args=(-q "connectrpc==0.13.*" "protoc-gen-connectrpc==0.13.*" "protoc-gen-py==0.7.*" uvicorn)
+    || ! command -v protoc-gen-connectrpc >/dev/null 2>&1 || ! command -v hypercorn >/dev/null 2>&1 \
+    || ! command -v gunicorn >/dev/null 2>&1; then
+  echo "setup: pip install connectrpc protoc-gen-connectrpc protoc-gen-py uvicorn hypercorn gunicorn"
+  connect_args=(-q "connectrpc==0.13.*" "protoc-gen-connectrpc==0.13.*" "protoc-gen-py==0.7.*" uvicorn "hypercorn==0.18.*" "gunicorn==27.*")
   python3 -m pip install "${connect_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${connect_args[@]}"
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi

@@ -118,8 +118,14 @@ fn check_file_here(sources: &mut Sources, f: SourceFile, opts: &analysis::Option
         }
     }
     if !diagnostics.iter().any(Diagnostic::is_error) {
-        let imports: Vec<sema::Import> =
-            imported.iter().map(|(f, a, s)| sema::Import { file: *f, ast: a, use_span: *s }).collect();
+        let imports: Vec<sema::Import> = imported
+            .iter()
+            .map(|(f, a, s)| {
+                let src = sources.get(*f);
+                let source_name = src.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                sema::Import { file: *f, ast: a, use_span: *s, source_name, sha256: src.sha256.clone() }
+            })
+            .collect();
         let (program, diags) = sema::lower(id, &sources.get(id).text, &ast, &imports);
         // Past lowering nothing reads the trees: free them before the analysis.
         drop(imports);
@@ -291,6 +297,12 @@ pub fn out_of_steps(file: FileId, header: &ast::Header) -> Diagnostic {
 /// language or an identifier the generated code uses itself; that language renames it (the
 /// naming tables of src/lang/ say how), the wire keeps the name.
 fn target_keywords(p: &Program, langs: &[crate::lang::Lang]) -> Vec<Diagnostic> {
+    let mut found = keyword_names(p, langs);
+    found.extend(enums_named_like_the_rule(p, langs));
+    found
+}
+
+fn keyword_names(p: &Program, langs: &[crate::lang::Lang]) -> Vec<Diagnostic> {
     use crate::lang::Lang;
     p.vars
         .iter()
@@ -319,6 +331,53 @@ fn target_keywords(p: &Program, langs: &[crate::lang::Lang]) -> Vec<Diagnostic> 
                 .help(format!("give it an alias to choose the name yourself: `{}(another_name)`", v.name))
                 .fix("add_alias", format!("{}({}_value)", v.name, v.name), Some((p.file, v.span))),
             )
+        })
+        .collect()
+}
+
+/// W121 for an enum the rule declares whose type would take a name the rule's module holds
+/// already in one namespace (Go's function `Size` beside a type `Size`, Java's class `Size`
+/// around its nested enum): that language's naming pass gives the enum the next free name.
+/// An enums file's enum is its own module's, not the rule's.
+fn enums_named_like_the_rule(p: &Program, langs: &[crate::lang::Lang]) -> Vec<Diagnostic> {
+    p.enums
+        .iter()
+        .filter(|e| e.file == p.file)
+        .filter_map(|e| {
+            let hit: Vec<String> = langs
+                .iter()
+                .filter(|l| l.declares_enum_types())
+                .filter_map(|&l| {
+                    let ty_case = l.naming().ty;
+                    let ty = ty_case.apply(e.ident());
+                    let taken = l.claimed_before_enums(p.ident());
+                    let is_taken = |name: &str| taken.iter().any(|(_, t)| l.same_name(t, name));
+                    let (what, owner) = taken.iter().find(|(_, t)| l.same_name(t, &ty))?;
+                    let spelled = (2..).map(|n| ty_case.numbered(&ty, n)).find(|c| !is_taken(c))?;
+                    Some(format!("{} writes `{spelled}` (the {what} is `{owner}`)", l.title()))
+                })
+                .collect();
+            if hit.is_empty() {
+                return None;
+            }
+            let mut d = Diagnostic::new(
+                "W121",
+                p.file,
+                e.span,
+                format!("`{}` is an enum spelled like the rule's own name in a target language", e.name),
+            )
+            .label(format!("the enum is renamed in generated code: {}", hit.join(", ")))
+            .note("the wire, the records and the vectors keep the declared name; `rulec api` gives every spelling");
+            d = match &e.alias {
+                None => d
+                    .help(format!(
+                        "give the enum an alias to choose the name yourself: `enum {}({}_kind)`",
+                        e.name, e.name
+                    ))
+                    .fix("add_alias", format!("{}({}_kind)", e.name, e.name), Some((p.file, e.span))),
+                Some(_) => d.help("give the enum, or the rule, another alias"),
+            };
+            Some(d)
         })
         .collect()
 }

@@ -42,7 +42,8 @@ pub struct Generation {
     pub failed: Vec<Diagnostic>,
     /// The diagnostics of the rules that checked clean (their warnings and notes).
     pub clean: Vec<Diagnostic>,
-    /// The enums files named: they generate nothing on their own (the rules that use one carry its enums).
+    /// The enums files named: they generate nothing alone (each rule that reads one writes the
+    /// file's module, the same bytes from every rule, or carries its enums, as its language does).
     pub enums_files: Vec<PathBuf>,
     /// A note for each rule whose file is not named after the rule.
     pub renamed: Vec<String>,

@@ -60,7 +60,19 @@ fn every_name_rulec_api_gives_is_in_the_file() {
             assert!(source.contains(&format!("function {}(", api[key].as_str().unwrap())), "{}: {key}", rule.display());
         }
         for e in api["enums"].as_array().unwrap() {
-            assert!(source.contains(&format!("enum {}: string", e["alias"].as_str().unwrap())), "{}", rule.display());
+            // An enum of an enums file is declared in that file's module, and named here by an alias.
+            let (source, declared) = match e["module"].as_str() {
+                Some(module) => {
+                    let alias =
+                        format!("\\class_alias({0}::class, __NAMESPACE__ . '\\{0}');", e["alias"].as_str().unwrap());
+                    assert!(source.contains(&alias), "{}: {alias}", rule.display());
+                    let shared = std::fs::read_to_string(dir.path().join("php").join(module)).unwrap();
+                    assert!(shared.contains(&format!("namespace {};", e["namespace"].as_str().unwrap())), "{module}");
+                    (shared, e["declared"].as_str().unwrap())
+                }
+                None => (source.clone(), e["alias"].as_str().unwrap()),
+            };
+            assert!(source.contains(&format!("enum {declared}: string")), "{}", rule.display());
             for v in e["values"].as_array().unwrap() {
                 let case = v["alias"].as_str().unwrap().rsplit("::").next().unwrap();
                 assert!(source.contains(&format!("case {case} = ")), "{}: {case}", rule.display());
@@ -138,4 +150,84 @@ fn this_and_the_superglobals_are_names_a_rule_may_use() {
         assert!(!php.contains(&format!("{special},")) && !php.contains(&format!("{special})")), "{special}:\n{php}");
     }
     assert_green(&test_json(&out, "php"));
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums are its own
+/// module (`tiers.php`, written once), each rule's namespace names them by an alias, so a
+/// caller passes a member taken from one rule's namespace to the other's function; both
+/// rules still agree with the reference. Two enums files that would write one module are
+/// refused.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_php() {
+    if !toolchain("two_rules_reading_one_enums_file_share_its_enums_in_php", &["php"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("rules/shared")).unwrap();
+    for f in ["member_discount.rule", "shared/tiers.rule"] {
+        std::fs::copy(Path::new(ROOT).join("tests/corpus").join(f), d.join("rules").join(f)).unwrap();
+    }
+    let points = "rule tier_points v1\nabout \"Points per order by member tier.\"\nuse \"shared/tiers.rule\"\n\n\
+        input tier: tier\n\noutput points: int 0..10\n\ntable points_of -> points\n\
+        | tier    | points |\n|---------|--------|\n| basic   | 1      |\n| silver  | 2      |\n| premium | 5      |\n";
+    std::fs::write(d.join("rules/tier_points.rule"), points).unwrap();
+    let out = d.join("out");
+    generate(&[d.join("rules/member_discount.rule"), d.join("rules/tier_points.rule")], "php", &out);
+    let shared = std::fs::read_to_string(out.join("php/tiers.php")).unwrap();
+    assert!(shared.contains("namespace Tiers;") && shared.contains("enum Tier: string"), "{shared}");
+    for module in ["member_discount.php", "tier_points.php"] {
+        let source = std::fs::read_to_string(out.join("php").join(module)).unwrap();
+        assert!(!source.contains("enum Tier:"), "{module} declares no Tier of its own");
+        assert!(source.contains("require_once __DIR__ . '/tiers.php';"), "{module}");
+    }
+    assert_green(&test_json(&out, "php"));
+    // The caller's code: a tier from either namespace is one value of one enum.
+    let script = r#"<?php
+declare(strict_types=1);
+require_once __DIR__ . '/member_discount.php';
+require_once __DIR__ . '/tier_points.php';
+echo TierPoints\tier_points(MemberDiscount\Tier::GOLD), "\n";
+$out = MemberDiscount\member_discount(TierPoints\Tier::PLATINUM, MemberDiscount\Channel::WEB, 10000, null);
+echo $out->pct, ' ', $out->discount, "\n";
+echo \var_export(MemberDiscount\Tier::GOLD === TierPoints\Tier::GOLD && TierPoints\Tier::GOLD === Tiers\Tier::GOLD, true), "\n";
+"#;
+    std::fs::write(out.join("php/caller.php"), script).unwrap();
+    let ran = Command::new("php")
+        .args(["-d", "error_reporting=-1", "caller.php"])
+        .current_dir(out.join("php"))
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{}{}", text(&ran.stdout), text(&ran.stderr));
+    let eval = |rule: &str, call: &str| -> serde_json::Value {
+        let o = rulec(&["eval", rule, "--in", call], d);
+        let line: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    assert_eq!(text(&ran.stdout), format!("{}\n{} {}\ntrue\n", gold["points"], discount["pct"], discount["discount"]));
+    // Another enums file declaring `enums tiers` would write the same module with other bytes.
+    std::fs::create_dir_all(d.join("other/shared")).unwrap();
+    std::fs::write(d.join("other/shared/tiers.rule"), "enums tiers\n\nenum tier: bronze < gold\n").unwrap();
+    std::fs::write(
+        d.join("other/tier_points.rule"),
+        points.replace("rule tier_points", "rule bronze_points").replace(
+            "| basic   | 1      |\n| silver  | 2      |\n| premium | 5      |\n",
+            "| bronze  | 1      |\n| gold    | 5      |\n",
+        ),
+    )
+    .unwrap();
+    let clash =
+        rulec(&["gen", "rules/tier_points.rule", "other/tier_points.rule", "--out", "clash", "--lang", "php"], d);
+    assert_eq!(clash.status.code(), Some(1), "{}", text(&clash.stderr));
+    assert!(text(&clash.stderr).contains("would both write php/tiers.php"), "{}", text(&clash.stderr));
+    // So would a rule named like the enums file it reads: its own module is not overwritten.
+    std::fs::write(d.join("rules/tiers.rule"), points.replace("rule tier_points", "rule tiers")).unwrap();
+    let clash = rulec(&["gen", "rules/tiers.rule", "--out", "clash", "--lang", "php"], d);
+    assert_eq!(clash.status.code(), Some(1), "{}", text(&clash.stderr));
+    let says = "rules/tiers.rule and an enums file it reads would both write php/tiers.php";
+    assert!(text(&clash.stderr).contains(says), "{}", text(&clash.stderr));
 }

@@ -110,6 +110,20 @@ fn the_signature_names_what_the_module_defines() {
         }
         let source = std::fs::read_to_string(ruby.join(file)).unwrap();
         for e in api["enums"].as_array().unwrap() {
+            // An enum of an enums file is declared in that file's module, which the rule's names.
+            let source = match e["file"].as_str() {
+                Some(shared) => {
+                    let named = format!(
+                        "{} = ::{}::{}",
+                        e["alias"].as_str().unwrap(),
+                        e["module"].as_str().unwrap(),
+                        e["declared"].as_str().unwrap()
+                    );
+                    assert!(source.contains(&named), "{}: {named}", rule.display());
+                    std::fs::read_to_string(ruby.join(shared)).unwrap()
+                }
+                None => source.clone(),
+            };
             for v in e["values"].as_array().unwrap() {
                 let member = v["alias"].as_str().unwrap().rsplit("::").next().unwrap();
                 assert!(source.contains(&format!("{member} = ")), "{}: {member}", rule.display());
@@ -159,4 +173,69 @@ end
          {\"tag\":\"t\",\"in\":{\"subtotal\":10000,\"applied\":0,\"kind\":\"fixed\",\"rate\":0,\"face\":300,\"dup\":false},\"observed\":{\"ok\":true,\"raw\":300},\"trace\":[{\"table\":\"applicable\",\"row\":3},{\"table\":\"raw_discount\",\"row\":3}]}\n\
          visit is out of range: \"2027-01-01\"\nvisit is out of range: \"2027-01-01\"\n"
     );
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums are its own
+/// module (`tiers.rb`, and `sig/tiers.rbs`, written once), which each rule's module requires
+/// and names, so `MemberDiscount::Tier` and `TierPoints::Tier` are one module object and a
+/// member from either is passed to the other's function; both rules still agree with the
+/// reference, and the signatures are valid together.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_ruby() {
+    if !toolchain("two_rules_reading_one_enums_file_share_its_enums_in_ruby", &["ruby"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("rules/shared")).unwrap();
+    for f in ["member_discount.rule", "shared/tiers.rule"] {
+        std::fs::copy(Path::new(ROOT).join("tests/corpus").join(f), d.join("rules").join(f)).unwrap();
+    }
+    let points = "rule tier_points v1\nabout \"Points per order by member tier.\"\nuse \"shared/tiers.rule\"\n\n\
+        input tier: tier\n\noutput points: int 0..10\n\ntable points_of -> points\n\
+        | tier    | points |\n|---------|--------|\n| basic   | 1      |\n| silver  | 2      |\n| premium | 5      |\n";
+    std::fs::write(d.join("rules/tier_points.rule"), points).unwrap();
+    let out = d.join("out");
+    generate(&[d.join("rules/member_discount.rule"), d.join("rules/tier_points.rule")], "ruby", &out);
+    let ruby = out.join("ruby");
+    let shared = std::fs::read_to_string(ruby.join("tiers.rb")).unwrap();
+    assert!(shared.contains("module Tiers") && shared.contains("  module Tier\n"), "{shared}");
+    for module in ["member_discount.rb", "tier_points.rb"] {
+        let source = std::fs::read_to_string(ruby.join(module)).unwrap();
+        assert!(source.contains("require_relative \"tiers\"") && source.contains("Tier = ::Tiers::Tier"), "{source}");
+        assert!(!source.contains("module Tier\n"), "{module} declares no Tier of its own");
+    }
+    assert_green(&test_json(&out, "ruby"));
+    let rbs = Command::new("ruby")
+        .args([
+            "-rrbs",
+            "-rrbs/cli",
+            "-rstringio",
+            "-e",
+            "RBS::CLI.new(stdout: StringIO.new, stderr: $stderr).run(ARGV)",
+        ])
+        .args(["--", "-I", "sig", "validate"])
+        .current_dir(&ruby)
+        .output()
+        .unwrap();
+    assert!(rbs.status.success(), "rbs validate: {}{}", text(&rbs.stdout), text(&rbs.stderr));
+    // The caller's code: a tier from either rule's module is one value of one enum.
+    let script = "require_relative 'member_discount'\nrequire_relative 'tier_points'\n\
+        puts TierPoints.tier_points(MemberDiscount::Tier::GOLD)\n\
+        out = MemberDiscount.member_discount(TierPoints::Tier::PLATINUM, MemberDiscount::Channel::WEB, 10000, nil)\n\
+        puts \"#{out.pct} #{out.discount}\"\n\
+        puts MemberDiscount::Tier.equal?(TierPoints::Tier) && TierPoints::Tier.equal?(Tiers::Tier)\n";
+    std::fs::write(ruby.join("caller.rb"), script).unwrap();
+    let ran = Command::new("ruby").args(["-w", "caller.rb"]).current_dir(&ruby).output().unwrap();
+    assert!(ran.status.success() && ran.stderr.is_empty(), "{}{}", text(&ran.stdout), text(&ran.stderr));
+    let eval = |rule: &str, call: &str| -> serde_json::Value {
+        let o = rulec(&["eval", rule, "--in", call], d);
+        let line: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    assert_eq!(text(&ran.stdout), format!("{}\n{} {}\ntrue\n", gold["points"], discount["pct"], discount["discount"]));
 }

@@ -164,3 +164,55 @@ fn w121_names_neither_php_nor_swift_for_a_keyword_they_keep() {
     assert!(api_params("php", rule).contains(&("match".into(), "match".into())));
     assert!(api_params("swift", rule).contains(&("where".into(), "`where`".into())));
 }
+
+/// A rule named like an enum it declares (`rule size`, `enum size`): Go's function `Size`,
+/// Java's class `Size` and PHP's function `size` (PHP folds case) leave the type no name of
+/// its own, so the naming pass writes it `Size2` there, and W121 says so at the enum, for the languages being generated only.
+/// The code those languages get compiles and agrees with the reference.
+#[test]
+fn a_rule_named_like_its_own_enum_is_w121_for_go_java_and_php() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = "rule size v1\n\nenum size: small, medium, large\n\ninput s: size\n\noutput fee: int 0..100\n\n\
+        table fee_of -> fee\n| s             | fee |\n|---------------|-----|\n| small         | 1   |\n\
+        | medium, large | 2   |\n\nexpect s=large -> fee=2\n";
+    std::fs::write(dir.path().join("size.rule"), rule).unwrap();
+    let out = rulec(&["check", "--format", "json", "size.rule"], dir.path());
+    let w121: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["code"] == "W121")
+        .collect();
+    assert_eq!(w121.len(), 1, "{}", text(&out.stdout));
+    let d = &w121[0];
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(3), Some(6)), "{d}");
+    let label = d["spans"][0]["label"].as_str().unwrap();
+    assert!(label.contains("Go writes `Size2` (the function is `Size`)"), "{label}");
+    assert!(label.contains("Java writes `Size2` (the class is `Size`)"), "{label}");
+    // PHP folds case: its function `size` is the class's name too.
+    assert!(label.contains("PHP writes `Size2` (the function is `size`)"), "{label}");
+    for lang in ["Rust", "Python", "TypeScript", "Ruby", "Swift"] {
+        assert!(!label.contains(&format!("{lang} writes")), "{label}");
+    }
+    assert_eq!(d["fix"]["text"], "size(size_kind)", "{d}");
+    // What W121 names is what the code is: rulec api's type of the input.
+    for lang in ["go", "java", "php"] {
+        let out = rulec(&["api", "--lang", lang, "size.rule"], dir.path());
+        let api: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(api[lang].to_string().contains("\"Size2\""), "{lang}: {}", api[lang]);
+    }
+    // A build of other languages (rulec-build, include_rule!) hears nothing of it.
+    let w121_for = |langs: &[rulec::gen::Lang]| {
+        let mut sources = rulec::Sources::new();
+        let options = rulec::analysis::Options::default();
+        let mut checked = rulec::check_path(&mut sources, &dir.path().join("size.rule"), &options).unwrap();
+        checked.for_targets(langs);
+        let labels = checked.diagnostics.iter().filter(|d| d.code == "W121").map(|d| d.primary.text.clone());
+        labels.collect::<Vec<_>>()
+    };
+    assert!(w121_for(&[rulec::gen::Lang::Rust, rulec::gen::Lang::Python]).is_empty());
+    let go = w121_for(&[rulec::gen::Lang::Go]);
+    assert!(go.len() == 1 && go[0].contains("Go writes") && !go[0].contains("Java"), "{go:?}");
+    let out = rulec(&["gen", "size.rule", "--out", "gjp", "--lang", "go,java,php"], dir.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    common::assert_green(&common::test_json(&dir.path().join("gjp"), "go,java,php"));
+}

@@ -1233,3 +1233,152 @@ fn a_contradiction_is_the_rule_s_error_not_the_caller_s() {
         assert_eq!(r.status, 200, "asgi {asgi}: {}", r.text());
     }
 }
+
+// ---------------------------------------------------------------- which server speaks which protocol
+
+/// docs/serve.md's table of the servers and the protocols each carries: the command of each
+/// row, and whether it answers Connect, gRPC-Web and gRPC, as the row says.
+fn protocol_matrix() -> Vec<(String, [bool; 3])> {
+    let doc = std::fs::read_to_string(Path::new(ROOT).join("docs/serve.md")).unwrap();
+    let lines: Vec<&str> = doc.lines().map(str::trim).collect();
+    let head = lines
+        .iter()
+        .position(|l| *l == "| Server | Started with | Connect | gRPC-Web | gRPC |")
+        .expect("docs/serve.md has the table of servers and protocols");
+    let rows = lines[head + 2..].iter().take_while(|l| l.starts_with('|'));
+    rows.map(|row| {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 5, "a row of five cells: {row}");
+        let says = |cell: &str| match cell {
+            "yes" => true,
+            "no" => false,
+            other => panic!("docs/serve.md: `{other}` is neither yes nor no: {row}"),
+        };
+        (cells[1].trim_matches('`').to_string(), [says(cells[2]), says(cells[3]), says(cells[4])])
+    })
+    .collect()
+}
+
+/// A server started by the command a row of docs/serve.md gives, on a port it picks; its URL
+/// is the first `http://` that it prints on either stream. Stopped (SIGTERM, so that
+/// gunicorn takes its workers with it) when dropped.
+struct Documented {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Documented {
+    fn start(command: &str, alias: &str, dir: &Path) -> Documented {
+        use std::io::BufRead;
+        let spelled = command.replace("<alias>", alias).replace(":8080", ":0").replace("--port 8080", "--port 0");
+        let args: Vec<String> = spelled.split_whitespace().map(|a| a.trim_matches('\'').to_string()).collect();
+        let mut child = Command::new(&args[0])
+            .args(&args[1..])
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{spelled}: {e}"));
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let streams: [Box<dyn std::io::Read + Send>; 2] =
+            [Box::new(child.stdout.take().unwrap()), Box::new(child.stderr.take().unwrap())];
+        for stream in streams {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in std::io::BufReader::new(stream).lines().map_while(Result::ok) {
+                    let _ = tx.send(line);
+                }
+            });
+        }
+        let mut said = String::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
+            if let Some(at) = line.find("http://") {
+                let url: String = line[at..].chars().take_while(|c| !c.is_whitespace() && *c != ')').collect();
+                return Documented { child, url };
+            }
+            said.push_str(&line);
+            said.push('\n');
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("`{spelled}` did not say where it listens:\n{said}");
+    }
+}
+
+impl Drop for Documented {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.child.id().to_string()).status();
+        let _ = self.child.wait();
+    }
+}
+
+/// `buf curl` in one protocol: its answer as JSON, or the code of the error it printed.
+fn buf_curl(protocol: &str, url: &str, body: &str) -> Result<Json, String> {
+    let mut cmd = Command::new("buf");
+    cmd.args(["curl", "--schema", ".", "--protocol", protocol, "-d", body]);
+    if protocol == "grpc" {
+        // A gRPC client speaks HTTP/2; in cleartext, with prior knowledge.
+        cmd.arg("--http2-prior-knowledge");
+    }
+    let o = cmd.arg(url).current_dir(stubs().join("proto")).output().unwrap();
+    if o.status.success() {
+        return Ok(serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("buf curl: {e}: {}", text(&o.stdout))));
+    }
+    let e: Json = serde_json::from_slice(&o.stderr).unwrap_or_else(|_| json!({"code": text(&o.stderr)}));
+    Err(e["code"].as_str().unwrap_or_default().to_string())
+}
+
+/// Every row of docs/serve.md's table, started as it says and called as a client of each
+/// protocol would: a "yes" answers what `rulec eval` answers, a "no" is what the page says a
+/// gRPC client meets (unavailable, and over HTTP/1.1 `grpc-status: 2` naming the trailers).
+#[test]
+fn every_server_speaks_the_protocols_serve_md_says() {
+    if !connect_tools("protocols") || !toolchain("protocols", &["uvicorn", "gunicorn", "hypercorn"]) {
+        return;
+    }
+    let matrix = protocol_matrix();
+    assert!(matrix.len() >= 5 && matrix.iter().any(|(_, p)| p[2]), "{matrix:?}");
+    let alias = "ticket_price";
+    let path = "/rulec.ticket_price.v1.TicketPriceService/Decide";
+    // Calls the rule answers with a price that is not 0 (which protobuf's JSON leaves out).
+    let calls: Vec<(Json, Json)> = answered(alias)
+        .iter()
+        .map(|(v, e)| (serde_json::from_str::<Json>(v).unwrap()["in"].clone(), serde_json::from_str(e).unwrap()))
+        .filter(|(_, e): &(Json, Json)| e["observed"]["price"] != 0)
+        .take(2)
+        .collect();
+    assert_eq!(calls.len(), 2);
+    for (command, speaks) in &matrix {
+        let server = Documented::start(command, alias, &stubs().join("python"));
+        for (protocol, yes) in ["connect", "grpcweb", "grpc"].into_iter().zip(speaks) {
+            for (input, record) in &calls {
+                let got = buf_curl(protocol, &format!("{}{path}", server.url), &input.to_string());
+                if !yes {
+                    // Which of the two depends on whether the server's answer or its close comes first.
+                    let refused = matches!(got.as_ref().map_err(String::as_str), Err("unavailable" | "canceled"));
+                    assert!(refused, "{command}, {protocol}: docs/serve.md says no, buf curl says {got:?}");
+                    continue;
+                }
+                let got = got.unwrap_or_else(|e| panic!("{command}, {protocol}: {e}, where docs/serve.md says yes"));
+                let price: i64 = got["price"].as_str().unwrap().parse().unwrap();
+                assert_eq!(json!(price), record["observed"]["price"], "{command}, {protocol}: {got}");
+                assert_eq!(got["trace"], record["trace"], "{command}, {protocol}");
+            }
+        }
+        if !speaks[2] {
+            // gRPC carried over HTTP/1.1 reaches the service, which has no trailers to answer in.
+            let addr = server.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+            let body = calls[0].0.to_string();
+            let mut framed = vec![0u8];
+            framed.extend((body.len() as u32).to_be_bytes());
+            framed.extend(body.as_bytes());
+            let r = Client::new(&addr)
+                .request("POST", path, &[("Content-Type", "application/grpc+json")], &framed)
+                .unwrap();
+            assert_eq!((r.status, r.header("grpc-status")), (200, Some("2")), "{command}: {:?}", r.headers);
+            assert!(r.header("grpc-message").unwrap_or_default().contains("trailers"), "{command}: {:?}", r.headers);
+        }
+    }
+}

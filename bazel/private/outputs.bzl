@@ -22,8 +22,8 @@ action and names the file):
   * the files every rule of a folder shares, written by the action of the target's first
     rule file (by path) and declared once: `_helpers_runner.<ext>` in each language's folder
     and `vectors/_helpers.jsonl`, `vectors/_helpers.expected.jsonl`;
-  * an enums file generates nothing of its own (its enums are written into each rule that
-    uses it), so it is given to the rules as `enums`, never as `srcs`.
+  * an enums file generates nothing of its own in these languages (its enums are written
+    into each rule that uses it), so it is given to the rules as `enums`, never as `srcs`.
 """
 
 LANGS = ["rust", "python", "typescript", "javascript", "go", "java"]

@@ -421,16 +421,19 @@ pub fn rust_module(u: &Unit) -> File {
 
 /// Files two rules would both write: the same path (ASCII case folded, as a file system on
 /// macOS or Windows folds it) with other bytes — `a/price.rule` and `b/price.rule`, or
-/// `parcel_rate` and `ParcelRate` in Go's package and Java's class. One message per path,
-/// naming both rules; empty when every path has one writer (the shared helper files are the
-/// same bytes from every rule).
+/// `parcel_rate` and `ParcelRate` in Go's package and Java's class, or a rule `tiers` and the
+/// module of the enums file `tiers` it reads. One message per path, naming both rules (or the
+/// one); empty when every path has one writer (the shared helper files, and an enums file's
+/// module, are the same bytes from every rule).
 pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
     use std::collections::BTreeMap;
     let mut seen: BTreeMap<String, (&str, &File)> = BTreeMap::new();
     let mut pairs: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
     for (rule, f) in outputs {
         match seen.get(&f.path.to_ascii_lowercase()) {
-            Some((other, g)) if *other != rule.as_str() && (g.text != f.text || g.path != f.path) => {
+            // One rule may write a path twice only with the same bytes: its own module and the
+            // module of an enums file it reads may not meet.
+            Some((other, g)) if g.text != f.text || g.path != f.path => {
                 pairs.entry((other, rule)).or_default().push(&f.path);
             }
             Some(_) => {}
@@ -443,6 +446,12 @@ pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
         .into_iter()
         .map(|((a, b), paths)| {
             let more = if paths.len() > 1 { format!(" and {} more", paths.len() - 1) } else { String::new() };
+            if a == b {
+                return format!(
+                    "{a} and an enums file it reads would both write {}{more}: give the rule or the enums file another name or alias",
+                    paths[0]
+                );
+            }
             format!("{a} and {b} would both write {}{more}: give one of the rules another name or alias", paths[0])
         })
         .collect()

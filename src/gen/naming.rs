@@ -9,7 +9,7 @@
 //! the same identifiers on every run, and names that fold together in one language (`Red`,
 //! `red`, `RED` as Python's `RED`) are settled there without touching the others.
 
-use super::plan::Plan;
+use super::plan::{EnumPlan, Plan};
 use crate::lang::{Case, Lang, Naming};
 use std::collections::HashSet;
 
@@ -148,6 +148,52 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// The members of the enum `e` whose type is spelled `ty`: in the enum's own namespace, or
+/// in `global` where the language puts them in the module's (Go's constants).
+fn claim_members<'a>(n: &'a Naming, e: &EnumPlan, ty: &str, global: &mut Scope<'a>) -> Vec<String> {
+    let mut own = Scope::new(n);
+    e.values
+        .iter()
+        .map(|v| {
+            let mut bare = n.member.apply(&v.base);
+            if n.no_leading_underscore {
+                bare = underscores_after(bare, n.member.apply("value"));
+            }
+            let ident = if n.member_prefixed { format!("{ty}{bare}") } else { bare };
+            let scope = if n.members_global { &mut *global } else { &mut own };
+            scope.claim(ident, n.member)
+        })
+        .collect()
+}
+
+/// The identifiers of an enums file's own module in one language (`Plan::uses`).
+#[derive(Clone, Debug)]
+pub struct SharedNames {
+    /// The module's file stem, and its namespace or package where the language has one.
+    pub file: String,
+    pub module: String,
+    /// The plan's enums the file declares, in order, each with its type and its members.
+    pub enums: Vec<usize>,
+    pub types: Vec<String>,
+    pub members: Vec<Vec<String>>,
+}
+
+/// The names of the module of the enums file `home`, claimed in that module's own scope
+/// alone, so that every rule reading the file spells it the same.
+pub fn shared(plan: &Plan, lang: Lang, home: usize) -> SharedNames {
+    let n = lang.naming();
+    let u = &plan.uses[home];
+    let mut global = Scope::new(n);
+    let module = module_name(lang, &u.base);
+    if n.module_in_scope {
+        global.taken.insert(key(n, &module));
+    }
+    let enums: Vec<usize> = (0..plan.enums.len()).filter(|&e| plan.enums[e].home == Some(home)).collect();
+    let types: Vec<String> = enums.iter().map(|&e| global.claim_top(n.ty.apply(&plan.enums[e].base), n.ty)).collect();
+    let members = enums.iter().zip(&types).map(|(&e, ty)| claim_members(n, &plan.enums[e], ty, &mut global)).collect();
+    SharedNames { file: u.base.clone(), module, enums, types, members }
+}
+
 /// `_x` as `x_`, for a language where an identifier of this kind may not start with `_`;
 /// what is left must still start like an identifier (`_0` as `{word}_0_`).
 fn underscores_after(ident: String, word: impl std::fmt::Display) -> String {
@@ -188,26 +234,8 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
     let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
-    let members: Vec<Vec<String>> = plan
-        .enums
-        .iter()
-        .zip(&enums)
-        .map(|(e, ty)| {
-            let mut own = Scope::new(n);
-            e.values
-                .iter()
-                .map(|v| {
-                    let mut bare = n.member.apply(&v.base);
-                    if n.no_leading_underscore {
-                        bare = underscores_after(bare, n.member.apply("value"));
-                    }
-                    let ident = if n.member_prefixed { format!("{ty}{bare}") } else { bare };
-                    let scope = if n.members_global { &mut global } else { &mut own };
-                    scope.claim(ident, n.member)
-                })
-                .collect()
-        })
-        .collect();
+    let members: Vec<Vec<String>> =
+        plan.enums.iter().zip(&enums).map(|(e, ty)| claim_members(n, e, ty, &mut global)).collect();
     let member_consts = members
         .iter()
         .zip(&enums)

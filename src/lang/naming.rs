@@ -105,6 +105,39 @@ impl Lang {
     }
 }
 
+impl Lang {
+    /// Whether the language declares a type for each enum (SQL writes an enum's values as
+    /// text, the NumPy plan as data): only then can an enum's name clash with the module's.
+    pub fn declares_enum_types(self) -> bool {
+        !matches!(self, Lang::Sql | Lang::Numpy)
+    }
+
+    /// The names a rule's module declares before its enums, in the namespace their types
+    /// take, each with what it is: the module where it is a name of its own namespace
+    /// (Java's class, which a nested enum may not repeat), the function and its twins. The
+    /// naming pass (src/gen/naming.rs) claims them in this order, so an enum spelled like
+    /// one of them is what gives way.
+    pub fn claimed_before_enums(self, rule_base: &str) -> Vec<(&'static str, String)> {
+        let n = self.naming();
+        let function = n.function.apply(rule_base);
+        let mut out: Vec<(&str, String)> =
+            n.module_in_scope.then(|| ("class", n.module.apply(rule_base))).into_iter().collect();
+        out.push(("function", function.clone()));
+        out.extend([n.traced, n.record, n.wire].map(|twin| ("function", twin.replace("{}", &function))));
+        out.push(("function", n.core.replace("{}", rule_base)));
+        out
+    }
+
+    /// Whether the language reads `a` and `b` as one name (PHP folds case).
+    pub fn same_name(self, a: &str, b: &str) -> bool {
+        if self.naming().fold_case {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    }
+}
+
 const RUST: Naming = Naming {
     module: Case::Keep,
     module_in_scope: false,

@@ -217,6 +217,26 @@ pub enum Step {
     Define(usize),
 }
 
+/// An enums file a rule `use`s: generated code gives its enums a module of their own, which
+/// every rule that reads them shares.
+#[derive(Clone, Debug)]
+pub struct UseIr {
+    pub file: FileId,
+    /// The name its header declares (`enums tiers`), and the alias it gives.
+    pub name: String,
+    pub alias: Option<String>,
+    /// The file's name (`tiers.rule`) and the SHA-256 of its bytes, in hex: what the header
+    /// of its module names.
+    pub source_name: String,
+    pub sha256: String,
+}
+
+impl UseIr {
+    pub fn ident(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Program {
     pub name: String,
@@ -224,6 +244,8 @@ pub struct Program {
     pub version: u64,
     pub about: Option<String>,
     pub file: FileId,
+    /// The enums files the rule reads, in the order of its `use`s.
+    pub uses: Vec<UseIr>,
     pub enums: Vec<EnumIr>,
     pub groups: Vec<GroupIr>,
     pub vars: Vec<Var>,

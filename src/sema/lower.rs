@@ -17,6 +17,9 @@ pub struct Import<'a> {
     pub file: FileId,
     pub ast: &'a ast::File,
     pub use_span: Span,
+    /// The file's name and the SHA-256 of its bytes (`UseIr`).
+    pub source_name: String,
+    pub sha256: String,
 }
 
 pub fn lower(file: FileId, text: &str, ast: &ast::File, imports: &[Import]) -> (Option<Program>, Vec<Diagnostic>) {
@@ -254,6 +257,16 @@ impl Lower {
             version,
             about,
             file: self.file,
+            uses: imports
+                .iter()
+                .map(|imp| UseIr {
+                    file: imp.file,
+                    name: imp.ast.header.name.name.name.clone(),
+                    alias: imp.ast.header.name.alias.as_ref().map(|a| a.name.clone()),
+                    source_name: imp.source_name.clone(),
+                    sha256: imp.sha256.clone(),
+                })
+                .collect(),
             enums: std::mem::take(&mut self.enums),
             groups: std::mem::take(&mut self.groups),
             vars: std::mem::take(&mut self.vars),

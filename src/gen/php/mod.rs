@@ -5,13 +5,13 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS};
-use super::plan::{Expr, Node};
+use super::plan::{EnumPlan, Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusals};
 use super::text::{comment, quoted, Code, Escapes};
 use super::walk::{self, Hooks};
-use super::{Gen, Lang, Language, Runner, Spec, Unit};
+use super::{naming, File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -36,6 +36,10 @@ impl Language for Php {
         [p.module(), p.runner(), helpers_runner()]
     }
 
+    fn more_files(p: &Ph) -> Vec<File> {
+        p.shared_modules()
+    }
+
     fn api(p: &Ph, _: &Unit) -> serde_json::Value {
         let spell = Spelling { names: p.n, ty: &|v| p.ty(v), member: Member::Qualified("::") };
         let (ret, params) = (p.returns(), p.params());
@@ -49,7 +53,19 @@ impl Language for Php {
             dates: Dates { ty: "int", from_wire: "date_from_wire", from_native: Some("date_of") },
             errors: ERRORS,
         };
-        spell.functions(p.plan, &ret, functions)
+        let mut entry = spell.functions(p.plan, &ret, functions);
+        // An enum of an enums file is declared in that file's module; the rule's namespace
+        // holds an alias of it.
+        for home in 0..p.plan.uses.len() {
+            let shared = naming::shared(p.plan, Lang::Php, home);
+            for (&e, ty) in shared.enums.iter().zip(&shared.types) {
+                let at = &mut entry["enums"][e];
+                at["module"] = json!(format!("{}.php", shared.file));
+                at["namespace"] = json!(shared.module);
+                at["declared"] = json!(ty);
+            }
+        }
+        entry
     }
 }
 
@@ -80,6 +96,22 @@ const OPS: Ops = Ops {
 };
 
 type Ph<'a> = Gen<'a, Php>;
+
+/// A backed enum: its members' backing values are the names the wire carries.
+fn enum_declaration(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
+    o.line(format!(
+        "/** enum {}: the backing value is the name the wire and the records carry. */",
+        comment(&en.name).replace("*/", "* /")
+    ));
+    o.line(format!("enum {ty}: string"));
+    o.line("{");
+    o.indent();
+    for (m, v) in members.iter().zip(&en.values) {
+        o.line(format!("case {m} = {};", php_str(&v.name)));
+    }
+    o.close("}");
+    o.blank();
+}
 
 /// The place function of an ordered enum, `{places}` its arms.
 const RANK: &str = "/** The place of a value of the ordered enum {name}, from 0. */
@@ -216,20 +248,12 @@ impl Ph<'_> {
         o.blank();
         o.line(format!("namespace {};", n.module));
         o.blank();
+        self.uses(&mut o);
         sig::unit_comments(&mut o, plan, n, "//", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
-            o.line(format!(
-                "/** enum {}: the backing value is the name the wire and the records carry. */",
-                comment(&en.name).replace("*/", "* /")
-            ));
-            o.line(format!("enum {}: string", n.enums[e]));
-            o.line("{");
-            o.indent();
-            for (i, v) in en.values.iter().enumerate() {
-                o.line(format!("case {} = {};", n.members[e][i], php_str(&v.name)));
+            if en.home.is_none() {
+                enum_declaration(&mut o, en, &n.enums[e], &n.members[e]);
             }
-            o.close("}");
-            o.blank();
             sig::rank_function(&mut o, n, e, RANK, comment(&en.name).replace("*/", "* /"), |m, i| {
                 format!("{}::{m} => {i},", n.enums[e])
             });
@@ -238,6 +262,65 @@ impl Ph<'_> {
             format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
         sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
         o.finish()
+    }
+
+    /// The module of each enums file the rule reads, required, and its enums named here: by
+    /// `use` for this file's code, and by an alias in this namespace for the caller, so that
+    /// `\Rule\Tier` and `\Tiers\Tier` are one enum.
+    fn uses(&self, o: &mut Code) {
+        for home in 0..self.plan.uses.len() {
+            let shared = naming::shared(self.plan, Lang::Php, home);
+            if shared.enums.is_empty() {
+                continue;
+            }
+            o.line(format!("require_once __DIR__ . '/{}.php';", shared.file));
+            o.blank();
+            for (&e, ty) in shared.enums.iter().zip(&shared.types) {
+                let here = &self.n.enums[e];
+                let named = if here == ty { String::new() } else { format!(" as {here}") };
+                o.line(format!("use {}\\{ty}{named};", shared.module));
+            }
+            o.blank();
+            for &e in &shared.enums {
+                o.line(format!("\\class_alias({0}::class, __NAMESPACE__ . '\\{0}');", self.n.enums[e]));
+            }
+            o.blank();
+        }
+    }
+
+    /// The module of each enums file the rule reads: its enums, once for every rule that
+    /// reads them (the same bytes from each).
+    fn shared_modules(&self) -> Vec<File> {
+        (0..self.plan.uses.len())
+            .filter_map(|home| {
+                let shared = naming::shared(self.plan, Lang::Php, home);
+                if shared.enums.is_empty() {
+                    return None;
+                }
+                let u = &self.plan.uses[home];
+                let mut o = Code::new("    ");
+                o.line("<?php");
+                o.blank();
+                o.raw(&super::text::enums_header(u, "//"));
+                o.line("//");
+                o.line(format!(
+                    "// The enums every rule reading {} shares: require_once __DIR__ . '/{}.php'; then \\{}\\{}.",
+                    comment(&u.source_name),
+                    shared.file,
+                    shared.module,
+                    shared.types[0]
+                ));
+                o.blank();
+                o.line("declare(strict_types=1);");
+                o.blank();
+                o.line(format!("namespace {};", shared.module));
+                o.blank();
+                for ((&e, ty), members) in shared.enums.iter().zip(&shared.types).zip(&shared.members) {
+                    enum_declaration(&mut o, &self.plan.enums[e], ty, members);
+                }
+                Some(File { path: format!("{}.php", shared.file), text: o.finish() })
+            })
+            .collect()
     }
 
     /// The outputs' type: a final class of promoted readonly properties.

@@ -53,6 +53,22 @@ pub struct EnumPlan {
     pub values: Vec<MemberPlan>,
     /// Whether the code compares or takes min/max of its values by place.
     pub ranked: bool,
+    /// The enums file that declares it (its place in `Plan::uses`), whose own module holds
+    /// its type in a language that writes one; `None` for the rule's own.
+    pub home: Option<usize>,
+}
+
+/// An enums file the rule reads: the module its enums are written in, once per folder
+/// however many rules read them.
+#[derive(Clone, Debug)]
+pub struct UsePlan {
+    /// The name its header declares (`tiers`).
+    pub name: String,
+    /// The ASCII identifier base of its module: the alias or the name.
+    pub base: String,
+    /// The file's name (`tiers.rule`) and the SHA-256 of its bytes, in hex.
+    pub source_name: String,
+    pub sha256: String,
 }
 
 #[derive(Clone, Debug)]
@@ -208,6 +224,7 @@ pub enum Helper {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub rule: RuleInfo,
+    pub uses: Vec<UsePlan>,
     pub enums: Vec<EnumPlan>,
     pub units: Vec<UnitType>,
     /// Whether a date crosses the boundary (the module then has a date type and its converters).
@@ -339,6 +356,16 @@ pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) 
             source_name: source_name.to_string(),
             sha256: sha256.to_string(),
         },
+        uses: p
+            .uses
+            .iter()
+            .map(|u| UsePlan {
+                name: u.name.clone(),
+                base: u.ident().to_string(),
+                source_name: u.source_name.clone(),
+                sha256: u.sha256.clone(),
+            })
+            .collect(),
         enums,
         units,
         dates,
@@ -372,6 +399,7 @@ fn enums(p: &Program) -> Vec<EnumPlan> {
                 })
                 .collect(),
             ranked: false,
+            home: p.uses.iter().position(|u| u.file == e.file),
         })
         .collect()
 }

@@ -6,7 +6,8 @@
 //! `runtime/module.rb`.
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS};
-use super::plan::{Expr, InputDoor, Kind, Node};
+use super::naming::{self, SharedNames};
+use super::plan::{EnumPlan, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Refusal};
@@ -42,7 +43,9 @@ impl Language for Ruby {
     }
 
     fn more_files(r: &Rb) -> Vec<File> {
-        vec![File { path: format!("sig/{}.rbs", r.plan.rule.base), text: r.rbs() }]
+        let mut files = vec![File { path: format!("sig/{}.rbs", r.plan.rule.base), text: r.rbs() }];
+        files.extend(r.shared_modules());
+        files
     }
 
     fn runner(base: &str) -> Runner {
@@ -63,7 +66,18 @@ impl Language for Ruby {
         let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
         let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
         let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
-        spell.functions(plan, &r.returns(), Functions { place, signatures, more, dates, errors: ERRORS })
+        let mut entry =
+            spell.functions(plan, &r.returns(), Functions { place, signatures, more, dates, errors: ERRORS });
+        // An enum of an enums file is declared in that file's module; the rule's module names it.
+        for s in r.shared() {
+            for (&e, ty) in s.enums.iter().zip(&s.types) {
+                let at = &mut entry["enums"][e];
+                at["file"] = json!(format!("{}.rb", s.file));
+                at["module"] = json!(s.module);
+                at["declared"] = json!(ty);
+            }
+        }
+        entry
     }
 }
 
@@ -89,10 +103,42 @@ const OPS: Ops = Ops {
 
 type Rb<'a> = Gen<'a, Ruby>;
 
+/// An enum: a module of its members (each its value's name) and `ALL`, in order.
+fn enum_module(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
+    let values = members.iter().zip(&en.values).map(|(m, v)| format!("{m} = {}", rb_str(&v.name)));
+    let fills = [
+        ("what", comment(&en.name)),
+        ("name", ty.to_string()),
+        ("members", values.collect::<Vec<_>>().join("\n")),
+        ("all", members.join(", ")),
+    ];
+    o.filled(ENUM, &fills);
+}
+
+/// An enum's signature: the type alias of the union of its values, and its module.
+fn enum_signature(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
+    let values: Vec<String> = en.values.iter().map(|v| rb_str(&v.name)).collect();
+    o.line(format!("type {} = {}", enum_alias(ty), values.join(" | ")));
+    o.line(format!("module {ty}"));
+    for (m, v) in members.iter().zip(&en.values) {
+        o.line(format!("  {m}: {}", rb_str(&v.name)));
+    }
+    o.line(format!("  ALL: Array[{}]", enum_alias(ty)));
+    o.line("end");
+}
+
 /// The module's head: the generated file's header, then the module (`{module}`) opened.
 const HEAD: &str = "{head}
 #
 # Every number is an Integer in the unit its parameter's comment names; nothing is required.
+
+{requires}
+module {module}";
+
+/// An enums file's own module: its enums, for every rule that reads it to require.
+const SHARED_HEAD: &str = "{head}
+#
+# The enums every rule reading {source} shares: require_relative \"{file}\"; then {module}::{first}.
 
 module {module}";
 
@@ -191,18 +237,22 @@ impl Rb<'_> {
         o.raw(PROLOG);
         let head = sig::head(plan, "#");
         let head = head.strip_suffix('\n').unwrap_or(&head).to_string();
-        o.filled(HEAD, &[("head", head), ("module", n.module.clone())]);
+        let shared: Vec<SharedNames> = self.shared();
+        let requires: Vec<String> = shared.iter().map(|s| format!("require_relative {}\n", rb_str(&s.file))).collect();
+        o.filled(HEAD, &[("head", head), ("requires", requires.concat()), ("module", n.module.clone())]);
         o.indent();
         sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
-            let members = n.members[e].iter().zip(&en.values).map(|(m, v)| format!("{m} = {}", rb_str(&v.name)));
-            let fills = [
-                ("what", comment(&en.name)),
-                ("name", n.enums[e].clone()),
-                ("members", members.collect::<Vec<_>>().join("\n")),
-                ("all", n.members[e].join(", ")),
-            ];
-            o.filled(ENUM, &fills);
+            match shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k))) {
+                // Named here, the module that file's own module declares: one object whichever
+                // rule's name a caller reaches it by.
+                Some((s, k)) => {
+                    let what = comment(&en.name);
+                    o.line(format!("# enum {what}: declared in {}.rb, which every rule reading it shares.", s.file));
+                    o.line(format!("{} = ::{}::{}", n.enums[e], s.module, s.types[k]));
+                }
+                None => enum_module(&mut o, en, &n.enums[e], &n.members[e]),
+            }
             o.blank();
             sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |_, _| String::new());
         }
@@ -236,6 +286,56 @@ impl Rb<'_> {
 
     fn fired(&self) -> String {
         sig::fired(self.plan, self.n.local("_rows"), "[@]", |table, row| format!("Fired.new({}, {row})", rb_str(table)))
+    }
+
+    /// The names of the module of each enums file the rule reads enums from.
+    fn shared(&self) -> Vec<SharedNames> {
+        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::Ruby, home));
+        all.filter(|s| !s.enums.is_empty()).collect()
+    }
+
+    /// The module of each enums file the rule reads, and its signature: the same bytes from
+    /// every rule that reads the file, so a folder holds them once.
+    fn shared_modules(&self) -> Vec<File> {
+        let mut files = Vec::new();
+        for s in self.shared() {
+            let home = self.plan.enums[s.enums[0]].home.expect("a shared enum has a home");
+            let u = &self.plan.uses[home];
+            let head = super::text::enums_header(u, "#");
+            let mut o = Code::new("  ");
+            o.raw(PROLOG);
+            let fills = [
+                ("head", head.trim_end().to_string()),
+                ("source", comment(&u.source_name)),
+                ("file", s.file.clone()),
+                ("module", s.module.clone()),
+                ("first", s.types[0].clone()),
+            ];
+            o.filled(SHARED_HEAD, &fills);
+            o.indent();
+            for (i, ((&e, ty), members)) in s.enums.iter().zip(&s.types).zip(&s.members).enumerate() {
+                if i > 0 {
+                    o.blank();
+                }
+                enum_module(&mut o, &self.plan.enums[e], ty, members);
+            }
+            o.close("end");
+            files.push(File { path: format!("{}.rb", s.file), text: o.finish() });
+            let mut o = Code::new("  ");
+            o.raw(&head);
+            o.blank();
+            o.line(format!("module {}", s.module));
+            o.indent();
+            for (i, ((&e, ty), members)) in s.enums.iter().zip(&s.types).zip(&s.members).enumerate() {
+                if i > 0 {
+                    o.blank();
+                }
+                enum_signature(&mut o, &self.plan.enums[e], ty, members);
+            }
+            o.close("end");
+            files.push(File { path: format!("sig/{}.rbs", s.file), text: o.finish() });
+        }
+        files
     }
 
     fn functions(&self, o: &mut Code) {
@@ -277,16 +377,20 @@ impl Rb<'_> {
         o.blank();
         o.line(format!("module {}", n.module));
         o.indent();
+        let shared = self.shared();
         for (e, en) in plan.enums.iter().enumerate() {
-            let values: Vec<String> = en.values.iter().map(|v| rb_str(&v.name)).collect();
-            o.line(format!("type {} = {}", enum_alias(&n.enums[e]), values.join(" | ")));
-            o.line(format!("module {}", n.enums[e]));
-            for (i, v) in en.values.iter().enumerate() {
-                o.line(format!("  {}: {}", n.members[e][i], rb_str(&v.name)));
+            match shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k))) {
+                Some((s, k)) => {
+                    let (here, there) = (&n.enums[e], &s.types[k]);
+                    o.line(format!("type {} = ::{}::{}", enum_alias(here), s.module, enum_alias(there)));
+                    o.line(format!("{here}: singleton(::{}::{there})", s.module));
+                    o.blank();
+                }
+                None => {
+                    enum_signature(&mut o, en, &n.enums[e], &n.members[e]);
+                    o.blank();
+                }
             }
-            o.line(format!("  ALL: Array[{}]", enum_alias(&n.enums[e])));
-            o.line("end");
-            o.blank();
         }
         for line in [
             "class RuleInputError < ArgumentError",
