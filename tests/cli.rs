@@ -301,3 +301,30 @@ fn coverage_counts_the_refusals_the_vectors_hold() {
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)));
     assert_eq!(cov["refused"], refused, "{cov}");
 }
+
+/// formats.md `api`: every language with functions to call says which of its errors the
+/// entry guard raises (input) and which the guard below (contradiction), each one of the
+/// errors it names to catch, with the fields to read.
+#[test]
+fn api_says_which_error_each_guard_raises() {
+    let o = rulec(&["api", "tests/corpus/single_coupon.rule"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let api: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let langs = ["python", "typescript", "javascript", "rust", "go", "java", "ruby", "php", "swift", "numpy"];
+    for lang in langs {
+        let entry = &api[lang];
+        let types = &entry["error_types"];
+        for kind in ["input", "contradiction"] {
+            let t = &types[kind];
+            let name = t["name"].as_str().unwrap_or_else(|| panic!("{lang}: no error_types.{kind}: {entry}"));
+            let caught = entry["errors"].as_array().unwrap().iter().any(|e| e == name || e["name"] == name);
+            assert!(caught, "{lang}: {name} is not among errors");
+            let fields = t["fields"].as_array().unwrap();
+            assert!(fields.iter().any(|f| f.as_str().unwrap().to_lowercase().starts_with("what")), "{lang}: {t}");
+        }
+    }
+    assert_eq!(
+        api["php"]["error_types"]["input"],
+        serde_json::json!({"name": "RuleInputError", "fields": ["what", "refused"]})
+    );
+}

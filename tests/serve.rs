@@ -1233,3 +1233,52 @@ fn a_contradiction_is_the_rule_s_error_not_the_caller_s() {
         assert_eq!(r.status, 200, "asgi {asgi}: {}", r.text());
     }
 }
+
+/// `rulec adapter --template connect-python` as printed verifies the Connect service `rulec
+/// gen` writes for the rule: every call answered and matched, the service named as the
+/// counterpart. A call the service refuses (its request left without a field) is `err` —
+/// left out of the rate, counted unanswered — through the ConnectError it raises.
+#[test]
+fn the_connect_python_template_verifies_the_generated_service() {
+    if !connect_tools("connect-python adapter") {
+        return;
+    }
+    let rule = "tests/corpus/single_coupon.rule";
+    let t = rulec(&["adapter", rule, "--template", "connect-python"], Path::new(ROOT));
+    assert!(t.status.success(), "{}", text(&t.stderr));
+    let template = text(&t.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let printed = dir.path().join("adapter.py");
+    std::fs::write(&printed, &template).unwrap();
+    let compiles = Command::new("python3").args(["-m", "py_compile"]).arg(&printed).output().unwrap();
+    assert!(compiles.status.success(), "{}", text(&compiles.stderr));
+    let lint = Command::new("ruff").args(["check", "--no-cache", "--select", "E,W,F"]).arg(&printed).output().unwrap();
+    assert!(lint.status.success(), "ruff:\n{}{}", text(&lint.stdout), text(&lint.stderr));
+
+    let server = service("single_coupon", false);
+    let url = format!("http://{}", server.addr());
+    let verify = |adapter: &Path| {
+        let args = ["verify", rule, "--format", "json", "--adapter", "python3", adapter.to_str().unwrap(), &url];
+        let o = rulec(&args, Path::new(ROOT));
+        let r: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stderr)));
+        (o.status.code(), r)
+    };
+    let (code, r) = verify(&printed);
+    assert_eq!(code, Some(0), "{r}");
+    let asked = r["reach"]["asked"].as_u64().unwrap();
+    assert!(asked > 20, "{r}");
+    assert_eq!(
+        (r["compared"].as_u64(), r["matched"].as_u64(), r["unanswered"].as_u64()),
+        (Some(asked), Some(asked), Some(0))
+    );
+    assert_eq!(r["counterpart"], format!("connect@{url}"));
+
+    // Without `dup` every call is refused by the service, and every record is unanswered.
+    let dropped = "        message[\"dup\"] = call[\"dup\"]\n";
+    assert!(template.contains(dropped), "{template}");
+    let refusing = dir.path().join("refusing.py");
+    std::fs::write(&refusing, template.replace(dropped, "        pass\n")).unwrap();
+    let (code, r) = verify(&refusing);
+    assert_eq!(code, Some(1), "{r}");
+    assert_eq!((r["compared"].as_u64(), r["unanswered"].as_u64()), (Some(0), Some(asked)), "{r}");
+}

@@ -5,7 +5,7 @@
 //! the runner requires only json. `sig/<alias>.rbs` ships beside it. The fixed text is
 //! `runtime/module.rb`.
 
-use super::api::{Dates, Functions, Member, Spelling, ERRORS};
+use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::plan::{Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -63,7 +63,11 @@ impl Language for Ruby {
         let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
         let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
         let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
-        spell.functions(plan, &r.returns(), Functions { place, signatures, more, dates, errors: ERRORS })
+        spell.functions(
+            plan,
+            &r.returns(),
+            Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES },
+        )
     }
 }
 
