@@ -779,10 +779,11 @@ table base_rate -> fee
         when: "In a `unique` table (the default policy), two rows match the same input, so the result would depend \
             on which one is read. The diagnostic names both rows and a witness input that matches both. A common \
             cause is a boundary written into both rows (`<=10lb` and `>=10lb`).",
-        fix: "Make the rows exclusive, for example `>10lb` instead of `>=10lb`. If the earlier row is meant to win, \
-            declare the table `first` — the fix `change_policy` does exactly that, a form that removes the overlap \
-            rather than a decision about which row is right; if the rows give the same result wherever they meet, \
-            declare it `any`.",
+        fix: "Make the rows exclusive, for example `>10lb` instead of `>=10lb` — where the rows meet at that one \
+            cut alone, the fix `flip_bound` writes it so. If the earlier row is meant to win, declare the table \
+            `first` — the fix `change_policy` does exactly that where no bound can be flipped, a form that removes \
+            the overlap rather than a decision about which row is right; if the rows give the same result wherever \
+            they meet, declare it `any`.",
         example: "\
 rule overlap v1
 
@@ -998,8 +999,9 @@ define b: int 0..100 = a + x
         when: "Running an `expect` line's inputs through the reference evaluator gives an output other than the one \
             the line states, or no answer at all (for example when no row matches). The diagnostic shows both values \
             and the rows that fired.",
-        fix: "Decide which one is right. If the rule is right, correct the `expect`; if the `expect` is right, the \
-            rule has a bug, and the rows that fired show where to look.",
+        fix: "Decide which one is right. If the rule is right, correct the `expect` (the fix `add_expected` writes the \
+            value the rule computes in its place); if the `expect` is right, the rule has a bug, and the rows that \
+            fired show where to look.",
         example: "\
 rule parcel v1
 
