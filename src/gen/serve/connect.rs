@@ -484,9 +484,11 @@ pub fn adapter(plan: &Plan, c: &Contract) -> String {
         outs = described(&plan.outputs)
     );
     o.push_str(text::section(ADAPTER, MARK, "imports"));
-    o.push_str(&format!(
-        "\n\n# Fill in: the other side's method, if it is not this rule's own.\nPATH = {}\n",
-        py(&c.path())
+    o.push_str("\n\n");
+    o.push_str(&super::replace_line(
+        text::section(ADAPTER, MARK, "path"),
+        "PATH = ",
+        &format!("PATH = {}", py(&c.path())),
     ));
     for (e, name) in c.enums.iter().enumerate() {
         let Some(name) = name else { continue };
@@ -499,9 +501,7 @@ pub fn adapter(plan: &Plan, c: &Contract) -> String {
         o.push_str(&format!("# enum {}: the rule's values and {name}'s.\n", text::comment(&plan.enums[e].name)));
         o.push_str(&format!("{} = {{{}}}\n", enum_table(c, e), pairs.join(", ")));
     }
-    o.push_str(
-        "\n\ndef request(call: dict[str, Any]) -> dict[str, Any]:\n    \"\"\"Fill in: the other side's request message, in its JSON, for one call of the rule.\n\n    As printed, this rule's own DecideRequest; a field of a value that is absent is left out.\n    \"\"\"\n    message: dict[str, Any] = {}\n",
-    );
+    let mut fields = String::new();
     for (v, field) in &c.request {
         let var = plan.var(*v);
         let name = py(&var.name);
@@ -509,14 +509,15 @@ pub fn adapter(plan: &Plan, c: &Contract) -> String {
             BoundaryTy::Enum(e) => format!("{}[call[{name}]]", enum_table(c, e)),
             _ => format!("call[{name}]"),
         };
-        o.push_str(&format!(
-            "    if call.get({name}) is not None:\n        message[{}] = {value}\n",
-            py(&json_name(field))
-        ));
+        let key = py(&json_name(field));
+        fields.push_str(&format!("    if call.get({name}) is not None:\n        message[{key}] = {value}\n"));
     }
+    o.push_str("\n\n");
     o.push_str(
-        "    return message\n\n\ndef outputs(response: dict[str, Any]) -> dict[str, Any]:\n    \"\"\"Fill in: the rule's outputs, read from the other side's response message.\n\n    As printed, this rule's own DecideResponse, whose JSON leaves a field at its zero out\n    and writes an int64 as a string.\n    \"\"\"\n    return {\n",
+        super::replace_line(text::section(ADAPTER, MARK, "request"), "    # rulec-fields", fields.trim_end())
+            .trim_end(),
     );
+    let mut fields = String::new();
     for (v, field, _) in &c.response {
         let var = plan.var(*v);
         let key = py(&json_name(field));
@@ -530,9 +531,14 @@ pub fn adapter(plan: &Plan, c: &Contract) -> String {
         };
         // An absent optional output is null; any other field left out is at its zero.
         let absent = if var.optional { "None".to_string() } else { zero };
-        o.push_str(&format!("        {}: {read} if {key} in response else {absent},\n", py(&var.name)));
+        fields.push_str(&format!("        {}: {read} if {key} in response else {absent},\n", py(&var.name)));
     }
-    o.push_str("    }\n\n\n");
+    o.push_str("\n\n\n");
+    o.push_str(
+        super::replace_line(text::section(ADAPTER, MARK, "outputs"), "        # rulec-fields", fields.trim_end())
+            .trim_end(),
+    );
+    o.push_str("\n\n\n");
     o.push_str(text::section(ADAPTER, MARK, "body"));
     o.push_str("\n\n\n");
     o.push_str(text::section(ADAPTER, MARK, "main"));

@@ -3,8 +3,9 @@
 # unary call per record to a Connect service, in the Connect protocol's JSON over HTTP —
 # the standard library only, so no stubs are needed for the other side's messages.
 #
-# The backend writes the rule's part between the sections it copies from here: PATH, the
-# enum tables, and the two functions to fill in, `request` and `outputs`.
+# The backend copies the sections from here and writes the rule's part: the method's path,
+# the enum tables, and the fields of the two functions to fill in, `request` and `outputs`,
+# each at its `# rulec-fields` line.
 
 # rulec: imports
 import json
@@ -12,6 +13,33 @@ import sys
 import urllib.error
 import urllib.request
 from typing import Any
+
+# rulec: path
+# Fill in: the other side's method, if it is not this rule's own.
+PATH = "/rulec.rule.v1.RuleService/Decide"
+
+# rulec: request
+def request(call: dict[str, Any]) -> dict[str, Any]:
+    """Fill in: the other side's request message, in its JSON, for one call of the rule.
+
+    As printed, this rule's own DecideRequest; a field of a value that is absent is left out.
+    """
+    message: dict[str, Any] = {}
+    # rulec-fields
+    return message
+
+
+# rulec: outputs
+def outputs(response: dict[str, Any]) -> dict[str, Any]:
+    """Fill in: the rule's outputs, read from the other side's response message.
+
+    As printed, this rule's own DecideResponse, whose JSON leaves a field at its zero out
+    and writes an int64 as a string.
+    """
+    return {
+        # rulec-fields
+    }
+
 
 # rulec: body
 class ConnectError(Exception):
