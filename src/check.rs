@@ -435,7 +435,11 @@ fn run_expects(p: &Program) -> Vec<Diagnostic> {
                 let mut d =
                     Diagnostic::new("E111", p.file, *span, format!("expect disagrees: {} is {g}, not {w}", var.name))
                         .label(format!("expected {w}, the rule computes {g}"))
-                        .help("if the rule is right, correct the expect; if the expect is right, the rule has a bug");
+                        .help("if the rule is right, correct the expect; if the expect is right, the rule has a bug")
+                        .note(format!(
+                            "The fix writes {g}, what the rule computes, as the expected value: a form that removes the disagreement, not a decision that the rule is right."
+                        ))
+                        .fix("add_expected", g.clone(), Some((p.file, *span)));
                 if !rows.is_empty() {
                     d = d.note(format!("rows that fired: {}", rows.join(", ")));
                 }

@@ -119,6 +119,28 @@ pub enum Command {
         #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
         steps: u64,
     },
+    /// Write rulec.lock for rules and write nothing else: the lock `rulec gen` writes with the same arguments.
+    Lock {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The folder `rulec gen --out` writes the locked files into.
+        #[arg(long)]
+        out: PathBuf,
+        /// Languages, comma-separated (default: all).
+        #[arg(long, value_delimiter = ',')]
+        lang: Vec<String>,
+        /// The lock file (default: rulec.lock in the current folder).
+        #[arg(long)]
+        lock: Option<PathBuf>,
+        /// Lock what `rulec gen --no-servers` writes.
+        #[arg(long)]
+        no_servers: bool,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// How many steps the whole command may spend on one rule before it stops (E109).
+        #[arg(long, default_value_t = crate::analysis::work::DEFAULT_STEPS)]
+        steps: u64,
+    },
     /// Build each generated language's runner and hold it to the vectors, byte for byte.
     Test {
         dir: PathBuf,
@@ -140,7 +162,13 @@ pub enum Command {
         lang: Vec<String>,
     },
     /// The JSON Schema of a rule's wire: the `in` a call sends, the `out` it gets back.
-    Schema { file: PathBuf },
+    Schema {
+        file: PathBuf,
+        /// Name each property by the rule's name (the wire), or by its ASCII alias with the
+        /// name as its title (an HTTP request body, a form).
+        #[arg(long, value_enum, default_value = "name")]
+        keys: crate::schema::Keys,
+    },
     /// Write the boundary suite of a rule: `<alias>.jsonl` and `<alias>.expected.jsonl` under --out, or the vectors on stdout.
     Vectors {
         file: PathBuf,
@@ -274,8 +302,11 @@ pub enum Command {
 }
 
 /// What a build system that runs `rulec gen` once per rule asks of it (bazel/, bazel/rulec.mk).
-#[derive(clap::Args)]
+#[derive(clap::Args, Default)]
 pub struct BuildArgs {
+    /// Write the lock alone, no generated file (`rulec lock`).
+    #[arg(skip)]
+    pub lock_only: bool,
     /// Write no rulec.lock: the outputs belong to a build system, not to the repository.
     #[arg(long, conflicts_with_all = ["lock", "locked"])]
     pub no_lock: bool,
@@ -344,6 +375,8 @@ pub struct RecordsArgs {
 pub enum TemplateKind {
     Python,
     Go,
+    /// A legacy implementation that is a Connect service: a client between the JSON Lines.
+    ConnectPython,
 }
 
 impl Command {
@@ -353,6 +386,7 @@ impl Command {
         match self {
             Command::Check { steps, .. }
             | Command::Gen { steps, .. }
+            | Command::Lock { steps, .. }
             | Command::Graph { steps, .. }
             | Command::Doc { steps, .. }
             | Command::Diff { steps, .. } => *steps,

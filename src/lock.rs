@@ -1,7 +1,8 @@
 //! `rulec.lock`: the content hashes that make "the same rule and the same rulec give the
 //! same bytes" checkable on every machine (build-integration.md). TOML, written only by
-//! rulec, byte-deterministic: rules sorted by path, artifacts by path, digests with their
-//! algorithm (`sha256:…`), paths relative to the lock's folder with `/`.
+//! rulec (`rulec gen`, `rulec lock`), byte-deterministic: rules sorted by path, artifacts by
+//! path, digests as bare lowercase hex (the key says the algorithm), paths relative to the
+//! lock's folder with `/`.
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -37,7 +38,14 @@ pub struct Artifact {
 
 pub fn digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    format!("sha256:{}", crate::source::hex(&Sha256::digest(bytes)))
+    crate::source::hex(&Sha256::digest(bytes))
+}
+
+/// A digest as a lock written before they were bare hex spelled it (`sha256:…`), read as one.
+fn bare(d: &mut String) {
+    if let Some(hex) = d.strip_prefix("sha256:") {
+        *d = hex.to_string();
+    }
 }
 
 /// `path` relative to `base`, with `/` (and `..` where it lies outside): the same text on
@@ -95,7 +103,7 @@ impl LockedRule {
             path: relative(rule, lock_dir),
             name: name.to_string(),
             version,
-            source_sha256: format!("sha256:{sha256}"),
+            source_sha256: sha256.to_string(),
             artifacts,
         }
     }
@@ -117,7 +125,13 @@ impl Lock {
 
     pub fn read(path: &Path) -> Result<Lock, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e| format!("{} is not a rulec.lock: {e}", path.display()))
+        let mut lock: Lock =
+            toml::from_str(&text).map_err(|e| format!("{} is not a rulec.lock: {e}", path.display()))?;
+        for r in &mut lock.rules {
+            bare(&mut r.source_sha256);
+            r.artifacts.iter_mut().for_each(|a| bare(&mut a.sha256));
+        }
+        Ok(lock)
     }
 
     /// The lock at `path`, or `None` when there is none.
@@ -337,10 +351,27 @@ mod tests {
         assert!(text.starts_with(HEADER));
         assert!(text.find("rules/a.rule").unwrap() < text.find("rules/b.rule").unwrap());
         assert!(text.contains("[[rule.artifact]]"));
-        assert!(text.contains("sha256:"));
+        // Bare hex, as build-integration.md writes it.
+        assert!(text.contains(&format!("sha256 = \"{}\"\n", digest(b"x"))), "{text}");
+        assert!(!text.contains("sha256:"), "{text}");
+        assert!(
+            digest(b"x").len() == 64 && digest(b"x").bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
         let back: Lock = toml::from_str(&text).unwrap();
         assert_eq!(back, lock);
         assert_eq!(back.to_toml(), text);
+    }
+
+    /// A lock written with `sha256:` before the digests became bare hex reads as the same lock.
+    #[test]
+    fn a_lock_with_prefixed_digests_reads_as_bare_hex() {
+        let lock = sample();
+        let old = lock.to_toml().replace("sha256 = \"", "sha256 = \"sha256:");
+        assert_eq!(old.matches("sha256:").count(), 3, "{old}");
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().join(FILE_NAME);
+        std::fs::write(&at, old).unwrap();
+        assert_eq!(Lock::read(&at).unwrap(), lock);
     }
 
     #[test]

@@ -126,11 +126,15 @@ fn run(cli: Cli) -> Result<u8, String> {
         Command::Gen { paths, out, lang, check, locked, lock, format, build, .. } => {
             gen(&paths, &out, &lang, check, locked, lock.as_deref(), format, &build)
         }
+        Command::Lock { paths, out, lang, lock, no_servers, format, .. } => {
+            let build = BuildArgs { lock_only: true, no_servers, ..BuildArgs::default() };
+            gen(&paths, &out, &lang, false, false, lock.as_deref(), format, &build)
+        }
         Command::Test { dir, lang, require_all, jobs, format } => test(&dir, &lang, require_all, jobs, format),
         Command::Api { file, lang } => api(&file, &lang),
-        Command::Schema { file } => match load_program(&file) {
+        Command::Schema { file, keys } => match load_program(&file) {
             Ok((_, checked)) => {
-                outln!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean")));
+                outln!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean"), keys));
                 Ok(0)
             }
             Err(code) => Ok(code),
@@ -570,7 +574,7 @@ fn gen(
     let merged = existing.merge(&fresh, &owned);
     // Every write is held to --out before the first one, so a refusal touches nothing.
     let mut to_write = Vec::new();
-    for f in &files {
+    for f in files.iter().filter(|_| !build.lock_only) {
         let target = out.join(&f.path);
         match std::fs::read(&target) {
             Ok(bytes) if bytes == f.text.as_bytes() => {}
@@ -586,7 +590,7 @@ fn gen(
         out_root.write(&target, f.text.as_bytes())?;
         written.push(shown(&target));
     }
-    for a in &merged.stale {
+    for a in merged.stale.iter().filter(|_| !build.lock_only) {
         let at = lock_dir.join(a);
         let real = match out_root.inside(&at) {
             Ok(real) => real,
@@ -623,6 +627,9 @@ fn gen(
         }
     } else if !locked && !lock_is_current {
         lock::write_whole(&lock_path, text.as_bytes())?;
+        if build.lock_only {
+            written.push(shown(&lock_path));
+        }
     }
     if stale.is_empty() && missing.is_empty() {
         write_build_files(build, &read, &enums_named)?;
@@ -1070,6 +1077,12 @@ fn adapter_template(rule: &str, t: TemplateKind) -> Result<u8, String> {
     let t = match t {
         TemplateKind::Python => production::adapter::Template::Python,
         TemplateKind::Go => production::adapter::Template::Go,
+        TemplateKind::ConnectPython => {
+            // The Connect wire is the generated service's: spelled from the plan.
+            let Some(unit) = rulec::gen::Unit::of(&loaded.checked, &loaded.sources) else { return Ok(1) };
+            output::out(format_args!("{}", rulec::gen::serve::connect_adapter(&unit)));
+            return Ok(0);
+        }
     };
     output::out(format_args!("{}", production::adapter::template(loaded.program().expect("checked clean"), t)));
     Ok(0)

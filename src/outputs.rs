@@ -20,7 +20,7 @@ pub fn without_servers(u: &Unit, langs: &[Lang]) -> Vec<File> {
 
 fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
     let mut out = Vec::new();
-    let input_schema = crate::schema::schema(u.program)["properties"]["in"].clone();
+    let input_schema = crate::schema::schema(u.program, crate::schema::Keys::Name)["properties"]["in"].clone();
     for &lang in langs {
         for f in gen::backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });

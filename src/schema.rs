@@ -2,20 +2,40 @@
 //! sends and the `out` object it gets back. Every integer says its unit and, for a rate,
 //! its step, so a caller who never reads the rule knows that 18.3% at a step of 0.1%
 //! travels as 183.
+//!
+//! `--keys alias` names each property by its ASCII alias, with the rule's name as its title:
+//! the shape an HTTP request body or a form wants. The wire keeps the names.
 
 use crate::num::{to_decimal_string, Rat};
 use crate::sema::*;
 use serde_json::{json, Map, Value as Json};
 
-pub fn schema(p: &Program) -> Json {
+/// What a property is keyed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Keys {
+    /// The rule's name, as the wire spells it.
+    Name,
+    /// The ASCII alias (the name where there is none), with the name as the title.
+    Alias,
+}
+
+pub fn schema(p: &Program, keys: Keys) -> Json {
     let side = |vars: &[VarId], required_all: bool| -> Json {
         let mut props = Map::new();
         let mut required = Vec::new();
         for &v in vars {
             let var = &p.vars[v];
-            props.insert(var.name.clone(), property(p, var));
+            let mut prop = property(p, var);
+            let key = match keys {
+                Keys::Name => var.name.as_str(),
+                Keys::Alias => {
+                    prop["title"] = json!(var.name);
+                    var.ident()
+                }
+            };
+            props.insert(key.to_string(), prop);
             if required_all || !var.optional {
-                required.push(json!(var.name));
+                required.push(json!(key));
             }
         }
         json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})

@@ -196,27 +196,49 @@ fn dead_row_fix_removes_the_row() {
 }
 
 #[test]
-fn overlap_fix_makes_the_table_first_and_says_why() {
+fn overlap_at_one_cut_flips_the_bound_and_says_why() {
     let path = corpus().join("broken/overlap.rule");
     let c = check_file(&path);
+    let d = &c.diagnostics[0];
+    assert_eq!(d.code, "E102");
+    let fix = d.fix.as_ref().expect("E102 offers a fix");
+    // `<=10lb` against `>=10lb`: the rows meet at 10lb alone, and `>10lb` parts them.
+    assert_eq!((fix.kind, fix.text.as_str()), ("flip_bound", ">10lb <=30lb"));
+    assert!(d.notes.iter().any(|n| n.contains("not a decision about which row the cut belongs to")));
+    let fixed = apply_fix(&std::fs::read_to_string(&path).unwrap(), d);
+    assert!(fixed.contains("| >10lb <=30lb | 2    |"), "{fixed}");
+    assert!(check_str(&fixed).diagnostics.is_empty(), "{}", describe(&check_str(&fixed)));
+    assert_eq!(d.rows.iter().map(|r| r.row).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(d.secondary.len(), 1);
+    assert_eq!(d.witness.as_ref().unwrap()["inputs"]["weight"], serde_json::json!(10));
+    // Where the row keeping the cut does not take all the other one does (another column
+    // parts them), flipping would leave inputs without a row: no flip_bound.
+    let text = "rule o v1\nenum z: a, b\ninput w: int 0..20\ninput d: z\noutput k: int 1..3\ntable t -> k\n| w | d | k |\n|---|---|---|\n| <=10 | a | 1 |\n| >=10 | - | 2 |\n| <10 | b | 3 |\n";
+    let c = check_str(text);
+    assert_eq!(codes(&c), vec!["E102"], "{}", describe(&c));
+    assert_eq!(c.diagnostics[0].fix.as_ref().unwrap().kind, "change_policy");
+}
+
+#[test]
+fn overlap_fix_makes_the_table_first_and_says_why() {
+    // The rows share a stretch of weights, not one cut: the fix is the policy.
+    let path = corpus().join("broken/overlap.rule");
+    let text = std::fs::read_to_string(&path).unwrap().replace("| >=10lb <=30lb |", "| >=5lb <=30lb  |");
+    let c = check_str(&text);
     let d = &c.diagnostics[0];
     assert_eq!(d.code, "E102");
     let fix = d.fix.as_ref().expect("E102 offers a fix");
     assert_eq!((fix.kind, fix.text.as_str()), ("change_policy", " first"));
     assert!(d.notes.iter().any(|n| n.contains("not a decision about which row is right")));
     // Applied, the overlap is gone and nothing else appears.
-    let fixed = apply_fix(&std::fs::read_to_string(&path).unwrap(), d);
+    let fixed = apply_fix(&text, d);
     assert!(fixed.contains("table band_of first -> band"), "{fixed}");
     assert!(check_str(&fixed).diagnostics.is_empty(), "{}", describe(&check_str(&fixed)));
     // A policy written as `unique` is replaced, not doubled.
-    let written =
-        std::fs::read_to_string(&path).unwrap().replace("table band_of -> band", "table band_of unique -> band");
+    let written = text.replace("table band_of -> band", "table band_of unique -> band");
     let c2 = check_str(&written);
     let fixed2 = apply_fix(&written, &c2.diagnostics[0]);
     assert!(fixed2.contains("table band_of first -> band"), "{fixed2}");
-    assert_eq!(d.rows.iter().map(|r| r.row).collect::<Vec<_>>(), vec![1, 2]);
-    assert_eq!(d.secondary.len(), 1);
-    assert_eq!(d.witness.as_ref().unwrap()["inputs"]["weight"], serde_json::json!(10));
 }
 
 #[test]

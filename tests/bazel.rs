@@ -2,8 +2,8 @@
 //! copy of examples/polyglot, with every download pointed at a closed port:
 //!
 //! - `bazel build //...` and `bazel test //...` pass with nothing fetched; the generated
-//!   files are `rulec gen`'s bytes, and the same from a second output base; no output holds
-//!   an absolute path;
+//!   files are `rulec gen`'s bytes, and the same from a second output base (whose
+//!   `//...` reads past the first one's convenience links); no output holds an absolute path;
 //! - editing one rule reruns that rule's action alone, editing an enums file exactly the
 //!   actions of the rules that use it (read from bazel's execution log);
 //! - the `locked` target fails on a hand-edited generated file and on a stale lock, naming
@@ -138,10 +138,26 @@ fn bazel_builds_and_tests_the_example_offline_with_rulec_gens_bytes() {
         assert!(!t.contains("bazel-out") && !t.contains("execroot"), "{path} names Bazel's folders");
     }
 
-    // The same target from a second output base: the same bytes.
-    bz.ok("b", "build", &["//:rules"]);
+    // Every target from a second output base, beside the first one's links: the same bytes.
+    let again = bz.ok("b", "build", &["//..."]);
+    assert!(again.contains("Build completed successfully"), "{again}");
     assert_eq!(bz.tree("rules"), from_bazel, "a second output base builds the same files");
     bz.shutdown(&["a", "b"]);
+}
+
+/// The example's .bazelignore names every convenience link a build leaves in it (they are
+/// named after the workspace's folder), so that a build from another output base does not
+/// read the first one's tree as packages (the build above runs that case where bazel is).
+#[test]
+fn the_example_ignores_bazels_convenience_links() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/polyglot");
+    let ignored = std::fs::read_to_string(example.join(".bazelignore")).expect("examples/polyglot/.bazelignore");
+    let lines: Vec<&str> = ignored.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let folder = example.file_name().unwrap().to_string_lossy();
+    for link in ["bin", "out", "testlogs", &folder] {
+        let name = format!("bazel-{link}");
+        assert!(lines.contains(&name.as_str()), ".bazelignore lacks {name}: {lines:?}");
+    }
 }
 
 #[test]

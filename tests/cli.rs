@@ -285,3 +285,76 @@ fn coverage_counts_the_refusals_the_vectors_hold() {
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)));
     assert_eq!(cov["refused"], refused, "{cov}");
 }
+
+/// formats.md `api`: every language with functions to call says which of its errors the
+/// entry guard raises (input) and which the guard below (contradiction), each one of the
+/// errors it names to catch, with the fields to read.
+#[test]
+fn api_says_which_error_each_guard_raises() {
+    let o = rulec(&["api", "tests/corpus/single_coupon.rule"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let api: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let langs = ["python", "typescript", "javascript", "rust", "go", "java", "ruby", "php", "swift", "numpy"];
+    for lang in langs {
+        let entry = &api[lang];
+        let types = &entry["error_types"];
+        for kind in ["input", "contradiction"] {
+            let t = &types[kind];
+            let name = t["name"].as_str().unwrap_or_else(|| panic!("{lang}: no error_types.{kind}: {entry}"));
+            let caught = entry["errors"].as_array().unwrap().iter().any(|e| e == name || e["name"] == name);
+            assert!(caught, "{lang}: {name} is not among errors");
+            let fields = t["fields"].as_array().unwrap();
+            assert!(fields.iter().any(|f| f.as_str().unwrap().to_lowercase().starts_with("what")), "{lang}: {t}");
+        }
+    }
+    assert_eq!(
+        api["php"]["error_types"]["input"],
+        serde_json::json!({"name": "RuleInputError", "fields": ["what", "refused"]})
+    );
+}
+
+/// `rulec check` on `file`: its JSON lines, and its SARIF run's one fix applied to `source`.
+fn check_and_fix(file: &std::path::Path, source: &str) -> (Vec<serde_json::Value>, String) {
+    let f = file.to_str().unwrap();
+    let json = rulec(&["check", f, "--format", "json"]);
+    assert_eq!(json.status.code(), Some(1), "{}", text(&json.stderr));
+    let lines: Vec<serde_json::Value> = text(&json.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let sarif: serde_json::Value = serde_json::from_slice(&rulec(&["check", f, "--format", "sarif"]).stdout).unwrap();
+    let fixes = &sarif["runs"][0]["results"][0]["fixes"];
+    let edit = &fixes[0]["artifactChanges"][0]["replacements"][0];
+    let (at, len) = (edit["deletedRegion"]["charOffset"].as_u64(), edit["deletedRegion"]["charLength"].as_u64());
+    let (at, len) = (at.unwrap() as usize, len.unwrap() as usize);
+    let chars: Vec<char> = source.chars().collect();
+    let inserted = edit["insertedContent"]["text"].as_str().unwrap();
+    let fixed: String =
+        chars[..at].iter().chain(inserted.chars().collect::<Vec<_>>().iter()).chain(&chars[at + len..]).collect();
+    (lines, fixed)
+}
+
+/// formats.md `fix`: E111 carries add_expected — the expect's value replaced by what the
+/// rule computes — and an overlap of two rows at one cut carries flip_bound — `>=X` written
+/// `>X` in the row that does not keep the cut. Each edit, applied, leaves a clean rule.
+#[test]
+fn add_expected_and_flip_bound_are_fixes_that_remove_their_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let explained = rulec(&["explain", "E111", "--format", "json"]);
+    let example: serde_json::Value = serde_json::from_slice(&explained.stdout).unwrap();
+    let e111 = example["example"].as_str().unwrap().to_string();
+    let overlap = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/broken/overlap.rule"));
+    let cases = [
+        ("expect.rule", e111, "E111", "add_expected", "10USD", "expect weight=50lb -> fee=10USD"),
+        ("overlap.rule", overlap.unwrap(), "E102", "flip_bound", ">10lb <=30lb", "| >10lb <=30lb | 2    |"),
+    ];
+    for (name, source, code, kind, fix_text, line) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, &source).unwrap();
+        let (lines, fixed) = check_and_fix(&file, &source);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(lines[0]["code"], code);
+        assert_eq!(lines[0]["fix"], serde_json::json!({"kind": kind, "text": fix_text}), "{name}");
+        assert!(fixed.contains(line), "{name}:\n{fixed}");
+        std::fs::write(&file, &fixed).unwrap();
+        let again = rulec(&["check", file.to_str().unwrap()]);
+        assert_eq!(again.status.code(), Some(0), "{name} fixed:\n{fixed}\n{}", text(&again.stderr));
+    }
+}

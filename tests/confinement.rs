@@ -528,6 +528,7 @@ fn every_tool_says_what_it_does_to_its_environment() {
         ("fmt", (false, true, true)),
         ("eval", (true, false, true)),
         ("gen", (false, true, true)),
+        ("lock", (false, true, true)),
         ("test", (false, false, true)),
         ("api", (true, false, true)),
         ("schema", (true, false, true)),

@@ -197,12 +197,12 @@ fn the_figures_are_the_certificates() {
             let exclusive = if policy == "first" {
                 "first decides".to_string()
             } else {
-                format!("{disjoint} of {pairs} pairs apart")
+                format!("{disjoint} of {pairs} comparisons differ")
             };
             let start = format!("| `{name}` | {policy} | {rows} | ");
             let row =
                 document.lines().find(|l| l.starts_with(&start)).unwrap_or_else(|| panic!("{rule}: no row {start}"));
-            for figure in [format!("| {covered} box"), exclusive, format!("| {reached} of {rows} |")] {
+            for figure in [format!("| {covered} combination"), exclusive, format!("| {reached} of {rows} |")] {
                 assert!(row.contains(&figure), "{rule}: the document's figures for {name} ({row}) do not say {figure}");
             }
         }

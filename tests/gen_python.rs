@@ -349,3 +349,40 @@ except RuleContradictionError as e:
          {\"refused\":\"input\",\"error\":\"x is not an input\"}\n"
     );
 }
+
+/// `rulec api`'s error_types name what the module raises: the entry guard's refusal is an
+/// instance of the input error, and every field the entry lists is there to read, on it and
+/// on the contradiction error.
+#[test]
+fn error_types_are_what_the_module_raises() {
+    if !have(&["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let out = rulec().args(["api", "tests/corpus/single_coupon.rule", "--lang", "python"]).current_dir(root()).output();
+    let api: Json = serde_json::from_slice(&out.unwrap().stdout).unwrap();
+    let types = &api["python"]["error_types"];
+    let errors = api["python"]["errors"].as_array().unwrap();
+    for kind in ["input", "contradiction"] {
+        assert!(errors.contains(&types[kind]["name"]), "{kind}: {types} not among {errors:?}");
+    }
+    let got = python(
+        &dir.path().join("python"),
+        &format!(
+            r#"
+import json
+import single_coupon as m
+types = json.loads({types:?})
+try:
+    m.single_coupon(10000, 0, m.CouponKind.FIXED, 101, 0, False)
+except getattr(m, types["input"]["name"]) as e:
+    print([getattr(e, f) for f in types["input"]["fields"]])
+e = getattr(m, types["contradiction"]["name"])("table t: row 1 and row 2 matched at the same time")
+print([getattr(e, f) for f in types["contradiction"]["fields"]])
+"#,
+            types = types.to_string()
+        ),
+    );
+    assert_eq!(got, "['rate is out of range', '101']\n['table t: row 1 and row 2 matched at the same time', None]\n");
+}

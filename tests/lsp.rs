@@ -259,7 +259,7 @@ fn every_diagnostic_family_and_every_fix_kind() {
     fixed.dedup();
     assert_eq!(
         fixed,
-        ["add_range", "add_rounding", "add_row", "change_policy", "remove_row", "rewrite_literal", "widen_range"],
+        ["add_range", "add_rounding", "add_row", "flip_bound", "remove_row", "rewrite_literal", "widen_range"],
         "every fix kind the corpus produces"
     );
     c.shutdown();

@@ -381,3 +381,85 @@ fn the_page_script_passes_node_check() {
         node_check(&script);
     }
 }
+
+/// A rule whose one table reads ten columns: wider than a card, and than a 1,440 px window.
+const WIDE: &str = "rule wide_table v1
+
+input measurement_0: int 0..1000000
+input measurement_1: int 0..1000000
+input measurement_2: int 0..1000000
+input measurement_3: int 0..1000000
+input measurement_4: int 0..1000000
+input measurement_5: int 0..1000000
+input measurement_6: int 0..1000000
+input measurement_7: int 0..1000000
+input measurement_8: int 0..1000000
+input measurement_9: int 0..1000000
+
+output band: int 1..2
+
+table band_of first -> band
+| measurement_0 | measurement_1 | measurement_2 | measurement_3 | measurement_4 | measurement_5 | measurement_6 | measurement_7 | measurement_8 | measurement_9 | band |
+|---|---|---|---|---|---|---|---|---|---|---|
+| >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | >=100000 <=500000 | 1 |
+| - | - | - | - | - | - | - | - | - | - | 2 |
+";
+
+/// The page as a business reader meets it, in the browser (tests/page/printed.py): a number
+/// typed the way the page prints numbers (`10,000 JPY`, `10%`) is the number, and what the
+/// page prints, typed back, is taken; none of the analysis's own words (`refused at the door`,
+/// `fits int64`, `boxes`, `pairs of rows`) is on any page; a declared range wider than the
+/// verified one says why; and at 1,440 px every table scrolls to its last column while
+/// nothing in a card reaches past its edge.
+#[test]
+fn the_page_reads_what_it_prints_in_plain_words_and_scrolls_wide_tables() {
+    if !browser() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path());
+    let page = |alias: &str| dir.path().join(format!("javascript/{alias}_page.html"));
+    let words = ["refused at the door", "fits int64", "int64", "boxes", "pairs of rows", "row pairs"];
+    let mut pages: Vec<Json> = corpus()
+        .iter()
+        .map(|rule| json!({"page": page(program(rule).ident()), "words": words, "wide": true}))
+        .collect();
+    let coupon = pages.iter_mut().find(|p| p["page"] == json!(page("single_coupon"))).unwrap();
+    coupon["choose"] = json!([{"id": "in-2", "value": "percent"}, {"id": "in-5", "value": "false"}]);
+    coupon["typed"] = json!([
+        {"id": "in-0", "input": "subtotal", "plain": "10000",
+         "accepted": ["10,000", "10,000 JPY", "10000JPY", " 10,000 JPY "],
+         "refused": ["1,00", "10,0000", "10 000", "10,000 USD", "JPY"]},
+        {"id": "in-3", "input": "rate", "plain": "10", "accepted": ["10%", "10 %"], "refused": ["10%%", "1,0"]},
+    ]);
+    coupon["printed_back"] = json!([{"id": "in-0", "output": "raw", "plain": "50000"}]);
+    let parcel = pages.iter_mut().find(|p| p["page"] == json!(page("parcel_rate"))).unwrap();
+    parcel["says"] = json!([
+        "0 USD to 500 USD (declared, what callers are promised; the rows give 9 USD to 59 USD",
+        "fee is always 9 USD to 59 USD",
+        "its declared range, 0 USD to 500 USD, is wider: that is what callers are promised",
+    ]);
+    let wide_rule = dir.path().join("wide_table.rule");
+    std::fs::write(&wide_rule, WIDE).unwrap();
+    let wide = rulec(&["doc", wide_rule.to_str().unwrap(), "--format", "html"]);
+    assert!(wide.status.success(), "{}", text(&wide.stderr));
+    let wide_page = dir.path().join("wide_table.html");
+    std::fs::write(&wide_page, &wide.stdout).unwrap();
+    pages.push(json!({"page": wide_page, "words": words, "wide": true}));
+
+    let manifest = dir.path().join("printed.json");
+    let report_path = dir.path().join("printed.report.json");
+    std::fs::write(&manifest, json!({"chromium": CHROMIUM, "chromedriver": CHROMEDRIVER, "pages": pages}).to_string())
+        .unwrap();
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/page/printed.py");
+    let o = Command::new("python3").arg(&driver).arg(&manifest).arg(&report_path).output().expect("python3 runs");
+    assert!(o.status.success(), "the browser driver failed:\n{}{}", text(&o.stdout), text(&o.stderr));
+    let report: Json = serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    for r in report.as_array().unwrap() {
+        assert_eq!(r["failures"], json!([]), "{}", r["page"]);
+        assert!(r["tables"].as_u64().unwrap() >= 2, "{}: tables measured", r["page"]);
+    }
+    let coupon = report.as_array().unwrap().iter().find(|r| r["page"] == json!(page("single_coupon"))).unwrap();
+    let printed = coupon["printed"][0].as_str().unwrap();
+    assert!(printed.contains(',') && printed.ends_with(" JPY"), "typed back what the page prints: {printed}");
+}

@@ -132,3 +132,42 @@ fn schema_says_date_range(schema: &Value, why: &str) -> bool {
     let input = why.trim_start_matches("refused: ").split(' ').next().unwrap_or("");
     comment.contains(&format!("date_range ({input} "))
 }
+
+/// `--keys alias`: each property is keyed by its ASCII alias with the rule's name as its
+/// title, `required` keyed the same way, and every call the rule answers — its keys turned
+/// into the aliases — still validates; without the flag the keys are the wire's names.
+#[test]
+fn keys_alias_names_each_property_by_its_alias() {
+    let p = "tests/corpus/member_shipping_fee.rule";
+    let by_name: Value = serde_json::from_slice(&ok_stdout(&["schema", p])).unwrap();
+    let by_alias: Value = serde_json::from_slice(&ok_stdout(&["schema", p, "--keys", "alias"])).unwrap();
+    let (named, aliased) = (&by_name["properties"]["in"], &by_alias["properties"]["in"]);
+    assert!(named["properties"].get("会員").is_some() && named["properties"].get("member").is_none(), "{named}");
+    assert_eq!(aliased["properties"]["member"]["title"], "会員", "{aliased}");
+    assert_eq!(aliased["properties"]["dest"]["title"], "dest", "{aliased}");
+    assert!(aliased["properties"].get("会員").is_none(), "{aliased}");
+    assert!(aliased["required"].as_array().unwrap().contains(&Value::from("member")), "{aliased}");
+    let keys: Vec<&String> = aliased["properties"].as_object().unwrap().keys().collect();
+    assert!(keys.iter().all(|k| k.is_ascii()), "{keys:?}");
+    // The name each alias stands for, read off the titles.
+    let alias_of = |side: &str| -> std::collections::HashMap<String, String> {
+        let props = by_alias["properties"][side]["properties"].as_object().unwrap();
+        props.iter().map(|(k, v)| (v["title"].as_str().unwrap().to_string(), k.clone())).collect()
+    };
+    let rekey = |v: &Value, side: &str| -> Value {
+        let names = alias_of(side);
+        Value::Object(v.as_object().unwrap().iter().map(|(k, x)| (names[k].clone(), x.clone())).collect())
+    };
+    let vectors = String::from_utf8(ok_stdout(&["vectors", p])).unwrap();
+    let mut answered = 0;
+    for line in vectors.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v.get("out").is_some() {
+            assert!(valid(aliased, &rekey(&v["in"], "in")), "{line}");
+            assert!(valid(&by_alias["properties"]["out"], &rekey(&v["out"], "out")), "{line}");
+            assert!(!valid(aliased, &v["in"]), "the names are not the alias keys: {line}");
+            answered += 1;
+        }
+    }
+    assert!(answered >= 9, "{answered}");
+}

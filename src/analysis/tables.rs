@@ -1075,7 +1075,7 @@ impl<'a> TableAnalysis<'a> {
     fn overlap_diag(&self, a: usize, b: usize, f: &Found) -> Diagnostic {
         let name = &self.table.name;
         let at = self.columns_text(&f.values);
-        Diagnostic::new(
+        let d = Diagnostic::new(
             "E102",
             self.file(),
             self.table.rows[a].span,
@@ -1085,15 +1085,69 @@ impl<'a> TableAnalysis<'a> {
         .secondary(self.file(), self.table.rows[b].span, format!("row {} matches it too", b + 1))
         .in_table(name)
         .note(format!("Both rows match: {at}"))
-        .note(format!(
-            "The fix makes the table `first`, so row {} takes these inputs because it is written first: a form that removes the overlap, not a decision about which row is right; making the rows exclusive may be the better edit.",
-            a + 1
-        ))
         .help("make the rows exclusive (change a bound so the shared inputs belong to one row), or use `first` if the order should decide")
         .witness(self.witness_json(f))
         .row(name, a + 1)
-        .row(name, b + 1)
-        .fix("change_policy", self.first_policy_text(), Some((self.file(), self.policy_span())))
+        .row(name, b + 1);
+        match self.flip_bound(a, b) {
+            Some((row, c, text, at)) => d
+                .note(format!(
+                    "The fix writes `{text}` in row {}: the rows meet only where one's bound on {} is the other's, and the cut stays with the row that keeps `<=` — a form, not a decision about which row the cut belongs to.",
+                    row + 1,
+                    self.p.vars[self.table.conds[c]].name
+                ))
+                .fix("flip_bound", text, Some((self.file(), at))),
+            None => d
+                .note(format!(
+                    "The fix makes the table `first`, so row {} takes these inputs because it is written first: a form that removes the overlap, not a decision about which row is right; making the rows exclusive may be the better edit.",
+                    a + 1
+                ))
+                .fix("change_policy", self.first_policy_text(), Some((self.file(), self.policy_span()))),
+        }
+    }
+
+    /// The bounds of a row's cell on a condition column: none for `-`, those of its one test
+    /// when that test is a conjunction of bounds; `None` for any other cell.
+    fn cell_bounds(&self, row: usize, c: usize) -> Option<&[(crate::syntax::ast::CmpOp, Value)]> {
+        match &self.table.rows[row].conds[c] {
+            CondIr::Any => Some(&[]),
+            CondIr::Tests { negated: false, tests } => match tests.as_slice() {
+                [TestIr::Bounds(bs)] => Some(bs),
+                _ => None,
+            },
+            CondIr::Tests { .. } => None,
+        }
+    }
+
+    /// `flip_bound` (formats.md): two rows that meet on one column at one cut alone — one
+    /// row's `<=X` against the other's `>=X` — while on every other column the row with
+    /// `<=X` takes all the other one does. Then `>=X` written as `>X` parts them and leaves
+    /// no input without a row. The row and the column, the cell's new text and its span.
+    fn flip_bound(&self, a: usize, b: usize) -> Option<(usize, usize, String, Span)> {
+        use crate::syntax::ast::CmpOp;
+        let rows = &self.table.rows;
+        for c in 0..self.table.conds.len() {
+            let (Some(ba), Some(bb)) = (self.cell_bounds(a, c), self.cell_bounds(b, c)) else { continue };
+            let meets_at = |upper: &[(CmpOp, Value)], lower: &[(CmpOp, Value)]| {
+                upper.iter().any(|(o, x)| *o == CmpOp::Le && lower.iter().any(|(p, y)| *p == CmpOp::Ge && x == y))
+            };
+            let (keep, flip) = if meets_at(ba, bb) {
+                (a, b)
+            } else if meets_at(bb, ba) {
+                (b, a)
+            } else {
+                continue;
+            };
+            let covers = (0..self.table.conds.len()).filter(|&o| o != c).all(|o| {
+                matches!(rows[keep].conds[o], CondIr::Any) || rows[keep].cells[o].trim() == rows[flip].cells[o].trim()
+            });
+            let cell = &rows[flip].cells[c];
+            if !covers || cell.matches(">=").count() != 1 {
+                continue;
+            }
+            return Some((flip, c, cell.replacen(">=", ">", 1), rows[flip].cell_spans[c]));
+        }
+        None
     }
 
     /// Where the table's policy is written (`unique`), or the empty span after its name.

@@ -261,7 +261,9 @@ fn approver(r: &Rule, b: &mut Vec<Block>) {
         for c in &p.constraints {
             items.push(vec![code(&c.text)]);
         }
-        b.push(Block::Para(vec![text("Every call must also satisfy these, or it is refused at the door:")]));
+        b.push(Block::Para(vec![text(
+            "Every call must also satisfy these; a call that does not is turned away with no answer:",
+        )]));
         b.push(Block::List(items));
     }
 
@@ -289,7 +291,12 @@ fn approver(r: &Rule, b: &mut Vec<Block>) {
                     r.name_with_alias(var, Audience::Approver),
                     vec![text(what)],
                     vec![text(words::unit_column(&var.ty))],
-                    vec![text(words::range_words(p, var).unwrap_or_default())],
+                    vec![text(match (words::range_words(p, var), proven_narrower(r, v)) {
+                        (Some(declared), Some((lo, hi))) => format!(
+                            "{declared} (declared, what callers are promised; the rows give {lo} to {hi}, see \u{201c}What rulec check verified\u{201d})"
+                        ),
+                        (declared, _) => declared.unwrap_or_default(),
+                    })],
                     vec![text(rounding)],
                     by,
                 ],
@@ -607,38 +614,38 @@ fn verified_lines(r: &Rule, d: DeciderRef) -> Vec<Line> {
         let f = table_figures(proof);
         let covered = f.boxes - f.refuted_boxes;
         let mut complete = format!(
-            "complete: the columns split into {}, {} taken by a row",
-            plural(f.boxes, "box", "boxes"),
+            "complete: the columns' values fall into {}, {} answered by a row",
+            plural(f.boxes, "combination", "combinations"),
             words::grouped(&covered.to_string())
         );
         if f.refuted_boxes > 0 {
             complete.push_str(&format!(
-                " and {} that no accepted call falls in",
+                " and {} that no accepted call can reach",
                 words::grouped(&f.refuted_boxes.to_string())
             ));
         }
         out.push(vec![text(complete)]);
         match proof.policy {
             crate::syntax::ast::Policy::First => out.push(vec![text(format!(
-                "in order: {} of {} pairs of rows never match the same call; where two do, the first decides",
-                words::grouped(&(f.disjoint + f.refuted_pairs).to_string()),
-                words::grouped(&f.pairs.to_string())
+                "in order: of {} of one row with another, {} never take the same call; where two rows do, the first one written decides",
+                plural(f.pairs, "comparison", "comparisons"),
+                words::grouped(&(f.disjoint + f.refuted_pairs).to_string())
             ))]),
             crate::syntax::ast::Policy::Any => out.push(vec![text(format!(
-                "agree: {} of {} pairs of rows are apart on some column; {} that can match the same call give the same answer",
+                "agree: of {} of one row with another, {} differ on some column; where two rows can take the same call ({}), they give the same answer",
+                plural(f.pairs, "comparison", "comparisons"),
                 words::grouped(&f.disjoint.to_string()),
-                words::grouped(&f.pairs.to_string()),
-                plural(f.pairs - f.disjoint, "pair", "pairs")
+                plural(f.pairs - f.disjoint, "time", "times")
             ))]),
             _ => {
                 let mut apart = format!(
-                    "exclusive: {} of {} pairs of rows are apart on some column",
-                    words::grouped(&f.disjoint.to_string()),
-                    words::grouped(&f.pairs.to_string())
+                    "exclusive: of {} of one row with another, {} differ on some column",
+                    plural(f.pairs, "comparison", "comparisons"),
+                    words::grouped(&f.disjoint.to_string())
                 );
                 if f.refuted_pairs > 0 {
                     apart.push_str(&format!(
-                        ", {} more share only calls the rule refuses",
+                        ", {} more could take only calls the rule turns away",
                         words::grouped(&f.refuted_pairs.to_string())
                     ));
                 }
@@ -650,8 +657,9 @@ fn verified_lines(r: &Rule, d: DeciderRef) -> Vec<Line> {
         }
         if f.undecided > 0 {
             out.push(vec![text(format!(
-                "{} could not be proved apart; the generated code checks them on every call",
-                plural(f.undecided, "pair of rows", "pairs of rows")
+                "{} two rows could not be shown never to take the same call; the generated code checks {} on every call",
+                if f.undecided == 1 { "once".to_string() } else { format!("{} times", words::grouped(&f.undecided.to_string())) },
+                if f.undecided == 1 { "them" } else { "each of them" }
             ))]);
         }
         out.push(vec![text(format!(
@@ -675,6 +683,32 @@ fn verified_lines(r: &Rule, d: DeciderRef) -> Vec<Line> {
         }
     }
     out
+}
+
+/// The interval check proved for a value, as its two ends are written in words, when it
+/// is narrower than the value's declared range (a claim the rule keeps with room to spare).
+fn proven_narrower(r: &Rule, v: VarId) -> Option<(String, String)> {
+    let var = r.var(v);
+    let Some((Value::Num(lo), Value::Num(hi))) = &var.range else { return None };
+    if var.ty == Ty::Date {
+        return None;
+    }
+    let entry = r.u.analysis.values.values.iter().find(|e| e.of.is_none() && e.name == var.name)?;
+    let (a, b) = (crate::num::parse_decimal(&entry.interval.0)?, crate::num::parse_decimal(&entry.interval.1)?);
+    let factor = var.ty.factor();
+    let (a, b) = (a * &factor, b * &factor);
+    (a > *lo || b < *hi).then(|| (words::amount(&var.ty, &a), words::amount(&var.ty, &b)))
+}
+
+/// Why a declared range is wider than what the rows give.
+fn why_wider(r: &Rule, v: VarId) -> Option<String> {
+    let declared = words::range_words(r.p, r.var(v))?;
+    proven_narrower(r, v)?;
+    let promise =
+        if r.var(v).kind == VarKind::Output { "what callers are promised" } else { "the bound the rule's author set" };
+    Some(format!(
+        "its declared range, {declared}, is wider: that is {promise}, and the rows as written stay inside it with room to spare"
+    ))
 }
 
 /// int64: the value's proven interval and the largest integers the code holds for it.
@@ -702,13 +736,16 @@ fn value_line(r: &Rule, v: VarId) -> Option<Line> {
         }
     };
     let mut said = format!(
-        " is always {} to {}; in the generated code it is an int64 of at most {}",
+        " is always {} to {}; the generated code holds it as a whole number no larger than {}",
         show(&entry.interval.0),
         show(&entry.interval.1),
         words::grouped(&entry.stored_max.to_string())
     );
     if let Some(m) = on_the_way {
         said.push_str(&format!(", computed through integers of at most {}", words::grouped(&m.to_string())));
+    }
+    if let Some(why) = why_wider(r, v) {
+        said.push_str(&format!("; {why}"));
     }
     Some(vec![code(&var.name), text(said)])
 }
@@ -803,17 +840,17 @@ fn verified_section(r: &Rule, b: &mut Vec<Block>) {
     match biggest {
         Some((m, of)) => items.push(vec![
             text(format!(
-                "int64: {}, and every integer computed on the way, fit in int64; the largest, {}, is ",
+                "size: {}, and every number worked out on the way, fit the whole numbers the generated code holds; the largest, {}, is ",
                 plural(entries.iter().filter(|e| e.of.is_none()).count(), "value", "values"),
                 words::grouped(&m.to_string())
             )),
             code(of),
-            text(format!(" (int64 holds up to {})", words::grouped(&i64::MAX.to_string()))),
+            text(format!(" (they hold up to {})", words::grouped(&i64::MAX.to_string()))),
         ]),
-        None => items.push(vec![text("int64: the rule computes no number")]),
+        None => items.push(vec![text("size: the rule computes no number")]),
     }
     if a.guards.is_empty() {
-        items.push(vec![text("no pair of rows is left to a check at run time")]);
+        items.push(vec![text("no two rows are left to be checked against each other while the code runs")]);
     } else {
         for g in &a.guards {
             items.push(vec![
@@ -831,9 +868,9 @@ fn verified_section(r: &Rule, b: &mut Vec<Block>) {
         let apart = match proof.policy {
             crate::syntax::ast::Policy::First => "first decides".to_string(),
             _ => {
-                let mut s = format!("{} of {} pairs apart", f.disjoint, f.pairs);
+                let mut s = format!("{} of {} comparisons differ", f.disjoint, f.pairs);
                 if f.refuted_pairs > 0 {
-                    s.push_str(&format!(", {} refuted", f.refuted_pairs));
+                    s.push_str(&format!(", {} unreachable", f.refuted_pairs));
                 }
                 if f.undecided > 0 {
                     s.push_str(&format!(", {} guarded", f.undecided));
@@ -842,9 +879,9 @@ fn verified_section(r: &Rule, b: &mut Vec<Block>) {
             }
         };
         let covered = if f.refuted_boxes > 0 {
-            format!("{} boxes, {} refuted", f.boxes, f.refuted_boxes)
+            format!("{} combinations, {} unreachable", f.boxes, f.refuted_boxes)
         } else {
-            plural(f.boxes, "box", "boxes")
+            plural(f.boxes, "combination", "combinations")
         };
         rows.push(TableRow {
             cells: vec![
@@ -861,7 +898,7 @@ fn verified_section(r: &Rule, b: &mut Vec<Block>) {
     if !rows.is_empty() {
         b.push(Block::Table(Table {
             kind: TableKind::Plain,
-            head: ["table", "policy", "rows", "complete: boxes covered", "exclusive", "rows reached"]
+            head: ["table", "policy", "rows", "complete: combinations answered", "exclusive", "rows reached"]
                 .iter()
                 .map(|s| vec![text(*s)])
                 .collect(),

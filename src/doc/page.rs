@@ -104,7 +104,8 @@ fn data(r: &Rule) -> Json {
         .map(|(i, &v)| {
             let var = &p.vars[v];
             let (kind, step) = field_kind(&var.ty);
-            json!({"name": var.name, "id": format!("in-{i}"), "kind": kind, "step": step, "optional": var.optional})
+            json!({"name": var.name, "id": format!("in-{i}"), "kind": kind, "step": step, "optional": var.optional,
+                   "unit": var.ty.unit().map(|u| u.symbol)})
         })
         .collect();
     let outputs: Vec<Json> = p
@@ -211,13 +212,14 @@ fn badges(r: &Rule) -> Vec<String> {
         if guarded == 0 {
             out.push("no two rows disagree".to_string());
         } else {
-            out.push(format!("{guarded} row pairs guarded"));
+            let overlaps = if guarded == 1 { "possible overlap" } else { "possible overlaps" };
+            out.push(format!("{guarded} {overlaps} checked while the code runs"));
         }
         let rows: usize = r.p.tables.iter().map(|t| t.rows.len()).sum();
         let reached: usize = a.tables.iter().map(|t| t.reach.iter().filter(|x| x.is_some()).count()).sum();
         out.push(format!("{reached} of {rows} rows reached"));
     }
-    out.push("fits int64".to_string());
+    out.push("no number too large for the code".to_string());
     out
 }
 

@@ -49,6 +49,33 @@ pub struct Dates {
 /// The errors most languages' functions throw.
 pub const ERRORS: &[&str] = &["RuleInputError", "RuleContradictionError"];
 
+/// One error a caller catches: its name as `errors` gives it, and the fields the caller
+/// reads from it, spelled as the language reads them.
+pub struct ErrorType {
+    pub name: &'static str,
+    pub fields: &'static [&'static str],
+}
+
+/// Which error the entry guard raises (`input`) and which one the guard below raises
+/// (`contradiction`), for `error_types` (generated-code.md, "The two guards").
+pub struct ErrorTypes {
+    pub input: ErrorType,
+    pub contradiction: ErrorType,
+}
+
+/// The two errors as most languages spell them: the sentence and the value refused.
+pub const ERROR_TYPES: ErrorTypes = ErrorTypes {
+    input: ErrorType { name: "RuleInputError", fields: &["what", "value"] },
+    contradiction: ErrorType { name: "RuleContradictionError", fields: &["what"] },
+};
+
+impl ErrorTypes {
+    pub fn to_json(&self) -> Json {
+        let one = |e: &ErrorType| json!({"name": e.name, "fields": e.fields});
+        json!({"input": one(&self.input), "contradiction": one(&self.contradiction)})
+    }
+}
+
 /// The entry of a language written as functions: where the caller finds them (`module`
 /// first), the four functions' signatures (the function, its traced twin, the record and the
 /// wire function), what else the language says, its dates and its errors.
@@ -58,6 +85,7 @@ pub struct Functions {
     pub more: Vec<(&'static str, Json)>,
     pub dates: Dates,
     pub errors: &'static [&'static str],
+    pub error_types: ErrorTypes,
 }
 
 impl Spelling<'_> {
@@ -161,6 +189,7 @@ impl Spelling<'_> {
             m.insert("dates".into(), d);
         }
         m.insert("errors".into(), json!(f.errors));
+        m.insert("error_types".into(), f.error_types.to_json());
         Json::Object(m)
     }
 

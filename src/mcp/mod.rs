@@ -400,7 +400,8 @@ impl Server {
             argv.insert(1, format!("--root={}", self.root.shown.display()));
         }
         let no_lock = args.get("no_lock") == Some(&Json::Bool(true));
-        if tool.command == "gen" && !no_lock && args.get("lock").is_none_or(Json::is_null) {
+        let writes_a_lock = ["gen", "lock"].contains(&tool.command.as_str());
+        if writes_a_lock && !no_lock && args.get("lock").is_none_or(Json::is_null) {
             let out = args.get("out").and_then(Json::as_str).unwrap_or(".");
             let lock = Path::new(out).parent().unwrap_or(Path::new("")).join(crate::lock::FILE_NAME);
             self.root.inside(&lock).map_err(|e| {

@@ -84,7 +84,7 @@ pub fn traits(command: &str) -> Traits {
         "check" | "eval" | "coverage" | "explain" => Traits { json: lines, ..READS },
         "api" | "schema" | "certificate" | "graph" | "fixtures" | "replay" | "diff" => Traits { json: doc, ..READS },
         "adapter" => READS,
-        "fmt" | "gen" => Traits { json: doc, ..REWRITES },
+        "fmt" | "gen" | "lock" => Traits { json: doc, ..REWRITES },
         "doc" => REWRITES,
         "vectors" => Traits { json: lines, ..REWRITES },
         // Builds and runs every runner in a scratch folder: caches of the toolchains change.
@@ -134,7 +134,7 @@ fn tool(c: &clap::Command) -> Tool {
             props_of(s, &mut props);
         }
     }
-    if c.get_name() == "gen" {
+    if ["gen", "lock"].contains(&c.get_name()) {
         // The server's own default (Server::call), not the CLI's.
         if let Some(lock) = props.iter_mut().find(|p| p.name == "lock") {
             lock.help = "The lock file (default: rulec.lock in the folder that holds `out`).".into();

@@ -8,8 +8,9 @@ pub const INFO: CodeInfo = CodeInfo {
     when: "Running an `expect` line's inputs through the reference evaluator gives an output other than the one \
             the line states, or no answer at all (for example when no row matches). The diagnostic shows both values \
             and the rows that fired.",
-    fix: "Decide which one is right. If the rule is right, correct the `expect`; if the `expect` is right, the \
-            rule has a bug, and the rows that fired show where to look.",
+    fix: "Decide which one is right. If the rule is right, correct the `expect` (the fix `add_expected` writes the \
+            value the rule computes in its place); if the `expect` is right, the rule has a bug, and the rows that \
+            fired show where to look.",
     example: "\
 rule parcel v1
 

@@ -273,6 +273,19 @@ function startPage(wire, dataId) {
 
   const ONE = { neg: false, digits: 1n, exp: 0 };
 
+  /**
+   * A number as the page prints it, read back: the unit after it (`1,930 JPY`, `12.5%`)
+   * and separators between groups of three digits (`1,000`) taken off. Anything else is
+   * left as typed, for the door to refuse.
+   */
+  function printed(input, t) {
+    const suffix = input.kind === "rate" ? "%" : input.unit;
+    if (suffix && t.endsWith(suffix)) {
+      t = t.slice(0, t.length - suffix.length).trimEnd();
+    }
+    return /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t) ? t.replace(/,/g, "") : t;
+  }
+
   function fieldValue(input) {
     const el = document.getElementById(input.id);
     const raw = el.value;
@@ -283,7 +296,7 @@ function startPage(wire, dataId) {
         if (t === "") {
           return undefined;
         }
-        const d = decimal(t);
+        const d = decimal(printed(input, t));
         if (d === null) {
           return t;
         }

@@ -11,7 +11,7 @@
 //! expression is printed the way gofmt prints it ([`gofmt`] ports go/printer's spacing of
 //! binary expressions), so `gofmt -l` finds nothing without gofmt ever running.
 
-use super::api::{Member, Spelling};
+use super::api::{ErrorType, ErrorTypes, Member, Spelling};
 use super::naming;
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
@@ -157,6 +157,11 @@ impl Language for Go {
             m.insert("dates".into(), json!({"type": "Date", "from_wire": "ParseDate"}));
         }
         m.insert("errors".into(), json!(["*RuleInputError", "*RuleContradictionError"]));
+        let error_types = ErrorTypes {
+            input: ErrorType { name: "*RuleInputError", fields: &["What", "Value", "HasValue"] },
+            contradiction: ErrorType { name: "*RuleContradictionError", fields: &["What"] },
+        };
+        m.insert("error_types".into(), error_types.to_json());
         Json::Object(m)
     }
 }

@@ -5,7 +5,7 @@
 //! The fixed text is `runtime/Module.java`; the runner (`runtime/Runner.java`) carries a
 //! strict JSON reader and hands the object to the class's wire door.
 
-use super::api::{Dates, Functions, Member, Spelling, ERRORS};
+use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -94,6 +94,11 @@ impl Language for Java {
             more: vec![("build", json!(BUILD))],
             dates: Dates { ty: "long", from_wire: "dateFromWire", from_native: Some("dateOf") },
             errors: ERRORS,
+            // The fields are read through accessors.
+            error_types: ErrorTypes {
+                input: ErrorType { name: "RuleInputError", fields: &["what()", "value()"] },
+                contradiction: ErrorType { name: "RuleContradictionError", fields: &["what()"] },
+            },
         };
         let spell = Spelling { names: j.n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
         spell.functions(j.plan, &ret, functions)

@@ -61,6 +61,10 @@ impl Backend for Numpy {
                 {"name": "RuleInputError", "fields": ["what", "value", "row"]},
                 {"name": "RuleContradictionError", "fields": ["what", "row"]},
             ],
+            "error_types": {
+                "input": {"name": "RuleInputError", "fields": ["what", "value", "row"]},
+                "contradiction": {"name": "RuleContradictionError", "fields": ["what", "row"]},
+            },
             "needs": ["numpy"],
         })
     }

@@ -4,7 +4,7 @@
 //! of promoted readonly properties, the traced twin answering `[$value, $trace]`. No composer:
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
-use super::api::{Dates, Functions, Member, Spelling, ERRORS};
+use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
 use super::plan::{EnumPlan, Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -52,6 +52,10 @@ impl Language for Php {
             more: vec![],
             dates: Dates { ty: "int", from_wire: "date_from_wire", from_native: Some("date_of") },
             errors: ERRORS,
+            error_types: ErrorTypes {
+                input: ErrorType { name: "RuleInputError", fields: &["what", "refused"] },
+                contradiction: ErrorType { name: "RuleContradictionError", fields: &["what"] },
+            },
         };
         let mut entry = spell.functions(p.plan, &ret, functions);
         // An enum of an enums file is declared in that file's module; the rule's namespace

@@ -7,7 +7,7 @@
 
 pub mod shared;
 
-use super::api::{Dates, Functions, Member, Spelling, ERRORS};
+use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -19,6 +19,12 @@ use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
+
+/// Python's contradiction carries `value` too (always None), so both errors read alike.
+const ERROR_TYPES_PY: ErrorTypes = ErrorTypes {
+    input: ErrorType { name: "RuleInputError", fields: &["what", "value"] },
+    contradiction: ErrorType { name: "RuleContradictionError", fields: &["what", "value"] },
+};
 
 const MODULE: &str = include_str!("runtime/module.py");
 const RUNNER: &str = include_str!("runtime/runner.py");
@@ -54,7 +60,11 @@ impl Language for Python {
         ];
         let place = vec![("module", json!(n.module))];
         let dates = Dates { ty: "Date", from_wire: "date_from_wire", from_native: Some("date_of") };
-        spell.functions(plan, &ret, Functions { place, signatures, more: vec![], dates, errors: ERRORS })
+        spell.functions(
+            plan,
+            &ret,
+            Functions { place, signatures, more: vec![], dates, errors: ERRORS, error_types: ERROR_TYPES_PY },
+        )
     }
 }
 

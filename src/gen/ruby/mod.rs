@@ -5,7 +5,7 @@
 //! the runner requires only json. `sig/<alias>.rbs` ships beside it. The fixed text is
 //! `runtime/module.rb`.
 
-use super::api::{Dates, Functions, Member, Spelling, ERRORS};
+use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::naming::{self, SharedNames};
 use super::plan::{EnumPlan, Expr, InputDoor, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
@@ -66,8 +66,11 @@ impl Language for Ruby {
         let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
         let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
         let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
-        let mut entry =
-            spell.functions(plan, &r.returns(), Functions { place, signatures, more, dates, errors: ERRORS });
+        let mut entry = spell.functions(
+            plan,
+            &r.returns(),
+            Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES },
+        );
         // An enum of an enums file is declared in that file's module; the rule's module names it.
         for s in r.shared() {
             for (&e, ty) in s.enums.iter().zip(&s.types) {

@@ -7,7 +7,7 @@
 //! its day number (`Date`), made from the wire's `"YYYY-MM-DD"` by `Date::from_wire`. The
 //! fixed text is `runtime/module.rs`; the runner's is `runtime/runner.rs`.
 
-use super::api::{Dates, Functions, Member, Spelling};
+use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming::Names;
 use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
@@ -88,7 +88,13 @@ impl Language for Rust {
         let place = vec![("module", json!(format!("{}.rs", n.module)))];
         let dates = Dates { ty: "Date", from_wire: "Date::from_wire", from_native: None };
         let errors = &["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"];
-        spell.functions(plan, &ret, Functions { place, signatures, more: vec![("wasi", wasi)], dates, errors })
+        // NotAnInput is the wire function's (a key the rule does not read), not a guard's.
+        let error_types = ErrorTypes {
+            input: ErrorType { name: "RuleError::Input", fields: &["what", "value"] },
+            contradiction: ErrorType { name: "RuleError::Contradiction", fields: &["what"] },
+        };
+        let more = vec![("wasi", wasi)];
+        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
     }
 }
 

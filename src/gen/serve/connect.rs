@@ -16,6 +16,7 @@ use std::collections::HashSet;
 
 const SERVICE: &str = include_str!("runtime/service.py");
 const RUNNER: &str = include_str!("runtime/connect_runner.py");
+const ADAPTER: &str = include_str!("runtime/connect_adapter.py");
 const MARK: &str = "# rulec:";
 
 /// Where the trace sits in the response: far from the outputs, so an output added later
@@ -467,6 +468,87 @@ pub fn runner(plan: &Plan, names: &Names, c: &Contract) -> File {
     o.push_str(text::section(RUNNER, MARK, "main"));
     o.push('\n');
     File { path: format!("{}_connect_runner.py", plan.rule.base), text: o }
+}
+
+/// `rulec adapter --template connect-python`: the adapter of `rulec verify` for a legacy
+/// implementation that is a Connect service. The two functions to fill in, `request` and
+/// `outputs`, are written for this rule's own contract (the DecideRequest and DecideResponse
+/// of the service `rulec gen` writes), so as printed it verifies a service generated from
+/// this rule; for another service they become that service's messages.
+pub fn adapter(plan: &Plan, c: &Contract) -> String {
+    let described = |vars: &[VarId]| -> String { vars.iter().map(|&v| format!("#   {}\n", what(plan, v))).collect() };
+    let mut o = format!(
+        "#!/usr/bin/env python3\n# Adapter for `rulec verify {rule}.rule --adapter python3 adapter.py URL` (formats.md),\n# where the legacy implementation is a Connect service at URL.\n# A call, in rulec's wire:\n{ins}# The answer:\n{outs}",
+        rule = plan.rule.base,
+        ins = described(&plan.inputs),
+        outs = described(&plan.outputs)
+    );
+    o.push_str(text::section(ADAPTER, MARK, "imports"));
+    o.push_str("\n\n");
+    o.push_str(&super::replace_line(
+        text::section(ADAPTER, MARK, "path"),
+        "PATH = ",
+        &format!("PATH = {}", py(&c.path())),
+    ));
+    for (e, name) in c.enums.iter().enumerate() {
+        let Some(name) = name else { continue };
+        let pairs: Vec<String> = plan.enums[e]
+            .values
+            .iter()
+            .zip(&c.values[e])
+            .map(|(m, wire)| format!("{}: {}", py(&m.name), py(wire)))
+            .collect();
+        o.push_str(&format!("# enum {}: the rule's values and {name}'s.\n", text::comment(&plan.enums[e].name)));
+        o.push_str(&format!("{} = {{{}}}\n", enum_table(c, e), pairs.join(", ")));
+    }
+    let mut fields = String::new();
+    for (v, field) in &c.request {
+        let var = plan.var(*v);
+        let name = py(&var.name);
+        let value = match var.ty {
+            BoundaryTy::Enum(e) => format!("{}[call[{name}]]", enum_table(c, e)),
+            _ => format!("call[{name}]"),
+        };
+        let key = py(&json_name(field));
+        fields.push_str(&format!("    if call.get({name}) is not None:\n        message[{key}] = {value}\n"));
+    }
+    o.push_str("\n\n");
+    o.push_str(
+        super::replace_line(text::section(ADAPTER, MARK, "request"), "    # rulec-fields", fields.trim_end())
+            .trim_end(),
+    );
+    let mut fields = String::new();
+    for (v, field, _) in &c.response {
+        let var = plan.var(*v);
+        let key = py(&json_name(field));
+        let (read, zero) = match var.ty {
+            BoundaryTy::Bool => (format!("response[{key}]"), "False".to_string()),
+            BoundaryTy::Str | BoundaryTy::Date => (format!("response[{key}]"), "\"\"".to_string()),
+            BoundaryTy::Int | BoundaryTy::Unit(_) => (format!("int(response[{key}])"), "0".to_string()),
+            BoundaryTy::Enum(e) => {
+                (format!("{{w: r for r, w in {}.items()}}.get(response[{key}])", enum_table(c, e)), "None".to_string())
+            }
+        };
+        // An absent optional output is null; any other field left out is at its zero.
+        let absent = if var.optional { "None".to_string() } else { zero };
+        fields.push_str(&format!("        {}: {read} if {key} in response else {absent},\n", py(&var.name)));
+    }
+    o.push_str("\n\n\n");
+    o.push_str(
+        super::replace_line(text::section(ADAPTER, MARK, "outputs"), "        # rulec-fields", fields.trim_end())
+            .trim_end(),
+    );
+    o.push_str("\n\n\n");
+    o.push_str(text::section(ADAPTER, MARK, "body"));
+    o.push_str("\n\n\n");
+    o.push_str(text::section(ADAPTER, MARK, "main"));
+    o.push('\n');
+    o
+}
+
+/// The name of an enum's table in the adapter: the rule's values to the wire's.
+fn enum_table(c: &Contract, e: usize) -> String {
+    format!("{}_VALUES", snake(c.enums[e].as_deref().expect("an enum on the wire is declared")).to_ascii_uppercase())
 }
 
 /// protoc's JSON name of a field: lower camel case.

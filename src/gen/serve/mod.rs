@@ -154,6 +154,11 @@ pub fn connect_api(u: &Unit) -> Json {
     connect::api(&u.plan, &connect::Contract::of(&u.plan))
 }
 
+/// `rulec adapter --template connect-python`: the adapter for a Connect service.
+pub fn connect_adapter(u: &Unit) -> String {
+    connect::adapter(&u.plan, &connect::Contract::of(&u.plan))
+}
+
 /// The passes `rulec test` makes through a language's servers, beside its runner.
 pub fn passes(lang: Lang, base: &str) -> Vec<Pass> {
     use super::{Drive, Runner, Server};

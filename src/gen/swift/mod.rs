@@ -4,7 +4,7 @@
 //! `.contradiction`, a public memberwise initializer on Output, and a runner carrying `@main`,
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
-use super::api::{Dates, Functions, Member, Spelling};
+use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::plan::{BoundaryTy, Expr, Node, TablePlan};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
@@ -59,7 +59,12 @@ impl Language for Swift {
         let more = vec![("build", json!(format!("swiftc {base}.swift {base}_runner.swift -o {base}")))];
         let dates = Dates { ty: "Int64", from_wire: "dateFromWire", from_native: None };
         let errors = &["RuleError.input", "RuleError.contradiction"];
-        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors })
+        // The fields are the cases' associated values.
+        let error_types = ErrorTypes {
+            input: ErrorType { name: "RuleError.input", fields: &["what", "value"] },
+            contradiction: ErrorType { name: "RuleError.contradiction", fields: &["what"] },
+        };
+        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
     }
 }
 

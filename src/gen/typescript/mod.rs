@@ -12,7 +12,7 @@ mod strip;
 
 pub use strip::{strip_types, tokens, Tok, Token};
 
-use super::api::{Dates, Functions, Member, Spelling, ERRORS};
+use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
@@ -129,7 +129,11 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
         let dates =
             Dates { ty: if TYPED { "Day" } else { "bigint" }, from_wire: "dayFromWire", from_native: Some("dayOf") };
-        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors: ERRORS })
+        spell.functions(
+            plan,
+            &ret,
+            Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES },
+        )
     }
 }
 
