@@ -431,3 +431,65 @@ fn a_define_on_a_row_that_does_leave_the_range_is_found_with_a_witness() {
         assert!(*tax > int(200), "tax = {tax} at the witness");
     }
 }
+
+// ---- 7. a row that needs what an upstream table leaves out (issue 32)
+
+const UPSTREAM_GAP: &str = "rule upstream v1
+input x: int 0..30
+value v: int 1..2
+table a -> v
+| x    | v |
+|------|---|
+| <=10 | 1 |
+| >=20 | 2 |
+output k: int 0..3
+table b -> k
+| v   | x         | k |
+|-----|-----------|---|
+| >=1 | <=10      | 1 |
+| >=1 | >=20      | 2 |
+| >=1 | >=11 <=19 | 3 |
+";
+
+#[test]
+fn a_row_that_needs_the_inputs_an_upstream_table_leaves_out_is_dead() {
+    // Every value of `v` is wanted, but no row of `a` produces one for 11 <= x <= 19.
+    let c = check(UPSTREAM_GAP);
+    assert_eq!(codes(&c), ["E101", "E105"], "{}", describe(&c));
+    assert_eq!(c.diagnostics[0].table.as_deref(), Some("a"));
+    assert_eq!((c.diagnostics[1].table.as_deref(), rows(&c.diagnostics[1])), (Some("b"), vec![3]));
+    // Without the dead row, `b` has no gap of its own: the calls it misses are refused by `a`.
+    let c = check(&UPSTREAM_GAP.replace("| >=1 | >=11 <=19 | 3 |\n", ""));
+    assert_eq!(codes(&c), ["E101"], "{}", describe(&c));
+    assert_eq!(c.diagnostics[0].table.as_deref(), Some("a"));
+}
+
+#[test]
+fn a_row_whose_results_read_a_value_no_upstream_row_gives_there_is_dead() {
+    // `b` reads `v` only in its results: the evaluator still computes `a` first, and refuses
+    // 11 <= x <= 19 there.
+    let text = "rule upstream v1
+input x: int 0..30
+value v: int 1..2
+table a -> v
+| x    | v |
+|------|---|
+| <=10 | 1 |
+| >=20 | 2 |
+output k: int 0..40
+table b -> k
+| x         | k     |
+|-----------|-------|
+| <=10      | v     |
+| >=20      | v + 1 |
+| >=11 <=19 | v + 2 |
+";
+    let c = check(text);
+    assert_eq!(codes(&c), ["E101", "E105"], "{}", describe(&c));
+    assert_eq!((c.diagnostics[1].table.as_deref(), rows(&c.diagnostics[1])), (Some("b"), vec![3]));
+    assert!(c.diagnostics[1].notes.iter().any(|n| n.contains("the inputs table `a` leaves out")), "{}", describe(&c));
+    let c = check(&text.replace("| >=11 <=19 | v + 2 |\n", ""));
+    assert_eq!(codes(&c), ["E101"], "{}", describe(&c));
+    // Once `a` covers every input, the row is reached again.
+    clean(&text.replace("| >=20 | 2 |", "| >=11 | 2 |"));
+}
