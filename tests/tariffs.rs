@@ -93,7 +93,7 @@ fn both_forms_give_the_same_verdict_when_the_range_is_wrong() {
             let top = out.split("..").nth(1).unwrap().split(' ').next().unwrap();
             let digits: String = top.chars().take_while(|c| c.is_ascii_digit()).collect();
             let unit = &top[digits.len()..];
-            let cut = format!("{}{unit}", digits[..digits.len() - 1].to_string());
+            let cut = format!("{}{unit}", &digits[..digits.len() - 1]);
             let path = dir.path().join(form.file_name().unwrap());
             std::fs::write(&path, source.replace(&out, &out.replace(top, &cut))).unwrap();
             let (code, diags) = verdict(&path);

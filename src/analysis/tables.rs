@@ -228,9 +228,7 @@ pub struct TableProof {
 impl TableProof {
     /// Whether some input may match no row: a gap not refuted, or a cover not finished.
     pub fn leaves_inputs_out(&self) -> bool {
-        !self.complete
-            || self.cover.nodes.is_empty()
-            || self.cover.leaves.iter().any(|l| l.rows.is_empty() && !matches!(l.asked, Asked::No(_)))
+        !self.complete || self.cover.leaves.iter().any(|l| l.rows.is_empty() && !matches!(l.asked, Asked::No(_)))
     }
 
     /// An axis on which two rows' boxes share no coordinate.
