@@ -997,6 +997,17 @@ def reads(e, out):
     return out
 
 
+def define_reads(w, defs, seen=None):
+    """Every variable the define of `w` reads, directly or through defines."""
+    seen = set() if seen is None else seen
+    for x in reads(defs[w], set()):
+        if x not in seen:
+            seen.add(x)
+            if x in defs:
+                define_reads(x, defs, seen)
+    return seen
+
+
 def check_bounds(run, cert, lines_out):
     """Each derived value's interval, re-derived case by case: every row each split table
     answers in taken once, the value bounded there by interval arithmetic from the rows'
@@ -1129,12 +1140,15 @@ def bound_case(expr, base, case, var, ix, answering, depends):
         for w, b in region_bounds(t, answering[t["table"]][r], vars_).items():
             box[w] = meet(box.get(w), b)
     inline = {}
+    # A define computed from what the case narrows (a column of a row, a split row's result)
+    # is bounded again in the case, as its expression written inline would be.
+    narrowed = set(box) | set(fixed)
 
     def bound(w):
         if w in fixed:
             return fixed[w]
         b = meet(ix["intervals"].get(w), box.get(w))
-        if w in defs and depends.get(w, set()) & set(split):
+        if w in defs and (depends.get(w, set()) & set(split) or define_reads(w, defs) & narrowed):
             if w not in inline:
                 inline[w] = None
                 got = stored(vars_[w], interval(defs[w], bound, True))

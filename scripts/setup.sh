@@ -23,10 +23,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 if ! command -v ruff >/dev/null 2>&1 || ! command -v mypy >/dev/null 2>&1 \
-    || ! python3 -c "import numpy, tree_sitter, tree_sitter_swift" 2>/dev/null; then
+    || ! python3 -c "import numpy, tree_sitter, tree_sitter_swift, z3" 2>/dev/null; then
   # tree-sitter's Swift grammar: the syntax check of the generated Swift (swiftc cannot be installed here).
-  echo "setup: pip install ruff mypy numpy tree-sitter tree-sitter-swift"
-  pip_args=(-q ruff mypy numpy tree-sitter tree-sitter-swift)
+  # z3-solver: the SMT cross-check of the table verdicts (tests/smt.rs).
+  echo "setup: pip install ruff mypy numpy tree-sitter tree-sitter-swift z3-solver"
+  pip_args=(-q ruff mypy numpy tree-sitter tree-sitter-swift z3-solver)
   python3 -m pip install "${pip_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${pip_args[@]}"
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi

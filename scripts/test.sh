@@ -9,5 +9,7 @@ if [ -z "${PGHOST:-}" ]; then . scripts/postgres.sh; fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# The speed limit is the release binary's (tests/speed.rs): 30,000 rows under 0.5 s of CPU.
+cargo test --release --test speed
 # The fuzz target, for a bounded time (RULEC_FUZZ_SECONDS, 60 by default): 0 crashes.
 RULEC_FUZZ_SECONDS="${RULEC_FUZZ_SECONDS:-60}" scripts/fuzz.sh

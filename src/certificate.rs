@@ -234,6 +234,10 @@ impl Ctx<'_> {
             Refutation::Cells { var } => json!({"cells": {"var": p.vars[*var].name}}),
             // Two columns on one variable whose coordinates in the box share no value.
             Refutation::SameColumn { a, b } => json!({"same_column": {"a": a, "b": b}}),
+            // Every row of a table that leaves inputs out misses the box (no certificate has
+            // one: a rule with a gap has none).
+            Refutation::Gate { by, rows } => json!({"gate": {"by": p.tables[*by].name,
+                "rows": rows.iter().map(|(r, k)| json!({"row": r + 1, "axis": k})).collect::<Vec<_>>()}}),
             Refutation::Produced { axis, by, rows } => json!({"produced": {
                 "axis": axis, "by": p.tables[*by].name,
                 "rows": rows.iter().map(|(r, why)| match why {
@@ -604,16 +608,7 @@ pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
             "interval": [rat(lo), rat(hi)], "scale": rat(&per), "stored_min": rat(&(lo / &per)),
             "stored_max": rat(&(hi / &per)), "from": "declared range", "var": v}));
     }
-    let mut groups = Map::new();
-    for g in &p.groups {
-        let names: Vec<&str> = g.values.iter().map(|&i| p.enums[g.enum_id].values[i as usize].name.as_str()).collect();
-        groups.insert(g.name.clone(), json!({"enum": p.enums[g.enum_id].name, "values": names}));
-    }
-    let mut enums = Map::new();
-    for e in &p.enums {
-        let names: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
-        enums.insert(e.name.clone(), json!({"ordered": e.ordered, "values": names}));
-    }
+    let (enums, groups) = (enums_json(p), groups_json(p));
     Some(json!({
         "v": 1,
         "rule": p.name,
@@ -632,6 +627,93 @@ pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
         "defines": cx.defines(),
         "bounds": cx.bounds(&analysis.values),
     }))
+}
+
+/// The rule as the certificate reads it, for any rule whose names and types resolve, proved
+/// or not (`rulec certificate --program`): every variable, the enums and groups, each
+/// constraint, define and row exactly, and the evaluation order. No evidence: what an
+/// encoding of the rule that shares no code with rulec (tests/smt/crosscheck.py) reads.
+pub fn program(sources: &Sources, checked: &Checked) -> Option<Json> {
+    let p = checked.program.as_ref()?;
+    let file = sources.get(checked.file);
+    let ann = Annotation::default();
+    let cx = Ctx { p, model: model::build(p), file, ann: &ann };
+    let name = |v: VarId| p.vars[v].name.clone();
+    let tables: Vec<Json> = p
+        .tables
+        .iter()
+        .map(|t| {
+            let rows: Vec<Json> = t
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(r, row)| {
+                    let results: Vec<Json> = row
+                        .results
+                        .iter()
+                        .zip(&t.results)
+                        .map(|(e, &v)| match e {
+                            None => json!({"none": true}),
+                            Some(TExpr { kind: TExprKind::Const(x), .. }) => value_of(p, v, x),
+                            Some(e) => json!({"expr": cx.expr(e, None)}),
+                        })
+                        .collect();
+                    json!({"row": r + 1, "line": file.line_col(row.span.start).0,
+                           "tests": t.conds.iter().zip(&row.conds).map(|(&v, c)| cx.cond(v, c)).collect::<Vec<_>>(),
+                           "results": results})
+                })
+                .collect();
+            json!({"table": t.name, "policy": t.policy.as_str(),
+                   "columns": t.conds.iter().map(|&v| name(v)).collect::<Vec<_>>(),
+                   "results": t.results.iter().map(|&v| name(v)).collect::<Vec<_>>(), "rows": rows})
+        })
+        .collect();
+    // An ordered enum input's declared range, as the positions it lets through.
+    let mut vars = cx.vars();
+    for (var, out) in p.vars.iter().zip(vars.as_array_mut().into_iter().flatten()) {
+        if let Some((Value::Enum(lo), Value::Enum(hi))) = &var.range {
+            out["positions"] = json!([lo, hi]);
+        }
+    }
+    let order: Vec<Json> = p
+        .order
+        .iter()
+        .map(|s| match *s {
+            crate::sema::Step::Define(d) => json!({"define": name(p.defines[d].var)}),
+            crate::sema::Step::Table(t) => json!({"table": p.tables[t].name}),
+        })
+        .collect();
+    Some(json!({
+        "v": 1,
+        "rule": p.name,
+        "source_sha256": file.sha256,
+        "inputs": p.inputs.iter().map(|&v| name(v)).collect::<Vec<_>>(),
+        "vars": vars,
+        "enums": enums_json(p),
+        "groups": groups_json(p),
+        "constraints": p.constraints.iter().map(|c| json!({"text": c.text, "expr": cx.expr(&c.expr, None)})).collect::<Vec<_>>(),
+        "defines": cx.defines(),
+        "tables": tables,
+        "order": order,
+    }))
+}
+
+fn enums_json(p: &Program) -> Map<String, Json> {
+    let mut enums = Map::new();
+    for e in &p.enums {
+        let names: Vec<&str> = e.values.iter().map(|v| v.name.as_str()).collect();
+        enums.insert(e.name.clone(), json!({"ordered": e.ordered, "values": names}));
+    }
+    enums
+}
+
+fn groups_json(p: &Program) -> Map<String, Json> {
+    let mut groups = Map::new();
+    for g in &p.groups {
+        let names: Vec<&str> = g.values.iter().map(|&i| p.enums[g.enum_id].values[i as usize].name.as_str()).collect();
+        groups.insert(g.name.clone(), json!({"enum": p.enums[g.enum_id].name, "values": names}));
+    }
+    groups
 }
 
 /// The unit a type's literals are written in: its symbol and how many base units one is.

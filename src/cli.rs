@@ -183,7 +183,13 @@ pub enum Command {
         format: Format,
     },
     /// Print the certificate of a rule that checks clean: the evidence behind what check proved.
-    Certificate { file: PathBuf },
+    Certificate {
+        file: PathBuf,
+        /// Print only the rule as the certificate reads it (variables, constraints, defines,
+        /// rows), for any rule whose names and types resolve, findings or not.
+        #[arg(long)]
+        program: bool,
+    },
     /// Print the rule as a graph: what decides each value, and which values it reads (JSON).
     Graph {
         file: PathBuf,

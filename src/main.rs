@@ -141,7 +141,7 @@ fn run(cli: Cli) -> Result<u8, String> {
         },
         Command::Vectors { file, out } => vectors(&file, out.as_deref()),
         Command::Coverage { files, format } => coverage(&files, format),
-        Command::Certificate { file } => certificate_cmd(&file),
+        Command::Certificate { file, program } => certificate_cmd(&file, program),
         Command::Graph { file, .. } => graph_cmd(&file),
         Command::Doc { file, out, audience, format, .. } => doc_cmd(&file, out.as_deref(), audience, format),
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
@@ -326,7 +326,18 @@ fn load_program(path: &Path) -> Result<(Sources, Checked), u8> {
     Ok((sources, checked))
 }
 
-fn certificate_cmd(file: &Path) -> Result<u8, String> {
+fn certificate_cmd(file: &Path, program: bool) -> Result<u8, String> {
+    if program {
+        let mut sources = new_sources();
+        let checked = rulec::check_path(&mut sources, file, &rulec::analysis::Options::default())?;
+        let Some(json) = rulec::certificate::program(&sources, &checked) else {
+            err!("{}", render::text(&sources, &checked.diagnostics, use_color(Color::Auto)));
+            errln!("error: {} does not resolve its names and types; fix the errors above", file.display());
+            return Ok(1);
+        };
+        outln!("{json}");
+        return Ok(0);
+    }
     let (sources, checked) = match load_program(file) {
         Ok(x) => x,
         Err(code) => return Ok(code),

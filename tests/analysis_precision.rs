@@ -346,3 +346,150 @@ define total = price * qty * qty
     assert!(c.diagnostics[1].message.contains("overflows int64"));
     common::assert_no_unproven_claim(&c, "big");
 }
+
+// ---- 6. a define read where a row or a branch narrows what it is computed from (issue 32)
+
+const ZONES: &str = "rule zones v1
+input income: money[USD] 0USD..1000000USD
+output tax: money[USD] 0USD..1000000USD
+define y = (income - 20000USD) / 5000USD
+table t -> tax
+| income                | tax                                              |
+|-----------------------|--------------------------------------------------|
+| <=20000USD            | 0USD                                             |
+| >=20001USD <=30000USD | round((y * 1250USDc + 9000USDc) * y, down, 1USD) |
+| >30000USD             | round(income * 10%, down, 1USD)                  |
+";
+
+/// The rule with `y` written out where the row reads it.
+fn zones_inline(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("define y"))
+        .map(
+            |l| {
+                if l.starts_with("| >=20001USD") {
+                    l.replace('y', "((income - 20000USD) / 5000USD)")
+                } else {
+                    l.into()
+                }
+            },
+        )
+        .map(|l| l + "\n")
+        .collect()
+}
+
+#[test]
+fn a_polynomial_of_a_define_is_bounded_on_the_row_as_written_inline() {
+    // Over every income y runs to 196 and its square past the range; on the row, 0 < y <= 2.
+    clean(&zones_inline(ZONES));
+    clean(ZONES);
+    // The square a define of its own, not linear: bounded on the row through both defines.
+    clean(
+        &ZONES
+            .replace(
+                "define y = (income - 20000USD) / 5000USD",
+                "define y = (income - 20000USD) / 5000USD\ndefine y2 = y * y",
+            )
+            .replace(
+                "round((y * 1250USDc + 9000USDc) * y, down, 1USD)",
+                "round(y2 * 1250USDc + y * 9000USDc, down, 1USD)",
+            ),
+    );
+}
+
+#[test]
+fn a_define_in_a_branch_is_bounded_where_the_branch_is_taken() {
+    let text = "rule branch v1
+input income: money[USD] 0USD..1000000USD
+define y = (income - 20000USD) / 5000USD
+output extra: money[USD] 0USD..1000USD
+define extra = if income > 20000USD and income <= 30000USD then round(y * y * 100USD, down, 1USD) else 0USD
+";
+    clean(text);
+    // Without the upper cut, y reaches 196 in the branch: the finding is real, and confirmed.
+    let c = check(&text.replace(" and income <= 30000USD", ""));
+    assert_eq!(codes(&c), ["E107"], "{}", describe(&c));
+    common::assert_no_unproven_claim(&c, "branch");
+    assert!(c.diagnostics[0].witness.is_some(), "{}", describe(&c));
+}
+
+#[test]
+fn a_define_on_a_row_that_does_leave_the_range_is_found_with_a_witness() {
+    // At income 30000 (y = 2) the row computes 230USD: past a range of 0..200USD, in both forms.
+    let tight = ZONES.replace("0USD..1000000USD\ndefine", "0USD..200USD\ndefine").replace(
+        "| >30000USD             | round(income * 10%, down, 1USD)                  |",
+        "| >30000USD             | 0USD                                             |",
+    );
+    for text in [tight.clone(), zones_inline(&tight)] {
+        let c = check(&text);
+        assert_eq!(codes(&c), ["E107"], "{text}\n{}", describe(&c));
+        let p = program(&c);
+        let w = c.diagnostics[0].witness.as_ref().expect("a witness");
+        let inputs = wire::read_inputs(p, &w["inputs"]).unwrap();
+        let out = eval::evaluate(p, &inputs).unwrap();
+        let Value::Num(tax) = &out.values[p.var_by_name("tax").unwrap()] else { panic!() };
+        assert!(*tax > int(200), "tax = {tax} at the witness");
+    }
+}
+
+// ---- 7. a row that needs what an upstream table leaves out (issue 32)
+
+const UPSTREAM_GAP: &str = "rule upstream v1
+input x: int 0..30
+value v: int 1..2
+table a -> v
+| x    | v |
+|------|---|
+| <=10 | 1 |
+| >=20 | 2 |
+output k: int 0..3
+table b -> k
+| v   | x         | k |
+|-----|-----------|---|
+| >=1 | <=10      | 1 |
+| >=1 | >=20      | 2 |
+| >=1 | >=11 <=19 | 3 |
+";
+
+#[test]
+fn a_row_that_needs_the_inputs_an_upstream_table_leaves_out_is_dead() {
+    // Every value of `v` is wanted, but no row of `a` produces one for 11 <= x <= 19.
+    let c = check(UPSTREAM_GAP);
+    assert_eq!(codes(&c), ["E101", "E105"], "{}", describe(&c));
+    assert_eq!(c.diagnostics[0].table.as_deref(), Some("a"));
+    assert_eq!((c.diagnostics[1].table.as_deref(), rows(&c.diagnostics[1])), (Some("b"), vec![3]));
+    // Without the dead row, `b` has no gap of its own: the calls it misses are refused by `a`.
+    let c = check(&UPSTREAM_GAP.replace("| >=1 | >=11 <=19 | 3 |\n", ""));
+    assert_eq!(codes(&c), ["E101"], "{}", describe(&c));
+    assert_eq!(c.diagnostics[0].table.as_deref(), Some("a"));
+}
+
+#[test]
+fn a_row_whose_results_read_a_value_no_upstream_row_gives_there_is_dead() {
+    // `b` reads `v` only in its results: the evaluator still computes `a` first, and refuses
+    // 11 <= x <= 19 there.
+    let text = "rule upstream v1
+input x: int 0..30
+value v: int 1..2
+table a -> v
+| x    | v |
+|------|---|
+| <=10 | 1 |
+| >=20 | 2 |
+output k: int 0..40
+table b -> k
+| x         | k     |
+|-----------|-------|
+| <=10      | v     |
+| >=20      | v + 1 |
+| >=11 <=19 | v + 2 |
+";
+    let c = check(text);
+    assert_eq!(codes(&c), ["E101", "E105"], "{}", describe(&c));
+    assert_eq!((c.diagnostics[1].table.as_deref(), rows(&c.diagnostics[1])), (Some("b"), vec![3]));
+    assert!(c.diagnostics[1].notes.iter().any(|n| n.contains("the inputs table `a` leaves out")), "{}", describe(&c));
+    let c = check(&text.replace("| >=11 <=19 | v + 2 |\n", ""));
+    assert_eq!(codes(&c), ["E101"], "{}", describe(&c));
+    // Once `a` covers every input, the row is reached again.
+    clean(&text.replace("| >=20 | 2 |", "| >=11 | 2 |"));
+}

@@ -369,3 +369,42 @@ expect x=121 -> k=2
     assert_eq!(code, 1, "{report}");
     assert!(report.contains("does not take r past its bound"), "{report}");
 }
+
+#[test]
+fn the_program_is_printed_for_a_rule_with_findings_and_refused_for_one_that_does_not_resolve() {
+    // A rule with a gap has no certificate, but its program: every row exactly.
+    let gap = root().join("tests/corpus/broken/gap.rule");
+    assert_eq!(certificate(&gap).0, 1);
+    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).args(["certificate", "--program"]).arg(&gap).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let prog: Json = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let text = std::fs::read_to_string(&gap).unwrap();
+    let tables = prog["tables"].as_array().unwrap();
+    assert!(!tables.is_empty());
+    for t in tables {
+        let rows = t["rows"].as_array().unwrap();
+        for r in rows {
+            assert_eq!(r["tests"].as_array().unwrap().len(), t["columns"].as_array().unwrap().len(), "{r}");
+            assert_eq!(r["results"].as_array().unwrap().len(), t["results"].as_array().unwrap().len(), "{r}");
+            let line = text.lines().nth(r["line"].as_u64().unwrap() as usize - 1).unwrap();
+            assert!(line.trim_start().starts_with('|'), "row {} is the table line {line}", r["row"]);
+        }
+    }
+    let steps = prog["order"].as_array().unwrap();
+    assert_eq!(steps.iter().filter(|s| s.get("table").is_some()).count(), tables.len());
+    assert_eq!(
+        prog["inputs"].as_array().unwrap().len(),
+        prog["vars"].as_array().unwrap().iter().filter(|v| v["kind"] == "input").count()
+    );
+    // A rule whose names do not resolve: exit 1, the diagnostics, no JSON.
+    let broken = root().join("tests/corpus/broken/unit_mismatch.rule");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_rulec")).args(["certificate", "--program"]).arg(&broken).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("does not resolve"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -363,6 +363,10 @@ fn a_legacy_cut_above_the_rules_last_cut_is_found_by_default() {
     for c in clusters {
         assert_eq!(c["delta"]["fee"]["min"], -1, "{c}");
         assert!(c["smallest"]["in"]["weight"].as_i64().unwrap() > 50, "{c}");
+        // The region the cluster covers: its differing weights all lie above the legacy cut.
+        let (lo, hi) = (c["region"]["weight"]["min"].as_i64().unwrap(), c["region"]["weight"]["max"].as_i64().unwrap());
+        assert!(50 < lo && lo <= hi && hi <= 70, "{c}");
+        assert_eq!(c["region"]["weight"]["min"], c["smallest"]["in"]["weight"], "{c}");
         for x in c["records"].as_array().unwrap() {
             assert_ne!(x["tag"], "", "only an input verify adds reaches the cut: {c}");
         }
@@ -399,6 +403,10 @@ fn a_legacy_cut_between_the_rules_cuts_is_found_by_sampling() {
     for c in clusters {
         let w = c["smallest"]["in"]["weight"].as_i64().unwrap();
         assert!((23..=24).contains(&w), "{c}");
+        // The region is the legacy bug's band, not the rule's row around it (11 to 70 lb).
+        let (lo, hi) = (c["region"]["weight"]["min"].as_i64().unwrap(), c["region"]["weight"]["max"].as_i64().unwrap());
+        assert!(23 <= lo && hi <= 24, "{c}");
+        assert!(c["region"]["dest"]["min"].is_string() && c["region"]["girth"]["max"].is_i64(), "{c}");
         assert!(c["records"].as_array().unwrap().iter().all(|x| x["tag"] == "sample"), "{c}");
     }
     // The same seed draws the same inputs; another seed others, and says which.
@@ -412,6 +420,7 @@ fn a_legacy_cut_between_the_rules_cuts_is_found_by_sampling() {
     );
     let t = text(&t.stdout);
     assert!(t.lines().nth(2).unwrap().contains("and 1000 sampled with seed 1"), "{t}");
+    assert!(t.contains("; its differing inputs lie in weight "), "{t}");
 }
 
 const TINY: &str = r#"rule tiny v1

@@ -65,7 +65,8 @@ pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, va
     let model = model::build(p);
     let axes = tables::build_axes(p);
     let finder = tables::witness::Finder::new(p, &axes, &model);
-    let shared = tables::Shared { p, text, model: &model, axes: &axes, finder: &finder };
+    let gapped: Vec<std::cell::Cell<bool>> = (0..p.tables.len()).map(|_| std::cell::Cell::new(false)).collect();
+    let shared = tables::Shared { p, text, model: &model, axes: &axes, finder: &finder, gapped: &gapped };
     let ann = scale::annotate(p);
     let mut values = values::Values::new(p, text, &ann, &model, opts);
     let mut outcomes: Vec<Option<tables::TableOutcome>> = (0..p.tables.len()).map(|_| None).collect();
@@ -74,6 +75,7 @@ pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, va
             Step::Define(d) => values.define(d),
             Step::Table(t) => {
                 let out = tables::analyse_table(&shared, t, values.intervals(), opts);
+                gapped[t].set(out.proof.leaves_inputs_out());
                 values.table(t, &out.proof);
                 outcomes[t] = Some(out);
             }

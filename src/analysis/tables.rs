@@ -126,6 +126,10 @@ pub enum Refutation {
     /// Axes `a` and `b` are two columns on one variable, and the box's coordinates on them
     /// share no value.
     SameColumn { a: usize, b: usize },
+    /// The table reads a value decided by table `by`, which leaves inputs out, and every row
+    /// of `by` misses the box on a column both tables read (`rows`: each row, 0-based, and
+    /// the axis that parts it): each input of the box is refused by `by` first.
+    Gate { by: usize, rows: Vec<(usize, usize)> },
     /// A case split on `var` (see [`theory`]): every value it can take in the box is a
     /// case, each refuted.
     Split { var: VarId, basis: Box<Basis>, cases: Vec<(Rat, Refutation)> },
@@ -222,6 +226,11 @@ pub struct TableProof {
 }
 
 impl TableProof {
+    /// Whether some input may match no row: a gap not refuted, or a cover not finished.
+    pub fn leaves_inputs_out(&self) -> bool {
+        !self.complete || self.cover.leaves.iter().any(|l| l.rows.is_empty() && !matches!(l.asked, Asked::No(_)))
+    }
+
     /// An axis on which two rows' boxes share no coordinate.
     pub fn parting_axis(&self, a: usize, b: usize) -> Option<usize> {
         (0..self.axes.len()).find(|&k| {
@@ -282,6 +291,9 @@ pub struct Shared<'a> {
     pub model: &'a Model,
     pub axes: &'a [Arc<Vec<Axis>>],
     pub finder: &'a Finder<'a>,
+    /// Per table analysed so far: whether it may leave some input out (a gap, or not proven
+    /// complete). A table reading its values is not asked about the inputs it refuses.
+    pub gapped: &'a [std::cell::Cell<bool>],
 }
 
 /// Every table's axes, in the program's order.
@@ -328,6 +340,9 @@ struct TableAnalysis<'a> {
     /// Per axis decided by another table (with constant results): that table, and per
     /// coordinate the rows (0-based) that produce it.
     producers: Vec<Option<(usize, Vec<Vec<usize>>)>>,
+    /// The tables this one reads a value of that may leave inputs out, and share a column
+    /// with it (see [`Refutation::Gate`]).
+    gates: Vec<usize>,
     /// The model holds a relation (a constraint or a linear define): a producing row's
     /// cells can then contradict a box even where no column parts them.
     relational: bool,
@@ -359,7 +374,7 @@ enum RowFate {
 
 impl<'a> TableAnalysis<'a> {
     fn new(sh: &Shared<'a>, t: usize, known: &[Option<Iv>], opts: &Options) -> TableAnalysis<'a> {
-        let Shared { p, text, model, axes: all_axes, finder } = *sh;
+        let Shared { p, text, model, axes: all_axes, finder, gapped } = *sh;
         let table = &p.tables[t];
         let axes = &all_axes[t];
         let rows: Vec<RowProof> = table
@@ -403,6 +418,7 @@ impl<'a> TableAnalysis<'a> {
             exhausted: false,
             search: std::cell::Cell::new(SEARCH_BASE + SEARCH_PER_ROW * table.rows.len()),
             producers: axes.iter().map(|a| producers(p, t, a)).collect(),
+            gates: gates(p, t, axes, gapped),
             relational: model.origins.iter().any(|o| !matches!(o, Origin::Range { .. })),
             theory,
             hints: Vec::new(),
@@ -622,24 +638,23 @@ impl<'a> TableAnalysis<'a> {
                     })
                 })
                 .collect();
-            if wanted.len() == axis.len() {
+            let dt = &self.p.tables[*d];
+            // Every value wanted: the box is still not asked where each producing row misses
+            // it on a column both tables read (it needs the inputs the other table leaves out).
+            let whole = wanted.len() == axis.len();
+            if whole && !dt.conds.iter().any(|&v| self.axes.iter().any(|a| a.var == v)) {
                 continue;
             }
-            let dt = &self.p.tables[*d];
             let mut parted = Vec::new();
             let mut open = Vec::new();
-            for &c in &wanted {
+            'scan: for &c in &wanted {
                 for &r in &by_coord[c as usize] {
-                    let row = &dt.rows[r];
-                    // A column of `d` that this table reads too, on which the row takes nothing of the box.
-                    let parting = (0..self.axes.len()).find(|&j| {
-                        let Some(dc) = dt.conds.iter().position(|&v| v == self.axes[j].var) else { return false };
-                        let dax = &self.all_axes[*d][dc];
-                        let (ja, jb) = ranges[j];
-                        !self.runs_meet(dax, &dax.accepts(&row.conds[dc]), &self.axes[j], ja, jb)
-                    });
-                    match parting {
+                    match self.parting(*d, r, ranges) {
                         Some(j) => parted.push((r, Producer::Parts(j))),
+                        None if whole => {
+                            open.push(r);
+                            break 'scan;
+                        }
                         None => open.push(r),
                     }
                 }
@@ -648,9 +663,36 @@ impl<'a> TableAnalysis<'a> {
                 parted.sort_by_key(|x| x.0);
                 return Err(Refutation::Produced { axis: k, by: *d, rows: parted });
             }
+            if whole {
+                continue;
+            }
             splits.push(ProducerSplit { axis: k, by: *d, parted, open });
         }
+        for &d in &self.gates {
+            let mut rows = Vec::new();
+            for r in 0..self.p.tables[d].rows.len() {
+                match self.parting(d, r, ranges) {
+                    Some(j) => rows.push((r, j)),
+                    None => break,
+                }
+            }
+            if rows.len() == self.p.tables[d].rows.len() {
+                return Err(Refutation::Gate { by: d, rows });
+            }
+        }
         Ok(splits)
+    }
+
+    /// An axis of this table whose variable is a column of table `d` too, on which row `r`
+    /// of `d` takes nothing of the box.
+    fn parting(&self, d: usize, r: usize, ranges: &[(u32, u32)]) -> Option<usize> {
+        let dt = &self.p.tables[d];
+        (0..self.axes.len()).find(|&j| {
+            let Some(dc) = dt.conds.iter().position(|&v| v == self.axes[j].var) else { return false };
+            let dax = &self.all_axes[d][dc];
+            let (ja, jb) = ranges[j];
+            !self.runs_meet(dax, &dax.accepts(&dt.rows[r].conds[dc]), &self.axes[j], ja, jb)
+        })
     }
 
     /// Whether the coordinates `runs` of one axis share a value with coordinates `[a, b]`
@@ -1363,6 +1405,7 @@ impl<'a> TableAnalysis<'a> {
         match reason {
             Refutation::Farkas(f) => f.iter().filter_map(|(fr, _)| fact_text(fr)).for_each(add),
             Refutation::SameColumn { a, .. } => add(format!("its own cells on `{}`", name(self.axes[*a].var))),
+            Refutation::Gate { by, .. } => add(format!("the inputs table `{}` leaves out", p.tables[*by].name)),
             Refutation::Produced { axis, by, rows } => {
                 add(format!("what table `{}` can give `{}`", p.tables[*by].name, name(self.axes[*axis].var)));
                 for (_, why) in rows {
@@ -1533,6 +1576,20 @@ impl<'a> TableAnalysis<'a> {
         }
         tests.join(", ")
     }
+}
+
+/// The tables `t` reads a value of (through its columns and its result cells, as the
+/// evaluator does) that may leave inputs out and that cut a column `t` cuts too.
+fn gates(p: &Program, t: usize, axes: &[Axis], gapped: &[std::cell::Cell<bool>]) -> Vec<usize> {
+    if !gapped.iter().any(std::cell::Cell::get) {
+        return Vec::new();
+    }
+    let needed = eval::needed_vars(p, t);
+    (0..p.tables.len())
+        .filter(|&d| d != t && gapped.get(d).is_some_and(std::cell::Cell::get))
+        .filter(|&d| p.tables[d].results.iter().any(|&v| needed[v]))
+        .filter(|&d| p.tables[d].conds.iter().any(|&v| axes.iter().any(|a| a.var == v)))
+        .collect()
 }
 
 /// For an axis decided by another table with constant results: that table, and per

@@ -272,6 +272,8 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration, reach: Reach) -> R
     };
     let mut report = Report::new(p, &counterpart, json!({}));
     let mut smallest: HashMap<Vec<RowKey>, Vec<Value>> = HashMap::new();
+    // Per cluster, per input, the least and the greatest differing value.
+    let mut region: HashMap<Vec<RowKey>, (Vec<Value>, Vec<Value>)> = HashMap::new();
     let asked = calls.len();
     for (input, read, outcome, record) in calls {
         let id = record.line - 1;
@@ -289,6 +291,16 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration, reach: Reach) -> R
             if reach::smaller(&read, least) {
                 *least = read.clone();
             }
+            let (lows, highs) = region.entry(rows.clone()).or_insert_with(|| (read.clone(), read.clone()));
+            for ((lo, hi), x) in lows.iter_mut().zip(highs.iter_mut()).zip(&read) {
+                let one = std::slice::from_ref;
+                if reach::smaller(one(x), one(lo)) {
+                    *lo = x.clone();
+                }
+                if reach::smaller(one(hi), one(x)) {
+                    *hi = x.clone();
+                }
+            }
         }
         report.add(Compared {
             id: record,
@@ -301,6 +313,9 @@ pub fn verify(p: &Program, cmd: &[String], timeout: Duration, reach: Reach) -> R
     }
     for (rows, inputs) in smallest {
         report.smallest(&rows, wire::inputs_json(p, &inputs), inputs_shown(p, &inputs));
+    }
+    for (rows, (lows, highs)) in region {
+        report.region(p, &rows, &lows, &highs);
     }
     report.reach = Some(reach::Reach {
         asked,

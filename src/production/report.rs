@@ -15,6 +15,7 @@
 //! out of it; excluded records are counted by reason.
 
 use super::values::{number_json, Plain};
+use crate::eval::wire;
 use crate::num::{self, Rat, RoundMode};
 use crate::sema::*;
 use num_traits::Signed;
@@ -126,6 +127,8 @@ struct Cluster {
     suspect_rounding: bool,
     /// verify: the smallest differing input it asked (inputs in declaration order).
     smallest: Option<(Json, String)>,
+    /// verify: per input, the least and the greatest value among its differing inputs.
+    region: Option<(Json, String)>,
 }
 
 struct Moved {
@@ -218,6 +221,21 @@ impl Report {
         }
     }
 
+    /// Name the region the cluster at `rows` covers: per input, the least and the greatest
+    /// value among its differing inputs (verify).
+    pub fn region(&mut self, p: &Program, rows: &[RowKey], lows: &[Value], highs: &[Value]) {
+        let Some(&i) = self.index.get(rows) else { return };
+        let mut json = Map::new();
+        let mut text = Vec::new();
+        for ((&v, lo), hi) in p.inputs.iter().zip(lows).zip(highs) {
+            let var = &p.vars[v];
+            json.insert(var.name.clone(), json!({"min": wire::to_wire(p, var, lo), "max": wire::to_wire(p, var, hi)}));
+            let (a, b) = (Plain::of(p, var, lo).display(var), Plain::of(p, var, hi).display(var));
+            text.push(if a == b { format!("{} = {a}", var.name) } else { format!("{} {a}..{b}", var.name) });
+        }
+        self.clusters[i].region = Some((Json::Object(json), text.join(", ")));
+    }
+
     pub fn add(&mut self, c: Compared) {
         self.compared += 1;
         if c.ours == c.theirs {
@@ -243,6 +261,7 @@ impl Report {
                     records: Vec::new(),
                     suspect_rounding: true,
                     smallest: None,
+                    region: None,
                 });
                 self.index.insert(c.rows.clone(), self.clusters.len() - 1);
                 self.clusters.len() - 1
@@ -372,6 +391,9 @@ impl Report {
                 if let Some((least, _)) = &c.smallest {
                     cluster["smallest"] = json!({"in": least});
                 }
+                if let Some((region, _)) = &c.region {
+                    cluster["region"] = region.clone();
+                }
                 cluster
             })
             .collect();
@@ -492,6 +514,10 @@ impl Report {
             if let Some((_, least)) = &c.smallest {
                 s.pop();
                 s.push_str(&format!("; smallest differing input {least}\n"));
+            }
+            if let Some((_, region)) = &c.region {
+                s.pop();
+                s.push_str(&format!("; its differing inputs lie in {region}\n"));
             }
         }
         for m in &self.moved {

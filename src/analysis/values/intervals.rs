@@ -8,6 +8,7 @@ impl<'a> Values<'a> {
         if let TExprKind::If { cond, then, els } = &e.kind {
             kids.push(self.walk_kid(0, cond, &s.kids[0], env));
             let (tenv, fenv) = (env.with_cond(facts_of(cond, true)), env.with_cond(facts_of(cond, false)));
+            let (tenv, fenv) = (self.see_through(then, &tenv), self.see_through(els, &fenv));
             let t = if self.satisfiable(&tenv.facts) { self.walk_kid(1, then, &s.kids[1], &tenv) } else { None };
             let f = if self.satisfiable(&fenv.facts) { self.walk_kid(2, els, &s.kids[2], &fenv) } else { None };
             kids.push(t);

@@ -298,6 +298,10 @@ pub struct Values<'a> {
     row_ivs: Vec<Vec<Vec<Option<Iv>>>>,
     /// Per define: the tables whose results its expression reads, directly or through defines.
     define_tables: Vec<BTreeSet<usize>>,
+    /// Per define: every variable its expression reads, directly or through defines.
+    define_reads: Vec<BTreeSet<VarId>>,
+    /// Per define: its place in the evaluation order.
+    define_at: Vec<usize>,
     /// The tables some root reads the results of: their rows' regions are kept for its cases.
     split_tables: BTreeSet<usize>,
     /// Walking a define inside a case only to bound it: nothing is recorded.
@@ -480,9 +484,13 @@ impl<'a> Values<'a> {
         let mut b = budget;
         let feasible = base.is_empty() || linear::refute(&base, &mut b) == Outcome::Feasible;
         let mut define_tables: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); p.defines.len()];
-        for step in &p.order {
+        let mut define_reads: Vec<BTreeSet<VarId>> = vec![BTreeSet::new(); p.defines.len()];
+        let mut define_at = vec![usize::MAX; p.defines.len()];
+        for (at, step) in p.order.iter().enumerate() {
             if let Step::Define(d) = *step {
                 define_tables[d] = reads_tables(p, &p.defines[d].expr, &define_tables);
+                define_reads[d] = reads_vars(p, &p.defines[d].expr, &define_reads);
+                define_at[d] = at;
             }
         }
         let mut split_tables: BTreeSet<usize> = define_tables.iter().flatten().copied().collect();
@@ -515,6 +523,8 @@ impl<'a> Values<'a> {
             regions: vec![Vec::new(); p.tables.len()],
             row_ivs: vec![Vec::new(); p.tables.len()],
             define_tables,
+            define_reads,
+            define_at,
             split_tables,
             quiet: 0,
             short: std::cell::Cell::new(false),
@@ -631,6 +641,21 @@ fn reads_tables(p: &Program, e: &TExpr, define_tables: &[BTreeSet<usize>]) -> BT
             Some(Decider::Define(d)) => out.extend(define_tables[d].iter().copied()),
             None => {}
         }
+    }
+    out
+}
+
+/// Every variable an expression reads, directly or through the defines it reads
+/// (`define_reads`, per define, those of defines earlier in the evaluation order).
+fn reads_vars(p: &Program, e: &TExpr, define_reads: &[BTreeSet<VarId>]) -> BTreeSet<VarId> {
+    let mut vs = Vec::new();
+    collect_vars(e, &mut vs);
+    let mut out = BTreeSet::new();
+    for w in vs {
+        if let Some(Decider::Define(d)) = p.vars[w].decided_by {
+            out.extend(define_reads[d].iter().copied());
+        }
+        out.insert(w);
     }
     out
 }

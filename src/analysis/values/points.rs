@@ -107,6 +107,7 @@ impl<'a> Values<'a> {
                     }
                     xs.push(lo + &f);
                     xs.push(hi - &f);
+                    xs.extend(self.cuts(v));
                     xs.into_iter().filter(|x| x >= lo && x <= hi).map(Value::Num).collect()
                 }
                 None => Vec::new(),
@@ -122,6 +123,31 @@ impl<'a> Values<'a> {
             fresh
         });
         out
+    }
+
+    /// Where the rows cut a numeric input, each cut and the steps beside it: a value that
+    /// is a polynomial of the input on a row is often furthest at the row's end. None when
+    /// the cuts are more than a search should try.
+    fn cuts(&self, v: VarId) -> Vec<Rat> {
+        const MOST: usize = 64;
+        let p = self.p;
+        let f = p.vars[v].ty.factor();
+        let mut at: BTreeSet<Rat> = BTreeSet::new();
+        for t in &p.tables {
+            let Some(col) = t.conds.iter().position(|&w| w == v) else { continue };
+            for row in &t.rows {
+                let CondIr::Tests { tests, .. } = &row.conds[col] else { continue };
+                for test in tests {
+                    if let TestIr::Bounds(bs) = test {
+                        at.extend(bs.iter().filter_map(|(_, b)| value_num(b)).cloned());
+                    }
+                }
+                if at.len() > MOST {
+                    return Vec::new();
+                }
+            }
+        }
+        at.iter().flat_map(|b| [b - &f, b.clone(), b + &f]).collect()
     }
 
     /// Coordinate ascent over the inputs from the best admissible start (the given ones, the

@@ -151,7 +151,8 @@ impl<'a> Values<'a> {
         let mut proof = RootProof { row, split: split.clone(), cases: Vec::new() };
         if split.is_empty() {
             self.refined.set(false);
-            out = self.walk(e, s, env);
+            let env = self.see_through(e, env);
+            out = self.walk(e, s, &env);
             if let Some(iv) = &out {
                 self.note_extremes(v, iv, Vec::new());
             }
@@ -176,6 +177,7 @@ impl<'a> Values<'a> {
                     for &d in &between {
                         self.inline_define(d, &mut case);
                     }
+                    let case = self.see_through(e, &case);
                     let iv = self.walk(e, s, &case);
                     if let Some(iv) = &iv {
                         self.note_extremes(v, iv, picks.clone());
@@ -318,6 +320,30 @@ impl<'a> Values<'a> {
             case.facts.extend(range_facts(v, &iv));
             case.over.push((v, iv));
         }
+    }
+
+    /// `env` with each define `e` reads (directly or through defines) bounded again where
+    /// `env` holds, when `env` narrows a variable the define is computed from: a define of
+    /// the inputs a row cuts is bounded on the row as its expression written inline is.
+    pub(super) fn see_through(&mut self, e: &TExpr, env: &Env) -> Env {
+        let p = self.p;
+        let narrowed = |w: VarId| env.mentions(w) || env.over_of(w).is_some();
+        let mut vs = Vec::new();
+        collect_vars(e, &mut vs);
+        let mut ds: BTreeSet<(usize, usize)> = BTreeSet::new();
+        while let Some(w) = vs.pop() {
+            let Some(Decider::Define(d)) = p.vars[w].decided_by else { continue };
+            if env.over_of(w).is_some() || !ds.insert((self.define_at[d], d)) {
+                continue;
+            }
+            collect_vars(&p.defines[d].expr, &mut vs);
+        }
+        ds.retain(|&(_, d)| self.define_reads[d].iter().any(|&w| narrowed(w)));
+        let mut out = env.clone();
+        for (_, d) in ds {
+            self.inline_define(d, &mut out);
+        }
+        out
     }
 
     /// The tables a root's bound is split over, and the defines between them and the root
