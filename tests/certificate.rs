@@ -375,7 +375,7 @@ fn the_program_is_printed_for_a_rule_with_findings_and_refused_for_one_that_does
     // A rule with a gap has no certificate, but its program: every row exactly.
     let gap = root().join("tests/corpus/broken/gap.rule");
     assert_eq!(certificate(&gap).0, 1);
-    let out = Command::new(env!("CARGO_BIN_EXE_rulec")).args(["certificate", "--program"]).arg(&gap).output().unwrap();
+    let out = common::command().args(["certificate", "--program"]).arg(&gap).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let prog: Json = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let text = std::fs::read_to_string(&gap).unwrap();
@@ -398,8 +398,7 @@ fn the_program_is_printed_for_a_rule_with_findings_and_refused_for_one_that_does
     );
     // A rule whose names do not resolve: exit 1, the diagnostics, no JSON.
     let broken = root().join("tests/corpus/broken/unit_mismatch.rule");
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_rulec")).args(["certificate", "--program"]).arg(&broken).output().unwrap();
+    let out = common::command().args(["certificate", "--program"]).arg(&broken).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert!(

@@ -46,7 +46,7 @@ fn crosscheck(files: &[PathBuf]) -> (bool, String) {
     let o = Command::new("python3")
         .arg(Path::new(ROOT).join("tests/smt/crosscheck.py"))
         .arg("--rulec")
-        .arg(env!("CARGO_BIN_EXE_rulec"))
+        .arg(common::BIN)
         .args(files)
         .output()
         .expect("python3 runs");
@@ -89,11 +89,8 @@ fn the_cross_check_finds_a_planted_disagreement() {
     assert!(report.contains("1 rules") && report.contains(" 0 disagreements"), "{report}");
     // A fake rulec that reports nothing: z3's gap is a missed finding.
     let fake = dir.path().join("fake-rulec");
-    std::fs::write(
-        &fake,
-        format!("#!/bin/sh\nif [ \"$1\" = check ]; then exit 0; fi\nexec {} \"$@\"\n", env!("CARGO_BIN_EXE_rulec")),
-    )
-    .unwrap();
+    std::fs::write(&fake, format!("#!/bin/sh\nif [ \"$1\" = check ]; then exit 0; fi\nexec {} \"$@\"\n", common::BIN))
+        .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let o = Command::new("python3")

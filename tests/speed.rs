@@ -9,7 +9,6 @@
 //! It is the child's own, as `getrusage(RUSAGE_CHILDREN)` reports it (user + system).
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 mod common;
@@ -29,7 +28,7 @@ fn children_cpu() -> Duration {
 /// one test, so no other child is waited for meanwhile).
 fn cpu_of_check(file: &Path) -> (i32, Duration) {
     let before = children_cpu();
-    let status = Command::new(env!("CARGO_BIN_EXE_rulec")).arg("check").arg(file).status().expect("rulec runs");
+    let status = common::command().arg("check").arg(file).status().expect("rulec runs");
     (status.code().unwrap_or(-1), children_cpu() - before)
 }
 
