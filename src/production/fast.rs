@@ -1,16 +1,19 @@
 //! The rule run fast and exactly, for replaying many records: its code plan (`gen::plan`,
 //! built once per rule) run as generated code runs it — every value an i64 of the int64
 //! model (docs/int64.md), every step the statement tree's own (`gen::tree::run`), every
-//! rounding `num::int64`'s. A record this form does not read exactly (a decimal, an escaped
-//! string, a missing input, a key it does not know), a call its door refuses, a
-//! contradiction: each is handed back, and the reference evaluator takes the record instead.
-//! On every record it answers it gives the reference's outputs and rows
-//! (`tests/replay.rs` and `tests/replay_fast.rs` hold it to that).
+//! rounding `num::int64`'s. The plan's arithmetic is what E108 and E132 proved of the rule
+//! over every call its door lets in, so this form, like the generated code, checks nothing
+//! more at run time. A record it does not read exactly (a decimal, an escaped string, a
+//! missing input, a key it does not know), a call the door refuses, a contradiction: each
+//! is handed back, and the reference evaluator takes the record instead. On every record it
+//! answers it gives the reference's outputs and rows (`tests/replay.rs` and
+//! `tests/replay_fast.rs` hold it to that).
 //!
 //! Records are read by a scanner that borrows from the line and allocates nothing; the
-//! values of a call live in one [`Scratch`], reused from record to record. It takes only what
-//! it can read exactly — plain integers, strings without escapes, the six fields of a
-//! record, each once — and hands every other line back.
+//! values of a call live in one [`Scratch`], reused from record to record (a string input
+//! in the string it held before). It takes only what it can read exactly — plain integers,
+//! strings without escapes, the six fields of a record, each once — and hands every other
+//! line back.
 
 use crate::analysis::scale;
 use crate::eval::Fired;
@@ -19,7 +22,7 @@ use crate::gen::tree::run::{self, Fires};
 use crate::gen::tree::value::{eval, Refused, V};
 use crate::gen::tree::{self, Facts, Stmt};
 use crate::num::{date, Rat};
-use crate::sema::{self, Program, Ty, Value, VarId};
+use crate::sema::{self, Program, Value, VarId};
 use crate::syntax::ast::Policy;
 use num_traits::ToPrimitive;
 
@@ -39,17 +42,18 @@ enum Wire {
     Enum(Vec<String>),
     /// `YYYY-MM-DD` (its day number).
     Date,
+    /// A string without escapes.
+    Str,
 }
 
-impl Wire {
-    /// The value of generated code the scanner's integer stands for.
-    fn value(&self, n: i64) -> V {
-        match self {
-            Wire::Int | Wire::Date => V::Int(n),
-            Wire::Bool => V::Bool(n != 0),
-            Wire::Enum(_) => V::Member(n as u32),
-        }
-    }
+/// A value as the record has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    Absent,
+    /// A number, a truth value (0 or 1), an enum value's place or a day number.
+    Int(i64),
+    /// A string: where its bytes stand in the line.
+    Text(usize, usize),
 }
 
 #[derive(Clone, Debug)]
@@ -100,7 +104,7 @@ pub struct Scratch {
     fired: Rows,
     /// The rows the record's trace names, per table slot (0: not named).
     recorded: Vec<u32>,
-    observed: Vec<Option<i64>>,
+    observed: Vec<Seen>,
 }
 
 /// A rule calls no other rule.
@@ -108,22 +112,34 @@ fn no_callee(rule: &str, _: &[V]) -> Result<Vec<V>, Refused> {
     unreachable!("a rule calls no rule: {rule}")
 }
 
-/// How a value of `kind` (held as `ty` at the boundary) travels; none for a string.
-fn wire(plan: &Plan, kind: Kind, ty: BoundaryTy) -> Option<Wire> {
-    Some(match kind {
-        Kind::Str => return None,
+/// How a value of `kind` (held as `ty` at the boundary) travels.
+fn wire(plan: &Plan, kind: Kind, ty: BoundaryTy) -> Wire {
+    match kind {
+        Kind::Str => Wire::Str,
         Kind::Bool => Wire::Bool,
         Kind::Enum(e) => Wire::Enum(plan.enums[e].values.iter().map(|m| m.name.clone()).collect()),
         Kind::Num if ty == BoundaryTy::Date => Wire::Date,
         Kind::Num => Wire::Int,
-    })
+    }
+}
+
+/// `text` held in `v`, in the string `v` already holds where it can be: no allocation once
+/// a record of the same length or longer has been read.
+fn hold(v: &mut V, text: &str) {
+    match v {
+        V::Str(held) => {
+            held.clear();
+            held.push_str(text);
+        }
+        other => *other = V::Str(text.to_string()),
+    }
 }
 
 impl Compiled {
-    /// The fast form of a rule that checked clean; none when it has a string, a value the
-    /// scanner does not read.
+    /// The fast form of a rule that checked clean; none when it has more inputs or outputs
+    /// than the scanner's masks hold (64 of each).
     pub fn new(p: &Program) -> Option<Compiled> {
-        if p.vars.iter().any(|v| v.ty == Ty::Str) {
+        if p.inputs.len() > 64 || p.outputs.len() > 64 {
             return None;
         }
         // Without the analysis the W114 pairs are not known: `run` holds every `unique`
@@ -133,21 +149,28 @@ impl Compiled {
             .door
             .inputs
             .iter()
-            .map(|d| {
-                let wire = wire(&plan, plan.vars[d.var].kind, plan.vars[d.var].ty)?;
-                let range = d.range.as_ref().map(|r| (r.lo, r.hi));
-                Some(Slot { name: d.name.clone(), var: d.var, wire, optional: d.optional, range })
+            .map(|d| Slot {
+                name: d.name.clone(),
+                var: d.var,
+                wire: wire(&plan, plan.vars[d.var].kind, plan.vars[d.var].ty),
+                optional: d.optional,
+                range: d.range.as_ref().map(|r| (r.lo, r.hi)),
             })
-            .collect::<Option<Vec<_>>>()?;
+            .collect();
         let outputs = plan
             .outputs
             .iter()
             .map(|&v| {
                 let var = &plan.vars[v];
-                let wire = wire(&plan, var.kind, var.ty)?;
-                Some(Slot { name: var.name.clone(), var: v, wire, optional: var.optional, range: None })
+                Slot {
+                    name: var.name.clone(),
+                    var: v,
+                    wire: wire(&plan, var.kind, var.ty),
+                    optional: var.optional,
+                    range: None,
+                }
             })
-            .collect::<Option<Vec<_>>>()?;
+            .collect();
         // The plan's steps are the program's, in its order.
         let tables = p
             .order
@@ -174,7 +197,7 @@ impl Compiled {
             vals: vec![V::Absent; self.plan.vars.len()],
             fired: Rows(vec![0; self.tables.len()]),
             recorded: vec![0; self.tables.len()],
-            observed: vec![None; self.outputs.len()],
+            observed: vec![Seen::Absent; self.outputs.len()],
         }
     }
 
@@ -210,7 +233,7 @@ impl Compiled {
                     }
                     V::Int(n.to_integer().to_i64()?)
                 }
-                Value::Str(_) => return None,
+                Value::Str(x) => V::Str(x.clone()),
             };
         }
         self.run(&mut s).ok()?;
@@ -222,7 +245,8 @@ impl Compiled {
                 V::Bool(b) => Value::Bool(*b),
                 V::Member(m) => Value::Enum(*m),
                 V::Int(n) => Value::Num(Rat::from_integer((*n).into()) * p.vars[o.var].ty.factor()),
-                other => unreachable!("an output of a rule without strings holds no {other:?}"),
+                V::Str(x) => Value::Str(x.clone()),
+                V::List(_) => unreachable!("no rule has a list output yet"),
             })
             .collect();
         let trace = self.tables.iter().zip(&s.fired.0).map(|(t, &row)| Fired { table: t.program, row: row as usize });
@@ -237,14 +261,15 @@ impl Compiled {
         let traced = self.scan(text.as_bytes(), s).ok()?;
         self.run(s).ok()?;
         for (o, want) in self.outputs.iter().zip(&s.observed) {
-            let got = match &s.vals[o.var] {
-                V::Absent => None,
-                V::Int(n) => Some(*n),
-                V::Bool(b) => Some(*b as i64),
-                V::Member(m) => Some(*m as i64),
-                _ => return None,
+            let same = match (&s.vals[o.var], *want) {
+                (V::Absent, Seen::Absent) => true,
+                (V::Int(n), Seen::Int(m)) => *n == m,
+                (V::Bool(b), Seen::Int(m)) => *b as i64 == m,
+                (V::Member(p), Seen::Int(m)) => *p as i64 == m,
+                (V::Str(x), Seen::Text(a, b)) => x.as_bytes() == &line[a..b],
+                _ => false,
             };
-            if got != *want {
+            if !same {
                 return None;
             }
         }
@@ -262,9 +287,6 @@ impl Compiled {
         let mut seen_out = 0u64;
         let mut seen_top = 0u8;
         let mut traced = false;
-        if self.inputs.len() > 64 || self.outputs.len() > 64 {
-            return Err(Bail);
-        }
         sc.ws();
         sc.eat(b'{')?;
         let mut first = true;
@@ -354,38 +376,50 @@ impl Compiled {
             }
             seen |= 1 << k;
             let slot = &slots[k];
-            let n = if sc.peek() == Some(b'n') {
+            let x = if sc.peek() == Some(b'n') {
                 sc.word(b"null")?;
                 if !slot.optional {
                     return Err(Bail);
                 }
-                None
+                Seen::Absent
             } else {
-                Some(match &slot.wire {
-                    Wire::Int => parse_int(sc.number()?)?,
+                match &slot.wire {
+                    Wire::Int => Seen::Int(parse_int(sc.number()?)?),
                     Wire::Bool => match sc.peek() {
-                        Some(b't') => sc.word(b"true").map(|_| 1)?,
-                        _ => sc.word(b"false").map(|_| 0)?,
+                        Some(b't') => sc.word(b"true").map(|_| Seen::Int(1))?,
+                        _ => sc.word(b"false").map(|_| Seen::Int(0))?,
                     },
                     Wire::Enum(names) => {
                         let w = sc.string()?;
-                        names.iter().position(|n| n.as_bytes() == w).ok_or(Bail)? as i64
+                        Seen::Int(names.iter().position(|n| n.as_bytes() == w).ok_or(Bail)? as i64)
                     }
                     Wire::Date => {
                         let w = sc.string()?;
-                        date::parse(std::str::from_utf8(w).map_err(|_| Bail)?).ok_or(Bail)?
+                        Seen::Int(date::parse(std::str::from_utf8(w).map_err(|_| Bail)?).ok_or(Bail)?)
                     }
-                })
+                    Wire::Str => {
+                        let w = sc.string()?;
+                        let end = sc.i - 1;
+                        Seen::Text(end - w.len(), end)
+                    }
+                }
             };
-            if let (Some(n), Some((lo, hi))) = (n, slot.range) {
+            if let (Seen::Int(n), Some((lo, hi))) = (x, slot.range) {
                 if n < lo || n > hi {
                     return Err(Bail);
                 }
             }
             if observed {
-                s.observed[k] = n;
-            } else {
-                s.vals[slot.var] = n.map_or(V::Absent, |n| slot.wire.value(n));
+                s.observed[k] = x;
+                continue;
+            }
+            let v = &mut s.vals[slot.var];
+            match (x, &slot.wire) {
+                (Seen::Absent, _) => *v = V::Absent,
+                (Seen::Int(n), Wire::Bool) => *v = V::Bool(n != 0),
+                (Seen::Int(n), Wire::Enum(_)) => *v = V::Member(n as u32),
+                (Seen::Int(n), _) => *v = V::Int(n),
+                (Seen::Text(a, b), _) => hold(v, std::str::from_utf8(&sc.b[a..b]).map_err(|_| Bail)?),
             }
         }
     }
