@@ -19,7 +19,7 @@ use crate::analysis::scale;
 use crate::eval::Fired;
 use crate::gen::plan::{self, BoundaryTy, Kind, Plan, Step, TablePlan};
 use crate::gen::tree::run::{self, Fires};
-use crate::gen::tree::value::{eval, Refused, V};
+use crate::gen::tree::value::{holds, Refused, V};
 use crate::gen::tree::{self, Facts, Stmt};
 use crate::num::{date, Rat};
 use crate::sema::{self, Program, Value, VarId};
@@ -209,7 +209,7 @@ impl Compiled {
         for t in self.tables.iter().filter(|t| t.unique) {
             let table = tree::table(&self.plan, t.step);
             let after = s.fired.0[table.slot] as usize;
-            if table.rows[after..].iter().any(|r| eval(&r.cond, &s.vals) == V::Bool(true)) {
+            if table.rows[after..].iter().any(|r| holds(&r.cond, &s.vals)) {
                 return Err(Bail);
             }
         }

@@ -3,7 +3,7 @@
 //! form of a table runs alike — the W114 guards, then the first row whose condition holds —
 //! since a form is only how a language writes that.
 
-use super::value::{eval, Refused, V};
+use super::value::{eval, holds, Refused, V};
 use super::{table, Accumulate, Fold, Loop, Stmt};
 use crate::gen::plan::{Plan, Step, TablePlan};
 
@@ -106,7 +106,7 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires, callee: C
 
 /// The row that fires: after the pair guards, the first whose condition holds.
 fn first_row<'t>(t: &'t TablePlan, vals: &[V]) -> Result<&'t crate::gen::plan::Row, Refused> {
-    let meets = |r: &crate::gen::plan::Row| eval(&r.cond, vals) == V::Bool(true);
+    let meets = |r: &crate::gen::plan::Row| holds(&r.cond, vals);
     for g in &t.guards {
         if meets(&t.rows[g.a - 1]) && meets(&t.rows[g.b - 1]) {
             return Err(contradiction(&g.sentence));
@@ -138,7 +138,7 @@ fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires, callee: C
 fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     let t = table(plan, a.step);
     let mut got: Vec<V> = Vec::new();
-    for row in t.rows.iter().filter(|r| eval(&r.cond, vals) == V::Bool(true)) {
+    for row in t.rows.iter().filter(|r| holds(&r.cond, vals)) {
         let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
         got.push(eval(value, vals));
         trace.fired(t, row.n);
