@@ -15,7 +15,7 @@
 //! strings without escapes, the six fields of a record, each once — and hands every other
 //! line back.
 
-use crate::analysis::scale;
+use crate::analysis::{scale, Analysis};
 use crate::eval::Fired;
 use crate::gen::plan::{self, BoundaryTy, Kind, Plan, Step, TablePlan};
 use crate::gen::tree::run::{self, Fires};
@@ -75,7 +75,9 @@ struct TableAt {
     step: usize,
     /// Its index among the program's tables (what `Fired` names).
     program: usize,
-    unique: bool,
+    /// A `unique` table whose W114 pairs the plan does not guard (it was built without the
+    /// analysis): after the run, no later row may hold.
+    one_row: bool,
 }
 
 /// A rule in the fast form.
@@ -136,15 +138,25 @@ fn hold(v: &mut V, text: &str) {
 }
 
 impl Compiled {
-    /// The fast form of a rule that checked clean; none when it has more inputs or outputs
-    /// than the scanner's masks hold (64 of each).
+    /// The fast form of a rule that checked clean, from its analysis: the very plan `rulec
+    /// gen` prints, its W114 pairs guarded (the analysis proved every other pair of rows of a
+    /// `unique` table apart). None when the rule has more inputs or outputs than the
+    /// scanner's masks hold (64 of each).
+    pub fn checked(p: &Program, analysis: &Analysis) -> Option<Compiled> {
+        Compiled::of(p, plan::build(p, analysis, "", ""), false)
+    }
+
+    /// The fast form of a rule that checked clean, from the program alone: the plan from the
+    /// program's int64 model, and every `unique` table held to one matching row as the
+    /// reference holds it, since the W114 pairs are the analysis's to know.
     pub fn new(p: &Program) -> Option<Compiled> {
+        Compiled::of(p, plan::lower(p, &scale::annotate(p), &[], "", ""), true)
+    }
+
+    fn of(p: &Program, plan: Plan, one_row: bool) -> Option<Compiled> {
         if p.inputs.len() > 64 || p.outputs.len() > 64 {
             return None;
         }
-        // Without the analysis the W114 pairs are not known: `run` holds every `unique`
-        // table to one matching row instead, as the reference does.
-        let plan = plan::lower(p, &scale::annotate(p), &[], "", "");
         let inputs = plan
             .door
             .inputs
@@ -182,7 +194,7 @@ impl Compiled {
                     rows: tp.rows.len(),
                     step,
                     program: *t,
-                    unique: p.tables[*t].policy == Policy::Unique,
+                    one_row: one_row && p.tables[*t].policy == Policy::Unique,
                 }),
                 _ => None,
             })
@@ -203,10 +215,11 @@ impl Compiled {
 
     /// Run the rule on the inputs already in `s` (read and range-checked at the door): the
     /// constraints and the steps through the tree's run; then no second row of a `unique`
-    /// table may hold (the single assignment of the plan keeps what each table read).
+    /// table held to one row may hold (the single assignment of the plan keeps what each
+    /// table read).
     fn run(&self, s: &mut Scratch) -> R<()> {
         run::stmts(&self.plan, &self.body, &mut s.vals, &mut s.fired, &no_callee).map_err(|_| Bail)?;
-        for t in self.tables.iter().filter(|t| t.unique) {
+        for t in self.tables.iter().filter(|t| t.one_row) {
             let table = tree::table(&self.plan, t.step);
             let after = s.fired.0[table.slot] as usize;
             if table.rows[after..].iter().any(|r| holds(&r.cond, &s.vals)) {
