@@ -1036,11 +1036,12 @@ fn replay(rule: &str, args: &RecordsArgs, format: Format) -> Result<u8, String> 
         fills_for: None,
     };
     let shown = args.fixtures.display().to_string();
-    let report = production::replay::replay(
+    let fast = loaded.checked.analysis.as_ref().and_then(|a| production::fast::Compiled::checked(p, a));
+    let report = production::replay::replay_by(
         &reader,
+        fast.as_ref(),
         &shown,
         open_records(&args.fixtures)?,
-        &production::replay::Options::default(),
         &mut TermProgress::new(),
     )?;
     Ok(print_report(&report, format))

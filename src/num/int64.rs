@@ -1,7 +1,8 @@
 //! Rounding and roots in machine integers: the one int64 form of the reference's exact
-//! arithmetic (`round_to_integer`, `isqrt` over big integers), which the plan's interpreter
-//! and replay's fast form (`production::fast`) both compute with, and the generated code's
-//! helpers (`div_round`, `isqrt` in every runtime) are held to. Operands are i128 so that a
+//! arithmetic (`round_to_integer`, `isqrt` over big integers), which the values of the plan
+//! compute with (`gen::tree::value`: the plan's interpreter, and replay's fast form, which
+//! runs the plan) and the generated code's helpers (`div_round`, `isqrt` in every runtime)
+//! are held to. Operands are i128 so that a
 //! product of two i64 values is exact before it is divided.
 
 use super::RoundMode;

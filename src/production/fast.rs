@@ -1,23 +1,29 @@
-//! The rule compiled once to a fast exact form, for replaying many records: the int64
-//! evaluation model of `analysis::scale` (docs/int64.md) — every numeric value held as an
-//! integer `N` with a static scale, the same operations the generated code performs — run
-//! in i64 with every step checked. A step that would leave i64, a refusal at the door, a
-//! contradiction, a record this form does not read (a decimal, an escaped string, a missing
-//! input): each is handed back, and the reference evaluator takes the record instead. The
-//! form decides nothing the reference would decide otherwise: on every record it answers,
-//! it gives the reference's outputs and rows (`tests/replay.rs` holds it to that).
+//! The rule run fast and exactly, for replaying many records: its code plan (`gen::plan`,
+//! built once per rule) run as generated code runs it — every value an i64 of the int64
+//! model (docs/int64.md), every step the statement tree's own (`gen::tree::run`), every
+//! rounding `num::int64`'s. The plan's arithmetic is what E108 and E132 proved of the rule
+//! over every call its door lets in, so this form, like the generated code, checks nothing
+//! more at run time. A record it does not read exactly (a decimal, an escaped string, a
+//! missing input, a key it does not know), a call the door refuses, a contradiction: each
+//! is handed back, and the reference evaluator takes the record instead. On every record it
+//! answers it gives the reference's outputs and rows (`tests/replay.rs` and
+//! `tests/replay_fast.rs` hold it to that).
 //!
-//! Records are read by a scanner that borrows from the line and allocates nothing. It takes
-//! only what it can read exactly — plain integers, strings without escapes, the six fields
-//! of a record, each once — and hands every other line back.
+//! Records are read by a scanner that borrows from the line and allocates nothing; the
+//! values of a call live in one [`Scratch`], reused from record to record (a string input
+//! in the string it held before). It takes only what it can read exactly — plain integers,
+//! strings without escapes, the six fields of a record, each once — and hands every other
+//! line back.
 
-use crate::analysis::scale::{self, Op, Scaled, Store};
+use crate::analysis::{scale, Analysis};
 use crate::eval::Fired;
-use crate::num::int64::{self, isqrt};
-use crate::num::{date, Rat, RoundMode};
-use crate::sema::*;
-use crate::syntax::ast::{CmpOp, Policy};
-use num_bigint::BigInt;
+use crate::gen::plan::{self, BoundaryTy, Kind, Plan, Step, TablePlan};
+use crate::gen::tree::run::{self, Fires};
+use crate::gen::tree::value::{holds, Refused, V};
+use crate::gen::tree::{self, Facts, Stmt};
+use crate::num::{date, Rat};
+use crate::sema::{self, Program, Value, VarId};
+use crate::syntax::ast::Policy;
 use num_traits::ToPrimitive;
 
 /// The form could not take this call: the reference evaluator does.
@@ -29,13 +35,25 @@ type R<T> = Result<T, Bail>;
 /// How a value travels on the wire, and so how the scanner reads it.
 #[derive(Clone, Debug)]
 enum Wire {
-    /// A whole number in the declared unit (its `N`).
+    /// A whole number in the declared unit: the plan's integer.
     Int,
     Bool,
     /// An enum value by name (its position).
     Enum(Vec<String>),
     /// `YYYY-MM-DD` (its day number).
     Date,
+    /// A string without escapes.
+    Str,
+}
+
+/// A value as the record has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    Absent,
+    /// A number, a truth value (0 or 1), an enum value's place or a day number.
+    Int(i64),
+    /// A string: where its bytes stand in the line.
+    Text(usize, usize),
 }
 
 #[derive(Clone, Debug)]
@@ -44,561 +62,168 @@ struct Slot {
     var: VarId,
     wire: Wire,
     optional: bool,
-    /// The declared range, in `N`.
+    /// The door's range, in the plan's integers (places for an ordered enum).
     range: Option<(i64, i64)>,
 }
 
+/// A table of the plan, in evaluation order (its slot in a trace).
 #[derive(Clone, Debug)]
-enum Expr {
-    Const(i64),
-    Var(VarId),
-    Neg(Box<Expr>),
-    Add(Box<Expr>, i64, Box<Expr>, i64),
-    Sub(Box<Expr>, i64, Box<Expr>, i64),
-    Mul(Box<Expr>, Box<Expr>),
-    DivConst(Box<Expr>, bool),
-    /// A quotient by a value, only where a rounding consumes it: `(N(a)·p, N(b)·q)`.
-    Quot(Box<Expr>, Box<Expr>, i64, i64),
-    Min(Vec<(Expr, i64)>),
-    Max(Vec<(Expr, i64)>),
-    If(Box<Expr>, Box<Expr>, i64, Box<Expr>, i64),
-    Mod(Box<Expr>, i64, Box<Expr>, i64),
-    Isqrt(Box<Expr>, i64, i64),
-    Round(Box<Expr>, RoundMode, i64, i64),
-    /// A rounding of a quotient: `div_round(N(a)·p, N(b)·q)`.
-    RoundQuot(Box<Expr>, Box<Expr>, RoundMode, i64, i64),
-    Cmp(CmpOp, Box<Expr>, i64, Box<Expr>, i64),
-    Not(Box<Expr>),
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
-    In(VarId, Vec<i64>),
-}
-
-/// Storing a computed value into a variable.
-#[derive(Clone, Debug)]
-enum Put {
-    /// Held as computed (an undeclared define, a value that is not a number).
-    AsIs,
-    /// `N(e)·p / q`, a division that is exact.
-    Exact(i64, i64),
-    /// `div_round(N(e)·p, q, mode) · m`.
-    Round(i64, i64, RoundMode, i64),
-    /// `div_round(N(a)·p', N(b)·q', mode) · m` for a quotient.
-    RoundQuot(RoundMode, i64),
-}
-
-#[derive(Clone, Debug)]
-enum Test {
-    IsNone,
-    OneOf(Vec<i64>),
-    /// `N·den op num`, both sides as i128.
-    Bounds(Vec<(CmpOp, i128, i128)>),
-}
-
-#[derive(Clone, Debug)]
-enum Cell {
-    Any,
-    Tests { negated: bool, tests: Vec<Test> },
-}
-
-#[derive(Clone, Debug)]
-struct Row {
-    cells: Vec<Cell>,
-    results: Vec<Option<(Expr, Put)>>,
-}
-
-#[derive(Clone, Debug)]
-struct Table {
+struct TableAt {
     name: String,
-    unique: bool,
-    conds: Vec<VarId>,
-    results: Vec<VarId>,
-    rows: Vec<Row>,
-}
-
-#[derive(Clone, Debug)]
-enum Step {
-    Define(VarId, Expr, Put),
-    Table(usize),
+    rows: usize,
+    /// Its step in the plan.
+    step: usize,
+    /// Its index among the program's tables (what `Fired` names).
+    program: usize,
+    /// A `unique` table whose W114 pairs the plan does not guard (it was built without the
+    /// analysis): after the run, no later row may hold.
+    one_row: bool,
 }
 
 /// A rule in the fast form.
 #[derive(Clone, Debug)]
 pub struct Compiled {
+    plan: Plan,
+    /// What a call runs once the door has read it: the constraints, then the steps.
+    body: Vec<Stmt>,
     inputs: Vec<Slot>,
     outputs: Vec<Slot>,
-    /// Each constraint, with the optional variables it reads (it holds when one is absent).
-    constraints: Vec<(Expr, Vec<VarId>)>,
-    steps: Vec<Step>,
-    tables: Vec<Table>,
-    vars: usize,
+    tables: Vec<TableAt>,
 }
 
-/// The values of one call: `N` per variable, and whether it has one.
+/// The row that fired per table slot (0: none yet).
+struct Rows(Vec<u32>);
+
+impl Fires for Rows {
+    fn fired(&mut self, table: &TablePlan, row: usize) {
+        self.0[table.slot] = row as u32;
+    }
+}
+
+/// The values of one call, one per variable of the plan, and what the record says.
 pub struct Scratch {
-    n: Vec<i64>,
-    present: Vec<bool>,
-    fired: Vec<u32>,
-    /// The rows the record's trace names, per table (0: not named).
+    vals: Vec<V>,
+    fired: Rows,
+    /// The rows the record's trace names, per table slot (0: not named).
     recorded: Vec<u32>,
-    observed: Vec<Option<i64>>,
+    observed: Vec<Seen>,
 }
 
-fn small(b: &BigInt) -> R<i64> {
-    b.to_i64().ok_or(Bail)
+/// A rule calls no other rule.
+fn no_callee(rule: &str, _: &[V]) -> Result<Vec<V>, Refused> {
+    unreachable!("a rule calls no rule: {rule}")
 }
 
-fn narrow(x: i128) -> R<i64> {
-    i64::try_from(x).map_err(|_| Bail)
+/// How a value of `kind` (held as `ty` at the boundary) travels.
+fn wire(plan: &Plan, kind: Kind, ty: BoundaryTy) -> Wire {
+    match kind {
+        Kind::Str => Wire::Str,
+        Kind::Bool => Wire::Bool,
+        Kind::Enum(e) => Wire::Enum(plan.enums[e].values.iter().map(|m| m.name.clone()).collect()),
+        Kind::Num if ty == BoundaryTy::Date => Wire::Date,
+        Kind::Num => Wire::Int,
+    }
 }
 
-/// `n / d` rounded by `mode`, or handed back where `d` is 0 or the quotient leaves i128.
-fn div_round(n: i128, d: i128, mode: RoundMode) -> R<i128> {
-    int64::div_round(n, d, mode).ok_or(Bail)
-}
-
-struct Compiler<'a> {
-    p: &'a Program,
-    scale: Vec<Option<Rat>>,
-}
-
-impl Compiler<'_> {
-    fn k(s: &Scaled, i: usize) -> R<i64> {
-        small(s.k.get(i).ok_or(Bail)?)
-    }
-
-    fn expr(&self, e: &TExpr, s: &Scaled) -> R<Expr> {
-        let kid = |i: usize| -> R<&Scaled> { s.kids.get(i).ok_or(Bail) };
-        let b = |x: Expr| Box::new(x);
-        Ok(match &e.kind {
-            TExprKind::Const(v) => match (v, &s.op) {
-                (Value::Num(_), Op::Const(n)) => Expr::Const(small(n)?),
-                (Value::Bool(x), _) => Expr::Const(*x as i64),
-                (Value::Enum(i), _) => Expr::Const(*i as i64),
-                _ => return Err(Bail),
-            },
-            TExprKind::Var(v) => Expr::Var(*v),
-            TExprKind::Neg(x) => Expr::Neg(b(self.expr(x, kid(0)?)?)),
-            TExprKind::Not(x) => Expr::Not(b(self.expr(x, kid(0)?)?)),
-            TExprKind::And(x, y) => Expr::And(b(self.expr(x, kid(0)?)?), b(self.expr(y, kid(1)?)?)),
-            TExprKind::Or(x, y) => Expr::Or(b(self.expr(x, kid(0)?)?), b(self.expr(y, kid(1)?)?)),
-            TExprKind::Arith(_, x, y) => {
-                let (a, c) = (self.expr(x, kid(0)?), kid(1)?);
-                match &s.op {
-                    Op::Add => Expr::Add(b(a?), Self::k(s, 0)?, b(self.expr(y, c)?), Self::k(s, 1)?),
-                    Op::Sub => Expr::Sub(b(a?), Self::k(s, 0)?, b(self.expr(y, c)?), Self::k(s, 1)?),
-                    Op::Mul => Expr::Mul(b(a?), b(self.expr(y, c)?)),
-                    Op::DivConst { negate } => Expr::DivConst(b(a?), *negate),
-                    Op::Quotient { p, q } => Expr::Quot(b(a?), b(self.expr(y, c)?), small(p)?, small(q)?),
-                    _ => return Err(Bail),
-                }
-            }
-            TExprKind::Cmp(op, x, y) => {
-                let (a, c) = (self.expr(x, kid(0)?)?, self.expr(y, kid(1)?)?);
-                match &s.op {
-                    Op::Cmp => Expr::Cmp(*op, b(a), Self::k(s, 0)?, b(c), Self::k(s, 1)?),
-                    _ => Expr::Cmp(*op, b(a), 1, b(c), 1),
-                }
-            }
-            TExprKind::Min(xs) | TExprKind::Max(xs) => {
-                let mut parts = Vec::new();
-                for (i, x) in xs.iter().enumerate() {
-                    let k = if matches!(s.op, Op::Min | Op::Max) { Self::k(s, i)? } else { 1 };
-                    parts.push((self.expr(x, kid(i)?)?, k));
-                }
-                if matches!(e.kind, TExprKind::Min(_)) {
-                    Expr::Min(parts)
-                } else {
-                    Expr::Max(parts)
-                }
-            }
-            TExprKind::Mod(x, y) => {
-                Expr::Mod(b(self.expr(x, kid(0)?)?), Self::k(s, 0)?, b(self.expr(y, kid(1)?)?), Self::k(s, 1)?)
-            }
-            TExprKind::Isqrt(x) => match &s.op {
-                Op::Isqrt { p, q } => Expr::Isqrt(b(self.expr(x, kid(0)?)?), small(p)?, small(q)?),
-                _ => return Err(Bail),
-            },
-            TExprKind::Round { value, .. } => {
-                let Op::Round { mode, p, q } = &s.op else { return Err(Bail) };
-                let inner = kid(0)?;
-                match (&inner.op, &value.kind) {
-                    (Op::Quotient { p, q }, TExprKind::Arith(_, x, y)) => Expr::RoundQuot(
-                        b(self.expr(x, inner.kids.first().ok_or(Bail)?)?),
-                        b(self.expr(y, inner.kids.get(1).ok_or(Bail)?)?),
-                        *mode,
-                        small(p)?,
-                        small(q)?,
-                    ),
-                    (Op::Quotient { .. }, _) => return Err(Bail),
-                    _ => Expr::Round(b(self.expr(value, inner)?), *mode, small(p)?, small(q)?),
-                }
-            }
-            TExprKind::If { cond, then, els } => {
-                let (c, t, f) = (self.expr(cond, kid(0)?)?, self.expr(then, kid(1)?)?, self.expr(els, kid(2)?)?);
-                match &s.op {
-                    Op::If => Expr::If(b(c), b(t), Self::k(s, 1)?, b(f), Self::k(s, 2)?),
-                    _ => Expr::If(b(c), b(t), 1, b(f), 1),
-                }
-            }
-            TExprKind::In { var, values } => {
-                let mut ns = Vec::new();
-                for v in values {
-                    if let Some(n) = self.value_n(*var, v)? {
-                        ns.push(n);
-                    }
-                }
-                Expr::In(*var, ns)
-            }
-        })
-    }
-
-    /// A value of `var` as its `N`; none when no `N` of the variable is that value.
-    fn value_n(&self, var: VarId, v: &Value) -> R<Option<i64>> {
-        Ok(match v {
-            Value::Bool(b) => Some(*b as i64),
-            Value::Enum(i) => Some(*i as i64),
-            Value::Num(x) => {
-                let q = x / self.scale[var].as_ref().ok_or(Bail)?;
-                if q.is_integer() {
-                    Some(small(&q.to_integer())?)
-                } else {
-                    None
-                }
-            }
-            Value::None | Value::Str(_) => return Err(Bail),
-        })
-    }
-
-    fn put(&self, st: &Option<Store>) -> R<Put> {
-        Ok(match st {
-            None => Put::AsIs,
-            Some(st) => match (st.round, st.quotient) {
-                (None, _) => Put::Exact(small(&st.p)?, small(&st.q)?),
-                (Some(mode), false) => Put::Round(small(&st.p)?, small(&st.q)?, mode, small(&st.m)?),
-                (Some(mode), true) => Put::RoundQuot(mode, small(&st.m)?),
-            },
-        })
-    }
-
-    fn cell(&self, var: VarId, c: &CondIr) -> R<Cell> {
-        Ok(match c {
-            CondIr::Any => Cell::Any,
-            CondIr::Tests { negated, tests } => {
-                let mut out = Vec::new();
-                for t in tests {
-                    out.push(match t {
-                        TestIr::IsNone => Test::IsNone,
-                        TestIr::OneOf(vs) => {
-                            let mut ns = Vec::new();
-                            for v in vs {
-                                if let Some(n) = self.value_n(var, v)? {
-                                    ns.push(n);
-                                }
-                            }
-                            Test::OneOf(ns)
-                        }
-                        TestIr::Bounds(bs) => {
-                            let mut out = Vec::new();
-                            for (op, v) in bs {
-                                // An ordered enum is compared by position, a number at its scale.
-                                out.push(match v {
-                                    Value::Enum(i) => (*op, *i as i128, 1),
-                                    Value::Bool(b) => (*op, *b as i128, 1),
-                                    Value::Num(x) => {
-                                        let q = x / self.scale[var].as_ref().ok_or(Bail)?;
-                                        (*op, q.numer().to_i128().ok_or(Bail)?, q.denom().to_i128().ok_or(Bail)?)
-                                    }
-                                    _ => return Err(Bail),
-                                });
-                            }
-                            Test::Bounds(out)
-                        }
-                    });
-                }
-                Cell::Tests { negated: *negated, tests: out }
-            }
-        })
-    }
-
-    fn slot(&self, v: VarId) -> R<Slot> {
-        let var = &self.p.vars[v];
-        let wire = match &var.ty {
-            Ty::Bool => Wire::Bool,
-            Ty::Enum(e) => Wire::Enum(self.p.enums[*e].values.iter().map(|x| x.name.clone()).collect()),
-            Ty::Date => Wire::Date,
-            t if t.is_integer_on_wire() => Wire::Int,
-            _ => return Err(Bail),
-        };
-        if matches!(wire, Wire::Int | Wire::Date) && self.scale[v].as_ref() != Some(&var.ty.factor()) {
-            return Err(Bail);
+/// `text` held in `v`, in the string `v` already holds where it can be: no allocation once
+/// a record of the same length or longer has been read.
+fn hold(v: &mut V, text: &str) {
+    match v {
+        V::Str(held) => {
+            held.clear();
+            held.push_str(text);
         }
-        let range = match &var.range {
-            None => None,
-            Some((lo, hi)) => {
-                let (lo, hi) = (self.value_n(v, lo)?.ok_or(Bail)?, self.value_n(v, hi)?.ok_or(Bail)?);
-                Some((lo, hi))
-            }
-        };
-        Ok(Slot { name: var.name.clone(), var: v, wire, optional: var.optional, range })
+        other => *other = V::Str(text.to_string()),
     }
 }
 
 impl Compiled {
-    /// Compile a rule that checked clean; none when it has a value this form does not hold
-    /// (a string) or a constant too large for it.
-    pub fn new(p: &Program) -> Option<Compiled> {
-        Compiled::build(p).ok()
+    /// The fast form of a rule that checked clean, from its analysis: the very plan `rulec
+    /// gen` prints, its W114 pairs guarded (the analysis proved every other pair of rows of a
+    /// `unique` table apart). None when the rule has more inputs or outputs than the
+    /// scanner's masks hold (64 of each).
+    pub fn checked(p: &Program, analysis: &Analysis) -> Option<Compiled> {
+        Compiled::of(p, plan::build(p, analysis, "", ""), false)
     }
 
-    fn build(p: &Program) -> R<Compiled> {
-        if p.vars.iter().any(|v| v.ty == Ty::Str) {
-            return Err(Bail);
+    /// The fast form of a rule that checked clean, from the program alone: the plan from the
+    /// program's int64 model, and every `unique` table held to one matching row as the
+    /// reference holds it, since the W114 pairs are the analysis's to know.
+    pub fn new(p: &Program) -> Option<Compiled> {
+        Compiled::of(p, plan::lower(p, &scale::annotate(p), &[], "", ""), true)
+    }
+
+    fn of(p: &Program, plan: Plan, one_row: bool) -> Option<Compiled> {
+        if p.inputs.len() > 64 || p.outputs.len() > 64 {
+            return None;
         }
-        let ann = scale::annotate(p);
-        let c = Compiler { p, scale: ann.var_scale.clone() };
-        let inputs = p.inputs.iter().map(|&v| c.slot(v)).collect::<R<Vec<_>>>()?;
-        let outputs = p.outputs.iter().map(|&v| c.slot(v)).collect::<R<Vec<_>>>()?;
-        let mut constraints = Vec::new();
-        for (i, k) in p.constraints.iter().enumerate() {
-            let mut read = Vec::new();
-            crate::sema::collect_vars(&k.expr, &mut read);
-            read.retain(|&v| p.vars[v].optional);
-            constraints.push((c.expr(&k.expr, &ann.constraints[i])?, read));
-        }
-        let mut tables = Vec::new();
-        for (t, table) in p.tables.iter().enumerate() {
-            let mut rows = Vec::new();
-            for (r, row) in table.rows.iter().enumerate() {
-                let cells = row.conds.iter().zip(&table.conds).map(|(x, &v)| c.cell(v, x)).collect::<R<Vec<_>>>()?;
-                let mut results = Vec::new();
-                for (i, e) in row.results.iter().enumerate() {
-                    results.push(match (e, &ann.rows[t][r][i]) {
-                        (Some(e), Some(s)) => Some((c.expr(e, s)?, c.put(&ann.row_stores[t][r][i])?)),
-                        (None, _) => None,
-                        _ => return Err(Bail),
-                    });
+        let inputs = plan
+            .door
+            .inputs
+            .iter()
+            .map(|d| Slot {
+                name: d.name.clone(),
+                var: d.var,
+                wire: wire(&plan, plan.vars[d.var].kind, plan.vars[d.var].ty),
+                optional: d.optional,
+                range: d.range.as_ref().map(|r| (r.lo, r.hi)),
+            })
+            .collect();
+        let outputs = plan
+            .outputs
+            .iter()
+            .map(|&v| {
+                let var = &plan.vars[v];
+                Slot {
+                    name: var.name.clone(),
+                    var: v,
+                    wire: wire(&plan, var.kind, var.ty),
+                    optional: var.optional,
+                    range: None,
                 }
-                rows.push(Row { cells, results });
-            }
-            tables.push(Table {
-                name: table.name.clone(),
-                unique: table.policy == Policy::Unique,
-                conds: table.conds.clone(),
-                results: table.results.clone(),
-                rows,
-            });
-        }
-        let mut steps = Vec::new();
-        for s in &p.order {
-            steps.push(match *s {
-                crate::sema::Step::Define(d) => {
-                    let def = &p.defines[d];
-                    Step::Define(def.var, c.expr(&def.expr, &ann.defines[d])?, c.put(&ann.define_stores[d])?)
-                }
-                crate::sema::Step::Table(t) => Step::Table(t),
-            });
-        }
-        Ok(Compiled { inputs, outputs, constraints, steps, tables, vars: p.vars.len() })
+            })
+            .collect();
+        // The plan's steps are the program's, in its order.
+        let tables = p
+            .order
+            .iter()
+            .zip(plan.steps.iter().enumerate())
+            .filter_map(|(s, (step, planned))| match (s, planned) {
+                (sema::Step::Table(t), Step::Table(tp)) => Some(TableAt {
+                    name: tp.name.clone(),
+                    rows: tp.rows.len(),
+                    step,
+                    program: *t,
+                    one_row: one_row && p.tables[*t].policy == Policy::Unique,
+                }),
+                _ => None,
+            })
+            .collect();
+        let mut body: Vec<Stmt> = (0..plan.door.constraints.len()).map(Stmt::Constraint).collect();
+        body.extend(tree::body(&plan, &Facts::PLAIN));
+        Some(Compiled { plan, body, inputs, outputs, tables })
     }
 
     pub fn scratch(&self) -> Scratch {
         Scratch {
-            n: vec![0; self.vars],
-            present: vec![false; self.vars],
-            fired: vec![0; self.tables.len()],
+            vals: vec![V::Absent; self.plan.vars.len()],
+            fired: Rows(vec![0; self.tables.len()]),
             recorded: vec![0; self.tables.len()],
-            observed: vec![None; self.outputs.len()],
+            observed: vec![Seen::Absent; self.outputs.len()],
         }
     }
 
-    fn eval(&self, e: &Expr, s: &Scratch) -> R<Option<i64>> {
-        macro_rules! sub {
-            ($x:expr) => {
-                match self.eval($x, s)? {
-                    None => return Ok(None),
-                    Some(v) => v as i128,
-                }
-            };
-        }
-        let v: i128 = match e {
-            Expr::Const(n) => *n as i128,
-            Expr::Var(v) => {
-                if !s.present[*v] {
-                    return Ok(None);
-                }
-                s.n[*v] as i128
-            }
-            Expr::Neg(x) => -sub!(x),
-            Expr::Add(a, ka, b, kb) => {
-                let (a, b) = (sub!(a), sub!(b));
-                a * (*ka as i128) + b * (*kb as i128)
-            }
-            Expr::Sub(a, ka, b, kb) => {
-                let (a, b) = (sub!(a), sub!(b));
-                a * (*ka as i128) - b * (*kb as i128)
-            }
-            Expr::Mul(a, b) => {
-                let (a, b) = (sub!(a), sub!(b));
-                a * b
-            }
-            Expr::DivConst(a, negate) => {
-                let a = sub!(a);
-                if *negate {
-                    -a
-                } else {
-                    a
-                }
-            }
-            // A quotient is computed only by the rounding that consumes it.
-            Expr::Quot(..) => return Err(Bail),
-            Expr::Min(xs) | Expr::Max(xs) => {
-                let min = matches!(e, Expr::Min(_));
-                let mut best: Option<i128> = None;
-                for (x, k) in xs {
-                    let v = sub!(x) * (*k as i128);
-                    best = Some(match best {
-                        None => v,
-                        Some(b) if (min && v < b) || (!min && v > b) => v,
-                        Some(b) => b,
-                    });
-                }
-                best.ok_or(Bail)?
-            }
-            Expr::If(c, t, kt, f, kf) => {
-                if sub!(c) != 0 {
-                    sub!(t) * (*kt as i128)
-                } else {
-                    sub!(f) * (*kf as i128)
-                }
-            }
-            Expr::Mod(a, ka, b, kb) => {
-                let (a, b) = (sub!(a) * (*ka as i128), sub!(b) * (*kb as i128));
-                if b == 0 {
-                    return Err(Bail);
-                }
-                a.rem_euclid(b.abs())
-            }
-            Expr::Isqrt(x, p, q) => {
-                let x = sub!(x) * (*p as i128);
-                if x < 0 || *q <= 0 {
-                    return Err(Bail);
-                }
-                isqrt(x.div_euclid(*q as i128))
-            }
-            Expr::Round(x, mode, p, q) => div_round(sub!(x) * (*p as i128), *q as i128, *mode)?,
-            Expr::RoundQuot(a, b, mode, p, q) => {
-                let (a, b) = (sub!(a), sub!(b));
-                div_round(a * (*p as i128), b * (*q as i128), *mode)?
-            }
-            Expr::Cmp(op, a, ka, b, kb) => {
-                let (a, b) = (sub!(a) * (*ka as i128), sub!(b) * (*kb as i128));
-                op.holds(a.cmp(&b)) as i128
-            }
-            Expr::Not(x) => (sub!(x) == 0) as i128,
-            Expr::And(a, b) => {
-                if sub!(a) == 0 {
-                    0
-                } else {
-                    (sub!(b) != 0) as i128
-                }
-            }
-            Expr::Or(a, b) => {
-                if sub!(a) != 0 {
-                    1
-                } else {
-                    (sub!(b) != 0) as i128
-                }
-            }
-            Expr::In(v, ns) => {
-                if !s.present[*v] {
-                    return Ok(None);
-                }
-                ns.contains(&s.n[*v]) as i128
-            }
-        };
-        Ok(Some(narrow(v)?))
-    }
-
-    fn put(&self, e: &Expr, put: &Put, s: &Scratch) -> R<Option<i64>> {
-        if let (Put::RoundQuot(mode, m), Expr::Quot(a, b, p, q)) = (put, e) {
-            let (Some(a), Some(b)) = (self.eval(a, s)?, self.eval(b, s)?) else { return Ok(None) };
-            let r = div_round(a as i128 * *p as i128, b as i128 * *q as i128, *mode)?;
-            return Ok(Some(narrow(r * *m as i128)?));
-        }
-        let Some(n) = self.eval(e, s)? else { return Ok(None) };
-        let n = n as i128;
-        Ok(Some(match put {
-            Put::AsIs => narrow(n)?,
-            Put::Exact(p, 1) => narrow(n * *p as i128)?,
-            Put::Exact(p, q) => {
-                let x = n * *p as i128;
-                if *q == 0 || x % *q as i128 != 0 {
-                    return Err(Bail);
-                }
-                narrow(x / *q as i128)?
-            }
-            Put::Round(p, q, mode, m) => narrow(div_round(n * *p as i128, *q as i128, *mode)? * *m as i128)?,
-            Put::RoundQuot(..) => return Err(Bail),
-        }))
-    }
-
-    fn holds(cell: &Cell, n: i64, present: bool) -> bool {
-        match cell {
-            Cell::Any => true,
-            Cell::Tests { negated, tests } => {
-                let any = tests.iter().any(|t| match t {
-                    Test::IsNone => !present,
-                    _ if !present => false,
-                    Test::OneOf(ns) => ns.contains(&n),
-                    Test::Bounds(bs) => bs.iter().all(|&(op, num, den)| {
-                        if den == 1 {
-                            op.holds((n as i128).cmp(&num))
-                        } else {
-                            op.holds((n as i128 * den).cmp(&num))
-                        }
-                    }),
-                });
-                any != *negated
-            }
-        }
-    }
-
-    /// Run the rule on the inputs already in `s` (read and checked at the door).
+    /// Run the rule on the inputs already in `s` (read and range-checked at the door): the
+    /// constraints and the steps through the tree's run; then no second row of a `unique`
+    /// table held to one row may hold (the single assignment of the plan keeps what each
+    /// table read).
     fn run(&self, s: &mut Scratch) -> R<()> {
-        for (c, optional_read) in &self.constraints {
-            if optional_read.iter().any(|&v| !s.present[v]) {
-                continue;
-            }
-            if self.eval(c, s)? == Some(0) {
+        run::stmts(&self.plan, &self.body, &mut s.vals, &mut s.fired, &no_callee).map_err(|_| Bail)?;
+        for t in self.tables.iter().filter(|t| t.one_row) {
+            let table = tree::table(&self.plan, t.step);
+            let after = s.fired.0[table.slot] as usize;
+            if table.rows[after..].iter().any(|r| holds(&r.cond, &s.vals)) {
                 return Err(Bail);
-            }
-        }
-        for step in &self.steps {
-            match step {
-                Step::Define(v, e, put) => {
-                    let x = self.put(e, put, s)?;
-                    s.present[*v] = x.is_some();
-                    s.n[*v] = x.unwrap_or(0);
-                }
-                Step::Table(t) => {
-                    let table = &self.tables[*t];
-                    let matches =
-                        |r: &Row| r.cells.iter().zip(&table.conds).all(|(c, &v)| Self::holds(c, s.n[v], s.present[v]));
-                    let Some(r) = table.rows.iter().position(matches) else { return Err(Bail) };
-                    if table.unique && table.rows[r + 1..].iter().any(matches) {
-                        return Err(Bail);
-                    }
-                    for (i, &v) in table.results.iter().enumerate() {
-                        let x = match &table.rows[r].results[i] {
-                            None => None,
-                            Some((e, put)) => self.put(e, put, s)?,
-                        };
-                        s.present[v] = x.is_some();
-                        s.n[v] = x.unwrap_or(0);
-                    }
-                    s.fired[*t] = r as u32 + 1;
-                }
             }
         }
         Ok(())
@@ -610,34 +235,35 @@ impl Compiled {
     pub fn evaluate(&self, p: &Program, inputs: &[Value]) -> Option<(Vec<Value>, Vec<Fired>)> {
         let mut s = self.scratch();
         for (slot, x) in self.inputs.iter().zip(inputs) {
-            let n = match x {
-                Value::None => None,
-                Value::Bool(b) => Some(*b as i64),
-                Value::Enum(i) => Some(*i as i64),
-                Value::Num(r) => Some((r / p.vars[slot.var].ty.factor()).to_integer().to_i64()?),
-                Value::Str(_) => return None,
+            s.vals[slot.var] = match x {
+                Value::None => V::Absent,
+                Value::Bool(b) => V::Bool(*b),
+                Value::Enum(i) => V::Member(*i),
+                Value::Num(r) => {
+                    let n = r / p.vars[slot.var].ty.factor();
+                    if !n.is_integer() {
+                        return None;
+                    }
+                    V::Int(n.to_integer().to_i64()?)
+                }
+                Value::Str(x) => V::Str(x.clone()),
             };
-            s.present[slot.var] = n.is_some();
-            s.n[slot.var] = n.unwrap_or(0);
         }
         self.run(&mut s).ok()?;
         let outputs = self
             .outputs
             .iter()
-            .map(|o| {
-                if !s.present[o.var] {
-                    return Value::None;
-                }
-                let n = s.n[o.var];
-                match &p.vars[o.var].ty {
-                    Ty::Bool => Value::Bool(n != 0),
-                    Ty::Enum(_) => Value::Enum(n as u32),
-                    t => Value::Num(Rat::from_integer(n.into()) * t.factor()),
-                }
+            .map(|o| match &s.vals[o.var] {
+                V::Absent => Value::None,
+                V::Bool(b) => Value::Bool(*b),
+                V::Member(m) => Value::Enum(*m),
+                V::Int(n) => Value::Num(Rat::from_integer((*n).into()) * p.vars[o.var].ty.factor()),
+                V::Str(x) => Value::Str(x.clone()),
+                V::List(_) => unreachable!("no rule has a list output yet"),
             })
             .collect();
-        let trace = (0..self.tables.len()).map(|t| Fired { table: t, row: s.fired[t] as usize }).collect();
-        Some((outputs, trace))
+        let trace = self.tables.iter().zip(&s.fired.0).map(|(t, &row)| Fired { table: t.program, row: row as usize });
+        Some((outputs, trace.collect()))
     }
 
     /// Replay one fixtures line: `Some(true)` when it is a record this form read, whose call
@@ -648,12 +274,19 @@ impl Compiled {
         let traced = self.scan(text.as_bytes(), s).ok()?;
         self.run(s).ok()?;
         for (o, want) in self.outputs.iter().zip(&s.observed) {
-            let got = s.present[o.var].then_some(s.n[o.var]);
-            if got != *want {
+            let same = match (&s.vals[o.var], *want) {
+                (V::Absent, Seen::Absent) => true,
+                (V::Int(n), Seen::Int(m)) => *n == m,
+                (V::Bool(b), Seen::Int(m)) => *b as i64 == m,
+                (V::Member(p), Seen::Int(m)) => *p as i64 == m,
+                (V::Str(x), Seen::Text(a, b)) => x.as_bytes() == &line[a..b],
+                _ => false,
+            };
+            if !same {
                 return None;
             }
         }
-        if traced && s.recorded != s.fired {
+        if traced && s.recorded != s.fired.0 {
             return None;
         }
         Some(true)
@@ -667,9 +300,6 @@ impl Compiled {
         let mut seen_out = 0u64;
         let mut seen_top = 0u8;
         let mut traced = false;
-        if self.inputs.len() > 64 || self.outputs.len() > 64 {
-            return Err(Bail);
-        }
         sc.ws();
         sc.eat(b'{')?;
         let mut first = true;
@@ -724,7 +354,7 @@ impl Compiled {
                 if !slot.optional {
                     return Err(Bail);
                 }
-                s.present[slot.var] = false;
+                s.vals[slot.var] = V::Absent;
             }
         }
         if seen_out.count_ones() as usize != self.outputs.len() {
@@ -759,39 +389,50 @@ impl Compiled {
             }
             seen |= 1 << k;
             let slot = &slots[k];
-            let n = if sc.peek() == Some(b'n') {
+            let x = if sc.peek() == Some(b'n') {
                 sc.word(b"null")?;
                 if !slot.optional {
                     return Err(Bail);
                 }
-                None
+                Seen::Absent
             } else {
-                Some(match &slot.wire {
-                    Wire::Int => parse_int(sc.number()?)?,
+                match &slot.wire {
+                    Wire::Int => Seen::Int(parse_int(sc.number()?)?),
                     Wire::Bool => match sc.peek() {
-                        Some(b't') => sc.word(b"true").map(|_| 1)?,
-                        _ => sc.word(b"false").map(|_| 0)?,
+                        Some(b't') => sc.word(b"true").map(|_| Seen::Int(1))?,
+                        _ => sc.word(b"false").map(|_| Seen::Int(0))?,
                     },
                     Wire::Enum(names) => {
                         let w = sc.string()?;
-                        names.iter().position(|n| n.as_bytes() == w).ok_or(Bail)? as i64
+                        Seen::Int(names.iter().position(|n| n.as_bytes() == w).ok_or(Bail)? as i64)
                     }
                     Wire::Date => {
                         let w = sc.string()?;
-                        date::parse(std::str::from_utf8(w).map_err(|_| Bail)?).ok_or(Bail)?
+                        Seen::Int(date::parse(std::str::from_utf8(w).map_err(|_| Bail)?).ok_or(Bail)?)
                     }
-                })
+                    Wire::Str => {
+                        let w = sc.string()?;
+                        let end = sc.i - 1;
+                        Seen::Text(end - w.len(), end)
+                    }
+                }
             };
-            if let (Some(n), Some((lo, hi))) = (n, slot.range) {
+            if let (Seen::Int(n), Some((lo, hi))) = (x, slot.range) {
                 if n < lo || n > hi {
                     return Err(Bail);
                 }
             }
             if observed {
-                s.observed[k] = n;
-            } else {
-                s.present[slot.var] = n.is_some();
-                s.n[slot.var] = n.unwrap_or(0);
+                s.observed[k] = x;
+                continue;
+            }
+            let v = &mut s.vals[slot.var];
+            match (x, &slot.wire) {
+                (Seen::Absent, _) => *v = V::Absent,
+                (Seen::Int(n), Wire::Bool) => *v = V::Bool(n != 0),
+                (Seen::Int(n), Wire::Enum(_)) => *v = V::Member(n as u32),
+                (Seen::Int(n), _) => *v = V::Int(n),
+                (Seen::Text(a, b), _) => hold(v, std::str::from_utf8(&sc.b[a..b]).map_err(|_| Bail)?),
             }
         }
     }
@@ -836,7 +477,7 @@ impl Compiled {
             sc.ws();
             sc.eat(b'}')?;
             let (t, r) = (table.ok_or(Bail)?, row.ok_or(Bail)?);
-            if rows[t] != 0 || r < 1 || r as usize > self.tables[t].rows.len() {
+            if rows[t] != 0 || r < 1 || r as usize > self.tables[t].rows {
                 return Err(Bail);
             }
             rows[t] = r as u32;

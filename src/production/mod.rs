@@ -7,10 +7,10 @@
 //!   `--read-as` and the replay manifest (`fills`) are applied there.
 //! - [`report`] is the one shape verify, replay and diff share: compared, matched, the
 //!   clusters of records that moved, grouped by the rows that fired.
-//! - [`replay`] runs every record through the rule, by [`fast`] (the rule compiled once to
-//!   i64 arithmetic on the scaled integers of the int64 model) where it can and by the
-//!   reference evaluator everywhere else; every record that differs is redone by the
-//!   reference, so what a report says about a record is always the reference's word.
+//! - [`replay`] runs every record through the rule, by [`fast`] (the rule's code plan run
+//!   over i64 as generated code runs it) where it can and by the reference evaluator
+//!   everywhere else; every record that differs is redone by the reference, so what a
+//!   report says about a record is always the reference's word.
 //! - [`adapter`] speaks the adapter protocol to a legacy implementation (`verify`) and
 //!   prints the templates; [`reach`] is what verify asks beyond the boundary suite (range
 //!   ends, row interiors, `--sample`, `--exhaustive`) and how much of the domain that is;

@@ -29,15 +29,28 @@ impl Default for Options {
 pub fn replay(
     reader: &Reader,
     file: &str,
-    mut input: impl BufRead,
+    input: impl BufRead,
     opts: &Options,
+    progress: &mut dyn Progress,
+) -> Result<Report, String> {
+    let fast = if opts.fast { Compiled::new(reader.rule) } else { None };
+    replay_by(reader, fast.as_ref(), file, input, progress)
+}
+
+/// Replay `input` (named `file`) through `reader.rule`, by the fast form `fast` where it
+/// takes a record (`Compiled::checked` when the rule's analysis is at hand).
+pub fn replay_by(
+    reader: &Reader,
+    fast: Option<&Compiled>,
+    file: &str,
+    mut input: impl BufRead,
     progress: &mut dyn Progress,
 ) -> Result<Report, String> {
     let p = reader.rule;
     let mut report = Report::new(p, file, reader.fills.defaults_json());
     // The fast form reads numbers in the rule's own units: not under --read-as.
-    let compiled = if opts.fast && reader.written_by.is_none() { Compiled::new(p) } else { None };
-    let mut scratch = compiled.as_ref().map(Compiled::scratch);
+    let compiled = fast.filter(|_| reader.written_by.is_none());
+    let mut scratch = compiled.map(Compiled::scratch);
     let tables: Vec<String> = p.tables.iter().map(|t| t.name.clone()).collect();
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
     let mut line = 0usize;
@@ -57,7 +70,7 @@ pub fn replay(
         if done.is_multiple_of(65536) {
             progress.tick(done);
         }
-        if let (Some(c), Some(s)) = (&compiled, scratch.as_mut()) {
+        if let (Some(c), Some(s)) = (compiled, scratch.as_mut()) {
             if c.matches(text, s) == Some(true) {
                 report.matched_unchanged();
                 continue;

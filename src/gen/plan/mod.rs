@@ -21,7 +21,7 @@ pub use decision::Decision;
 pub use door::{Constraint, Door, InputDoor, RangeCheck};
 
 use crate::analysis::scale::{self, Annotation, Op, Scaled, Store};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Guard};
 use crate::num::{Rat, RoundMode};
 use crate::sema::{self, CondIr, EnumId, Program, TExpr, TExprKind, TableIr, TestIr, Ty, Value, VarId, VarKind};
 use crate::syntax::ast::CmpOp;
@@ -315,8 +315,13 @@ impl Plan {
 
 /// Build the plan of a rule that checked clean.
 pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) -> Plan {
-    // The int64 model the proof vouched for: the scale and operation of every node (E108).
-    let ann = &analysis.values.scales;
+    lower(p, &analysis.values.scales, &analysis.guards, source_name, sha256)
+}
+
+/// The plan from what [`build`] reads of the analysis: the int64 model the proof vouched for
+/// (`ann`, the scale and operation of every node, E108) and the W114 pairs to guard. For a
+/// caller that holds the program alone (`production::fast`).
+pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str, sha256: &str) -> Plan {
     let enums = enums(p);
     let units = unit_types(p);
     let vars: Vec<VarPlan> = p.vars.iter().map(|v| var_plan(p, &units, v)).collect();
@@ -337,7 +342,7 @@ pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) 
                 steps.push(Step::Define { var: def.var, value });
             }
             sema::Step::Table(t) => {
-                steps.push(Step::Table(b.table(t, slot, analysis)));
+                steps.push(Step::Table(b.table(t, slot, guards)));
                 slot += 1;
             }
         }
@@ -724,7 +729,7 @@ impl Builder<'_> {
         }
     }
 
-    fn table(&mut self, t: usize, slot: usize, analysis: &Analysis) -> TablePlan {
+    fn table(&mut self, t: usize, slot: usize, guards: &[Guard]) -> TablePlan {
         let table = &self.p.tables[t];
         let rows = (0..table.rows.len())
             .map(|r| {
@@ -748,8 +753,7 @@ impl Builder<'_> {
                 Row { n: r + 1, cond, assigns, cells: row.cells.join(" | ") }
             })
             .collect();
-        let guards = analysis
-            .guards
+        let guards = guards
             .iter()
             .filter(|g| g.table == t)
             .map(|g| PairGuard {

@@ -3,7 +3,7 @@
 //! form of a table runs alike — the W114 guards, then the first row whose condition holds —
 //! since a form is only how a language writes that.
 
-use super::value::{eval, Refused, V};
+use super::value::{eval, holds, Refused, V};
 use super::{table, Accumulate, Fold, Loop, Stmt};
 use crate::gen::plan::{Plan, Step, TablePlan};
 
@@ -18,10 +18,30 @@ pub struct Trace {
     pub fired: Vec<(String, usize)>,
 }
 
+/// Where a run reports each row that fires. A [`Trace`] keeps them by name, in order; a
+/// caller that runs a rule on many calls keeps them its own way, with no name copied per
+/// call (`production::fast`).
+pub trait Fires {
+    /// Row `row` (1-based, as written) of `table` fired.
+    fn fired(&mut self, table: &TablePlan, row: usize);
+}
+
+impl Fires for Trace {
+    fn fired(&mut self, table: &TablePlan, row: usize) {
+        self.fired.push((table.name.clone(), row));
+    }
+}
+
 /// Runs `stmts` over `vals` (one value per variable of the plan). The guard's statements
 /// are the door's business (`interp::run` reads the call through the door first) and run
 /// here as the checks they are.
-pub fn stmts(plan: &Plan, stmts: &[Stmt], vals: &mut [V], trace: &mut Trace, callee: Callee) -> Result<(), Refused> {
+pub fn stmts(
+    plan: &Plan,
+    stmts: &[Stmt],
+    vals: &mut [V],
+    trace: &mut impl Fires,
+    callee: Callee,
+) -> Result<(), Refused> {
     for s in stmts {
         stmt(plan, s, vals, trace, callee)?;
     }
@@ -32,7 +52,7 @@ fn contradiction(what: &str) -> Refused {
     Refused { kind: "contradiction", what: what.to_string() }
 }
 
-fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut Trace, callee: Callee) -> Result<(), Refused> {
+fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires, callee: Callee) -> Result<(), Refused> {
     match s {
         Stmt::GuardComment => {}
         Stmt::CheckInput { input, .. } => {
@@ -60,7 +80,7 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut Trace, callee: Callee
             for (v, value) in &row.assigns {
                 vals[*v] = eval(value, vals);
             }
-            trace.fired.push((t.name.clone(), row.n));
+            trace.fired(t, row.n);
         }
         Stmt::Assign { var, value } => vals[*var] = eval(value, vals),
         Stmt::Push { list, value } => {
@@ -86,7 +106,7 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut Trace, callee: Callee
 
 /// The row that fires: after the pair guards, the first whose condition holds.
 fn first_row<'t>(t: &'t TablePlan, vals: &[V]) -> Result<&'t crate::gen::plan::Row, Refused> {
-    let meets = |r: &crate::gen::plan::Row| eval(&r.cond, vals) == V::Bool(true);
+    let meets = |r: &crate::gen::plan::Row| holds(&r.cond, vals);
     for g in &t.guards {
         if meets(&t.rows[g.a - 1]) && meets(&t.rows[g.b - 1]) {
             return Err(contradiction(&g.sentence));
@@ -95,7 +115,7 @@ fn first_row<'t>(t: &'t TablePlan, vals: &[V]) -> Result<&'t crate::gen::plan::R
     t.rows.iter().find(|r| meets(r)).ok_or_else(|| contradiction(&t.no_row))
 }
 
-fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut Trace, callee: Callee) -> Result<(), Refused> {
+fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires, callee: Callee) -> Result<(), Refused> {
     for (v, init) in &l.accumulators {
         vals[*v] = eval(init, vals);
     }
@@ -115,13 +135,13 @@ fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut Trace, callee: Callee
 }
 
 /// Every matching row's value folded, in the rows' order; each row that matched is traced.
-fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut Trace) -> Result<(), Refused> {
+fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     let t = table(plan, a.step);
     let mut got: Vec<V> = Vec::new();
-    for row in t.rows.iter().filter(|r| eval(&r.cond, vals) == V::Bool(true)) {
+    for row in t.rows.iter().filter(|r| holds(&r.cond, vals)) {
         let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
         got.push(eval(value, vals));
-        trace.fired.push((t.name.clone(), row.n));
+        trace.fired(t, row.n);
     }
     let int = |v: &V| match v {
         V::Int(i) => *i,

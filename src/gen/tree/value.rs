@@ -94,29 +94,68 @@ pub fn eval(e: &Expr, vals: &[V]) -> V {
                 ev(b)
             }
         }
-        Node::Cmp(op, a, b) => {
-            let (x, y) = (ev(a), ev(b));
-            let ord = match (&x, &y) {
-                (V::Int(_) | V::Member(_), V::Int(_) | V::Member(_)) => place(&x).cmp(&place(&y)),
-                _ => return V::Bool((x == y) == (*op == CmpOp::Eq)),
+        Node::Cmp(..)
+        | Node::And(..)
+        | Node::Or(..)
+        | Node::Not(_)
+        | Node::OneOf(..)
+        | Node::IsNone(_)
+        | Node::Present(..) => V::Bool(holds(e, vals)),
+    }
+}
+
+/// Whether the truth value `e` holds over `vals`: [`eval`]'s answer, computed without
+/// building the values it compares where they are variables and literals (every row's
+/// condition is tested on every call).
+pub fn holds(e: &Expr, vals: &[V]) -> bool {
+    match &e.node {
+        Node::Bool(b) => *b,
+        Node::Var(v) => match &vals[*v] {
+            V::Bool(b) => *b,
+            other => unreachable!("a truth value, not {other:?}"),
+        },
+        // Numbers compare as integers and ordered values by their places; anything else
+        // (truth values, strings, an absent value) only for (in)equality.
+        Node::Cmp(op, a, b) => match (place_of(a, vals), place_of(b, vals)) {
+            (Some(x), Some(y)) => op.holds(x.cmp(&y)),
+            _ => (eval(a, vals) == eval(b, vals)) == (*op == CmpOp::Eq),
+        },
+        Node::And(a, b) => holds(a, vals) && holds(b, vals),
+        Node::Or(a, b) => holds(a, vals) || holds(b, vals),
+        Node::Not(x) => !holds(x, vals),
+        Node::OneOf(x, vs) => {
+            let computed;
+            let x = match &x.node {
+                Node::Var(v) => &vals[*v],
+                _ => {
+                    computed = eval(x, vals);
+                    &computed
+                }
             };
-            V::Bool(match op {
-                CmpOp::Eq => ord.is_eq(),
-                CmpOp::Ne => ord.is_ne(),
-                CmpOp::Lt => ord.is_lt(),
-                CmpOp::Le => ord.is_le(),
-                CmpOp::Gt => ord.is_gt(),
-                CmpOp::Ge => ord.is_ge(),
+            vs.iter().any(|v| match (&v.node, x) {
+                (Node::Member(m), V::Member(held)) => m == held,
+                (Node::Member(_), _) => false,
+                _ => eval(v, vals) == *x,
             })
         }
-        Node::And(a, b) => V::Bool(truth(ev(a)) && truth(ev(b))),
-        Node::Or(a, b) => V::Bool(truth(ev(a)) || truth(ev(b))),
-        Node::Not(x) => V::Bool(!truth(ev(x))),
-        Node::OneOf(x, vs) => {
-            let x = ev(x);
-            V::Bool(vs.iter().any(|v| ev(v) == x))
-        }
-        Node::IsNone(v) => V::Bool(vals[*v] == V::Absent),
-        Node::Present(v, t) => V::Bool(vals[*v] != V::Absent && truth(ev(t))),
+        Node::IsNone(v) => matches!(vals[*v], V::Absent),
+        Node::Present(v, t) => !matches!(vals[*v], V::Absent) && holds(t, vals),
+        _ => truth(eval(e, vals)),
+    }
+}
+
+/// The place of a number or an ordered value (what [`Node::Cmp`] compares), read in place
+/// where `e` is a variable or a literal; none for any other value.
+fn place_of(e: &Expr, vals: &[V]) -> Option<i64> {
+    let of = |v: &V| match v {
+        V::Int(i) => Some(*i),
+        V::Member(m) => Some(*m as i64),
+        _ => None,
+    };
+    match &e.node {
+        Node::Int(n) => Some(*n),
+        Node::Member(m) => Some(*m as i64),
+        Node::Var(v) => of(&vals[*v]),
+        _ => of(&eval(e, vals)),
     }
 }
