@@ -35,6 +35,8 @@ struct Bazel {
 
 /// Any download goes through this proxy, and nothing listens there.
 const CLOSED_PROXY: &str = "http://127.0.0.1:9";
+/// The longest one bazel command may take, for `timeout`.
+const BAZEL_LIMIT: &str = "900";
 
 impl Bazel {
     fn new(test: &str) -> Option<Bazel> {
@@ -48,9 +50,12 @@ impl Bazel {
         Some(Bazel { _dir: dir, example, bases, _one: one })
     }
 
-    /// `bazel COMMAND ARGS` in the example, in the output base `base`.
+    /// `bazel COMMAND ARGS` in the example, in the output base `base`. A run that has not
+    /// ended in `BAZEL_LIMIT` is stopped and fails (an action a remote executor lost would
+    /// otherwise keep the client waiting for ever).
     fn run(&self, base: &str, command: &str, args: &[&str]) -> Output {
-        let mut c = Command::new("bazel");
+        let mut c = Command::new("timeout");
+        c.args(["--kill-after=10", BAZEL_LIMIT, "bazel"]);
         c.arg(format!("--output_base={}", self.bases.join(base).display()))
             .arg("--max_idle_secs=120")
             .arg(command)

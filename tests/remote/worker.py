@@ -32,6 +32,14 @@ LEASE_PENDING, LEASE_ACTIVE, LEASE_COMPLETED = 1, 2, 4
 BOT_OK = 1
 
 
+# The answers of the server that the worker waits out rather than dies of.
+TRANSIENT = (
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.UNAVAILABLE,
+)
+
+
 def digest_of(data: bytes) -> re.Digest:
     return re.Digest(hash=hashlib.sha256(data).hexdigest(), size_bytes=len(data))
 
@@ -201,9 +209,13 @@ def main() -> None:
                 timeout=30,
             )
         except grpc.RpcError as e:
-            if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+            # A long poll that timed out, or a server that is busy for a moment (BuildGrid
+            # refuses past its limit of concurrent calls): the session, finished leases and
+            # all, is sent again.
+            if e.code() not in TRANSIENT:
                 raise
-            time.sleep(0.1)
+            print(f"update: {e.code().name}, again", flush=True)
+            time.sleep(0.1 if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED else 1.0)
 
 
 if __name__ == "__main__":
