@@ -95,22 +95,14 @@ pub enum Command {
     },
     /// Generate code for rules: every language's module and runner, the vectors, rulec.lock.
     Gen {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        #[arg(long)]
-        out: PathBuf,
-        /// Languages, comma-separated (default: all).
-        #[arg(long, value_delimiter = ',')]
-        lang: Vec<String>,
+        #[command(flatten)]
+        rules: Generated,
         /// Write nothing; exit 1 when a file on disk differs from a fresh generation or is missing.
         #[arg(long)]
         check: bool,
         /// Exit 1 when a fresh generation differs from rulec.lock (the source or the output).
         #[arg(long)]
         locked: bool,
-        /// The lock file (default: rulec.lock in the current folder).
-        #[arg(long)]
-        lock: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         #[command(flatten)]
@@ -121,17 +113,8 @@ pub enum Command {
     },
     /// Write rulec.lock for rules and write nothing else: the lock `rulec gen` writes with the same arguments.
     Lock {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// The folder `rulec gen --out` writes the locked files into.
-        #[arg(long)]
-        out: PathBuf,
-        /// Languages, comma-separated (default: all).
-        #[arg(long, value_delimiter = ',')]
-        lang: Vec<String>,
-        /// The lock file (default: rulec.lock in the current folder).
-        #[arg(long)]
-        lock: Option<PathBuf>,
+        #[command(flatten)]
+        rules: Generated,
         /// Lock what `rulec gen --no-servers` writes.
         #[arg(long)]
         no_servers: bool,
@@ -305,6 +288,23 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+}
+
+/// The rules `rulec gen` generates and `rulec lock` locks, where the files go, in which
+/// languages, and the lock that lists them: one set of arguments for both.
+#[derive(clap::Args)]
+pub struct Generated {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The folder the files are written into (for `rulec lock`, the one `rulec gen --out` writes).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Languages, comma-separated (default: all).
+    #[arg(long, value_delimiter = ',')]
+    pub lang: Vec<String>,
+    /// The lock file (default: rulec.lock in the current folder).
+    #[arg(long)]
+    pub lock: Option<PathBuf>,
 }
 
 /// What a build system that runs `rulec gen` once per rule asks of it (bazel/, bazel/rulec.mk).

@@ -2,8 +2,8 @@
 
 use clap::Parser;
 use rulec::cli::{
-    BuildArgs, CheckFormat, Cli, Color, Command, DocAudience, DocFormat, FixturesCommand, Format, RecordsArgs,
-    TemplateKind,
+    BuildArgs, CheckFormat, Cli, Color, Command, DocAudience, DocFormat, FixturesCommand, Format, Generated,
+    RecordsArgs, TemplateKind,
 };
 use rulec::diag::{codes, render, Diagnostic};
 use rulec::eval;
@@ -123,12 +123,10 @@ fn run(cli: Cli) -> Result<u8, String> {
         }
         Command::Fmt { paths, check, format } => fmt(&paths, check, format),
         Command::Eval { file, input, tag } => eval_cmd(&file, &input, &tag),
-        Command::Gen { paths, out, lang, check, locked, lock, format, build, .. } => {
-            gen(&paths, &out, &lang, check, locked, lock.as_deref(), format, &build)
-        }
-        Command::Lock { paths, out, lang, lock, no_servers, format, .. } => {
+        Command::Gen { rules, check, locked, format, build, .. } => gen(&rules, check, locked, format, &build),
+        Command::Lock { rules, no_servers, format, .. } => {
             let build = BuildArgs { lock_only: true, no_servers, ..BuildArgs::default() };
-            gen(&paths, &out, &lang, false, false, lock.as_deref(), format, &build)
+            gen(&rules, false, false, format, &build)
         }
         Command::Test { dir, lang, require_all, jobs, format } => test(&dir, &lang, require_all, jobs, format),
         Command::Api { file, lang } => api(&file, &lang),
@@ -449,19 +447,11 @@ fn parse_langs(names: &[String]) -> Result<Vec<rulec::gen::Lang>, String> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn gen(
-    paths: &[PathBuf],
-    out: &Path,
-    langs: &[String],
-    check_only: bool,
-    locked: bool,
-    lock: Option<&Path>,
-    format: Format,
-    build: &BuildArgs,
-) -> Result<u8, String> {
+fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build: &BuildArgs) -> Result<u8, String> {
     use rulec::lock::{self, Lock};
-    let langs = parse_langs(langs)?;
-    let lock_path = lock.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
+    let (paths, out) = (&rules.paths, rules.out.as_path());
+    let langs = parse_langs(&rules.lang)?;
+    let lock_path = rules.lock.clone().unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut sources = new_sources();
     let rules = rule_files(paths)?;
