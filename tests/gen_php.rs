@@ -164,16 +164,8 @@ fn two_rules_reading_one_enums_file_share_its_enums_in_php() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::create_dir_all(d.join("rules/shared")).unwrap();
-    for f in ["member_discount.rule", "shared/tiers.rule"] {
-        std::fs::copy(Path::new(ROOT).join("tests/corpus").join(f), d.join("rules").join(f)).unwrap();
-    }
-    let points = "rule tier_points v1\nabout \"Points per order by member tier.\"\nuse \"shared/tiers.rule\"\n\n\
-        input tier: tier\n\noutput points: int 0..10\n\ntable points_of -> points\n\
-        | tier    | points |\n|---------|--------|\n| basic   | 1      |\n| silver  | 2      |\n| premium | 5      |\n";
-    std::fs::write(d.join("rules/tier_points.rule"), points).unwrap();
-    let out = d.join("out");
-    generate(&[d.join("rules/member_discount.rule"), d.join("rules/tier_points.rule")], "php", &out);
+    let out = common::two_rules_of_one_enums_file(d, "php");
+    let points = std::fs::read_to_string(d.join("rules/tier_points.rule")).unwrap();
     let shared = std::fs::read_to_string(out.join("php/tiers.php")).unwrap();
     assert!(shared.contains("namespace Tiers;") && shared.contains("enum Tier: string"), "{shared}");
     for module in ["member_discount.php", "tier_points.php"] {

@@ -355,3 +355,20 @@ pub fn uncalled_functions(source: &str, def: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// Two rules that read one enums file, below `dir/rules` — the corpus's member_discount and
+/// tier_points, which gives points by the same tier — generated into `dir/out` for `lang`
+/// (the folder returned).
+pub fn two_rules_of_one_enums_file(dir: &Path, lang: &str) -> PathBuf {
+    std::fs::create_dir_all(dir.join("rules/shared")).unwrap();
+    for f in ["member_discount.rule", "shared/tiers.rule"] {
+        std::fs::copy(Path::new(ROOT).join("tests/corpus").join(f), dir.join("rules").join(f)).unwrap();
+    }
+    let points = "rule tier_points v1\nabout \"Points per order by member tier.\"\nuse \"shared/tiers.rule\"\n\n\
+        input tier: tier\n\noutput points: int 0..10\n\ntable points_of -> points\n\
+        | tier    | points |\n|---------|--------|\n| basic   | 1      |\n| silver  | 2      |\n| premium | 5      |\n";
+    std::fs::write(dir.join("rules/tier_points.rule"), points).unwrap();
+    let out = dir.join("out");
+    generate(&[dir.join("rules/member_discount.rule"), dir.join("rules/tier_points.rule")], lang, &out);
+    out
+}
