@@ -47,6 +47,15 @@ fn must(out: Output, what: &str) -> Output {
     out
 }
 
+/// `Caller.java` in `java`, compiled with the generated `classes` into `to`, and run: its output.
+fn run_caller(java: &Path, classes: &[&str], to: &Path) -> Output {
+    let mut javac = Command::new("javac");
+    javac.args(["--release", "17", "-encoding", "UTF-8", "-d"]).arg(to);
+    javac.args(classes.iter().map(|c| java.join(c))).arg(java.join("Caller.java"));
+    must(javac.output().unwrap(), "javac");
+    must(Command::new("java").arg("-cp").arg(to).arg("Caller").output().unwrap(), "java")
+}
+
 /// `rulec gen` of the whole corpus, Java only, into `out`.
 fn generate(out: &Path) {
     let mut cmd = rulec();
@@ -295,18 +304,7 @@ public final class Caller {
 "#,
     )
     .unwrap();
-    let classes = dir.path().join("classes");
-    must(
-        Command::new("javac")
-            .args(["--release", "17", "-encoding", "UTF-8", "-d"])
-            .arg(&classes)
-            .arg(java.join("SingleCoupon.java"))
-            .arg(java.join("Caller.java"))
-            .output()
-            .unwrap(),
-        "javac",
-    );
-    let out = must(Command::new("java").arg("-cp").arg(&classes).arg("Caller").output().unwrap(), "java");
+    let out = run_caller(&java, &["SingleCoupon.java"], &dir.path().join("classes"));
     let record = r#"{"in":{"subtotal":10000,"applied":0,"kind":"percent","rate":10,"face":0,"dup":false},"observed":{"ok":true,"raw":1000},"trace":[{"table":"applicable","row":3},{"table":"raw_discount","row":2}]}"#;
     assert_eq!(
         text(&out.stdout),
@@ -434,19 +432,7 @@ public final class Caller {
 "#,
     )
     .unwrap();
-    let classes = dir.path().join("classes");
-    must(
-        Command::new("javac")
-            .args(["--release", "17", "-encoding", "UTF-8", "-d"])
-            .arg(&classes)
-            .arg(java.join("TicketPrice.java"))
-            .arg(java.join("MemberDiscount.java"))
-            .arg(java.join("Caller.java"))
-            .output()
-            .unwrap(),
-        "javac",
-    );
-    let out = must(Command::new("java").arg("-cp").arg(&classes).arg("Caller").output().unwrap(), "java");
+    let out = run_caller(&java, &["TicketPrice.java", "MemberDiscount.java"], &dir.path().join("classes"));
     assert_eq!(
         text(&out.stdout),
         "visit is out of range: \"2027-01-01\" | 2027-01-01 String\n\
