@@ -1,0 +1,109 @@
+//! The plan as an Arrow batch function on the engines users run (rulec_batch.py, beside the
+//! NumPy plan): Spark (an Arrow UDF, local mode), Dask (map_partitions), DuckDB (a Python UDF
+//! of type arrow) and Polars (map_batches), each held to the reference on every vector of the
+//! corpus and tests/rules, byte for byte as `rulec test` compares (outputs, trace, refusals).
+//! tests/batch/engines.py puts each rule's vectors in one typed table and runs it through the
+//! engine, its session started once for every rule. A vector no typed table can hold (a value
+//! of another kind than its column, a key that is not an input) is skipped, and each one
+//! skipped must be a refusal of the reference: skipping never hides a decided call. Without an
+//! engine's package a test prints a note and passes; under CI it fails.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+/// Whether python3 imports pyarrow and the engine's module; under CI their absence fails.
+fn have(test: &str, module: &str) -> bool {
+    if !toolchain(test, &["python3"]) {
+        return false;
+    }
+    let out = Command::new("python3").args(["-c", &format!("import pyarrow, {module}")]).output().unwrap();
+    if out.status.success() {
+        return true;
+    }
+    let why = text(&out.stderr);
+    assert!(std::env::var_os("CI").is_none(), "{test}: python3 cannot import {module}, and CI is set (scripts/setup.sh installs it): {why}");
+    eprintln!("note: {test} skipped: python3 cannot import {module} (scripts/setup.sh installs it): {why}");
+    false
+}
+
+/// Every vector of every rule through `engine`: each answer the reference's, line for line.
+fn held_to_the_vectors(engine: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&rules(), "numpy", dir.path());
+    let mut aliases: Vec<String> = std::fs::read_dir(dir.path().join("numpy"))
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().to_str().and_then(|n| n.strip_suffix(".plan.json")).map(String::from))
+        .collect();
+    aliases.sort();
+    assert_eq!(aliases.len(), rules().len(), "a plan per rule");
+    let out = Command::new("python3")
+        .arg("-B")
+        .arg(Path::new(ROOT).join("tests/batch/engines.py"))
+        .arg(engine)
+        .arg(dir.path())
+        .args(&aliases)
+        .env("PYTHONPATH", dir.path().join("numpy"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "engines.py {engine}:\n{}", text(&out.stderr));
+    let (mut decided, mut refused, mut skipped) = (0, 0, 0);
+    let mut wrong = Vec::new();
+    for alias in &aliases {
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let expected = read(&dir.path().join(format!("vectors/{alias}.expected.jsonl")));
+        let got = read(&dir.path().join(format!("batch/{engine}/{alias}.jsonl")));
+        let (expected, got): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), got.lines().collect());
+        assert_eq!(got.len(), expected.len(), "{alias}: an answer for every vector");
+        let mut compared = 0;
+        for (i, (want, have)) in expected.iter().zip(&got).enumerate() {
+            if have.starts_with(r#"{"skipped":"#) {
+                assert!(want.starts_with(r#"{"refused":"input""#), "{alias} line {}: skipped {have}, but the reference decides it: {want}", i + 1);
+                skipped += 1;
+                continue;
+            }
+            compared += 1;
+            if want.starts_with(r#"{"refused""#) {
+                refused += 1;
+            } else {
+                decided += 1;
+            }
+            if want != have {
+                wrong.push(format!("{alias} line {}:\n  reference {want}\n  {engine} {have}", i + 1));
+            }
+        }
+        assert!(compared > 0, "{alias}: no vector reached {engine}");
+    }
+    assert!(wrong.is_empty(), "{} answers of {engine} differ from the reference:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(decided > 0 && refused > 0, "{engine}: {decided} decided and {refused} refused calls");
+    eprintln!("{engine}: {decided} decided and {refused} refused calls agree with the reference; {skipped} no typed table holds");
+}
+
+#[test]
+fn spark_agrees_with_the_reference_on_every_vector() {
+    if have("spark_agrees_with_the_reference_on_every_vector", "pyspark") {
+        held_to_the_vectors("spark");
+    }
+}
+
+#[test]
+fn dask_agrees_with_the_reference_on_every_vector() {
+    if have("dask_agrees_with_the_reference_on_every_vector", "dask.dataframe") {
+        held_to_the_vectors("dask");
+    }
+}
+
+#[test]
+fn duckdb_agrees_with_the_reference_on_every_vector() {
+    if have("duckdb_agrees_with_the_reference_on_every_vector", "duckdb") {
+        held_to_the_vectors("duckdb");
+    }
+}
+
+#[test]
+fn polars_agrees_with_the_reference_on_every_vector() {
+    if have("polars_agrees_with_the_reference_on_every_vector", "polars") {
+        held_to_the_vectors("polars");
+    }
+}
