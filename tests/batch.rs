@@ -23,7 +23,10 @@ fn have(test: &str, module: &str) -> bool {
         return true;
     }
     let why = text(&out.stderr);
-    assert!(std::env::var_os("CI").is_none(), "{test}: python3 cannot import {module}, and CI is set (scripts/setup.sh installs it): {why}");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: python3 cannot import {module}, and CI is set (scripts/setup.sh installs it): {why}"
+    );
     eprintln!("note: {test} skipped: python3 cannot import {module} (scripts/setup.sh installs it): {why}");
     false
 }
@@ -59,7 +62,11 @@ fn held_to_the_vectors(engine: &str) {
         let mut compared = 0;
         for (i, (want, have)) in expected.iter().zip(&got).enumerate() {
             if have.starts_with(r#"{"skipped":"#) {
-                assert!(want.starts_with(r#"{"refused":"input""#), "{alias} line {}: skipped {have}, but the reference decides it: {want}", i + 1);
+                assert!(
+                    want.starts_with(r#"{"refused":"input""#),
+                    "{alias} line {}: skipped {have}, but the reference decides it: {want}",
+                    i + 1
+                );
                 skipped += 1;
                 continue;
             }
@@ -106,4 +113,54 @@ fn polars_agrees_with_the_reference_on_every_vector() {
     if have("polars_agrees_with_the_reference_on_every_vector", "polars") {
         held_to_the_vectors("polars");
     }
+}
+
+/// The batch function itself (pyarrow alone): each refused row with its own refusal, the
+/// first check of the door's order it fails (row 5 fails weight's range and signature's
+/// kind: weight is checked first), the rows around it decided; a column of doubles refused
+/// whole, never read through a float; refusals="raise" giving the first refusal with its row;
+/// a column that is not an input refused as the door refuses it.
+#[test]
+fn the_batch_function_refuses_a_row_at_a_time_and_never_reads_a_float() {
+    if !have("the_batch_function_refuses_a_row_at_a_time_and_never_reads_a_float", "pyarrow.compute") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    generate(&[Path::new(ROOT).join("tests/corpus/parcel_rate.rule")], "numpy", dir.path());
+    let script = r#"
+import pyarrow as pa
+import rulec_batch, rulec_np
+batch = rulec_batch.load("parcel_rate.plan.json")
+table = pa.table({"weight": pa.array([5, 0, 11, None, 70, 71], pa.int64()), "girth": [40, 40, 61, 3, 130, 1],
+                  "dest": ["canada", "domestic", "mars", "domestic", "overseas", "canada"], "signature": [False, True, True, False, True, None]})
+for row in batch(table).to_pylist():
+    print(row)
+try:
+    batch(table.set_column(0, "weight", pa.array([5.0] * 6)))
+except TypeError as e:
+    print(e)
+try:
+    rulec_batch.load("parcel_rate.plan.json", refusals="raise")(table)
+except rulec_np.RuleInputError as e:
+    print(e.what, e.row)
+try:
+    batch(table.append_column("wieght", pa.array([1] * 6)))
+except rulec_np.RuleInputError as e:
+    print(e.what, e.row)
+"#;
+    let out =
+        Command::new("python3").args(["-B", "-c", script]).current_dir(dir.path().join("numpy")).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{'fee': 11, 'refused': None, 'error': None}\n\
+         {'fee': None, 'refused': 'input', 'error': 'weight is out of range'}\n\
+         {'fee': None, 'refused': 'input', 'error': 'dest is not a value of enum zone'}\n\
+         {'fee': None, 'refused': 'input', 'error': 'weight is missing'}\n\
+         {'fee': 59, 'refused': None, 'error': None}\n\
+         {'fee': None, 'refused': 'input', 'error': 'weight is out of range'}\n\
+         weight is a column of double: the rule reads whole numbers exactly; cast the column to an integer (int64) first\n\
+         weight is out of range 1\n\
+         wieght is not an input None\n"
+    );
 }

@@ -47,8 +47,11 @@ fn the_evaluator_passes_ruff_and_mypy_strict() {
         .output()
         .unwrap();
     assert!(ruff.status.success(), "{}", text(&ruff.stdout));
-    let mypy =
-        Command::new("mypy").args(["--strict", "rulec_np.py", "rulec_np_runner.py", "rulec_batch.py"]).current_dir(&np).output().unwrap();
+    let mypy = Command::new("mypy")
+        .args(["--strict", "rulec_np.py", "rulec_np_runner.py", "rulec_batch.py"])
+        .current_dir(&np)
+        .output()
+        .unwrap();
     assert!(mypy.status.success(), "{}", text(&mypy.stdout));
 }
 

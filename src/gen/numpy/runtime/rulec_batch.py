@@ -28,6 +28,7 @@ import numpy as np
 import rulec_np
 
 pa: Any = importlib.import_module("pyarrow")
+pc: Any = importlib.import_module("pyarrow.compute")
 
 
 def load(path: str, *, traced: bool = False, refusals: str = "column", prefix: str = "") -> Batch:
@@ -86,7 +87,15 @@ class Batch:
             raise TypeError(f"{col['name']} is a column of {t}: the rule reads whole numbers exactly; cast the column to an integer (int64) first")
         if arr.null_count == 0 and (pa.types.is_integer(t) or pa.types.is_boolean(t) or pa.types.is_date(t)):
             return arr.to_numpy(zero_copy_only=False)
-        if arr.null_count == 0 and (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)):
+        text = pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+        if text and isinstance(col["kind"], dict):
+            # Every name a value of the enum: the names as fixed-width text, found by Arrow's
+            # own search, not one Python object an element (any other goes to the door below).
+            names = self.plan.enums[col["kind"]["enum"]]
+            places = pc.index_in(arr, value_set=pa.array(names, type=t))
+            if places.null_count == 0 and names:
+                return np.asarray(names, dtype=str)[places.to_numpy().astype(np.intp)]
+        if arr.null_count == 0 and text:
             return arr.to_numpy(zero_copy_only=False)
         if pa.types.is_date(t):
             # The door reads a date with nulls as the wire writes one: "YYYY-MM-DD", or None.
