@@ -3,7 +3,8 @@ rulec_batch, one table a rule, and each answer written as the record `rulec test
 
     PYTHONPATH=OUT/numpy python3 -B engines.py ENGINE OUT ALIAS...
 
-writes OUT/batch/ENGINE/ALIAS.jsonl, a line for each line of OUT/vectors/ALIAS.jsonl: the
+writes OUT/batch/WAY/ALIAS.jsonl for each way the engine runs the batch function (Spark:
+spark and spark_pandas; the others one, named as the engine), a line for each line of OUT/vectors/ALIAS.jsonl: the
 record or refusal the engine gave, or {"skipped": why} for a call no typed table can hold
 (a value of another kind than its column's, a key that is not an input, a line that is not
 an object). The engine's session is started once for every rule.
@@ -16,6 +17,7 @@ import sys
 from typing import Any
 
 import pyarrow as pa
+
 import rulec_batch
 import rulec_np
 import rulec_np_runner as runner
@@ -101,25 +103,33 @@ class Spark:
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.shuffle.partitions", "1")
             .config("spark.sql.execution.arrow.maxRecordsPerBatch", "16")
+            # The pandas UDF gets a long column with a null as Int64, not float64.
+            .config("spark.sql.execution.pythonUDF.pandas.preferIntExtensionDtype", "true")
             .getOrCreate()
         )
         self.session.sparkContext.setLogLevel("ERROR")
 
-    def run(self, batch: rulec_batch.Batch, table: Any) -> list[dict[str, Any]]:
+    def run(self, batch: rulec_batch.Batch, table: Any) -> dict[str, list[dict[str, Any]]]:
+        from pyspark.sql import functions
+
         df = self.session.createDataFrame(table)
-        rows = df.select(_ROW, rulec_batch.spark_column(batch).alias("r")).collect()
-        return [r["r"].asDict(recursive=True) for r in sorted(rows, key=lambda r: int(r[_ROW]))]
+        columns = [functions.col("`" + name.replace("`", "``") + "`") for name in batch.columns]
+        ways = {"spark": rulec_batch.spark_column(batch), "spark_pandas": rulec_batch.spark_pandas_udf(batch)(*columns)}
+        answers = {}
+        for way, column in ways.items():
+            rows = df.select(_ROW, column.alias("r")).collect()
+            answers[way] = [r["r"].asDict(recursive=True) for r in sorted(rows, key=lambda r: int(r[_ROW]))]
+        return answers
 
 
 class Dask:
-    def run(self, batch: rulec_batch.Batch, table: Any) -> list[dict[str, Any]]:
+    def run(self, batch: rulec_batch.Batch, table: Any) -> dict[str, list[dict[str, Any]]]:
         import dask.dataframe as dd
         import pandas as pd
 
         frame = dd.from_pandas(table.to_pandas(types_mapper=pd.ArrowDtype), npartitions=3)
         out = rulec_batch.dask_frame(batch, frame[batch.columns]).compute()
-        rows: list[dict[str, Any]] = pa.Table.from_pandas(out, preserve_index=False).to_pylist()
-        return rows
+        return {"dask": pa.Table.from_pandas(out, preserve_index=False).to_pylist()}
 
 
 class Duckdb:
@@ -129,43 +139,44 @@ class Duckdb:
         self.con = duckdb.connect()
         self.n = 0
 
-    def run(self, batch: rulec_batch.Batch, table: Any) -> list[dict[str, Any]]:
+    def run(self, batch: rulec_batch.Batch, table: Any) -> dict[str, list[dict[str, Any]]]:
         self.n += 1
         name = f"rule_{self.n}"
         rulec_batch.duckdb_function(batch, self.con, name)
         self.con.register("calls", table)
         args = ", ".join(rulec_batch._duckdb_name(c) for c in batch.columns)
         query = f'SELECT {name}({args}) AS r FROM calls ORDER BY "{_ROW}"'
-        return [r[0] for r in self.con.execute(query).fetchall()]
+        return {"duckdb": [r[0] for r in self.con.execute(query).fetchall()]}
 
 
 class Polars:
-    def run(self, batch: rulec_batch.Batch, table: Any) -> list[dict[str, Any]]:
+    def run(self, batch: rulec_batch.Batch, table: Any) -> dict[str, list[dict[str, Any]]]:
         import polars as pl
 
         frame = pl.from_arrow(table)
-        rows: list[dict[str, Any]] = frame.select(rulec_batch.polars_expr(batch).alias("r"))["r"].to_list()
-        return rows
+        return {"polars": frame.select(rulec_batch.polars_expr(batch).alias("r"))["r"].to_list()}
 
 
 def main() -> None:
     engine_name, out_dir, aliases = sys.argv[1], sys.argv[2], sys.argv[3:]
     engine = {"spark": Spark, "dask": Dask, "duckdb": Duckdb, "polars": Polars}[engine_name]()
-    target = os.path.join(out_dir, "batch", engine_name)
-    os.makedirs(target, exist_ok=True)
     for alias in aliases:
         plan = rulec_np.load(os.path.join(out_dir, "numpy", alias + ".plan.json"))
         batch = rulec_batch.Batch(plan, traced=True)
         with open(os.path.join(out_dir, "vectors", alias + ".jsonl"), encoding="utf-8") as f:
             lines = [line.strip() for line in f if line.strip()]
         table, calls = _table(plan, lines)
-        answers = iter(engine.run(batch, table) if table.num_rows else [])
-        with open(os.path.join(target, alias + ".jsonl"), "w", encoding="utf-8") as f:
-            for call in calls:
-                if isinstance(call, str):
-                    f.write(json.dumps({"skipped": call}) + "\n")
-                else:
-                    f.write(_record(plan, batch, call, next(answers)) + "\n")
+        # Each way the engine runs the batch function (Spark: the Arrow UDF and the pandas one).
+        for way, rows in engine.run(batch, table).items():
+            answers = iter(rows)
+            target = os.path.join(out_dir, "batch", way)
+            os.makedirs(target, exist_ok=True)
+            with open(os.path.join(target, alias + ".jsonl"), "w", encoding="utf-8") as f:
+                for call in calls:
+                    if isinstance(call, str):
+                        f.write(json.dumps({"skipped": call}) + "\n")
+                    else:
+                        f.write(_record(plan, batch, call, next(answers)) + "\n")
 
 
 if __name__ == "__main__":

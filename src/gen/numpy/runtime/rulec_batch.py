@@ -1,6 +1,7 @@
 """rulec's batch adapters: a rule's plan (rulec_np) as one Arrow batch function, and that
-function on the engines users run — Spark (an Arrow UDF), Dask (map_partitions), DuckDB (a
-Python UDF of type arrow) and Polars (map_batches). docs/batch.md shows each one.
+function on the engines users run — Spark (an Arrow UDF, or a pandas UDF), Dask
+(map_partitions), DuckDB (a Python UDF of type arrow) and Polars (map_batches). docs/batch.md
+shows each one.
 
     batch = rulec_batch.load("parcel_rate.plan.json")
     out = batch(table)            # a pyarrow Table or RecordBatch of the inputs, by name
@@ -241,6 +242,30 @@ def spark_column(batch: Batch) -> Any:
     functions = _engine("pyspark.sql.functions", "pip install pyspark")
     # Each name quoted, so that a dot in one is not read as a field of a struct.
     return spark_udf(batch)(*[functions.col("`" + name.replace("`", "``") + "`") for name in batch.columns])
+
+
+def spark_pandas_udf(batch: Batch) -> Any:
+    """The batch function as a Spark pandas UDF, for a Spark session with
+    spark.sql.execution.pythonUDF.pandas.preferIntExtensionDtype=true: without it, Spark hands
+    a long column with a null to pandas as float64, which the batch function refuses rather
+    than read a double. Called on the rule's columns in the plan's order, as spark_udf is."""
+    functions = _engine("pyspark.sql.functions", "pip install pyspark")
+    types = _engine("pyspark.sql.pandas.types", "pip install pyspark")
+    pd = _engine("pandas", "pip install pandas")
+
+    def decide(*series: Any) -> Any:
+        for s in series:
+            if getattr(s.dtype, "kind", "") == "f":
+                raise TypeError(f"a column came to the pandas UDF as {s.dtype}: set spark.sql.execution.pythonUDF.pandas.preferIntExtensionDtype to true, or use spark_udf (an Arrow UDF)")
+        arrays = [pa.Array.from_pandas(s) for s in series]
+        # An integer with a null back as a Python int, not a float64 with NaN.
+        return pa.Table.from_batches([batch(pa.Table.from_arrays(arrays, names=batch.columns))]).to_pandas(integer_object_nulls=True, date_as_object=True)
+
+    place = inspect.Parameter.POSITIONAL_ONLY
+    params = [inspect.Parameter(f"column_{i}", place, annotation=pd.Series) for i in range(len(batch.columns))]
+    setattr(decide, "__signature__", inspect.Signature(params, return_annotation=pd.DataFrame))
+    decide.__annotations__ = {p.name: pd.Series for p in params} | {"return": pd.DataFrame}
+    return functions.pandas_udf(decide, types.from_arrow_schema(batch.schema))
 
 
 # -- Dask (and pandas)
