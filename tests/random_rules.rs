@@ -640,12 +640,14 @@ fn random_rule(seed: u64, index: usize) -> String {
     // a value so decided that a define turns into an output; or, with no table, an output
     // a define chooses with an `if`.
     let out1 = g.name("o");
-    let out1_ty = if !g.enums.is_empty() && g.rng.chance(50) {
+    // Every fourth rule's table is `priority` where it can be: its result a member of an enum.
+    let wants_priority = index % 4 == 3;
+    let out1_ty = if !g.enums.is_empty() && (g.rng.chance(50) || wants_priority) {
         Ty::Enum(g.rng.below(g.enums.len()))
     } else {
         Ty::Int { lo: 0, hi: 1000 }
     };
-    let out1_optional = shape == Shape::Tables && g.rng.chance(20);
+    let out1_optional = shape == Shape::Tables && g.rng.chance(20) && !wants_priority;
     let mut defines = Vec::new();
     match shape {
         Shape::Tables => {
@@ -732,7 +734,7 @@ fn random_rule(seed: u64, index: usize) -> String {
         Ty::Enum(e) => !out1_optional && g.enums[*e].values.len() >= 2,
         _ => false,
     };
-    let priority = ranked && index % 4 == 3;
+    let priority = ranked && wants_priority;
     let t = {
         let tname = g.name("t");
         let out1_ident = ident(&out1);
