@@ -6,7 +6,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
-use super::printer::{Ops, TOP};
+use super::printer::{Ops, ATOM, TOP};
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
 use crate::eval::wire::WireKind;
@@ -364,7 +364,8 @@ pub trait Hooks {
 
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
     fn shown(&self, input: &InputDoor) -> String {
-        let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
+        // An atom, for a template that calls a method on it (`@.String()` of Go's `*x`).
+        let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), ATOM);
         let [member, date, other] = Self::BLOCKS.shown;
         let template = match input.kind {
             WireKind::Enum(_) => member,

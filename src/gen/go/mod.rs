@@ -663,8 +663,9 @@ impl Hooks for Body<'_, '_> {
             input_alone: "&RuleInputError{What: @}",
             contradiction: "&RuleContradictionError{What: @}",
         },
-        // A refused date is shown as a date: Go's `Date` prints `2025-12-31`.
-        shown: ["@", "Date(@)", "@"],
+        // A refused member or day is held as the wire writes it (a day past the years 0000 to
+        // 9999 by its number), which the error shows as a JSON string.
+        shown: ["@.String()", "shownDay(@)", "@"],
         ..Blocks::BARE
     };
 
@@ -993,11 +994,11 @@ mod gofmt {
     }
 }
 
-/// A refused value as the error carries it: a day as a `Date`, which prints as the wire
-/// writes it (`2025-12-31`), not as its day number.
+/// A refused value as the error carries it: a member or a day as the wire writes it.
 fn shown(input: &InputDoor, value: &str) -> String {
     match input.kind {
-        WireKind::Date => format!("Date({value})"),
+        WireKind::Enum(_) => format!("{value}.String()"),
+        WireKind::Date => format!("shownDay({value})"),
         _ => value.to_string(),
     }
 }

@@ -58,18 +58,25 @@ func ParseCouponKind(s string) (CouponKind, bool) {
 
 // RuleInputError says the caller broke the contract: a value missing, not of its kind,
 // outside its declared range, not a value of its enum, or a constraint that does not
-// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one: a
+// number as a number, a day or a value of an enum as the wire writes it ("2025-12-31",
+// "basic"), anything the wire door was handed as it came.
 type RuleInputError struct {
 	What     string
 	Value    any
 	HasValue bool
 }
 
+// Error gives the sentence and the value refused, a string as JSON writes it (as every
+// language shows it): due is out of range: "2025-12-31".
 func (e *RuleInputError) Error() string {
-	if e.HasValue {
-		return fmt.Sprintf("%s: %v", e.What, e.Value)
+	if !e.HasValue {
+		return e.What
 	}
-	return e.What
+	if s, isText := e.Value.(string); isText {
+		return e.What + ": " + string(appendJSONString(nil, s))
+	}
+	return fmt.Sprintf("%s: %v", e.What, e.Value)
 }
 
 // RuleContradictionError says two rows the checker could not prove apart both matched.
