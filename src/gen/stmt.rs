@@ -6,7 +6,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
-use super::printer::{Ops, ATOM, TOP};
+use super::printer::{Ops, TOP};
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
 use crate::eval::wire::WireKind;
@@ -364,8 +364,7 @@ pub trait Hooks {
 
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
     fn shown(&self, input: &InputDoor) -> String {
-        // An atom, for a template that calls a method on it (`@.String()` of Go's `*x`).
-        let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), ATOM);
+        let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
         let [member, date, other] = Self::BLOCKS.shown;
         let template = match input.kind {
             WireKind::Enum(_) => member,
@@ -589,11 +588,12 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 
 /// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a
 /// table of templates, a line `key: template` each, the loop for unknown keys on the lines
-/// after `unknown_keys:`. In the templates `{raw}` is the value under the input's key,
-/// `{name}` that key as a literal, `{m}`, `{k}` and `{out}` the sentences of a value missing,
-/// not of its kind and out of range, `{enum}` the input's enum type, `{int_args}` the
-/// arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
-/// any other `{name}` is a local.
+/// after `unknown_keys:`, `\n` in a template a new line. In the templates `{raw}` is the value
+/// under the input's key, `{name}` that key as a literal, `{var}` the input's variable and
+/// `{decl}` its binding ([`Hooks::binding`]), `{m}`, `{k}` and `{out}` the sentences of a value
+/// missing, not of its kind and out of range, `{enum}` the input's enum type and `{parse}`
+/// its parser (where the language names one), `{int_args}` the arguments of the runtime's
+/// integer check after the value ([`Hooks::check_int_args`]); any other `{name}` is a local.
 ///
 /// - `raw`: the value under the input's key; `required` and `optional`: the statement that
 ///   reads an input, `{read}` the reader of its kind (an optional's absent or null read as
@@ -602,18 +602,18 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 /// - `integer`, `boolean`, `text`, `date`, `member`: the reader of each kind;
 ///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
 ///   checks only a date's or an enum's);
-/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
+/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{inputs}` the
 ///   inputs' names as literals, `{sentence}` what follows the key.
 pub struct WireReads {
-    pub raw: &'static str,
-    pub required: &'static str,
-    pub optional: &'static str,
-    pub held: Option<&'static str>,
-    pub integer: &'static str,
-    pub boolean: &'static str,
-    pub text: &'static str,
-    pub date: &'static str,
-    pub member: &'static str,
+    pub raw: String,
+    pub required: String,
+    pub optional: String,
+    pub held: Option<String>,
+    pub integer: String,
+    pub boolean: String,
+    pub text: String,
+    pub date: String,
+    pub member: String,
     pub integer_ranged: bool,
     pub unknown_keys: &'static str,
 }
@@ -622,8 +622,10 @@ impl WireReads {
     pub fn parse(table: &'static str) -> WireReads {
         let (lines, unknown_keys) =
             table.split_once("\nunknown_keys:\n").expect("a wire table ends in `unknown_keys:`");
-        let entry =
-            |key: &str| lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        let entry = |key: &str| {
+            let line = lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+            line.map(|t| t.replace("\\n", "\n"))
+        };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
         WireReads {
             raw: need("raw"),
@@ -635,7 +637,7 @@ impl WireReads {
             text: need("text"),
             date: need("date"),
             member: need("member"),
-            integer_ranged: entry("integer_ranged") == Some("yes"),
+            integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
             unknown_keys,
         }
     }
@@ -644,11 +646,11 @@ impl WireReads {
 /// The wire door's read of one input (see [`WireReads`]), then its range check.
 fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let reader = match input.kind {
-        WireKind::Integer => w.integer,
-        WireKind::Boolean => w.boolean,
-        WireKind::Text => w.text,
-        WireKind::Date => w.date,
-        WireKind::Enum(_) => w.member,
+        WireKind::Integer => &w.integer,
+        WireKind::Boolean => &w.boolean,
+        WireKind::Text => &w.text,
+        WireKind::Date => &w.date,
+        WireKind::Enum(_) => &w.member,
     };
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
@@ -658,17 +660,19 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         ("out", out),
         ("int_args", h.check_int_args(input)),
         ("decl", h.binding(input.var)),
+        ("var", h.name(input.var)),
     ];
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
+        fills.extend(h.names().parsers[e].clone().map(|p| ("parse", p)));
     }
-    let raw = with_locals(h, w.raw, &fills);
-    let held = match (input.optional, w.held) {
-        (true, Some(held)) => held.to_string(),
+    let raw = with_locals(h, &w.raw, &fills);
+    let held = match (input.optional, &w.held) {
+        (true, Some(held)) => with_locals(h, held, &fills),
         _ => raw.clone(),
     };
     let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
-    let form = if input.optional { w.optional } else { w.required };
+    let form = if input.optional { &w.optional } else { &w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
     if input.kind != WireKind::Integer || !w.integer_ranged {
         h.range_check(input);
@@ -678,7 +682,7 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let fills = [("keys", keys.join(", ")), ("sentence", h.lit(sentence))];
+    let fills = [("inputs", keys.join(", ")), ("sentence", h.lit(sentence))];
     write_filled(h, w.unknown_keys, &fills);
 }
 

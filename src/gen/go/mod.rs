@@ -606,16 +606,6 @@ impl Body<'_, '_> {
         }
     }
 
-    /// `x < lo || x > hi` of an input's range (over the values of an ordered enum).
-    fn out_of_range(&self, input: &InputDoor, x: &str) -> Option<String> {
-        let r = input.range.as_ref()?;
-        let (lo, hi) = match input.kind {
-            WireKind::Enum(e) => (self.g.member(Kind::Enum(e), r.lo as u32), self.g.member(Kind::Enum(e), r.hi as u32)),
-            _ => (r.lo.to_string(), r.hi.to_string()),
-        };
-        Some(format!("{x} < {lo} || {x} > {hi}"))
-    }
-
     /// A value stored into a declared local: through `new` for an optional (Go takes no
     /// address of a constant), as an `if` chain for an `if … then … else`.
     fn store(&mut self, v: VarId, value: &Expr) {
@@ -663,11 +653,43 @@ impl Hooks for Body<'_, '_> {
             input_alone: "&RuleInputError{What: @}",
             contradiction: "&RuleContradictionError{What: @}",
         },
-        // A refused member or day is held as the wire writes it (a day past the years 0000 to
-        // 9999 by its number), which the error shows as a JSON string.
-        shown: ["@.String()", "shownDay(@)", "@"],
+        // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
+        // number), which the error shows as a JSON string; a member too (see `shown`).
+        shown: ["@", "shownDay(@)", "@"],
         ..Blocks::BARE
     };
+
+    /// The wire door: the runtime's readers over the values of the call's map, an optional
+    /// read into a value it then points to.
+    const WIRE: &'static str = "raw: {call}[{name}]
+required: {var}, {err} := {read}\\nif {err} != nil {\\n\treturn \"\", {err}\\n}
+optional: {decl}\\nif {x} := {raw}; {x} != nil {\\n\t{v}, {err} := {read}\\n\tif {err} != nil {\\n\t\treturn \"\", {err}\\n\t}\\n\t{var} = &{v}\\n}
+held: {x}
+integer: wireInt({raw}, {m}, {k}, {out})
+boolean: wireBool({raw}, {m}, {k})
+text: wireText({raw}, {m}, {k})
+date: wireDay({raw}, {m}, {k})
+member: wireMember({raw}, {parse}, {m}, {k})
+unknown_keys:
+if key, unknown := unknownKey({call}, {keys}, []string{{inputs}}); unknown {
+\treturn \"\", &RuleInputError{What: key + {sentence}}
+}";
+
+    /// A member's name is read by a method call, which goes through the pointer of an
+    /// optional; any other value as `Blocks::shown` says.
+    fn shown(&self, input: &InputDoor) -> String {
+        let held = self.g.top(&Expr::new(self.g.plan.var(input.var).kind, Node::Var(input.var)));
+        let [_, date, other] = Self::BLOCKS.shown;
+        match input.kind {
+            WireKind::Enum(_) => format!("{}.String()", self.g.n.vars[input.var]),
+            WireKind::Date => date.replace('@', &held),
+            _ => other.replace('@', &held),
+        }
+    }
+
+    fn binding(&self, var: VarId) -> String {
+        format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
+    }
 
     fn refusal(&self, r: Refusal) -> String {
         self.fail(Self::BLOCKS.refuse.spell(r, &go_str))
@@ -712,59 +734,6 @@ impl Hooks for Body<'_, '_> {
 
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var)));
-    }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let (g, x) = (self.g, self.g.n.vars[input.var].clone());
-        let (m, k) = (go_str(&input.missing), go_str(&input.not_of_kind));
-        let read = |from: &str| match input.kind {
-            WireKind::Integer => {
-                let past = &input.range.as_ref().expect("an integer input declares its range (E054)").sentence;
-                format!("wireInt({from}, {m}, {k}, {})", go_str(past))
-            }
-            WireKind::Boolean => format!("wireBool({from}, {m}, {k})"),
-            WireKind::Text => format!("wireText({from}, {m}, {k})"),
-            WireKind::Date => format!("wireDay({from}, {m}, {k})"),
-            WireKind::Enum(e) => {
-                let parse = g.n.parsers[e].as_deref().expect("Go names a parser per enum");
-                format!("wireMember({from}, {parse}, {m}, {k})")
-            }
-        };
-        let key = go_str(&input.name);
-        let (call, err, got, read_x) = (g.l("call"), g.l("err"), g.l("x"), g.l("v"));
-        let check = |body: &mut Self, v: &str| {
-            body.o.line(format!("if {err} != nil {{"));
-            body.o.line(format!("\treturn \"\", {err}"));
-            body.o.line("}");
-            if let Some(test) = body.out_of_range(input, v) {
-                let sentence = &input.range.as_ref().expect("a range").sentence;
-                body.refuse_when(&test, Refusal::Input(sentence, Some(&shown(input, v))));
-            }
-        };
-        if input.optional {
-            self.o.line(format!("var {x} {}", g.local_ty(input.var)));
-            self.o.line(format!("if {got} := {call}[{key}]; {got} != nil {{"));
-            self.o.indent();
-            self.o.line(format!("{read_x}, {err} := {}", read(got)));
-            check(self, read_x);
-            self.o.line(format!("{x} = &{read_x}"));
-            self.o.close("}");
-        } else {
-            self.o.line(format!("{x}, {err} := {}", read(&format!("{call}[{key}]"))));
-            check(self, &x);
-        }
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let inputs: Vec<String> = names.iter().map(|k| go_str(k)).collect();
-        let (call, keys) = (self.g.l("call"), self.g.l("keys"));
-        // `key` and `unknown` are the `if`'s own: its body reads nothing of the rule's.
-        self.o.line(format!(
-            "if key, unknown := unknownKey({call}, {keys}, []string{{{}}}); unknown {{",
-            inputs.join(", ")
-        ));
-        self.o.line(format!("\treturn \"\", &RuleInputError{{What: key + {}}}", go_str(sentence)));
-        self.o.line("}");
     }
 
     fn record_text(&mut self, json: &str) {
@@ -991,15 +960,6 @@ mod gofmt {
         } else {
             4
         }
-    }
-}
-
-/// A refused value as the error carries it: a member or a day as the wire writes it.
-fn shown(input: &InputDoor, value: &str) -> String {
-    match input.kind {
-        WireKind::Enum(_) => format!("{value}.String()"),
-        WireKind::Date => format!("shownDay({value})"),
-        _ => value.to_string(),
     }
 }
 
