@@ -689,16 +689,24 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// How a language writes one value of the record line ([`Hooks::RECORD_VALUES`]): a table of
 /// `key: template` lines, `\n` in a template a new line. `bool`, `str`, `enum`, `date`,
 /// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
-/// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
-/// value's place (an optional's test reads it); `held`: what the optional form hands the
-/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
-/// other `{name}` is a local.
+/// `optional`: the statement that appends it to the record, `{one}` that text (its lines after
+/// the first as far in as the `{one}` line), `{x}` the value's place (an optional's test reads
+/// it); `held`: what the optional form hands the type's template in place of `{x}`, where it
+/// is not `{x}` (Swift's closure's `$0`, Go's `*{x}`), `held_<type>` the same for one type;
+/// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
+/// are not the variable and the local `out` (Go's record reads them out of `in` and `out`).
+/// Any other `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
+    held_by_type: [Option<String>; 6],
     required: String,
     optional: String,
     held: Option<String>,
+    input: Option<String>,
+    output: Option<String>,
 }
+
+const RECORD_TYPES: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
 
 impl RecordValues {
     pub fn parse(table: &'static str) -> RecordValues {
@@ -710,36 +718,50 @@ impl RecordValues {
         };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the record table has no `{key}:`"));
         RecordValues {
-            by_type: ["bool", "str", "enum", "date", "int", "unit"].map(need),
+            by_type: RECORD_TYPES.map(need),
+            held_by_type: RECORD_TYPES.map(|t| entry(&format!("held_{t}"))),
             required: need("required"),
             optional: need("optional"),
             held: entry("held"),
+            input: entry("input"),
+            output: entry("output"),
         }
     }
 
-    fn of(&self, ty: BoundaryTy) -> &str {
-        let at = match ty {
+    fn at(ty: BoundaryTy) -> usize {
+        match ty {
             BoundaryTy::Bool => 0,
             BoundaryTy::Str => 1,
             BoundaryTy::Enum(_) => 2,
             BoundaryTy::Date => 3,
             BoundaryTy::Int => 4,
             BoundaryTy::Unit(_) => 5,
-        };
-        &self.by_type[at]
+        }
+    }
+
+    /// The place of a value of the record, as the table says where it is not [`Hooks::place`].
+    fn place<H: Hooks + ?Sized>(&self, h: &H, var: VarId, from: Source) -> String {
+        let field = h.names().fields[var].clone();
+        match (from, &self.input, &self.output) {
+            (Source::Input, Some(input), _) => with_locals(h, input, &[("field", field)]),
+            (Source::Output, _, Some(out)) if h.plan().outputs.len() == 1 => out.clone(),
+            (Source::Output, _, Some(out)) => H::BLOCKS.field.replacen('@', out, 1).replacen('@', &field, 1),
+            _ => h.place(var, from),
+        }
     }
 }
 
 /// One value of the record line, written from the language's table (see [`RecordValues`]).
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
-    let (x, v) = (h.place(var, from), h.plan().var(var));
-    let (optional, ty) = (v.optional, v.ty);
-    let held = match (optional, &r.held) {
-        (true, Some(held)) => held.clone(),
+    let (x, v) = (r.place(h, var, from), h.plan().var(var));
+    let (optional, at) = (v.optional, RecordValues::at(v.ty));
+    let held = match (optional, r.held_by_type[at].as_ref().or(r.held.as_ref())) {
+        (true, Some(held)) => with_locals(h, held, &[("x", x.clone())]),
         _ => x.clone(),
     };
-    let one = with_locals(h, r.of(ty), &[("x", held)]);
     let form = if optional { &r.optional } else { &r.required };
+    let depth = form.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
+    let one = with_locals(h, &r.by_type[at], &[("x", held)]).replace('\n', &format!("\n{depth}"));
     let text = with_locals(h, form, &[("x", x), ("one", one)]);
     h.line(&text);
 }

@@ -18,7 +18,7 @@ use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Pr
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Check, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
@@ -687,6 +687,21 @@ if key, unknown := unknownKey({call}, {keys}, []string{{inputs}}); unknown {
         }
     }
 
+    /// The record's values: each type's wire text, appended to the line; the record function
+    /// reads them out of its parameters `in` and `out`.
+    const RECORD_VALUES: &'static str = "bool: b = appendBool(b, {x})
+str: b = appendJSONString(b, {x})
+enum: b = appendJSONString(b, {x}.String())
+date: b = append(b, '\"')\\nb = appendDate(b, int64({x}))\\nb = append(b, '\"')
+int: b = appendInt(b, {x})
+unit: b = appendInt(b, int64({x}))
+required: {one}
+optional: if {x} != nil {\\n\t{one}\\n} else {\\n\tb = append(b, \"null\"...)\\n}
+held: *{x}
+held_enum: {x}
+input: in.{field}
+output: out";
+
     fn binding(&self, var: VarId) -> String {
         format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
     }
@@ -738,44 +753,6 @@ if key, unknown := unknownKey({call}, {keys}, []string{{inputs}}); unknown {
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("b = append(b, {}...)", go_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (g, n) = (self.g, self.g.n);
-        let x = match from {
-            Source::Input => format!("in.{}", n.fields[var]),
-            Source::Output if g.plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}", n.fields[var]),
-        };
-        let v = g.plan.var(var);
-        let append = |x: &str| -> Vec<String> {
-            match v.ty {
-                BoundaryTy::Bool => vec![format!("b = appendBool(b, {x})")],
-                BoundaryTy::Str => vec![format!("b = appendJSONString(b, {x})")],
-                BoundaryTy::Enum(_) => vec![format!("b = appendJSONString(b, {x}.String())")],
-                BoundaryTy::Date => vec![
-                    "b = append(b, '\"')".into(),
-                    format!("b = appendDate(b, int64({x}))"),
-                    "b = append(b, '\"')".into(),
-                ],
-                BoundaryTy::Int => vec![format!("b = appendInt(b, {x})")],
-                BoundaryTy::Unit(_) => vec![format!("b = appendInt(b, int64({x}))")],
-            }
-        };
-        if v.optional {
-            self.o.line(format!("if {x} != nil {{"));
-            let held = if matches!(v.ty, BoundaryTy::Enum(_)) { x.clone() } else { format!("*{x}") };
-            for l in append(&held) {
-                self.o.line(format!("\t{l}"));
-            }
-            self.o.line("} else {");
-            self.o.line("\tb = append(b, \"null\"...)");
-            self.o.line("}");
-        } else {
-            for l in append(&x) {
-                self.o.line(l);
-            }
-        }
     }
 }
 
