@@ -13,11 +13,12 @@
 
 use super::api::{ErrorType, ErrorTypes, Member, Spelling};
 use super::naming;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Step};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
+use super::tree;
 use super::walk::{self, Check, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
@@ -216,6 +217,49 @@ type Spell<'a> = Gen<'a, Go>;
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
 /// The comment, which starts with the function's name, comes with the signature; the
 /// parameters keep their names (the record reads the rule's values through `in` and `out`).
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]). The
+/// core appends the rows that fire to the trace it is handed, and the plain function hands it
+/// none (nil), so that it builds no list.
+const FUNCTIONS: &str = "// {function} decides {decides} from {from}.
+func {function}(in Input) ({ret}, error) {
+\treturn {core}(in, nil)
+}
+
+// {traced} is the same call, with the rows that matched, in evaluation order.
+func {traced}(in Input) ({ret}, []Fired, error) {
+\ttrace := []Fired{}
+\tout, err := {core}(in, &trace)
+\tif err != nil {
+\t\treturn out, nil, err
+\t}
+\treturn out, trace, nil
+}
+
+// {wire} answers one call in the wire form (formats.md): an object of the inputs under their
+// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the
+// reference's order, then the rule; the answer is the record line. keys are the call's keys
+// in the order it writes them, when the caller knows it: a key that is not an input is
+// named as the first of them (else as the least).
+func {wire}({wire_params}) (string, error) {
+\t{door}
+\t{in} := Input{{fields}}
+\t{trace} := []Fired{}
+\t{out}, {err} := {core}({in}, &{trace})
+\tif {err} != nil {
+\t\treturn \"\", {err}
+\t}
+\treturn {record}({in}, {out}, {trace}, {tag}), nil
+}
+
+// {core} holds the rule's branches, written once: the outputs; the rows that matched are
+// appended to trace, where it is not nil.
+func {core}({in} Input, {trace} *[]Fired) ({ret}, error) {
+\t{locals}
+\t{rule}
+\t{unread}
+\treturn {answer}, nil
+}";
+
 const RECORD: &str = "{signature}
 \tb := recordOpen(tag)
 \t{pieces}
@@ -361,10 +405,6 @@ impl Spell<'_> {
         }
     }
 
-    fn rows_type(&self) -> String {
-        format!("[{}]int", self.n.slots.len())
-    }
-
     /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`): the wire
     /// door's and the core's, which share their scope with the rule's values. The other
     /// functions hold none of them and keep the plain names.
@@ -374,11 +414,6 @@ impl Spell<'_> {
 
     fn wire_params(&self) -> String {
         format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
-    }
-
-    /// The `Fired` list of a call whose rows are `rows`.
-    fn fired(&self, rows: &str) -> String {
-        sig::fired(self.plan, rows, "[]Fired{@}", |table, row| format!("{{Table: {}, Row: {row}}}", go_str(table)))
     }
 
     fn module(&self) -> String {
@@ -420,7 +455,7 @@ impl Spell<'_> {
             self.returns(),
             r = n.record
         );
-        let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
+        let mut body = Body { g: self, o: &mut o, at: At::Core };
         stmt::record_function(plan, &mut body, RECORD, &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
@@ -469,7 +504,6 @@ impl Spell<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let ret = self.returns();
         let names = |vs: &[VarId]| -> String {
             let all: Vec<String> = vs.iter().map(|&v| comment(&plan.var(v).name)).collect();
             if all.is_empty() {
@@ -478,91 +512,59 @@ impl Spell<'_> {
                 all.join(", ")
             }
         };
-        let (f, core) = (&n.function, &n.core);
-        let tables = !n.slots.is_empty();
-        o.line(format!("// {f} decides {} from {}.", names(&plan.outputs), names(&plan.inputs)));
-        o.line(format!("func {f}(in Input) ({ret}, error) {{"));
-        o.line(format!("\tout, _, err := {core}(in)"));
-        o.line("\treturn out, err");
-        o.line("}");
-        o.blank();
-        o.line(format!(
-            "// {} is the same call, with the rows that matched: one per table, in evaluation order.",
-            n.traced
-        ));
-        o.line(format!("func {}(in Input) ({ret}, []Fired, error) {{", n.traced));
-        o.line(format!("\tout, {}, err := {core}(in)", if tables { "rows" } else { "_" }));
-        o.line("\tif err != nil {");
-        o.line("\t\treturn out, nil, err");
-        o.line("\t}");
-        o.line(format!("\treturn out, {}, nil", self.fired("rows")));
-        o.line("}");
-        o.blank();
-        self.wire(o);
-        o.line(format!(
-            "// {core} holds the rule's branches, written once: the outputs, and the row each table matched."
-        ));
         let input = self.l("in");
-        o.line(format!("func {core}({input} Input) ({ret}, {}, error) {{", self.rows_type()));
-        o.indent();
-        for &v in &plan.inputs {
-            o.line(format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))));
-        }
-        let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
-        walk::core(plan, Lang::Go, &mut body);
-        let mut read = body.read;
-        for e in plan.exprs() {
-            read.extend(e.vars());
-        }
-        read.extend(plan.outputs.iter().copied());
-        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
-            super::plan::Step::Define { var, .. } => vec![*var],
-            super::plan::Step::Table(t) => t.results.clone(),
-            _ => Vec::new(),
-        }));
-        for v in declared {
-            if !read.contains(&v) {
-                o.line(format!("_ = {}", n.vars[v]));
-            }
-        }
+        let locals: Vec<String> = plan
+            .inputs
+            .iter()
+            .map(|&v| format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))))
+            .collect();
+        let fields: Vec<String> =
+            plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
         let value = |v: VarId| self.to_field(v, &n.vars[v]);
-        let out = match plan.outputs.as_slice() {
+        let answer = match plan.outputs.as_slice() {
             [one] => value(*one),
             outs => format!(
                 "Output{{{}}}",
                 outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
             ),
         };
-        o.line(format!("return {out}, {}{{{}}}, nil", self.rows_type(), n.slots.join(", ")));
-        o.close("}");
+        let fills = [
+            ("ret", self.returns()),
+            ("decides", names(&plan.outputs)),
+            ("from", names(&plan.inputs)),
+            ("wire_params", self.wire_params()),
+            ("fields", fields.join(", ")),
+            ("locals", locals.join("\n")),
+            ("unread", self.unread().join("\n")),
+            ("answer", answer),
+        ];
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+            let at = if part == walk::Part::Door { At::Wire } else { At::Core };
+            walk::part(plan, Lang::Go, part, &mut Body { g: self, o, at })
+        });
         o.blank();
     }
 
-    fn wire(&self, o: &mut Code) {
-        let (plan, n) = (self.plan, self.n);
-        let w = &n.wire;
-        o.line(format!("// {w} answers one call in the wire form (formats.md): an object of the inputs under their"));
-        o.line("// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the");
-        o.line("// reference's order, then the rule; the answer is the record line. keys are the call's keys");
-        o.line("// in the order it writes them, when the caller knows it: a key that is not an input is");
-        o.line("// named as the first of them (else as the least).");
-        o.line(format!("func {w}({}) (string, error) {{", self.wire_params()));
-        o.indent();
-        let mut body = Body { g: self, o, at: At::Wire, read: BTreeSet::new() };
-        walk::wire(plan, &mut body);
-        let o = body.o;
-        let fields: Vec<String> =
-            plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
-        let (input, out, rows, err) = (self.l("in"), self.l("out"), self.l("rows"), self.l("err"));
-        o.line(format!("{input} := Input{{{}}}", fields.join(", ")));
-        let tables = !n.slots.is_empty();
-        o.line(format!("{out}, {}, {err} := {}({input})", if tables { rows } else { "_" }, n.core));
-        o.line(format!("if {err} != nil {{"));
-        o.line(format!("\treturn \"\", {err}"));
-        o.line("}");
-        o.line(format!("return {}({input}, {out}, {}, {}), nil", n.record, self.fired(rows), self.l("tag")));
-        o.close("}");
-        o.blank();
+    /// `_ = x` for each value the code declares and never reads (Go refuses an unused local).
+    fn unread(&self) -> Vec<String> {
+        let plan = self.plan;
+        let mut read: BTreeSet<VarId> = BTreeSet::new();
+        // The entry guard reads the inputs it checks.
+        for s in tree::guard(plan, Lang::Go) {
+            if let tree::Stmt::CheckInput { input, .. } = s {
+                read.insert(plan.door.inputs[input].var);
+            }
+        }
+        for e in plan.exprs() {
+            read.extend(e.vars());
+        }
+        read.extend(plan.outputs.iter().copied());
+        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
+            Step::Define { var, .. } => vec![*var],
+            Step::Table(t) => t.results.clone(),
+            _ => Vec::new(),
+        }));
+        declared.filter(|v| !read.contains(v)).map(|v| format!("_ = {}", self.n.vars[v])).collect()
     }
 
     fn runner(&self) -> String {
@@ -594,15 +596,13 @@ struct Body<'a, 'b> {
     g: &'a Spell<'a>,
     o: &'b mut Code,
     at: At,
-    /// The inputs the entry guard read.
-    read: BTreeSet<VarId>,
 }
 
 impl Body<'_, '_> {
     /// `return …, err` from the function being written.
     fn fail(&self, err: String) -> String {
         match self.at {
-            At::Core => format!("return {}, {}{{}}, {err}", self.g.zero(), self.g.rows_type()),
+            At::Core => format!("return {}, {err}", self.g.zero()),
             At::Wire => format!("return \"\", {err}"),
         }
     }
@@ -703,6 +703,23 @@ held_enum: {x}
 input: in.{field}
 output: out";
 
+    /// The trace, lists and loops: a row that fires goes into the trace where the caller asked
+    /// for one (the runtime's `fire`).
+    const LISTS: &'static str = "fired: fire({trace}, {table}, {row})
+list: var {name} []{ty}
+push: {list} = append({list}, {value})
+carry: var {name} {ty} = {value}
+for: for _, {element} := range {list} {
+break: break";
+
+    /// A value pushed onto a list is an argument of `append`, which gofmt lays out as such.
+    fn value(&self, var: VarId, e: &Expr) -> String {
+        match self.g.plan.var(var).list {
+            true => gofmt::argument(&self.g.ast(e, 0)),
+            false => self.g.top(e),
+        }
+    }
+
     fn binding(&self, var: VarId) -> String {
         format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
     }
@@ -713,7 +730,6 @@ output: out";
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         let x = self.g.n.vars[input.var].clone();
-        self.read.insert(input.var);
         let (value, present) =
             if input.optional { (format!("*{x}"), format!("{x} != nil && ")) } else { (x.clone(), String::new()) };
         for check in checks {
@@ -742,10 +758,6 @@ output: out";
         } else {
             emit(self.o, &format!("{x} := {}", self.g.top(value)));
         }
-    }
-
-    fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("var {} int", self.g.n.slots[t.slot]));
     }
 
     fn declare(&mut self, var: VarId) {
@@ -826,6 +838,11 @@ mod gofmt {
     /// An expression at the top of a statement (depth 1).
     pub fn expr(x: &Ast) -> String {
         expr1(x, 0, 1)
+    }
+
+    /// An expression as one of two arguments or more of a call (depth 2).
+    pub fn argument(x: &Ast) -> String {
+        expr1(x, 0, 2)
     }
 
     fn expr1(x: &Ast, prec1: usize, depth: usize) -> String {

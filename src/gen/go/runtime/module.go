@@ -47,6 +47,14 @@ type Fired struct {
 	Row   int
 }
 
+// rulec: fire
+// fire appends the row that fired to the trace, where the caller asked for one.
+func fire(trace *[]Fired, table string, row int) {
+	if trace != nil {
+		*trace = append(*trace, Fired{Table: table, Row: row})
+	}
+}
+
 // rulec: date
 // Date is a calendar day: the number of days since 1970-01-01.
 type Date int64
