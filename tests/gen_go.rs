@@ -576,9 +576,9 @@ func main() {
 }
 
 /// A refused day or member is shown as the wire writes it ("2027-01-01", "basic"), as every
-/// language shows it, by the function and by the wire door alike, and Value holds that text; a
-/// day no `YYYY-MM-DD` writes, which only the function can be given, is held as its number. A
-/// string the door refuses is shown quoted too.
+/// language shows it, by the function and by the wire door alike; Value holds the day's text
+/// (a day no `YYYY-MM-DD` writes, which only the function can be given, as its number) and
+/// the member itself. A string the door refuses is shown quoted too.
 #[test]
 fn a_refused_date_or_member_is_shown_in_the_wire_form() {
     if !have_go("a_refused_date_or_member_is_shown_in_the_wire_form") {
@@ -632,8 +632,8 @@ func show(err error) {
     let got = go_program(&tmp.path().join("go/memberdiscount"), "caller", &members.replace("PKG", "memberdiscount"));
     assert_eq!(
         got,
-        "tier is out of range: \"basic\" | basic string\n\
-         tier is out of range: \"basic\" | basic string\n\
+        "tier is out of range: \"basic\" | basic memberdiscount.Tier\n\
+         tier is out of range: \"basic\" | basic memberdiscount.Tier\n\
          channel is not a value of enum channel: \"fax\" | fax string\n"
     );
 }

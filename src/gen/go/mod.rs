@@ -13,15 +13,14 @@
 
 use super::api::{ErrorType, ErrorTypes, Member, Spelling};
 use super::naming;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, Step};
+use super::plan::{BoundaryTy, Expr, Kind, Node, Step};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Refusal, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
-use super::walk::{self, Check, Hooks};
+use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::{json, Value as Json};
@@ -655,7 +654,7 @@ impl Hooks for Body<'_, '_> {
             contradiction: "&RuleContradictionError{What: @}",
         },
         // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
-        // number), which the error shows as a JSON string; a member too (see `shown`).
+        // number), which the error shows as a JSON string, as it shows a member's name.
         shown: ["@", "shownDay(@)", "@"],
         ..Blocks::BARE
     };
@@ -675,18 +674,6 @@ unknown_keys:
 if key, unknown := unknownKey({call}, {keys}, []string{{inputs}}); unknown {
 \treturn \"\", &RuleInputError{What: key + {sentence}}
 }";
-
-    /// A member's name is read by a method call, which goes through the pointer of an
-    /// optional; any other value as `Blocks::shown` says.
-    fn shown(&self, input: &InputDoor) -> String {
-        let held = self.g.top(&Expr::new(self.g.plan.var(input.var).kind, Node::Var(input.var)));
-        let [_, date, other] = Self::BLOCKS.shown;
-        match input.kind {
-            WireKind::Enum(_) => format!("{}.String()", self.g.n.vars[input.var]),
-            WireKind::Date => date.replace('@', &held),
-            _ => other.replace('@', &held),
-        }
-    }
 
     /// The record's values: each type's wire text, appended to the line; the record function
     /// reads them out of its parameters `in` and `out`.
@@ -728,20 +715,11 @@ break: break";
         self.fail(Self::BLOCKS.refuse.spell(r, &go_str))
     }
 
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = self.g.n.vars[input.var].clone();
-        let (value, present) =
-            if input.optional { (format!("*{x}"), format!("{x} != nil && ")) } else { (x.clone(), String::new()) };
-        for check in checks {
-            match check {
-                // An enum's zero value is no value.
-                Check::Missing => self.refuse_when(&format!("{x} == 0"), Refusal::Input(&input.missing, None)),
-                Check::Kind => self
-                    .refuse_when(&format!("{present}!{x}.Valid()"), Refusal::Input(&input.not_of_kind, Some(&value))),
-                Check::Range => self.range_check(input),
-            }
-        }
-    }
+    /// The entry guard's checks the types leave open: an enum's zero value is no value, and
+    /// an integer of its type may be no value of it.
+    const GUARD: &'static str = "missing: if {x} == 0 {\\n\t{refuse_m}\\n}
+enum: if {present}!{x}.Valid() {\\n\t{refuse_k}\\n}\\n{range}
+present: {x} != nil && ";
 
     fn assign(&mut self, var: VarId, value: &Expr) {
         self.store(var, value);
