@@ -143,24 +143,35 @@ func ParseCouponKind(s string) (CouponKind, bool) {
 // RuleInputError says the caller broke the contract: a value missing, not of its kind,
 // outside its declared range, not a value of its enum, or a constraint that does not
 // hold. Fix the call site. Value is the value refused, when HasValue says there is one: a
-// number as a number, a day or a value of an enum as the wire writes it ("2025-12-31",
-// "basic"), anything the wire door was handed as it came.
+// number as a number, a value of an enum as itself, a day as the wire writes it
+// ("2025-12-31"), anything the wire door was handed as it came.
 type RuleInputError struct {
 	What     string
 	Value    any
 	HasValue bool
 }
 
-// Error gives the sentence and the value refused, a string as JSON writes it (as every
-// language shows it): due is out of range: "2025-12-31".
+// Error gives the sentence and the value refused, a string and a value of an enum as JSON
+// writes them (as every language shows them): due is out of range: "2025-12-31".
 func (e *RuleInputError) Error() string {
 	if !e.HasValue {
 		return e.What
 	}
-	if s, isText := e.Value.(string); isText {
-		return e.What + ": " + string(appendJSONString(nil, s))
+	switch v := e.Value.(type) {
+	case string:
+		return e.What + ": " + string(appendJSONString(nil, v))
+	case member:
+		if v.Valid() {
+			return e.What + ": " + string(appendJSONString(nil, v.String()))
+		}
 	}
 	return fmt.Sprintf("%s: %v", e.What, e.Value)
+}
+
+// member is a value of an enum, which shows its name when it is one of its values.
+type member interface {
+	Valid() bool
+	String() string
 }
 
 // RuleContradictionError says two rows the checker could not prove apart both matched.
@@ -220,7 +231,7 @@ func MemberDiscountWire(call map[string]any, tag string, keys ...string) (string
 		return "", err
 	}
 	if tier < TierSilver || tier > TierPlatinum {
-		return "", &RuleInputError{What: "tier is out of range", Value: tier.String(), HasValue: true}
+		return "", &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
 	}
 	channel, err := wireMember(call["channel"], ParseChannel, "channel is missing", "channel is not a value of enum channel")
 	if err != nil {
@@ -268,7 +279,7 @@ func decide(in Input, trace *[]Fired) (Output, error) {
 		return Output{}, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
 	}
 	if tier < TierSilver || tier > TierPlatinum {
-		return Output{}, &RuleInputError{What: "tier is out of range", Value: tier.String(), HasValue: true}
+		return Output{}, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
 	}
 	if channel == 0 {
 		return Output{}, &RuleInputError{What: "channel is missing"}
