@@ -29,42 +29,12 @@ use std::collections::BTreeSet;
 const MODULE: &str = include_str!("runtime/module.go");
 const RUNNER: &str = include_str!("runtime/runner.go");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.go");
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 /// What starts a section of a runtime file.
 const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
-
-/// An enum: its type, its values from 1, `Valid`, `String` and the parser back from a name.
-const ENUM: &str = "// {name} is the enum {what}{ordered}: one of the constants below, which start at 1, so
-// the zero value is no value (a call that leaves it is refused as missing).
-type {name} int
-
-// The values of {name}, in the order the rule declares them.
-const (
-\t{members}
-)
-
-// Valid reports whether x is one of the values of {name}.
-func (x {name}) Valid() bool {
-\treturn x >= {first} && x <= {last}
-}
-
-// String returns the value's name, the way the wire and the records write it.
-func (x {name}) String() string {
-\tswitch x {
-\t{to_name}
-\t}
-\treturn fmt.Sprintf({unnamed}, int(x))
-}
-
-// {parse} reads a value's name back; false when it names no value of {name}.
-func {parse}(s string) ({name}, bool) {
-\tswitch s {
-\t{from_name}
-\t}
-\treturn 0, false
-}";
 
 pub struct Go;
 
@@ -130,20 +100,18 @@ impl Language for Go {
         }
         let enums = spell.enums(plan);
         let pkg = &names.module;
-        let (f, traced, record, wire) = (&names.function, &names.traced, &names.record, &names.wire);
+        let f = &names.function;
         m.insert("package".into(), json!(pkg));
         m.insert("module".into(), json!(format!("{pkg}/{pkg}.go")));
         m.insert("module_path".into(), json!(module_path(pkg)));
         m.insert("runner".into(), json!(format!("{pkg}/cmd/runner/main.go")));
         m.insert("build".into(), json!("GOPROXY=off go build -o runner ./cmd/runner"));
         m.insert("func".into(), json!(f));
-        m.insert("signature".into(), json!(format!("func {f}(in Input) ({ret}, error)")));
-        m.insert("traced_signature".into(), json!(format!("func {traced}(in Input) ({ret}, []Fired, error)")));
-        m.insert(
-            "record_signature".into(),
-            json!(format!("func {record}(in Input, out {ret}, trace []Fired, tag string) string")),
-        );
-        m.insert("wire_signature".into(), json!(format!("func {wire}({}) (string, error)", g.wire_params())));
+        let [signature, traced_signature, record_signature, wire_signature] = g.signatures();
+        m.insert("signature".into(), json!(signature));
+        m.insert("traced_signature".into(), json!(traced_signature));
+        m.insert("record_signature".into(), json!(record_signature));
+        m.insert("wire_signature".into(), json!(wire_signature));
         m.insert("input_type".into(), json!("Input"));
         m.insert("input_fields".into(), json!(params));
         m.insert("params".into(), json!(params));
@@ -212,58 +180,6 @@ fn emit(o: &mut Code, s: &str) {
 
 /// What the backend spells with: the plan and the names.
 type Spell<'a> = Gen<'a, Go>;
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
-/// The comment, which starts with the function's name, comes with the signature; the
-/// parameters keep their names (the record reads the rule's values through `in` and `out`).
-/// The function, its traced twin, the wire door and the core (see [`sig::functions`]). The
-/// core appends the rows that fire to the trace it is handed, and the plain function hands it
-/// none (nil), so that it builds no list.
-const FUNCTIONS: &str = "// {function} decides {decides} from {from}.
-func {function}(in Input) ({ret}, error) {
-\treturn {core}(in, nil)
-}
-
-// {traced} is the same call, with the rows that matched, in evaluation order.
-func {traced}(in Input) ({ret}, []Fired, error) {
-\ttrace := []Fired{}
-\tout, err := {core}(in, &trace)
-\tif err != nil {
-\t\treturn out, nil, err
-\t}
-\treturn out, trace, nil
-}
-
-// {wire} answers one call in the wire form (formats.md): an object of the inputs under their
-// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the
-// reference's order, then the rule; the answer is the record line. keys are the call's keys
-// in the order it writes them, when the caller knows it: a key that is not an input is
-// named as the first of them (else as the least).
-func {wire}({wire_params}) (string, error) {
-\t{door}
-\t{in} := Input{{fields}}
-\t{trace} := []Fired{}
-\t{out}, {err} := {core}({in}, &{trace})
-\tif {err} != nil {
-\t\treturn \"\", {err}
-\t}
-\treturn {record}({in}, {out}, {trace}, {tag}), nil
-}
-
-// {core} holds the rule's branches, written once: the outputs; the rows that matched are
-// appended to trace, where it is not nil.
-func {core}({in} Input, {trace} *[]Fired) ({ret}, error) {
-\t{locals}
-\t{rule}
-\t{unread}
-\treturn {answer}, nil
-}";
-
-const RECORD: &str = "{signature}
-\tb := recordOpen(tag)
-\t{pieces}
-\treturn recordClose(b, trace)
-}";
 
 impl Syntax for Spell<'_> {
     /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
@@ -411,6 +327,12 @@ impl Spell<'_> {
         self.n.local(base)
     }
 
+    /// The four functions' signatures as `rulec api` gives them (see [`sig::signatures`]).
+    fn signatures(&self) -> [String; 4] {
+        let fills = [("ret", self.returns()), ("wire_params", self.wire_params())];
+        sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)
+    }
+
     fn wire_params(&self) -> String {
         format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
     }
@@ -450,12 +372,12 @@ impl Spell<'_> {
         }
         self.functions(&mut o);
         let signature = format!(
-            "// {r} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\nfunc {r}(in Input, out {}, trace []Fired, tag string) string {{",
-            self.returns(),
-            r = n.record
+            "// {} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\n{} {{",
+            n.record,
+            self.signatures()[2]
         );
         let mut body = Body { g: self, o: &mut o, at: At::Core };
-        stmt::record_function(plan, &mut body, RECORD, &signature);
+        stmt::record_function(plan, &mut body, section(TEMPLATES, MARK, "record"), &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
     }
@@ -496,7 +418,7 @@ impl Spell<'_> {
                 ("parse", parse.to_string()),
                 ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
             ];
-            o.filled(ENUM, &fills);
+            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
             o.blank();
         }
     }
@@ -537,7 +459,7 @@ impl Spell<'_> {
             ("unread", self.unread().join("\n")),
             ("answer", answer),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
             let at = if part == walk::Part::Door { At::Wire } else { At::Core };
             walk::part(plan, Lang::Go, part, &mut Body { g: self, o, at })
         });
