@@ -179,7 +179,7 @@ pub enum Refusal<'a> {
 }
 
 /// How a language stops a call, as statement templates: `@` stands for the sentence (as a
-/// string literal), `$` for the value refused.
+/// string literal), `$` for the value refused, any `{name}` for a local of the function.
 pub struct Refusals {
     /// An input refused, its value shown.
     pub input: &'static str,
@@ -189,16 +189,17 @@ pub struct Refusals {
 }
 
 impl Refusals {
-    /// The refusal `r`, its sentence written by `lit`. One pass over the template, so a `@`
-    /// or `$` in the sentence or the value stays as it is.
-    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String) -> String {
+    /// The refusal `r`, its sentence written by `lit`, the template's `{name}`s by `locals`
+    /// first (Go's `return {out}, …`). One pass over the template, so a `@` or `$` in the
+    /// sentence or the value stays as it is.
+    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String, locals: &dyn Fn(&str) -> String) -> String {
         let (template, what, value) = match r {
             Refusal::Input(s, Some(v)) => (self.input, s, v),
             Refusal::Input(s, None) => (self.input_alone, s, ""),
             Refusal::Contradiction(s) => (self.contradiction, s, ""),
         };
         let mut out = String::new();
-        for c in template.chars() {
+        for c in locals(template).chars() {
             match c {
                 '@' => out.push_str(&lit(what)),
                 '$' => out.push_str(value),
@@ -239,7 +240,7 @@ pub trait Hooks {
     }
     /// The statement that stops the call.
     fn refusal(&self, r: Refusal) -> String {
-        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s))
+        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s), &|t| with_locals(self, t, &[]))
     }
 
     /// The entry guard's checks of a language whose types leave the missing value or the

@@ -16,7 +16,7 @@ use super::naming;
 use super::plan::{BoundaryTy, Expr, Kind, Node, Step};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal, Refusals, Switch};
+use super::stmt::{self, Blocks, Refusals, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
 use super::walk::{self, Hooks};
@@ -304,22 +304,6 @@ impl Spell<'_> {
         }
     }
 
-    /// The value returned beside an error.
-    fn zero(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => {
-                let var = self.plan.var(*one);
-                match var.ty {
-                    _ if var.optional => "nil".into(),
-                    BoundaryTy::Bool => "false".into(),
-                    BoundaryTy::Str => "\"\"".into(),
-                    _ => "0".into(),
-                }
-            }
-            _ => "Output{}".into(),
-        }
-    }
-
     /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`): the wire
     /// door's and the core's, which share their scope with the rule's values. The other
     /// functions hold none of them and keep the plain names.
@@ -376,7 +360,7 @@ impl Spell<'_> {
             n.record,
             self.signatures()[2]
         );
-        let mut body = Body { g: self, o: &mut o, at: At::Core };
+        let mut body = Body::<false> { g: self, o: &mut o };
         stmt::record_function(plan, &mut body, section(TEMPLATES, MARK, "record"), &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
@@ -459,9 +443,9 @@ impl Spell<'_> {
             ("unread", self.unread().join("\n")),
             ("answer", answer),
         ];
-        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
-            let at = if part == walk::Part::Door { At::Wire } else { At::Core };
-            walk::part(plan, Lang::Go, part, &mut Body { g: self, o, at })
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| match part {
+            walk::Part::Door => walk::part(plan, Lang::Go, part, &mut Body::<true> { g: self, o }),
+            _ => walk::part(plan, Lang::Go, part, &mut Body::<false> { g: self, o }),
         });
         o.blank();
     }
@@ -505,29 +489,14 @@ impl Spell<'_> {
     }
 }
 
-/// Where a refusal is returned from: the function holding the branches, or the wire door.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum At {
-    Core,
-    Wire,
-}
-
-/// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b> {
+/// The walker's hooks: the statements of the function bodies, the wire door's (`DOOR`) or
+/// the core's and the record's, which return their refusals beside what each answers.
+struct Body<'a, 'b, const DOOR: bool> {
     g: &'a Spell<'a>,
     o: &'b mut Code,
-    at: At,
 }
 
-impl Body<'_, '_> {
-    /// `return …, err` from the function being written.
-    fn fail(&self, err: String) -> String {
-        match self.at {
-            At::Core => format!("return {}, {err}", self.g.zero()),
-            At::Wire => format!("return \"\", {err}"),
-        }
-    }
-
+impl<const DOOR: bool> Body<'_, '_, DOOR> {
     /// A value stored into a declared local: through `new` for an optional (Go takes no
     /// address of a constant), as an `if` chain for an `if … then … else`.
     fn store(&mut self, v: VarId, value: &Expr) {
@@ -566,14 +535,23 @@ impl Body<'_, '_> {
     }
 }
 
-impl Hooks for Body<'_, '_> {
+impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
-        refuse: Refusals {
-            input: "&RuleInputError{What: @, Value: $, HasValue: true}",
-            input_alone: "&RuleInputError{What: @}",
-            contradiction: "&RuleContradictionError{What: @}",
+        // The core's results are named: its output is still the zero value where it refuses.
+        refuse: if DOOR {
+            Refusals {
+                input: "return \"\", &RuleInputError{What: @, Value: $, HasValue: true}",
+                input_alone: "return \"\", &RuleInputError{What: @}",
+                contradiction: "return \"\", &RuleContradictionError{What: @}",
+            }
+        } else {
+            Refusals {
+                input: "return {out}, &RuleInputError{What: @, Value: $, HasValue: true}",
+                input_alone: "return {out}, &RuleInputError{What: @}",
+                contradiction: "return {out}, &RuleContradictionError{What: @}",
+            }
         },
         // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
         // number), which the error shows as a JSON string, as it shows a member's name.
@@ -631,10 +609,6 @@ break: break";
 
     fn binding(&self, var: VarId) -> String {
         format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    fn refusal(&self, r: Refusal) -> String {
-        self.fail(Self::BLOCKS.refuse.spell(r, &go_str))
     }
 
     /// The entry guard's checks the types leave open: an enum's zero value is no value, and

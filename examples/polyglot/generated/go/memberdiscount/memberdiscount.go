@@ -266,32 +266,32 @@ func MemberDiscountWire(call map[string]any, tag string, keys ...string) (string
 
 // decide holds the rule's branches, written once: the outputs; the rows that matched are
 // appended to trace, where it is not nil.
-func decide(in Input, trace *[]Fired) (Output, error) {
+func decide(in Input, trace *[]Fired) (out Output, err error) {
 	tier := in.Tier
 	channel := in.Channel
 	subtotal := int64(in.Subtotal)
 	coupon := in.Coupon
 	// The entry guard: what the proofs assumed of every call.
 	if tier == 0 {
-		return Output{}, &RuleInputError{What: "tier is missing"}
+		return out, &RuleInputError{What: "tier is missing"}
 	}
 	if !tier.Valid() {
-		return Output{}, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
+		return out, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
 	}
 	if tier < TierSilver || tier > TierPlatinum {
-		return Output{}, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
+		return out, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
 	}
 	if channel == 0 {
-		return Output{}, &RuleInputError{What: "channel is missing"}
+		return out, &RuleInputError{What: "channel is missing"}
 	}
 	if !channel.Valid() {
-		return Output{}, &RuleInputError{What: "channel is not a value of enum channel", Value: channel, HasValue: true}
+		return out, &RuleInputError{What: "channel is not a value of enum channel", Value: channel, HasValue: true}
 	}
 	if subtotal < 0 || subtotal > 5000000 {
-		return Output{}, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+		return out, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
 	}
 	if coupon != nil && !coupon.Valid() {
-		return Output{}, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: *coupon, HasValue: true}
+		return out, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: *coupon, HasValue: true}
 	}
 	// table pct_of (policy unique)
 	var pct int64
@@ -316,10 +316,10 @@ func decide(in Input, trace *[]Fired) (Output, error) {
 			note = nil
 			fire(trace, "pct_of", 3)
 		default:
-			return Output{}, &RuleContradictionError{What: "table pct_of: no row matched"}
+			return out, &RuleContradictionError{What: "table pct_of: no row matched"}
 		}
 	default:
-		return Output{}, &RuleContradictionError{What: "table pct_of: no row matched"}
+		return out, &RuleContradictionError{What: "table pct_of: no row matched"}
 	}
 	// table coupon_of (policy unique)
 	var couponValue int64
@@ -332,7 +332,7 @@ func decide(in Input, trace *[]Fired) (Output, error) {
 		couponValue = 500
 		fire(trace, "coupon_of", 2)
 	} else {
-		return Output{}, &RuleContradictionError{What: "table coupon_of: no row matched"}
+		return out, &RuleContradictionError{What: "table coupon_of: no row matched"}
 	}
 	// define discount
 	discount := divRoundHalfEven(subtotal*pct+couponValue*200, 2000) * 10

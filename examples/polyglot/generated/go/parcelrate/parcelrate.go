@@ -219,23 +219,23 @@ func ParcelRateWire(call map[string]any, tag string, keys ...string) (string, er
 
 // decide holds the rule's branches, written once: the outputs; the rows that matched are
 // appended to trace, where it is not nil.
-func decide(in Input, trace *[]Fired) (USD, error) {
+func decide(in Input, trace *[]Fired) (out USD, err error) {
 	weight := int64(in.Weight)
 	girth := int64(in.Girth)
 	dest := in.Dest
 	signature := in.Signature
 	// The entry guard: what the proofs assumed of every call.
 	if weight < 1 || weight > 70 {
-		return 0, &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
+		return out, &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
 	}
 	if girth < 1 || girth > 130 {
-		return 0, &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
+		return out, &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
 	}
 	if dest == 0 {
-		return 0, &RuleInputError{What: "dest is missing"}
+		return out, &RuleInputError{What: "dest is missing"}
 	}
 	if !dest.Valid() {
-		return 0, &RuleInputError{What: "dest is not a value of enum zone", Value: dest, HasValue: true}
+		return out, &RuleInputError{What: "dest is not a value of enum zone", Value: dest, HasValue: true}
 	}
 	// table size_of (policy unique)
 	var size SizeClass
@@ -252,7 +252,7 @@ func decide(in Input, trace *[]Fired) (USD, error) {
 		size = SizeClassLarge
 		fire(trace, "size_of", 3)
 	} else {
-		return 0, &RuleContradictionError{What: "table size_of: no row matched"}
+		return out, &RuleContradictionError{What: "table size_of: no row matched"}
 	}
 	// table base_rate (policy unique)
 	var base int64
@@ -272,7 +272,7 @@ func decide(in Input, trace *[]Fired) (USD, error) {
 			base = 20
 			fire(trace, "base_rate", 3)
 		default:
-			return 0, &RuleContradictionError{What: "table base_rate: no row matched"}
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 		}
 	case ZoneCanada:
 		switch size {
@@ -289,7 +289,7 @@ func decide(in Input, trace *[]Fired) (USD, error) {
 			base = 25
 			fire(trace, "base_rate", 6)
 		default:
-			return 0, &RuleContradictionError{What: "table base_rate: no row matched"}
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 		}
 	case ZoneOverseas:
 		switch size {
@@ -306,10 +306,10 @@ func decide(in Input, trace *[]Fired) (USD, error) {
 			base = 45
 			fire(trace, "base_rate", 9)
 		default:
-			return 0, &RuleContradictionError{What: "table base_rate: no row matched"}
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 		}
 	default:
-		return 0, &RuleContradictionError{What: "table base_rate: no row matched"}
+		return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 	}
 	// table fuel_rate (policy unique)
 	var fuelPct int64
@@ -323,7 +323,7 @@ func decide(in Input, trace *[]Fired) (USD, error) {
 		fuelPct = 20
 		fire(trace, "fuel_rate", 2)
 	default:
-		return 0, &RuleContradictionError{What: "table fuel_rate: no row matched"}
+		return out, &RuleContradictionError{What: "table fuel_rate: no row matched"}
 	}
 	// define surcharge
 	surcharge := divRoundCeiling(base*fuelPct, 100)
@@ -340,7 +340,7 @@ func decide(in Input, trace *[]Fired) (USD, error) {
 			sig = 5
 			fire(trace, "signature_fee", 2)
 		default:
-			return 0, &RuleContradictionError{What: "table signature_fee: no row matched"}
+			return out, &RuleContradictionError{What: "table signature_fee: no row matched"}
 		}
 	} else {
 		// row 3: false | - | 0USD

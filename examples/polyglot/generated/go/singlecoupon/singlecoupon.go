@@ -196,7 +196,7 @@ func SingleCouponWire(call map[string]any, tag string, keys ...string) (string, 
 
 // decide holds the rule's branches, written once: the outputs; the rows that matched are
 // appended to trace, where it is not nil.
-func decide(in Input, trace *[]Fired) (Output, error) {
+func decide(in Input, trace *[]Fired) (out Output, err error) {
 	subtotal := int64(in.Subtotal)
 	applied := int64(in.Applied)
 	kind := in.Kind
@@ -205,25 +205,25 @@ func decide(in Input, trace *[]Fired) (Output, error) {
 	dup := in.Dup
 	// The entry guard: what the proofs assumed of every call.
 	if subtotal < 0 || subtotal > 1000000 {
-		return Output{}, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+		return out, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
 	}
 	if applied < 0 || applied > 1000000 {
-		return Output{}, &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
+		return out, &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
 	}
 	if kind == 0 {
-		return Output{}, &RuleInputError{What: "kind is missing"}
+		return out, &RuleInputError{What: "kind is missing"}
 	}
 	if !kind.Valid() {
-		return Output{}, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: kind, HasValue: true}
+		return out, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: kind, HasValue: true}
 	}
 	if rate < 0 || rate > 100 {
-		return Output{}, &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
+		return out, &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
 	}
 	if face < 0 || face > 100000 {
-		return Output{}, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
+		return out, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
 	}
 	if applied > subtotal {
-		return Output{}, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
+		return out, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
 	}
 	// define rest
 	rest := subtotal - applied
@@ -242,7 +242,7 @@ func decide(in Input, trace *[]Fired) (Output, error) {
 		ok = true
 		fire(trace, "applicable", 3)
 	} else {
-		return Output{}, &RuleContradictionError{What: "table applicable: no row matched"}
+		return out, &RuleContradictionError{What: "table applicable: no row matched"}
 	}
 	// table raw_discount (policy unique)
 	var raw int64
@@ -261,7 +261,7 @@ func decide(in Input, trace *[]Fired) (Output, error) {
 			raw = 0
 			fire(trace, "raw_discount", 4)
 		default:
-			return Output{}, &RuleContradictionError{What: "table raw_discount: no row matched"}
+			return out, &RuleContradictionError{What: "table raw_discount: no row matched"}
 		}
 	} else {
 		// row 1: false | - | 0JPY
