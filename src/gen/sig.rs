@@ -78,14 +78,17 @@ impl Types {
 
     /// The type a value has inside the functions: a number is the integer it carries.
     pub fn local(&self, plan: &Plan, n: &Names, v: VarId) -> String {
-        let var = plan.var(v);
-        let base = match var.kind {
+        self.wrap(self.held(plan, n, v), plan.var(v).optional)
+    }
+
+    /// The type of the value a variable holds inside the functions (an optional's, when it holds one).
+    pub fn held(&self, plan: &Plan, n: &Names, v: VarId) -> String {
+        match plan.var(v).kind {
             Kind::Bool => self.bool.to_string(),
             Kind::Str => self.str.to_string(),
             Kind::Enum(e) => self.enum_type(n, e),
             Kind::Num => self.int.to_string(),
-        };
-        self.wrap(base, var.optional)
+        }
     }
 
     /// The type of its own a number has at the boundary where the language gives it one (a

@@ -51,6 +51,23 @@ pub struct Blocks {
     /// Where a refusal is written on one line behind its test (Ruby's `raise … if test`), the
     /// words between: when the test holds, and when the negated test fails (`unless`).
     pub behind: Option<[&'static str; 2]>,
+    /// How a language whose optionals are pointers and which has no conditional expression
+    /// stores a value ([`Stores`]); `None` stores it by `=`.
+    pub stores: Option<Stores>,
+}
+
+/// How a language stores a value where `=` alone cannot (Go): a conditional value branch by
+/// branch, an optional by what it points to, a define by its own statement. Templates:
+/// `{x}`/`{name}` the variable, `{ty}` its type (the type it holds, for an optional),
+/// `{value}` the value.
+pub struct Stores {
+    /// A value stored into an optional, which then points to it.
+    pub held: &'static str,
+    /// A define.
+    pub define: &'static str,
+    /// A define of a number constant, which would otherwise take another type than the
+    /// variable's.
+    pub constant: &'static str,
 }
 
 impl Blocks {
@@ -76,6 +93,7 @@ impl Blocks {
         },
         shown: ["@", "@", "@"],
         behind: None,
+        stores: None,
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -129,6 +147,9 @@ macro_rules! spelled_by {
         }
         fn local_ty(&self, v: $crate::sema::VarId) -> String {
             self.$s.local_ty(v)
+        }
+        fn held_ty(&self, v: $crate::sema::VarId) -> String {
+            self.$s.held_ty(v)
         }
     };
 }
@@ -224,6 +245,8 @@ pub trait Hooks {
     fn ops(&self) -> &Ops;
     /// The type of a variable the body declares (a list's, the type of its values).
     fn local_ty(&self, v: VarId) -> String;
+    /// The type of the value an optional variable holds.
+    fn held_ty(&self, v: VarId) -> String;
     /// A string literal, as the language writes it.
     fn lit(&self, s: &str) -> String {
         (self.ops().str)(s)
@@ -447,9 +470,19 @@ pub trait Hooks {
     }
 
     fn define(&mut self, var: VarId, value: &Expr) {
-        let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
         let what = format!("define {}", self.plan().var(var).name);
-        self.commented(&stmt, &what);
+        let Some(stores) = &Self::BLOCKS.stores else {
+            let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
+            return self.commented(&stmt, &what);
+        };
+        // An optional or conditional value is declared, then stored.
+        if self.plan().var(var).optional || matches!(value.node, Node::If(..)) {
+            self.commented(&format!("{}{}", self.binding(var), Self::BLOCKS.semi), &what);
+            return self.assign(var, value);
+        }
+        let template = if value.kind == Kind::Num && constant(value) { stores.constant } else { stores.define };
+        let fills = [("name", self.name(var)), ("ty", self.local_ty(var)), ("value", self.value(var, value))];
+        self.commented(&fill_names(template, |n| fill_of(&fills, n).map(str::to_string)), &what);
     }
 
     /// A table the lowering put in a function of its own (`Blocks::table_functions`; the
@@ -500,7 +533,18 @@ pub trait Hooks {
     fn declare(&mut self, _var: VarId) {}
 
     fn assign(&mut self, var: VarId, value: &Expr) {
-        let s = format!("{} = {}{}", self.name(var), self.value(var, value), Self::BLOCKS.semi);
+        let (b, optional) = (Self::BLOCKS, self.plan().var(var).optional);
+        let s = match (&b.stores, &value.node) {
+            (Some(_), Node::If(..)) => return store_branches(self, var, value),
+            (Some(_), Node::Var(y)) if optional && self.plan().var(*y).optional => {
+                format!("{} = {}{}", self.name(var), self.name(*y), b.semi)
+            }
+            (Some(stores), node) if optional && !matches!(node, Node::Absent) => {
+                let fills = [("x", self.name(var)), ("ty", self.held_ty(var)), ("value", self.value(var, value))];
+                fill_names(stores.held, |n| fill_of(&fills, n).map(str::to_string))
+            }
+            _ => format!("{} = {}{}", self.name(var), self.value(var, value), b.semi),
+        };
         self.line(&s);
     }
 
@@ -641,6 +685,36 @@ fn record(plan: &Plan, h: &mut impl Hooks) {
             Piece::Input(v) => h.record_value(*v, Source::Input),
             Piece::Output(v) => h.record_value(*v, Source::Output),
         }
+    }
+}
+
+/// A conditional value stored branch by branch ([`Blocks::stores`]).
+fn store_branches<H: Hooks + ?Sized>(h: &mut H, var: VarId, value: &Expr) {
+    let b = H::BLOCKS;
+    let mut open = b.if_;
+    let mut rest = value;
+    while let Node::If(c, then, otherwise) = &rest.node {
+        let line = open.replace('@', &h.expr(c, TOP));
+        h.line(&line);
+        h.out().indent();
+        h.assign(var, then);
+        h.out().dedent();
+        (open, rest) = (b.else_if, otherwise);
+    }
+    h.line(b.else_);
+    h.out().indent();
+    h.assign(var, rest);
+    h.out().dedent();
+    h.close();
+}
+
+/// Whether `e` is a constant: literals, and what arithmetic makes of them.
+fn constant(e: &Expr) -> bool {
+    match &e.node {
+        Node::Int(_) | Node::Bool(_) | Node::Str(_) => true,
+        Node::Neg(x) | Node::DivExact(x, _) => constant(x),
+        Node::Arith(_, a, b) => constant(a) && constant(b),
+        _ => false,
     }
 }
 

@@ -16,7 +16,7 @@ use super::naming;
 use super::plan::{BoundaryTy, Expr, Kind, Node, Step};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusals, Switch};
+use super::stmt::{self, Blocks, Refusals, Stores, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
 use super::walk::{self, Hooks};
@@ -169,13 +169,6 @@ const OPS: Ops = Ops {
 /// Text after its first line indented `depth` more: a function literal put inside a line.
 fn indent_rest(s: &str, depth: usize) -> String {
     s.replace('\n', &format!("\n{}", "\t".repeat(depth)))
-}
-
-/// Lines of text, each at the writer's depth.
-fn emit(o: &mut Code, s: &str) {
-    for line in s.split('\n') {
-        o.line(line);
-    }
 }
 
 /// What the backend spells with: the plan and the names.
@@ -496,45 +489,6 @@ struct Body<'a, 'b, const DOOR: bool> {
     o: &'b mut Code,
 }
 
-impl<const DOOR: bool> Body<'_, '_, DOOR> {
-    /// A value stored into a declared local: through `new` for an optional (Go takes no
-    /// address of a constant), as an `if` chain for an `if … then … else`.
-    fn store(&mut self, v: VarId, value: &Expr) {
-        let x = self.g.n.vars[v].clone();
-        if let Node::If(c, a, b) = &value.node {
-            emit(self.o, &format!("if {} {{", self.g.top(c)));
-            self.o.indent();
-            self.store(v, a);
-            self.o.dedent();
-            let mut rest: &Expr = b;
-            while let Node::If(c, a, b) = &rest.node {
-                emit(self.o, &format!("}} else if {} {{", self.g.top(c)));
-                self.o.indent();
-                self.store(v, a);
-                self.o.dedent();
-                rest = b;
-            }
-            self.o.line("} else {");
-            self.o.indent();
-            self.store(v, rest);
-            self.o.close("}");
-            return;
-        }
-        if !self.g.plan.var(v).optional {
-            emit(self.o, &format!("{x} = {}", self.g.top(value)));
-            return;
-        }
-        match &value.node {
-            Node::Absent => self.o.line(format!("{x} = nil")),
-            Node::Var(y) if self.g.plan.var(*y).optional => self.o.line(format!("{x} = {}", self.g.n.vars[*y])),
-            _ => {
-                self.o.line(format!("{x} = new({})", self.g.kind_type(self.g.plan.var(v).kind)));
-                emit(self.o, &format!("*{x} = {}", self.g.top(value)));
-            }
-        }
-    }
-}
-
 impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
@@ -556,6 +510,12 @@ impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
         // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
         // number), which the error shows as a JSON string, as it shows a member's name.
         shown: ["@", "shownDay(@)", "@"],
+        // A pointer to a value the store makes; a define by `:=`, a number constant typed.
+        stores: Some(Stores {
+            held: "{x} = new({ty})\n*{x} = {value}",
+            define: "{name} := {value}",
+            constant: "var {name} {ty} = {value}",
+        }),
         ..Blocks::BARE
     };
 
@@ -617,39 +577,12 @@ break: break";
 enum: if {present}!{x}.Valid() {\\n\t{refuse_k}\\n}\\n{range}
 present: {x} != nil && ";
 
-    fn assign(&mut self, var: VarId, value: &Expr) {
-        self.store(var, value);
-    }
-
-    fn define(&mut self, var: VarId, value: &Expr) {
-        let (g, x) = (self.g, self.g.n.vars[var].clone());
-        self.o.line(format!("// define {}", comment(&g.plan.var(var).name)));
-        if g.plan.var(var).optional || matches!(value.node, Node::If(..)) {
-            self.o.line(format!("var {x} {}", g.local_ty(var)));
-            self.store(var, value);
-        } else if untyped(value) && value.kind == Kind::Num {
-            emit(self.o, &format!("var {x} int64 = {}", self.g.top(value)));
-        } else {
-            emit(self.o, &format!("{x} := {}", self.g.top(value)));
-        }
-    }
-
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var)));
     }
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("b = append(b, {}...)", go_str(json)));
-    }
-}
-
-/// Whether an expression is an untyped constant in Go (it takes its type from where it goes).
-fn untyped(e: &Expr) -> bool {
-    match &e.node {
-        Node::Int(_) | Node::Bool(_) | Node::Str(_) => true,
-        Node::Neg(x) | Node::DivExact(x, _) => untyped(x),
-        Node::Arith(_, a, b) => untyped(a) && untyped(b),
-        _ => false,
     }
 }
 
