@@ -1,8 +1,8 @@
 //! The statements every language writes alike, written once: a language gives its table of
 //! block syntax ([`Blocks`]), its refusal statement and a few spellings ([`Hooks`]'s required
 //! methods), and the default hooks write the constraints, the defines, the W114 guards, the
-//! rows and the refusal after the last from them. A language overrides a hook only where its
-//! idiom differs (Go's optional stores, Rust's `Option`s).
+//! rows and the refusal after the last from them. Where a language's idiom differs it says
+//! so as data (Go's optional stores: [`Stores`]).
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
