@@ -1,8 +1,8 @@
 //! The statements every language writes alike, written once: a language gives its table of
 //! block syntax ([`Blocks`]), its refusal statement and a few spellings ([`Hooks`]'s required
 //! methods), and the default hooks write the constraints, the defines, the W114 guards, the
-//! rows and the refusal after the last from them. A language overrides a hook only where its
-//! idiom differs (Go's optional stores, Rust's `Option`s).
+//! rows and the refusal after the last from them. Where a language's idiom differs it says
+//! so as data (Go's optional stores: [`Stores`]).
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
@@ -51,6 +51,23 @@ pub struct Blocks {
     /// Where a refusal is written on one line behind its test (Ruby's `raise … if test`), the
     /// words between: when the test holds, and when the negated test fails (`unless`).
     pub behind: Option<[&'static str; 2]>,
+    /// How a language whose optionals are pointers and which has no conditional expression
+    /// stores a value ([`Stores`]); `None` stores it by `=`.
+    pub stores: Option<Stores>,
+}
+
+/// How a language stores a value where `=` alone cannot (Go): a conditional value branch by
+/// branch, an optional by what it points to, a define by its own statement. Templates:
+/// `{x}`/`{name}` the variable, `{ty}` its type (the type it holds, for an optional),
+/// `{value}` the value.
+pub struct Stores {
+    /// A value stored into an optional, which then points to it.
+    pub held: &'static str,
+    /// A define.
+    pub define: &'static str,
+    /// A define of a number constant, which would otherwise take another type than the
+    /// variable's.
+    pub constant: &'static str,
 }
 
 impl Blocks {
@@ -76,6 +93,7 @@ impl Blocks {
         },
         shown: ["@", "@", "@"],
         behind: None,
+        stores: None,
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -130,6 +148,9 @@ macro_rules! spelled_by {
         fn local_ty(&self, v: $crate::sema::VarId) -> String {
             self.$s.local_ty(v)
         }
+        fn held_ty(&self, v: $crate::sema::VarId) -> String {
+            self.$s.held_ty(v)
+        }
     };
 }
 
@@ -179,7 +200,7 @@ pub enum Refusal<'a> {
 }
 
 /// How a language stops a call, as statement templates: `@` stands for the sentence (as a
-/// string literal), `$` for the value refused.
+/// string literal), `$` for the value refused, any `{name}` for a local of the function.
 pub struct Refusals {
     /// An input refused, its value shown.
     pub input: &'static str,
@@ -189,16 +210,17 @@ pub struct Refusals {
 }
 
 impl Refusals {
-    /// The refusal `r`, its sentence written by `lit`. One pass over the template, so a `@`
-    /// or `$` in the sentence or the value stays as it is.
-    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String) -> String {
+    /// The refusal `r`, its sentence written by `lit`, the template's `{name}`s by `locals`
+    /// first (Go's `return {out}, …`). One pass over the template, so a `@` or `$` in the
+    /// sentence or the value stays as it is.
+    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String, locals: &dyn Fn(&str) -> String) -> String {
         let (template, what, value) = match r {
             Refusal::Input(s, Some(v)) => (self.input, s, v),
             Refusal::Input(s, None) => (self.input_alone, s, ""),
             Refusal::Contradiction(s) => (self.contradiction, s, ""),
         };
         let mut out = String::new();
-        for c in template.chars() {
+        for c in locals(template).chars() {
             match c {
                 '@' => out.push_str(&lit(what)),
                 '$' => out.push_str(value),
@@ -223,6 +245,8 @@ pub trait Hooks {
     fn ops(&self) -> &Ops;
     /// The type of a variable the body declares (a list's, the type of its values).
     fn local_ty(&self, v: VarId) -> String;
+    /// The type of the value an optional variable holds.
+    fn held_ty(&self, v: VarId) -> String;
     /// A string literal, as the language writes it.
     fn lit(&self, s: &str) -> String {
         (self.ops().str)(s)
@@ -239,15 +263,21 @@ pub trait Hooks {
     }
     /// The statement that stops the call.
     fn refusal(&self, r: Refusal) -> String {
-        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s))
+        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s), &|t| with_locals(self, t, &[]))
     }
 
+    /// The entry guard's checks of a language whose types leave the missing value or the
+    /// kind to it, as a table ([`Guards`]); a language whose types make every check but the
+    /// range gives none.
+    const GUARD: &'static str = "";
     /// The checks of one input the function makes, in order. An optional input is checked
-    /// only when it holds a value (`Missing` is then never asked). By default the range
-    /// alone, for a language whose types make every other check.
+    /// only when it holds a value (`Missing` is then never asked). Written from the
+    /// language's [`Hooks::GUARD`]; without one, the range alone.
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        if checks.contains(&Check::Range) {
-            self.range_check(input);
+        match Self::GUARD {
+            "" if checks.contains(&Check::Range) => self.range_check(input),
+            "" => {}
+            table => guard(self, &Guards::parse(table), input, checks),
         }
     }
     /// The language's wire door as a table ([`WireReads`]); a language that writes its own
@@ -417,10 +447,7 @@ pub trait Hooks {
     /// The range check of an input already read: refuse a value outside its declared bounds,
     /// by the plan's test (`RangeCheck::outside`).
     fn range_check(&mut self, input: &InputDoor) {
-        if let Some(r) = &input.range {
-            let shown = self.shown(input);
-            self.refuse_if(&r.outside, Refusal::Input(&r.sentence, Some(&shown)));
-        }
+        refuse_outside(self, input, false);
     }
 
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
@@ -443,9 +470,19 @@ pub trait Hooks {
     }
 
     fn define(&mut self, var: VarId, value: &Expr) {
-        let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
         let what = format!("define {}", self.plan().var(var).name);
-        self.commented(&stmt, &what);
+        let Some(stores) = &Self::BLOCKS.stores else {
+            let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
+            return self.commented(&stmt, &what);
+        };
+        // An optional or conditional value is declared, then stored.
+        if self.plan().var(var).optional || matches!(value.node, Node::If(..)) {
+            self.commented(&format!("{}{}", self.binding(var), Self::BLOCKS.semi), &what);
+            return self.assign(var, value);
+        }
+        let template = if value.kind == Kind::Num && constant(value) { stores.constant } else { stores.define };
+        let fills = [("name", self.name(var)), ("ty", self.local_ty(var)), ("value", self.value(var, value))];
+        self.commented(&fill_names(template, |n| fill_of(&fills, n).map(str::to_string)), &what);
     }
 
     /// A table the lowering put in a function of its own (`Blocks::table_functions`; the
@@ -496,7 +533,18 @@ pub trait Hooks {
     fn declare(&mut self, _var: VarId) {}
 
     fn assign(&mut self, var: VarId, value: &Expr) {
-        let s = format!("{} = {}{}", self.name(var), self.value(var, value), Self::BLOCKS.semi);
+        let (b, optional) = (Self::BLOCKS, self.plan().var(var).optional);
+        let s = match (&b.stores, &value.node) {
+            (Some(_), Node::If(..)) => return store_branches(self, var, value),
+            (Some(_), Node::Var(y)) if optional && self.plan().var(*y).optional => {
+                format!("{} = {}{}", self.name(var), self.name(*y), b.semi)
+            }
+            (Some(stores), node) if optional && !matches!(node, Node::Absent) => {
+                let fills = [("x", self.name(var)), ("ty", self.held_ty(var)), ("value", self.value(var, value))];
+                fill_names(stores.held, |n| fill_of(&fills, n).map(str::to_string))
+            }
+            _ => format!("{} = {}{}", self.name(var), self.value(var, value), b.semi),
+        };
         self.line(&s);
     }
 
@@ -640,6 +688,36 @@ fn record(plan: &Plan, h: &mut impl Hooks) {
     }
 }
 
+/// A conditional value stored branch by branch ([`Blocks::stores`]).
+fn store_branches<H: Hooks + ?Sized>(h: &mut H, var: VarId, value: &Expr) {
+    let b = H::BLOCKS;
+    let mut open = b.if_;
+    let mut rest = value;
+    while let Node::If(c, then, otherwise) = &rest.node {
+        let line = open.replace('@', &h.expr(c, TOP));
+        h.line(&line);
+        h.out().indent();
+        h.assign(var, then);
+        h.out().dedent();
+        (open, rest) = (b.else_if, otherwise);
+    }
+    h.line(b.else_);
+    h.out().indent();
+    h.assign(var, rest);
+    h.out().dedent();
+    h.close();
+}
+
+/// Whether `e` is a constant: literals, and what arithmetic makes of them.
+fn constant(e: &Expr) -> bool {
+    match &e.node {
+        Node::Int(_) | Node::Bool(_) | Node::Str(_) => true,
+        Node::Neg(x) | Node::DivExact(x, _) => constant(x),
+        Node::Arith(_, a, b) => constant(a) && constant(b),
+        _ => false,
+    }
+}
+
 /// `template` with each `{name}` one of `fills` or else the generated code's local `name`
 /// (after the sigil).
 fn with_locals<H: Hooks + ?Sized>(h: &H, template: &str, fills: &[(&str, String)]) -> String {
@@ -704,11 +782,12 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 
 /// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a
 /// table of templates, a line `key: template` each, the loop for unknown keys on the lines
-/// after `unknown_keys:`. In the templates `{raw}` is the value under the input's key,
-/// `{name}` that key as a literal, `{m}`, `{k}` and `{out}` the sentences of a value missing,
-/// not of its kind and out of range, `{enum}` the input's enum type, `{int_args}` the
-/// arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
-/// any other `{name}` is a local.
+/// after `unknown_keys:`, `\n` in a template a new line. In the templates `{raw}` is the value
+/// under the input's key, `{name}` that key as a literal, `{var}` the input's variable and
+/// `{decl}` its binding ([`Hooks::binding`]), `{m}`, `{k}` and `{out}` the sentences of a value
+/// missing, not of its kind and out of range, `{enum}` the input's enum type and `{parse}`
+/// its parser (where the language names one), `{int_args}` the arguments of the runtime's
+/// integer check after the value ([`Hooks::check_int_args`]); any other `{name}` is a local.
 ///
 /// - `raw`: the value under the input's key; `required` and `optional`: the statement that
 ///   reads an input, `{read}` the reader of its kind (an optional's absent or null read as
@@ -717,18 +796,18 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 /// - `integer`, `boolean`, `text`, `date`, `member`: the reader of each kind;
 ///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
 ///   checks only a date's or an enum's);
-/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
+/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{inputs}` the
 ///   inputs' names as literals, `{sentence}` what follows the key.
 pub struct WireReads {
-    pub raw: &'static str,
-    pub required: &'static str,
-    pub optional: &'static str,
-    pub held: Option<&'static str>,
-    pub integer: &'static str,
-    pub boolean: &'static str,
-    pub text: &'static str,
-    pub date: &'static str,
-    pub member: &'static str,
+    pub raw: String,
+    pub required: String,
+    pub optional: String,
+    pub held: Option<String>,
+    pub integer: String,
+    pub boolean: String,
+    pub text: String,
+    pub date: String,
+    pub member: String,
     pub integer_ranged: bool,
     pub unknown_keys: &'static str,
 }
@@ -737,8 +816,10 @@ impl WireReads {
     pub fn parse(table: &'static str) -> WireReads {
         let (lines, unknown_keys) =
             table.split_once("\nunknown_keys:\n").expect("a wire table ends in `unknown_keys:`");
-        let entry =
-            |key: &str| lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        let entry = |key: &str| {
+            let line = lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+            line.map(|t| t.replace("\\n", "\n"))
+        };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
         WireReads {
             raw: need("raw"),
@@ -750,7 +831,7 @@ impl WireReads {
             text: need("text"),
             date: need("date"),
             member: need("member"),
-            integer_ranged: entry("integer_ranged") == Some("yes"),
+            integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
             unknown_keys,
         }
     }
@@ -759,11 +840,11 @@ impl WireReads {
 /// The wire door's read of one input (see [`WireReads`]), then its range check.
 fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let reader = match input.kind {
-        WireKind::Integer => w.integer,
-        WireKind::Boolean => w.boolean,
-        WireKind::Text => w.text,
-        WireKind::Date => w.date,
-        WireKind::Enum(_) => w.member,
+        WireKind::Integer => &w.integer,
+        WireKind::Boolean => &w.boolean,
+        WireKind::Text => &w.text,
+        WireKind::Date => &w.date,
+        WireKind::Enum(_) => &w.member,
     };
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
@@ -773,17 +854,19 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         ("out", out),
         ("int_args", h.check_int_args(input)),
         ("decl", h.binding(input.var)),
+        ("var", h.name(input.var)),
     ];
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
+        fills.extend(h.names().parsers[e].clone().map(|p| ("parse", p)));
     }
-    let raw = with_locals(h, w.raw, &fills);
-    let held = match (input.optional, w.held) {
-        (true, Some(held)) => held.to_string(),
+    let raw = with_locals(h, &w.raw, &fills);
+    let held = match (input.optional, &w.held) {
+        (true, Some(held)) => with_locals(h, held, &fills),
         _ => raw.clone(),
     };
     let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
-    let form = if input.optional { w.optional } else { w.required };
+    let form = if input.optional { &w.optional } else { &w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
     if input.kind != WireKind::Integer || !w.integer_ranged {
         h.range_check(input);
@@ -793,23 +876,31 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let fills = [("keys", keys.join(", ")), ("sentence", h.lit(sentence))];
+    let fills = [("inputs", keys.join(", ")), ("sentence", h.lit(sentence))];
     write_filled(h, w.unknown_keys, &fills);
 }
 
 /// How a language writes one value of the record line ([`Hooks::RECORD_VALUES`]): a table of
 /// `key: template` lines, `\n` in a template a new line. `bool`, `str`, `enum`, `date`,
 /// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
-/// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
-/// value's place (an optional's test reads it); `held`: what the optional form hands the
-/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
-/// other `{name}` is a local.
+/// `optional`: the statement that appends it to the record, `{one}` that text (its lines after
+/// the first as far in as the `{one}` line), `{x}` the value's place (an optional's test reads
+/// it); `held`: what the optional form hands the type's template in place of `{x}`, where it
+/// is not `{x}` (Swift's closure's `$0`, Go's `*{x}`), `held_<type>` the same for one type;
+/// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
+/// are not the variable and the local `out` (Go's record reads them out of `in` and `out`).
+/// Any other `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
+    held_by_type: [Option<String>; 6],
     required: String,
     optional: String,
     held: Option<String>,
+    input: Option<String>,
+    output: Option<String>,
 }
+
+const RECORD_TYPES: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
 
 impl RecordValues {
     pub fn parse(table: &'static str) -> RecordValues {
@@ -821,36 +912,234 @@ impl RecordValues {
         };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the record table has no `{key}:`"));
         RecordValues {
-            by_type: ["bool", "str", "enum", "date", "int", "unit"].map(need),
+            by_type: RECORD_TYPES.map(need),
+            held_by_type: RECORD_TYPES.map(|t| entry(&format!("held_{t}"))),
             required: need("required"),
             optional: need("optional"),
             held: entry("held"),
+            input: entry("input"),
+            output: entry("output"),
         }
     }
 
-    fn of(&self, ty: BoundaryTy) -> &str {
-        let at = match ty {
+    fn at(ty: BoundaryTy) -> usize {
+        match ty {
             BoundaryTy::Bool => 0,
             BoundaryTy::Str => 1,
             BoundaryTy::Enum(_) => 2,
             BoundaryTy::Date => 3,
             BoundaryTy::Int => 4,
             BoundaryTy::Unit(_) => 5,
-        };
-        &self.by_type[at]
+        }
+    }
+
+    /// The place of a value of the record, as the table says where it is not [`Hooks::place`].
+    fn place<H: Hooks + ?Sized>(&self, h: &H, var: VarId, from: Source) -> String {
+        let field = h.names().fields[var].clone();
+        match (from, &self.input, &self.output) {
+            (Source::Input, Some(input), _) => with_locals(h, input, &[("field", field)]),
+            (Source::Output, _, Some(out)) if h.plan().outputs.len() == 1 => out.clone(),
+            (Source::Output, _, Some(out)) => H::BLOCKS.field.replacen('@', out, 1).replacen('@', &field, 1),
+            _ => h.place(var, from),
+        }
     }
 }
 
 /// One value of the record line, written from the language's table (see [`RecordValues`]).
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
-    let (x, v) = (h.place(var, from), h.plan().var(var));
-    let (optional, ty) = (v.optional, v.ty);
-    let held = match (optional, &r.held) {
-        (true, Some(held)) => held.clone(),
+    let (x, v) = (r.place(h, var, from), h.plan().var(var));
+    let (optional, at) = (v.optional, RecordValues::at(v.ty));
+    let held = match (optional, r.held_by_type[at].as_ref().or(r.held.as_ref())) {
+        (true, Some(held)) => with_locals(h, held, &[("x", x.clone())]),
         _ => x.clone(),
     };
-    let one = with_locals(h, r.of(ty), &[("x", held)]);
     let form = if optional { &r.optional } else { &r.required };
+    let depth = form.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
+    let one = with_locals(h, &r.by_type[at], &[("x", held)]).replace('\n', &format!("\n{depth}"));
     let text = with_locals(h, form, &[("x", x), ("one", one)]);
     h.line(&text);
+}
+
+/// The range check of `input` (see [`Hooks::range_check`]); `held` where the code stands
+/// inside an optional's test of holding a value, which then goes. Where a refusal stands
+/// behind its test, it is written `unless` the value is inside the range.
+fn refuse_outside<H: Hooks + ?Sized>(h: &mut H, input: &InputDoor, held: bool) {
+    if let Some(r) = &input.range {
+        let shown = h.shown(input);
+        let outside = if held { held_test(&r.outside) } else { r.outside.clone() };
+        let test = match H::BLOCKS.behind {
+            Some(_) => Expr::negate(inside(&outside)),
+            None => outside,
+        };
+        h.refuse_if(&test, Refusal::Input(&r.sentence, Some(&shown)));
+    }
+}
+
+/// A test over an optional's value, without its test of holding one.
+fn held_test(test: &Expr) -> Expr {
+    match &test.node {
+        Node::Present(_, t) => (**t).clone(),
+        _ => test.clone(),
+    }
+}
+
+/// The test that holds exactly when `test` does not, its negation carried down to the
+/// comparisons (`lo <= x && x <= hi` for `x < lo || x > hi`).
+fn inside(test: &Expr) -> Expr {
+    match &test.node {
+        Node::Or(a, b) => Expr::and(inside(a), inside(b)),
+        Node::And(a, b) => Expr::or(inside(a), inside(b)),
+        Node::Cmp(op, a, b) => Expr::cmp(super::printer::negated(*op), (**a).clone(), (**b).clone()),
+        Node::Present(v, t) => Expr::or(Expr::bool(Node::IsNone(*v)), inside(t)),
+        _ => Expr::negate(test.clone()),
+    }
+}
+
+/// How a language whose callers can pass anything checks an input in the entry guard
+/// ([`Hooks::GUARD`]): a table of `key: template` lines, `\n` in a template a new line.
+///
+/// - `bool`, `str`, `enum`, `date`, `int`, `unit`: the check of the kind of a value of that
+///   boundary type (and of a missing one, where `missing` gives none); `<type>_ranged`
+///   (`date_ranged`): the check of an input that declares a range, where it differs. A line
+///   `{range}` in it is where the range check goes ([`Hooks::range_check`]); a template with
+///   none checks the range itself (`{outside}`, `{inside}`, `{int_args}`).
+/// - `missing`: the check of a missing value, where the language makes it apart from the
+///   kind's (Go's enum zero).
+/// - `held`: the lines an optional input's checks stand in, a line `{checks}` where they go
+///   (`if {x} is not None:`); without it the checks stand as they are, each test held to a
+///   value by `{present}`, the key `present` (`{x} != nil && `).
+///
+/// In the templates `{x}` is the input's variable; `{m}`, `{k}`, `{out}` the sentences of a
+/// value missing, not of its kind, out of range (literals); `{refuse_m}`, `{refuse_k}` the
+/// refusals of a value missing and of one not of its kind (its value shown); `{int_args}`
+/// the arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
+/// `{enum}` the input's enum type, `{unit}` its unit's type; `{outside}` the plan's range
+/// test (`RangeCheck::outside`) and `{inside}` its negation, each over the value alone
+/// where the checks are held. Any other `{name}` is a local.
+pub struct Guards {
+    table: &'static str,
+}
+
+impl Guards {
+    pub fn parse(table: &'static str) -> Guards {
+        Guards { table }
+    }
+
+    fn entry(&self, key: &str) -> Option<String> {
+        let found = self.table.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        found.map(|t| t.replace("\\n", "\n"))
+    }
+
+    /// The check of the kind of `input`'s value: its ranged form where it has a range and
+    /// the table one, else its type's.
+    fn kind(&self, plan: &Plan, input: &InputDoor) -> Option<String> {
+        let ty = type_key(plan.var(input.var).ty);
+        let ranged = input.range.as_ref().and_then(|_| self.entry(&format!("{ty}_ranged")));
+        ranged.or_else(|| self.entry(ty))
+    }
+}
+
+/// The key of a boundary type in a language's tables.
+fn type_key(ty: BoundaryTy) -> &'static str {
+    match ty {
+        BoundaryTy::Bool => "bool",
+        BoundaryTy::Str => "str",
+        BoundaryTy::Enum(_) => "enum",
+        BoundaryTy::Date => "date",
+        BoundaryTy::Int => "int",
+        BoundaryTy::Unit(_) => "unit",
+    }
+}
+
+/// The entry guard's checks of one input, in the tree's order, from the language's table.
+fn guard<H: Hooks + ?Sized>(h: &mut H, g: &Guards, input: &InputDoor, checks: &[Check]) {
+    let held = match (input.optional, g.entry("held")) {
+        (true, Some(held)) => Some(held),
+        _ => None,
+    };
+    let fills = guard_fills(h, g, input, held.is_some());
+    let Some(held) = held else { return guard_checks(h, g, input, checks, &fills, false) };
+    write_parts(h, &held, &fills, &mut |h: &mut H, _| guard_checks(h, g, input, checks, &fills, true));
+}
+
+/// The checks themselves (see [`guard`]).
+fn guard_checks<H: Hooks + ?Sized>(
+    h: &mut H,
+    g: &Guards,
+    input: &InputDoor,
+    checks: &[Check],
+    fills: &[(&str, String)],
+    held: bool,
+) {
+    let kind = g.kind(h.plan(), input).filter(|_| checks.contains(&Check::Kind));
+    for check in checks {
+        match check {
+            Check::Missing => {
+                if let Some(missing) = g.entry("missing") {
+                    write_parts(h, &missing, fills, &mut |_, _| {});
+                }
+            }
+            Check::Kind => {
+                let kind = kind.as_deref().unwrap_or_else(|| panic!("the guard table checks no {:?}", input.kind));
+                write_parts(h, kind, fills, &mut |h: &mut H, _| refuse_outside(h, input, held));
+            }
+            Check::Range if kind.is_none() => refuse_outside(h, input, held),
+            Check::Range => {}
+        }
+    }
+}
+
+/// The fills every template of the guard table has (see [`Guards`]).
+fn guard_fills<H: Hooks + ?Sized>(h: &H, g: &Guards, input: &InputDoor, held: bool) -> Vec<(&'static str, String)> {
+    let x = h.name(input.var);
+    let present = match input.optional && !held {
+        true => g.entry("present").map(|p| p.replace("{x}", &x)).unwrap_or_default(),
+        false => String::new(),
+    };
+    let shown = h.shown(input);
+    let mut fills = vec![
+        ("m", h.lit(&input.missing)),
+        ("k", h.lit(&input.not_of_kind)),
+        ("refuse_m", h.refusal(Refusal::Input(&input.missing, None))),
+        ("refuse_k", h.refusal(Refusal::Input(&input.not_of_kind, Some(&shown)))),
+        ("int_args", h.check_int_args(input)),
+        ("present", present),
+        ("x", x),
+    ];
+    if let Some(r) = &input.range {
+        let outside = if held { held_test(&r.outside) } else { r.outside.clone() };
+        let or = h.ops().prec.or;
+        fills.push(("out", h.lit(&r.sentence)));
+        fills.push(("inside", h.expr(&inside(&outside), or)));
+        fills.push(("outside", h.expr(&outside, or)));
+    }
+    match h.plan().var(input.var).ty {
+        BoundaryTy::Enum(e) => fills.push(("enum", h.names().enums[e].clone())),
+        BoundaryTy::Unit(u) => fills.push(("unit", h.names().units[u].clone())),
+        _ => {}
+    }
+    fills
+}
+
+/// Writes `template`'s lines, filled as [`with_locals`] fills them, a line holding nothing
+/// but a `{name}` that `fills` do not give being where `part` writes, at that line's depth.
+fn write_parts<H: Hooks + ?Sized>(
+    h: &mut H,
+    template: &str,
+    fills: &[(&str, String)],
+    part: &mut dyn FnMut(&mut H, &str),
+) {
+    for line in template.lines() {
+        let body = line.trim_start();
+        let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).filter(|n| fill_of(fills, n).is_none());
+        match name {
+            Some(name) => {
+                let depth = (line.len() - body.len()) / h.out().unit().len();
+                (0..depth).for_each(|_| h.out().indent());
+                part(h, name);
+                (0..depth).for_each(|_| h.out().dedent());
+            }
+            None => write_filled(h, line, fills),
+        }
+    }
 }
