@@ -51,6 +51,13 @@ pub struct Blocks {
     /// Where a refusal is written on one line behind its test (Ruby's `raise … if test`), the
     /// words between: when the test holds, and when the negated test fails (`unless`).
     pub behind: Option<[&'static str; 2]>,
+    /// How a refused optional's value goes into `refuse.input`, where it differs from `shown`
+    /// (Rust's, still in its `Option`: `@.map(Refused::Number)`).
+    pub shown_held: Option<[&'static str; 3]>,
+    /// An optional is read as a value only inside the test that binds it ([`Node::Present`],
+    /// Rust's `x.is_some_and(|x| …)`): a constraint then fails where each optional it reads
+    /// holds a value and its test does not, rather than where none is absent and the test fails.
+    pub binds_optionals: bool,
 }
 
 impl Blocks {
@@ -76,6 +83,8 @@ impl Blocks {
         },
         shown: ["@", "@", "@"],
         behind: None,
+        shown_held: None,
+        binds_optionals: false,
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -365,7 +374,8 @@ pub trait Hooks {
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
     fn shown(&self, input: &InputDoor) -> String {
         let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
-        let [member, date, other] = Self::BLOCKS.shown;
+        let b = Self::BLOCKS;
+        let [member, date, other] = b.shown_held.filter(|_| input.optional).unwrap_or(b.shown);
         let template = match input.kind {
             WireKind::Enum(_) => member,
             WireKind::Date => date,
@@ -376,9 +386,14 @@ pub trait Hooks {
 
     /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
     fn constraint(&mut self, c: &Constraint) {
-        let absent = c.optionals.iter().map(|&v| Expr::bool(Node::IsNone(v)));
-        let holds = absent.chain([c.test.clone()]).reduce(Expr::or).expect("a test");
-        self.refuse_if(&Expr::negate(holds), Refusal::Input(&c.sentence, None));
+        let fails = if Self::BLOCKS.binds_optionals {
+            let present = |fails: Expr, &v: &VarId| Expr::bool(Node::Present(v, Box::new(fails)));
+            c.optionals.iter().rev().fold(Expr::negate(c.test.clone()), present)
+        } else {
+            let absent = c.optionals.iter().map(|&v| Expr::bool(Node::IsNone(v)));
+            Expr::negate(absent.chain([c.test.clone()]).reduce(Expr::or).expect("a test"))
+        };
+        self.refuse_if(&fails, Refusal::Input(&c.sentence, None));
     }
 
     fn define(&mut self, var: VarId, value: &Expr) {
@@ -587,12 +602,12 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 }
 
 /// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a
-/// table of templates, a line `key: template` each, the loop for unknown keys on the lines
-/// after `unknown_keys:`. In the templates `{raw}` is the value under the input's key,
-/// `{name}` that key as a literal, `{m}`, `{k}` and `{out}` the sentences of a value missing,
-/// not of its kind and out of range, `{enum}` the input's enum type, `{int_args}` the
-/// arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
-/// any other `{name}` is a local.
+/// table of templates, a line `key: template` each (`\n` in a template a new line), the loop
+/// for unknown keys on the lines after `unknown_keys:`. In the templates `{raw}` is the value
+/// under the input's key, `{name}` that key as a literal, `{var}` the input's variable, `{m}`,
+/// `{k}` and `{out}` the sentences of a value missing, not of its kind and out of range,
+/// `{enum}` the input's enum type, `{int_args}` the arguments of the runtime's integer check
+/// after the value ([`Hooks::check_int_args`]); any other `{name}` is a local.
 ///
 /// - `raw`: the value under the input's key; `required` and `optional`: the statement that
 ///   reads an input, `{read}` the reader of its kind (an optional's absent or null read as
@@ -602,27 +617,35 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 ///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
 ///   checks only a date's or an enum's);
 /// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
-///   inputs' names as literals, `{sentence}` what follows the key.
+///   inputs' names as literals (between each two `key_sep`, `, ` where it is not given),
+///   `{sentence}` what follows the key; `no_keys`: the refusal of any key for a rule with no
+///   inputs, where the loop cannot be written over none (Rust's `matches!`).
 pub struct WireReads {
-    pub raw: &'static str,
-    pub required: &'static str,
-    pub optional: &'static str,
-    pub held: Option<&'static str>,
-    pub integer: &'static str,
-    pub boolean: &'static str,
-    pub text: &'static str,
-    pub date: &'static str,
-    pub member: &'static str,
+    pub raw: String,
+    pub required: String,
+    pub optional: String,
+    pub held: Option<String>,
+    pub integer: String,
+    pub boolean: String,
+    pub text: String,
+    pub date: String,
+    pub member: String,
     pub integer_ranged: bool,
-    pub unknown_keys: &'static str,
+    pub key_sep: String,
+    pub no_keys: Option<String>,
+    pub unknown_keys: String,
 }
 
 impl WireReads {
     pub fn parse(table: &'static str) -> WireReads {
         let (lines, unknown_keys) =
             table.split_once("\nunknown_keys:\n").expect("a wire table ends in `unknown_keys:`");
-        let entry =
-            |key: &str| lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        let entry = |key: &str| {
+            lines
+                .lines()
+                .find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")))
+                .map(|t| t.replace("\\n", "\n"))
+        };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
         WireReads {
             raw: need("raw"),
@@ -634,8 +657,10 @@ impl WireReads {
             text: need("text"),
             date: need("date"),
             member: need("member"),
-            integer_ranged: entry("integer_ranged") == Some("yes"),
-            unknown_keys,
+            integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
+            key_sep: entry("key_sep").unwrap_or_else(|| ", ".to_string()),
+            no_keys: entry("no_keys"),
+            unknown_keys: unknown_keys.to_string(),
         }
     }
 }
@@ -643,15 +668,16 @@ impl WireReads {
 /// The wire door's read of one input (see [`WireReads`]), then its range check.
 fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let reader = match input.kind {
-        WireKind::Integer => w.integer,
-        WireKind::Boolean => w.boolean,
-        WireKind::Text => w.text,
-        WireKind::Date => w.date,
-        WireKind::Enum(_) => w.member,
+        WireKind::Integer => &w.integer,
+        WireKind::Boolean => &w.boolean,
+        WireKind::Text => &w.text,
+        WireKind::Date => &w.date,
+        WireKind::Enum(_) => &w.member,
     };
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
         ("name", h.lit(&input.name)),
+        ("var", h.name(input.var)),
         ("m", h.lit(&input.missing)),
         ("k", h.lit(&input.not_of_kind)),
         ("out", out),
@@ -661,13 +687,13 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
     }
-    let raw = with_locals(h, w.raw, &fills);
-    let held = match (input.optional, w.held) {
+    let raw = with_locals(h, &w.raw, &fills);
+    let held = match (input.optional, &w.held) {
         (true, Some(held)) => held.to_string(),
         _ => raw.clone(),
     };
     let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
-    let form = if input.optional { w.optional } else { w.required };
+    let form = if input.optional { &w.optional } else { &w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
     if input.kind != WireKind::Integer || !w.integer_ranged {
         h.range_check(input);
@@ -677,8 +703,12 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let fills = [("keys", keys.join(", ")), ("sentence", h.lit(sentence))];
-    write_filled(h, w.unknown_keys, &fills);
+    let fills = [("keys", keys.join(&w.key_sep)), ("sentence", h.lit(sentence))];
+    let template = match &w.no_keys {
+        Some(none) if names.is_empty() => none,
+        _ => &w.unknown_keys,
+    };
+    write_filled(h, template, &fills);
 }
 
 /// How a language writes one value of the record line ([`Hooks::RECORD_VALUES`]): a table of
@@ -686,13 +716,15 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
 /// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
 /// value's place (an optional's test reads it); `held`: what the optional form hands the
-/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
-/// other `{name}` is a local.
+/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`); `lent`:
+/// how an output's field is lent where a template reads the value whole (`{lent}`, the place
+/// itself where it is no field or there is no `lent`: Rust's `&{x}`). Any other `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
     required: String,
     optional: String,
     held: Option<String>,
+    lent: Option<String>,
 }
 
 impl RecordValues {
@@ -709,6 +741,7 @@ impl RecordValues {
             required: need("required"),
             optional: need("optional"),
             held: entry("held"),
+            lent: entry("lent"),
         }
     }
 
@@ -729,12 +762,17 @@ impl RecordValues {
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
     let (x, v) = (h.place(var, from), h.plan().var(var));
     let (optional, ty) = (v.optional, v.ty);
-    let held = match (optional, &r.held) {
-        (true, Some(held)) => held.clone(),
+    let field = from == Source::Output && h.plan().outputs.len() > 1;
+    let lent = match &r.lent {
+        Some(lent) if field => with_locals(h, lent, &[("x", x.clone())]),
         _ => x.clone(),
     };
-    let one = with_locals(h, r.of(ty), &[("x", held)]);
+    let (held, held_lent) = match (optional, &r.held) {
+        (true, Some(held)) => (held.clone(), held.clone()),
+        _ => (x.clone(), lent.clone()),
+    };
+    let one = with_locals(h, r.of(ty), &[("x", held), ("lent", held_lent)]);
     let form = if optional { &r.optional } else { &r.required };
-    let text = with_locals(h, form, &[("x", x), ("one", one)]);
+    let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one)]);
     h.line(&text);
 }

@@ -9,14 +9,13 @@
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
+use super::plan::{Arith, BoundaryTy, Expr, Kind, Node, Plan, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -301,8 +300,8 @@ impl Rs<'_> {
 fn bound(e: &Expr) -> Option<(&Expr, CmpOp, &Expr)> {
     let Node::Cmp(op, l, r) = &e.node else { return None };
     match (&l.node, &r.node) {
-        (Node::Var(_), _) if l.kind == Kind::Num => Some((l, *op, r)),
-        (_, Node::Var(_)) if r.kind == Kind::Num => Some((r, flipped(*op), l)),
+        (Node::Var(_), _) if matches!(l.kind, Kind::Num | Kind::Enum(_)) => Some((l, *op, r)),
+        (_, Node::Var(_)) if matches!(r.kind, Kind::Num | Kind::Enum(_)) => Some((r, flipped(*op), l)),
         _ => None,
     }
 }
@@ -622,32 +621,6 @@ impl Rs<'_> {
         o.push('\n');
         o
     }
-
-    /// A variable's wire form appended to the record's buffer; `x` reads it (a parameter,
-    /// the output, a field).
-    fn push_value(&self, o: &mut Code, v: VarId, x: &str, field: bool) {
-        let (var, json) = (self.plan.var(v), self.l("json"));
-        let one = |x: &str| -> String {
-            match var.ty {
-                BoundaryTy::Str => format!("push_json_str(&mut {json}, {x});"),
-                BoundaryTy::Enum(_) => format!("push_json_str(&mut {json}, {x}.as_str());"),
-                BoundaryTy::Date => format!("push_date(&mut {json}, {x}.0);"),
-                BoundaryTy::Unit(_) => format!("{json}.push_str(&{x}.0.to_string());"),
-                BoundaryTy::Int | BoundaryTy::Bool => format!("{json}.push_str(&{x}.to_string());"),
-            }
-        };
-        if var.optional {
-            let place = if field { format!("&{x}") } else { x.to_string() };
-            o.line(format!("match {place} {{"));
-            o.line(format!("    Some(x) => {},", one("x").trim_end_matches(';')));
-            o.line(format!("    None => {json}.push_str(\"null\"),"));
-            o.line("}");
-        } else if field && var.ty == BoundaryTy::Str {
-            o.line(one(&format!("&{x}")));
-        } else {
-            o.line(one(x));
-        }
-    }
 }
 
 /// The walker's hooks: the statements of the function bodies.
@@ -662,34 +635,6 @@ impl Body<'_, '_, Rs<'_>> {
             _ => format!("Some({})", self.g.top(e)),
         }
     }
-
-    /// The range check of an input already read into its local: the refusal carries the
-    /// value refused as the caller gave it (a number, a day, a member by its name).
-    fn range(&mut self, input: &InputDoor) {
-        let Some(r) = &input.range else { return };
-        let x = self.name(input.var);
-        let kind = self.g.plan.var(input.var).kind;
-        let (lo, hi) = match input.kind {
-            WireKind::Enum(_) => (self.g.member(kind, r.lo as u32), self.g.member(kind, r.hi as u32)),
-            _ => (int_lit(r.lo), int_lit(r.hi)),
-        };
-        let outside = |x: &str| format!("!({lo}..={hi}).contains({x})");
-        let (test, refused) = match input.optional {
-            true => (format!("let Some(x) = {x}.filter(|x| {})", outside("x")), "x".to_string()),
-            false => (outside(&format!("&{x}")), x),
-        };
-        let value = match input.kind {
-            WireKind::Enum(_) => format!("Refused::Member({refused}.as_str())"),
-            WireKind::Date => format!("Refused::Day({refused})"),
-            _ => format!("Refused::Number({refused})"),
-        };
-        self.o.line(format!("if {test} {{"));
-        self.o.line(format!(
-            "    return Err(RuleError::Input {{ what: {}, value: Some({value}) }});",
-            rs_str(&r.sentence)
-        ));
-        self.o.line("}");
-    }
 }
 
 impl Hooks for Body<'_, '_, Rs<'_>> {
@@ -703,25 +648,40 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
         },
         else_when_true: true,
         native_match: true,
+        shown: ["Some(Refused::Member(@.as_str()))", "Some(Refused::Day(@))", "Some(Refused::Number(@))"],
+        shown_held: Some(["@.map(|x| Refused::Member(x.as_str()))", "@.map(Refused::Day)", "@.map(Refused::Number)"]),
+        binds_optionals: true,
         ..Blocks::BARE
     };
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");
-        self.range(input);
-    }
-
-    fn constraint(&mut self, c: &Constraint) {
-        // It fails when every optional it reads holds a value and the test does not hold.
-        let mut fails = self.g.top(&Expr::negate(c.test.clone()));
-        for &v in c.optionals.iter().rev() {
-            let x = self.name(v);
-            fails = format!("{x}.is_some_and(|{x}| {fails})");
-        }
-        self.o.line(format!("if {fails} {{"));
-        self.o.line(format!("    return Err(RuleError::Input {{ what: {}, value: None }});", rs_str(&c.sentence)));
-        self.o.line("}");
-    }
+    /// The wire door: the runtime's readers over the members of the call. Every counted input
+    /// declares its range (E054), whose sentence is the one past i64 too (`{out}`); the
+    /// sentence after an unknown key is the module's `NotAnInput`, printed.
+    const WIRE: &'static str = "raw: wire_get({call}, {name})
+required: let {var} = match {raw} {\\n    Some(x) => {read},\\n    None => return Err(RuleError::Input { what: {m}, value: None }),\\n};
+optional: let {var} = match {raw} {\\n    Some(x) => Some({read}),\\n    None => None,\\n};
+integer: wire_int(x, {k}, {out})?
+boolean: wire_bool(x, {k})?
+text: wire_str(x, {k})?
+date: wire_day(x, {k})?
+member: wire_member(x, {enum}::parse, {k})?
+key_sep:  | 
+no_keys: if let Some((key, _)) = {call}.first() {\\n    return Err(RuleError::NotAnInput { key: key.to_string() });\\n}
+unknown_keys:
+if let Some((key, _)) = {call}.iter().find(|(k, _)| !matches!(*k, {keys})) {
+    return Err(RuleError::NotAnInput { key: key.to_string() });
+}";
+    /// The record's values: each type's wire text appended to the record's buffer; an
+    /// output's field lent where the value is read whole.
+    const RECORD_VALUES: &'static str = "bool: {json}.push_str(&{x}.to_string())
+str: push_json_str(&mut {json}, {lent})
+enum: push_json_str(&mut {json}, {x}.as_str())
+date: push_date(&mut {json}, {x}.0)
+int: {json}.push_str(&{x}.to_string())
+unit: {json}.push_str(&{x}.0.to_string())
+required: {one};
+optional: match {lent} {\\n    Some(x) => {one},\\n    None => {json}.push_str(\"null\"),\\n}
+held: x
+lent: &{x}";
 
     /// The value stored into a variable: an optional one takes `Some` around a value.
     fn value(&self, var: VarId, e: &Expr) -> String {
@@ -776,60 +736,8 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
         self.o.line(format!("{};", self.binding(var)));
     }
 
-    fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.name(input.var);
-        let (m, k) = (rs_str(&input.missing), rs_str(&input.not_of_kind));
-        let read = match input.kind {
-            WireKind::Integer => {
-                // Every counted input declares its range (E054); its sentence is the one past i64 too.
-                let out = input.range.as_ref().map_or(&input.not_of_kind, |r| &r.sentence);
-                format!("wire_int(x, {k}, {})?", rs_str(out))
-            }
-            WireKind::Boolean => format!("wire_bool(x, {k})?"),
-            WireKind::Text => format!("wire_str(x, {k})?"),
-            WireKind::Date => format!("wire_day(x, {k})?"),
-            WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.g.n.enums[e]),
-        };
-        let call = self.g.l("call");
-        self.o.line(format!("let {x} = match wire_get({call}, {}) {{", rs_str(&input.name)));
-        if input.optional {
-            self.o.line(format!("    Some(x) => Some({read}),"));
-            self.o.line("    None => None,");
-        } else {
-            self.o.line(format!("    Some(x) => {read},"));
-            self.o.line(format!("    None => return Err(RuleError::Input {{ what: {m}, value: None }}),"));
-        }
-        self.o.line("};");
-        self.range(input);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], _sentence: &str) {
-        // The sentence after the key is the module's `NotAnInput`, printed.
-        let call = self.g.l("call");
-        let find = match names {
-            [] => format!("{call}.first()"),
-            _ => {
-                let keys: Vec<String> = names.iter().map(|k| rs_str(k)).collect();
-                format!("{call}.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
-            }
-        };
-        self.o.line(format!("if let Some((key, _)) = {find} {{"));
-        self.o.line("    return Err(RuleError::NotAnInput { key: key.to_string() });");
-        self.o.line("}");
-    }
-
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.push_str({});", self.g.l("json"), rs_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.g.n, self.g.plan);
-        let (x, field) = match from {
-            Source::Input => (n.vars[var].clone(), false),
-            Source::Output if plan.outputs.len() == 1 => (n.local("out").to_string(), false),
-            Source::Output => (format!("{}.{}", n.local("out"), n.fields[var]), true),
-        };
-        self.g.push_value(self.o, var, &x, field);
     }
 }
 
