@@ -25,6 +25,7 @@ const MODULE: &str = include_str!("runtime/module.rs");
 const RUNNER: &str = include_str!("runtime/runner.rs");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rs");
 const WASI_HOST: &str = include_str!("runtime/wasi.mjs");
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 const MARK: &str = "// rulec:";
 
 /// Rust's types: i64 inside the functions, a unit or a date its newtype, a parameter's text
@@ -68,12 +69,7 @@ impl Language for Rust {
         let (plan, n) = (r.plan, r.n);
         let spell = Spelling { names: n, ty: &|v| r.ty(v), member: Member::Qualified("::") };
         let ret = r.returns();
-        let signatures = [
-            r.signature(&n.function, &ret),
-            r.signature(&n.traced, &r.traced_returns()),
-            r.record_signature(),
-            r.wire_signature(),
-        ];
+        let signatures = sig::signatures(n, section(TEMPLATES, MARK, "signatures"), &r.fills());
         let base = &plan.rule.base;
         let wasi = json!({
             "source": format!("{base}_runner.rs"),
@@ -169,15 +165,6 @@ const OPS: Ops = Ops {
 };
 
 type Rs<'a> = Gen<'a, Rust>;
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `record_open` and `record_close`.
-const RECORD: &str =
-    "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
-{signature}
-    let mut {json} = record_open({tag});
-    {pieces}
-    record_close({json}, {trace})
-}";
 
 impl Syntax for Rs<'_> {
     /// What clippy asks of Rust: no identity operation, a boolean not compared with a
@@ -320,41 +307,42 @@ impl Rs<'_> {
         sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
-    fn traced_returns(&self) -> String {
-        format!("({}, [Fired; {}])", self.returns(), self.n.slots.len())
-    }
-
-    fn signature(&self, f: &str, ret: &str) -> String {
-        format!("pub fn {f}({}) -> Result<{ret}, RuleError>", self.params())
-    }
-
-    fn record_signature(&self) -> String {
+    /// What every template of the module is filled with (runtime/templates.txt).
+    fn fills(&self) -> Vec<(&'static str, String)> {
+        let (plan, n) = (self.plan, self.n);
         // A lone text output is lent as `&str` (clippy's ptr_arg).
-        let out = match self.returns().as_str() {
+        let lent = match self.returns().as_str() {
             "String" => "&str".to_string(),
             ret => format!("&{ret}"),
         };
-        let (l_out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        let ps = sig::then(&self.params(), &format!("{l_out}: {out}, {trace}: &[Fired], {tag}: &str"));
-        format!("pub fn {}({ps}) -> String", self.n.record)
+        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
+        let record_params = sig::then(&self.params(), &format!("{out}: {lent}, {trace}: &[Fired], {tag}: &str"));
+        let wrapped = self.wrapped_args();
+        let record_args = sig::then(&wrapped, &format!("&{out}, &{trace}, {tag}"));
+        let rows = if plan.tables().next().is_none() { "_" } else { self.l("rows") };
+        let fired =
+            sig::fired(plan, rows, "[@]", |table, row| format!("Fired {{ table: {}, row: {row} }}", rs_str(table)));
+        vec![
+            ("params", self.params()),
+            ("ret", self.returns()),
+            ("traced_ret", format!("({}, [Fired; {}])", self.returns(), n.slots.len())),
+            ("record_params", record_params),
+            ("about", comment(&sig::about(plan))),
+            ("allow", self.lints(true, plan.inputs.len()).unwrap_or_default()),
+            ("allow_wire", self.lints(false, 2).unwrap_or_default()),
+            ("args", self.args()),
+            ("rows", rows.to_string()),
+            ("fired", fired),
+            ("wrapped", wrapped),
+            ("record_args", record_args),
+            ("tables", n.slots.len().to_string()),
+            ("slots", n.slots.join(", ")),
+        ]
     }
 
     /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
     fn l(&self, base: &str) -> &str {
         self.n.local(base)
-    }
-
-    fn wire_signature(&self) -> String {
-        let (call, tag) = (self.l("call"), self.l("tag"));
-        format!("pub fn {}({call}: &[(&str, Wire<'_>)], {tag}: &str) -> Result<String, RuleError>", self.n.wire)
-    }
-
-    /// The lints a function's shape may meet in the crate that includes the module: `params`
-    /// parameters, the inputs among them when `inputs`.
-    fn allow(&self, o: &mut Code, inputs: bool, params: usize) {
-        if let Some(line) = self.lints(inputs, params) {
-            o.line(line);
-        }
     }
 
     /// The `#[allow(…)]` line of a function, where it needs one (see [`Self::allow`]).
@@ -406,13 +394,18 @@ impl Rs<'_> {
             o.blank();
         }
         self.sections(&mut o, &["wire_type"]);
-        self.functions(&mut o);
+        let fills = self.fills();
+        let write = |part, o: &mut Code| walk::part(plan, Lang::Rust, part, &mut Body { g: self, o });
+        sig::functions(&mut o, self.n, section(TEMPLATES, MARK, "functions"), &fills, write);
+        o.blank();
         let lints = self.lints(true, plan.inputs.len() + 3).map(|l| l + "\n").unwrap_or_default();
-        let signature = format!("{lints}#[must_use]\n{} {{", self.record_signature());
-        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
-        self.wire_door(&mut o);
-        self.core(&mut o);
-        self.helpers(&mut o);
+        let record = sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)[2].clone();
+        let signature = format!("{lints}#[must_use]\n{record} {{");
+        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, section(TEMPLATES, MARK, "record"), &signature);
+        let more = [("unwrapped", self.unwrapped()), ("answer", self.answer())];
+        sig::functions(&mut o, self.n, section(TEMPLATES, MARK, "door"), &[&fills[..], &more].concat(), write);
+        o.blank();
+        self.sections(&mut o, &sig::taken(plan, &OPS, MODULE, MARK));
         o.finish()
     }
 
@@ -427,10 +420,7 @@ impl Rs<'_> {
 
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
-            let name = &self.n.enums[e];
-            let members = &self.n.members[e];
-            let ordered = if en.ordered { " (ordered: a value compares by its place)" } else { "" };
-            o.line(format!("/// enum {}{ordered}", comment(&en.name)));
+            let (name, members) = (&self.n.enums[e], &self.n.members[e]);
             let mut lints = Vec::new();
             if !is_camel(name) || !members.iter().all(|m| is_camel(m)) {
                 lints.push("non_camel_case_types");
@@ -438,82 +428,28 @@ impl Rs<'_> {
             if is_acronym(name) || members.iter().any(|m| is_acronym(m)) {
                 lints.push("clippy::upper_case_acronyms");
             }
-            if !lints.is_empty() {
-                o.line(format!("#[allow({})]", lints.join(", ")));
-            }
-            o.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
-            o.line(format!("pub enum {name} {{"));
-            o.indent();
-            for (m, v) in members.iter().zip(&en.values) {
-                if let Some(display) = &v.display {
-                    o.line(format!("/// {}", comment(display)));
-                }
-                o.line(format!("{m},"));
-            }
-            o.close("}");
-            o.blank();
-            o.line(format!("impl {name} {{"));
-            o.indent();
             let all: Vec<String> = members.iter().map(|m| format!("{name}::{m}")).collect();
-            o.line(format!("pub const ALL: [{name}; {}] = [{}];", all.len(), all.join(", ")));
-            o.blank();
-            o.line("/// The value's name, as the wire and the records write it.");
-            o.line("#[must_use]");
-            o.line("pub fn as_str(self) -> &'static str {");
-            o.indent();
-            o.line("match self {");
-            for (m, v) in all.iter().zip(&en.values) {
-                o.line(format!("    {m} => {},", rs_str(&v.name)));
-            }
-            o.line("}");
-            o.close("}");
-            o.blank();
-            o.line("/// The value a name of the wire names.");
-            o.line("#[must_use]");
-            o.line(format!("pub fn parse(name: &str) -> Option<{name}> {{"));
-            o.indent();
-            o.line("match name {");
-            for (m, v) in all.iter().zip(&en.values) {
-                o.line(format!("    {} => Some({m}),", rs_str(&v.name)));
-            }
-            o.line("    _ => None,");
-            o.line("}");
-            o.close("}");
-            o.close("}");
+            let each = |f: &dyn Fn(&str, &str) -> String| {
+                all.iter().zip(&en.values).map(|(m, v)| f(m, &rs_str(&v.name))).collect::<Vec<_>>().join("\n")
+            };
+            let declared = members.iter().zip(&en.values).map(|(m, v)| match &v.display {
+                Some(display) => format!("/// {}\n{m},", comment(display)),
+                None => format!("{m},"),
+            });
+            let fills = [
+                ("what", comment(&en.name)),
+                ("ordered", if en.ordered { " (ordered: a value compares by its place)" } else { "" }.to_string()),
+                ("lints", if lints.is_empty() { String::new() } else { format!("#[allow({})]", lints.join(", ")) }),
+                ("enum", name.clone()),
+                ("members", declared.collect::<Vec<_>>().join("\n")),
+                ("count", all.len().to_string()),
+                ("all", all.join(", ")),
+                ("names", each(&|m, wire| format!("{m} => {wire},"))),
+                ("parses", each(&|m, wire| format!("{wire} => Some({m}),"))),
+            ];
+            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
             o.blank();
         }
-    }
-
-    /// The function and its traced twin, over the one holding the branches.
-    fn functions(&self, o: &mut Code) {
-        let (plan, n) = (self.plan, self.n);
-        let (args, ret, inputs) = (self.args(), self.returns(), plan.inputs.len());
-        o.line(format!("/// {}", comment(&sig::about(plan))));
-        o.line("///");
-        o.line("/// # Errors");
-        o.line("///");
-        o.line("/// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);");
-        o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
-        self.allow(o, true, inputs);
-        o.line(format!("{} {{", self.signature(&n.function, &ret)));
-        let out = self.l("out");
-        o.line(format!("    {}({args}).map(|({out}, _)| {out})", n.core));
-        o.line("}");
-        o.blank();
-        o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
-        o.line("///");
-        o.line(format!("/// # Errors\n///\n/// As [`{}`].", n.function));
-        self.allow(o, true, inputs);
-        o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
-        o.indent();
-        let tables: Vec<&TablePlan> = plan.tables().collect();
-        let rows = if tables.is_empty() { "_" } else { self.l("rows") };
-        o.line(format!("let ({out}, {rows}) = {}({args})?;", n.core));
-        let fired =
-            sig::fired(plan, rows, "[@]", |table, row| format!("Fired {{ table: {}, row: {row} }}", rs_str(table)));
-        o.line(format!("Ok(({out}, {fired}))"));
-        o.close("}");
-        o.blank();
     }
 
     /// The inputs as the function takes them, from the locals of the wire door.
@@ -534,51 +470,20 @@ impl Rs<'_> {
         args.join(", ")
     }
 
-    fn wire_door(&self, o: &mut Code) {
-        o.line("/// One call in the wire form (formats.md): the members of a JSON object in order (a key given");
-        o.line("/// twice: the last one), the door's checks in the reference's order, then the rule; the");
-        o.line("/// record line.");
-        o.line("///");
-        o.line("/// # Errors");
-        o.line("///");
-        o.line("/// `RuleError::Input` or `RuleError::NotAnInput` for a call the door refuses, with the");
-        o.line(format!(
-            "/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].",
-            self.n.function
-        ));
-        self.allow(o, false, 2);
-        o.line(format!("{} {{", self.wire_signature()));
-        o.indent();
-        walk::wire(self.plan, &mut Body { g: self, o: &mut *o });
-        let args = self.wrapped_args();
-        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        o.line(format!("let ({out}, {trace}) = {}({args})?;", self.n.traced));
-        let args = if args.is_empty() { args } else { format!("{args}, ") };
-        o.line(format!("Ok({}({args}&{out}, &{trace}, {tag}))", self.n.record));
-        o.close("}");
-        o.blank();
+    /// The core's locals, every number the integer it carries.
+    fn unwrapped(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let wrapped = plan.inputs.iter().filter(|&&v| self.wrapper(v).is_some());
+        let each = wrapped.map(|&v| match (&n.vars[v], plan.var(v).optional) {
+            (x, true) => format!("let {x}: Option<i64> = {x}.map(|x| x.0);"),
+            (x, false) => format!("let {x}: i64 = {x}.0;"),
+        });
+        each.collect::<Vec<_>>().join("\n")
     }
 
-    /// The function holding every branch: the entry guard, the steps, the outputs and rows.
-    fn core(&self, o: &mut Code) {
+    /// What the core answers: the outputs, each made its boundary type.
+    fn answer(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
-        self.allow(o, true, plan.inputs.len());
-        o.line("#[inline]");
-        let ret = format!("({}, [u32; {}])", self.returns(), n.slots.len());
-        o.line(format!("fn {}({}) -> Result<{ret}, RuleError> {{", n.core, self.params()));
-        o.indent();
-        // From here on every number is the integer it carries.
-        for &v in &plan.inputs {
-            if self.wrapper(v).is_some() {
-                let x = &n.vars[v];
-                match plan.var(v).optional {
-                    true => o.line(format!("let {x}: Option<i64> = {x}.map(|x| x.0);")),
-                    false => o.line(format!("let {x}: i64 = {x}.0;")),
-                }
-            }
-        }
-        walk::core(plan, Lang::Rust, &mut Body { g: self, o: &mut *o });
         let value = |v: VarId| -> String {
             let x = n.vars[v].clone();
             match (plan.var(v).ty, self.wrapper(v), plan.var(v).optional) {
@@ -589,27 +494,16 @@ impl Rs<'_> {
                 (_, None, _) => x,
             }
         };
-        let out = match plan.outputs.as_slice() {
+        match plan.outputs.as_slice() {
             [one] => value(*one),
             outs => {
-                let fields: Vec<String> = outs
-                    .iter()
-                    .map(|&v| match (value(v), &n.fields[v]) {
-                        (x, f) if x == *f => x,
-                        (x, f) => format!("{f}: {x}"),
-                    })
-                    .collect();
-                format!("Output {{ {} }}", fields.join(", "))
+                let fields = outs.iter().map(|&v| match (value(v), &n.fields[v]) {
+                    (x, f) if x == *f => x,
+                    (x, f) => format!("{f}: {x}"),
+                });
+                format!("Output {{ {} }}", fields.collect::<Vec<_>>().join(", "))
             }
-        };
-        o.line(format!("Ok(({out}, [{}]))", n.slots.join(", ")));
-        o.close("}");
-        o.blank();
-    }
-
-    fn helpers(&self, o: &mut Code) {
-        let plan = self.plan;
-        self.sections(o, &sig::taken(plan, &OPS, MODULE, MARK));
+        }
     }
 
     fn runner(&self) -> String {
