@@ -9,8 +9,8 @@
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Expr, Kind, Node, Plan, TablePlan};
-use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::plan::{BoundaryTy, Expr, Node, Plan, TablePlan};
+use super::printer::{Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -18,7 +18,6 @@ use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
 use crate::num::RoundMode;
 use crate::sema::VarId;
-use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/module.rs");
@@ -137,17 +136,6 @@ fn is_acronym(ident: &str) -> bool {
     ident.len() > 1 && ident.chars().any(char::is_uppercase) && !ident.chars().any(char::is_lowercase)
 }
 
-/// `a op b` read the other way round: `b flipped(op) a`.
-fn flipped(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Ge => CmpOp::Le,
-        other => other,
-    }
-}
-
 /// Rust's spellings. An `if` binds loosest of all: written inside an operator, it is
 /// always parenthesized.
 const OPS: Ops = Ops {
@@ -158,74 +146,24 @@ const OPS: Ops = Ops {
     div_round: quot_fn,
     modulo: "mod_floor",
     isqrt: "isqrt_i64",
-    extremes: Extremes::Own,
+    extremes: Extremes::Methods { min: ".min(", max: ".max(", literal: "_i64" },
     cond: Cond::Words(["if ", " { ", " } else { ", " }"]),
     order: Order::Native,
+    // What clippy asks: no identity operation, a boolean not compared with a literal, a
+    // range as a range, a set test as `matches!`.
+    idioms: Idioms {
+        lean: true,
+        one_of: Some(["matches!(", ", ", " | ", ")"]),
+        is_none: Some(["@.is_none()", "@.is_some()"]),
+        present: Some(["@.is_some_and(|@| ", ")"]),
+        range: Some(["(", "..=", "..", ").contains(&", ")"]),
+    },
     ..Ops::c_family(rs_str)
 };
 
 type Rs<'a> = Gen<'a, Rust>;
 
-impl Syntax for Rs<'_> {
-    /// What clippy asks of Rust: no identity operation, a boolean not compared with a
-    /// literal, a range as a range, a set test as `matches!`.
-    fn own(&self, e: &Expr) -> Option<Form> {
-        Some(match &e.node {
-            // `x * 1` and `x + 0` (a rate of 1%, a zero offset) are `x` (clippy's identity_op).
-            Node::Arith(op, a, b) => Form::Alias(self.identity(*op, a, b)?.clone()),
-            Node::Min(xs) | Node::Max(xs) => {
-                let f = if matches!(e.node, Node::Min(_)) { ".min(" } else { ".max(" };
-                // A literal receiver says its type: `{integer}` has no `min`.
-                let mut parts = vec![match xs[0].node {
-                    Node::Int(n) if n < 0 => Part::Text(format!("({}_i64)", int_lit(n))),
-                    Node::Int(n) => Part::Text(format!("{}_i64", int_lit(n))),
-                    _ => Part::Kid(0, ATOM),
-                }];
-                for i in 1..xs.len() {
-                    parts.extend([text(f), Part::Kid(i, TOP), text(")")]);
-                }
-                Form::Parts(parts, ATOM)
-            }
-            Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.kind == Kind::Bool => {
-                // A boolean compared with a literal is the boolean, or its negation.
-                let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };
-                let (i, x, v) = match (literal(a), literal(b)) {
-                    (_, Some(v)) => (0, a, v),
-                    (Some(v), None) => (1, b, v),
-                    (None, None) => return None,
-                };
-                if (*op == CmpOp::Eq) == v {
-                    Form::Alias((**x).clone())
-                } else {
-                    Form::Parts(vec![text("!"), Part::Kid(i, OPS.prec.not + 1)], OPS.prec.not)
-                }
-            }
-            Node::And(a, b) => self.range(a, b, false)?,
-            Node::Or(a, b) => self.range(a, b, true)?,
-            Node::Not(x) => match &x.node {
-                Node::IsNone(v) => Form::Leaf(format!("{}.is_some()", self.n.vars[*v]), ATOM),
-                _ => return None,
-            },
-            Node::OneOf(_, vals) => {
-                let mut parts = vec![text("matches!("), Part::Kid(0, TOP), text(", ")];
-                for i in 0..vals.len() {
-                    if i > 0 {
-                        parts.push(text(" | "));
-                    }
-                    parts.push(Part::Kid(i + 1, TOP));
-                }
-                parts.push(text(")"));
-                Form::Parts(parts, ATOM)
-            }
-            Node::IsNone(v) => Form::Leaf(format!("{}.is_none()", self.n.vars[*v]), ATOM),
-            Node::Present(v, _) => {
-                let x = &self.n.vars[*v];
-                Form::Parts(vec![Part::Text(format!("{x}.is_some_and(|{x}| ")), Part::Kid(0, TOP), text(")")], ATOM)
-            }
-            _ => return None,
-        })
-    }
-}
+impl Syntax for Rs<'_> {}
 
 impl Rs<'_> {
     /// Whether every function's names are snake case (else it needs `#[allow(non_snake_case)]`).
@@ -239,57 +177,6 @@ impl Rs<'_> {
     fn underscored(&self) -> bool {
         let params: Vec<&str> = self.plan.inputs.iter().map(|&v| self.n.vars[v].as_str()).collect();
         params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)))
-    }
-
-    /// The operand `a op b` equals, when the other one is the operation's identity.
-    fn identity<'e>(&self, op: Arith, a: &'e Expr, b: &'e Expr) -> Option<&'e Expr> {
-        let unit = if op == Arith::Mul { 1 } else { 0 };
-        match (&a.node, &b.node) {
-            (_, Node::Int(k)) if *k == unit => Some(a),
-            (Node::Int(k), _) if *k == unit && op != Arith::Sub => Some(b),
-            _ => None,
-        }
-    }
-
-    /// `lo <= x && x <= hi` as `(lo..=hi).contains(&x)` (and `x < lo || x > hi` as its
-    /// negation), the way clippy asks a range to be written.
-    fn range(&self, a: &Expr, b: &Expr, outside: bool) -> Option<Form> {
-        let ((xa, oa, ka), (xb, ob, kb)) = (bound(a)?, bound(b)?);
-        if xa != xb {
-            return None;
-        }
-        let lower = if outside { CmpOp::Lt } else { CmpOp::Ge };
-        let (lo, op, hi) = match (oa, ob) {
-            (l, h) if l == lower => (ka, h, kb),
-            (h, l) if l == lower => (kb, h, ka),
-            _ => return None,
-        };
-        let dots = match (outside, op) {
-            (false, CmpOp::Le) | (true, CmpOp::Gt) => "..=",
-            (false, CmpOp::Lt) | (true, CmpOp::Ge) => "..",
-            _ => return None,
-        };
-        let part = |e: &Expr, q: u8| Part::Expr(e.clone(), q);
-        let parts = vec![
-            text(if outside { "!(" } else { "(" }),
-            part(lo, OPS.prec.add),
-            text(dots),
-            part(hi, OPS.prec.add),
-            text(").contains(&"),
-            part(xa, OPS.prec.not),
-            text(")"),
-        ];
-        Some(Form::Parts(parts, if outside { OPS.prec.not } else { ATOM }))
-    }
-}
-
-/// The bound `x op k` a comparison of a number variable sets, whichever side the variable is on.
-fn bound(e: &Expr) -> Option<(&Expr, CmpOp, &Expr)> {
-    let Node::Cmp(op, l, r) = &e.node else { return None };
-    match (&l.node, &r.node) {
-        (Node::Var(_), _) if matches!(l.kind, Kind::Num | Kind::Enum(_)) => Some((l, *op, r)),
-        (_, Node::Var(_)) if matches!(r.kind, Kind::Num | Kind::Enum(_)) => Some((r, flipped(*op), l)),
-        _ => None,
     }
 }
 
