@@ -196,7 +196,7 @@ impl Rs<'_> {
 
     /// What every template of the module is filled with (runtime/templates.txt).
     fn fills(&self) -> Vec<(&'static str, String)> {
-        let (plan, n) = (self.plan, self.n);
+        let plan = self.plan;
         // A lone text output is lent as `&str` (clippy's ptr_arg).
         let lent = match self.returns().as_str() {
             "String" => "&str".to_string(),
@@ -206,24 +206,22 @@ impl Rs<'_> {
         let record_params = sig::then(&self.params(), &format!("{out}: {lent}, {trace}: &[Fired], {tag}: &str"));
         let wrapped = self.wrapped_args();
         let record_args = sig::then(&wrapped, &format!("&{out}, &{trace}, {tag}"));
-        let rows = if plan.tables().next().is_none() { "_" } else { self.l("rows") };
-        let fired =
-            sig::fired(plan, rows, "[@]", |table, row| format!("Fired {{ table: {}, row: {row} }}", rs_str(table)));
+        // A rule without a table pushes nothing onto its trace.
+        let trace_param = if plan.tables().next().is_none() { "_" } else { trace };
         vec![
             ("params", self.params()),
             ("ret", self.returns()),
-            ("traced_ret", format!("({}, [Fired; {}])", self.returns(), n.slots.len())),
+            ("traced_ret", format!("({}, Vec<Fired>)", self.returns())),
+            ("params_then", sig::then(&self.params(), "")),
+            ("args_then", sig::then(&self.args(), "")),
+            ("trace_param", trace_param.to_string()),
             ("record_params", record_params),
             ("about", comment(&sig::about(plan))),
             ("allow", self.lints(true, plan.inputs.len()).unwrap_or_default()),
             ("allow_wire", self.lints(false, 2).unwrap_or_default()),
             ("args", self.args()),
-            ("rows", rows.to_string()),
-            ("fired", fired),
             ("wrapped", wrapped),
             ("record_args", record_args),
-            ("tables", n.slots.len().to_string()),
-            ("slots", n.slots.join(", ")),
         ]
     }
 
@@ -463,6 +461,15 @@ required: {one};
 optional: match {lent} {\\n    Some(x) => {one},\\n    None => {json}.push_str(\"null\"),\\n}
 held: x
 lent: &{x}";
+    /// The trace, lists and loops; a list's elements are copied out of it as the loop reads
+    /// them. A row is pushed only in the traced core (a constant test the compiler folds, which
+    /// leaves the plain function's code as it was with no trace at all).
+    const LISTS: &'static str = "fired: if TRACED {\\n    {trace}.push(Fired { table: {table}, row: {row} });\\n}
+list: let mut {name}: Vec<{ty}> = Vec::new();
+push: {list}.push({value});
+carry: let mut {name}: {ty} = {value};
+for: for &{element} in &{list} {
+break: break;";
 
     /// The value stored into a variable: an optional one takes `Some` around a value.
     fn value(&self, var: VarId, e: &Expr) -> String {
@@ -475,10 +482,6 @@ lent: &{x}";
 
     fn binding(&self, var: VarId) -> String {
         format!("let {}: {}", self.name(var), self.g.local_ty(var))
-    }
-
-    fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("let {}: u32;", self.g.n.slots[t.slot]));
     }
 
     /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
