@@ -1,7 +1,8 @@
 //! The Rust backend (generated-code.md, Rust): it spells the plan. A newtype per unit, an
 //! enum per enum (with its names and the way back from one), `Result<_, RuleError>`; the
 //! function, its traced twin and the wire door over one function holding the branches
-//! (which answers the rows as integers, so the plain function builds no trace); the record
+//! (which pushes the rows that fire only when traced, so the plain function builds no
+//! trace); the record
 //! function; and only the helpers the rule calls. The module needs std alone and is written
 //! to be `include!`d inside `pub mod <alias> { … }` (rulec-build, `include_rule!`). A date is
 //! its day number (`Date`), made from the wire's `"YYYY-MM-DD"` by `Date::from_wire`. The
