@@ -40,7 +40,7 @@ pub struct Blocks {
     /// The `switch` a table's decision is written with; `None` writes it row by row.
     pub switch: Option<Switch>,
     /// A table of enum and boolean cells is written as one pattern match ([`Hooks::table_match`]).
-    pub native_match: bool,
+    pub native_match: Option<Match>,
     /// A table that decides one value is written in a function of its own ([`Hooks::table_call`]).
     pub table_functions: bool,
     /// The statements that stop a call.
@@ -74,7 +74,7 @@ impl Blocks {
         field: "@.@",
         else_when_true: false,
         switch: None,
-        native_match: false,
+        native_match: None,
         table_functions: false,
         refuse: Refusals {
             input: "throw new RuleInputError(@, $);",
@@ -161,6 +161,25 @@ pub struct Switch {
     pub close: &'static str,
     /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
     pub indent: bool,
+}
+
+/// The pattern match a table of enum and boolean cells is written as: an arm per row in
+/// the rule's order, the first that matches winning as the first row does.
+pub struct Match {
+    /// `match @ {`, `@` the columns.
+    pub open: &'static str,
+    /// `@ => {`, `@` the row's pattern.
+    pub arm: &'static str,
+    /// What closes an arm, and the match.
+    pub close: &'static str,
+    /// A cell that takes any value, and what stands between the values of one cell (`_`, ` | `).
+    pub any: &'static str,
+    pub or: &'static str,
+    /// Several columns, or their patterns, around the values: before, between, after.
+    pub tuple: [&'static str; 3],
+    /// After the last row, the arm no call reaches (completeness proved it; the compiler
+    /// asks for one): `$` the refusal, its statement end taken off.
+    pub rest: &'static str,
 }
 
 /// Where a value of the record comes from.
@@ -495,7 +514,36 @@ pub trait Hooks {
 
     /// The whole table as one pattern match over its shape (`Blocks::native_match`).
     fn table_match(&mut self, t: &TablePlan) {
-        unreachable!("table {} as a match, in a language that writes none", t.name)
+        let b = Self::BLOCKS;
+        let m = b.native_match.as_ref().expect("a language that writes a match spells it");
+        let shape = t.shape.as_ref().expect("the lowering writes a match only for a table with a match shape");
+        for &r in &t.results {
+            self.declare(r);
+        }
+        let [before, between, after] = m.tuple;
+        let tuple = |xs: Vec<String>| match xs.len() {
+            1 => xs.into_iter().next().expect("one"),
+            _ => format!("{before}{}{after}", xs.join(between)),
+        };
+        let columns = tuple(shape.columns.iter().map(|&c| self.name(c)).collect());
+        self.line(&m.open.replace('@', &columns));
+        self.out().indent();
+        for (row, cells) in t.rows.iter().zip(&shape.patterns) {
+            let cell = |c: &Option<Vec<Expr>>| match c {
+                None => m.any.to_string(),
+                Some(vals) => vals.iter().map(|v| self.expr(v, TOP)).collect::<Vec<_>>().join(m.or),
+            };
+            let pattern = tuple(cells.iter().map(cell).collect());
+            self.commented(&m.arm.replace('@', &pattern), &format!("row {}: {}", row.n, row.cells));
+            self.out().indent();
+            self.assigns(t, row);
+            self.out().dedent();
+            self.line(m.close);
+        }
+        let refusal = self.refusal(Refusal::Contradiction(&t.no_row));
+        self.line(&m.rest.replace('$', refusal.strip_suffix(b.semi).unwrap_or(&refusal)));
+        self.out().dedent();
+        self.line(m.close);
     }
 
     /// The whole table as its decision over its columns, `switch`es and `if`s.

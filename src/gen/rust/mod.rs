@@ -10,10 +10,10 @@
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming::Names;
-use super::plan::{BoundaryTy, Expr, Node, Plan, TablePlan};
+use super::plan::{BoundaryTy, Expr, Node, Plan};
 use super::printer::{Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusals};
+use super::stmt::{self, Blocks, Body, Match, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
@@ -252,12 +252,9 @@ impl Rs<'_> {
         o.raw(&sig::head(plan, "//"));
         o.blank();
         for (u, name) in plan.units.iter().zip(&self.n.units) {
-            o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
-            if is_acronym(name) {
-                o.line("#[allow(clippy::upper_case_acronyms)]");
-            }
-            o.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
-            o.line(format!("pub struct {name}(pub i64);"));
+            let lints = if is_acronym(name) { "#[allow(clippy::upper_case_acronyms)]" } else { "" };
+            let fills = [("what", comment(&u.what)), ("lints", lints.into()), ("name", name.clone())];
+            o.filled(section(TEMPLATES, MARK, "unit"), &fills);
             o.blank();
         }
         if plan.dates {
@@ -266,17 +263,13 @@ impl Rs<'_> {
         self.enums(&mut o);
         self.sections(&mut o, &["errors", "fired"]);
         if plan.outputs.len() > 1 {
-            o.line("/// The outputs, in the order the rule declares them.");
-            if !plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v])) {
-                o.line("#[allow(non_snake_case)]");
-            }
-            o.line("#[derive(Clone, Debug, PartialEq, Eq)]");
-            o.line("pub struct Output {");
-            o.indent();
-            for &v in &plan.outputs {
-                o.line(format!("pub {}: {},", self.n.fields[v], self.ty(v)));
-            }
-            o.close("}");
+            let snake = plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v]));
+            let fields = plan.outputs.iter().map(|&v| format!("pub {}: {},", self.n.fields[v], self.ty(v)));
+            let fills = [
+                ("lints", if snake { "" } else { "#[allow(non_snake_case)]" }.into()),
+                ("fields", fields.collect::<Vec<_>>().join("\n")),
+            ];
+            o.filled(section(TEMPLATES, MARK, "output"), &fills);
             o.blank();
         }
         self.sections(&mut o, &["wire_type"]);
@@ -427,7 +420,15 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
             contradiction: "return Err(RuleError::Contradiction { what: @ });",
         },
         else_when_true: true,
-        native_match: true,
+        native_match: Some(Match {
+            open: "match @ {",
+            arm: "@ => {",
+            close: "}",
+            any: "_",
+            or: " | ",
+            tuple: ["(", ", ", ")"],
+            rest: "#[allow(unreachable_patterns)]\n_ => $,",
+        }),
         shown: ["Some(Refused::Member(@.as_str()))", "Some(Refused::Day(@))", "Some(Refused::Number(@))"],
         shown_held: Some(["@.map(|x| Refused::Member(x.as_str()))", "@.map(Refused::Day)", "@.map(Refused::Number)"]),
         binds_optionals: true,
@@ -485,38 +486,6 @@ break: break;";
         format!("let {}: {}", self.name(var), self.g.local_ty(var))
     }
 
-    /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
-    /// the first that matches winning as the first row does.
-    fn table_match(&mut self, t: &TablePlan) {
-        let shape = t.shape.as_ref().expect("the lowering writes a match only for a table with a match shape");
-        for &r in &t.results {
-            self.declare(r);
-        }
-        let cols: Vec<String> = shape.columns.iter().map(|&c| self.name(c)).collect();
-        let scrutinee = if cols.len() == 1 { cols[0].to_string() } else { format!("({})", cols.join(", ")) };
-        self.o.line(format!("match {scrutinee} {{"));
-        self.o.indent();
-        for (row, cells) in t.rows.iter().zip(&shape.patterns) {
-            let pats: Vec<String> = cells
-                .iter()
-                .map(|c| match c {
-                    None => "_".to_string(),
-                    Some(vals) => vals.iter().map(|v| self.g.top(v)).collect::<Vec<_>>().join(" | "),
-                })
-                .collect();
-            let pat = if pats.len() == 1 { pats[0].clone() } else { format!("({})", pats.join(", ")) };
-            self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-            self.o.line(format!("{pat} => {{"));
-            self.o.indent();
-            self.assigns(t, row);
-            self.o.close("}");
-        }
-        // Completeness proved every value is matched above: the arm is there for the compiler.
-        self.o.line("#[allow(unreachable_patterns)]");
-        self.o.line(format!("_ => return Err(RuleError::Contradiction {{ what: {} }}),", rs_str(&t.no_row)));
-        self.o.close("}");
-    }
-
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("{};", self.binding(var)));
     }
@@ -533,15 +502,12 @@ const WASI_TARGET: &str = "wasm32-wasip1";
 /// a crate name of its own keeps rustc's object files (written beside the output, named
 /// after the crate) apart from the native build's.
 fn wasi_build(base: &str) -> Vec<String> {
-    let (out, crate_name) = (format!("{base}_runner.wasm"), format!("{base}_runner_wasi"));
-    let src = format!("{base}_runner.rs");
-    ["rustc", "--edition", "2021", "-O", "--target", WASI_TARGET, "--crate-name", &crate_name, &src, "-o", &out]
-        .map(str::to_string)
-        .to_vec()
+    let line = format!("rustc --edition 2021 -O --target {WASI_TARGET} --crate-name {base}_runner_wasi {base}_runner.rs -o {base}_runner.wasm");
+    line.split(' ').map(str::to_string).collect()
 }
 
 fn wasi_run(base: &str) -> Vec<String> {
-    ["node", "--no-warnings", "_wasi_runner.mjs", &format!("{base}_runner.wasm")].map(str::to_string).to_vec()
+    format!("node --no-warnings _wasi_runner.mjs {base}_runner.wasm").split(' ').map(str::to_string).collect()
 }
 
 /// The WASI host the runner's module runs under: node's `node:wasi` (runtime/wasi.mjs).
