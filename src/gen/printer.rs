@@ -216,6 +216,23 @@ fn decimal(n: i64) -> String {
     n.to_string()
 }
 
+/// An integer as a person writes a long one, its digits grouped by thousands from six
+/// digits on: `10_000_000` (Rust's clippy asks it of a literal; Python, Java, Swift and Go read it).
+pub fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    if digits.len() < 6 {
+        return n.to_string();
+    }
+    let mut out = String::from(if n < 0 { "-" } else { "" });
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn snake_div_round(m: RoundMode) -> String {
     format!("_div_round_{}", m.as_str())
 }
@@ -646,5 +663,18 @@ pub fn cmp_op(op: CmpOp) -> &'static str {
         CmpOp::Le => "<=",
         CmpOp::Gt => ">",
         CmpOp::Ge => ">=",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn long_integers_are_grouped_by_thousands() {
+        assert_eq!(grouped(99_999), "99999");
+        assert_eq!(grouped(100_000), "100_000");
+        assert_eq!(grouped(-10_000_000), "-10_000_000");
+        assert_eq!(grouped(i64::MIN), "-9_223_372_036_854_775_808");
     }
 }

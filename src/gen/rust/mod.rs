@@ -11,7 +11,7 @@
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, Node, Plan};
-use super::printer::{Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
+use super::printer::{grouped, Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Match, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -98,22 +98,6 @@ fn rs_str(s: &str) -> String {
     quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
-/// An integer as a person writes a long one: `10_000_000` (clippy's unreadable_literal).
-fn int_lit(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    if digits.len() < 6 {
-        return n.to_string();
-    }
-    let mut out = String::from(if n < 0 { "-" } else { "" });
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('_');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn quot_fn(m: RoundMode) -> String {
     format!("quot_{}", m.as_str())
 }
@@ -142,7 +126,8 @@ fn is_acronym(ident: &str) -> bool {
 const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
     absent: "None",
-    int: int_lit,
+    // `10_000_000`, as clippy's unreadable_literal asks.
+    int: grouped,
     member: Some("::"),
     div_round: quot_fn,
     modulo: "mod_floor",
@@ -560,14 +545,6 @@ pub(crate) fn helpers_case() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_integers_are_grouped_by_thousands() {
-        assert_eq!(int_lit(99_999), "99999");
-        assert_eq!(int_lit(100_000), "100_000");
-        assert_eq!(int_lit(-10_000_000), "-10_000_000");
-        assert_eq!(int_lit(i64::MIN), "-9_223_372_036_854_775_808");
-    }
 
     #[test]
     fn the_case_checks_are_rustcs() {
