@@ -824,7 +824,7 @@ impl WireReads {
             integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
             key_sep: entry("key_sep").unwrap_or_else(|| ", ".to_string()),
             no_keys: entry("no_keys"),
-            unknown_keys: unknown_keys.to_string(),
+            unknown_keys: unknown_keys.trim_end().to_string(),
         }
     }
 }

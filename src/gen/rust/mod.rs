@@ -422,41 +422,14 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
     /// The wire door: the runtime's readers over the members of the call. Every counted input
     /// declares its range (E054), whose sentence is the one past i64 too (`{out}`); the
     /// sentence after an unknown key is the module's `NotAnInput`, printed.
-    const WIRE: &'static str = "raw: wire_get({call}, {name})
-required: let {var} = match {raw} {\\n    Some(x) => {read},\\n    None => return Err(RuleError::Input { what: {m}, value: None }),\\n};
-optional: let {var} = match {raw} {\\n    Some(x) => Some({read}),\\n    None => None,\\n};
-integer: wire_int(x, {k}, {out})?
-boolean: wire_bool(x, {k})?
-text: wire_str(x, {k})?
-date: wire_day(x, {k})?
-member: wire_member(x, {enum}::parse, {k})?
-key_sep:  | 
-no_keys: if let Some((key, _)) = {call}.first() {\\n    return Err(RuleError::NotAnInput { key: key.to_string() });\\n}
-unknown_keys:
-if let Some((key, _)) = {call}.iter().find(|(k, _)| !matches!(*k, {keys})) {
-    return Err(RuleError::NotAnInput { key: key.to_string() });
-}";
+    const WIRE: &'static str = include_str!("runtime/wire.txt");
     /// The record's values: each type's wire text appended to the record's buffer; an
     /// output's field lent where the value is read whole.
-    const RECORD_VALUES: &'static str = "bool: {json}.push_str(&{x}.to_string())
-str: push_json_str(&mut {json}, {lent})
-enum: push_json_str(&mut {json}, {x}.as_str())
-date: push_date(&mut {json}, {x}.0)
-int: {json}.push_str(&{x}.to_string())
-unit: {json}.push_str(&{x}.0.to_string())
-required: {one};
-optional: match {lent} {\\n    Some(x) => {one},\\n    None => {json}.push_str(\"null\"),\\n}
-held: x
-lent: &{x}";
+    const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
     /// The trace, lists and loops; a list's elements are copied out of it as the loop reads
     /// them. A row is pushed only in the traced core (a constant test the compiler folds, which
     /// leaves the plain function's code as it was with no trace at all).
-    const LISTS: &'static str = "fired: if TRACED {\\n    {trace}.push(Fired { table: {table}, row: {row} });\\n}
-list: let mut {name}: Vec<{ty}> = Vec::new();
-push: {list}.push({value});
-carry: let mut {name}: {ty} = {value};
-for: for &{element} in &{list} {
-break: break;";
+    const LISTS: &'static str = include_str!("runtime/lists.txt");
 
     /// The value stored into a variable: an optional one takes `Some` around a value.
     fn value(&self, var: VarId, e: &Expr) -> String {
