@@ -14,7 +14,7 @@ use super::plan::{BoundaryTy, Expr, Node, Plan};
 use super::printer::{grouped, Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Match, Refusals};
-use super::text::{comment, quoted, section, Code, Escapes};
+use super::text::{comment, fill_names, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
 use crate::num::RoundMode;
@@ -53,7 +53,10 @@ impl Language for Rust {
     /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
     /// (generated-code.md, "The Rust runner as a WASI module").
     fn passes(base: &str) -> Vec<Pass> {
-        let wasi = Runner { needs: vec!["rustc", "node"], build: vec![wasi_build(base)], run: wasi_run(base) };
+        let (api, words) = (wasi(base), |v: &serde_json::Value| {
+            v.as_str().map_or(vec![], |c| c.split(' ').map(str::to_string).collect())
+        });
+        let wasi = Runner { needs: vec!["rustc", "node"], build: vec![words(&api["build"])], run: words(&api["run"]) };
         vec![
             Pass::through(Self::runner(base)),
             Pass { via: "wasi", runner: wasi, probe: Some(target_probe(WASI_TARGET)), server: None },
@@ -71,15 +74,7 @@ impl Language for Rust {
         let ret = r.returns();
         let signatures = sig::signatures(n, section(TEMPLATES, MARK, "signatures"), &r.fills());
         let base = &plan.rule.base;
-        let wasi = json!({
-            "source": format!("{base}_runner.rs"),
-            "module": format!("{base}_runner.wasm"),
-            "build": wasi_build(base).join(" "),
-            "run": wasi_run(base).join(" "),
-            "host": "_wasi_runner.mjs",
-            "wire": "one vectors line on stdin, one fixtures record per line on stdout, or {\"refused\":…,\"error\":…} in the place of the record for a line it refuses",
-            "needs": ["node", format!("rustup target add {WASI_TARGET}")],
-        });
+        let wasi = wasi(base);
         let place = vec![("module", json!(format!("{}.rs", n.module)))];
         let dates = Dates { ty: "Date", from_wire: "Date::from_wire", from_native: None };
         let errors = &["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"];
@@ -164,9 +159,7 @@ impl Rs<'_> {
         let params: Vec<&str> = self.plan.inputs.iter().map(|&v| self.n.vars[v].as_str()).collect();
         params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)))
     }
-}
 
-impl Rs<'_> {
     /// The newtype a variable's integer crosses the boundary in, if any.
     fn wrapper(&self, v: VarId) -> Option<&str> {
         match self.plan.var(v).ty {
@@ -188,7 +181,7 @@ impl Rs<'_> {
             "String" => "&str".to_string(),
             ret => format!("&{ret}"),
         };
-        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
+        let (out, trace, tag) = (self.n.local("out"), self.n.local("trace"), self.n.local("tag"));
         let record_params = sig::then(&self.params(), &format!("{out}: {lent}, {trace}: &[Fired], {tag}: &str"));
         let wrapped = self.wrapped_args();
         let record_args = sig::then(&wrapped, &format!("&{out}, &{trace}, {tag}"));
@@ -209,11 +202,6 @@ impl Rs<'_> {
             ("wrapped", wrapped),
             ("record_args", record_args),
         ]
-    }
-
-    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
-    fn l(&self, base: &str) -> &str {
-        self.n.local(base)
     }
 
     /// The `#[allow(…)]` line of a function, where it needs one (see [`Self::allow`]).
@@ -318,20 +306,11 @@ impl Rs<'_> {
 
     /// The inputs as the function takes them, from the locals of the wire door.
     fn wrapped_args(&self) -> String {
-        let args: Vec<String> = self
-            .plan
-            .inputs
-            .iter()
-            .map(|&v| {
-                let x = &self.n.vars[v];
-                match (self.wrapper(v), self.plan.var(v).optional) {
-                    (Some(w), false) => format!("{w}({x})"),
-                    (Some(w), true) => format!("{x}.map({w})"),
-                    (None, _) => x.clone(),
-                }
-            })
-            .collect();
-        args.join(", ")
+        sig::inputs(self.plan, |v| match (self.wrapper(v), self.plan.var(v).optional, &self.n.vars[v]) {
+            (Some(w), false, x) => format!("{w}({x})"),
+            (Some(w), true, x) => format!("{x}.map({w})"),
+            (None, _, x) => x.clone(),
+        })
     }
 
     /// The core's locals, every number the integer it carries.
@@ -449,23 +428,19 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
     }
 
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{}.push_str({});", self.g.l("json"), rs_str(json)));
+        self.o.line(format!("{}.push_str({});", self.g.n.local("json"), rs_str(json)));
     }
 }
 
 /// The target the runner is built for as a WASI command.
 const WASI_TARGET: &str = "wasm32-wasip1";
 
-/// The WASI runner is built in the folder where the native one is, maybe at the same time:
-/// a crate name of its own keeps rustc's object files (written beside the output, named
-/// after the crate) apart from the native build's.
-fn wasi_build(base: &str) -> Vec<String> {
-    let line = format!("rustc --edition 2021 -O --target {WASI_TARGET} --crate-name {base}_runner_wasi {base}_runner.rs -o {base}_runner.wasm");
-    line.split(' ').map(str::to_string).collect()
-}
-
-fn wasi_run(base: &str) -> Vec<String> {
-    format!("node --no-warnings _wasi_runner.mjs {base}_runner.wasm").split(' ').map(str::to_string).collect()
+/// The runner built as a WASI command, as `rulec api` gives it (runtime/templates.txt,
+/// `wasi`): a crate name of its own keeps rustc's object files (written beside the output,
+/// named after the crate) apart from the native build's in the same folder.
+fn wasi(base: &str) -> serde_json::Value {
+    let fill = |name: &str| Some(if name == "target" { WASI_TARGET } else { base }.to_string());
+    serde_json::from_str(&fill_names(section(TEMPLATES, MARK, "wasi"), fill)).expect("the wasi template is JSON")
 }
 
 /// The WASI host the runner's module runs under: node's `node:wasi` (runtime/wasi.mjs).
