@@ -17,6 +17,7 @@ use super::stmt::{self, Blocks, Body, Match, Refusals};
 use super::text::{comment, fill_names, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
+use crate::lang::{is_acronym, is_camel, is_snake};
 use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::json;
@@ -95,25 +96,6 @@ fn rs_str(s: &str) -> String {
 
 fn quot_fn(m: RoundMode) -> String {
     format!("quot_{}", m.as_str())
-}
-
-/// rustc's `non_snake_case`: lower case, one `_` at a time (leading and trailing ones aside).
-fn is_snake(ident: &str) -> bool {
-    let core = ident.trim_matches('_');
-    !core.contains("__") && !core.chars().any(char::is_uppercase)
-}
-
-/// rustc's `non_camel_case_types`: no leading lower case, no `_` beside a letter.
-fn is_camel(ident: &str) -> bool {
-    let core: Vec<char> = ident.trim_matches('_').chars().collect();
-    let cased = |c: char| c.is_uppercase() || c.is_lowercase();
-    !core.first().is_some_and(|c| c.is_lowercase())
-        && !core.windows(2).any(|w| (w[0] == '_' && (w[1] == '_' || cased(w[1]))) || (w[1] == '_' && cased(w[0])))
-}
-
-/// clippy's `upper_case_acronyms`: a name in capitals only.
-fn is_acronym(ident: &str) -> bool {
-    ident.len() > 1 && ident.chars().any(char::is_uppercase) && !ident.chars().any(char::is_lowercase)
 }
 
 /// Rust's spellings. An `if` binds loosest of all: written inside an operator, it is
@@ -488,18 +470,4 @@ pub(crate) fn helpers_case() -> String {
         o.push('\n');
     }
     o
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_case_checks_are_rustcs() {
-        assert!(is_snake("unit_price") && is_snake("_row0") && is_snake("trace_") && is_snake("x2"));
-        assert!(!is_snake("fooBar") && !is_snake("a__b") && !is_snake("MaritalStatus"));
-        assert!(is_camel("CouponKind") && is_camel("None_") && is_camel("Rate0_5") && is_camel("RED"));
-        assert!(!is_camel("coupon") && !is_camel("Coupon_Kind") && !is_camel("A__B"));
-        assert!(is_acronym("USD") && is_acronym("JPY") && !is_acronym("X") && !is_acronym("JPYInclTax"));
-    }
 }
