@@ -18,7 +18,6 @@ use super::text::{comment, fill_names, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
 use crate::lang::{is_acronym, is_camel, is_snake};
-use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -54,9 +53,8 @@ impl Language for Rust {
     /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
     /// (generated-code.md, "The Rust runner as a WASI module").
     fn passes(base: &str) -> Vec<Pass> {
-        let (api, words) = (wasi(base), |v: &serde_json::Value| {
-            v.as_str().map_or(vec![], |c| c.split(' ').map(str::to_string).collect())
-        });
+        let api = wasi(base);
+        let words = |v: &serde_json::Value| v.as_str().map_or(vec![], |c| c.split(' ').map(String::from).collect());
         let wasi = Runner { needs: vec!["rustc", "node"], build: vec![words(&api["build"])], run: words(&api["run"]) };
         vec![
             Pass::through(Self::runner(base)),
@@ -92,10 +90,6 @@ fn rs_str(s: &str) -> String {
     quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
-fn quot_fn(m: RoundMode) -> String {
-    format!("quot_{}", m.as_str())
-}
-
 /// Rust's spellings. An `if` binds loosest of all: written inside an operator, it is
 /// always parenthesized.
 const OPS: Ops = Ops {
@@ -104,7 +98,7 @@ const OPS: Ops = Ops {
     // `10_000_000`, as clippy's unreadable_literal asks.
     int: grouped,
     member: Some("::"),
-    div_round: quot_fn,
+    div_round: |m| format!("quot_{}", m.as_str()),
     modulo: "mod_floor",
     isqrt: "isqrt_i64",
     extremes: Extremes::Methods { min: ".min(", max: ".max(", literal: "_i64" },
@@ -157,10 +151,7 @@ impl Rs<'_> {
     fn fills(&self) -> Vec<(&'static str, String)> {
         let plan = self.plan;
         // A lone text output is lent as `&str` (clippy's ptr_arg).
-        let lent = match self.returns().as_str() {
-            "String" => "&str".to_string(),
-            ret => format!("&{ret}"),
-        };
+        let lent = if self.returns() == "String" { "&str".to_string() } else { format!("&{}", self.returns()) };
         let (out, trace, tag) = (self.n.local("out"), self.n.local("trace"), self.n.local("tag"));
         let record_params = sig::then(&self.params(), &format!("{out}: {lent}, {trace}: &[Fired], {tag}: &str"));
         let wrapped = self.wrapped_args();
@@ -297,11 +288,11 @@ impl Rs<'_> {
     fn unwrapped(&self) -> String {
         let (plan, n) = (self.plan, self.n);
         let wrapped = plan.inputs.iter().filter(|&&v| self.wrapper(v).is_some());
-        let each = wrapped.map(|&v| match (&n.vars[v], plan.var(v).optional) {
+        let unwrap = |&v: &VarId| match (&n.vars[v], plan.var(v).optional) {
             (x, true) => format!("let {x}: Option<i64> = {x}.map(|x| x.0);"),
             (x, false) => format!("let {x}: i64 = {x}.0;"),
-        });
-        each.collect::<Vec<_>>().join("\n")
+        };
+        wrapped.map(unwrap).collect::<Vec<_>>().join("\n")
     }
 
     /// What the core answers: the outputs, each made its boundary type.
@@ -376,16 +367,13 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
         binds_optionals: true,
         ..Blocks::BARE
     };
-    /// The wire door: the runtime's readers over the members of the call. Every counted input
-    /// declares its range (E054), whose sentence is the one past i64 too (`{out}`); the
-    /// sentence after an unknown key is the module's `NotAnInput`, printed.
+    /// The wire door: the runtime's readers; an integer's range sentence (E054: every counted
+    /// input has one) is its reader's past i64 too, and an unknown key's is `NotAnInput`'s.
     const WIRE: &'static str = include_str!("runtime/wire.txt");
-    /// The record's values: each type's wire text appended to the record's buffer; an
-    /// output's field lent where the value is read whole.
+    /// The record's values appended to its buffer, an output's field lent where read whole.
     const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
-    /// The trace, lists and loops; a list's elements are copied out of it as the loop reads
-    /// them. A row is pushed only in the traced core (a constant test the compiler folds, which
-    /// leaves the plain function's code as it was with no trace at all).
+    /// The trace, lists and loops: a row pushed only in the traced core (`TRACED`, a constant
+    /// the compiler folds, so the plain function's code is what it is with no trace at all).
     const LISTS: &'static str = include_str!("runtime/lists.txt");
 
     /// The value stored into a variable: an optional one takes `Some` around a value.
