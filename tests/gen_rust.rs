@@ -145,10 +145,12 @@ fn a_trace_from_the_wrong_row_fails_rulec_test() {
     assert_eq!(gen(dir.path(), &[]).status.code(), Some(0));
     let module = dir.path().join("generated/rust/ticket_price.rs");
     let src = std::fs::read_to_string(&module).unwrap();
-    // The branches answer the row they took as an integer; the traced twin names it.
+    // The branch pushes the row it took onto the trace.
     let quote = src.find("// row 5: - | - | true | 1200JPY").expect("the branch quotes its row");
-    let at = quote + src[quote..].find("row0 = 5;").expect("the row's number");
-    std::fs::write(&module, format!("{}row0 = 6;{}", &src[..at], &src[at + "row0 = 5;".len()..])).unwrap();
+    let pushed = "trace.push(Fired { table: \"price_of\", row: 5 });";
+    let at = quote + src[quote..].find(pushed).expect("the row pushed");
+    let wrong = pushed.replace("row: 5", "row: 6");
+    std::fs::write(&module, format!("{}{wrong}{}", &src[..at], &src[at + pushed.len()..])).unwrap();
     let out = rulec(&["test", "generated", "--lang", "rust"], dir.path());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("FAIL ticket_price (rust) disagrees with the reference evaluator"));
@@ -571,4 +573,72 @@ fn a_refused_date_or_member_is_shown_in_the_wire_form() {
          tier is out of range: \"basic\" | Some(Member(\"basic\"))\n\
          tier is out of range: \"basic\" | Some(Member(\"basic\"))\n"
     );
+}
+
+/// The plain function builds no trace: over the committed parcel_rate module, compiled with
+/// an allocator that counts, 54,600 calls of the plain function allocate nothing and give
+/// the traced twin's answers, whose trace holds a row per table.
+#[test]
+fn the_plain_function_allocates_nothing_for_its_trace() {
+    if !have("rustc") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let module = format!("{ROOT}/benches/generated/rust/parcel_rate.rs");
+    let program = format!(
+        r#"use std::alloc::{{GlobalAlloc, Layout, System}};
+use std::sync::atomic::{{AtomicUsize, Ordering}};
+struct Counting;
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+unsafe impl GlobalAlloc for Counting {{
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {{
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        System.alloc(layout)
+    }}
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {{
+        System.dealloc(p, layout)
+    }}
+}}
+#[global_allocator]
+static COUNTING: Counting = Counting;
+#[allow(dead_code)]
+mod rule {{
+    include!({module:?});
+}}
+use rule::*;
+fn main() {{
+    let (mut plain, mut traced) = (Vec::with_capacity(54_600), Vec::with_capacity(54_600));
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    for w in 1..=70 {{
+        for g in 1..=130 {{
+            for d in Zone::ALL {{
+                for s in [false, true] {{
+                    plain.push(parcel_rate(Pounds(w), Inches(g), d, s).unwrap().0);
+                }}
+            }}
+        }}
+    }}
+    let allocated = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    for w in 1..=70 {{
+        for g in 1..=130 {{
+            for d in Zone::ALL {{
+                for s in [false, true] {{
+                    let (fee, trace) = parcel_rate_traced(Pounds(w), Inches(g), d, s).unwrap();
+                    assert_eq!(trace.len(), 4);
+                    traced.push(fee.0);
+                }}
+            }}
+        }}
+    }}
+    assert_eq!(plain, traced);
+    println!("{{allocated}}");
+}}
+"#
+    );
+    std::fs::write(dir.path().join("count.rs"), program).unwrap();
+    let (ok, said) = run("rustc", &["--edition", "2021", "-o", "count", "count.rs"], dir.path());
+    assert!(ok, "{said}");
+    let out = Command::new(dir.path().join("count")).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "0", "the plain function allocated");
 }

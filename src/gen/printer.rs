@@ -76,8 +76,36 @@ pub enum Extremes {
     /// `min(min(a, b), c)`: the functions over numbers and over an ordered enum (`[min,
     /// max]` each); `ranked` passes the enum's place function first, `minBy(rank, a, b)`.
     Pairs { num: [&'static str; 2], enums: [&'static str; 2], ranked: bool },
+    /// `a.min(b).min(c)`: methods of the first value (`.min(`, `.max(`), a literal first value
+    /// typed by a suffix (`_i64`: an untyped integer has no `min`).
+    Methods { min: &'static str, max: &'static str, literal: &'static str },
     /// The language writes them itself.
     Own,
+}
+
+/// Tests a language writes as one form of its own where the common form spells them out
+/// (Rust's, as clippy asks them); `None` (or `false`) each for the common form. `@` stands
+/// for an optional's variable.
+pub struct Idioms {
+    /// `x * 1` and `x + 0` written `x`; a boolean compared with a literal written as itself
+    /// or its negation.
+    pub lean: bool,
+    /// `x in {a, b}`: before `x`, after it, between two values, after the last (`matches!(`,
+    /// `, `, ` | `, `)`).
+    pub one_of: Option<[&'static str; 4]>,
+    /// An optional holding no value, and one (`@.is_none()`, `@.is_some()`).
+    pub is_none: Option<[&'static str; 2]>,
+    /// An optional holding a value that meets a test, inside which the variable is that
+    /// value: before the test and after it (`@.is_some_and(|@| `, `)`).
+    pub present: Option<[&'static str; 2]>,
+    /// `lo <= x && x <= hi` (and `x < hi`) as a range's test, `x < lo || x > hi` as its
+    /// negation (behind `not`): before `lo`, between `lo` and an inclusive `hi`, an exclusive
+    /// one, between `hi` and `x`, after `x` (`(`, `..=`, `..`, `).contains(&`, `)`).
+    pub range: Option<[&'static str; 5]>,
+}
+
+impl Idioms {
+    pub const NONE: Idioms = Idioms { lean: false, one_of: None, is_none: None, present: None, range: None };
 }
 
 /// How a language writes `if c then a else b` inside an expression.
@@ -136,6 +164,7 @@ pub struct Ops {
     pub extremes: Extremes,
     pub cond: Cond,
     pub order: Order,
+    pub idioms: Idioms,
 }
 
 impl Ops {
@@ -178,12 +207,30 @@ impl Ops {
             extremes: Extremes::Variadic { min: "min", max: "max" },
             cond: Cond::Ternary,
             order: Order::Rank,
+            idioms: Idioms::NONE,
         }
     }
 }
 
 fn decimal(n: i64) -> String {
     n.to_string()
+}
+
+/// An integer as a person writes a long one, its digits grouped by thousands from six
+/// digits on: `10_000_000` (Rust's clippy asks it of a literal; Python, Java, Swift and Go read it).
+pub fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    if digits.len() < 6 {
+        return n.to_string();
+    }
+    let mut out = String::from(if n < 0 { "-" } else { "" });
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn snake_div_round(m: RoundMode) -> String {
@@ -210,7 +257,92 @@ pub trait Syntax: Spelled {
     }
 
     fn form(&self, e: &Expr) -> Form {
-        self.own(e).unwrap_or_else(|| self.common(e))
+        self.own(e).or_else(|| self.idiom(e)).unwrap_or_else(|| self.common(e))
+    }
+
+    /// The node as the language's [`Idioms`] write it, where one does.
+    fn idiom(&self, e: &Expr) -> Option<Form> {
+        let ops = self.ops();
+        let (i, p) = (&ops.idioms, &ops.prec);
+        let var = |template: &str, v: VarId| template.replace('@', &self.var(v));
+        Some(match &e.node {
+            Node::Arith(op, a, b) if i.lean => Form::Alias(identity(*op, a, b)?.clone()),
+            Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if i.lean && a.kind == Kind::Bool => {
+                let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };
+                let (k, x, v) = match (literal(a), literal(b)) {
+                    (_, Some(v)) => (0, a, v),
+                    (Some(v), None) => (1, b, v),
+                    (None, None) => return None,
+                };
+                match (*op == CmpOp::Eq) == v {
+                    true => Form::Alias((**x).clone()),
+                    false => Form::Parts(vec![text(ops.not), Part::Kid(k, p.not + 1)], p.not),
+                }
+            }
+            Node::And(a, b) => self.range(i.range?, a, b, false)?,
+            Node::Or(a, b) => self.range(i.range?, a, b, true)?,
+            Node::IsNone(v) => Form::Leaf(var(i.is_none?[0], *v), ATOM),
+            Node::Not(x) => match &x.node {
+                Node::IsNone(v) => Form::Leaf(var(i.is_none?[1], *v), ATOM),
+                _ => return None,
+            },
+            Node::OneOf(_, vals) => {
+                let [open, after, between, close] = i.one_of?;
+                let mut parts = vec![text(open), Part::Kid(0, TOP), text(after)];
+                for k in 0..vals.len() {
+                    if k > 0 {
+                        parts.push(text(between));
+                    }
+                    parts.push(Part::Kid(k + 1, TOP));
+                }
+                parts.push(text(close));
+                Form::Parts(parts, ATOM)
+            }
+            Node::Present(v, _) => {
+                let [open, close] = i.present?;
+                Form::Parts(vec![Part::Text(var(open, *v)), Part::Kid(0, TOP), text(close)], ATOM)
+            }
+            _ => return None,
+        })
+    }
+
+    /// `lo <= x && x <= hi` as the language's range test `[open, inclusive, exclusive, then,
+    /// close]` (and `x < lo || x > hi`, `outside`, as its negation), when `a` and `b` bound
+    /// one variable from both sides.
+    fn range(
+        &self,
+        [open, inclusive, exclusive, then, close]: [&str; 5],
+        a: &Expr,
+        b: &Expr,
+        outside: bool,
+    ) -> Option<Form> {
+        let ((xa, oa, ka), (xb, ob, kb)) = (bound(a)?, bound(b)?);
+        if xa != xb {
+            return None;
+        }
+        let lower = if outside { CmpOp::Lt } else { CmpOp::Ge };
+        let (lo, op, hi) = match (oa, ob) {
+            (l, h) if l == lower => (ka, h, kb),
+            (h, l) if l == lower => (kb, h, ka),
+            _ => return None,
+        };
+        let dots = match (outside, op) {
+            (false, CmpOp::Le) | (true, CmpOp::Gt) => inclusive,
+            (false, CmpOp::Lt) | (true, CmpOp::Ge) => exclusive,
+            _ => return None,
+        };
+        let (ops, part) = (self.ops(), |e: &Expr, q: u8| Part::Expr(e.clone(), q));
+        let not = if outside { ops.not } else { "" };
+        let parts = vec![
+            Part::Text(format!("{not}{open}")),
+            part(lo, ops.prec.add),
+            text(dots),
+            part(hi, ops.prec.add),
+            text(then),
+            part(xa, ops.prec.not),
+            text(close),
+        ];
+        Some(Form::Parts(parts, if outside { ops.prec.not } else { ATOM }))
     }
 
     /// The identifier that holds a variable.
@@ -399,6 +531,18 @@ pub trait Syntax: Spelled {
                     ATOM,
                 )
             }
+            (Extremes::Methods { min, max: f, literal }, _) => {
+                let f = if max { f } else { min };
+                let mut parts = vec![match xs[0].node {
+                    Node::Int(n) if n < 0 => Part::Text(format!("({}{literal})", (self.ops().int)(n))),
+                    Node::Int(n) => Part::Text(format!("{}{literal}", (self.ops().int)(n))),
+                    _ => Part::Kid(0, ATOM),
+                }];
+                for i in 1..xs.len() {
+                    parts.extend([text(f), Part::Kid(i, TOP), text(")")]);
+                }
+                Form::Parts(parts, ATOM)
+            }
             (Extremes::Own, _) => unreachable!("the language writes min and max itself"),
         }
     }
@@ -457,6 +601,39 @@ pub trait Syntax: Spelled {
     }
 }
 
+/// The operand `a op b` equals, when the other one is the operation's identity.
+fn identity<'e>(op: Arith, a: &'e Expr, b: &'e Expr) -> Option<&'e Expr> {
+    let unit = if op == Arith::Mul { 1 } else { 0 };
+    match (&a.node, &b.node) {
+        (_, Node::Int(k)) if *k == unit => Some(a),
+        (Node::Int(k), _) if *k == unit && op != Arith::Sub => Some(b),
+        _ => None,
+    }
+}
+
+/// The bound `x op k` a comparison of a number or enum variable sets, whichever side the
+/// variable is on.
+fn bound(e: &Expr) -> Option<(&Expr, CmpOp, &Expr)> {
+    let Node::Cmp(op, l, r) = &e.node else { return None };
+    let ordered = |k: Kind| matches!(k, Kind::Num | Kind::Enum(_));
+    match (&l.node, &r.node) {
+        (Node::Var(_), _) if ordered(l.kind) => Some((l, *op, r)),
+        (_, Node::Var(_)) if ordered(r.kind) => Some((r, flipped(*op), l)),
+        _ => None,
+    }
+}
+
+/// `a op b` read the other way round: `b flipped(op) a`.
+fn flipped(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
 /// `a && b`, left-nested through `b`'s own conjunctions so that none is parenthesized.
 fn conjoin(a: Expr, b: Expr) -> Expr {
     match b.node {
@@ -486,5 +663,18 @@ pub fn cmp_op(op: CmpOp) -> &'static str {
         CmpOp::Le => "<=",
         CmpOp::Gt => ">",
         CmpOp::Ge => ">=",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn long_integers_are_grouped_by_thousands() {
+        assert_eq!(grouped(99_999), "99999");
+        assert_eq!(grouped(100_000), "100_000");
+        assert_eq!(grouped(-10_000_000), "-10_000_000");
+        assert_eq!(grouped(i64::MIN), "-9_223_372_036_854_775_808");
     }
 }

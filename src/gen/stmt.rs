@@ -40,7 +40,7 @@ pub struct Blocks {
     /// The `switch` a table's decision is written with; `None` writes it row by row.
     pub switch: Option<Switch>,
     /// A table of enum and boolean cells is written as one pattern match ([`Hooks::table_match`]).
-    pub native_match: bool,
+    pub native_match: Option<Match>,
     /// A table that decides one value is written in a function of its own ([`Hooks::table_call`]).
     pub table_functions: bool,
     /// The statements that stop a call.
@@ -51,6 +51,13 @@ pub struct Blocks {
     /// Where a refusal is written on one line behind its test (Ruby's `raise … if test`), the
     /// words between: when the test holds, and when the negated test fails (`unless`).
     pub behind: Option<[&'static str; 2]>,
+    /// How a refused optional's value goes into `refuse.input`, where it differs from `shown`
+    /// (Rust's, still in its `Option`: `@.map(Refused::Number)`).
+    pub shown_held: Option<[&'static str; 3]>,
+    /// An optional is read as a value only inside the test that binds it ([`Node::Present`],
+    /// Rust's `x.is_some_and(|x| …)`): a constraint then fails where each optional it reads
+    /// holds a value and its test does not, rather than where none is absent and the test fails.
+    pub binds_optionals: bool,
     /// How a language whose optionals are pointers and which has no conditional expression
     /// stores a value ([`Stores`]); `None` stores it by `=`.
     pub stores: Option<Stores>,
@@ -84,7 +91,7 @@ impl Blocks {
         field: "@.@",
         else_when_true: false,
         switch: None,
-        native_match: false,
+        native_match: None,
         table_functions: false,
         refuse: Refusals {
             input: "throw new RuleInputError(@, $);",
@@ -94,6 +101,8 @@ impl Blocks {
         shown: ["@", "@", "@"],
         behind: None,
         stores: None,
+        shown_held: None,
+        binds_optionals: false,
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -173,6 +182,25 @@ pub struct Switch {
     pub close: &'static str,
     /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
     pub indent: bool,
+}
+
+/// The pattern match a table of enum and boolean cells is written as: an arm per row in
+/// the rule's order, the first that matches winning as the first row does.
+pub struct Match {
+    /// `match @ {`, `@` the columns.
+    pub open: &'static str,
+    /// `@ => {`, `@` the row's pattern.
+    pub arm: &'static str,
+    /// What closes an arm, and the match.
+    pub close: &'static str,
+    /// A cell that takes any value, and what stands between the values of one cell (`_`, ` | `).
+    pub any: &'static str,
+    pub or: &'static str,
+    /// Several columns, or their patterns, around the values: before, between, after.
+    pub tuple: [&'static str; 3],
+    /// After the last row, the arm no call reaches (completeness proved it; the compiler
+    /// asks for one): `$` the refusal, its statement end taken off.
+    pub rest: &'static str,
 }
 
 /// Where a value of the record comes from.
@@ -453,7 +481,8 @@ pub trait Hooks {
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
     fn shown(&self, input: &InputDoor) -> String {
         let x = self.expr(&Expr::new(self.plan().var(input.var).kind, Node::Var(input.var)), TOP);
-        let [member, date, other] = Self::BLOCKS.shown;
+        let b = Self::BLOCKS;
+        let [member, date, other] = b.shown_held.filter(|_| input.optional).unwrap_or(b.shown);
         let template = match input.kind {
             WireKind::Enum(_) => member,
             WireKind::Date => date,
@@ -464,9 +493,14 @@ pub trait Hooks {
 
     /// A constraint: refuse when it does not hold (it holds when an optional it reads is absent).
     fn constraint(&mut self, c: &Constraint) {
-        let absent = c.optionals.iter().map(|&v| Expr::bool(Node::IsNone(v)));
-        let holds = absent.chain([c.test.clone()]).reduce(Expr::or).expect("a test");
-        self.refuse_if(&Expr::negate(holds), Refusal::Input(&c.sentence, None));
+        let fails = if Self::BLOCKS.binds_optionals {
+            let present = |fails: Expr, &v: &VarId| Expr::bool(Node::Present(v, Box::new(fails)));
+            c.optionals.iter().rev().fold(Expr::negate(c.test.clone()), present)
+        } else {
+            let absent = c.optionals.iter().map(|&v| Expr::bool(Node::IsNone(v)));
+            Expr::negate(absent.chain([c.test.clone()]).reduce(Expr::or).expect("a test"))
+        };
+        self.refuse_if(&fails, Refusal::Input(&c.sentence, None));
     }
 
     fn define(&mut self, var: VarId, value: &Expr) {
@@ -517,7 +551,36 @@ pub trait Hooks {
 
     /// The whole table as one pattern match over its shape (`Blocks::native_match`).
     fn table_match(&mut self, t: &TablePlan) {
-        unreachable!("table {} as a match, in a language that writes none", t.name)
+        let b = Self::BLOCKS;
+        let m = b.native_match.as_ref().expect("a language that writes a match spells it");
+        let shape = t.shape.as_ref().expect("the lowering writes a match only for a table with a match shape");
+        for &r in &t.results {
+            self.declare(r);
+        }
+        let [before, between, after] = m.tuple;
+        let tuple = |xs: Vec<String>| match xs.len() {
+            1 => xs.into_iter().next().expect("one"),
+            _ => format!("{before}{}{after}", xs.join(between)),
+        };
+        let columns = tuple(shape.columns.iter().map(|&c| self.name(c)).collect());
+        self.line(&m.open.replace('@', &columns));
+        self.out().indent();
+        for (row, cells) in t.rows.iter().zip(&shape.patterns) {
+            let cell = |c: &Option<Vec<Expr>>| match c {
+                None => m.any.to_string(),
+                Some(vals) => vals.iter().map(|v| self.expr(v, TOP)).collect::<Vec<_>>().join(m.or),
+            };
+            let pattern = tuple(cells.iter().map(cell).collect());
+            self.commented(&m.arm.replace('@', &pattern), &format!("row {}: {}", row.n, row.cells));
+            self.out().indent();
+            self.assigns(t, row);
+            self.out().dedent();
+            self.line(m.close);
+        }
+        let refusal = self.refusal(Refusal::Contradiction(&t.no_row));
+        self.line(&m.rest.replace('$', refusal.strip_suffix(b.semi).unwrap_or(&refusal)));
+        self.out().dedent();
+        self.line(m.close);
     }
 
     /// The whole table as its decision over its columns, `switch`es and `if`s.
@@ -797,7 +860,9 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 ///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
 ///   checks only a date's or an enum's);
 /// - `unknown_keys`: the loop that refuses the first key that is not an input, `{inputs}` the
-///   inputs' names as literals, `{sentence}` what follows the key.
+///   inputs' names as literals (between each two `key_sep`, `, ` where it is not given),
+///   `{sentence}` what follows the key; `no_keys`: the refusal of any key for a rule with no
+///   inputs, where the loop cannot be written over none (Rust's `matches!`).
 pub struct WireReads {
     pub raw: String,
     pub required: String,
@@ -809,7 +874,9 @@ pub struct WireReads {
     pub date: String,
     pub member: String,
     pub integer_ranged: bool,
-    pub unknown_keys: &'static str,
+    pub key_sep: String,
+    pub no_keys: Option<String>,
+    pub unknown_keys: String,
 }
 
 impl WireReads {
@@ -832,7 +899,9 @@ impl WireReads {
             date: need("date"),
             member: need("member"),
             integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
-            unknown_keys,
+            key_sep: entry("key_sep").unwrap_or_else(|| ", ".to_string()),
+            no_keys: entry("no_keys"),
+            unknown_keys: unknown_keys.trim_end().to_string(),
         }
     }
 }
@@ -849,6 +918,7 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
         ("name", h.lit(&input.name)),
+        ("var", h.name(input.var)),
         ("m", h.lit(&input.missing)),
         ("k", h.lit(&input.not_of_kind)),
         ("out", out),
@@ -876,8 +946,12 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let fills = [("inputs", keys.join(", ")), ("sentence", h.lit(sentence))];
-    write_filled(h, w.unknown_keys, &fills);
+    let fills = [("inputs", keys.join(&w.key_sep)), ("sentence", h.lit(sentence))];
+    let template = match &w.no_keys {
+        Some(none) if names.is_empty() => none,
+        _ => &w.unknown_keys,
+    };
+    write_filled(h, template, &fills);
 }
 
 /// How a language writes one value of the record line ([`Hooks::RECORD_VALUES`]): a table of
@@ -888,8 +962,10 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// it); `held`: what the optional form hands the type's template in place of `{x}`, where it
 /// is not `{x}` (Swift's closure's `$0`, Go's `*{x}`), `held_<type>` the same for one type;
 /// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
-/// are not the variable and the local `out` (Go's record reads them out of `in` and `out`).
-/// Any other `{name}` is a local.
+/// are not the variable and the local `out` (Go's record reads them out of `in` and `out`);
+/// `lent`: how an output's field is lent where a template reads the value whole (`{lent}`,
+/// the place itself where it is no field or there is no `lent`: Rust's `&{x}`). Any other
+/// `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
     held_by_type: [Option<String>; 6],
@@ -898,6 +974,7 @@ pub struct RecordValues {
     held: Option<String>,
     input: Option<String>,
     output: Option<String>,
+    lent: Option<String>,
 }
 
 const RECORD_TYPES: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
@@ -919,6 +996,7 @@ impl RecordValues {
             held: entry("held"),
             input: entry("input"),
             output: entry("output"),
+            lent: entry("lent"),
         }
     }
 
@@ -949,14 +1027,22 @@ impl RecordValues {
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
     let (x, v) = (r.place(h, var, from), h.plan().var(var));
     let (optional, at) = (v.optional, RecordValues::at(v.ty));
-    let held = match (optional, r.held_by_type[at].as_ref().or(r.held.as_ref())) {
-        (true, Some(held)) => with_locals(h, held, &[("x", x.clone())]),
+    let field = from == Source::Output && h.plan().outputs.len() > 1;
+    let lent = match &r.lent {
+        Some(lent) if field => with_locals(h, lent, &[("x", x.clone())]),
         _ => x.clone(),
+    };
+    let (held, held_lent) = match (optional, r.held_by_type[at].as_ref().or(r.held.as_ref())) {
+        (true, Some(held)) => {
+            let held = with_locals(h, held, &[("x", x.clone())]);
+            (held.clone(), held)
+        }
+        _ => (x.clone(), lent.clone()),
     };
     let form = if optional { &r.optional } else { &r.required };
     let depth = form.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
-    let one = with_locals(h, &r.by_type[at], &[("x", held)]).replace('\n', &format!("\n{depth}"));
-    let text = with_locals(h, form, &[("x", x), ("one", one)]);
+    let one = with_locals(h, &r.by_type[at], &[("x", held), ("lent", held_lent)]).replace('\n', &format!("\n{depth}"));
+    let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one)]);
     h.line(&text);
 }
 

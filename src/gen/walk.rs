@@ -16,7 +16,7 @@ pub fn facts<H: Hooks>() -> Facts {
     let b = H::BLOCKS;
     Facts {
         switch: b.switch.is_some(),
-        native_match: b.native_match,
+        native_match: b.native_match.is_some(),
         table_functions: b.table_functions,
         else_when_true: b.else_when_true,
     }

@@ -1,5 +1,6 @@
-//! How each kind of identifier is spelled: the cases, and the two spellings generated code
-//! derives from a rule's names.
+//! How each kind of identifier is spelled: the cases, the two spellings generated code
+//! derives from a rule's names, and the cases rustc's and clippy's lints hold a Rust
+//! identifier to (the Rust backend allows a lint where a name the naming pass kept breaks it).
 
 /// How an identifier is spelled from its base (the alias, or the declared ASCII name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,5 +113,38 @@ pub fn camel(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_ascii_lowercase().to_string() + c.as_str(),
         None => String::new(),
+    }
+}
+
+/// rustc's `non_snake_case`: lower case, one `_` at a time (leading and trailing ones aside).
+pub fn is_snake(ident: &str) -> bool {
+    let core = ident.trim_matches('_');
+    !core.contains("__") && !core.chars().any(char::is_uppercase)
+}
+
+/// rustc's `non_camel_case_types`: no leading lower case, no `_` beside a letter.
+pub fn is_camel(ident: &str) -> bool {
+    let core: Vec<char> = ident.trim_matches('_').chars().collect();
+    let cased = |c: char| c.is_uppercase() || c.is_lowercase();
+    !core.first().is_some_and(|c| c.is_lowercase())
+        && !core.windows(2).any(|w| (w[0] == '_' && (w[1] == '_' || cased(w[1]))) || (w[1] == '_' && cased(w[0])))
+}
+
+/// clippy's `upper_case_acronyms`: a name in capitals only.
+pub fn is_acronym(ident: &str) -> bool {
+    ident.len() > 1 && ident.chars().any(char::is_uppercase) && !ident.chars().any(char::is_lowercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_acronym, is_camel, is_snake};
+
+    #[test]
+    fn the_case_checks_are_rustcs() {
+        assert!(is_snake("unit_price") && is_snake("_row0") && is_snake("trace_") && is_snake("x2"));
+        assert!(!is_snake("fooBar") && !is_snake("a__b") && !is_snake("MaritalStatus"));
+        assert!(is_camel("CouponKind") && is_camel("None_") && is_camel("Rate0_5") && is_camel("RED"));
+        assert!(!is_camel("coupon") && !is_camel("Coupon_Kind") && !is_camel("A__B"));
+        assert!(is_acronym("USD") && is_acronym("JPY") && !is_acronym("X") && !is_acronym("JPYInclTax"));
     }
 }

@@ -6,7 +6,7 @@
 mod case;
 mod naming;
 
-pub use case::{camel, pascal, Case};
+pub use case::{camel, is_acronym, is_camel, is_snake, pascal, Case};
 pub use naming::Naming;
 
 /// The target languages.

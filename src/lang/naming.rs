@@ -271,6 +271,7 @@ const RUST: Naming = Naming {
     used: &[
         "Output",
         "Fired",
+        "TRACED",
         "RuleError",
         "Refused",
         "Wire",
@@ -301,7 +302,7 @@ const RUST: Naming = Naming {
         "isqrt_i64",
     ],
     fields: &[],
-    locals: &["out", "tag", "call", "trace", "rows", "json"],
+    locals: &["out", "tag", "call", "trace", "json"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

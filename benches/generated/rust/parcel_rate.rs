@@ -175,7 +175,7 @@ pub enum Wire<'a> {
 /// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);
 /// `RuleError::Contradiction` when two rows the checker could not prove apart both match.
 pub fn parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<USD, RuleError> {
-    parcel_rate_rows(weight, girth, dest, signature).map(|(out, _)| out)
+    parcel_rate_rows::<false>(weight, girth, dest, signature, &mut Vec::new())
 }
 
 /// The same call, with the rows that matched: one per table, in evaluation order.
@@ -183,9 +183,10 @@ pub fn parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -
 /// # Errors
 ///
 /// As [`parcel_rate`].
-pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<(USD, [Fired; 4]), RuleError> {
-    let (out, rows) = parcel_rate_rows(weight, girth, dest, signature)?;
-    Ok((out, [Fired { table: "size_of", row: rows[0] }, Fired { table: "base_rate", row: rows[1] }, Fired { table: "fuel_rate", row: rows[2] }, Fired { table: "signature_fee", row: rows[3] }]))
+pub fn parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<(USD, Vec<Fired>), RuleError> {
+    let mut trace = Vec::new();
+    let out = parcel_rate_rows::<true>(weight, girth, dest, signature, &mut trace)?;
+    Ok((out, trace))
 }
 
 /// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
@@ -244,9 +245,10 @@ pub fn parcel_rate_wire(call: &[(&str, Wire<'_>)], tag: &str) -> Result<String, 
     Ok(parcel_rate_record(Pounds(weight), Inches(girth), dest, signature, &out, &trace, tag))
 }
 
-/// The rule's branches, written once: the outputs, and the row each table matched.
+/// The rule's branches, written once: the outputs, and each row that fires pushed onto the
+/// trace when `TRACED` (for the plain function the compiler takes the pushes out).
 #[inline]
-fn parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> Result<(USD, [u32; 4]), RuleError> {
+fn parcel_rate_rows<const TRACED: bool>(weight: Pounds, girth: Inches, dest: Zone, signature: bool, trace: &mut Vec<Fired>) -> Result<USD, RuleError> {
     let weight: i64 = weight.0;
     let girth: i64 = girth.0;
     // The entry guard: what the proofs assumed of every call.
@@ -257,88 +259,113 @@ fn parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) 
         return Err(RuleError::Input { what: "girth is out of range", value: Some(Refused::Number(girth)) });
     }
     // table size_of (policy unique)
-    let row0: u32;
     let size: SizeClass;
     if girth <= 60 && weight <= 10 {
         // row 1: <=60in | <=10lb | small
         size = SizeClass::Small;
-        row0 = 1;
+        if TRACED {
+            trace.push(Fired { table: "size_of", row: 1 });
+        }
     } else if girth <= 60 && weight > 10 {
         // row 2: <=60in | >10lb | medium
         size = SizeClass::Medium;
-        row0 = 2;
+        if TRACED {
+            trace.push(Fired { table: "size_of", row: 2 });
+        }
     } else if girth > 60 {
         // row 3: >60in | - | large
         size = SizeClass::Large;
-        row0 = 3;
+        if TRACED {
+            trace.push(Fired { table: "size_of", row: 3 });
+        }
     } else {
         return Err(RuleError::Contradiction { what: "table size_of: no row matched" });
     }
     // table base_rate (policy unique)
-    let row1: u32;
     let base: i64;
     match (dest, size) {
         // row 1: domestic | small | 8USD
         (Zone::Domestic, SizeClass::Small) => {
             base = 8;
-            row1 = 1;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 1 });
+            }
         }
         // row 2: domestic | medium | 12USD
         (Zone::Domestic, SizeClass::Medium) => {
             base = 12;
-            row1 = 2;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 2 });
+            }
         }
         // row 3: domestic | large | 20USD
         (Zone::Domestic, SizeClass::Large) => {
             base = 20;
-            row1 = 3;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 3 });
+            }
         }
         // row 4: canada | small | 10USD
         (Zone::Canada, SizeClass::Small) => {
             base = 10;
-            row1 = 4;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 4 });
+            }
         }
         // row 5: canada | medium | 15USD
         (Zone::Canada, SizeClass::Medium) => {
             base = 15;
-            row1 = 5;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 5 });
+            }
         }
         // row 6: canada | large | 25USD
         (Zone::Canada, SizeClass::Large) => {
             base = 25;
-            row1 = 6;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 6 });
+            }
         }
         // row 7: overseas | small | 18USD
         (Zone::Overseas, SizeClass::Small) => {
             base = 18;
-            row1 = 7;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 7 });
+            }
         }
         // row 8: overseas | medium | 30USD
         (Zone::Overseas, SizeClass::Medium) => {
             base = 30;
-            row1 = 8;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 8 });
+            }
         }
         // row 9: overseas | large | 45USD
         (Zone::Overseas, SizeClass::Large) => {
             base = 45;
-            row1 = 9;
+            if TRACED {
+                trace.push(Fired { table: "base_rate", row: 9 });
+            }
         }
         #[allow(unreachable_patterns)]
         _ => return Err(RuleError::Contradiction { what: "table base_rate: no row matched" }),
     }
     // table fuel_rate (policy unique)
-    let row2: u32;
     let fuel_pct: i64;
     match dest {
         // row 1: north_america | 10%
         Zone::Domestic | Zone::Canada => {
             fuel_pct = 10;
-            row2 = 1;
+            if TRACED {
+                trace.push(Fired { table: "fuel_rate", row: 1 });
+            }
         }
         // row 2: overseas | 20%
         Zone::Overseas => {
             fuel_pct = 20;
-            row2 = 2;
+            if TRACED {
+                trace.push(Fired { table: "fuel_rate", row: 2 });
+            }
         }
         #[allow(unreachable_patterns)]
         _ => return Err(RuleError::Contradiction { what: "table fuel_rate: no row matched" }),
@@ -346,30 +373,35 @@ fn parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) 
     // define surcharge
     let surcharge: i64 = quot_ceiling(base * fuel_pct, 100);
     // table signature_fee (policy unique)
-    let row3: u32;
     let sig: i64;
     match (signature, dest) {
         // row 1: true | north_america | 2USD
         (true, Zone::Domestic | Zone::Canada) => {
             sig = 2;
-            row3 = 1;
+            if TRACED {
+                trace.push(Fired { table: "signature_fee", row: 1 });
+            }
         }
         // row 2: true | overseas | 5USD
         (true, Zone::Overseas) => {
             sig = 5;
-            row3 = 2;
+            if TRACED {
+                trace.push(Fired { table: "signature_fee", row: 2 });
+            }
         }
         // row 3: false | - | 0USD
         (false, _) => {
             sig = 0;
-            row3 = 3;
+            if TRACED {
+                trace.push(Fired { table: "signature_fee", row: 3 });
+            }
         }
         #[allow(unreachable_patterns)]
         _ => return Err(RuleError::Contradiction { what: "table signature_fee: no row matched" }),
     }
     // define fee
     let fee: i64 = base + surcharge + sig;
-    Ok((USD(fee), [row0, row1, row2, row3]))
+    Ok(USD(fee))
 }
 
 /// The value under `key` (the last one, when a key is given twice); `None` when there is

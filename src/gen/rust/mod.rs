@@ -1,7 +1,8 @@
 //! The Rust backend (generated-code.md, Rust): it spells the plan. A newtype per unit, an
 //! enum per enum (with its names and the way back from one), `Result<_, RuleError>`; the
 //! function, its traced twin and the wire door over one function holding the branches
-//! (which answers the rows as integers, so the plain function builds no trace); the record
+//! (which pushes the rows that fire only when traced, so the plain function builds no
+//! trace); the record
 //! function; and only the helpers the rule calls. The module needs std alone and is written
 //! to be `include!`d inside `pub mod <alias> { … }` (rulec-build, `include_rule!`). A date is
 //! its day number (`Date`), made from the wire's `"YYYY-MM-DD"` by `Date::from_wire`. The
@@ -9,23 +10,22 @@
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, InputDoor, Kind, Node, Plan, TablePlan};
-use super::printer::{text, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::plan::{BoundaryTy, Expr, Node, Plan};
+use super::printer::{grouped, Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusals};
-use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::stmt::{self, Blocks, Body, Match, Refusals};
+use super::text::{comment, fill_names, quoted, section, Code, Escapes};
+use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
-use crate::num::RoundMode;
+use crate::lang::{is_acronym, is_camel, is_snake};
 use crate::sema::VarId;
-use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/module.rs");
 const RUNNER: &str = include_str!("runtime/runner.rs");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rs");
 const WASI_HOST: &str = include_str!("runtime/wasi.mjs");
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 const MARK: &str = "// rulec:";
 
 /// Rust's types: i64 inside the functions, a unit or a date its newtype, a parameter's text
@@ -53,7 +53,9 @@ impl Language for Rust {
     /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
     /// (generated-code.md, "The Rust runner as a WASI module").
     fn passes(base: &str) -> Vec<Pass> {
-        let wasi = Runner { needs: vec!["rustc", "node"], build: vec![wasi_build(base)], run: wasi_run(base) };
+        let api = wasi(base);
+        let words = |v: &serde_json::Value| v.as_str().map_or(vec![], |c| c.split(' ').map(String::from).collect());
+        let wasi = Runner { needs: vec!["rustc", "node"], build: vec![words(&api["build"])], run: words(&api["run"]) };
         vec![
             Pass::through(Self::runner(base)),
             Pass { via: "wasi", runner: wasi, probe: Some(target_probe(WASI_TARGET)), server: None },
@@ -69,22 +71,7 @@ impl Language for Rust {
         let (plan, n) = (r.plan, r.n);
         let spell = Spelling { names: n, ty: &|v| r.ty(v), member: Member::Qualified("::") };
         let ret = r.returns();
-        let signatures = [
-            r.signature(&n.function, &ret),
-            r.signature(&n.traced, &r.traced_returns()),
-            r.record_signature(),
-            r.wire_signature(),
-        ];
-        let base = &plan.rule.base;
-        let wasi = json!({
-            "source": format!("{base}_runner.rs"),
-            "module": format!("{base}_runner.wasm"),
-            "build": wasi_build(base).join(" "),
-            "run": wasi_run(base).join(" "),
-            "host": "_wasi_runner.mjs",
-            "wire": "one vectors line on stdin, one fixtures record per line on stdout, or {\"refused\":…,\"error\":…} in the place of the record for a line it refuses",
-            "needs": ["node", format!("rustup target add {WASI_TARGET}")],
-        });
+        let signatures = sig::signatures(n, section(TEMPLATES, MARK, "signatures"), &r.fills());
         let place = vec![("module", json!(format!("{}.rs", n.module)))];
         let dates = Dates { ty: "Date", from_wire: "Date::from_wire", from_native: None };
         let errors = &["RuleError::Input", "RuleError::NotAnInput", "RuleError::Contradiction"];
@@ -93,7 +80,7 @@ impl Language for Rust {
             input: ErrorType { name: "RuleError::Input", fields: &["what", "value"] },
             contradiction: ErrorType { name: "RuleError::Contradiction", fields: &["what"] },
         };
-        let more = vec![("wasi", wasi)];
+        let more = vec![("wasi", wasi(&plan.rule.base))];
         spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
     }
 }
@@ -103,143 +90,35 @@ fn rs_str(s: &str) -> String {
     quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
-/// An integer as a person writes a long one: `10_000_000` (clippy's unreadable_literal).
-fn int_lit(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    if digits.len() < 6 {
-        return n.to_string();
-    }
-    let mut out = String::from(if n < 0 { "-" } else { "" });
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('_');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn quot_fn(m: RoundMode) -> String {
-    format!("quot_{}", m.as_str())
-}
-
-/// rustc's `non_snake_case`: lower case, one `_` at a time (leading and trailing ones aside).
-fn is_snake(ident: &str) -> bool {
-    let core = ident.trim_matches('_');
-    !core.contains("__") && !core.chars().any(char::is_uppercase)
-}
-
-/// rustc's `non_camel_case_types`: no leading lower case, no `_` beside a letter.
-fn is_camel(ident: &str) -> bool {
-    let core: Vec<char> = ident.trim_matches('_').chars().collect();
-    let cased = |c: char| c.is_uppercase() || c.is_lowercase();
-    !core.first().is_some_and(|c| c.is_lowercase())
-        && !core.windows(2).any(|w| (w[0] == '_' && (w[1] == '_' || cased(w[1]))) || (w[1] == '_' && cased(w[0])))
-}
-
-/// clippy's `upper_case_acronyms`: a name in capitals only.
-fn is_acronym(ident: &str) -> bool {
-    ident.len() > 1 && ident.chars().any(char::is_uppercase) && !ident.chars().any(char::is_lowercase)
-}
-
-/// `a op b` read the other way round: `b flipped(op) a`.
-fn flipped(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Ge => CmpOp::Le,
-        other => other,
-    }
-}
-
 /// Rust's spellings. An `if` binds loosest of all: written inside an operator, it is
 /// always parenthesized.
 const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
     absent: "None",
-    int: int_lit,
+    // `10_000_000`, as clippy's unreadable_literal asks.
+    int: grouped,
     member: Some("::"),
-    div_round: quot_fn,
+    div_round: |m| format!("quot_{}", m.as_str()),
     modulo: "mod_floor",
     isqrt: "isqrt_i64",
-    extremes: Extremes::Own,
+    extremes: Extremes::Methods { min: ".min(", max: ".max(", literal: "_i64" },
     cond: Cond::Words(["if ", " { ", " } else { ", " }"]),
     order: Order::Native,
+    // What clippy asks: no identity operation, a boolean not compared with a literal, a
+    // range as a range, a set test as `matches!`.
+    idioms: Idioms {
+        lean: true,
+        one_of: Some(["matches!(", ", ", " | ", ")"]),
+        is_none: Some(["@.is_none()", "@.is_some()"]),
+        present: Some(["@.is_some_and(|@| ", ")"]),
+        range: Some(["(", "..=", "..", ").contains(&", ")"]),
+    },
     ..Ops::c_family(rs_str)
 };
 
 type Rs<'a> = Gen<'a, Rust>;
 
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `record_open` and `record_close`.
-const RECORD: &str =
-    "/// One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
-{signature}
-    let mut {json} = record_open({tag});
-    {pieces}
-    record_close({json}, {trace})
-}";
-
-impl Syntax for Rs<'_> {
-    /// What clippy asks of Rust: no identity operation, a boolean not compared with a
-    /// literal, a range as a range, a set test as `matches!`.
-    fn own(&self, e: &Expr) -> Option<Form> {
-        Some(match &e.node {
-            // `x * 1` and `x + 0` (a rate of 1%, a zero offset) are `x` (clippy's identity_op).
-            Node::Arith(op, a, b) => Form::Alias(self.identity(*op, a, b)?.clone()),
-            Node::Min(xs) | Node::Max(xs) => {
-                let f = if matches!(e.node, Node::Min(_)) { ".min(" } else { ".max(" };
-                // A literal receiver says its type: `{integer}` has no `min`.
-                let mut parts = vec![match xs[0].node {
-                    Node::Int(n) if n < 0 => Part::Text(format!("({}_i64)", int_lit(n))),
-                    Node::Int(n) => Part::Text(format!("{}_i64", int_lit(n))),
-                    _ => Part::Kid(0, ATOM),
-                }];
-                for i in 1..xs.len() {
-                    parts.extend([text(f), Part::Kid(i, TOP), text(")")]);
-                }
-                Form::Parts(parts, ATOM)
-            }
-            Node::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.kind == Kind::Bool => {
-                // A boolean compared with a literal is the boolean, or its negation.
-                let literal = |e: &Expr| if let Node::Bool(v) = e.node { Some(v) } else { None };
-                let (i, x, v) = match (literal(a), literal(b)) {
-                    (_, Some(v)) => (0, a, v),
-                    (Some(v), None) => (1, b, v),
-                    (None, None) => return None,
-                };
-                if (*op == CmpOp::Eq) == v {
-                    Form::Alias((**x).clone())
-                } else {
-                    Form::Parts(vec![text("!"), Part::Kid(i, OPS.prec.not + 1)], OPS.prec.not)
-                }
-            }
-            Node::And(a, b) => self.range(a, b, false)?,
-            Node::Or(a, b) => self.range(a, b, true)?,
-            Node::Not(x) => match &x.node {
-                Node::IsNone(v) => Form::Leaf(format!("{}.is_some()", self.n.vars[*v]), ATOM),
-                _ => return None,
-            },
-            Node::OneOf(_, vals) => {
-                let mut parts = vec![text("matches!("), Part::Kid(0, TOP), text(", ")];
-                for i in 0..vals.len() {
-                    if i > 0 {
-                        parts.push(text(" | "));
-                    }
-                    parts.push(Part::Kid(i + 1, TOP));
-                }
-                parts.push(text(")"));
-                Form::Parts(parts, ATOM)
-            }
-            Node::IsNone(v) => Form::Leaf(format!("{}.is_none()", self.n.vars[*v]), ATOM),
-            Node::Present(v, _) => {
-                let x = &self.n.vars[*v];
-                Form::Parts(vec![Part::Text(format!("{x}.is_some_and(|{x}| ")), Part::Kid(0, TOP), text(")")], ATOM)
-            }
-            _ => return None,
-        })
-    }
-}
+impl Syntax for Rs<'_> {}
 
 impl Rs<'_> {
     /// Whether every function's names are snake case (else it needs `#[allow(non_snake_case)]`).
@@ -255,59 +134,6 @@ impl Rs<'_> {
         params.iter().any(|p| p.strip_prefix('_').is_some_and(|bare| params.contains(&bare)))
     }
 
-    /// The operand `a op b` equals, when the other one is the operation's identity.
-    fn identity<'e>(&self, op: Arith, a: &'e Expr, b: &'e Expr) -> Option<&'e Expr> {
-        let unit = if op == Arith::Mul { 1 } else { 0 };
-        match (&a.node, &b.node) {
-            (_, Node::Int(k)) if *k == unit => Some(a),
-            (Node::Int(k), _) if *k == unit && op != Arith::Sub => Some(b),
-            _ => None,
-        }
-    }
-
-    /// `lo <= x && x <= hi` as `(lo..=hi).contains(&x)` (and `x < lo || x > hi` as its
-    /// negation), the way clippy asks a range to be written.
-    fn range(&self, a: &Expr, b: &Expr, outside: bool) -> Option<Form> {
-        let ((xa, oa, ka), (xb, ob, kb)) = (bound(a)?, bound(b)?);
-        if xa != xb {
-            return None;
-        }
-        let lower = if outside { CmpOp::Lt } else { CmpOp::Ge };
-        let (lo, op, hi) = match (oa, ob) {
-            (l, h) if l == lower => (ka, h, kb),
-            (h, l) if l == lower => (kb, h, ka),
-            _ => return None,
-        };
-        let dots = match (outside, op) {
-            (false, CmpOp::Le) | (true, CmpOp::Gt) => "..=",
-            (false, CmpOp::Lt) | (true, CmpOp::Ge) => "..",
-            _ => return None,
-        };
-        let part = |e: &Expr, q: u8| Part::Expr(e.clone(), q);
-        let parts = vec![
-            text(if outside { "!(" } else { "(" }),
-            part(lo, OPS.prec.add),
-            text(dots),
-            part(hi, OPS.prec.add),
-            text(").contains(&"),
-            part(xa, OPS.prec.not),
-            text(")"),
-        ];
-        Some(Form::Parts(parts, if outside { OPS.prec.not } else { ATOM }))
-    }
-}
-
-/// The bound `x op k` a comparison of a number variable sets, whichever side the variable is on.
-fn bound(e: &Expr) -> Option<(&Expr, CmpOp, &Expr)> {
-    let Node::Cmp(op, l, r) = &e.node else { return None };
-    match (&l.node, &r.node) {
-        (Node::Var(_), _) if l.kind == Kind::Num => Some((l, *op, r)),
-        (_, Node::Var(_)) if r.kind == Kind::Num => Some((r, flipped(*op), l)),
-        _ => None,
-    }
-}
-
-impl Rs<'_> {
     /// The newtype a variable's integer crosses the boundary in, if any.
     fn wrapper(&self, v: VarId) -> Option<&str> {
         match self.plan.var(v).ty {
@@ -321,41 +147,32 @@ impl Rs<'_> {
         sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
-    fn traced_returns(&self) -> String {
-        format!("({}, [Fired; {}])", self.returns(), self.n.slots.len())
-    }
-
-    fn signature(&self, f: &str, ret: &str) -> String {
-        format!("pub fn {f}({}) -> Result<{ret}, RuleError>", self.params())
-    }
-
-    fn record_signature(&self) -> String {
+    /// What every template of the module is filled with (runtime/templates.txt).
+    fn fills(&self) -> Vec<(&'static str, String)> {
+        let plan = self.plan;
         // A lone text output is lent as `&str` (clippy's ptr_arg).
-        let out = match self.returns().as_str() {
-            "String" => "&str".to_string(),
-            ret => format!("&{ret}"),
-        };
-        let (l_out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        let ps = sig::then(&self.params(), &format!("{l_out}: {out}, {trace}: &[Fired], {tag}: &str"));
-        format!("pub fn {}({ps}) -> String", self.n.record)
-    }
-
-    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
-    fn l(&self, base: &str) -> &str {
-        self.n.local(base)
-    }
-
-    fn wire_signature(&self) -> String {
-        let (call, tag) = (self.l("call"), self.l("tag"));
-        format!("pub fn {}({call}: &[(&str, Wire<'_>)], {tag}: &str) -> Result<String, RuleError>", self.n.wire)
-    }
-
-    /// The lints a function's shape may meet in the crate that includes the module: `params`
-    /// parameters, the inputs among them when `inputs`.
-    fn allow(&self, o: &mut Code, inputs: bool, params: usize) {
-        if let Some(line) = self.lints(inputs, params) {
-            o.line(line);
-        }
+        let lent = if self.returns() == "String" { "&str".to_string() } else { format!("&{}", self.returns()) };
+        let (out, trace, tag) = (self.n.local("out"), self.n.local("trace"), self.n.local("tag"));
+        let record_params = sig::then(&self.params(), &format!("{out}: {lent}, {trace}: &[Fired], {tag}: &str"));
+        let wrapped = self.wrapped_args();
+        let record_args = sig::then(&wrapped, &format!("&{out}, &{trace}, {tag}"));
+        // A rule without a table pushes nothing onto its trace.
+        let trace_param = if plan.tables().next().is_none() { "_" } else { trace };
+        vec![
+            ("params", self.params()),
+            ("ret", self.returns()),
+            ("traced_ret", format!("({}, Vec<Fired>)", self.returns())),
+            ("params_then", sig::then(&self.params(), "")),
+            ("args_then", sig::then(&self.args(), "")),
+            ("trace_param", trace_param.to_string()),
+            ("record_params", record_params),
+            ("about", comment(&sig::about(plan))),
+            ("allow", self.lints(true, plan.inputs.len()).unwrap_or_default()),
+            ("allow_wire", self.lints(false, 2).unwrap_or_default()),
+            ("args", self.args()),
+            ("wrapped", wrapped),
+            ("record_args", record_args),
+        ]
     }
 
     /// The `#[allow(…)]` line of a function, where it needs one (see [`Self::allow`]).
@@ -379,12 +196,9 @@ impl Rs<'_> {
         o.raw(&sig::head(plan, "//"));
         o.blank();
         for (u, name) in plan.units.iter().zip(&self.n.units) {
-            o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
-            if is_acronym(name) {
-                o.line("#[allow(clippy::upper_case_acronyms)]");
-            }
-            o.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
-            o.line(format!("pub struct {name}(pub i64);"));
+            let lints = if is_acronym(name) { "#[allow(clippy::upper_case_acronyms)]" } else { "" };
+            let fills = [("what", comment(&u.what)), ("lints", lints.into()), ("name", name.clone())];
+            o.filled(section(TEMPLATES, MARK, "unit"), &fills);
             o.blank();
         }
         if plan.dates {
@@ -393,27 +207,28 @@ impl Rs<'_> {
         self.enums(&mut o);
         self.sections(&mut o, &["errors", "fired"]);
         if plan.outputs.len() > 1 {
-            o.line("/// The outputs, in the order the rule declares them.");
-            if !plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v])) {
-                o.line("#[allow(non_snake_case)]");
-            }
-            o.line("#[derive(Clone, Debug, PartialEq, Eq)]");
-            o.line("pub struct Output {");
-            o.indent();
-            for &v in &plan.outputs {
-                o.line(format!("pub {}: {},", self.n.fields[v], self.ty(v)));
-            }
-            o.close("}");
+            let snake = plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v]));
+            let fields = plan.outputs.iter().map(|&v| format!("pub {}: {},", self.n.fields[v], self.ty(v)));
+            let fills = [
+                ("lints", if snake { "" } else { "#[allow(non_snake_case)]" }.into()),
+                ("fields", fields.collect::<Vec<_>>().join("\n")),
+            ];
+            o.filled(section(TEMPLATES, MARK, "output"), &fills);
             o.blank();
         }
         self.sections(&mut o, &["wire_type"]);
-        self.functions(&mut o);
+        let fills = self.fills();
+        let write = |part, o: &mut Code| walk::part(plan, Lang::Rust, part, &mut Body { g: self, o });
+        sig::functions(&mut o, self.n, section(TEMPLATES, MARK, "functions"), &fills, write);
+        o.blank();
         let lints = self.lints(true, plan.inputs.len() + 3).map(|l| l + "\n").unwrap_or_default();
-        let signature = format!("{lints}#[must_use]\n{} {{", self.record_signature());
-        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
-        self.wire_door(&mut o);
-        self.core(&mut o);
-        self.helpers(&mut o);
+        let record = sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)[2].clone();
+        let signature = format!("{lints}#[must_use]\n{record} {{");
+        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, section(TEMPLATES, MARK, "record"), &signature);
+        let more = [("unwrapped", self.unwrapped()), ("answer", self.answer())];
+        sig::functions(&mut o, self.n, section(TEMPLATES, MARK, "door"), &[&fills[..], &more].concat(), write);
+        o.blank();
+        self.sections(&mut o, &sig::taken(plan, &OPS, MODULE, MARK));
         o.finish()
     }
 
@@ -428,10 +243,7 @@ impl Rs<'_> {
 
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
-            let name = &self.n.enums[e];
-            let members = &self.n.members[e];
-            let ordered = if en.ordered { " (ordered: a value compares by its place)" } else { "" };
-            o.line(format!("/// enum {}{ordered}", comment(&en.name)));
+            let (name, members) = (&self.n.enums[e], &self.n.members[e]);
             let mut lints = Vec::new();
             if !is_camel(name) || !members.iter().all(|m| is_camel(m)) {
                 lints.push("non_camel_case_types");
@@ -439,147 +251,53 @@ impl Rs<'_> {
             if is_acronym(name) || members.iter().any(|m| is_acronym(m)) {
                 lints.push("clippy::upper_case_acronyms");
             }
-            if !lints.is_empty() {
-                o.line(format!("#[allow({})]", lints.join(", ")));
-            }
-            o.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
-            o.line(format!("pub enum {name} {{"));
-            o.indent();
-            for (m, v) in members.iter().zip(&en.values) {
-                if let Some(display) = &v.display {
-                    o.line(format!("/// {}", comment(display)));
-                }
-                o.line(format!("{m},"));
-            }
-            o.close("}");
-            o.blank();
-            o.line(format!("impl {name} {{"));
-            o.indent();
             let all: Vec<String> = members.iter().map(|m| format!("{name}::{m}")).collect();
-            o.line(format!("pub const ALL: [{name}; {}] = [{}];", all.len(), all.join(", ")));
-            o.blank();
-            o.line("/// The value's name, as the wire and the records write it.");
-            o.line("#[must_use]");
-            o.line("pub fn as_str(self) -> &'static str {");
-            o.indent();
-            o.line("match self {");
-            for (m, v) in all.iter().zip(&en.values) {
-                o.line(format!("    {m} => {},", rs_str(&v.name)));
-            }
-            o.line("}");
-            o.close("}");
-            o.blank();
-            o.line("/// The value a name of the wire names.");
-            o.line("#[must_use]");
-            o.line(format!("pub fn parse(name: &str) -> Option<{name}> {{"));
-            o.indent();
-            o.line("match name {");
-            for (m, v) in all.iter().zip(&en.values) {
-                o.line(format!("    {} => Some({m}),", rs_str(&v.name)));
-            }
-            o.line("    _ => None,");
-            o.line("}");
-            o.close("}");
-            o.close("}");
+            let each = |f: &dyn Fn(&str, &str) -> String| {
+                all.iter().zip(&en.values).map(|(m, v)| f(m, &rs_str(&v.name))).collect::<Vec<_>>().join("\n")
+            };
+            let declared = members.iter().zip(&en.values).map(|(m, v)| match &v.display {
+                Some(display) => format!("/// {}\n{m},", comment(display)),
+                None => format!("{m},"),
+            });
+            let fills = [
+                ("what", comment(&en.name)),
+                ("ordered", if en.ordered { " (ordered: a value compares by its place)" } else { "" }.to_string()),
+                ("lints", if lints.is_empty() { String::new() } else { format!("#[allow({})]", lints.join(", ")) }),
+                ("enum", name.clone()),
+                ("members", declared.collect::<Vec<_>>().join("\n")),
+                ("count", all.len().to_string()),
+                ("all", all.join(", ")),
+                ("names", each(&|m, wire| format!("{m} => {wire},"))),
+                ("parses", each(&|m, wire| format!("{wire} => Some({m}),"))),
+            ];
+            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
             o.blank();
         }
-    }
-
-    /// The function and its traced twin, over the one holding the branches.
-    fn functions(&self, o: &mut Code) {
-        let (plan, n) = (self.plan, self.n);
-        let (args, ret, inputs) = (self.args(), self.returns(), plan.inputs.len());
-        o.line(format!("/// {}", comment(&sig::about(plan))));
-        o.line("///");
-        o.line("/// # Errors");
-        o.line("///");
-        o.line("/// `RuleError::Input` when the call breaks the rule's contract (a range, a constraint);");
-        o.line("/// `RuleError::Contradiction` when two rows the checker could not prove apart both match.");
-        self.allow(o, true, inputs);
-        o.line(format!("{} {{", self.signature(&n.function, &ret)));
-        let out = self.l("out");
-        o.line(format!("    {}({args}).map(|({out}, _)| {out})", n.core));
-        o.line("}");
-        o.blank();
-        o.line("/// The same call, with the rows that matched: one per table, in evaluation order.");
-        o.line("///");
-        o.line(format!("/// # Errors\n///\n/// As [`{}`].", n.function));
-        self.allow(o, true, inputs);
-        o.line(format!("{} {{", self.signature(&n.traced, &self.traced_returns())));
-        o.indent();
-        let tables: Vec<&TablePlan> = plan.tables().collect();
-        let rows = if tables.is_empty() { "_" } else { self.l("rows") };
-        o.line(format!("let ({out}, {rows}) = {}({args})?;", n.core));
-        let fired =
-            sig::fired(plan, rows, "[@]", |table, row| format!("Fired {{ table: {}, row: {row} }}", rs_str(table)));
-        o.line(format!("Ok(({out}, {fired}))"));
-        o.close("}");
-        o.blank();
     }
 
     /// The inputs as the function takes them, from the locals of the wire door.
     fn wrapped_args(&self) -> String {
-        let args: Vec<String> = self
-            .plan
-            .inputs
-            .iter()
-            .map(|&v| {
-                let x = &self.n.vars[v];
-                match (self.wrapper(v), self.plan.var(v).optional) {
-                    (Some(w), false) => format!("{w}({x})"),
-                    (Some(w), true) => format!("{x}.map({w})"),
-                    (None, _) => x.clone(),
-                }
-            })
-            .collect();
-        args.join(", ")
+        sig::inputs(self.plan, |v| match (self.wrapper(v), self.plan.var(v).optional, &self.n.vars[v]) {
+            (Some(w), false, x) => format!("{w}({x})"),
+            (Some(w), true, x) => format!("{x}.map({w})"),
+            (None, _, x) => x.clone(),
+        })
     }
 
-    fn wire_door(&self, o: &mut Code) {
-        o.line("/// One call in the wire form (formats.md): the members of a JSON object in order (a key given");
-        o.line("/// twice: the last one), the door's checks in the reference's order, then the rule; the");
-        o.line("/// record line.");
-        o.line("///");
-        o.line("/// # Errors");
-        o.line("///");
-        o.line("/// `RuleError::Input` or `RuleError::NotAnInput` for a call the door refuses, with the");
-        o.line(format!(
-            "/// sentence the reference evaluator says; `RuleError::Contradiction` as [`{}`].",
-            self.n.function
-        ));
-        self.allow(o, false, 2);
-        o.line(format!("{} {{", self.wire_signature()));
-        o.indent();
-        walk::wire(self.plan, &mut Body { g: self, o: &mut *o });
-        let args = self.wrapped_args();
-        let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        o.line(format!("let ({out}, {trace}) = {}({args})?;", self.n.traced));
-        let args = if args.is_empty() { args } else { format!("{args}, ") };
-        o.line(format!("Ok({}({args}&{out}, &{trace}, {tag}))", self.n.record));
-        o.close("}");
-        o.blank();
-    }
-
-    /// The function holding every branch: the entry guard, the steps, the outputs and rows.
-    fn core(&self, o: &mut Code) {
+    /// The core's locals, every number the integer it carries.
+    fn unwrapped(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        o.line("/// The rule's branches, written once: the outputs, and the row each table matched.");
-        self.allow(o, true, plan.inputs.len());
-        o.line("#[inline]");
-        let ret = format!("({}, [u32; {}])", self.returns(), n.slots.len());
-        o.line(format!("fn {}({}) -> Result<{ret}, RuleError> {{", n.core, self.params()));
-        o.indent();
-        // From here on every number is the integer it carries.
-        for &v in &plan.inputs {
-            if self.wrapper(v).is_some() {
-                let x = &n.vars[v];
-                match plan.var(v).optional {
-                    true => o.line(format!("let {x}: Option<i64> = {x}.map(|x| x.0);")),
-                    false => o.line(format!("let {x}: i64 = {x}.0;")),
-                }
-            }
-        }
-        walk::core(plan, Lang::Rust, &mut Body { g: self, o: &mut *o });
+        let wrapped = plan.inputs.iter().filter(|&&v| self.wrapper(v).is_some());
+        let unwrap = |&v: &VarId| match (&n.vars[v], plan.var(v).optional) {
+            (x, true) => format!("let {x}: Option<i64> = {x}.map(|x| x.0);"),
+            (x, false) => format!("let {x}: i64 = {x}.0;"),
+        };
+        wrapped.map(unwrap).collect::<Vec<_>>().join("\n")
+    }
+
+    /// What the core answers: the outputs, each made its boundary type.
+    fn answer(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
         let value = |v: VarId| -> String {
             let x = n.vars[v].clone();
             match (plan.var(v).ty, self.wrapper(v), plan.var(v).optional) {
@@ -590,63 +308,24 @@ impl Rs<'_> {
                 (_, None, _) => x,
             }
         };
-        let out = match plan.outputs.as_slice() {
+        match plan.outputs.as_slice() {
             [one] => value(*one),
             outs => {
-                let fields: Vec<String> = outs
-                    .iter()
-                    .map(|&v| match (value(v), &n.fields[v]) {
-                        (x, f) if x == *f => x,
-                        (x, f) => format!("{f}: {x}"),
-                    })
-                    .collect();
-                format!("Output {{ {} }}", fields.join(", "))
+                let fields = outs.iter().map(|&v| match (value(v), &n.fields[v]) {
+                    (x, f) if x == *f => x,
+                    (x, f) => format!("{f}: {x}"),
+                });
+                format!("Output {{ {} }}", fields.collect::<Vec<_>>().join(", "))
             }
-        };
-        o.line(format!("Ok(({out}, [{}]))", n.slots.join(", ")));
-        o.close("}");
-        o.blank();
-    }
-
-    fn helpers(&self, o: &mut Code) {
-        let plan = self.plan;
-        self.sections(o, &sig::taken(plan, &OPS, MODULE, MARK));
+        }
     }
 
     fn runner(&self) -> String {
-        let mut o = super::text::header(self.plan, "//");
-        o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
-        o.push_str(&format!("// Build: rustc --edition 2021 -O {}_runner.rs\n\n", self.plan.rule.base));
+        let head = super::text::header(self.plan, "//");
+        let about = "//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.";
         let body = [section(RUNNER, MARK, "runner"), &answer(self.plan, self.n)].join("\n\n");
-        o.push_str(&body.replace("rulec_rule", &self.n.module));
-        o.push('\n');
-        o
-    }
-
-    /// A variable's wire form appended to the record's buffer; `x` reads it (a parameter,
-    /// the output, a field).
-    fn push_value(&self, o: &mut Code, v: VarId, x: &str, field: bool) {
-        let (var, json) = (self.plan.var(v), self.l("json"));
-        let one = |x: &str| -> String {
-            match var.ty {
-                BoundaryTy::Str => format!("push_json_str(&mut {json}, {x});"),
-                BoundaryTy::Enum(_) => format!("push_json_str(&mut {json}, {x}.as_str());"),
-                BoundaryTy::Date => format!("push_date(&mut {json}, {x}.0);"),
-                BoundaryTy::Unit(_) => format!("{json}.push_str(&{x}.0.to_string());"),
-                BoundaryTy::Int | BoundaryTy::Bool => format!("{json}.push_str(&{x}.to_string());"),
-            }
-        };
-        if var.optional {
-            let place = if field { format!("&{x}") } else { x.to_string() };
-            o.line(format!("match {place} {{"));
-            o.line(format!("    Some(x) => {},", one("x").trim_end_matches(';')));
-            o.line(format!("    None => {json}.push_str(\"null\"),"));
-            o.line("}");
-        } else if field && var.ty == BoundaryTy::Str {
-            o.line(one(&format!("&{x}")));
-        } else {
-            o.line(one(x));
-        }
+        let build = format!("// Build: rustc --edition 2021 -O {}_runner.rs", self.plan.rule.base);
+        format!("{head}{about}\n{build}\n\n{}\n", body.replace("rulec_rule", &self.n.module))
     }
 }
 
@@ -662,34 +341,6 @@ impl Body<'_, '_, Rs<'_>> {
             _ => format!("Some({})", self.g.top(e)),
         }
     }
-
-    /// The range check of an input already read into its local: the refusal carries the
-    /// value refused as the caller gave it (a number, a day, a member by its name).
-    fn range(&mut self, input: &InputDoor) {
-        let Some(r) = &input.range else { return };
-        let x = self.name(input.var);
-        let kind = self.g.plan.var(input.var).kind;
-        let (lo, hi) = match input.kind {
-            WireKind::Enum(_) => (self.g.member(kind, r.lo as u32), self.g.member(kind, r.hi as u32)),
-            _ => (int_lit(r.lo), int_lit(r.hi)),
-        };
-        let outside = |x: &str| format!("!({lo}..={hi}).contains({x})");
-        let (test, refused) = match input.optional {
-            true => (format!("let Some(x) = {x}.filter(|x| {})", outside("x")), "x".to_string()),
-            false => (outside(&format!("&{x}")), x),
-        };
-        let value = match input.kind {
-            WireKind::Enum(_) => format!("Refused::Member({refused}.as_str())"),
-            WireKind::Date => format!("Refused::Day({refused})"),
-            _ => format!("Refused::Number({refused})"),
-        };
-        self.o.line(format!("if {test} {{"));
-        self.o.line(format!(
-            "    return Err(RuleError::Input {{ what: {}, value: Some({value}) }});",
-            rs_str(&r.sentence)
-        ));
-        self.o.line("}");
-    }
 }
 
 impl Hooks for Body<'_, '_, Rs<'_>> {
@@ -702,26 +353,28 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
             contradiction: "return Err(RuleError::Contradiction { what: @ });",
         },
         else_when_true: true,
-        native_match: true,
+        native_match: Some(Match {
+            open: "match @ {",
+            arm: "@ => {",
+            close: "}",
+            any: "_",
+            or: " | ",
+            tuple: ["(", ", ", ")"],
+            rest: "#[allow(unreachable_patterns)]\n_ => $,",
+        }),
+        shown: ["Some(Refused::Member(@.as_str()))", "Some(Refused::Day(@))", "Some(Refused::Number(@))"],
+        shown_held: Some(["@.map(|x| Refused::Member(x.as_str()))", "@.map(Refused::Day)", "@.map(Refused::Number)"]),
+        binds_optionals: true,
         ..Blocks::BARE
     };
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks == [Check::Range], "Rust's types make every check of the door but the range");
-        self.range(input);
-    }
-
-    fn constraint(&mut self, c: &Constraint) {
-        // It fails when every optional it reads holds a value and the test does not hold.
-        let mut fails = self.g.top(&Expr::negate(c.test.clone()));
-        for &v in c.optionals.iter().rev() {
-            let x = self.name(v);
-            fails = format!("{x}.is_some_and(|{x}| {fails})");
-        }
-        self.o.line(format!("if {fails} {{"));
-        self.o.line(format!("    return Err(RuleError::Input {{ what: {}, value: None }});", rs_str(&c.sentence)));
-        self.o.line("}");
-    }
+    /// The wire door: the runtime's readers; an integer's range sentence (E054: every counted
+    /// input has one) is its reader's past i64 too, and an unknown key's is `NotAnInput`'s.
+    const WIRE: &'static str = include_str!("runtime/wire.txt");
+    /// The record's values appended to its buffer, an output's field lent where read whole.
+    const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
+    /// The trace, lists and loops: a row pushed only in the traced core (`TRACED`, a constant
+    /// the compiler folds, so the plain function's code is what it is with no trace at all).
+    const LISTS: &'static str = include_str!("runtime/lists.txt");
 
     /// The value stored into a variable: an optional one takes `Some` around a value.
     fn value(&self, var: VarId, e: &Expr) -> String {
@@ -736,119 +389,24 @@ impl Hooks for Body<'_, '_, Rs<'_>> {
         format!("let {}: {}", self.name(var), self.g.local_ty(var))
     }
 
-    fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("let {}: u32;", self.g.n.slots[t.slot]));
-    }
-
-    /// A table of enum and boolean cells as one `match`: an arm per row in the rule's order,
-    /// the first that matches winning as the first row does.
-    fn table_match(&mut self, t: &TablePlan) {
-        let shape = t.shape.as_ref().expect("the lowering writes a match only for a table with a match shape");
-        for &r in &t.results {
-            self.declare(r);
-        }
-        let cols: Vec<String> = shape.columns.iter().map(|&c| self.name(c)).collect();
-        let scrutinee = if cols.len() == 1 { cols[0].to_string() } else { format!("({})", cols.join(", ")) };
-        self.o.line(format!("match {scrutinee} {{"));
-        self.o.indent();
-        for (row, cells) in t.rows.iter().zip(&shape.patterns) {
-            let pats: Vec<String> = cells
-                .iter()
-                .map(|c| match c {
-                    None => "_".to_string(),
-                    Some(vals) => vals.iter().map(|v| self.g.top(v)).collect::<Vec<_>>().join(" | "),
-                })
-                .collect();
-            let pat = if pats.len() == 1 { pats[0].clone() } else { format!("({})", pats.join(", ")) };
-            self.o.line(format!("// row {}: {}", row.n, comment(&row.cells)));
-            self.o.line(format!("{pat} => {{"));
-            self.o.indent();
-            self.assigns(t, row);
-            self.o.close("}");
-        }
-        // Completeness proved every value is matched above: the arm is there for the compiler.
-        self.o.line("#[allow(unreachable_patterns)]");
-        self.o.line(format!("_ => return Err(RuleError::Contradiction {{ what: {} }}),", rs_str(&t.no_row)));
-        self.o.close("}");
-    }
-
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("{};", self.binding(var)));
     }
 
-    fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.name(input.var);
-        let (m, k) = (rs_str(&input.missing), rs_str(&input.not_of_kind));
-        let read = match input.kind {
-            WireKind::Integer => {
-                // Every counted input declares its range (E054); its sentence is the one past i64 too.
-                let out = input.range.as_ref().map_or(&input.not_of_kind, |r| &r.sentence);
-                format!("wire_int(x, {k}, {})?", rs_str(out))
-            }
-            WireKind::Boolean => format!("wire_bool(x, {k})?"),
-            WireKind::Text => format!("wire_str(x, {k})?"),
-            WireKind::Date => format!("wire_day(x, {k})?"),
-            WireKind::Enum(e) => format!("wire_member(x, {}::parse, {k})?", self.g.n.enums[e]),
-        };
-        let call = self.g.l("call");
-        self.o.line(format!("let {x} = match wire_get({call}, {}) {{", rs_str(&input.name)));
-        if input.optional {
-            self.o.line(format!("    Some(x) => Some({read}),"));
-            self.o.line("    None => None,");
-        } else {
-            self.o.line(format!("    Some(x) => {read},"));
-            self.o.line(format!("    None => return Err(RuleError::Input {{ what: {m}, value: None }}),"));
-        }
-        self.o.line("};");
-        self.range(input);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], _sentence: &str) {
-        // The sentence after the key is the module's `NotAnInput`, printed.
-        let call = self.g.l("call");
-        let find = match names {
-            [] => format!("{call}.first()"),
-            _ => {
-                let keys: Vec<String> = names.iter().map(|k| rs_str(k)).collect();
-                format!("{call}.iter().find(|(k, _)| !matches!(*k, {}))", keys.join(" | "))
-            }
-        };
-        self.o.line(format!("if let Some((key, _)) = {find} {{"));
-        self.o.line("    return Err(RuleError::NotAnInput { key: key.to_string() });");
-        self.o.line("}");
-    }
-
     fn record_text(&mut self, json: &str) {
-        self.o.line(format!("{}.push_str({});", self.g.l("json"), rs_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (n, plan) = (self.g.n, self.g.plan);
-        let (x, field) = match from {
-            Source::Input => (n.vars[var].clone(), false),
-            Source::Output if plan.outputs.len() == 1 => (n.local("out").to_string(), false),
-            Source::Output => (format!("{}.{}", n.local("out"), n.fields[var]), true),
-        };
-        self.g.push_value(self.o, var, &x, field);
+        self.o.line(format!("{}.push_str({});", self.g.n.local("json"), rs_str(json)));
     }
 }
 
 /// The target the runner is built for as a WASI command.
 const WASI_TARGET: &str = "wasm32-wasip1";
 
-/// The WASI runner is built in the folder where the native one is, maybe at the same time:
-/// a crate name of its own keeps rustc's object files (written beside the output, named
-/// after the crate) apart from the native build's.
-fn wasi_build(base: &str) -> Vec<String> {
-    let (out, crate_name) = (format!("{base}_runner.wasm"), format!("{base}_runner_wasi"));
-    let src = format!("{base}_runner.rs");
-    ["rustc", "--edition", "2021", "-O", "--target", WASI_TARGET, "--crate-name", &crate_name, &src, "-o", &out]
-        .map(str::to_string)
-        .to_vec()
-}
-
-fn wasi_run(base: &str) -> Vec<String> {
-    ["node", "--no-warnings", "_wasi_runner.mjs", &format!("{base}_runner.wasm")].map(str::to_string).to_vec()
+/// The runner built as a WASI command, as `rulec api` gives it (runtime/templates.txt,
+/// `wasi`): a crate name of its own keeps rustc's object files (written beside the output,
+/// named after the crate) apart from the native build's in the same folder.
+fn wasi(base: &str) -> serde_json::Value {
+    let fill = |name: &str| Some(if name == "target" { WASI_TARGET } else { base }.to_string());
+    serde_json::from_str(&fill_names(section(TEMPLATES, MARK, "wasi"), fill)).expect("the wasi template is JSON")
 }
 
 /// The WASI host the runner's module runs under: node's `node:wasi` (runtime/wasi.mjs).
@@ -877,45 +435,12 @@ pub(crate) fn answer(plan: &Plan, n: &Names) -> String {
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
-    let mut o = String::from(
-        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated Rust, held to the reference (vectors/_helpers.jsonl).\n// Build: rustc --edition 2021 -O _helpers_runner.rs\n\n",
-    );
-    o.push_str(section(HELPERS_RUNNER, MARK, "main"));
-    o.push_str("\n\n");
-    o.push_str(&helpers_case());
-    o
+    let head = "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated Rust, held to the reference (vectors/_helpers.jsonl).\n// Build: rustc --edition 2021 -O _helpers_runner.rs";
+    format!("{head}\n\n{}\n\n{}", section(HELPERS_RUNNER, MARK, "main"), helpers_case())
 }
 
 /// One case of the helpers' unit vectors answered, and every helper a module may carry.
 pub(crate) fn helpers_case() -> String {
-    let mut o = section(HELPERS_RUNNER, MARK, "case").to_string();
-    o.push('\n');
-    for name in sig::every_helper() {
-        o.push('\n');
-        o.push_str(section(MODULE, MARK, &name));
-        o.push('\n');
-    }
-    o
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_integers_are_grouped_by_thousands() {
-        assert_eq!(int_lit(99_999), "99999");
-        assert_eq!(int_lit(100_000), "100_000");
-        assert_eq!(int_lit(-10_000_000), "-10_000_000");
-        assert_eq!(int_lit(i64::MIN), "-9_223_372_036_854_775_808");
-    }
-
-    #[test]
-    fn the_case_checks_are_rustcs() {
-        assert!(is_snake("unit_price") && is_snake("_row0") && is_snake("trace_") && is_snake("x2"));
-        assert!(!is_snake("fooBar") && !is_snake("a__b") && !is_snake("MaritalStatus"));
-        assert!(is_camel("CouponKind") && is_camel("None_") && is_camel("Rate0_5") && is_camel("RED"));
-        assert!(!is_camel("coupon") && !is_camel("Coupon_Kind") && !is_camel("A__B"));
-        assert!(is_acronym("USD") && is_acronym("JPY") && !is_acronym("X") && !is_acronym("JPYInclTax"));
-    }
+    let helpers = sig::every_helper().into_iter().map(|name| format!("\n{}\n", section(MODULE, MARK, &name)));
+    format!("{}\n{}", section(HELPERS_RUNNER, MARK, "case"), helpers.collect::<String>())
 }
