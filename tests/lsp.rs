@@ -362,3 +362,19 @@ fn a_used_enums_file_is_read_from_the_unsaved_buffer() {
     assert_eq!(read(&tmp.path().join("shared/tiers.rule")), enums, "nothing is written to disk");
     c.shutdown();
 }
+
+#[test]
+fn priority_is_a_keyword_in_a_table_heading_and_a_name_anywhere_else() {
+    // A DMN table often has a column called priority: the word names a policy only where a
+    // table's heading names one.
+    let path = repo().join("tests/rules/shipping_class.rule");
+    let text = read(&path).replace("input distance: int", "input priority: int").replace("| distance |", "| priority |");
+    let text = text.replace("distance=", "priority=");
+    let u = uri(&path);
+    let mut c = Client::start(&repo());
+    assert_eq!(c.open(&u, &text), Vec::<Value>::new(), "a value may be named priority");
+    let tokens = decode(&c.request("textDocument/semanticTokens/full", json!({"textDocument": doc(&u)}))["data"]);
+    let class_at = |p: &Value| tokens.iter().find(|t| (t.0, t.1) == (line_of(p), col_of(p))).map(|t| t.3);
+    assert_eq!(class_at(&pos(&text, "priority ->", 0)), Some(0), "the policy is a keyword");
+    assert_ne!(class_at(&pos(&text, "priority:", 0)), Some(0), "the input is a name");
+}
