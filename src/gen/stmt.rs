@@ -7,6 +7,7 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
+use super::sig::Types;
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
 use crate::eval::wire::WireKind;
@@ -127,6 +128,9 @@ macro_rules! spelled_by {
         fn ops(&self) -> &$crate::gen::printer::Ops {
             $crate::gen::printer::Spelled::ops(self.$s)
         }
+        fn types(&self) -> &$crate::gen::sig::Types {
+            $crate::gen::printer::Spelled::types(self.$s)
+        }
     };
 }
 
@@ -218,6 +222,8 @@ pub trait Hooks {
     fn expr(&self, e: &Expr, min: u8) -> String;
     /// The language's expression spellings.
     fn ops(&self) -> &Ops;
+    /// The language's types.
+    fn types(&self) -> &Types;
     /// A string literal, as the language writes it.
     fn lit(&self, s: &str) -> String {
         (self.ops().str)(s)
@@ -227,7 +233,7 @@ pub trait Hooks {
     /// not of the kind, and of one out of the range.
     fn check_int_args(&self, input: &InputDoor) -> String {
         let (lo, hi, out) = match &input.range {
-            Some(r) => (r.lo.to_string(), r.hi.to_string(), self.lit(&r.sentence)),
+            Some(r) => ((self.ops().int)(r.lo), (self.ops().int)(r.hi), self.lit(&r.sentence)),
             None => (self.ops().absent.to_string(), self.ops().absent.to_string(), self.lit("")),
         };
         format!("{lo}, {hi}, {}, {}, {out}", self.lit(&input.missing), self.lit(&input.not_of_kind))
@@ -262,11 +268,8 @@ pub trait Hooks {
     const RECORD_VALUES: &'static str = "";
     /// One value of the record line, in the wire form: an input as passed, an output as returned.
     fn record_value(&mut self, var: VarId, from: Source) {
-        record_value(self, &RecordValues::parse(Self::RECORD_VALUES), var, from);
+        record_value(self, &RecordValues::parse(Self::RECORD_VALUES), var, from, "");
     }
-    /// After the record's last piece: what a language that gathers the pieces' text still
-    /// holds, written into the buffer (TypeScript's).
-    fn record_end(&mut self) {}
 
     /// A variable as the code reads it.
     fn name(&self, v: VarId) -> String {
@@ -554,20 +557,38 @@ pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, template: &str, signatu
     write_filled(h, &lines[..at].join("\n"), &fills);
     h.out().indent();
     record(plan, h);
-    h.record_end();
     h.out().dedent();
     write_filled(h, &lines[at + 1..].join("\n"), &fills);
     h.out().blank();
 }
 
-/// The record line after its optional tag, up to the trace.
-fn record(plan: &Plan, h: &mut impl Hooks) {
+/// The record line after its optional tag, up to the trace. Where the language's table joins
+/// the text to the value after it ([`RecordValues`]), one statement appends both.
+fn record<H: Hooks>(plan: &Plan, h: &mut H) {
+    // A language that writes its own `record_value` gives no table, and joins nothing.
+    let table = (!H::RECORD_VALUES.is_empty()).then(|| RecordValues::parse(H::RECORD_VALUES));
+    let joined = table.as_ref().filter(|t| t.joined);
+    let mut text = String::new();
     for piece in &plan.record {
-        match piece {
-            Piece::Text(t) => h.record_text(t),
-            Piece::Input(v) => h.record_value(*v, Source::Input),
-            Piece::Output(v) => h.record_value(*v, Source::Output),
+        let (var, from) = match piece {
+            Piece::Text(t) if joined.is_some() => {
+                text.push_str(t);
+                continue;
+            }
+            Piece::Text(t) => {
+                h.record_text(t);
+                continue;
+            }
+            Piece::Input(v) => (*v, Source::Input),
+            Piece::Output(v) => (*v, Source::Output),
+        };
+        match joined {
+            Some(table) => record_value(h, table, var, from, &std::mem::take(&mut text)),
+            None => h.record_value(var, from),
         }
+    }
+    if !text.is_empty() {
+        h.record_text(&text);
     }
 }
 
@@ -599,8 +620,11 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 ///   no value); `held`: what the optional form hands the reader in place of `{raw}`, where
 ///   it is not `{raw}` (Swift's closure's `$0`);
 /// - `integer`, `boolean`, `text`, `date`, `member`: the reader of each kind;
-///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
-///   checks only a date's or an enum's);
+///   `integer_ranged: yes` (`date_ranged: yes`) where the integer (date) reader checks the
+///   range itself (the door then checks only the others');
+/// - `own`: what makes `{read}` the type of its own a number has at the boundary
+///   ([`Types::own_type`], `{type}`), where the language makes it so at the door;
+/// - `{var}` in any template is the input's variable;
 /// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
 ///   inputs' names as literals, `{sentence}` what follows the key.
 pub struct WireReads {
@@ -614,6 +638,8 @@ pub struct WireReads {
     pub date: &'static str,
     pub member: &'static str,
     pub integer_ranged: bool,
+    pub date_ranged: bool,
+    pub own: Option<&'static str>,
     pub unknown_keys: &'static str,
 }
 
@@ -635,6 +661,8 @@ impl WireReads {
             date: need("date"),
             member: need("member"),
             integer_ranged: entry("integer_ranged") == Some("yes"),
+            date_ranged: entry("date_ranged") == Some("yes"),
+            own: entry("own"),
             unknown_keys,
         }
     }
@@ -657,6 +685,7 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         ("out", out),
         ("int_args", h.check_int_args(input)),
         ("decl", h.binding(input.var)),
+        ("var", h.name(input.var)),
     ];
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
@@ -666,10 +695,18 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         (true, Some(held)) => held.to_string(),
         _ => raw.clone(),
     };
-    let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
+    let mut read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
+    if let (Some(own), Some(ty)) = (w.own, h.types().own_type(h.plan(), h.names(), input.var)) {
+        read = with_locals(h, own, &[("read", read), ("type", ty)]);
+    }
     let form = if input.optional { w.optional } else { w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
-    if input.kind != WireKind::Integer || !w.integer_ranged {
+    let ranged = match input.kind {
+        WireKind::Integer => w.integer_ranged,
+        WireKind::Date => w.date_ranged,
+        _ => false,
+    };
+    if !ranged {
         h.range_check(input);
     }
 }
@@ -686,13 +723,16 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
 /// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
 /// value's place (an optional's test reads it); `held`: what the optional form hands the
-/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
+/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`);
+/// `joined: yes` where that statement appends the record's text before the value too, `{text}`
+/// (a literal), the text after the last value then written by [`Hooks::record_text`]. Any
 /// other `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
     required: String,
     optional: String,
     held: Option<String>,
+    joined: bool,
 }
 
 impl RecordValues {
@@ -709,6 +749,7 @@ impl RecordValues {
             required: need("required"),
             optional: need("optional"),
             held: entry("held"),
+            joined: entry("joined").as_deref() == Some("yes"),
         }
     }
 
@@ -726,7 +767,7 @@ impl RecordValues {
 }
 
 /// One value of the record line, written from the language's table (see [`RecordValues`]).
-fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
+fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source, text: &str) {
     let (x, v) = (h.place(var, from), h.plan().var(var));
     let (optional, ty) = (v.optional, v.ty);
     let held = match (optional, &r.held) {
@@ -735,6 +776,6 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
     };
     let one = with_locals(h, r.of(ty), &[("x", held)]);
     let form = if optional { &r.optional } else { &r.required };
-    let text = with_locals(h, form, &[("x", x), ("one", one)]);
+    let text = with_locals(h, form, &[("x", x), ("one", one), ("text", h.lit(text))]);
     h.line(&text);
 }

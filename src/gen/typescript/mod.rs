@@ -16,9 +16,9 @@ use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal};
+use super::stmt::{Blocks, Body, Refusal};
 use super::text::{self, comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Check, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
@@ -313,22 +313,19 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.raw("\n\n");
         }
         self.enums(&mut o);
-        o.raw(section(MODULE, MARK, "errors"));
-        o.raw("\n\n");
-        if plan.outputs.len() > 1 {
-            o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
-            o.line("export type Output = {");
-            for &v in &plan.outputs {
-                o.line(format!("  readonly {}: {};", self.n.fields[v], self.ty(v)));
-            }
-            o.line("};");
-            o.blank();
-        }
-        self.functions(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
-        stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
         o.finish()
+    }
+
+    /// The outputs' type: an object of readonly fields.
+    fn output(&self, o: &mut Code) {
+        o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
+        o.line("export type Output = {");
+        for &v in &self.plan.outputs {
+            o.line(format!("  readonly {}: {};", self.n.fields[v], self.ty(v)));
+        }
+        o.line("};");
     }
 
     fn enums(&self, o: &mut Code) {
@@ -435,7 +432,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         ];
         self.function_doc(o);
         sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
-            walk::part(plan, Lang::TypeScript, part, &mut Body { ts: self, o, pending: String::new() })
+            walk::part(plan, Lang::TypeScript, part, &mut Body { g: self, o })
         });
         o.blank();
     }
@@ -470,19 +467,11 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     }
 }
 
-/// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b, const TYPED: bool> {
-    ts: &'a Ts<'a, TYPED>,
-    o: &'b mut Code,
-    /// The record's text not yet written (it goes out with the next value).
-    pending: String,
-}
-
-impl<const TYPED: bool> Body<'_, '_, TYPED> {
+impl<const TYPED: bool> Body<'_, '_, Ts<'_, TYPED>> {
     /// `x` is outside the range of an ordered enum's places: `_tierRank(x) < 1 || _tierRank(x) > 3`.
     fn out_of_places(&self, input: &InputDoor, x: &str) -> Option<String> {
         let (WireKind::Enum(e), Some(r)) = (input.kind, &input.range) else { return None };
-        let rank = self.ts.rank(e);
+        let rank = self.g.rank(e);
         Some(format!("{rank}({x}) < {} || {rank}({x}) > {}", r.lo, r.hi))
     }
 
@@ -505,17 +494,42 @@ impl<const TYPED: bool> Body<'_, '_, TYPED> {
     }
 
     fn brand_cast(&self, input: &InputDoor) -> String {
-        self.ts.brand(input.var).map(|b| format!(" as {b}")).unwrap_or_default()
+        self.g.brand(input.var).map(|b| format!(" as {b}")).unwrap_or_default()
     }
 }
 
-impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
-    crate::spelled_by!(ts);
+impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks::PARENS;
+    /// The record's values: each type's wire text, appended to the line with the text before it.
+    const RECORD_VALUES: &'static str = "bool: ({x} ? \"true\" : \"false\")
+str: _jsonStr({x})
+enum: _jsonStr({x})
+date: _dateStr({x})
+int: String({x})
+unit: String({x})
+required: {s} += {text} + {one};
+optional: {s} += {text} + ({x} == null ? \"null\" : {one});
+joined: yes";
+    /// The wire door: the runtime's readers over the call's own keys; the integer and date
+    /// readers check the range themselves.
+    const WIRE: &'static str = "raw: _get({_call}, {name})
+required: const {var} = {read};
+optional: const {var} = {raw} === null ? null : {read};
+integer: _checkInt({raw}, {int_args})
+integer_ranged: yes
+boolean: _wireBool({raw}, {m}, {k})
+text: _wireStr({raw}, {m}, {k})
+date: _wireDay({raw}, {int_args})
+date_ranged: yes
+member: _wireMember({enum}, {raw}, {m}, {k})
+own: {read} as {type}
+unknown_keys:
+_unknownKeys({_call}, [{keys}], {sentence});";
 
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
         debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
-        let x = self.ts.n.vars[input.var].clone();
+        let x = self.g.n.vars[input.var].clone();
         // Absent is null, whichever of null and undefined the caller passed.
         let present = if input.optional {
             self.o.line(format!("if ({x} === undefined) {{"));
@@ -554,8 +568,8 @@ impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
             }
             WireKind::Enum(e) => {
                 self.o.line(format!("switch ({x}) {{"));
-                for member in &self.ts.n.members[e] {
-                    self.o.line(format!("  case {}.{member}:", self.ts.n.enums[e]));
+                for member in &self.g.n.members[e] {
+                    self.o.line(format!("  case {}.{member}:", self.g.n.enums[e]));
                 }
                 if input.optional {
                     self.o.line("  case null:");
@@ -573,69 +587,19 @@ impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
     }
 
     fn binding(&self, var: VarId) -> String {
-        format!("const {}: {}", self.ts.n.vars[var], self.ts.local_ty(var))
+        format!("const {}: {}", self.g.n.vars[var], self.g.local_ty(var))
     }
 
     fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("let {}: number;", self.ts.n.slots[t.slot]));
+        self.o.line(format!("let {}: number;", self.g.n.slots[t.slot]));
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("let {}: {};", self.ts.n.vars[var], self.ts.local_ty(var)));
-    }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let n = self.ts.n;
-        let x = &n.vars[input.var];
-        let get = format!("_get({}, {})", self.ts.l("_call"), js_str(&input.name));
-        let read = match input.kind {
-            WireKind::Integer => {
-                format!("_checkInt({get}, {}, {})", Self::bounds(input), Self::sentences(input, true))
-            }
-            WireKind::Date => format!("_wireDay({get}, {}, {})", Self::bounds(input), Self::sentences(input, true)),
-            WireKind::Boolean => format!("_wireBool({get}, {})", Self::sentences(input, false)),
-            WireKind::Text => format!("_wireStr({get}, {})", Self::sentences(input, false)),
-            WireKind::Enum(e) => format!("_wireMember({}, {get}, {})", n.enums[e], Self::sentences(input, false)),
-        };
-        let read = format!("{read}{}", self.brand_cast(input));
-        if input.optional {
-            self.o.line(format!("const {x} = {get} === null ? null : {read};"));
-        } else {
-            self.o.line(format!("const {x} = {read};"));
-        }
-        if let (Some(out), Some(r)) = (self.out_of_places(input, x), &input.range) {
-            let test = if input.optional { format!("{x} !== null && ({out})") } else { out };
-            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(x)));
-        }
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| js_str(k)).collect();
-        self.o.line(format!("_unknownKeys({}, [{}], {});", self.ts.l("_call"), keys.join(", "), js_str(sentence)));
+        self.o.line(format!("let {}: {};", self.g.n.vars[var], self.g.local_ty(var)));
     }
 
     fn record_text(&mut self, json: &str) {
-        self.pending.push_str(json);
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, var) = (self.place(var, from), self.ts.plan.var(var));
-        let one = match var.ty {
-            BoundaryTy::Bool => format!("({x} ? \"true\" : \"false\")"),
-            BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_jsonStr({x})"),
-            BoundaryTy::Date => format!("_dateStr({x})"),
-            BoundaryTy::Int | BoundaryTy::Unit(_) => format!("String({x})"),
-        };
-        let value = if var.optional { format!("({x} == null ? \"null\" : {one})") } else { one };
-        let text = js_str(&std::mem::take(&mut self.pending));
-        self.o.line(format!("{} += {text} + {value};", self.ts.l("s")));
-    }
-
-    fn record_end(&mut self) {
-        if !self.pending.is_empty() {
-            let text = js_str(&std::mem::take(&mut self.pending));
-            self.o.line(format!("{} += {text};", self.ts.l("s")));
-        }
+        self.o.line(format!("{} += {};", self.g.l("s"), js_str(json)));
     }
 }
 
