@@ -34,6 +34,18 @@ pub struct Java;
 /// How the class is built, with the files of one rule; what `rulec api` prints under `build`.
 const BUILD: &str = "javac --release 17 -encoding UTF-8 -d classes *.java";
 
+/// The JVM flags that only make a short run start faster (C1 alone, one GC thread).
+const FAST: [&str; 2] = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
+
+/// `javac` over `files` into `classes/`, its own JVM started fast.
+fn javac(files: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut cmd = vec!["javac".to_string()];
+    cmd.extend(FAST.map(|f| format!("-J{f}")));
+    cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].map(String::from));
+    cmd.extend(files);
+    cmd
+}
+
 impl Language for Java {
     const SPEC: Spec = Spec::new(Lang::Java, "java", OPS, TYPES).file_is_module();
 
@@ -47,42 +59,20 @@ impl Language for Java {
     }
 
     fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {
-        let mut cmd: Vec<String> =
-            ["javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"].map(String::from).to_vec();
-        cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].map(String::from));
-        cmd.extend(files.iter().filter(|f| f.ends_with(".java")).cloned());
-        Some(vec![cmd])
+        Some(vec![javac(files.iter().filter(|f| f.ends_with(".java")).cloned())])
     }
 
     fn runner(base: &str) -> Runner {
-        // The JVM flags only make a short run start faster (C1 alone, one GC thread).
-        let fast = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
-        let javac = |files: Vec<String>| -> Vec<String> {
-            let mut cmd = vec!["javac".to_string()];
-            cmd.extend(fast.iter().map(|f| format!("-J{f}")));
-            cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].iter().map(|s| s.to_string()));
-            cmd.extend(files);
-            cmd
+        let (files, main) = match base {
+            "_helpers" => (vec!["_helpers_runner.java".to_string()], "_helpers_runner".to_string()),
+            _ => {
+                let class = crate::gen::naming::module_name(Lang::Java, base);
+                (vec![format!("{class}.java"), format!("{class}Runner.java")], format!("{class}Runner"))
+            }
         };
-        let java = |class: &str| -> Vec<String> {
-            let mut cmd = vec!["java".to_string()];
-            cmd.extend(fast.iter().map(|f| f.to_string()));
-            cmd.extend(["-cp".to_string(), "classes".to_string(), class.to_string()]);
-            cmd
-        };
-        if base == "_helpers" {
-            return Runner {
-                needs: vec!["javac", "java"],
-                build: vec![javac(vec!["_helpers_runner.java".into()])],
-                run: java("_helpers_runner"),
-            };
-        }
-        let class = crate::gen::naming::module_name(Lang::Java, base);
-        Runner {
-            needs: vec!["javac", "java"],
-            build: vec![javac(vec![format!("{class}.java"), format!("{class}Runner.java")])],
-            run: java(&format!("{class}Runner")),
-        }
+        let mut run: Vec<String> = ["java", FAST[0], FAST[1], "-cp", "classes"].map(String::from).to_vec();
+        run.push(main);
+        Runner { needs: vec!["javac", "java"], build: vec![javac(files)], run }
     }
 
     fn api(j: &Jv, _: &Unit) -> serde_json::Value {
@@ -147,6 +137,19 @@ const SIGNATURES: &str = "public static {ret} {function}({params})
 public static Traced {traced}({params})
 public static String {record}({record_params})
 public static String {wire}(Object {call}, String {tag})";
+
+/// The class's imports and opening, the rule's functions named in its javadoc.
+const CLASS: &str = "import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rule {rule} v{version}. {@code {function}} decides; {@code {traced}} also returns the rows that
+ * matched, {@code {record}} writes one call as a fixtures record, and {@code {wire}} takes a call in
+ * the wire form. Every number is a long: an integer in the unit its parameter names.
+ */
+public final class {class} {
+    private {class}() {
+    }";
 
 /// `Traced`, the function, its traced twin and the trace, the wire door and the core (see
 /// [`sig::functions`]).
@@ -290,42 +293,23 @@ impl Jv<'_> {
         o.line("//");
         o.line(format!("// Build: {BUILD}"));
         o.blank();
-        o.line("import java.util.ArrayList;");
-        o.line("import java.util.List;");
-        o.blank();
-        o.line("/**");
-        o.line(format!(
-            " * Rule {} v{}. {{@code {}}} decides; {{@code {}}} also returns the rows that",
-            comment(&plan.rule.name).replace("*/", "* /"),
-            plan.rule.version,
-            n.function,
-            n.traced
-        ));
-        o.line(format!(
-            " * matched, {{@code {}}} writes one call as a fixtures record, and {{@code {}}} takes a call in",
-            n.record, n.wire
-        ));
-        o.line(" * the wire form. Every number is a long: an integer in the unit its parameter names.");
-        o.line(" */");
-        o.line(format!("public final class {} {{", n.module));
+        let fills = [
+            ("rule", comment(&plan.rule.name).replace("*/", "* /")),
+            ("version", plan.rule.version.to_string()),
+            ("function", n.function.clone()),
+            ("traced", n.traced.clone()),
+            ("record", n.record.clone()),
+            ("wire", n.wire.clone()),
+            ("class", n.module.clone()),
+        ];
+        o.filled(CLASS, &fills);
         o.indent();
-        o.line(format!("private {}() {{", n.module));
-        o.line("}");
         o.blank();
         self.enums(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
         sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
-        let mut text = o.finish();
-        while text.ends_with("\n\n") {
-            text.pop();
-        }
-        if text.ends_with("\n\n") {
-            text.pop();
-        }
-        text.truncate(text.trim_end().len());
-        text.push_str("\n}\n");
-        text
+        format!("{}\n}}\n", o.finish().trim_end())
     }
 
     fn enums(&self, o: &mut Code) {
