@@ -831,6 +831,11 @@ fn inside(test: &Expr) -> Expr {
 /// - `held`: the lines an optional input's checks stand in, a line `{checks}` where they go
 ///   (`if {x} is not None:`); without it the checks stand as they are, each test held to a
 ///   value by `{present}`, the key `present` (`{x} != nil && `).
+/// - `<type>_optional`, `<type>_ranged_optional`: the check of an optional input, where it
+///   differs (its test held to a value otherwise than by a prefix); `absent`: what an optional
+///   input's checks start with (TypeScript's `undefined` made `null`).
+/// - `each_member`: a line of `{members}`, one for each value of the input's enum, `{member}`
+///   the value's name and `{enum}` its type (a `case` of a `switch`).
 ///
 /// In the templates `{x}` is the input's variable; `{m}`, `{k}`, `{out}` the sentences of a
 /// value missing, not of its kind, out of range (literals); `{refuse_m}`, `{refuse_k}` the
@@ -838,7 +843,8 @@ fn inside(test: &Expr) -> Expr {
 /// the arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
 /// `{enum}` the input's enum type, `{unit}` its unit's type; `{outside}` the plan's range
 /// test (`RangeCheck::outside`) and `{inside}` its negation, each over the value alone
-/// where the checks are held. Any other `{name}` is a local.
+/// where the checks are held, `{outside_held}` the test over the value alone wherever they
+/// stand. Any other `{name}` is a local.
 pub struct Guards {
     table: &'static str,
 }
@@ -853,12 +859,15 @@ impl Guards {
         found.map(|t| t.replace("\\n", "\n"))
     }
 
-    /// The check of the kind of `input`'s value: its ranged form where it has a range and
-    /// the table one, else its type's.
+    /// The check of the kind of `input`'s value: the first the table gives of its optional
+    /// ranged form, its ranged form (where it has a range), its optional form (where it is
+    /// optional) and its type's.
     fn kind(&self, plan: &Plan, input: &InputDoor) -> Option<String> {
         let ty = type_key(plan.var(input.var).ty);
-        let ranged = input.range.as_ref().and_then(|_| self.entry(&format!("{ty}_ranged")));
-        ranged.or_else(|| self.entry(ty))
+        let (ranged, optional) = (input.range.is_some(), input.optional);
+        let forms =
+            [(ranged && optional, "_ranged_optional"), (ranged, "_ranged"), (optional, "_optional"), (true, "")];
+        forms.iter().filter(|(holds, _)| *holds).find_map(|(_, form)| self.entry(&format!("{ty}{form}")))
     }
 }
 
@@ -881,6 +890,9 @@ fn guard<H: Hooks + ?Sized>(h: &mut H, g: &Guards, input: &InputDoor, checks: &[
         _ => None,
     };
     let fills = guard_fills(h, g, input, held.is_some());
+    if let Some(absent) = g.entry("absent").filter(|_| input.optional) {
+        write_parts(h, &absent, &fills, &mut |_, _| {});
+    }
     let Some(held) = held else { return guard_checks(h, g, input, checks, &fills, false) };
     write_parts(h, &held, &fills, &mut |h: &mut H, _| guard_checks(h, g, input, checks, &fills, true));
 }
@@ -935,9 +947,19 @@ fn guard_fills<H: Hooks + ?Sized>(h: &H, g: &Guards, input: &InputDoor, held: bo
         fills.push(("out", h.lit(&r.sentence)));
         fills.push(("inside", h.expr(&inside(&outside), or)));
         fills.push(("outside", h.expr(&outside, or)));
+        fills.push(("outside_held", h.expr(&held_test(&r.outside), or)));
     }
     match h.plan().var(input.var).ty {
-        BoundaryTy::Enum(e) => fills.push(("enum", h.names().enums[e].clone())),
+        BoundaryTy::Enum(e) => {
+            fills.push(("enum", h.names().enums[e].clone()));
+            let each = g.entry("each_member").unwrap_or_default();
+            let ty = ("enum", h.names().enums[e].clone());
+            let members: Vec<String> = h.names().members[e]
+                .iter()
+                .map(|m| with_locals(h, &each, &[("member", m.clone()), ty.clone()]))
+                .collect();
+            fills.push(("members", members.join("\n")));
+        }
         BoundaryTy::Unit(u) => fills.push(("unit", h.names().units[u].clone())),
         _ => {}
     }

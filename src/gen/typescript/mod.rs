@@ -13,14 +13,13 @@ mod strip;
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Kind, Node, TablePlan};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Body, Refusal};
+use super::stmt::{Blocks, Body};
 use super::text::{self, comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -467,37 +466,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     }
 }
 
-impl<const TYPED: bool> Body<'_, '_, Ts<'_, TYPED>> {
-    /// `x` is outside the range of an ordered enum's places: `_tierRank(x) < 1 || _tierRank(x) > 3`.
-    fn out_of_places(&self, input: &InputDoor, x: &str) -> Option<String> {
-        let (WireKind::Enum(e), Some(r)) = (input.kind, &input.range) else { return None };
-        let rank = self.g.rank(e);
-        Some(format!("{rank}({x}) < {} || {rank}({x}) > {}", r.lo, r.hi))
-    }
-
-    /// A `lo, hi` pair of bigint arguments, or `null, null` without a range.
-    fn bounds(input: &InputDoor) -> String {
-        match &input.range {
-            Some(r) => format!("{}n, {}n", r.lo, r.hi),
-            None => "null, null".into(),
-        }
-    }
-
-    /// What a refusal of `input`'s value says: missing, of another kind, out of range.
-    fn sentences(input: &InputDoor, range: bool) -> String {
-        let mut s = format!("{}, {}", js_str(&input.missing), js_str(&input.not_of_kind));
-        if range {
-            let out = input.range.as_ref().map(|r| r.sentence.as_str()).unwrap_or("");
-            s.push_str(&format!(", {}", js_str(out)));
-        }
-        s
-    }
-
-    fn brand_cast(&self, input: &InputDoor) -> String {
-        self.g.brand(input.var).map(|b| format!(" as {b}")).unwrap_or_default()
-    }
-}
-
 impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks::PARENS;
@@ -526,65 +494,28 @@ member: _wireMember({enum}, {raw}, {m}, {k})
 own: {read} as {type}
 unknown_keys:
 _unknownKeys({_call}, [{keys}], {sentence});";
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
-        let x = self.g.n.vars[input.var].clone();
-        // Absent is null, whichever of null and undefined the caller passed.
-        let present = if input.optional {
-            self.o.line(format!("if ({x} === undefined) {{"));
-            self.o.line(format!("  {x} = null;"));
-            self.o.line("}");
-            format!("{x} !== null && ")
-        } else {
-            String::new()
-        };
-        match input.kind {
-            WireKind::Integer | WireKind::Date => {
-                let test = match &input.range {
-                    Some(r) => format!("typeof {x} !== \"bigint\" || {x} < {}n || {x} > {}n", r.lo, r.hi),
-                    None => format!("typeof {x} !== \"bigint\""),
-                };
-                let test = if present.is_empty() { test } else { format!("{present}({test})") };
-                // A day out of its range is refused as the wire writes it, not as its number.
-                let check = match (input.kind, &input.range) {
-                    (WireKind::Date, Some(_)) => "_checkDay",
-                    _ => "_checkInt",
-                };
-                self.o.line(format!("if ({test}) {{"));
-                self.o.line(format!(
-                    "  {x} = {check}({x}, {}, {}){};",
-                    Self::bounds(input),
-                    Self::sentences(input, true),
-                    self.brand_cast(input)
-                ));
-                self.o.line("}");
-            }
-            WireKind::Boolean | WireKind::Text => {
-                let t = if input.kind == WireKind::Boolean { "boolean" } else { "string" };
-                self.o.line(format!("if ({present}typeof {x} !== \"{t}\") {{"));
-                self.o.line(format!("  _refuse({x}, {});", Self::sentences(input, false)));
-                self.o.line("}");
-            }
-            WireKind::Enum(e) => {
-                self.o.line(format!("switch ({x}) {{"));
-                for member in &self.g.n.members[e] {
-                    self.o.line(format!("  case {}.{member}:", self.g.n.enums[e]));
-                }
-                if input.optional {
-                    self.o.line("  case null:");
-                }
-                self.o.line("    break;");
-                self.o.line("  default:");
-                self.o.line(format!("    _refuse({x}, {});", Self::sentences(input, false)));
-                self.o.line("}");
-                if let (Some(out), Some(r)) = (self.out_of_places(input, &x), &input.range) {
-                    let test = if present.is_empty() { out } else { format!("{present}({out})") };
-                    self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&x)));
-                }
-            }
-        }
-    }
+    /// The entry guard: a caller from JavaScript can pass anything, so the kind of every
+    /// input is asked about (absent is null, whichever of null and undefined was passed); a
+    /// number's range with its kind, a day out of its range refused as the wire writes it.
+    const GUARD: &'static str = r#"absent: if ({x} === undefined) {\n  {x} = null;\n}
+present: {x} !== null && 
+int: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args});\n}
+int_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args});\n}
+int_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkInt({x}, {int_args});\n}
+int_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkInt({x}, {int_args});\n}
+unit: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+unit_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+unit_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+unit_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+date: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args}) as Day;\n}
+date_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args}) as Day;\n}
+date_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkDay({x}, {int_args}) as Day;\n}
+date_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkDay({x}, {int_args}) as Day;\n}
+bool: if ({present}typeof {x} !== "boolean") {\n  _refuse({x}, {m}, {k});\n}
+str: if ({present}typeof {x} !== "string") {\n  _refuse({x}, {m}, {k});\n}
+enum: switch ({x}) {\n{members}\n    break;\n  default:\n    _refuse({x}, {m}, {k});\n}\n{range}
+enum_optional: switch ({x}) {\n{members}\n  case null:\n    break;\n  default:\n    _refuse({x}, {m}, {k});\n}\n{range}
+each_member:   case {enum}.{member}:"#;
 
     fn binding(&self, var: VarId) -> String {
         format!("const {}: {}", self.g.n.vars[var], self.g.local_ty(var))
