@@ -6,13 +6,13 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Body, Refusal, Switch};
+use super::stmt::{Blocks, Body, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
-use super::walk::{self, Check, Hooks};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -444,6 +444,8 @@ int: {s}.append({x});
 unit: {s}.append({x});
 required: {one}
 optional: if ({x} == null) {\\n    {s}.append(\"null\");\\n} else {\\n    {one}\\n}";
+    /// The entry guard: an enum and a string are references, which may be null.
+    const GUARD: &'static str = "missing: if ({x} == null) {\\n    {refuse_m}\\n}";
     /// The wire door: the runtime's readers over a map of the inputs under their declared names.
     const WIRE: &'static str = "raw: {in}.get({name})
 required: {decl} = {read};
@@ -472,16 +474,6 @@ for (Object {key} : {in}.keySet()) {
     fn case_label(&self, kind: Kind, i: u32) -> String {
         let Kind::Enum(e) = kind else { unreachable!("a switch on an enum") };
         self.g.n.members[e][i as usize].clone()
-    }
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = self.name(input.var);
-        if checks.contains(&Check::Missing) {
-            self.refuse_when(&format!("{x} == null"), Refusal::Input(&input.missing, None));
-        }
-        if checks.contains(&Check::Range) {
-            self.range_check(input);
-        }
     }
 
     fn table_call(&mut self, t: &TablePlan) {
