@@ -112,22 +112,19 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         let (plan, n) = (t.plan, t.n);
         let spell = Spelling { names: n, ty: &|v| t.ty(v), member: Member::Bare };
         let ret = t.returns();
-        let (params, record_params) = (t.signature_params(), t.record_params());
-        // The types after each, TypeScript's alone.
-        let returns = [format!(": {ret}"), format!(": [{ret}, Fired[]]"), ": string".into(), ": string".into()];
-        let mut signatures = [
-            format!("export function {}({params})", n.function),
-            format!("export function {}({params})", n.traced),
-            format!("export function {}({record_params})", n.record),
-            format!("export function {}({})", n.wire, t.wire_params()),
+        let fills = [
+            ("ret", ret.clone()),
+            ("params", t.params()),
+            ("record_params", t.record_params()),
+            ("wire_params", t.wire_params()),
         ];
-        if TYPED {
-            signatures.iter_mut().zip(returns).for_each(|(s, r)| s.push_str(&r));
-        }
+        // The JavaScript's are the TypeScript's with their types taken off, as its module is.
+        let untyped = |s: String| strip_types(&format!("{s} {{}}")).trim_end_matches(" {}").to_string();
+        let signatures = sig::signatures(n, SIGNATURES, &fills).map(|s| if TYPED { s } else { untyped(s) });
         let place = vec![("module", json!(format!("{}.{}", n.module, <Script<TYPED> as Language>::SPEC.ext)))];
         let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
-        let dates =
-            Dates { ty: if TYPED { "Day" } else { "bigint" }, from_wire: "dayFromWire", from_native: Some("dayOf") };
+        let day = <Script<TYPED> as Language>::SPEC.types.date.unwrap_or("bigint");
+        let dates = Dates { ty: day, from_wire: "dayFromWire", from_native: Some("dayOf") };
         spell.functions(
             plan,
             &ret,
@@ -175,6 +172,13 @@ const RECORD: &str =
   return _recordClose({s}, {trace});
 }";
 
+/// The four functions' signatures as `rulec api` gives them, a line each (see
+/// [`sig::signatures`]); the JavaScript's are these with their types taken off.
+const SIGNATURES: &str = "export function {function}({params}): {ret}
+export function {traced}({params}): [{ret}, Fired[]]
+export function {record}({record_params}): string
+export function {wire}({wire_params}): string";
+
 /// The function, its traced twin, the wire door and the core (see [`sig::functions`]); the
 /// JavaScript is this with its types taken out.
 const FUNCTIONS: &str = r#"export function {function}({params}): {ret} {
@@ -191,7 +195,7 @@ export function {traced}({params}): [{ret}, Fired[]] {
  * One call in the wire form (formats.md), an object of the inputs under their declared
  * names: the door's checks in the reference's order, then the rule; the record line.
  */
-export function {wire}({call}: unknown, {tag}: string = ""): string {
+export function {wire}({wire_params}): string {
   const {_call} = _object({call}, {not_an_object});
   {door}
   const {_r} = {core}({args});
@@ -251,37 +255,20 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
-    /// The parameters as the api's signature writes them in this flavour.
-    fn signature_params(&self) -> String {
-        if TYPED {
-            self.params()
-        } else {
-            self.args()
-        }
-    }
-
     /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
     fn l(&self, base: &str) -> &str {
         self.n.local(base)
     }
 
+    /// The record function's parameters (the JavaScript's are these with their types taken off).
     fn record_params(&self) -> String {
         let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        if TYPED {
-            let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
-            sig::then(&self.params(), &rest)
-        } else {
-            sig::then(&self.args(), &format!("{out}, {trace}, {tag} = \"\""))
-        }
+        let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
+        sig::then(&self.params(), &rest)
     }
 
     fn wire_params(&self) -> String {
-        let (call, tag) = (self.l("call"), self.l("tag"));
-        if TYPED {
-            format!("{call}: unknown, {tag}: string = \"\"")
-        } else {
-            format!("{call}, {tag} = \"\"")
-        }
+        format!("{}: unknown, {}: string = \"\"", self.l("call"), self.l("tag"))
     }
 
     fn module(&self) -> String {
@@ -289,16 +276,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let mut o = Code::new("  ");
         o.raw(&sig::head(plan, "//"));
         o.line("//");
-        if TYPED {
-            o.line("// Every number is a bigint in its declared unit, each unit a branded bigint, a date its day");
-            o.line("// number (Day); an enum is a frozen object and a union type. Erasable syntax only: it runs");
-            o.line("// with its types stripped as well as built with tsc. It imports nothing.");
-        } else {
-            o.line("// Every number is a bigint in its declared unit (rulec api says which), a date its day");
-            o.line("// number; an enum is a frozen object. The TypeScript module with its types taken off: an");
-            o.line("// ES module that imports nothing.");
-        }
-        o.blank();
+        o.raw(section(MODULE, MARK, if TYPED { "about_typescript" } else { "about_javascript" }));
+        o.raw("\n\n");
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!(
                 "/** {}: a whole number of its unit. Construct one with `as`: `1000n as {name}`. */",
@@ -420,6 +399,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let answer = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let fills = [
             ("params", self.params()),
+            ("wire_params", self.wire_params()),
             ("args", args.clone()),
             ("ret", self.returns()),
             ("fired", self.fired()),
