@@ -6,7 +6,8 @@
 //! is about int64), each unit a branded bigint, a date its day number (`Day`, a branded
 //! bigint, with `dayFromWire` and `dayOf`), an enum a frozen object plus a union type. The
 //! TypeScript is erasable syntax only. A caller from JavaScript can pass anything, so the
-//! entry guard asks about the kind of every input too. The fixed text is `runtime/*.ts`.
+//! entry guard asks about the kind of every input too. The fixed text is `runtime/*.ts`, the
+//! functions' templates `runtime/templates.txt`.
 
 mod strip;
 
@@ -27,6 +28,8 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/module.ts");
 const RUNNER: &str = include_str!("runtime/runner.ts");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.ts");
+/// The functions' templates (the rank function, the record, the api's signatures, the four functions).
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 const MARK: &str = "// rulec:";
 
 /// TypeScript's types: every number a bigint, a unit its brand, a date `Day`.
@@ -120,7 +123,9 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         ];
         // The JavaScript's are the TypeScript's with their types taken off, as its module is.
         let untyped = |s: String| strip_types(&format!("{s} {{}}")).trim_end_matches(" {}").to_string();
-        let signatures = sig::signatures(n, SIGNATURES, &fills).map(|s| if TYPED { s } else { untyped(s) });
+        let signatures =
+            sig::signatures(n, section(TEMPLATES, MARK, "signatures"), &fills)
+                .map(|s| if TYPED { s } else { untyped(s) });
         let place = vec![("module", json!(format!("{}.{}", n.module, <Script<TYPED> as Language>::SPEC.ext)))];
         let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
         let day = <Script<TYPED> as Language>::SPEC.types.date.unwrap_or("bigint");
@@ -154,62 +159,6 @@ const OPS: Ops = Ops {
 };
 
 type Ts<'a, const TYPED: bool> = Gen<'a, Script<TYPED>>;
-
-/// The place function of an ordered enum, `{places}` its cases.
-const RANK: &str = "/** The place of a value of enum {name} in its order (from 0). */
-function {rank}(v: {enum}): number {
-  switch (v) {
-    {places}
-  }
-}";
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `_recordOpen` and `_recordClose`.
-const RECORD: &str =
-    "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */
-{signature}
-  let {s} = _recordOpen({tag});
-  {pieces}
-  return _recordClose({s}, {trace});
-}";
-
-/// The four functions' signatures as `rulec api` gives them, a line each (see
-/// [`sig::signatures`]); the JavaScript's are these with their types taken off.
-const SIGNATURES: &str = "export function {function}({params}): {ret}
-export function {traced}({params}): [{ret}, Fired[]]
-export function {record}({record_params}): string
-export function {wire}({wire_params}): string";
-
-/// The function, its traced twin, the wire door and the core (see [`sig::functions`]); the
-/// JavaScript is this with its types taken out.
-const FUNCTIONS: &str = r#"export function {function}({params}): {ret} {
-  return {core}({args})[0];
-}
-
-/** The same call, with the rows that matched: one per table, in evaluation order. */
-export function {traced}({params}): [{ret}, Fired[]] {
-  const {_r} = {core}({args});
-  return [{_r}[0], {fired}];
-}
-
-/**
- * One call in the wire form (formats.md), an object of the inputs under their declared
- * names: the door's checks in the reference's order, then the rule; the record line.
- */
-export function {wire}({wire_params}): string {
-  const {_call} = _object({call}, {not_an_object});
-  {door}
-  const {_r} = {core}({args});
-  return {record}({record_args});
-}
-
-/** The rule's branches, written once: the outputs, and the row each table matched. */
-function {core}({params}): [{ret}{rows}] {
-  // The entry guard: what the proofs assumed of every call. A caller from JavaScript can
-  // pass anything, so the kind of every input is asked about too.
-  {guard}
-  {body}
-  return [{answer}{slots}];
-}"#;
 
 impl<const TYPED: bool> Syntax for Ts<'_, TYPED> {
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -292,7 +241,15 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         }
         self.enums(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
-        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
+        sig::rest(
+            &mut o,
+            plan,
+            self,
+            (MODULE, MARK),
+            (section(TEMPLATES, MARK, "record"), &signature),
+            |o| self.output(o),
+            |o| self.functions(o),
+        );
         o.finish()
     }
 
@@ -335,7 +292,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.blank();
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;
-            sig::rank_function(o, self.n, e, RANK, doc(&en.name), |member, i| {
+            sig::rank_function(o, self.n, e, section(TEMPLATES, MARK, "rank"), doc(&en.name), |member, i| {
                 let case = if i == last { "default".into() } else { format!("case {name}.{member}") };
                 format!("{case}:\n  return {i};")
             });
@@ -410,7 +367,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             ("slots", n.slots.iter().map(|s| format!(", {s}")).collect()),
         ];
         self.function_doc(o);
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
             walk::part(plan, Lang::TypeScript, part, &mut Body { g: self, o })
         });
         o.blank();
