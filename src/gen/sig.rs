@@ -4,7 +4,7 @@
 //! a table of what each section is for), and the runner templating.
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Helper, Kind, Node, Plan, Role};
+use super::plan::{BoundaryTy, Fold, Helper, Kind, Node, Plan, Role};
 use super::printer::{Ops, Spelled};
 use super::stmt::{self, Body, Hooks};
 use super::text::{self, comment, section, Code};
@@ -338,12 +338,25 @@ impl Need {
                 .helpers
                 .iter()
                 .any(|h| matches!(h, Helper::DivRound(RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven))),
-            Need::Extreme { enums, max } => plan.nodes().into_iter().any(|e| match &e.node {
-                Node::Min(xs) | Node::Max(xs) => {
-                    xs.len() > 1 && matches!(e.node, Node::Max(_)) == max && matches!(e.kind, Kind::Enum(_)) == enums
-                }
-                _ => false,
-            }),
+            Need::Extreme { enums, max } => {
+                let written = plan.nodes().into_iter().any(|e| match &e.node {
+                    Node::Min(xs) | Node::Max(xs) => {
+                        xs.len() > 1
+                            && matches!(e.node, Node::Max(_)) == max
+                            && matches!(e.kind, Kind::Enum(_)) == enums
+                    }
+                    _ => false,
+                });
+                // A collect table's minimum or maximum is folded with one, row by row.
+                let folded = plan.tables().any(|t| match &t.collect {
+                    Some(c) => {
+                        c.fold == if max { Fold::Max } else { Fold::Min }
+                            && matches!(plan.var(t.results[0]).kind, Kind::Enum(_)) == enums
+                    }
+                    None => false,
+                });
+                written || folded
+            }
         }
     }
 }

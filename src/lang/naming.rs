@@ -582,7 +582,7 @@ const TYPESCRIPT: Naming = Naming {
         "_isqrt",
     ],
     fields: &["__proto__", "constructor"],
-    locals: &["call", "tag", "out", "trace", "_call", "_r", "s"],
+    locals: &["call", "tag", "out", "trace", "_call", "s"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

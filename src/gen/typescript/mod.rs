@@ -14,7 +14,7 @@ mod strip;
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
-use super::plan::{BoundaryTy, Expr, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Kind, Node};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
@@ -336,35 +336,21 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         o.line(" */");
     }
 
-    /// `[{ table: "t", row: _r[1] }, …]`: the trace of the rows `core` answered in `_r`.
-    fn fired(&self) -> String {
-        let r = self.l("_r");
-        let fired: Vec<String> = self
-            .plan
-            .tables()
-            .enumerate()
-            .map(|(k, t)| format!("{{ table: {}, row: {r}[{}] }}", js_str(&t.name), k + 1))
-            .collect();
-        format!("[{}]", fired.join(", "))
-    }
-
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let args = self.args();
-        let rows: String = n.slots.iter().map(|_| ", number").collect();
+        let (args, trace) = (self.args(), self.l("trace"));
         let made = |b: &str, x: &str, optional: bool| format!("{x} as {b}{}", if optional { " | null" } else { "" });
         let answer = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let fills = [
             ("params", self.params()),
             ("wire_params", self.wire_params()),
-            ("args", args.clone()),
+            ("core_params", sig::then(&self.params(), &format!("{trace}: Fired[] | null"))),
+            ("untraced_args", sig::then(&args, "null")),
+            ("traced_args", sig::then(&args, trace)),
             ("ret", self.returns()),
-            ("fired", self.fired()),
             ("not_an_object", js_str(&plan.door.not_an_object)),
-            ("record_args", sig::then(&args, &format!("{}[0], {}, {}", self.l("_r"), self.fired(), self.l("tag")))),
-            ("rows", rows),
+            ("record_args", sig::then(&args, &format!("{}, {trace}, {}", self.l("out"), self.l("tag")))),
             ("answer", answer),
-            ("slots", n.slots.iter().map(|s| format!(", {s}")).collect()),
         ];
         self.function_doc(o);
         sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
@@ -416,6 +402,13 @@ unit: String({x})
 required: {s} += {text} + {one};
 optional: {s} += {text} + ({x} == null ? \"null\" : {one});
 joined: yes";
+    /// The trace (absent from the plain function's call), lists and loops.
+    const LISTS: &'static str = "fired: {trace}?.push({ table: {table}, row: {row} });
+list: const {name}: {ty}[] = [];
+push: {list}.push({value});
+carry: let {name}: {ty} = {value};
+for: for (const {element} of {list}) {
+break: break;";
     /// The wire door: the runtime's readers over the call's own keys; the integer and date
     /// readers check the range themselves.
     const WIRE: &'static str = "raw: _get({_call}, {name})
@@ -456,10 +449,6 @@ each_member:   case {enum}.{member}:"#;
 
     fn binding(&self, var: VarId) -> String {
         format!("const {}: {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("let {}: number;", self.g.n.slots[t.slot]));
     }
 
     fn declare(&mut self, var: VarId) {
