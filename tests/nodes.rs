@@ -36,7 +36,7 @@ table outputs_of -> total, count, low, high, listed
 expect a=1, b=2, c=3 -> total=0
 ";
 
-const LANGS: [Lang; 4] = [Lang::Php, Lang::Swift, Lang::TypeScript, Lang::JavaScript];
+const LANGS: [Lang; 5] = [Lang::Php, Lang::Swift, Lang::TypeScript, Lang::JavaScript, Lang::Java];
 
 struct Built {
     plan: Plan,

@@ -302,7 +302,9 @@ pub trait Hooks {
 
     /// An empty list, declared.
     fn declare_list(&mut self, var: VarId) {
-        let fills = [("name", self.name(var)), ("ty", self.local_ty(var))];
+        let ty = self.local_ty(var);
+        let boxed = self.types().boxed.iter().find(|(t, _)| *t == ty).map(|(_, b)| b.to_string());
+        let fills = [("name", self.name(var)), ("boxed", boxed.unwrap_or_else(|| ty.clone())), ("ty", ty)];
         write_filled(self, &lists::<Self>().list, &fills);
     }
 
@@ -684,7 +686,8 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 ///
 /// - `fired`: the statement appending a fired row to the core's trace (`{trace}`), `{table}`
 ///   the table's name as a literal, `{row}` the row's number;
-/// - `list`: the statement declaring `{name}`, an empty list of values of type `{ty}`;
+/// - `list`: the statement declaring `{name}`, an empty list of values of type `{ty}` (`{boxed}`
+///   as a reference, where the language boxes it: Java's `Long`);
 /// - `push`: the statement appending `{value}` to the list `{list}`;
 /// - `carry`: the statement declaring `{name}`, a variable of type `{ty}` set again later,
 ///   with its first value `{value}`;

@@ -860,7 +860,7 @@ const JAVA: Naming = Naming {
     // The classes a value of the same name would obscure.
     used: &["Output", "Fired", "Traced", "RuleInputError", "RuleContradictionError"],
     fields: &["hashCode", "toString", "equals", "getClass", "notify", "notifyAll", "wait", "clone", "finalize"],
-    locals: &["call", "tag", "out", "trace", "in", "rows", "value", "key", "s"],
+    locals: &["call", "tag", "out", "trace", "in", "value", "key", "s"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

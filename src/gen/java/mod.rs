@@ -21,6 +21,9 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/Module.java");
 const RUNNER: &str = include_str!("runtime/Runner.java");
 const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.java");
+/// The class's templates (the api's signatures, its opening, the functions, the record).
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
+const TEMPLATE_MARK: &str = "// rulec:";
 const MARK: &str = "    // rulec:";
 /// The mark of the sections inside the runtime's sample enum (what every enum holds).
 const ENUM_MARK: &str = "        // rulec:";
@@ -80,7 +83,7 @@ impl Language for Java {
         let fills = [("ret", ret.clone()), ("record_params", sig::then(&params, &j.record_tail())), ("params", params)];
         let functions = Functions {
             place: vec![("module", json!(format!("{}.java", j.n.module))), ("class", json!(j.n.module))],
-            signatures: sig::signatures(j.n, SIGNATURES, &fills),
+            signatures: sig::signatures(j.n, section(TEMPLATES, TEMPLATE_MARK, "signatures"), &fills),
             more: vec![("build", json!(BUILD))],
             dates: Dates { ty: "long", from_wire: "dateFromWire", from_native: Some("dateOf") },
             errors: ERRORS,
@@ -130,90 +133,6 @@ const OPS: Ops = Ops {
 };
 
 type Jv<'a> = Gen<'a, Java>;
-
-/// The four functions' signatures as `rulec api` gives them, a line each (see
-/// [`sig::signatures`]).
-const SIGNATURES: &str = "public static {ret} {function}({params})
-public static Traced {traced}({params})
-public static String {record}({record_params})
-public static String {wire}(Object {call}, String {tag})";
-
-/// The class's imports and opening, the rule's functions named in its javadoc.
-const CLASS: &str = "import java.util.ArrayList;
-import java.util.List;
-
-/**
- * Rule {rule} v{version}. {@code {function}} decides; {@code {traced}} also returns the rows that
- * matched, {@code {record}} writes one call as a fixtures record, and {@code {wire}} takes a call in
- * the wire form. Every number is a long: an integer in the unit its parameter names.
- */
-public final class {class} {
-    private {class}() {
-    }";
-
-/// `Traced`, the function, its traced twin and the trace, the wire door and the core (see
-/// [`sig::functions`]).
-const FUNCTIONS: &str = "/** A call's answer with the rows that matched: one per table, in evaluation order. */
-public record Traced({ret} value, List<Fired> trace) {
-}
-
-/**
- * Decides {decides} from {reads}.
- *
- {params_doc}
- * @return {returns_doc}
- * @throws RuleInputError when the call is outside the declared domain (fix the call site)
- * @throws RuleContradictionError when two rows the checker could not prove apart both matched (fix the rule)
- */
-public static {ret} {function}({params}) {
-    return {core}({new_rows});
-}
-
-/** The same call, with the rows that matched: one per table, in evaluation order. */
-public static Traced {traced}({params}) {
-    int[] {rows} = new int[{tables}];
-    {ret} {value} = {core}({pass_rows});
-    return new Traced({value}, trace({rows}));
-}
-
-/** The rows a call matched, as the trace lists them. */
-private static List<Fired> trace(int[] rows) {
-    List<Fired> trace = new ArrayList<>({tables});
-    {trace_adds}
-    return trace;
-}
-
-/**
- * One call in the wire form (formats.md), a map of the inputs under their declared names
- * (numbers as BigDecimal): the door's checks in the reference's order, then the rule; the
- * record line. A null tag is no tag.
- */
-public static String {wire}(Object {call}, String {tag}) {
-    if (!({call} instanceof java.util.Map<?, ?> {in})) {
-        throw new RuleInputError({not_an_object}, null);
-    }
-    {door}
-    int[] {rows} = new int[{tables}];
-    {ret} {out} = {core}({pass_rows});
-    return {record}({record_args});
-}
-
-/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */
-private static {ret} {core}({core_params}) {
-    {rule}
-    return {answer};
-}";
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
-const RECORD: &str = "/**
- * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty
- * or null tag is left out.
- */
-{signature}
-    StringBuilder {s} = recordOpen({tag});
-    {pieces}
-    return recordClose({s}, {trace});
-}";
 
 impl Syntax for Jv<'_> {
     /// Strings by their characters, an ordered enum by its place; an optional's value,
@@ -302,13 +221,21 @@ impl Jv<'_> {
             ("wire", n.wire.clone()),
             ("class", n.module.clone()),
         ];
-        o.filled(CLASS, &fills);
+        o.filled(section(TEMPLATES, TEMPLATE_MARK, "class"), &fills);
         o.indent();
         o.blank();
         self.enums(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
-        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
+        sig::rest(
+            &mut o,
+            plan,
+            self,
+            (MODULE, MARK),
+            (section(TEMPLATES, TEMPLATE_MARK, "record"), &signature),
+            |o| self.output(o),
+            |o| self.functions(o),
+        );
         format!("{}\n}}\n", o.finish().trim_end())
     }
 
@@ -352,14 +279,12 @@ impl Jv<'_> {
         };
         let params_doc: Vec<String> =
             plan.inputs.iter().map(|&v| format!("* @param {} {}", n.vars[v], self.about(v))).collect();
-        let (out, rows, tag) = (n.local("out"), n.local("rows"), n.local("tag"));
+        let (out, trace, tag) = (n.local("out"), n.local("trace"), n.local("tag"));
         let outputs: Vec<&str> = plan.outputs.iter().map(|&v| n.vars[v].as_str()).collect();
         let (returns_doc, answer) = match plan.outputs.as_slice() {
             [one] => (self.about(*one), outputs[0].to_string()),
             _ => ("the outputs, as an {@link Output}".into(), format!("new Output({})", outputs.join(", "))),
         };
-        let trace: Vec<String> =
-            tables.iter().map(|t| format!("trace.add(new Fired({}, rows[{}]));", lit(&t.name), t.slot)).collect();
         let fills = [
             ("ret", self.returns()),
             ("params", self.params()),
@@ -367,16 +292,16 @@ impl Jv<'_> {
             ("reads", names(&plan.inputs)),
             ("params_doc", params_doc.join("\n")),
             ("returns_doc", returns_doc),
-            ("tables", tables.len().to_string()),
-            ("new_rows", self.with_args(&format!("new int[{}]", tables.len()))),
-            ("pass_rows", self.with_args(rows)),
-            ("trace_adds", trace.join("\n")),
+            ("untraced_args", self.with_args("null")),
+            ("traced_args", self.with_args(trace)),
             ("not_an_object", lit(&plan.door.not_an_object)),
-            ("record_args", self.with_args(&format!("{out}, trace({rows}), {tag}"))),
-            ("core_params", sig::then(&self.params(), &format!("int[] {rows}"))),
+            ("record_args", self.with_args(&format!("{out}, {trace}, {tag}"))),
+            ("core_params", sig::then(&self.params(), &format!("List<Fired> {trace}"))),
             ("answer", answer),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Java, part, &mut Body { g: self, o }));
+        sig::functions(o, n, section(TEMPLATES, TEMPLATE_MARK, "functions"), &fills, |part, o| {
+            walk::part(plan, Lang::Java, part, &mut Body { g: self, o })
+        });
         o.blank();
         let facts = walk::facts::<Body<Jv>>();
         for t in tables {
@@ -388,15 +313,15 @@ impl Jv<'_> {
     }
 
     /// A table that decides one value, in a method of its own: small methods are what the
-    /// JIT inlines, and once the whole call is inlined the rows array is never allocated.
+    /// JIT inlines.
     fn table_function(&self, o: &mut Code, t: &TablePlan, shape: tree::Shape) {
-        let (n, rows) = (self.n, self.n.local("rows"));
+        let (n, trace) = (self.n, self.n.local("trace"));
         let result = t.results[0];
         let mut params: Vec<String> =
             t.reads().iter().map(|&v| format!("{} {}", self.local_ty(v), n.vars[v])).collect();
-        params.push(format!("int[] {rows}"));
+        params.push(format!("List<Fired> {trace}"));
         o.line(format!(
-            "/** Decides {} by the rows below, and puts the one that matched in {{@code {rows}}}. */",
+            "/** Decides {} by the rows below, and adds the one that matched to {{@code {trace}}}. */",
             comment(&self.plan.var(result).name).replace("*/", "* /")
         ));
         o.line(format!("private static {} {}({}) {{", self.local_ty(result), n.tables[t.slot], params.join(", ")));
@@ -444,6 +369,13 @@ int: {s}.append({x});
 unit: {s}.append({x});
 required: {one}
 optional: if ({x} == null) {\\n    {s}.append(\"null\");\\n} else {\\n    {one}\\n}";
+    /// The trace (absent from the plain function's call), lists and loops.
+    const LISTS: &'static str = "fired: addFired({trace}, {table}, {row});
+list: List<{boxed}> {name} = new ArrayList<>();
+push: {list}.add({value});
+carry: {ty} {name} = {value};
+for: for ({ty} {element} : {list}) {
+break: break;";
     /// The entry guard: an enum and a string are references, which may be null.
     const GUARD: &'static str = "missing: if ({x} == null) {\\n    {refuse_m}\\n}";
     /// The wire door: the runtime's readers over a map of the inputs under their declared names.
@@ -462,10 +394,6 @@ for (Object {key} : {in}.keySet()) {
     }
 }";
 
-    fn slot(&self, t: &TablePlan) -> String {
-        format!("{}[{}]", self.g.n.local("rows"), t.slot)
-    }
-
     fn binding(&self, var: VarId) -> String {
         format!("{} {}", self.g.local_ty(var), self.g.n.vars[var])
     }
@@ -479,7 +407,7 @@ for (Object {key} : {in}.keySet()) {
     fn table_call(&mut self, t: &TablePlan) {
         let n = self.g.n;
         let mut args: Vec<&str> = t.reads().iter().map(|&v| n.vars[v].as_str()).collect();
-        args.push(n.local("rows"));
+        args.push(n.local("trace"));
         let result = t.results[0];
         let call = format!("{} = {}({});", self.binding(result), n.tables[t.slot], args.join(", "));
         self.commented(&call, &format!("table {} (policy {})", t.name, t.policy));
