@@ -266,29 +266,20 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let name = &self.n.enums[e];
-            let order = if en.ordered { " (ordered: its values compare by their places)" } else { "" };
-            o.line(format!(
-                "/** enum {}{order}: a member is the alias in upper case, its value the name the wire and the records write. */",
-                doc(&en.name)
-            ));
-            // Each member is typed as the whole union, so that comparing a value with one
-            // narrows nothing: a later row may test a value an earlier one already has.
-            o.line(format!("export const {name} = Object.freeze({{"));
-            for (member, v) in self.n.members[e].iter().zip(&en.values) {
-                o.line(format!("  {member}: {} as {name},", js_str(&v.name)));
-            }
-            o.line("});");
+            let members = self.n.members[e].iter().zip(&en.values);
             let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
-            o.line(format!("export type {name} = {};", values.join(" | ")));
-            o.blank();
-            let parse = self.n.parsers[e].as_deref().expect("TypeScript names a parser per enum");
-            o.line(format!(
-                "/** The value of enum {} named `name` on the wire, or undefined when it has none of that name. */",
-                doc(&en.name)
-            ));
-            o.line(format!("export function {parse}(name: string): {name} | undefined {{"));
-            o.line(format!("  return parseMember({name}, name);"));
-            o.line("}");
+            let fills = [
+                ("name", doc(&en.name)),
+                ("order", if en.ordered { " (ordered: its values compare by their places)" } else { "" }.into()),
+                ("type", name.clone()),
+                (
+                    "members",
+                    members.map(|(m, v)| format!("{m}: {} as {name},", js_str(&v.name))).collect::<Vec<_>>().join("\n"),
+                ),
+                ("values", values.join(" | ")),
+                ("parse", self.n.parsers[e].clone().expect("TypeScript names a parser per enum")),
+            ];
+            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
             o.blank();
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;
