@@ -293,10 +293,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     /// The doc comment of the function: what each parameter is.
     fn function_doc(&self, o: &mut Code) {
         let plan = self.plan;
-        o.line("/**");
         let about = plan.rule.about.as_deref().map(|a| format!(": {}", doc(a))).unwrap_or_default();
-        o.line(format!(" * Rule {} v{}{about}", doc(&plan.rule.name), plan.rule.version));
-        o.line(" *");
+        o.line(format!("/**\n * Rule {} v{}{about}\n *", doc(&plan.rule.name), plan.rule.version));
         for input in &plan.door.inputs {
             let var = plan.var(input.var);
             let mut what = doc(&var.what);
@@ -322,9 +320,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             }
             o.line(format!(" * @param {ident} {what}"));
         }
-        o.line(" * @throws {RuleInputError} the caller broke the contract");
-        o.line(" * @throws {RuleContradictionError} the rule contradicted itself");
-        o.line(" */");
+        o.line(" * @throws {RuleInputError} the caller broke the contract\n * @throws {RuleContradictionError} the rule contradicted itself\n */");
     }
 
     fn functions(&self, o: &mut Code) {
@@ -352,24 +348,16 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
 
     fn runner(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        let base = &plan.rule.base;
+        let head = section(TEMPLATES, MARK, if TYPED { "runner_typescript" } else { "runner_javascript" });
+        let fills = [
+            ("flags", TSC_FLAGS.join(" ")),
+            ("base", plan.rule.base.clone()),
+            ("module", n.module.clone()),
+            ("wire", n.wire.clone()),
+        ];
         let mut o = text::header(plan, "//");
-        o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
-        if TYPED {
-            o.push_str(&format!(
-                "// Build: tsc {} --rewriteRelativeImportExtensions --outDir .tsbuild {base}_runner.ts\n\
-                 // Run:   node .tsbuild/{base}_runner.js < ../vectors/{base}.jsonl   (beside a package.json of {{\"type\":\"module\"}})\n",
-                TSC_FLAGS.join(" ")
-            ));
-        } else {
-            o.push_str(&format!("// Run: node {base}_runner.mjs < ../vectors/{base}.jsonl\n"));
-        }
-        o.push_str(&format!(
-            "\nimport {{ {}, RuleInputError, RuleContradictionError }} from \"./{}.{}\";\n\n",
-            n.wire,
-            n.module,
-            <Script<TYPED> as Language>::SPEC.ext
-        ));
+        o.push_str(&text::fill_names(head, |k| text::fill_of(&fills, k).map(str::to_string)));
+        o.push_str("\n\n");
         for name in ["node", "reader", "main"] {
             o.push_str(&section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
             o.push_str("\n\n");
