@@ -290,6 +290,9 @@ impl<L: Language> printer::Spelled for Gen<'_, L> {
     fn names(&self) -> &naming::Names {
         self.n
     }
+    fn types(&self) -> &sig::Types {
+        &L::SPEC.types
+    }
 }
 
 /// What a language written through [`Gen`] adds to the plan: its expression table, its files

@@ -247,6 +247,7 @@ pub fn camel_div_round(m: RoundMode) -> String {
 pub trait Spelled {
     fn ops(&self) -> &Ops;
     fn names(&self) -> &Names;
+    fn types(&self) -> &super::sig::Types;
 }
 
 /// How a language writes expressions: the nodes it writes its own way, over [`Spelled`].

@@ -7,6 +7,7 @@
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
 use super::printer::{Ops, TOP};
+use super::sig::Types;
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
 use crate::eval::wire::WireKind;
@@ -154,6 +155,9 @@ macro_rules! spelled_by {
         fn ops(&self) -> &$crate::gen::printer::Ops {
             $crate::gen::printer::Spelled::ops(self.$s)
         }
+        fn types(&self) -> &$crate::gen::sig::Types {
+            $crate::gen::printer::Spelled::types(self.$s)
+        }
         fn local_ty(&self, v: $crate::sema::VarId) -> String {
             self.$s.local_ty(v)
         }
@@ -271,6 +275,8 @@ pub trait Hooks {
     fn expr(&self, e: &Expr, min: u8) -> String;
     /// The language's expression spellings.
     fn ops(&self) -> &Ops;
+    /// The language's types.
+    fn types(&self) -> &Types;
     /// The type of a variable the body declares (a list's, the type of its values).
     fn local_ty(&self, v: VarId) -> String;
     /// The type of the value an optional variable holds.
@@ -284,7 +290,7 @@ pub trait Hooks {
     /// not of the kind, and of one out of the range.
     fn check_int_args(&self, input: &InputDoor) -> String {
         let (lo, hi, out) = match &input.range {
-            Some(r) => (r.lo.to_string(), r.hi.to_string(), self.lit(&r.sentence)),
+            Some(r) => ((self.ops().int)(r.lo), (self.ops().int)(r.hi), self.lit(&r.sentence)),
             None => (self.ops().absent.to_string(), self.ops().absent.to_string(), self.lit("")),
         };
         format!("{lo}, {hi}, {}, {}, {out}", self.lit(&input.missing), self.lit(&input.not_of_kind))
@@ -325,11 +331,8 @@ pub trait Hooks {
     const RECORD_VALUES: &'static str = "";
     /// One value of the record line, in the wire form: an input as passed, an output as returned.
     fn record_value(&mut self, var: VarId, from: Source) {
-        record_value(self, &RecordValues::parse(Self::RECORD_VALUES), var, from);
+        record_value(self, &RecordValues::parse(Self::RECORD_VALUES), var, from, "");
     }
-    /// After the record's last piece: what a language that gathers the pieces' text still
-    /// holds, written into the buffer (TypeScript's).
-    fn record_end(&mut self) {}
 
     /// The language's lists, loops and trace as a table ([`Lists`]); a language that still
     /// keeps its trace in one slot per table gives none.
@@ -351,7 +354,9 @@ pub trait Hooks {
 
     /// An empty list, declared.
     fn declare_list(&mut self, var: VarId) {
-        let fills = [("name", self.name(var)), ("ty", self.local_ty(var))];
+        let ty = self.local_ty(var);
+        let boxed = self.types().boxed.iter().find(|(t, _)| *t == ty).map(|(_, b)| b.to_string());
+        let fills = [("name", self.name(var)), ("boxed", boxed.unwrap_or_else(|| ty.clone())), ("ty", ty)];
         write_filled(self, &lists::<Self>().list, &fills);
     }
 
@@ -734,20 +739,38 @@ pub fn record_function<H: Hooks>(plan: &Plan, h: &mut H, template: &str, signatu
     write_filled(h, &lines[..at].join("\n"), &fills);
     h.out().indent();
     record(plan, h);
-    h.record_end();
     h.out().dedent();
     write_filled(h, &lines[at + 1..].join("\n"), &fills);
     h.out().blank();
 }
 
-/// The record line after its optional tag, up to the trace.
-fn record(plan: &Plan, h: &mut impl Hooks) {
+/// The record line after its optional tag, up to the trace. Where the language's table joins
+/// the text to the value after it ([`RecordValues`]), one statement appends both.
+fn record<H: Hooks>(plan: &Plan, h: &mut H) {
+    // A language that writes its own `record_value` gives no table, and joins nothing.
+    let table = (!H::RECORD_VALUES.is_empty()).then(|| RecordValues::parse(H::RECORD_VALUES));
+    let joined = table.as_ref().filter(|t| t.joined);
+    let mut text = String::new();
     for piece in &plan.record {
-        match piece {
-            Piece::Text(t) => h.record_text(t),
-            Piece::Input(v) => h.record_value(*v, Source::Input),
-            Piece::Output(v) => h.record_value(*v, Source::Output),
+        let (var, from) = match piece {
+            Piece::Text(t) if joined.is_some() => {
+                text.push_str(t);
+                continue;
+            }
+            Piece::Text(t) => {
+                h.record_text(t);
+                continue;
+            }
+            Piece::Input(v) => (*v, Source::Input),
+            Piece::Output(v) => (*v, Source::Output),
+        };
+        match joined {
+            Some(table) => record_value(h, table, var, from, &std::mem::take(&mut text)),
+            None => h.record_value(var, from),
         }
+    }
+    if !text.is_empty() {
+        h.record_text(&text);
     }
 }
 
@@ -801,7 +824,8 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 ///
 /// - `fired`: the statement appending a fired row to the core's trace (`{trace}`), `{table}`
 ///   the table's name as a literal, `{row}` the row's number;
-/// - `list`: the statement declaring `{name}`, an empty list of values of type `{ty}`;
+/// - `list`: the statement declaring `{name}`, an empty list of values of type `{ty}` (`{boxed}`
+///   as a reference, where the language boxes it: Java's `Long`);
 /// - `push`: the statement appending `{value}` to the list `{list}`;
 /// - `carry`: the statement declaring `{name}`, a variable of type `{ty}` set again later,
 ///   with its first value `{value}`;
@@ -857,8 +881,10 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 ///   no value); `held`: what the optional form hands the reader in place of `{raw}`, where
 ///   it is not `{raw}` (Swift's closure's `$0`);
 /// - `integer`, `boolean`, `text`, `date`, `member`: the reader of each kind;
-///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
-///   checks only a date's or an enum's);
+///   `integer_ranged: yes` (`date_ranged: yes`) where the integer (date) reader checks the
+///   range itself (the door then checks only the others');
+/// - `own`: what makes `{read}` the type of its own a number has at the boundary
+///   ([`Types::own_type`], `{type}`), where the language makes it so at the door;
 /// - `unknown_keys`: the loop that refuses the first key that is not an input, `{inputs}` the
 ///   inputs' names as literals (between each two `key_sep`, `, ` where it is not given),
 ///   `{sentence}` what follows the key; `no_keys`: the refusal of any key for a rule with no
@@ -874,6 +900,8 @@ pub struct WireReads {
     pub date: String,
     pub member: String,
     pub integer_ranged: bool,
+    pub date_ranged: bool,
+    pub own: Option<String>,
     pub key_sep: String,
     pub no_keys: Option<String>,
     pub unknown_keys: String,
@@ -899,6 +927,8 @@ impl WireReads {
             date: need("date"),
             member: need("member"),
             integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
+            date_ranged: entry("date_ranged").as_deref() == Some("yes"),
+            own: entry("own"),
             key_sep: entry("key_sep").unwrap_or_else(|| ", ".to_string()),
             no_keys: entry("no_keys"),
             unknown_keys: unknown_keys.trim_end().to_string(),
@@ -935,10 +965,18 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         (true, Some(held)) => with_locals(h, held, &fills),
         _ => raw.clone(),
     };
-    let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
+    let mut read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
+    if let (Some(own), Some(ty)) = (&w.own, h.types().own_type(h.plan(), h.names(), input.var)) {
+        read = with_locals(h, own, &[("read", read), ("type", ty)]);
+    }
     let form = if input.optional { &w.optional } else { &w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
-    if input.kind != WireKind::Integer || !w.integer_ranged {
+    let ranged = match input.kind {
+        WireKind::Integer => w.integer_ranged,
+        WireKind::Date => w.date_ranged,
+        _ => false,
+    };
+    if !ranged {
         h.range_check(input);
     }
 }
@@ -964,7 +1002,9 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
 /// are not the variable and the local `out` (Go's record reads them out of `in` and `out`);
 /// `lent`: how an output's field is lent where a template reads the value whole (`{lent}`,
-/// the place itself where it is no field or there is no `lent`: Rust's `&{x}`). Any other
+/// the place itself where it is no field or there is no `lent`: Rust's `&{x}`); `joined: yes`
+/// where that statement appends the record's text before the value too, `{text}` (a
+/// literal), the text after the last value then written by [`Hooks::record_text`]. Any other
 /// `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
@@ -975,6 +1015,7 @@ pub struct RecordValues {
     input: Option<String>,
     output: Option<String>,
     lent: Option<String>,
+    joined: bool,
 }
 
 const RECORD_TYPES: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
@@ -997,6 +1038,7 @@ impl RecordValues {
             input: entry("input"),
             output: entry("output"),
             lent: entry("lent"),
+            joined: entry("joined").as_deref() == Some("yes"),
         }
     }
 
@@ -1024,7 +1066,7 @@ impl RecordValues {
 }
 
 /// One value of the record line, written from the language's table (see [`RecordValues`]).
-fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
+fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source, text: &str) {
     let (x, v) = (r.place(h, var, from), h.plan().var(var));
     let (optional, at) = (v.optional, RecordValues::at(v.ty));
     let field = from == Source::Output && h.plan().outputs.len() > 1;
@@ -1042,7 +1084,7 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
     let form = if optional { &r.optional } else { &r.required };
     let depth = form.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
     let one = with_locals(h, &r.by_type[at], &[("x", held), ("lent", held_lent)]).replace('\n', &format!("\n{depth}"));
-    let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one)]);
+    let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one), ("text", h.lit(text))]);
     h.line(&text);
 }
 
@@ -1094,6 +1136,11 @@ fn inside(test: &Expr) -> Expr {
 /// - `held`: the lines an optional input's checks stand in, a line `{checks}` where they go
 ///   (`if {x} is not None:`); without it the checks stand as they are, each test held to a
 ///   value by `{present}`, the key `present` (`{x} != nil && `).
+/// - `<type>_optional`, `<type>_ranged_optional`: the check of an optional input, where it
+///   differs (its test held to a value otherwise than by a prefix); `absent`: what an optional
+///   input's checks start with (TypeScript's `undefined` made `null`).
+/// - `each_member`: a line of `{members}`, one for each value of the input's enum, `{member}`
+///   the value's name and `{enum}` its type (a `case` of a `switch`).
 ///
 /// In the templates `{x}` is the input's variable; `{m}`, `{k}`, `{out}` the sentences of a
 /// value missing, not of its kind, out of range (literals); `{refuse_m}`, `{refuse_k}` the
@@ -1101,7 +1148,8 @@ fn inside(test: &Expr) -> Expr {
 /// the arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
 /// `{enum}` the input's enum type, `{unit}` its unit's type; `{outside}` the plan's range
 /// test (`RangeCheck::outside`) and `{inside}` its negation, each over the value alone
-/// where the checks are held. Any other `{name}` is a local.
+/// where the checks are held, `{outside_held}` the test over the value alone wherever they
+/// stand. Any other `{name}` is a local.
 pub struct Guards {
     table: &'static str,
 }
@@ -1116,12 +1164,15 @@ impl Guards {
         found.map(|t| t.replace("\\n", "\n"))
     }
 
-    /// The check of the kind of `input`'s value: its ranged form where it has a range and
-    /// the table one, else its type's.
+    /// The check of the kind of `input`'s value: the first the table gives of its optional
+    /// ranged form, its ranged form (where it has a range), its optional form (where it is
+    /// optional) and its type's.
     fn kind(&self, plan: &Plan, input: &InputDoor) -> Option<String> {
         let ty = type_key(plan.var(input.var).ty);
-        let ranged = input.range.as_ref().and_then(|_| self.entry(&format!("{ty}_ranged")));
-        ranged.or_else(|| self.entry(ty))
+        let (ranged, optional) = (input.range.is_some(), input.optional);
+        let forms =
+            [(ranged && optional, "_ranged_optional"), (ranged, "_ranged"), (optional, "_optional"), (true, "")];
+        forms.iter().filter(|(holds, _)| *holds).find_map(|(_, form)| self.entry(&format!("{ty}{form}")))
     }
 }
 
@@ -1144,6 +1195,9 @@ fn guard<H: Hooks + ?Sized>(h: &mut H, g: &Guards, input: &InputDoor, checks: &[
         _ => None,
     };
     let fills = guard_fills(h, g, input, held.is_some());
+    if let Some(absent) = g.entry("absent").filter(|_| input.optional) {
+        write_parts(h, &absent, &fills, &mut |_, _| {});
+    }
     let Some(held) = held else { return guard_checks(h, g, input, checks, &fills, false) };
     write_parts(h, &held, &fills, &mut |h: &mut H, _| guard_checks(h, g, input, checks, &fills, true));
 }
@@ -1198,9 +1252,19 @@ fn guard_fills<H: Hooks + ?Sized>(h: &H, g: &Guards, input: &InputDoor, held: bo
         fills.push(("out", h.lit(&r.sentence)));
         fills.push(("inside", h.expr(&inside(&outside), or)));
         fills.push(("outside", h.expr(&outside, or)));
+        fills.push(("outside_held", h.expr(&held_test(&r.outside), or)));
     }
     match h.plan().var(input.var).ty {
-        BoundaryTy::Enum(e) => fills.push(("enum", h.names().enums[e].clone())),
+        BoundaryTy::Enum(e) => {
+            fills.push(("enum", h.names().enums[e].clone()));
+            let each = g.entry("each_member").unwrap_or_default();
+            let ty = ("enum", h.names().enums[e].clone());
+            let members: Vec<String> = h.names().members[e]
+                .iter()
+                .map(|m| with_locals(h, &each, &[("member", m.clone()), ty.clone()]))
+                .collect();
+            fills.push(("members", members.join("\n")));
+        }
         BoundaryTy::Unit(u) => fills.push(("unit", h.names().units[u].clone())),
         _ => {}
     }

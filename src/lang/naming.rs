@@ -583,7 +583,7 @@ const TYPESCRIPT: Naming = Naming {
         "_isqrt",
     ],
     fields: &["__proto__", "constructor"],
-    locals: &["call", "tag", "out", "trace", "_call", "_r", "s"],
+    locals: &["call", "tag", "out", "trace", "_call", "s"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,
@@ -861,7 +861,7 @@ const JAVA: Naming = Naming {
     // The classes a value of the same name would obscure.
     used: &["Output", "Fired", "Traced", "RuleInputError", "RuleContradictionError"],
     fields: &["hashCode", "toString", "equals", "getClass", "notify", "notifyAll", "wait", "clone", "finalize"],
-    locals: &["call", "tag", "out", "trace", "in", "rows", "value", "key", "s"],
+    locals: &["call", "tag", "out", "trace", "in", "value", "key", "s"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

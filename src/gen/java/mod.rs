@@ -6,13 +6,13 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Body, Refusal, Switch};
+use super::stmt::{Blocks, Body, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
-use super::walk::{self, Check, Hooks};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
@@ -21,6 +21,9 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/Module.java");
 const RUNNER: &str = include_str!("runtime/Runner.java");
 const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.java");
+/// The class's templates (the api's signatures, its opening, the functions, the record).
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
+const TEMPLATE_MARK: &str = "// rulec:";
 const MARK: &str = "    // rulec:";
 /// The mark of the sections inside the runtime's sample enum (what every enum holds).
 const ENUM_MARK: &str = "        // rulec:";
@@ -33,6 +36,18 @@ pub struct Java;
 
 /// How the class is built, with the files of one rule; what `rulec api` prints under `build`.
 const BUILD: &str = "javac --release 17 -encoding UTF-8 -d classes *.java";
+
+/// The JVM flags that only make a short run start faster (C1 alone, one GC thread).
+const FAST: [&str; 2] = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
+
+/// `javac` over `files` into `classes/`, its own JVM started fast.
+fn javac(files: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut cmd = vec!["javac".to_string()];
+    cmd.extend(FAST.map(|f| format!("-J{f}")));
+    cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].map(String::from));
+    cmd.extend(files);
+    cmd
+}
 
 impl Language for Java {
     const SPEC: Spec = Spec::new(Lang::Java, "java", OPS, TYPES).file_is_module();
@@ -47,42 +62,20 @@ impl Language for Java {
     }
 
     fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {
-        let mut cmd: Vec<String> =
-            ["javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"].map(String::from).to_vec();
-        cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].map(String::from));
-        cmd.extend(files.iter().filter(|f| f.ends_with(".java")).cloned());
-        Some(vec![cmd])
+        Some(vec![javac(files.iter().filter(|f| f.ends_with(".java")).cloned())])
     }
 
     fn runner(base: &str) -> Runner {
-        // The JVM flags only make a short run start faster (C1 alone, one GC thread).
-        let fast = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
-        let javac = |files: Vec<String>| -> Vec<String> {
-            let mut cmd = vec!["javac".to_string()];
-            cmd.extend(fast.iter().map(|f| format!("-J{f}")));
-            cmd.extend(["--release", "17", "-encoding", "UTF-8", "-d", "classes"].iter().map(|s| s.to_string()));
-            cmd.extend(files);
-            cmd
+        let (files, main) = match base {
+            "_helpers" => (vec!["_helpers_runner.java".to_string()], "_helpers_runner".to_string()),
+            _ => {
+                let class = crate::gen::naming::module_name(Lang::Java, base);
+                (vec![format!("{class}.java"), format!("{class}Runner.java")], format!("{class}Runner"))
+            }
         };
-        let java = |class: &str| -> Vec<String> {
-            let mut cmd = vec!["java".to_string()];
-            cmd.extend(fast.iter().map(|f| f.to_string()));
-            cmd.extend(["-cp".to_string(), "classes".to_string(), class.to_string()]);
-            cmd
-        };
-        if base == "_helpers" {
-            return Runner {
-                needs: vec!["javac", "java"],
-                build: vec![javac(vec!["_helpers_runner.java".into()])],
-                run: java("_helpers_runner"),
-            };
-        }
-        let class = crate::gen::naming::module_name(Lang::Java, base);
-        Runner {
-            needs: vec!["javac", "java"],
-            build: vec![javac(vec![format!("{class}.java"), format!("{class}Runner.java")])],
-            run: java(&format!("{class}Runner")),
-        }
+        let mut run: Vec<String> = ["java", FAST[0], FAST[1], "-cp", "classes"].map(String::from).to_vec();
+        run.push(main);
+        Runner { needs: vec!["javac", "java"], build: vec![javac(files)], run }
     }
 
     fn api(j: &Jv, _: &Unit) -> serde_json::Value {
@@ -90,7 +83,7 @@ impl Language for Java {
         let fills = [("ret", ret.clone()), ("record_params", sig::then(&params, &j.record_tail())), ("params", params)];
         let functions = Functions {
             place: vec![("module", json!(format!("{}.java", j.n.module))), ("class", json!(j.n.module))],
-            signatures: sig::signatures(j.n, SIGNATURES, &fills),
+            signatures: sig::signatures(j.n, section(TEMPLATES, TEMPLATE_MARK, "signatures"), &fills),
             more: vec![("build", json!(BUILD))],
             dates: Dates { ty: "long", from_wire: "dateFromWire", from_native: Some("dateOf") },
             errors: ERRORS,
@@ -140,77 +133,6 @@ const OPS: Ops = Ops {
 };
 
 type Jv<'a> = Gen<'a, Java>;
-
-/// The four functions' signatures as `rulec api` gives them, a line each (see
-/// [`sig::signatures`]).
-const SIGNATURES: &str = "public static {ret} {function}({params})
-public static Traced {traced}({params})
-public static String {record}({record_params})
-public static String {wire}(Object {call}, String {tag})";
-
-/// `Traced`, the function, its traced twin and the trace, the wire door and the core (see
-/// [`sig::functions`]).
-const FUNCTIONS: &str = "/** A call's answer with the rows that matched: one per table, in evaluation order. */
-public record Traced({ret} value, List<Fired> trace) {
-}
-
-/**
- * Decides {decides} from {reads}.
- *
- {params_doc}
- * @return {returns_doc}
- * @throws RuleInputError when the call is outside the declared domain (fix the call site)
- * @throws RuleContradictionError when two rows the checker could not prove apart both matched (fix the rule)
- */
-public static {ret} {function}({params}) {
-    return {core}({new_rows});
-}
-
-/** The same call, with the rows that matched: one per table, in evaluation order. */
-public static Traced {traced}({params}) {
-    int[] {rows} = new int[{tables}];
-    {ret} {value} = {core}({pass_rows});
-    return new Traced({value}, trace({rows}));
-}
-
-/** The rows a call matched, as the trace lists them. */
-private static List<Fired> trace(int[] rows) {
-    List<Fired> trace = new ArrayList<>({tables});
-    {trace_adds}
-    return trace;
-}
-
-/**
- * One call in the wire form (formats.md), a map of the inputs under their declared names
- * (numbers as BigDecimal): the door's checks in the reference's order, then the rule; the
- * record line. A null tag is no tag.
- */
-public static String {wire}(Object {call}, String {tag}) {
-    if (!({call} instanceof java.util.Map<?, ?> {in})) {
-        throw new RuleInputError({not_an_object}, null);
-    }
-    {door}
-    int[] {rows} = new int[{tables}];
-    {ret} {out} = {core}({pass_rows});
-    return {record}({record_args});
-}
-
-/** The rule's branches, written once: the outputs, and in {@code rows} the row each table matched. */
-private static {ret} {core}({core_params}) {
-    {rule}
-    return {answer};
-}";
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
-const RECORD: &str = "/**
- * One call as a fixtures record (formats.md): the line {@code rulec replay} reads. An empty
- * or null tag is left out.
- */
-{signature}
-    StringBuilder {s} = recordOpen({tag});
-    {pieces}
-    return recordClose({s}, {trace});
-}";
 
 impl Syntax for Jv<'_> {
     /// Strings by their characters, an ordered enum by its place; an optional's value,
@@ -290,42 +212,31 @@ impl Jv<'_> {
         o.line("//");
         o.line(format!("// Build: {BUILD}"));
         o.blank();
-        o.line("import java.util.ArrayList;");
-        o.line("import java.util.List;");
-        o.blank();
-        o.line("/**");
-        o.line(format!(
-            " * Rule {} v{}. {{@code {}}} decides; {{@code {}}} also returns the rows that",
-            comment(&plan.rule.name).replace("*/", "* /"),
-            plan.rule.version,
-            n.function,
-            n.traced
-        ));
-        o.line(format!(
-            " * matched, {{@code {}}} writes one call as a fixtures record, and {{@code {}}} takes a call in",
-            n.record, n.wire
-        ));
-        o.line(" * the wire form. Every number is a long: an integer in the unit its parameter names.");
-        o.line(" */");
-        o.line(format!("public final class {} {{", n.module));
+        let fills = [
+            ("rule", comment(&plan.rule.name).replace("*/", "* /")),
+            ("version", plan.rule.version.to_string()),
+            ("function", n.function.clone()),
+            ("traced", n.traced.clone()),
+            ("record", n.record.clone()),
+            ("wire", n.wire.clone()),
+            ("class", n.module.clone()),
+        ];
+        o.filled(section(TEMPLATES, TEMPLATE_MARK, "class"), &fills);
         o.indent();
-        o.line(format!("private {}() {{", n.module));
-        o.line("}");
         o.blank();
         self.enums(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
-        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
-        let mut text = o.finish();
-        while text.ends_with("\n\n") {
-            text.pop();
-        }
-        if text.ends_with("\n\n") {
-            text.pop();
-        }
-        text.truncate(text.trim_end().len());
-        text.push_str("\n}\n");
-        text
+        sig::rest(
+            &mut o,
+            plan,
+            self,
+            (MODULE, MARK),
+            (section(TEMPLATES, TEMPLATE_MARK, "record"), &signature),
+            |o| self.output(o),
+            |o| self.functions(o),
+        );
+        format!("{}\n}}\n", o.finish().trim_end())
     }
 
     fn enums(&self, o: &mut Code) {
@@ -368,14 +279,12 @@ impl Jv<'_> {
         };
         let params_doc: Vec<String> =
             plan.inputs.iter().map(|&v| format!("* @param {} {}", n.vars[v], self.about(v))).collect();
-        let (out, rows, tag) = (n.local("out"), n.local("rows"), n.local("tag"));
+        let (out, trace, tag) = (n.local("out"), n.local("trace"), n.local("tag"));
         let outputs: Vec<&str> = plan.outputs.iter().map(|&v| n.vars[v].as_str()).collect();
         let (returns_doc, answer) = match plan.outputs.as_slice() {
             [one] => (self.about(*one), outputs[0].to_string()),
             _ => ("the outputs, as an {@link Output}".into(), format!("new Output({})", outputs.join(", "))),
         };
-        let trace: Vec<String> =
-            tables.iter().map(|t| format!("trace.add(new Fired({}, rows[{}]));", lit(&t.name), t.slot)).collect();
         let fills = [
             ("ret", self.returns()),
             ("params", self.params()),
@@ -383,16 +292,16 @@ impl Jv<'_> {
             ("reads", names(&plan.inputs)),
             ("params_doc", params_doc.join("\n")),
             ("returns_doc", returns_doc),
-            ("tables", tables.len().to_string()),
-            ("new_rows", self.with_args(&format!("new int[{}]", tables.len()))),
-            ("pass_rows", self.with_args(rows)),
-            ("trace_adds", trace.join("\n")),
+            ("untraced_args", self.with_args("null")),
+            ("traced_args", self.with_args(trace)),
             ("not_an_object", lit(&plan.door.not_an_object)),
-            ("record_args", self.with_args(&format!("{out}, trace({rows}), {tag}"))),
-            ("core_params", sig::then(&self.params(), &format!("int[] {rows}"))),
+            ("record_args", self.with_args(&format!("{out}, {trace}, {tag}"))),
+            ("core_params", sig::then(&self.params(), &format!("List<Fired> {trace}"))),
             ("answer", answer),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Java, part, &mut Body { g: self, o }));
+        sig::functions(o, n, section(TEMPLATES, TEMPLATE_MARK, "functions"), &fills, |part, o| {
+            walk::part(plan, Lang::Java, part, &mut Body { g: self, o })
+        });
         o.blank();
         let facts = walk::facts::<Body<Jv>>();
         for t in tables {
@@ -404,15 +313,15 @@ impl Jv<'_> {
     }
 
     /// A table that decides one value, in a method of its own: small methods are what the
-    /// JIT inlines, and once the whole call is inlined the rows array is never allocated.
+    /// JIT inlines.
     fn table_function(&self, o: &mut Code, t: &TablePlan, shape: tree::Shape) {
-        let (n, rows) = (self.n, self.n.local("rows"));
+        let (n, trace) = (self.n, self.n.local("trace"));
         let result = t.results[0];
         let mut params: Vec<String> =
             t.reads().iter().map(|&v| format!("{} {}", self.local_ty(v), n.vars[v])).collect();
-        params.push(format!("int[] {rows}"));
+        params.push(format!("List<Fired> {trace}"));
         o.line(format!(
-            "/** Decides {} by the rows below, and puts the one that matched in {{@code {rows}}}. */",
+            "/** Decides {} by the rows below, and adds the one that matched to {{@code {trace}}}. */",
             comment(&self.plan.var(result).name).replace("*/", "* /")
         ));
         o.line(format!("private static {} {}({}) {{", self.local_ty(result), n.tables[t.slot], params.join(", ")));
@@ -460,6 +369,15 @@ int: {s}.append({x});
 unit: {s}.append({x});
 required: {one}
 optional: if ({x} == null) {\\n    {s}.append(\"null\");\\n} else {\\n    {one}\\n}";
+    /// The trace (absent from the plain function's call), lists and loops.
+    const LISTS: &'static str = "fired: addFired({trace}, {table}, {row});
+list: List<{boxed}> {name} = new ArrayList<>();
+push: {list}.add({value});
+carry: {ty} {name} = {value};
+for: for ({ty} {element} : {list}) {
+break: break;";
+    /// The entry guard: an enum and a string are references, which may be null.
+    const GUARD: &'static str = "missing: if ({x} == null) {\\n    {refuse_m}\\n}";
     /// The wire door: the runtime's readers over a map of the inputs under their declared names.
     const WIRE: &'static str = "raw: {in}.get({name})
 required: {decl} = {read};
@@ -476,10 +394,6 @@ for (Object {key} : {in}.keySet()) {
     }
 }";
 
-    fn slot(&self, t: &TablePlan) -> String {
-        format!("{}[{}]", self.g.n.local("rows"), t.slot)
-    }
-
     fn binding(&self, var: VarId) -> String {
         format!("{} {}", self.g.local_ty(var), self.g.n.vars[var])
     }
@@ -490,20 +404,10 @@ for (Object {key} : {in}.keySet()) {
         self.g.n.members[e][i as usize].clone()
     }
 
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = self.name(input.var);
-        if checks.contains(&Check::Missing) {
-            self.refuse_when(&format!("{x} == null"), Refusal::Input(&input.missing, None));
-        }
-        if checks.contains(&Check::Range) {
-            self.range_check(input);
-        }
-    }
-
     fn table_call(&mut self, t: &TablePlan) {
         let n = self.g.n;
         let mut args: Vec<&str> = t.reads().iter().map(|&v| n.vars[v].as_str()).collect();
-        args.push(n.local("rows"));
+        args.push(n.local("trace"));
         let result = t.results[0];
         let call = format!("{} = {}({});", self.binding(result), n.tables[t.slot], args.join(", "));
         self.commented(&call, &format!("table {} (policy {})", t.name, t.policy));

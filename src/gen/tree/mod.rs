@@ -254,7 +254,9 @@ fn step(plan: &Plan, i: usize, facts: &Facts) -> Stmt {
 
 /// How the language `facts` writes table `t`.
 pub fn form(t: &TablePlan, facts: &Facts) -> TableForm {
-    TableForm { own_function: facts.table_functions && t.results.len() == 1, shape: shape(t, facts) }
+    // A collect table folds its rows in place: no call decides it.
+    let own_function = facts.table_functions && t.results.len() == 1 && t.collect.is_none();
+    TableForm { own_function, shape: shape(t, facts) }
 }
 
 fn shape(t: &TablePlan, facts: &Facts) -> Shape {

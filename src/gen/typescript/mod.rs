@@ -6,21 +6,21 @@
 //! is about int64), each unit a branded bigint, a date its day number (`Day`, a branded
 //! bigint, with `dayFromWire` and `dayOf`), an enum a frozen object plus a union type. The
 //! TypeScript is erasable syntax only. A caller from JavaScript can pass anything, so the
-//! entry guard asks about the kind of every input too. The fixed text is `runtime/*.ts`.
+//! entry guard asks about the kind of every input too. The fixed text is `runtime/*.ts`, the
+//! functions' templates `runtime/templates.txt`.
 
 mod strip;
 
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Kind, Node};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal};
+use super::stmt::{Blocks, Body};
 use super::text::{self, comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -28,6 +28,8 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/module.ts");
 const RUNNER: &str = include_str!("runtime/runner.ts");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.ts");
+/// The functions' templates (the rank function, the record, the api's signatures, the four functions).
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 const MARK: &str = "// rulec:";
 
 /// TypeScript's types: every number a bigint, a unit its brand, a date `Day`.
@@ -113,22 +115,21 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         let (plan, n) = (t.plan, t.n);
         let spell = Spelling { names: n, ty: &|v| t.ty(v), member: Member::Bare };
         let ret = t.returns();
-        let (params, record_params) = (t.signature_params(), t.record_params());
-        // The types after each, TypeScript's alone.
-        let returns = [format!(": {ret}"), format!(": [{ret}, Fired[]]"), ": string".into(), ": string".into()];
-        let mut signatures = [
-            format!("export function {}({params})", n.function),
-            format!("export function {}({params})", n.traced),
-            format!("export function {}({record_params})", n.record),
-            format!("export function {}({})", n.wire, t.wire_params()),
+        let fills = [
+            ("ret", ret.clone()),
+            ("params", t.params()),
+            ("record_params", t.record_params()),
+            ("wire_params", t.wire_params()),
         ];
-        if TYPED {
-            signatures.iter_mut().zip(returns).for_each(|(s, r)| s.push_str(&r));
-        }
+        // The JavaScript's are the TypeScript's with their types taken off, as its module is.
+        let untyped = |s: String| strip_types(&format!("{s} {{}}")).trim_end_matches(" {}").to_string();
+        let signatures =
+            sig::signatures(n, section(TEMPLATES, MARK, "signatures"), &fills)
+                .map(|s| if TYPED { s } else { untyped(s) });
         let place = vec![("module", json!(format!("{}.{}", n.module, <Script<TYPED> as Language>::SPEC.ext)))];
         let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
-        let dates =
-            Dates { ty: if TYPED { "Day" } else { "bigint" }, from_wire: "dayFromWire", from_native: Some("dayOf") };
+        let day = <Script<TYPED> as Language>::SPEC.types.date.unwrap_or("bigint");
+        let dates = Dates { ty: day, from_wire: "dayFromWire", from_native: Some("dayOf") };
         spell.functions(
             plan,
             &ret,
@@ -158,55 +159,6 @@ const OPS: Ops = Ops {
 };
 
 type Ts<'a, const TYPED: bool> = Gen<'a, Script<TYPED>>;
-
-/// The place function of an ordered enum, `{places}` its cases.
-const RANK: &str = "/** The place of a value of enum {name} in its order (from 0). */
-function {rank}(v: {enum}): number {
-  switch (v) {
-    {places}
-  }
-}";
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `_recordOpen` and `_recordClose`.
-const RECORD: &str =
-    "/** One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out. */
-{signature}
-  let {s} = _recordOpen({tag});
-  {pieces}
-  return _recordClose({s}, {trace});
-}";
-
-/// The function, its traced twin, the wire door and the core (see [`sig::functions`]); the
-/// JavaScript is this with its types taken out.
-const FUNCTIONS: &str = r#"export function {function}({params}): {ret} {
-  return {core}({args})[0];
-}
-
-/** The same call, with the rows that matched: one per table, in evaluation order. */
-export function {traced}({params}): [{ret}, Fired[]] {
-  const {_r} = {core}({args});
-  return [{_r}[0], {fired}];
-}
-
-/**
- * One call in the wire form (formats.md), an object of the inputs under their declared
- * names: the door's checks in the reference's order, then the rule; the record line.
- */
-export function {wire}({call}: unknown, {tag}: string = ""): string {
-  const {_call} = _object({call}, {not_an_object});
-  {door}
-  const {_r} = {core}({args});
-  return {record}({record_args});
-}
-
-/** The rule's branches, written once: the outputs, and the row each table matched. */
-function {core}({params}): [{ret}{rows}] {
-  // The entry guard: what the proofs assumed of every call. A caller from JavaScript can
-  // pass anything, so the kind of every input is asked about too.
-  {guard}
-  {body}
-  return [{answer}{slots}];
-}"#;
 
 impl<const TYPED: bool> Syntax for Ts<'_, TYPED> {
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -252,37 +204,20 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         sig::inputs(self.plan, |v| format!("{}: {}", self.n.vars[v], self.ty(v)))
     }
 
-    /// The parameters as the api's signature writes them in this flavour.
-    fn signature_params(&self) -> String {
-        if TYPED {
-            self.params()
-        } else {
-            self.args()
-        }
-    }
-
     /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`).
     fn l(&self, base: &str) -> &str {
         self.n.local(base)
     }
 
+    /// The record function's parameters (the JavaScript's are these with their types taken off).
     fn record_params(&self) -> String {
         let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
-        if TYPED {
-            let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
-            sig::then(&self.params(), &rest)
-        } else {
-            sig::then(&self.args(), &format!("{out}, {trace}, {tag} = \"\""))
-        }
+        let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
+        sig::then(&self.params(), &rest)
     }
 
     fn wire_params(&self) -> String {
-        let (call, tag) = (self.l("call"), self.l("tag"));
-        if TYPED {
-            format!("{call}: unknown, {tag}: string = \"\"")
-        } else {
-            format!("{call}, {tag} = \"\"")
-        }
+        format!("{}: unknown, {}: string = \"\"", self.l("call"), self.l("tag"))
     }
 
     fn module(&self) -> String {
@@ -290,16 +225,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let mut o = Code::new("  ");
         o.raw(&sig::head(plan, "//"));
         o.line("//");
-        if TYPED {
-            o.line("// Every number is a bigint in its declared unit, each unit a branded bigint, a date its day");
-            o.line("// number (Day); an enum is a frozen object and a union type. Erasable syntax only: it runs");
-            o.line("// with its types stripped as well as built with tsc. It imports nothing.");
-        } else {
-            o.line("// Every number is a bigint in its declared unit (rulec api says which), a date its day");
-            o.line("// number; an enum is a frozen object. The TypeScript module with its types taken off: an");
-            o.line("// ES module that imports nothing.");
-        }
-        o.blank();
+        o.raw(section(MODULE, MARK, if TYPED { "about_typescript" } else { "about_javascript" }));
+        o.raw("\n\n");
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!(
                 "/** {}: a whole number of its unit. Construct one with `as`: `1000n as {name}`. */",
@@ -313,54 +240,50 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.raw("\n\n");
         }
         self.enums(&mut o);
-        o.raw(section(MODULE, MARK, "errors"));
-        o.raw("\n\n");
-        if plan.outputs.len() > 1 {
-            o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
-            o.line("export type Output = {");
-            for &v in &plan.outputs {
-                o.line(format!("  readonly {}: {};", self.n.fields[v], self.ty(v)));
-            }
-            o.line("};");
-            o.blank();
-        }
-        self.functions(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
-        stmt::record_function(plan, &mut Body { ts: self, o: &mut o, pending: String::new() }, RECORD, &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
+        sig::rest(
+            &mut o,
+            plan,
+            self,
+            (MODULE, MARK),
+            (section(TEMPLATES, MARK, "record"), &signature),
+            |o| self.output(o),
+            |o| self.functions(o),
+        );
         o.finish()
+    }
+
+    /// The outputs' type: an object of readonly fields.
+    fn output(&self, o: &mut Code) {
+        o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
+        o.line("export type Output = {");
+        for &v in &self.plan.outputs {
+            o.line(format!("  readonly {}: {};", self.n.fields[v], self.ty(v)));
+        }
+        o.line("};");
     }
 
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let name = &self.n.enums[e];
-            let order = if en.ordered { " (ordered: its values compare by their places)" } else { "" };
-            o.line(format!(
-                "/** enum {}{order}: a member is the alias in upper case, its value the name the wire and the records write. */",
-                doc(&en.name)
-            ));
-            // Each member is typed as the whole union, so that comparing a value with one
-            // narrows nothing: a later row may test a value an earlier one already has.
-            o.line(format!("export const {name} = Object.freeze({{"));
-            for (member, v) in self.n.members[e].iter().zip(&en.values) {
-                o.line(format!("  {member}: {} as {name},", js_str(&v.name)));
-            }
-            o.line("});");
+            let members = self.n.members[e].iter().zip(&en.values);
             let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
-            o.line(format!("export type {name} = {};", values.join(" | ")));
-            o.blank();
-            let parse = self.n.parsers[e].as_deref().expect("TypeScript names a parser per enum");
-            o.line(format!(
-                "/** The value of enum {} named `name` on the wire, or undefined when it has none of that name. */",
-                doc(&en.name)
-            ));
-            o.line(format!("export function {parse}(name: string): {name} | undefined {{"));
-            o.line(format!("  return parseMember({name}, name);"));
-            o.line("}");
+            let fills = [
+                ("name", doc(&en.name)),
+                ("order", if en.ordered { " (ordered: its values compare by their places)" } else { "" }.into()),
+                ("type", name.clone()),
+                (
+                    "members",
+                    members.map(|(m, v)| format!("{m}: {} as {name},", js_str(&v.name))).collect::<Vec<_>>().join("\n"),
+                ),
+                ("values", values.join(" | ")),
+                ("parse", self.n.parsers[e].clone().expect("TypeScript names a parser per enum")),
+            ];
+            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
             o.blank();
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;
-            sig::rank_function(o, self.n, e, RANK, doc(&en.name), |member, i| {
+            sig::rank_function(o, self.n, e, section(TEMPLATES, MARK, "rank"), doc(&en.name), |member, i| {
                 let case = if i == last { "default".into() } else { format!("case {name}.{member}") };
                 format!("{case}:\n  return {i};")
             });
@@ -370,10 +293,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     /// The doc comment of the function: what each parameter is.
     fn function_doc(&self, o: &mut Code) {
         let plan = self.plan;
-        o.line("/**");
         let about = plan.rule.about.as_deref().map(|a| format!(": {}", doc(a))).unwrap_or_default();
-        o.line(format!(" * Rule {} v{}{about}", doc(&plan.rule.name), plan.rule.version));
-        o.line(" *");
+        o.line(format!("/**\n * Rule {} v{}{about}\n *", doc(&plan.rule.name), plan.rule.version));
         for input in &plan.door.inputs {
             let var = plan.var(input.var);
             let mut what = doc(&var.what);
@@ -399,67 +320,44 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             }
             o.line(format!(" * @param {ident} {what}"));
         }
-        o.line(" * @throws {RuleInputError} the caller broke the contract");
-        o.line(" * @throws {RuleContradictionError} the rule contradicted itself");
-        o.line(" */");
-    }
-
-    /// `[{ table: "t", row: _r[1] }, …]`: the trace of the rows `core` answered in `_r`.
-    fn fired(&self) -> String {
-        let r = self.l("_r");
-        let fired: Vec<String> = self
-            .plan
-            .tables()
-            .enumerate()
-            .map(|(k, t)| format!("{{ table: {}, row: {r}[{}] }}", js_str(&t.name), k + 1))
-            .collect();
-        format!("[{}]", fired.join(", "))
+        o.line(" * @throws {RuleInputError} the caller broke the contract\n * @throws {RuleContradictionError} the rule contradicted itself\n */");
     }
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let args = self.args();
-        let rows: String = n.slots.iter().map(|_| ", number").collect();
+        let (args, trace) = (self.args(), self.l("trace"));
         let made = |b: &str, x: &str, optional: bool| format!("{x} as {b}{}", if optional { " | null" } else { "" });
         let answer = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let fills = [
             ("params", self.params()),
-            ("args", args.clone()),
+            ("wire_params", self.wire_params()),
+            ("core_params", sig::then(&self.params(), &format!("{trace}: Fired[] | null"))),
+            ("untraced_args", sig::then(&args, "null")),
+            ("traced_args", sig::then(&args, trace)),
             ("ret", self.returns()),
-            ("fired", self.fired()),
             ("not_an_object", js_str(&plan.door.not_an_object)),
-            ("record_args", sig::then(&args, &format!("{}[0], {}, {}", self.l("_r"), self.fired(), self.l("tag")))),
-            ("rows", rows),
+            ("record_args", sig::then(&args, &format!("{}, {trace}, {}", self.l("out"), self.l("tag")))),
             ("answer", answer),
-            ("slots", n.slots.iter().map(|s| format!(", {s}")).collect()),
         ];
         self.function_doc(o);
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
-            walk::part(plan, Lang::TypeScript, part, &mut Body { ts: self, o, pending: String::new() })
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
+            walk::part(plan, Lang::TypeScript, part, &mut Body { g: self, o })
         });
         o.blank();
     }
 
     fn runner(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        let base = &plan.rule.base;
+        let head = section(TEMPLATES, MARK, if TYPED { "runner_typescript" } else { "runner_javascript" });
+        let fills = [
+            ("flags", TSC_FLAGS.join(" ")),
+            ("base", plan.rule.base.clone()),
+            ("module", n.module.clone()),
+            ("wire", n.wire.clone()),
+        ];
         let mut o = text::header(plan, "//");
-        o.push_str("//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.\n");
-        if TYPED {
-            o.push_str(&format!(
-                "// Build: tsc {} --rewriteRelativeImportExtensions --outDir .tsbuild {base}_runner.ts\n\
-                 // Run:   node .tsbuild/{base}_runner.js < ../vectors/{base}.jsonl   (beside a package.json of {{\"type\":\"module\"}})\n",
-                TSC_FLAGS.join(" ")
-            ));
-        } else {
-            o.push_str(&format!("// Run: node {base}_runner.mjs < ../vectors/{base}.jsonl\n"));
-        }
-        o.push_str(&format!(
-            "\nimport {{ {}, RuleInputError, RuleContradictionError }} from \"./{}.{}\";\n\n",
-            n.wire,
-            n.module,
-            <Script<TYPED> as Language>::SPEC.ext
-        ));
+        o.push_str(&text::fill_names(head, |k| text::fill_of(&fills, k).map(str::to_string)));
+        o.push_str("\n\n");
         for name in ["node", "reader", "main"] {
             o.push_str(&section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
             o.push_str("\n\n");
@@ -470,172 +368,74 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     }
 }
 
-/// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b, const TYPED: bool> {
-    ts: &'a Ts<'a, TYPED>,
-    o: &'b mut Code,
-    /// The record's text not yet written (it goes out with the next value).
-    pending: String,
-}
-
-impl<const TYPED: bool> Body<'_, '_, TYPED> {
-    /// `x` is outside the range of an ordered enum's places: `_tierRank(x) < 1 || _tierRank(x) > 3`.
-    fn out_of_places(&self, input: &InputDoor, x: &str) -> Option<String> {
-        let (WireKind::Enum(e), Some(r)) = (input.kind, &input.range) else { return None };
-        let rank = self.ts.rank(e);
-        Some(format!("{rank}({x}) < {} || {rank}({x}) > {}", r.lo, r.hi))
-    }
-
-    /// A `lo, hi` pair of bigint arguments, or `null, null` without a range.
-    fn bounds(input: &InputDoor) -> String {
-        match &input.range {
-            Some(r) => format!("{}n, {}n", r.lo, r.hi),
-            None => "null, null".into(),
-        }
-    }
-
-    /// What a refusal of `input`'s value says: missing, of another kind, out of range.
-    fn sentences(input: &InputDoor, range: bool) -> String {
-        let mut s = format!("{}, {}", js_str(&input.missing), js_str(&input.not_of_kind));
-        if range {
-            let out = input.range.as_ref().map(|r| r.sentence.as_str()).unwrap_or("");
-            s.push_str(&format!(", {}", js_str(out)));
-        }
-        s
-    }
-
-    fn brand_cast(&self, input: &InputDoor) -> String {
-        self.ts.brand(input.var).map(|b| format!(" as {b}")).unwrap_or_default()
-    }
-}
-
-impl<const TYPED: bool> Hooks for Body<'_, '_, TYPED> {
-    crate::spelled_by!(ts);
+impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
+    crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks::PARENS;
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks.contains(&Check::Kind), "JavaScript checks the kind of every parameter");
-        let x = self.ts.n.vars[input.var].clone();
-        // Absent is null, whichever of null and undefined the caller passed.
-        let present = if input.optional {
-            self.o.line(format!("if ({x} === undefined) {{"));
-            self.o.line(format!("  {x} = null;"));
-            self.o.line("}");
-            format!("{x} !== null && ")
-        } else {
-            String::new()
-        };
-        match input.kind {
-            WireKind::Integer | WireKind::Date => {
-                let test = match &input.range {
-                    Some(r) => format!("typeof {x} !== \"bigint\" || {x} < {}n || {x} > {}n", r.lo, r.hi),
-                    None => format!("typeof {x} !== \"bigint\""),
-                };
-                let test = if present.is_empty() { test } else { format!("{present}({test})") };
-                // A day out of its range is refused as the wire writes it, not as its number.
-                let check = match (input.kind, &input.range) {
-                    (WireKind::Date, Some(_)) => "_checkDay",
-                    _ => "_checkInt",
-                };
-                self.o.line(format!("if ({test}) {{"));
-                self.o.line(format!(
-                    "  {x} = {check}({x}, {}, {}){};",
-                    Self::bounds(input),
-                    Self::sentences(input, true),
-                    self.brand_cast(input)
-                ));
-                self.o.line("}");
-            }
-            WireKind::Boolean | WireKind::Text => {
-                let t = if input.kind == WireKind::Boolean { "boolean" } else { "string" };
-                self.o.line(format!("if ({present}typeof {x} !== \"{t}\") {{"));
-                self.o.line(format!("  _refuse({x}, {});", Self::sentences(input, false)));
-                self.o.line("}");
-            }
-            WireKind::Enum(e) => {
-                self.o.line(format!("switch ({x}) {{"));
-                for member in &self.ts.n.members[e] {
-                    self.o.line(format!("  case {}.{member}:", self.ts.n.enums[e]));
-                }
-                if input.optional {
-                    self.o.line("  case null:");
-                }
-                self.o.line("    break;");
-                self.o.line("  default:");
-                self.o.line(format!("    _refuse({x}, {});", Self::sentences(input, false)));
-                self.o.line("}");
-                if let (Some(out), Some(r)) = (self.out_of_places(input, &x), &input.range) {
-                    let test = if present.is_empty() { out } else { format!("{present}({out})") };
-                    self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&x)));
-                }
-            }
-        }
-    }
+    /// The record's values: each type's wire text, appended to the line with the text before it.
+    const RECORD_VALUES: &'static str = "bool: ({x} ? \"true\" : \"false\")
+str: _jsonStr({x})
+enum: _jsonStr({x})
+date: _dateStr({x})
+int: String({x})
+unit: String({x})
+required: {s} += {text} + {one};
+optional: {s} += {text} + ({x} == null ? \"null\" : {one});
+joined: yes";
+    /// The trace (absent from the plain function's call), lists and loops.
+    const LISTS: &'static str = "fired: {trace}?.push({ table: {table}, row: {row} });
+list: const {name}: {ty}[] = [];
+push: {list}.push({value});
+carry: let {name}: {ty} = {value};
+for: for (const {element} of {list}) {
+break: break;";
+    /// The wire door: the runtime's readers over the call's own keys; the integer and date
+    /// readers check the range themselves.
+    const WIRE: &'static str = "raw: _get({_call}, {name})
+required: const {var} = {read};
+optional: const {var} = {raw} === null ? null : {read};
+integer: _checkInt({raw}, {int_args})
+integer_ranged: yes
+boolean: _wireBool({raw}, {m}, {k})
+text: _wireStr({raw}, {m}, {k})
+date: _wireDay({raw}, {int_args})
+date_ranged: yes
+member: _wireMember({enum}, {raw}, {m}, {k})
+own: {read} as {type}
+unknown_keys:
+_unknownKeys({_call}, [{inputs}], {sentence});";
+    /// The entry guard: a caller from JavaScript can pass anything, so the kind of every
+    /// input is asked about (absent is null, whichever of null and undefined was passed); a
+    /// number's range with its kind, a day out of its range refused as the wire writes it.
+    const GUARD: &'static str = r#"absent: if ({x} === undefined) {\n  {x} = null;\n}
+present: {x} !== null && 
+int: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args});\n}
+int_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args});\n}
+int_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkInt({x}, {int_args});\n}
+int_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkInt({x}, {int_args});\n}
+unit: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+unit_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+unit_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+unit_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
+date: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args}) as Day;\n}
+date_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args}) as Day;\n}
+date_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkDay({x}, {int_args}) as Day;\n}
+date_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkDay({x}, {int_args}) as Day;\n}
+bool: if ({present}typeof {x} !== "boolean") {\n  _refuse({x}, {m}, {k});\n}
+str: if ({present}typeof {x} !== "string") {\n  _refuse({x}, {m}, {k});\n}
+enum: switch ({x}) {\n{members}\n    break;\n  default:\n    _refuse({x}, {m}, {k});\n}\n{range}
+enum_optional: switch ({x}) {\n{members}\n  case null:\n    break;\n  default:\n    _refuse({x}, {m}, {k});\n}\n{range}
+each_member:   case {enum}.{member}:"#;
 
     fn binding(&self, var: VarId) -> String {
-        format!("const {}: {}", self.ts.n.vars[var], self.ts.local_ty(var))
-    }
-
-    fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("let {}: number;", self.ts.n.slots[t.slot]));
+        format!("const {}: {}", self.g.n.vars[var], self.g.local_ty(var))
     }
 
     fn declare(&mut self, var: VarId) {
-        self.o.line(format!("let {}: {};", self.ts.n.vars[var], self.ts.local_ty(var)));
-    }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let n = self.ts.n;
-        let x = &n.vars[input.var];
-        let get = format!("_get({}, {})", self.ts.l("_call"), js_str(&input.name));
-        let read = match input.kind {
-            WireKind::Integer => {
-                format!("_checkInt({get}, {}, {})", Self::bounds(input), Self::sentences(input, true))
-            }
-            WireKind::Date => format!("_wireDay({get}, {}, {})", Self::bounds(input), Self::sentences(input, true)),
-            WireKind::Boolean => format!("_wireBool({get}, {})", Self::sentences(input, false)),
-            WireKind::Text => format!("_wireStr({get}, {})", Self::sentences(input, false)),
-            WireKind::Enum(e) => format!("_wireMember({}, {get}, {})", n.enums[e], Self::sentences(input, false)),
-        };
-        let read = format!("{read}{}", self.brand_cast(input));
-        if input.optional {
-            self.o.line(format!("const {x} = {get} === null ? null : {read};"));
-        } else {
-            self.o.line(format!("const {x} = {read};"));
-        }
-        if let (Some(out), Some(r)) = (self.out_of_places(input, x), &input.range) {
-            let test = if input.optional { format!("{x} !== null && ({out})") } else { out };
-            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(x)));
-        }
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| js_str(k)).collect();
-        self.o.line(format!("_unknownKeys({}, [{}], {});", self.ts.l("_call"), keys.join(", "), js_str(sentence)));
+        self.o.line(format!("let {}: {};", self.g.n.vars[var], self.g.local_ty(var)));
     }
 
     fn record_text(&mut self, json: &str) {
-        self.pending.push_str(json);
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (x, var) = (self.place(var, from), self.ts.plan.var(var));
-        let one = match var.ty {
-            BoundaryTy::Bool => format!("({x} ? \"true\" : \"false\")"),
-            BoundaryTy::Str | BoundaryTy::Enum(_) => format!("_jsonStr({x})"),
-            BoundaryTy::Date => format!("_dateStr({x})"),
-            BoundaryTy::Int | BoundaryTy::Unit(_) => format!("String({x})"),
-        };
-        let value = if var.optional { format!("({x} == null ? \"null\" : {one})") } else { one };
-        let text = js_str(&std::mem::take(&mut self.pending));
-        self.o.line(format!("{} += {text} + {value};", self.ts.l("s")));
-    }
-
-    fn record_end(&mut self) {
-        if !self.pending.is_empty() {
-            let text = js_str(&std::mem::take(&mut self.pending));
-            self.o.line(format!("{} += {text};", self.ts.l("s")));
-        }
+        self.o.line(format!("{} += {};", self.g.l("s"), js_str(json)));
     }
 }
 

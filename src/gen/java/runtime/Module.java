@@ -109,6 +109,13 @@ final class Module {
     public record Fired(String table, int row) {
     }
 
+    /** The row that fired added to the trace, where the call keeps one (the plain function's keeps none). */
+    private static void addFired(List<Fired> trace, String table, int row) {
+        if (trace != null) {
+            trace.add(new Fired(table, row));
+        }
+    }
+
     // rulec: json
     /** Append a JSON string: quote and backslash escaped, control characters as escapes, the rest as it is. */
     private static void appendJson(StringBuilder s, String text) {

@@ -18,6 +18,16 @@ export function rulec_wire(call: unknown, tag: string = ""): string {
   return _recordClose(_recordOpen(tag), []);
 }
 
+// rulec: about_typescript
+// Every number is a bigint in its declared unit, each unit a branded bigint, a date its day
+// number (Day); an enum is a frozen object and a union type. Erasable syntax only: it runs
+// with its types stripped as well as built with tsc. It imports nothing.
+
+// rulec: about_javascript
+// Every number is a bigint in its declared unit (rulec api says which), a date its day
+// number; an enum is a frozen object. The TypeScript module with its types taken off: an
+// ES module that imports nothing.
+
 // rulec: errors
 /**
  * The caller broke the contract: an input missing, of another kind, not a value of its
