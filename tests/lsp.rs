@@ -368,7 +368,8 @@ fn priority_is_a_keyword_in_a_table_heading_and_a_name_anywhere_else() {
     // A DMN table often has a column called priority: the word names a policy only where a
     // table's heading names one.
     let path = repo().join("tests/rules/shipping_class.rule");
-    let text = read(&path).replace("input distance: int", "input priority: int").replace("| distance |", "| priority |");
+    let text =
+        read(&path).replace("input distance: int", "input priority: int").replace("| distance |", "| priority |");
     let text = text.replace("distance=", "priority=");
     let u = uri(&path);
     let mut c = Client::start(&repo());

@@ -36,8 +36,7 @@ table outputs_of -> total, count, low, high, listed
 expect a=1, b=2, c=3 -> total=0
 ";
 
-const LANGS: [Lang; 8] =
-    [Lang::Go, Lang::Java, Lang::JavaScript, Lang::Php, Lang::Rust, Lang::Swift, Lang::TypeScript, Lang::Python];
+const LANGS: [Lang; 7] = [Lang::Go, Lang::Java, Lang::JavaScript, Lang::Php, Lang::Rust, Lang::Swift, Lang::TypeScript];
 
 struct Built {
     plan: Plan,

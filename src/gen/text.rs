@@ -295,3 +295,8 @@ mod tests {
         assert_eq!(o.finish(), "  f {\n    one\n    two\n\n    part walk\n  }\n");
     }
 }
+
+/// A string literal of the C family with every control character as `\u{…}` (Rust, Swift).
+pub fn braced_unicode(s: &str) -> String {
+    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
+}

@@ -227,15 +227,8 @@ impl Jv<'_> {
         self.enums(&mut o);
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
-        sig::rest(
-            &mut o,
-            plan,
-            self,
-            (MODULE, MARK),
-            (section(TEMPLATES, TEMPLATE_MARK, "record"), &signature),
-            |o| self.output(o),
-            |o| self.functions(o),
-        );
+        let record = (section(TEMPLATES, TEMPLATE_MARK, "record"), signature.as_str());
+        sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o| self.output(o), |o| self.functions(o));
         format!("{}\n}}\n", o.finish().trim_end())
     }
 

@@ -62,12 +62,8 @@ impl Language for Php {
         // holds an alias of it.
         for home in 0..p.plan.uses.len() {
             let shared = naming::shared(p.plan, Lang::Php, home);
-            for (&e, ty) in shared.enums.iter().zip(&shared.types) {
-                let at = &mut entry["enums"][e];
-                at["module"] = json!(format!("{}.php", shared.file));
-                at["namespace"] = json!(shared.module);
-                at["declared"] = json!(ty);
-            }
+            let place = [("module", format!("{}.php", shared.file)), ("namespace", shared.module.clone())];
+            super::api::shared_enums(&mut entry, &shared, &place);
         }
         entry
     }

@@ -73,12 +73,11 @@ impl Language for Ruby {
         );
         // An enum of an enums file is declared in that file's module; the rule's module names it.
         for s in r.shared() {
-            for (&e, ty) in s.enums.iter().zip(&s.types) {
-                let at = &mut entry["enums"][e];
-                at["file"] = json!(format!("{}.rb", s.file));
-                at["module"] = json!(s.module);
-                at["declared"] = json!(ty);
-            }
+            super::api::shared_enums(
+                &mut entry,
+                &s,
+                &[("file", format!("{}.rb", s.file)), ("module", s.module.clone())],
+            );
         }
         entry
     }

@@ -14,7 +14,7 @@ use super::plan::{BoundaryTy, Expr, Node, Plan};
 use super::printer::{grouped, Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Match, Refusals};
-use super::text::{comment, fill_names, quoted, section, Code, Escapes};
+use super::text::{braced_unicode as rs_str, comment, fill_names, section, Code};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
 use crate::lang::{is_acronym, is_camel, is_snake};
@@ -83,11 +83,6 @@ impl Language for Rust {
         let more = vec![("wasi", wasi(&plan.rule.base))];
         spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
     }
-}
-
-/// A Rust string literal for any text (`\u{…}` for the control characters).
-fn rs_str(s: &str) -> String {
-    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
 /// Rust's spellings. An `if` binds loosest of all: written inside an operator, it is

@@ -9,7 +9,7 @@ use super::plan::{BoundaryTy, Expr, Node};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
-use super::text::{comment, quoted, Code, Escapes};
+use super::text::{braced_unicode as lit, comment, Code};
 use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
@@ -66,10 +66,6 @@ impl Language for Swift {
         };
         spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
     }
-}
-
-fn lit(s: &str) -> String {
-    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
 
 /// Swift's spellings.
