@@ -237,12 +237,18 @@ pub trait Hooks {
         Self::BLOCKS.refuse.spell(r, &|s| self.lit(s))
     }
 
+    /// The entry guard's checks of a language whose types leave the missing value or the
+    /// kind to it, as a table ([`Guards`]); a language whose types make every check but the
+    /// range gives none.
+    const GUARD: &'static str = "";
     /// The checks of one input the function makes, in order. An optional input is checked
-    /// only when it holds a value (`Missing` is then never asked). By default the range
-    /// alone, for a language whose types make every other check.
+    /// only when it holds a value (`Missing` is then never asked). Written from the
+    /// language's [`Hooks::GUARD`]; without one, the range alone.
     fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        if checks.contains(&Check::Range) {
-            self.range_check(input);
+        match Self::GUARD {
+            "" if checks.contains(&Check::Range) => self.range_check(input),
+            "" => {}
+            table => guard(self, &Guards::parse(table), input, checks),
         }
     }
     /// The language's wire door as a table ([`WireReads`]); a language that writes its own
@@ -356,10 +362,7 @@ pub trait Hooks {
     /// The range check of an input already read: refuse a value outside its declared bounds,
     /// by the plan's test (`RangeCheck::outside`).
     fn range_check(&mut self, input: &InputDoor) {
-        if let Some(r) = &input.range {
-            let shown = self.shown(input);
-            self.refuse_if(&r.outside, Refusal::Input(&r.sentence, Some(&shown)));
-        }
+        refuse_outside(self, input, false);
     }
 
     /// An input's value as its refusal shows it ([`Blocks::shown`]), read where it holds one.
@@ -737,4 +740,188 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
     let form = if optional { &r.optional } else { &r.required };
     let text = with_locals(h, form, &[("x", x), ("one", one)]);
     h.line(&text);
+}
+
+/// The range check of `input` (see [`Hooks::range_check`]); `held` where the code stands
+/// inside an optional's test of holding a value, which then goes. Where a refusal stands
+/// behind its test, it is written `unless` the value is inside the range.
+fn refuse_outside<H: Hooks + ?Sized>(h: &mut H, input: &InputDoor, held: bool) {
+    if let Some(r) = &input.range {
+        let shown = h.shown(input);
+        let outside = if held { held_test(&r.outside) } else { r.outside.clone() };
+        let test = match H::BLOCKS.behind {
+            Some(_) => Expr::negate(inside(&outside)),
+            None => outside,
+        };
+        h.refuse_if(&test, Refusal::Input(&r.sentence, Some(&shown)));
+    }
+}
+
+/// A test over an optional's value, without its test of holding one.
+fn held_test(test: &Expr) -> Expr {
+    match &test.node {
+        Node::Present(_, t) => (**t).clone(),
+        _ => test.clone(),
+    }
+}
+
+/// The test that holds exactly when `test` does not, its negation carried down to the
+/// comparisons (`lo <= x && x <= hi` for `x < lo || x > hi`).
+fn inside(test: &Expr) -> Expr {
+    match &test.node {
+        Node::Or(a, b) => Expr::and(inside(a), inside(b)),
+        Node::And(a, b) => Expr::or(inside(a), inside(b)),
+        Node::Cmp(op, a, b) => Expr::cmp(super::printer::negated(*op), (**a).clone(), (**b).clone()),
+        Node::Present(v, t) => Expr::or(Expr::bool(Node::IsNone(*v)), inside(t)),
+        _ => Expr::negate(test.clone()),
+    }
+}
+
+/// How a language whose callers can pass anything checks an input in the entry guard
+/// ([`Hooks::GUARD`]): a table of `key: template` lines, `\n` in a template a new line.
+///
+/// - `bool`, `str`, `enum`, `date`, `int`, `unit`: the check of the kind of a value of that
+///   boundary type (and of a missing one, where `missing` gives none); `<type>_ranged`
+///   (`date_ranged`): the check of an input that declares a range, where it differs. A line
+///   `{range}` in it is where the range check goes ([`Hooks::range_check`]); a template with
+///   none checks the range itself (`{outside}`, `{inside}`, `{int_args}`).
+/// - `missing`: the check of a missing value, where the language makes it apart from the
+///   kind's (Go's enum zero).
+/// - `held`: the lines an optional input's checks stand in, a line `{checks}` where they go
+///   (`if {x} is not None:`); without it the checks stand as they are, each test held to a
+///   value by `{present}`, the key `present` (`{x} != nil && `).
+///
+/// In the templates `{x}` is the input's variable; `{m}`, `{k}`, `{out}` the sentences of a
+/// value missing, not of its kind, out of range (literals); `{refuse_m}`, `{refuse_k}` the
+/// refusals of a value missing and of one not of its kind (its value shown); `{int_args}`
+/// the arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
+/// `{enum}` the input's enum type, `{unit}` its unit's type; `{outside}` the plan's range
+/// test (`RangeCheck::outside`) and `{inside}` its negation, each over the value alone
+/// where the checks are held. Any other `{name}` is a local.
+pub struct Guards {
+    table: &'static str,
+}
+
+impl Guards {
+    pub fn parse(table: &'static str) -> Guards {
+        Guards { table }
+    }
+
+    fn entry(&self, key: &str) -> Option<String> {
+        let found = self.table.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        found.map(|t| t.replace("\\n", "\n"))
+    }
+
+    /// The check of the kind of `input`'s value: its ranged form where it has a range and
+    /// the table one, else its type's.
+    fn kind(&self, plan: &Plan, input: &InputDoor) -> Option<String> {
+        let ty = type_key(plan.var(input.var).ty);
+        let ranged = input.range.as_ref().and_then(|_| self.entry(&format!("{ty}_ranged")));
+        ranged.or_else(|| self.entry(ty))
+    }
+}
+
+/// The key of a boundary type in a language's tables.
+fn type_key(ty: BoundaryTy) -> &'static str {
+    match ty {
+        BoundaryTy::Bool => "bool",
+        BoundaryTy::Str => "str",
+        BoundaryTy::Enum(_) => "enum",
+        BoundaryTy::Date => "date",
+        BoundaryTy::Int => "int",
+        BoundaryTy::Unit(_) => "unit",
+    }
+}
+
+/// The entry guard's checks of one input, in the tree's order, from the language's table.
+fn guard<H: Hooks + ?Sized>(h: &mut H, g: &Guards, input: &InputDoor, checks: &[Check]) {
+    let held = match (input.optional, g.entry("held")) {
+        (true, Some(held)) => Some(held),
+        _ => None,
+    };
+    let fills = guard_fills(h, g, input, held.is_some());
+    let Some(held) = held else { return guard_checks(h, g, input, checks, &fills, false) };
+    write_parts(h, &held, &fills, &mut |h: &mut H, _| guard_checks(h, g, input, checks, &fills, true));
+}
+
+/// The checks themselves (see [`guard`]).
+fn guard_checks<H: Hooks + ?Sized>(
+    h: &mut H,
+    g: &Guards,
+    input: &InputDoor,
+    checks: &[Check],
+    fills: &[(&str, String)],
+    held: bool,
+) {
+    let kind = g.kind(h.plan(), input).filter(|_| checks.contains(&Check::Kind));
+    for check in checks {
+        match check {
+            Check::Missing => {
+                if let Some(missing) = g.entry("missing") {
+                    write_parts(h, &missing, fills, &mut |_, _| {});
+                }
+            }
+            Check::Kind => {
+                let kind = kind.as_deref().unwrap_or_else(|| panic!("the guard table checks no {:?}", input.kind));
+                write_parts(h, kind, fills, &mut |h: &mut H, _| refuse_outside(h, input, held));
+            }
+            Check::Range if kind.is_none() => refuse_outside(h, input, held),
+            Check::Range => {}
+        }
+    }
+}
+
+/// The fills every template of the guard table has (see [`Guards`]).
+fn guard_fills<H: Hooks + ?Sized>(h: &H, g: &Guards, input: &InputDoor, held: bool) -> Vec<(&'static str, String)> {
+    let x = h.name(input.var);
+    let present = match input.optional && !held {
+        true => g.entry("present").map(|p| p.replace("{x}", &x)).unwrap_or_default(),
+        false => String::new(),
+    };
+    let shown = h.shown(input);
+    let mut fills = vec![
+        ("m", h.lit(&input.missing)),
+        ("k", h.lit(&input.not_of_kind)),
+        ("refuse_m", h.refusal(Refusal::Input(&input.missing, None))),
+        ("refuse_k", h.refusal(Refusal::Input(&input.not_of_kind, Some(&shown)))),
+        ("int_args", h.check_int_args(input)),
+        ("present", present),
+        ("x", x),
+    ];
+    if let Some(r) = &input.range {
+        let outside = if held { held_test(&r.outside) } else { r.outside.clone() };
+        let or = h.ops().prec.or;
+        fills.push(("out", h.lit(&r.sentence)));
+        fills.push(("inside", h.expr(&inside(&outside), or)));
+        fills.push(("outside", h.expr(&outside, or)));
+    }
+    match h.plan().var(input.var).ty {
+        BoundaryTy::Enum(e) => fills.push(("enum", h.names().enums[e].clone())),
+        BoundaryTy::Unit(u) => fills.push(("unit", h.names().units[u].clone())),
+        _ => {}
+    }
+    fills
+}
+
+/// Writes `template`'s lines, filled as [`with_locals`] fills them, a line holding nothing
+/// but a `{name}` that `fills` do not give being where `part` writes, at that line's depth.
+fn write_parts<H: Hooks + ?Sized>(
+    h: &mut H,
+    template: &str,
+    fills: &[(&str, String)],
+    part: &mut dyn FnMut(&mut H, &str),
+) {
+    for line in template.lines() {
+        let body = line.trim_start();
+        let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).filter(|n| fill_of(fills, n).is_none());
+        match name {
+            Some(name) => {
+                let depth = (line.len() - body.len()) / h.out().unit().len();
+                (0..depth).for_each(|_| h.out().indent());
+                part(h, name);
+                (0..depth).for_each(|_| h.out().dedent());
+            }
+            None => write_filled(h, line, fills),
+        }
+    }
 }

@@ -16,6 +16,11 @@ impl Code {
         Code { text: String::new(), depth: 0, unit }
     }
 
+    /// One level of indentation.
+    pub fn unit(&self) -> &'static str {
+        self.unit
+    }
+
     /// One line at the current depth.
     pub fn line(&mut self, s: impl AsRef<str>) {
         let s = s.as_ref();
