@@ -127,6 +127,9 @@ macro_rules! spelled_by {
         fn ops(&self) -> &$crate::gen::printer::Ops {
             $crate::gen::printer::Spelled::ops(self.$s)
         }
+        fn boundary_ty(&self, v: $crate::sema::VarId) -> String {
+            self.$s.ty(v)
+        }
     };
 }
 
@@ -218,6 +221,8 @@ pub trait Hooks {
     fn expr(&self, e: &Expr, min: u8) -> String;
     /// The language's expression spellings.
     fn ops(&self) -> &Ops;
+    /// The type of `v` at the boundary, as the caller passes it.
+    fn boundary_ty(&self, v: VarId) -> String;
     /// A string literal, as the language writes it.
     fn lit(&self, s: &str) -> String {
         (self.ops().str)(s)
@@ -604,20 +609,27 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 /// - `integer`, `boolean`, `text`, `date`, `member`: the reader of each kind;
 ///   `integer_ranged: yes` where the integer reader checks the range itself (the door then
 ///   checks only a date's or an enum's);
+/// - `guarded: yes` where the read stores the value as it comes (`{read}` is `{raw}`, `{ty}`
+///   the input's type at the boundary) and the entry guard's checks follow, every one of them
+///   ([`Hooks::GUARD`], its `wire_<type>` templates in place of the guard's where it has
+///   them): the readers are then not given;
 /// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
-///   inputs' names as literals, `{sentence}` what follows the key.
+///   inputs' names as literals, `{sentence}` what follows the key; `single_key`: how `{keys}`
+///   is written for one input, `{key}` it, where that differs (Python's tuple `{key},`).
 pub struct WireReads {
     pub raw: &'static str,
     pub required: &'static str,
     pub optional: &'static str,
     pub held: Option<&'static str>,
-    pub integer: &'static str,
-    pub boolean: &'static str,
-    pub text: &'static str,
-    pub date: &'static str,
-    pub member: &'static str,
+    pub integer: Option<&'static str>,
+    pub boolean: Option<&'static str>,
+    pub text: Option<&'static str>,
+    pub date: Option<&'static str>,
+    pub member: Option<&'static str>,
     pub integer_ranged: bool,
+    pub guarded: bool,
     pub unknown_keys: &'static str,
+    pub single_key: Option<&'static str>,
 }
 
 impl WireReads {
@@ -627,23 +639,28 @@ impl WireReads {
         let entry =
             |key: &str| lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
+        let guarded = entry("guarded") == Some("yes");
+        let reader = |key: &str| if guarded { entry(key) } else { Some(need(key)) };
         WireReads {
             raw: need("raw"),
             required: need("required"),
             optional: need("optional"),
             held: entry("held"),
-            integer: need("integer"),
-            boolean: need("boolean"),
-            text: need("text"),
-            date: need("date"),
-            member: need("member"),
+            integer: reader("integer"),
+            boolean: reader("boolean"),
+            text: reader("text"),
+            date: reader("date"),
+            member: reader("member"),
             integer_ranged: entry("integer_ranged") == Some("yes"),
+            guarded,
             unknown_keys,
+            single_key: entry("single_key"),
         }
     }
 }
 
-/// The wire door's read of one input (see [`WireReads`]), then its range check.
+/// The wire door's read of one input (see [`WireReads`]), then its range check (or, where
+/// the door is guarded, every check of the entry guard's).
 fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let reader = match input.kind {
         WireKind::Integer => w.integer,
@@ -651,6 +668,10 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         WireKind::Text => w.text,
         WireKind::Date => w.date,
         WireKind::Enum(_) => w.member,
+    };
+    let reader = match w.guarded {
+        true => "{raw}",
+        false => reader.unwrap_or_else(|| panic!("the wire table reads no {:?}", input.kind)),
     };
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
@@ -660,6 +681,8 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         ("out", out),
         ("int_args", h.check_int_args(input)),
         ("decl", h.binding(input.var)),
+        ("ty", h.boundary_ty(input.var)),
+        ("x", h.name(input.var)),
     ];
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
@@ -672,7 +695,11 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
     let form = if input.optional { w.optional } else { w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
-    if input.kind != WireKind::Integer || !w.integer_ranged {
+    if w.guarded {
+        let mut checks = if input.optional { vec![Check::Kind] } else { vec![Check::Missing, Check::Kind] };
+        checks.extend(input.range.as_ref().map(|_| Check::Range));
+        guard(h, &Guards { table: H::GUARD, wire: true }, input, &checks);
+    } else if input.kind != WireKind::Integer || !w.integer_ranged {
         h.range_check(input);
     }
 }
@@ -680,7 +707,11 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let fills = [("keys", keys.join(", ")), ("sentence", h.lit(sentence))];
+    let keys = match (keys.as_slice(), w.single_key) {
+        ([key], Some(single)) => single.replace("{key}", key),
+        _ => keys.join(", "),
+    };
+    let fills = [("keys", keys), ("sentence", h.lit(sentence))];
     write_filled(h, w.unknown_keys, &fills);
 }
 
@@ -688,13 +719,15 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// `key: template` lines, `\n` in a template a new line. `bool`, `str`, `enum`, `date`,
 /// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
 /// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
-/// value's place (an optional's test reads it); `held`: what the optional form hands the
+/// value's place (an optional's test reads it); `optional_<type>`: the optional form of one
+/// type, where it differs; `held`: what the optional form hands the
 /// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
 /// other `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
     required: String,
     optional: String,
+    optional_by_type: [Option<String>; 6],
     held: Option<String>,
 }
 
@@ -708,23 +741,20 @@ impl RecordValues {
         };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the record table has no `{key}:`"));
         RecordValues {
-            by_type: ["bool", "str", "enum", "date", "int", "unit"].map(need),
+            by_type: TYPE_KEYS.map(need),
             required: need("required"),
             optional: need("optional"),
+            optional_by_type: TYPE_KEYS.map(|ty| entry(&format!("optional_{ty}"))),
             held: entry("held"),
         }
     }
 
     fn of(&self, ty: BoundaryTy) -> &str {
-        let at = match ty {
-            BoundaryTy::Bool => 0,
-            BoundaryTy::Str => 1,
-            BoundaryTy::Enum(_) => 2,
-            BoundaryTy::Date => 3,
-            BoundaryTy::Int => 4,
-            BoundaryTy::Unit(_) => 5,
-        };
-        &self.by_type[at]
+        &self.by_type[type_at(ty)]
+    }
+
+    fn optional(&self, ty: BoundaryTy) -> &str {
+        self.optional_by_type[type_at(ty)].as_deref().unwrap_or(&self.optional)
     }
 }
 
@@ -737,7 +767,7 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
         _ => x.clone(),
     };
     let one = with_locals(h, r.of(ty), &[("x", held)]);
-    let form = if optional { &r.optional } else { &r.required };
+    let form = if optional { r.optional(ty) } else { &r.required };
     let text = with_locals(h, form, &[("x", x), ("one", one)]);
     h.line(&text);
 }
@@ -787,6 +817,8 @@ fn inside(test: &Expr) -> Expr {
 ///   none checks the range itself (`{outside}`, `{inside}`, `{int_args}`).
 /// - `missing`: the check of a missing value, where the language makes it apart from the
 ///   kind's (Go's enum zero).
+/// - `wire_<type>`: the check of a value the wire door read out of JSON (`WireReads::guarded`),
+///   where it differs from the guard's.
 /// - `held`: the lines an optional input's checks stand in, a line `{checks}` where they go
 ///   (`if {x} is not None:`); without it the checks stand as they are, each test held to a
 ///   value by `{present}`, the key `present` (`{x} != nil && `).
@@ -800,11 +832,13 @@ fn inside(test: &Expr) -> Expr {
 /// where the checks are held. Any other `{name}` is a local.
 pub struct Guards {
     table: &'static str,
+    /// Checking a value the wire door read out of JSON: `wire_<type>` first.
+    wire: bool,
 }
 
 impl Guards {
     pub fn parse(table: &'static str) -> Guards {
-        Guards { table }
+        Guards { table, wire: false }
     }
 
     fn entry(&self, key: &str) -> Option<String> {
@@ -816,21 +850,30 @@ impl Guards {
     /// the table one, else its type's.
     fn kind(&self, plan: &Plan, input: &InputDoor) -> Option<String> {
         let ty = type_key(plan.var(input.var).ty);
-        let ranged = input.range.as_ref().and_then(|_| self.entry(&format!("{ty}_ranged")));
-        ranged.or_else(|| self.entry(ty))
+        let wire = self.wire.then(|| self.entry(&format!("wire_{ty}"))).flatten();
+        let ranged = || input.range.as_ref().and_then(|_| self.entry(&format!("{ty}_ranged")));
+        wire.or_else(ranged).or_else(|| self.entry(ty))
+    }
+}
+
+/// The keys of the boundary types in a language's tables.
+const TYPE_KEYS: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
+
+/// Where a boundary type stands in [`TYPE_KEYS`].
+fn type_at(ty: BoundaryTy) -> usize {
+    match ty {
+        BoundaryTy::Bool => 0,
+        BoundaryTy::Str => 1,
+        BoundaryTy::Enum(_) => 2,
+        BoundaryTy::Date => 3,
+        BoundaryTy::Int => 4,
+        BoundaryTy::Unit(_) => 5,
     }
 }
 
 /// The key of a boundary type in a language's tables.
 fn type_key(ty: BoundaryTy) -> &'static str {
-    match ty {
-        BoundaryTy::Bool => "bool",
-        BoundaryTy::Str => "str",
-        BoundaryTy::Enum(_) => "enum",
-        BoundaryTy::Date => "date",
-        BoundaryTy::Int => "int",
-        BoundaryTy::Unit(_) => "unit",
-    }
+    TYPE_KEYS[type_at(ty)]
 }
 
 /// The entry guard's checks of one input, in the tree's order, from the language's table.

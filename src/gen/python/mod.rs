@@ -8,12 +8,12 @@
 pub mod shared;
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{Expr, Kind, Node, TablePlan};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusal, Refusals};
+use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::sema::VarId;
@@ -141,9 +141,28 @@ impl Syntax for Py<'_> {
                 _ => return None,
             },
             Node::OneOf(..) => self.one_of(e, false),
+            // A value outside its bounds, as Python writes a range: `not lo <= x <= hi`.
+            Node::Or(a, b) => match (&a.node, &b.node) {
+                (Node::Cmp(CmpOp::Lt, x, lo), Node::Cmp(CmpOp::Gt, y, hi)) if x == y && bound(lo) && bound(hi) => {
+                    let (r, q) = match x.kind {
+                        Kind::Enum(en) => (format!("{}(", self.rank(en)), TOP),
+                        _ => (String::new(), p.eq + 1),
+                    };
+                    let close = if r.is_empty() { "" } else { ")" };
+                    let [lo, x, hi] = [lo, x, hi].map(|e| Part::Expr((**e).clone(), q));
+                    let between = || Part::Text(format!("{close} <= {r}"));
+                    Form::Parts(vec![Part::Text(format!("not {r}")), lo, between(), x, between(), hi, text(close)], p.not)
+                }
+                _ => return None,
+            },
             _ => return None,
         })
     }
+}
+
+/// A bound of a range: a number or a member, written as it is.
+fn bound(e: &Expr) -> bool {
+    matches!(e.node, Node::Int(_) | Node::Member(_))
 }
 
 impl Py<'_> {
@@ -350,112 +369,6 @@ impl Py<'_> {
         let runner = shared::copy(RUNNER);
         sig::runner(self.plan, "#", "", &runner, &[("rulec_rule", &self.n.module), ("rulec_wire", &self.n.wire)])
     }
-
-    /// `x`'s wire form, as an expression giving its JSON text.
-    fn wire_text(&self, v: VarId, x: &str) -> String {
-        let var = self.plan.var(v);
-        let one = match var.ty {
-            BoundaryTy::Bool => format!("\"true\" if {x} else \"false\""),
-            BoundaryTy::Str => format!("_json_str({x})"),
-            BoundaryTy::Enum(_) => format!("_json_str({x}.value)"),
-            BoundaryTy::Date => format!("_date_str({x})"),
-            _ => format!("_str(_int({x}))"),
-        };
-        match (var.optional, var.ty) {
-            (true, BoundaryTy::Bool) => format!("\"null\" if {x} is None else ({one})"),
-            (true, _) => format!("\"null\" if {x} is None else {one}"),
-            (false, _) => one,
-        }
-    }
-}
-
-/// The walker's hooks: the statements of the function bodies.
-impl Body<'_, '_, Py<'_>> {
-    /// `lo <= x <= hi` of an input: over places for an ordered enum.
-    fn in_range(&self, input: &InputDoor, x: &str) -> String {
-        let r = input.range.as_ref().expect("a range");
-        match input.kind {
-            WireKind::Enum(e) => {
-                let rank = self.g.rank(e);
-                let (lo, hi) = (self.g.member(Kind::Enum(e), r.lo as u32), self.g.member(Kind::Enum(e), r.hi as u32));
-                format!("{rank}({lo}) <= {rank}({x}) <= {rank}({hi})")
-            }
-            _ => format!("{} <= {x} <= {}", r.lo, r.hi),
-        }
-    }
-
-    /// The checks of one value `x` already read, in the door's order (every one of them
-    /// when `wire`: the value came out of JSON).
-    fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        let (m, k) = (py_str(&input.missing), py_str(&input.not_of_kind));
-        let wrap = |s: String| match self.g.own_type(input.var) {
-            Some(w) => format!("{w}({s})"),
-            None => s,
-        };
-        match input.kind {
-            WireKind::Date if wire => {
-                self.o.line(format!("{x} = {}", wrap(format!("_wire_day({x}, {m}, {k})"))));
-                self.range_check(input, x);
-            }
-            WireKind::Date if input.range.is_some() => {
-                // The range is checked apart from the kind, so that a refusal shows the day as
-                // the wire writes it, not as its day number.
-                let args = format!("None, None, {m}, {k}, {}", py_str(""));
-                self.o.line(format!("if _type({x}) is not _int or not {}:", self.in_range(input, x)));
-                self.o.indent();
-                self.o.line(format!("{x} = {}", wrap(format!("_check_int({x}, {args})"))));
-                self.range_check(input, x);
-                self.o.dedent();
-            }
-            WireKind::Integer | WireKind::Date => {
-                let fast = match &input.range {
-                    Some(_) => format!("_type({x}) is not _int or not {}", self.in_range(input, x)),
-                    None => format!("_type({x}) is not _int"),
-                };
-                self.o.line(format!("if {fast}:"));
-                self.o.line(format!("    {x} = {}", wrap(format!("_check_int({x}, {})", self.check_int_args(input)))));
-            }
-            WireKind::Enum(e) if wire => {
-                self.o.line(format!("{x} = _wire_member({}, {x}, {m}, {k})", self.g.n.enums[e]));
-                self.range_check(input, x);
-            }
-            WireKind::Enum(e) => {
-                self.o.line(format!("if _type({x}) is not {}:", self.g.n.enums[e]));
-                self.o.line(format!("    _refuse({x}, {m}, {k})"));
-                self.range_check(input, x);
-            }
-            WireKind::Boolean | WireKind::Text => {
-                let t = if input.kind == WireKind::Boolean { "_bool" } else { "_str" };
-                self.o.line(format!("if _type({x}) is not {t}:"));
-                self.o.line(format!("    _refuse({x}, {m}, {k})"));
-            }
-        }
-    }
-
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        if let Some(r) = &input.range {
-            let test = format!("not {}", self.in_range(input, x));
-            // The value as the wire writes it: a day as its date, a member by its name (a
-            // number's range is checked by `_check_int`; this one is a date's or a member's).
-            let shown = match input.kind {
-                WireKind::Date => format!("_date_str({x})"),
-                _ => format!("_json_str({x}.value)"),
-            };
-            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&shown)));
-        }
-    }
-
-    /// Checks that run only when an optional input holds a value.
-    fn optional(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        if input.optional {
-            self.o.line(format!("if {x} is not None:"));
-            self.o.indent();
-            self.checks(input, x, wire);
-            self.o.dedent();
-        } else {
-            self.checks(input, x, wire);
-        }
-    }
 }
 
 impl Hooks for Body<'_, '_, Py<'_>> {
@@ -471,14 +384,43 @@ impl Hooks for Body<'_, '_, Py<'_>> {
             input_alone: "raise RuleInputError(@)",
             contradiction: "raise RuleContradictionError(@)",
         },
+        // A value refused is shown as the wire writes it: a member by its name, a day as its date.
+        shown: ["_json_str(@.value)", "_date_str(@)", "@"],
         ..Blocks::KEYWORDS
     };
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");
-        let x = self.g.n.vars[input.var].clone();
-        self.optional(input, &x, false);
-    }
+    /// The entry guard: a caller can pass anything. A number's fast test is the type's
+    /// identity and the range; `_check_int` then says which of the three failed. A day with
+    /// a range is checked apart from its kind, so that its refusal shows the date.
+    const GUARD: &'static str = r#"held: if {x} is not None:\n    {checks}
+int: if _type({x}) is not _int or {outside}:\n    {x} = _check_int({x}, {int_args})
+unit: if _type({x}) is not _int or {outside}:\n    {x} = {unit}(_check_int({x}, {int_args}))
+date: if _type({x}) is not _int:\n    {x} = Date(_check_int({x}, {int_args}))
+date_ranged: if _type({x}) is not _int or {outside}:\n    {x} = Date(_check_int({x}, None, None, {m}, {k}, ""))\n    {range}
+enum: if _type({x}) is not {enum}:\n    _refuse({x}, {m}, {k})\n{range}
+bool: if _type({x}) is not _bool:\n    _refuse({x}, {m}, {k})
+str: if _type({x}) is not _str:\n    _refuse({x}, {m}, {k})
+wire_date: {x} = Date(_wire_day({x}, {m}, {k}))\n{range}
+wire_enum: {x} = _wire_member({enum}, {x}, {m}, {k})\n{range}"#;
+    /// The wire door: each value read as it comes, then checked as the entry guard checks it.
+    const WIRE: &'static str = "raw: _get({_call}, {name})
+required: {x}: {ty} = {raw}
+optional: {x}: {ty} = {raw}
+guarded: yes
+single_key: {key},
+unknown_keys:
+for {_key} in {_call}:
+    if {_key} not in ({keys}):
+        raise RuleInputError(_str({_key}) + {sentence})";
+    /// The record's values: each type's wire text, appended to the line.
+    const RECORD_VALUES: &'static str = r#"bool: "true" if {x} else "false"
+str: _json_str({x})
+enum: _json_str({x}.value)
+date: _date_str({x})
+int: _str(_int({x}))
+unit: _str(_int({x}))
+required: {_s}.append({one})
+optional: {_s}.append("null" if {x} is None else {one})
+optional_bool: {_s}.append("null" if {x} is None else ({one}))"#;
 
     fn binding(&self, var: VarId) -> String {
         format!("{}: {}", self.g.n.vars[var], self.g.local_ty(var))
@@ -488,29 +430,8 @@ impl Hooks for Body<'_, '_, Py<'_>> {
         self.o.line(self.binding(var));
     }
 
-    fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.g.n.vars[input.var].clone();
-        let call = self.g.n.local("_call");
-        self.o.line(format!("{x}: {} = _get({call}, {})", self.g.ty(input.var), py_str(&input.name)));
-        self.optional(input, &x, true);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| py_str(k)).collect();
-        let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
-        let (key, call) = (self.g.n.local("_key"), self.g.n.local("_call"));
-        self.o.line(format!("for {key} in {call}:"));
-        self.o.line(format!("    if {key} not in {tuple}:"));
-        self.o.line(format!("        raise RuleInputError(_str({key}) + {})", py_str(sentence)));
-    }
-
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.append({})", self.g.n.local("_s"), py_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let x = self.place(var, from);
-        self.o.line(format!("{}.append({})", self.g.n.local("_s"), self.g.wire_text(var, &x)));
     }
 }
 
