@@ -956,7 +956,10 @@ fn write_parts<H: Hooks + ?Sized>(
 ) {
     for line in template.lines() {
         let body = line.trim_start();
-        let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).filter(|n| fill_of(fills, n).is_none());
+        let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}'));
+        let is_part =
+            |n: &&str| n.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) && fill_of(fills, n).is_none();
+        let name = name.filter(is_part);
         match name {
             Some(name) => {
                 let depth = (line.len() - body.len()) / h.out().unit().len();

@@ -151,7 +151,10 @@ impl Syntax for Py<'_> {
                     let close = if r.is_empty() { "" } else { ")" };
                     let [lo, x, hi] = [lo, x, hi].map(|e| Part::Expr((**e).clone(), q));
                     let between = || Part::Text(format!("{close} <= {r}"));
-                    Form::Parts(vec![Part::Text(format!("not {r}")), lo, between(), x, between(), hi, text(close)], p.not)
+                    Form::Parts(
+                        vec![Part::Text(format!("not {r}")), lo, between(), x, between(), hi, text(close)],
+                        p.not,
+                    )
                 }
                 _ => return None,
             },

@@ -7,20 +7,22 @@
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::naming::{self, SharedNames};
-use super::plan::{EnumPlan, Expr, InputDoor, Kind, Node};
+use super::plan::{EnumPlan, Expr, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusal};
+use super::stmt::{Blocks, Body};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks};
+use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/module.rb");
 const RUNNER: &str = include_str!("runtime/runner.rb");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rb");
+/// The signatures of the runtime's types and functions every module declares.
+const SIGNATURES_RBS: &str = include_str!("runtime/module.rbs");
 const MARK: &str = "  # rulec:";
 const PROLOG: &str = "# frozen_string_literal: true\n\n";
 
@@ -56,13 +58,8 @@ impl Language for Ruby {
         let (plan, n) = (r.plan, r.n);
         let spell = Spelling { names: n, ty: &|v| r.rbs_type(v), member: Member::Qualified("::") };
         let (args, module) = (r.args(), &n.module);
-        let (call, tag) = (n.local("call"), n.local("tag"));
-        let signatures = [
-            format!("{module}.{}({args})", n.function),
-            format!("{module}.{}({args})", n.traced),
-            format!("{module}.{}({})", n.record, sig::then(&args, &r.record_params())),
-            format!("{module}.{}({call}, {tag} = \"\")", n.wire),
-        ];
+        let fills = [("module", module.clone()), ("record_args", sig::then(&args, &r.record_params())), ("args", args)];
+        let signatures = sig::signatures(n, SIGNATURES, &fills);
         let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
         let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
         let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
@@ -167,6 +164,26 @@ const RECORD: &str =
   _record_close({s}, {trace})
 end";
 
+/// The four functions as `rulec api` names them.
+const SIGNATURES: &str = "{module}.{function}({args})
+{module}.{traced}({args})
+{module}.{record}({record_args})
+{module}.{wire}({call}, {tag} = \"\")";
+
+/// The module's signature file (`sig/<rule>.rbs`).
+const RBS: &str = "{header}
+module {module}
+  {enums}
+  {types}
+
+  {output}
+  def self.{function}: ({params}) -> {ret}
+  def self.{traced}: ({params}) -> [{ret}, Array[Fired]]
+  def self.{record}: ({record_params}) -> String
+  def self.{wire}: (untyped {call}, ?String? {tag}) -> String
+  {dates}
+end";
+
 /// The function, its traced twin and the wire door, over the core (see [`sig::functions`]).
 const FUNCTIONS: &str = r#"def self.{function}({args})
   {core}({args})[0]
@@ -213,6 +230,20 @@ impl Syntax for Rb<'_> {
                 }
                 Form::Parts(parts, ATOM)
             }
+            // A member within the bounds of an ordered enum, by its place.
+            Node::And(a, b) => match (&a.node, &b.node) {
+                (Node::Cmp(CmpOp::Ge, x, lo), Node::Cmp(CmpOp::Le, y, hi)) if x == y => {
+                    let (Kind::Enum(en), Node::Member(lo), Node::Member(hi)) = (x.kind, &lo.node, &hi.node) else {
+                        return None;
+                    };
+                    let rank = Part::Text(format!("{}(", self.rank(en)));
+                    Form::Parts(
+                        vec![rank, Part::Expr((**x).clone(), TOP), Part::Text(format!(").between?({lo}, {hi})"))],
+                        ATOM,
+                    )
+                }
+                _ => return None,
+            },
             Node::IsNone(v) => Form::Leaf(format!("{}.nil?", self.n.vars[*v]), ATOM),
             Node::Not(x) => match x.node {
                 Node::IsNone(v) => Form::Leaf(format!("!{}.nil?", self.n.vars[v]), OPS.prec.not),
@@ -246,7 +277,7 @@ impl Rb<'_> {
         o.indent();
         sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
-            match shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k))) {
+            match self.shared_of(e) {
                 // Named here, the module that file's own module declares: one object whichever
                 // rule's name a caller reaches it by.
                 Some((s, k)) => {
@@ -259,18 +290,14 @@ impl Rb<'_> {
             o.blank();
             sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |_, _| String::new());
         }
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
-        if plan.outputs.len() > 1 {
+        let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
+        let output = |o: &mut Code| {
             let fields: Vec<String> = plan.outputs.iter().map(|&v| format!(":{}", n.fields[v])).collect();
             o.line("# The outputs, in the order the rule declares them.");
             o.line(format!("Output = Struct.new({})", fields.join(", ")));
-            o.blank();
-        }
-        self.functions(&mut o);
-        let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
+        };
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), output, |o| self.functions(o));
         let helpers = sig::taken(plan, &OPS, MODULE, MARK);
-        sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {
             let sec = section(MODULE, MARK, h);
@@ -289,6 +316,11 @@ impl Rb<'_> {
 
     fn fired(&self) -> String {
         sig::fired(self.plan, self.n.local("_rows"), "[@]", |table, row| format!("Fired.new({}, {row})", rb_str(table)))
+    }
+
+    /// The enums file enum `e` is declared in, and its place there, where it has one.
+    fn shared_of(&self, e: usize) -> Option<(SharedNames, usize)> {
+        self.shared().into_iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k)))
     }
 
     /// The names of the module of each enums file the rule reads enums from.
@@ -375,158 +407,81 @@ impl Rb<'_> {
 
     fn rbs(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        let mut o = Code::new("  ");
-        o.raw(&super::text::header(plan, "#"));
-        o.blank();
-        o.line(format!("module {}", n.module));
-        o.indent();
-        let shared = self.shared();
+        let mut enums = Code::new("  ");
         for (e, en) in plan.enums.iter().enumerate() {
-            match shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k))) {
+            match self.shared_of(e) {
                 Some((s, k)) => {
                     let (here, there) = (&n.enums[e], &s.types[k]);
-                    o.line(format!("type {} = ::{}::{}", enum_alias(here), s.module, enum_alias(there)));
-                    o.line(format!("{here}: singleton(::{}::{there})", s.module));
-                    o.blank();
+                    enums.line(format!("type {} = ::{}::{}", enum_alias(here), s.module, enum_alias(there)));
+                    enums.line(format!("{here}: singleton(::{}::{there})", s.module));
                 }
-                None => {
-                    enum_signature(&mut o, en, &n.enums[e], &n.members[e]);
-                    o.blank();
-                }
+                None => enum_signature(&mut enums, en, &n.enums[e], &n.members[e]),
             }
+            enums.blank();
         }
-        for line in [
-            "class RuleInputError < ArgumentError",
-            "  attr_reader what: String",
-            "  attr_reader value: untyped",
-            "  def initialize: (String what, ?untyped value) -> void",
-            "end",
-            "",
-            "class RuleContradictionError < RuntimeError",
-            "  attr_reader what: String",
-            "  def initialize: (String what) -> void",
-            "end",
-            "",
-            "class Fired < Struct[untyped]",
-            "  attr_accessor table: String",
-            "  attr_accessor row: Integer",
-            "  def self.new: (String table, Integer row) -> Fired",
-            "end",
-            "",
-            "class WireNumber",
-            "  attr_reader text: String",
-            "  def initialize: (String text) -> void",
-            "end",
-        ] {
-            o.line(line);
-        }
-        o.blank();
-        let ret = self.returns();
-        if plan.outputs.len() > 1 {
-            o.line("class Output < Struct[untyped]");
-            for &v in &plan.outputs {
-                o.line(format!("  attr_accessor {}: {}", n.fields[v], self.rbs_type(v)));
+        let typed = |v: VarId| format!("{} {}", self.rbs_type(v), n.fields[v]);
+        let output = match plan.outputs.len() {
+            1 => String::new(),
+            _ => {
+                let fields =
+                    plan.outputs.iter().map(|&v| format!("  attr_accessor {}: {}\n", n.fields[v], self.rbs_type(v)));
+                let ps: Vec<String> = plan.outputs.iter().map(|&v| typed(v)).collect();
+                let new = format!("  def self.new: ({}) -> Output", ps.join(", "));
+                format!("class Output < Struct[untyped]\n{}{new}\nend\n", fields.collect::<String>())
             }
-            let ps: Vec<String> =
-                plan.outputs.iter().map(|&v| format!("{} {}", self.rbs_type(v), n.fields[v])).collect();
-            o.line(format!("  def self.new: ({}) -> Output", ps.join(", ")));
-            o.line("end");
-            o.blank();
-        }
+        };
         let params = sig::inputs(plan, |v| format!("{} {}", self.rbs_type(v), n.vars[v]));
-        let with = |rest: &str| sig::then(&params, rest);
-        o.line(format!("def self.{}: ({params}) -> {ret}", n.function));
-        o.line(format!("def self.{}: ({params}) -> [{ret}, Array[Fired]]", n.traced));
-        o.line(format!(
-            "def self.{}: ({}) -> String",
-            n.record,
-            with(&format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag")))
-        ));
-        o.line(format!("def self.{}: (untyped {}, ?String? {}) -> String", n.wire, n.local("call"), n.local("tag")));
-        if plan.dates {
-            o.line("def self.date_from_wire: (String text) -> Integer");
-            o.line("def self.date_of: (untyped day) -> Integer");
-        }
-        o.close("end");
+        let ret = self.returns();
+        let trace = format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag"));
+        let fills = [
+            ("header", super::text::header(plan, "#")),
+            ("module", n.module.clone()),
+            ("enums", enums.finish()),
+            ("types", section(SIGNATURES_RBS, "# rulec:", "types").to_string()),
+            ("output", output),
+            ("record_params", sig::then(&params, &trace)),
+            ("params", params),
+            ("ret", ret),
+            ("dates", if plan.dates { section(SIGNATURES_RBS, "# rulec:", "dates") } else { "" }.to_string()),
+        ];
+        let mut o = Code::new("  ");
+        sig::functions(&mut o, n, RBS, &fills, |_, _| unreachable!("a signature file has no statements"));
         o.finish()
-    }
-}
-
-impl Body<'_, '_, Rb<'_>> {
-    fn in_range(&self, input: &InputDoor, x: &str) -> Option<String> {
-        let r = input.range.as_ref()?;
-        Some(match input.kind {
-            WireKind::Enum(e) => {
-                let rank = self.g.rank(e);
-                format!("{rank}({x}).between?({}, {})", r.lo, r.hi)
-            }
-            _ => format!("{x} >= {} && {x} <= {}", r.lo, r.hi),
-        })
-    }
-
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        if let (Some(r), Some(cond)) = (&input.range, self.in_range(input, x)) {
-            // A day is shown as the wire writes it, not as its day number.
-            let shown = if input.kind == WireKind::Date { format!("_date_str({x})") } else { format!("{x}.inspect") };
-            let refusal = self.refusal(Refusal::Input(&r.sentence, Some(&shown)));
-            self.o.line(format!("{refusal} unless {cond}"));
-        }
-    }
-
-    /// The checks of one value `x` already read, in the door's order (from JSON when `wire`).
-    fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        let (m, k) = (rb_str(&input.missing), rb_str(&input.not_of_kind));
-        match input.kind {
-            WireKind::Date if wire => {
-                self.o.line(format!("{x} = _wire_day({x}, {m}, {k})"));
-                self.range_check(input, x);
-            }
-            WireKind::Date if input.range.is_some() => {
-                // The kind through _check_int, the range apart: its refusal shows the date.
-                self.o.line(format!(
-                    "{x} = _check_int({x}, nil, nil, {m}, {k}, {}) unless {x}.instance_of?(Integer)",
-                    rb_str("")
-                ));
-                self.range_check(input, x);
-            }
-            WireKind::Integer | WireKind::Date => {
-                let fast = match self.in_range(input, x) {
-                    Some(c) => format!("{x}.instance_of?(Integer) && {c}"),
-                    None => format!("{x}.instance_of?(Integer)"),
-                };
-                self.o.line(format!("{x} = _check_int({x}, {}) unless {fast}", self.check_int_args(input)));
-            }
-            WireKind::Enum(e) if wire => {
-                self.o.line(format!("{x} = _wire_member({}::ALL, {x}, {m}, {k})", self.g.n.enums[e]));
-                self.range_check(input, x);
-            }
-            WireKind::Enum(e) => {
-                self.o.line(format!("_refuse({x}, {m}, {k}) unless {}::ALL.include?({x})", self.g.n.enums[e]));
-                self.range_check(input, x);
-            }
-            WireKind::Boolean => {
-                self.o.line(format!("_refuse({x}, {m}, {k}) unless {x}.equal?(true) || {x}.equal?(false)"))
-            }
-            WireKind::Text => self.o.line(format!("_refuse({x}, {m}, {k}) unless {x}.is_a?(String)")),
-        }
-    }
-
-    fn optional(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        if input.optional {
-            self.o.line(format!("unless {x}.nil?"));
-            self.o.indent();
-            self.checks(input, x, wire);
-            self.o.close("end");
-        } else {
-            self.checks(input, x, wire);
-        }
     }
 }
 
 impl Hooks for Body<'_, '_, Rb<'_>> {
     crate::spelled_by!(g);
-    /// A refusal stands on one line, behind its test.
-    const BLOCKS: Blocks = Blocks { behind: Some([" if ", " unless "]), ..Blocks::KEYWORDS };
+    /// A refusal stands on one line, behind its test; a value refused is shown as Ruby
+    /// inspects it, a day as the wire writes it.
+    const BLOCKS: Blocks = Blocks {
+        behind: Some([" if ", " unless "]),
+        shown: ["@.inspect", "_date_str(@)", "@.inspect"],
+        ..Blocks::KEYWORDS
+    };
+    /// The entry guard: a caller can pass any value. A number's fast test is its class and
+    /// the range; `_check_int` then says which of the three failed. A day with a range is
+    /// checked apart from its kind, so that its refusal shows the date.
+    const GUARD: &'static str = r#"held: unless {x}.nil?\n  {checks}\nend
+int: {x} = _check_int({x}, {int_args}) unless {x}.instance_of?(Integer) && {inside}
+unit: {x} = _check_int({x}, {int_args}) unless {x}.instance_of?(Integer) && {inside}
+date: {x} = _check_int({x}, {int_args}) unless {x}.instance_of?(Integer)
+date_ranged: {x} = _check_int({x}, nil, nil, {m}, {k}, "") unless {x}.instance_of?(Integer)\n{range}
+enum: _refuse({x}, {m}, {k}) unless {enum}::ALL.include?({x})\n{range}
+bool: _refuse({x}, {m}, {k}) unless {x}.equal?(true) || {x}.equal?(false)
+str: _refuse({x}, {m}, {k}) unless {x}.is_a?(String)
+wire_date: {x} = _wire_day({x}, {m}, {k})\n{range}
+wire_enum: {x} = _wire_member({enum}::ALL, {x}, {m}, {k})\n{range}"#;
+    /// The wire door: each value read out of the Hash as it comes, then checked as the entry
+    /// guard checks it.
+    const WIRE: &'static str = "raw: {call}[{name}]
+required: {x} = {raw}
+optional: {x} = {raw}
+guarded: yes
+unknown_keys:
+{call}.each_key do |{_key}|
+  raise RuleInputError.new({_key}.to_s + {sentence}) unless [{keys}].include?({_key})
+end";
     /// The record's values: each type's wire text, appended to the line.
     const RECORD_VALUES: &'static str = "bool: {x}.to_s
 str: _json_str({x})
@@ -536,30 +491,6 @@ int: {x}.to_s
 unit: {x}.to_s
 required: {s} << {one}
 optional: {s} << ({x}.nil? ? \"null\" : {one})";
-
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
-        let x = self.g.n.vars[input.var].clone();
-        self.optional(input, &x, false);
-    }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.g.n.vars[input.var].clone();
-        self.o.line(format!("{x} = {}[{}]", self.g.n.local("call"), rb_str(&input.name)));
-        self.optional(input, &x, true);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| rb_str(k)).collect();
-        let (call, key) = (self.g.n.local("call"), self.g.n.local("_key"));
-        self.o.line(format!("{call}.each_key do |{key}|"));
-        self.o.line(format!(
-            "  raise RuleInputError.new({key}.to_s + {}) unless [{}].include?({key})",
-            rb_str(sentence),
-            keys.join(", ")
-        ));
-        self.o.line("end");
-    }
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));
