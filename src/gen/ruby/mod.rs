@@ -24,6 +24,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rb");
 /// The signatures of the runtime's types and functions every module declares.
 const SIGNATURES_RBS: &str = include_str!("runtime/module.rbs");
 const MARK: &str = "  # rulec:";
+const TEMPLATES: &str = include_str!("runtime/templates.tmpl");
 const PROLOG: &str = "# frozen_string_literal: true\n\n";
 
 /// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
@@ -59,7 +60,7 @@ impl Language for Ruby {
         let spell = Spelling { names: n, ty: &|v| r.rbs_type(v), member: Member::Qualified("::") };
         let (args, module) = (r.args(), &n.module);
         let fills = [("module", module.clone()), ("record_args", sig::then(&args, &r.record_params())), ("args", args)];
-        let signatures = sig::signatures(n, SIGNATURES, &fills);
+        let signatures = sig::signatures(n, template("signatures"), &fills);
         let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
         let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
         let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
@@ -103,6 +104,11 @@ const OPS: Ops = Ops {
 
 type Rb<'a> = Gen<'a, Ruby>;
 
+/// The template `name` of `runtime/templates.tmpl`.
+fn template(name: &str) -> &'static str {
+    section(TEMPLATES, "# rulec:", name)
+}
+
 /// An enum: a module of its members (each its value's name) and `ALL`, in order.
 fn enum_module(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
     let values = members.iter().zip(&en.values).map(|(m, v)| format!("{m} = {}", rb_str(&v.name)));
@@ -112,7 +118,7 @@ fn enum_module(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
         ("members", values.collect::<Vec<_>>().join("\n")),
         ("all", members.join(", ")),
     ];
-    o.filled(ENUM, &fills);
+    o.filled(template("enum"), &fills);
 }
 
 /// An enum's signature: the type alias of the union of its values, and its module.
@@ -126,90 +132,6 @@ fn enum_signature(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
     o.line(format!("  ALL: Array[{}]", enum_alias(ty)));
     o.line("end");
 }
-
-/// The module's head: the generated file's header, then the module (`{module}`) opened.
-const HEAD: &str = "{head}
-#
-# Every number is an Integer in the unit its parameter's comment names; nothing is required.
-
-{requires}
-module {module}";
-
-/// An enums file's own module: its enums, for every rule that reads it to require.
-const SHARED_HEAD: &str = "{head}
-#
-# The enums every rule reading {source} shares: require_relative \"{file}\"; then {module}::{first}.
-
-module {module}";
-
-/// An enum: a module of its members (each its value's name) and `ALL`, in order.
-/// The place function of an ordered enum: its place in `ALL`.
-const RANK: &str = "# The place of a value of the ordered enum {name}, from 0.
-def self.{rank}(value)
-  {enum}::ALL.index(value)
-end";
-
-const ENUM: &str = "# enum {what}: each member is the value's name as the wire and the records write it.
-module {name}
-  {members}
-  ALL = [{all}].freeze
-end";
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
-const RECORD: &str =
-    "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
-{signature}
-  {s} = _record_open({tag})
-  {pieces}
-  _record_close({s}, {trace})
-end";
-
-/// The four functions as `rulec api` names them.
-const SIGNATURES: &str = "{module}.{function}({args})
-{module}.{traced}({args})
-{module}.{record}({record_args})
-{module}.{wire}({call}, {tag} = \"\")";
-
-/// The module's signature file (`sig/<rule>.rbs`).
-const RBS: &str = "{header}
-module {module}
-  {enums}
-  {types}
-
-  {output}
-  def self.{function}: ({params}) -> {ret}
-  def self.{traced}: ({params}) -> [{ret}, Array[Fired]]
-  def self.{record}: ({record_params}) -> String
-  def self.{wire}: (untyped {call}, ?String? {tag}) -> String
-  {dates}
-end";
-
-/// The function, its traced twin and the wire door, over the core (see [`sig::functions`]).
-const FUNCTIONS: &str = r#"def self.{function}({args})
-  {core}({args})[0]
-end
-
-# The same call, with the rows that matched: one per table, in evaluation order.
-def self.{traced}({args})
-  {_out}, {_rows} = {core}({args})
-  [{_out}, {fired}]
-end
-
-# One call in the wire form (formats.md), a Hash of the inputs under their declared names:
-# the door's checks in the reference's order, then the rule; the record line.
-def self.{wire}({call}, {tag} = "")
-  raise RuleInputError.new({not_an_object}) unless {call}.is_a?(Hash)
-
-  {door}
-  {_out}, {_rows} = {core}({args})
-  {record}({record_args})
-end
-
-# The rule's branches, written once: the outputs, and the row each table matched.
-def self.{core}({args})
-  {rule}
-  [{answer}, [{slots}]]
-end"#;
 
 impl Syntax for Rb<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -273,7 +195,7 @@ impl Rb<'_> {
         let head = head.strip_suffix('\n').unwrap_or(&head).to_string();
         let shared: Vec<SharedNames> = self.shared();
         let requires: Vec<String> = shared.iter().map(|s| format!("require_relative {}\n", rb_str(&s.file))).collect();
-        o.filled(HEAD, &[("head", head), ("requires", requires.concat()), ("module", n.module.clone())]);
+        o.filled(template("head"), &[("head", head), ("requires", requires.concat()), ("module", n.module.clone())]);
         o.indent();
         sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
@@ -288,7 +210,7 @@ impl Rb<'_> {
                 None => enum_module(&mut o, en, &n.enums[e], &n.members[e]),
             }
             o.blank();
-            sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |_, _| String::new());
+            sig::rank_function(&mut o, n, e, template("rank"), comment(&en.name), |_, _| String::new());
         }
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
         let output = |o: &mut Code| {
@@ -296,7 +218,7 @@ impl Rb<'_> {
             o.line("# The outputs, in the order the rule declares them.");
             o.line(format!("Output = Struct.new({})", fields.join(", ")));
         };
-        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), output, |o| self.functions(o));
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (template("record"), &signature), output, |o| self.functions(o));
         let helpers = sig::taken(plan, &OPS, MODULE, MARK);
         let mut private = vec![n.core.clone()];
         for h in &helpers {
@@ -346,7 +268,7 @@ impl Rb<'_> {
                 ("module", s.module.clone()),
                 ("first", s.types[0].clone()),
             ];
-            o.filled(SHARED_HEAD, &fills);
+            o.filled(template("shared_head"), &fills);
             o.indent();
             for (i, ((&e, ty), members)) in s.enums.iter().zip(&s.types).zip(&s.members).enumerate() {
                 if i > 0 {
@@ -395,7 +317,9 @@ impl Rb<'_> {
             ("answer", answer),
             ("slots", n.slots.join(", ")),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Ruby, part, &mut Body { g: self, o }));
+        sig::functions(o, n, template("functions"), &fills, |part, o| {
+            walk::part(plan, Lang::Ruby, part, &mut Body { g: self, o })
+        });
         o.blank();
     }
 
@@ -445,7 +369,7 @@ impl Rb<'_> {
             ("dates", if plan.dates { section(SIGNATURES_RBS, "# rulec:", "dates") } else { "" }.to_string()),
         ];
         let mut o = Code::new("  ");
-        sig::functions(&mut o, n, RBS, &fills, |_, _| unreachable!("a signature file has no statements"));
+        sig::functions(&mut o, n, template("rbs"), &fills, |_, _| unreachable!("a signature file has no statements"));
         o.finish()
     }
 }
