@@ -7,41 +7,10 @@
 mod common;
 use common::*;
 use std::path::Path;
-use std::process::Command;
-
-/// The Python that parses Swift: tree-sitter and its Swift grammar.
-const PARSE: &str = r#"
-import sys, tree_sitter, tree_sitter_swift
-parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_swift.language()))
-def errors(node, out):
-    if node.type == "ERROR" or node.is_missing:
-        out.append(f"{node.start_point[0] + 1}:{node.start_point[1] + 1} {node.text[:60]!r}")
-    for child in node.children:
-        errors(child, out)
-bad = 0
-for path in sys.argv[1:]:
-    out = []
-    errors(parser.parse(open(path, "rb").read()).root_node, out)
-    for e in out[:3]:
-        print(f"{path}:{e}")
-    bad += bool(out)
-sys.exit(1 if bad else 0)
-"#;
-
-fn have_grammar() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import tree_sitter, tree_sitter_swift"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok && std::env::var_os("CI").is_some() {
-        panic!("tree_sitter_swift is not installed, and CI is set (pip install tree-sitter tree-sitter-swift)");
-    }
-    ok
-}
 
 #[test]
 fn every_swift_file_parses() {
-    if !have_grammar() {
+    if !have_swift_grammar() {
         eprintln!("note: skipped: pip install tree-sitter tree-sitter-swift");
         return;
     }
@@ -54,21 +23,21 @@ fn every_swift_file_parses() {
     }
     files.sort();
     assert!(files.len() > rules().len() * 2, "{files:?}");
-    let out = Command::new("python3").arg("-c").arg(PARSE).args(&files).output().unwrap();
-    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    if let Err(e) = swift_parses(&files) {
+        panic!("{e}");
+    }
 }
 
 /// The grammar is not a rubber stamp: a file with a syntax error fails.
 #[test]
 fn the_swift_grammar_finds_a_syntax_error() {
-    if !have_grammar() {
+    if !have_swift_grammar() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bad.swift");
     std::fs::write(&f, "public func f(x: Int64) -> Int64 {\n    return x +\n}\n").unwrap();
-    let out = Command::new("python3").arg("-c").arg(PARSE).arg(&f).output().unwrap();
-    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(swift_parses(&[f.display().to_string()]).is_err());
 }
 
 #[test]

@@ -114,16 +114,13 @@ fn a_table_takes_the_form_its_language_writes() {
 #[test]
 fn a_loop_carries_its_accumulators_over_each_element_and_stops_early() {
     let mut plan = small_plan();
-    let [lines, price, qty, total, count] = ["lines", "price", "qty", "total", "count"].map(|n| var(&mut plan, n));
+    let [prices, price, total, count] = ["prices", "price", "total", "count"].map(|n| var(&mut plan, n));
     let walk = Stmt::Loop(Loop {
-        list: lines,
-        fields: vec![price, qty],
+        list: prices,
+        element: price,
         accumulators: vec![(total, Expr::int(0)), (count, Expr::int(0))],
         body: vec![
-            Stmt::Assign {
-                var: total,
-                value: arith(Arith::Add, read(total), arith(Arith::Mul, read(price), read(qty))),
-            },
+            Stmt::Assign { var: total, value: arith(Arith::Add, read(total), read(price)) },
             Stmt::Assign { var: count, value: arith(Arith::Add, read(count), Expr::int(1)) },
         ],
         stop: Some(Expr::cmp(CmpOp::Gt, read(total), Expr::int(100))),
@@ -131,20 +128,15 @@ fn a_loop_carries_its_accumulators_over_each_element_and_stops_early() {
     let text = show::show(&plan, std::slice::from_ref(&walk));
     assert_eq!(
         text,
-        "for (price, qty) in lines:\n  carry total from 0\n  carry count from 0\n  total = (+ total (* price qty))\n  count = (+ count 1)\n  stop when (> total 100)\n"
+        "for price in prices:\n  carry total from 0\n  carry count from 0\n  total = (+ total price)\n  count = (+ count 1)\n  stop when (> total 100)\n"
     );
-    // The elements (price, qty), then the total and the count the loop ends with.
-    type Case = (&'static [(i64, i64)], i64, i64);
-    let cases: [Case; 5] = [
-        (&[], 0, 0),
-        (&[(5, 2)], 10, 1),
-        (&[(5, 2), (31, 3), (1, 1)], 103, 2),
-        (&[(5, 2), (30, 3), (1, 1), (4, 4)], 101, 3),
-        (&[(1, 1), (2, 2), (3, 3)], 14, 3),
-    ];
+    // The elements, then the total and the count the loop ends with.
+    type Case = (&'static [i64], i64, i64);
+    let cases: [Case; 5] =
+        [(&[], 0, 0), (&[10], 10, 1), (&[10, 93, 1], 103, 2), (&[10, 90, 1, 4], 101, 3), (&[1, 4, 9], 14, 3)];
     for (elements, want_total, want_count) in cases {
         let mut vals = vec![V::Absent; plan.vars.len()];
-        vals[lines] = V::List(elements.iter().map(|&(p, q)| V::List(vec![V::Int(p), V::Int(q)])).collect());
+        vals[prices] = V::List(elements.iter().map(|&p| V::Int(p)).collect());
         run::stmts(&plan, std::slice::from_ref(&walk), &mut vals, &mut run::Trace::default(), &no_callee).unwrap();
         assert_eq!(
             (vals[total].clone(), vals[count].clone()),
@@ -158,19 +150,22 @@ fn a_loop_carries_its_accumulators_over_each_element_and_stops_early() {
 fn a_list_is_built_element_by_element() {
     let mut plan = small_plan();
     let [xs, doubled, x] = ["xs", "doubled", "x"].map(|n| var(&mut plan, n));
-    let stmts = vec![Stmt::Loop(Loop {
-        list: xs,
-        fields: vec![x],
-        accumulators: vec![],
-        body: vec![Stmt::Push { list: doubled, value: arith(Arith::Mul, read(x), Expr::int(2)) }],
-        stop: None,
-    })];
+    let stmts = vec![
+        Stmt::List { var: doubled },
+        Stmt::Loop(Loop {
+            list: xs,
+            element: x,
+            accumulators: vec![],
+            body: vec![Stmt::Push { list: doubled, value: arith(Arith::Mul, read(x), Expr::int(2)) }],
+            stop: None,
+        }),
+    ];
     let mut vals = vec![V::Absent; plan.vars.len()];
-    vals[xs] = V::List([3, -1, 7].map(|i| V::List(vec![V::Int(i)])).to_vec());
-    vals[doubled] = V::List(vec![]);
+    vals[xs] = V::List([3, -1, 7].map(V::Int).to_vec());
     run::stmts(&plan, &stmts, &mut vals, &mut run::Trace::default(), &no_callee).unwrap();
     assert_eq!(vals[doubled], V::List([6, -2, 14].map(V::Int).to_vec()));
-    assert!(show::show(&plan, &stmts).contains("  push (* x 2) onto doubled\n"));
+    let text = show::show(&plan, &stmts);
+    assert!(text.starts_with("list doubled\n") && text.contains("  push (* x 2) onto doubled\n"), "{text}");
 }
 
 /// A table whose rows may match together (DMN's collect policies): a point per rule met.
@@ -192,6 +187,7 @@ fn collect_table(plan: &mut Plan, into: usize) -> usize {
         no_row: String::new(),
         shape: None,
         decision: None,
+        collect: None,
     };
     plan.steps.push(Step::Table(table));
     plan.steps.len() - 1
@@ -201,14 +197,15 @@ fn collect_table(plan: &mut Plan, into: usize) -> usize {
 fn an_accumulation_folds_every_matching_row() {
     let mut plan = small_plan();
     let weight = plan.inputs[0];
-    let into = var(&mut plan, "score");
+    let [into, seen] = ["score", "seen"].map(|n| var(&mut plan, n));
     let step = collect_table(&mut plan, into);
     // weight → the values of rows 1 (>=10: 5), 2 (>=20: 7), 3 (<15: 1) that match, in order.
     let matching = |w: i64| -> Vec<i64> {
         [(w >= 10, 5), (w >= 20, 7), (w < 15, 1)].iter().filter(|(m, _)| *m).map(|&(_, p)| p).collect()
     };
     for fold in [Fold::Sum, Fold::Min, Fold::Max, Fold::Count, Fold::List] {
-        let acc = Stmt::Accumulate(Accumulate { step, into, fold, empty: Expr::int(-1) });
+        let seen = matches!(fold, Fold::Sum | Fold::Min | Fold::Max).then_some(seen);
+        let acc = Stmt::Accumulate(Accumulate { step, into, fold, empty: Expr::int(-1), seen });
         for w in [0, 10, 14, 15, 19, 20, 100] {
             let mut vals = vec![V::Absent; plan.vars.len()];
             vals[weight] = V::Int(w);
@@ -228,7 +225,7 @@ fn an_accumulation_folds_every_matching_row() {
             assert_eq!(trace.fired.len(), got.len(), "{fold:?} at weight {w}");
         }
     }
-    let sum = Stmt::Accumulate(Accumulate { step, into, fold: Fold::Sum, empty: Expr::int(0) });
+    let sum = Stmt::Accumulate(Accumulate { step, into, fold: Fold::Sum, empty: Expr::int(0), seen: Some(seen) });
     assert_eq!(show::show(&plan, &[sum]), "score = sum over the matching rows of points_by_rule, else 0\n");
 }
 

@@ -130,6 +130,9 @@ macro_rules! spelled_by {
         fn boundary_ty(&self, v: $crate::sema::VarId) -> String {
             self.$s.ty(v)
         }
+        fn local_ty(&self, v: $crate::sema::VarId) -> String {
+            self.$s.local_ty(v)
+        }
     };
 }
 
@@ -223,6 +226,8 @@ pub trait Hooks {
     fn ops(&self) -> &Ops;
     /// The type of `v` at the boundary, as the caller passes it.
     fn boundary_ty(&self, v: VarId) -> String;
+    /// The type of a variable the body declares (a list's, the type of its values).
+    fn local_ty(&self, v: VarId) -> String;
     /// A string literal, as the language writes it.
     fn lit(&self, s: &str) -> String {
         (self.ops().str)(s)
@@ -278,6 +283,62 @@ pub trait Hooks {
     /// After the record's last piece: what a language that gathers the pieces' text still
     /// holds, written into the buffer (TypeScript's).
     fn record_end(&mut self) {}
+
+    /// The language's lists, loops and trace as a table ([`Lists`]); a language that still
+    /// keeps its trace in one slot per table gives none.
+    const LISTS: &'static str = "";
+
+    /// The row that fired, appended to the trace (or stored in its table's slot).
+    fn fire_trace(&mut self, t: &TablePlan, row: usize) {
+        match Lists::parse(Self::LISTS) {
+            Some(l) => {
+                let fills = [("table", self.lit(&t.name)), ("row", row.to_string())];
+                write_filled(self, &l.fired, &fills);
+            }
+            None => {
+                let s = format!("{} = {}{}", self.slot(t), row, Self::BLOCKS.semi);
+                self.line(&s);
+            }
+        }
+    }
+
+    /// An empty list, declared.
+    fn declare_list(&mut self, var: VarId) {
+        let fills = [("name", self.name(var)), ("ty", self.local_ty(var))];
+        write_filled(self, &lists::<Self>().list, &fills);
+    }
+
+    /// `value` appended to `list`.
+    fn push(&mut self, list: VarId, value: &Expr) {
+        let fills = [("list", self.name(list)), ("value", self.value(list, value))];
+        write_filled(self, &lists::<Self>().push, &fills);
+    }
+
+    /// A variable set again and again (an accumulator), declared with its first value.
+    fn carry(&mut self, var: VarId, value: &Expr) {
+        let fills = [("name", self.name(var)), ("ty", self.local_ty(var)), ("value", self.value(var, value))];
+        write_filled(self, &lists::<Self>().carry, &fills);
+    }
+
+    /// The line opening a loop binding `element` to each value of `list`.
+    fn open_loop(&mut self, list: VarId, element: VarId) {
+        let fills = [("list", self.name(list)), ("element", self.name(element)), ("ty", self.local_ty(element))];
+        write_filled(self, &lists::<Self>().for_, &fills);
+    }
+
+    /// Leave the loop when `stop` holds.
+    fn break_if(&mut self, stop: &Expr) {
+        let (b, leave) = (Self::BLOCKS, lists::<Self>().break_);
+        let test = self.expr(stop, TOP);
+        if let Some([when, _]) = b.behind {
+            return self.line(&format!("{leave}{when}{test}"));
+        }
+        self.line(&b.if_.replace('@', &test));
+        self.out().indent();
+        self.line(&leave);
+        self.out().dedent();
+        self.close();
+    }
 
     /// A variable as the code reads it.
     fn name(&self, v: VarId) -> String {
@@ -405,7 +466,9 @@ pub trait Hooks {
     fn table_open(&mut self, t: &TablePlan) {
         let c = format!("{} table {} (policy {})", Self::BLOCKS.comment, comment(&t.name), t.policy);
         self.line(&c);
-        self.declare_slot(t);
+        if Self::LISTS.is_empty() {
+            self.declare_slot(t);
+        }
     }
 
     /// The variable of a table's row number, where the language declares one.
@@ -450,8 +513,7 @@ pub trait Hooks {
         for (v, value) in &row.assigns {
             self.assign(*v, value);
         }
-        let s = format!("{} = {}{}", self.slot(t), row.n, Self::BLOCKS.semi);
-        self.line(&s);
+        self.fire_trace(t, row.n);
     }
 
     /// A row that fired: its comment, what it stores, its number.
@@ -463,25 +525,32 @@ pub trait Hooks {
 
     /// One row, opened as `open` says.
     fn row(&mut self, t: &TablePlan, row: &Row, open: Open) {
+        self.open_row(row, open);
+        self.assigns(t, row);
+        self.out().dedent();
+    }
+
+    /// The branch of a row, opened as `open` says, with the row's comment, one level in.
+    fn open_row(&mut self, row: &Row, open: Open) {
         let b = Self::BLOCKS;
-        let open = match open {
+        let line = match open {
             Open::If => b.if_.replace('@', &self.expr(&row.cond, TOP)),
             Open::ElseIf => b.else_if.replace('@', &self.expr(&row.cond, TOP)),
             Open::Else => b.else_.to_string(),
         };
+        let what = format!("row {}: {}", row.n, row.cells);
         match b.beside {
             Some(_) => {
-                self.commented(&open, &format!("row {}: {}", row.n, row.cells));
+                self.commented(&line, &what);
                 self.out().indent();
-                self.assigns(t, row);
             }
             None => {
-                self.line(&open);
+                self.line(&line);
                 self.out().indent();
-                self.fire(t, row);
+                let c = format!("{} {}", b.comment, comment(&what));
+                self.line(c.trim_end());
             }
         }
-        self.out().dedent();
     }
 
     /// After the last row: the refusal no call reaches (completeness proved it), unless the
@@ -592,6 +661,53 @@ fn with_locals<H: Hooks + ?Sized>(h: &H, template: &str, fills: &[(&str, String)
 fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, String)]) {
     let text = with_locals(h, template, fills);
     h.line(&text);
+}
+
+/// How a language writes a list, a loop and the trace ([`Hooks::LISTS`]): a table of
+/// `key: template` lines, `\n` in a template a new line; any `{name}` not listed is a local.
+///
+/// - `fired`: the statement appending a fired row to the core's trace (`{trace}`), `{table}`
+///   the table's name as a literal, `{row}` the row's number;
+/// - `list`: the statement declaring `{name}`, an empty list of values of type `{ty}`;
+/// - `push`: the statement appending `{value}` to the list `{list}`;
+/// - `carry`: the statement declaring `{name}`, a variable of type `{ty}` set again later,
+///   with its first value `{value}`;
+/// - `for`: the line opening a loop that binds `{element}` (of type `{ty}`) to each value of
+///   `{list}` in order; `Blocks::end` closes it;
+/// - `break`: the statement leaving the loop.
+pub struct Lists {
+    pub fired: String,
+    pub list: String,
+    pub push: String,
+    pub carry: String,
+    pub for_: String,
+    pub break_: String,
+}
+
+impl Lists {
+    /// The table, or `None` for a language that gives none.
+    pub fn parse(table: &'static str) -> Option<Lists> {
+        if table.is_empty() {
+            return None;
+        }
+        let entry = |key: &str| {
+            let found = table.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+            found.unwrap_or_else(|| panic!("the lists table has no `{key}:`")).replace("\\n", "\n")
+        };
+        Some(Lists {
+            fired: entry("fired"),
+            list: entry("list"),
+            push: entry("push"),
+            carry: entry("carry"),
+            for_: entry("for"),
+            break_: entry("break"),
+        })
+    }
+}
+
+/// The lists table of a language that writes lists and loops.
+fn lists<H: Hooks + ?Sized>() -> Lists {
+    Lists::parse(H::LISTS).expect("a language that writes a list, a loop or an accumulation gives its `LISTS`")
 }
 
 /// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a

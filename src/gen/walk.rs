@@ -2,10 +2,10 @@
 //! language) in order and asks the language to spell each statement. What is checked, in
 //! which order, and how each table is written is the tree's; the hooks ([`Hooks`]) only print.
 
-use super::plan::{Expr, Plan, Step, TablePlan};
+use super::plan::{Arith, Expr, Fold, Node, Plan, Step, TablePlan};
 use super::stmt::Open;
 pub use super::stmt::{Hooks, Source};
-use super::tree::{self, Facts, Shape, Stmt};
+use super::tree::{self, Accumulate, Facts, Shape, Stmt};
 pub use super::tree::{checks, Check};
 use crate::lang::Lang;
 use crate::sema::VarId;
@@ -53,12 +53,66 @@ fn stmts<H: Hooks>(plan: &Plan, tree: &[Stmt], h: &mut H) {
                     false => table(t, form.shape, h),
                 }
             }
-            // No syntax lowers to these yet: the features that do (walks, collect policies,
-            // `apply`) bring their spelling with them.
-            Stmt::Assign { .. } | Stmt::Push { .. } | Stmt::Loop(_) | Stmt::Accumulate(_) | Stmt::Call(_) => {
-                unreachable!("no rule lowers to {s:?} yet")
+            Stmt::Assign { var, value } => h.assign(*var, value),
+            Stmt::List { var } => h.declare_list(*var),
+            Stmt::Push { list, value } => h.push(*list, value),
+            Stmt::Loop(l) => {
+                for (v, first) in &l.accumulators {
+                    h.carry(*v, first);
+                }
+                h.open_loop(l.list, l.element);
+                h.out().indent();
+                stmts(plan, &l.body, h);
+                if let Some(stop) = &l.stop {
+                    h.break_if(stop);
+                }
+                h.out().dedent();
+                h.close();
+            }
+            Stmt::Accumulate(a) => accumulate(plan, a, h),
+            // `apply` (issue 29) lowers to it first, and brings the callee's naming with it.
+            Stmt::Call(_) => unreachable!("no rule lowers to {s:?} yet"),
+        }
+    }
+}
+
+/// Every row of a collect table that holds, each its own `if`, folded into the result: a
+/// count from 0, a list from none, a sum, a minimum or a maximum from the first value held
+/// (the result `empty` until then, and `seen` saying whether one has).
+fn accumulate<H: Hooks>(plan: &Plan, a: &Accumulate, h: &mut H) {
+    let t = tree::table(plan, a.step);
+    h.table_open(t);
+    match a.fold {
+        Fold::List => h.declare_list(a.into),
+        Fold::Count => h.carry(a.into, &Expr::int(0)),
+        Fold::Sum | Fold::Min | Fold::Max => h.carry(a.into, &a.empty),
+    }
+    if let Some(seen) = a.seen {
+        h.carry(seen, &Expr::truth(false));
+    }
+    let into = Expr::new(plan.var(a.into).kind, Node::Var(a.into));
+    for row in &t.rows {
+        let (_, value) = row.assigns.first().expect("a collect table stores one value");
+        h.open_row(row, Open::If);
+        let folded = match a.fold {
+            Fold::List => None,
+            Fold::Count => Some(Expr::num(Node::Arith(Arith::Add, Box::new(into.clone()), Box::new(Expr::int(1))))),
+            Fold::Sum => Some(Expr::num(Node::Arith(Arith::Add, Box::new(into.clone()), Box::new(value.clone())))),
+            Fold::Min => Some(Expr::new(into.kind, Node::Min(vec![into.clone(), value.clone()]))),
+            Fold::Max => Some(Expr::new(into.kind, Node::Max(vec![into.clone(), value.clone()]))),
+        };
+        match (folded, a.seen) {
+            (None, _) => h.push(a.into, value),
+            (Some(f), None) => h.assign(a.into, &f),
+            (Some(f), Some(seen)) => {
+                let held = Expr::bool(Node::Var(seen));
+                h.assign(a.into, &Expr::new(into.kind, Node::If(Box::new(held), Box::new(f), Box::new(value.clone()))));
+                h.assign(seen, &Expr::truth(true));
             }
         }
+        h.fire_trace(t, row.n);
+        h.out().dedent();
+        h.close();
     }
 }
 
@@ -184,6 +238,9 @@ pub fn layers(plan: &Plan) -> Vec<Vec<Column<'_>>> {
                     put(&mut out, at, Column::Result(t, var));
                     ready[var] = at + 1;
                 }
+            }
+            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) => {
+                unreachable!("no rule lowers to a walk yet; the one that does is refused for SQL at gen")
             }
         }
     }

@@ -1201,7 +1201,7 @@ const PHP: Naming = Naming {
     ],
     // Output's fields are its constructor's promoted parameters: `$this` cannot be one.
     fields: PHP_VARIABLES,
-    locals: &["call", "tag", "out", "trace", "rows", "key", "s"],
+    locals: &["call", "tag", "out", "trace", "key", "s"],
     no_leading_underscore: false,
     fold_case: true,
     values_apart: true,
@@ -1352,7 +1352,7 @@ const SWIFT: Naming = Naming {
         "_",
     ],
     fields: &["hashValue", "description"],
-    locals: &["call", "tag", "out", "trace", "rows", "key", "s"],
+    locals: &["call", "tag", "out", "trace", "key", "s"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

@@ -206,7 +206,7 @@ impl Compiled {
 
     pub fn scratch(&self) -> Scratch {
         Scratch {
-            vals: vec![V::Absent; self.plan.vars.len()],
+            vals: run::fresh(&self.plan),
             fired: Rows(vec![0; self.tables.len()]),
             recorded: vec![0; self.tables.len()],
             observed: vec![Seen::Absent; self.outputs.len()],

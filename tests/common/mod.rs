@@ -372,3 +372,43 @@ pub fn two_rules_of_one_enums_file(dir: &Path, lang: &str) -> PathBuf {
     generate(&[dir.join("rules/member_discount.rule"), dir.join("rules/tier_points.rule")], lang, &out);
     out
 }
+
+/// The Python that parses Swift: tree-sitter and its Swift grammar.
+const SWIFT_PARSE: &str = r#"
+import sys, tree_sitter, tree_sitter_swift
+parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_swift.language()))
+def errors(node, out):
+    if node.type == "ERROR" or node.is_missing:
+        out.append(f"{node.start_point[0] + 1}:{node.start_point[1] + 1} {node.text[:60]!r}")
+    for child in node.children:
+        errors(child, out)
+bad = 0
+for path in sys.argv[1:]:
+    out = []
+    errors(parser.parse(open(path, "rb").read()).root_node, out)
+    for e in out[:3]:
+        print(f"{path}:{e}")
+    bad += bool(out)
+sys.exit(1 if bad else 0)
+"#;
+
+/// Whether tree-sitter's Swift grammar is there (under CI it must be).
+pub fn have_swift_grammar() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import tree_sitter, tree_sitter_swift"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok && std::env::var_os("CI").is_some() {
+        panic!("tree_sitter_swift is not installed, and CI is set (pip install tree-sitter tree-sitter-swift)");
+    }
+    ok
+}
+
+/// Every file of `files` parses with the Swift grammar, or what does not, where.
+pub fn swift_parses(files: &[String]) -> Result<(), String> {
+    let out = Command::new("python3").arg("-c").arg(SWIFT_PARSE).args(files).output().unwrap();
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(format!("{}{}", text(&out.stdout), text(&out.stderr))),
+    }
+}

@@ -518,6 +518,7 @@ impl Spell<'_> {
         let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
             super::plan::Step::Define { var, .. } => vec![*var],
             super::plan::Step::Table(t) => t.results.clone(),
+            _ => Vec::new(),
         }));
         for v in declared {
             if !read.contains(&v) {

@@ -225,6 +225,9 @@ pub fn plan_json(plan: &Plan) -> Json {
                 "match": t.shape.as_ref().map(|m| match_json(plan, m)),
                 "no_row": t.no_row,
             }),
+            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) => {
+                unreachable!("no rule lowers to a walk yet; the one that does is refused for NumPy at gen")
+            }
         })
         .collect();
     json!({

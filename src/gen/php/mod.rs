@@ -153,8 +153,7 @@ function {function}({params}): {ret}
  */
 function {traced}({params}): array
 {
-    [${out}, ${rows}] = {core}({args});
-    return [${out}, {fired}];
+    return {core}({args});
 }
 
 /**
@@ -170,19 +169,20 @@ function {wire}(mixed ${call}, ?string ${tag} = ''): string
         throw new RuleInputError({not_an_object});
     }
     {door}
-    [${out}, ${rows}] = {core}({args});
+    [${out}, ${trace}] = {core}({args});
     return {record}({record_args});
 }
 
 /**
- * The rule's branches, written once: the outputs, and the row each table matched.
+ * The rule's branches, written once: the outputs, and the rows that matched in order.
  *
- * @return array{0: {ret}, 1: list<int>}
+ * @return array{0: {ret}, 1: list<Fired>}
  */
 function {core}({params}): array
 {
+    ${trace} = [];
     {rule}
-    return [{answer}, [{slots}]];
+    return [{answer}, ${trace}];
 }";
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
@@ -233,10 +233,6 @@ impl Ph<'_> {
     fn record_params(&self) -> String {
         let l = |b| self.local(b);
         format!("{} {}, array {}, ?string {} = ''", self.returns(), l("out"), l("trace"), l("tag"))
-    }
-
-    fn fired(&self) -> String {
-        sig::fired(self.plan, &self.local("rows"), "[@]", |table, row| format!("new Fired({}, {row})", php_str(table)))
     }
 
     fn module(&self) -> String {
@@ -357,20 +353,18 @@ impl Ph<'_> {
                 outs.iter().map(|&v| format!("${}", n.vars[v])).collect::<Vec<_>>().join(", ")
             ),
         };
-        let slots: Vec<String> = n.slots.iter().map(|s| format!("${s}")).collect();
-        let (args, fired) = (self.arg_vars(), self.fired());
-        let record_args = sig::then(&args, &format!("{}, {fired}, {}", self.local("out"), self.local("tag")));
+        let args = self.arg_vars();
+        let record_args =
+            sig::then(&args, &format!("{}, {}, {}", self.local("out"), self.local("trace"), self.local("tag")));
         let fills = [
             ("about", comment(&sig::about(plan)).replace("*/", "* /")),
             ("params_doc", params_doc.join("\n")),
             ("params", self.params()),
             ("ret", self.returns()),
             ("args", args),
-            ("fired", fired),
             ("not_an_object", php_str(&plan.door.not_an_object)),
             ("record_args", record_args),
             ("answer", answer),
-            ("slots", slots.join(", ")),
         ];
         sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Php, part, &mut Body { g: self, o }));
         o.blank();
@@ -420,6 +414,13 @@ foreach (\\array_keys({call}) as {key}) {
         throw new RuleInputError({key} . {sentence});
     }
 }";
+    /// The trace, lists and loops.
+    const LISTS: &'static str = "fired: {trace}[] = new Fired({table}, {row});
+list: {name} = [];
+push: {list}[] = {value};
+carry: {name} = {value};
+for: foreach ({list} as {element}) {
+break: break;";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} .= {};", self.g.local("s"), php_str(json)));

@@ -131,6 +131,9 @@ pub struct VarPlan {
     /// A define with no declared type is held at its expression's scale rather than as a
     /// value of a boundary type.
     pub scaled: bool,
+    /// The variable holds a list of values of its kind and type, built element by element
+    /// (`Step::Push`, a collect table's `Fold::List`) and walked (`Step::Walk`).
+    pub list: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -178,6 +181,46 @@ pub struct TablePlan {
     /// boolean), for the languages whose idiom that is; none when it would repeat the rows
     /// too often.
     pub decision: Option<Decision>,
+    /// Every row that holds counts, its value folded into the table's one result (DMN's
+    /// collect policies); `None` for a table whose first row that holds fires.
+    pub collect: Option<Collect>,
+}
+
+/// How a collect table folds the values of the rows that hold into its one result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collect {
+    pub fold: Fold,
+    /// The result when no row holds (a sum, a minimum, a maximum); a count starts from 0 and
+    /// a list from no element.
+    pub empty: Expr,
+    /// For a sum, a minimum and a maximum: the boolean variable saying a row has held, so the
+    /// first value held replaces `empty` rather than folding into it.
+    pub seen: Option<VarId>,
+}
+
+/// How an accumulation combines the values of the rows that hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    Sum,
+    Min,
+    Max,
+    Count,
+    /// Every value, in the rows' order (the result is a list).
+    List,
+}
+
+/// A walk over a list: the steps of `body` run for each element in order, the element bound
+/// to `element`; the accumulators are set before the first element, and the walk ends after
+/// an element where `stop` holds.
+#[derive(Clone, Debug)]
+pub struct WalkPlan {
+    pub list: VarId,
+    pub element: VarId,
+    pub accumulators: Vec<(VarId, Expr)>,
+    /// Steps of `Plan::steps`, after the walk's own, in evaluation order; a step belongs to
+    /// one walk at most and is run only there.
+    pub body: Vec<usize>,
+    pub stop: Option<Expr>,
 }
 
 impl TablePlan {
@@ -199,8 +242,42 @@ impl TablePlan {
 
 #[derive(Clone, Debug)]
 pub enum Step {
-    Define { var: VarId, value: Expr },
+    Define {
+        var: VarId,
+        value: Expr,
+    },
     Table(TablePlan),
+    /// A variable set again (a walk's accumulator).
+    Assign {
+        var: VarId,
+        value: Expr,
+    },
+    /// `value` appended to the list held by `list`.
+    Push {
+        list: VarId,
+        value: Expr,
+    },
+    Walk(WalkPlan),
+}
+
+impl Step {
+    /// The expressions of the step itself, in the order it evaluates them (a walk's body
+    /// steps are steps of their own).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Step::Define { value, .. } | Step::Assign { value, .. } | Step::Push { value, .. } => vec![value],
+            Step::Table(t) => {
+                let mut out = Vec::new();
+                for r in &t.rows {
+                    out.push(&r.cond);
+                    out.extend(r.assigns.iter().map(|(_, v)| v));
+                }
+                out.extend(t.collect.iter().map(|c| &c.empty));
+                out
+            }
+            Step::Walk(w) => w.accumulators.iter().map(|(_, x)| x).chain(&w.stop).collect(),
+        }
+    }
 }
 
 /// One piece of the record line: JSON text as it is, or the wire form of a value.
@@ -255,16 +332,8 @@ impl Plan {
         for c in &self.door.constraints {
             walk(&c.test, f);
         }
-        for step in &self.steps {
-            match step {
-                Step::Define { value, .. } => walk(value, f),
-                Step::Table(t) => {
-                    for row in &t.rows {
-                        walk(&row.cond, f);
-                        row.assigns.iter().for_each(|(_, x)| walk(x, f));
-                    }
-                }
-            }
+        for e in self.steps.iter().flat_map(Step::exprs) {
+            walk(e, f);
         }
     }
 
@@ -272,17 +341,7 @@ impl Plan {
     /// define's value; a table's rows, each condition then its assignments).
     pub fn exprs(&self) -> Vec<&Expr> {
         let mut out: Vec<&Expr> = self.door.constraints.iter().map(|c| &c.test).collect();
-        for step in &self.steps {
-            match step {
-                Step::Define { value, .. } => out.push(value),
-                Step::Table(t) => {
-                    for r in &t.rows {
-                        out.push(&r.cond);
-                        out.extend(r.assigns.iter().map(|(_, v)| v));
-                    }
-                }
-            }
-        }
+        out.extend(self.steps.iter().flat_map(Step::exprs));
         out
     }
 
@@ -298,7 +357,7 @@ impl Plan {
     pub fn tables(&self) -> impl Iterator<Item = &TablePlan> {
         self.steps.iter().filter_map(|s| match s {
             Step::Table(t) => Some(t),
-            Step::Define { .. } => None,
+            _ => None,
         })
     }
 
@@ -519,6 +578,7 @@ fn var_plan(p: &Program, units: &[UnitType], v: &sema::Var) -> VarPlan {
         range,
         rounding: v.rounding.as_ref().map(|r| (r.mode, to_i64(&r.grid_units.to_integer()))),
         scaled,
+        list: false,
     }
 }
 
@@ -773,6 +833,7 @@ impl Builder<'_> {
             no_row: crate::eval::wire::sentence::no_row(&table.name),
             decision: shape.as_ref().and_then(|s| Decision::of(s, &self.domains(table))),
             shape,
+            collect: None,
         }
     }
 

@@ -140,6 +140,16 @@ pub(super) fn settle_roundings(plan: &mut Plan) {
                         vars[r] = all.map(|(_, x)| bounds(x, &vars)).reduce(hull);
                     }
                 }
+                if let Some(c) = &mut t.collect {
+                    settle(&mut c.empty, &vars);
+                }
+            }
+            // What a walk carries has no bounds of its own here: the analysis proved each value.
+            Step::Assign { value, .. } | Step::Push { value, .. } => settle(value, &vars),
+            Step::Walk(w) => {
+                for x in w.accumulators.iter_mut().map(|(_, x)| x).chain(&mut w.stop) {
+                    settle(x, &vars);
+                }
             }
         }
     }

@@ -5,7 +5,7 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
-use super::plan::{BoundaryTy, Expr, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Node};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
@@ -107,8 +107,7 @@ const FUNCTIONS: &str = "public func {function}({params}) throws -> {ret} {
 
 /// The same call, with the rows that matched: one per table, in evaluation order.
 public func {traced}({params}) throws -> ({ret}, [Fired]) {
-    let ({out}, {rows}) = try {core}({pass})
-    return ({out}, {fired})
+    return try {core}({pass})
 }
 
 /// One call in the wire form (formats.md), the members of its object in order (nil when it is
@@ -118,18 +117,18 @@ public func {wire}({wire_params}) throws -> String {
         throw RuleError.input(what: {not_an_object}, value: nil)
     }
     {door}
-    let ({out}, {rows}) = try {core}({boxed})
+    let ({out}, {trace}) = try {core}({boxed})
     return {record}({record_args})
 }
 
-/// The rule's branches, written once: the outputs, and the row each table matched.
-func {core}({params}) throws -> ({ret}, [Int]) {
+/// The rule's branches, written once: the outputs, and the rows that matched in order.
+func {core}({params}) throws -> ({ret}, [Fired]) {
     {unboxed}
     // The entry guard: what the proofs assumed of every call.
     {guard}
-    var {rows} = [Int](repeating: 0, count: {tables})
+    var {trace}: [Fired] = []
     {body}
-    return ({answer}, {rows})
+    return ({answer}, {trace})
 }";
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
@@ -191,12 +190,6 @@ impl Sw<'_> {
             (Some(u), true) => format!("{x}.map {{ {u}($0) }}"),
             (None, _) => x.to_string(),
         }
-    }
-
-    fn fired(&self) -> String {
-        sig::fired(self.plan, self.n.local("rows"), "[@]", |table, row| {
-            format!("Fired(table: {}, row: {row})", lit(table))
-        })
     }
 
     fn module(&self) -> String {
@@ -276,19 +269,17 @@ impl Sw<'_> {
             ),
         };
         let boxed = self.labelled(&|v| self.boxed(v, &n.vars[v]));
-        let fired = self.fired();
-        let record_args = sig::then(&boxed, &format!("{out}: {out}, {}: {fired}, {tag}: {tag}", l("trace")));
+        let trace = l("trace");
+        let record_args = sig::then(&boxed, &format!("{out}: {out}, {trace}: {trace}, {tag}: {tag}"));
         let fills = [
             ("params", self.params()),
             ("ret", self.returns()),
             ("pass", self.labelled(&|v| n.vars[v].clone())),
-            ("fired", fired),
             ("wire_params", self.wire_params()),
             ("not_an_object", lit(&plan.door.not_an_object)),
             ("boxed", boxed),
             ("record_args", record_args),
             ("unboxed", unboxed.join("\n")),
-            ("tables", plan.tables().count().to_string()),
             ("answer", answer),
         ];
         o.line(format!("/// {}", comment(&sig::about(plan))));
@@ -331,10 +322,13 @@ unknown_keys:
 for ({key}, _) in {call} where ![{keys}].contains({key}) {
     throw RuleError.input(what: {key} + {sentence}, value: nil)
 }";
-
-    fn slot(&self, t: &TablePlan) -> String {
-        format!("{}[{}]", self.g.n.local("rows"), t.slot)
-    }
+    /// The trace, lists and loops.
+    const LISTS: &'static str = "fired: {trace}.append(Fired(table: {table}, row: {row}))
+list: var {name}: [{ty}] = []
+push: {list}.append({value})
+carry: var {name}: {ty} = {value}
+for: for {element} in {list} {
+break: break";
 
     fn binding(&self, var: VarId) -> String {
         format!("let {}: {}", self.g.n.vars[var], self.g.local_ty(var))

@@ -29,7 +29,7 @@ pub fn line(plan: &Plan, text: &str) -> String {
 /// One call through the door, the steps and the record.
 pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
     let obj = call.as_object().ok_or_else(|| input(&plan.door.not_an_object))?;
-    let mut vals = vec![V::Absent; plan.vars.len()];
+    let mut vals = super::run::fresh(plan);
     for d in &plan.door.inputs {
         vals[d.var] = read(plan, d, obj.get(&d.name))?;
     }

@@ -18,6 +18,7 @@ pub mod run;
 pub mod show;
 pub mod value;
 
+pub use super::plan::Fold;
 use super::plan::{Expr, InputDoor, Node, Plan, Step, TablePlan};
 use crate::eval::wire::WireKind;
 use crate::lang::{Class, Lang};
@@ -57,6 +58,10 @@ pub enum Stmt {
         var: VarId,
         value: Expr,
     },
+    /// An empty list, declared before the statements that push onto it.
+    List {
+        var: VarId,
+    },
     /// `value` appended to the list held by `list`.
     Push {
         list: VarId,
@@ -88,13 +93,13 @@ pub enum Shape {
 }
 
 /// A loop over the elements of a list: the accumulators set before the first element, the
-/// body run for each element with its fields bound, and an early stop tested after each.
+/// body run for each element bound to `element`, and an early stop tested after each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
-    /// The list walked: a variable holding a list of elements.
+    /// The list walked: a variable holding a list.
     pub list: VarId,
-    /// The variables each element's fields are bound to, in the element's field order.
-    pub fields: Vec<VarId>,
+    /// The variable each element is bound to in turn.
+    pub element: VarId,
     /// The variables the loop carries, each with its value before the first element.
     pub accumulators: Vec<(VarId, Expr)>,
     pub body: Vec<Stmt>,
@@ -102,25 +107,16 @@ pub struct Loop {
     pub stop: Option<Expr>,
 }
 
-/// How an accumulation combines the values of the rows that match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fold {
-    Sum,
-    Min,
-    Max,
-    Count,
-    /// Every value, in the rows' order.
-    List,
-}
-
 /// Every row of a table whose condition holds, each giving the value it stores into its
-/// first result, folded into `into` — `empty` when no row matches.
+/// first result, folded into `into` — `empty` when no row holds (a sum, a minimum, a
+/// maximum; `seen` says whether one has, so the first value replaces `empty`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulate {
     pub step: usize,
     pub into: VarId,
     pub fold: Fold,
     pub empty: Expr,
+    pub seen: Option<VarId>,
 }
 
 /// A call of another rule's function: its inputs in its declared order, its outputs stored
@@ -212,16 +208,48 @@ pub fn guard(plan: &Plan, lang: Lang) -> Vec<Stmt> {
     out
 }
 
-/// The rule's steps in evaluation order.
+/// The rule's steps in evaluation order: each walk's body inside its loop.
 pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {
-    plan.steps
+    let inside: std::collections::BTreeSet<usize> = plan
+        .steps
         .iter()
-        .enumerate()
-        .map(|(step, s)| match s {
-            Step::Define { .. } => Stmt::Define { step },
-            Step::Table(t) => Stmt::Table { step, form: form(t, facts) },
+        .flat_map(|s| match s {
+            Step::Walk(w) => w.body.clone(),
+            _ => Vec::new(),
         })
-        .collect()
+        .collect();
+    // A list a collect table folds into is declared by its accumulation; any other first
+    // here, before any step pushes onto it.
+    let folded: Vec<VarId> = plan.tables().filter(|t| t.collect.is_some()).map(|t| t.results[0]).collect();
+    let lists = (0..plan.vars.len()).filter(|&v| plan.var(v).list && !folded.contains(&v));
+    let lists = lists.map(|var| Stmt::List { var });
+    lists.chain((0..plan.steps.len()).filter(|i| !inside.contains(i)).map(|i| step(plan, i, facts))).collect()
+}
+
+/// Step `i` of the plan as a statement.
+fn step(plan: &Plan, i: usize, facts: &Facts) -> Stmt {
+    match &plan.steps[i] {
+        Step::Define { .. } => Stmt::Define { step: i },
+        Step::Table(t) => match &t.collect {
+            Some(c) => Stmt::Accumulate(Accumulate {
+                step: i,
+                into: t.results[0],
+                fold: c.fold,
+                empty: c.empty.clone(),
+                seen: c.seen,
+            }),
+            None => Stmt::Table { step: i, form: form(t, facts) },
+        },
+        Step::Assign { var, value } => Stmt::Assign { var: *var, value: value.clone() },
+        Step::Push { list, value } => Stmt::Push { list: *list, value: value.clone() },
+        Step::Walk(w) => Stmt::Loop(Loop {
+            list: w.list,
+            element: w.element,
+            accumulators: w.accumulators.clone(),
+            body: w.body.iter().map(|&j| step(plan, j, facts)).collect(),
+            stop: w.stop.clone(),
+        }),
+    }
 }
 
 /// How the language `facts` writes table `t`.
@@ -247,6 +275,6 @@ fn shape(t: &TablePlan, facts: &Facts) -> Shape {
 pub fn table(plan: &Plan, step: usize) -> &TablePlan {
     match &plan.steps[step] {
         Step::Table(t) => t,
-        Step::Define { .. } => unreachable!("step {step} is a define"),
+        _ => unreachable!("step {step} is not a table"),
     }
 }

@@ -32,6 +32,11 @@ impl Fires for Trace {
     }
 }
 
+/// The values before a run: every variable absent, a list empty.
+pub fn fresh(plan: &Plan) -> Vec<V> {
+    plan.vars.iter().map(|v| if v.list { V::List(Vec::new()) } else { V::Absent }).collect()
+}
+
 /// Runs `stmts` over `vals` (one value per variable of the plan). The guard's statements
 /// are the door's business (`interp::run` reads the call through the door first) and run
 /// here as the checks they are.
@@ -83,6 +88,7 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires, callee: C
             trace.fired(t, row.n);
         }
         Stmt::Assign { var, value } => vals[*var] = eval(value, vals),
+        Stmt::List { var } => vals[*var] = V::List(Vec::new()),
         Stmt::Push { list, value } => {
             let x = eval(value, vals);
             match &mut vals[*list] {
@@ -121,11 +127,7 @@ fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires, callee: C
     }
     let V::List(elements) = vals[l.list].clone() else { unreachable!("a loop walks a list") };
     for element in elements {
-        let V::List(fields) = element else { unreachable!("an element is a list of its fields") };
-        assert_eq!(fields.len(), l.fields.len(), "an element has every field of its sequence");
-        for (&v, x) in l.fields.iter().zip(fields) {
-            vals[v] = x;
-        }
+        vals[l.element] = element;
         stmts(plan, &l.body, vals, trace, callee)?;
         if l.stop.as_ref().is_some_and(|s| eval(s, vals) == V::Bool(true)) {
             break;
@@ -134,27 +136,47 @@ fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires, callee: C
     Ok(())
 }
 
-/// Every matching row's value folded, in the rows' order; each row that matched is traced.
+/// Every matching row's value folded, in the rows' order, as generated code folds it: the
+/// running value and its flag set first, then each row that holds, traced.
 fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     let t = table(plan, a.step);
-    let mut got: Vec<V> = Vec::new();
-    for row in t.rows.iter().filter(|r| holds(&r.cond, vals)) {
-        let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
-        got.push(eval(value, vals));
-        trace.fired(t, row.n);
+    vals[a.into] = match a.fold {
+        Fold::Count => V::Int(0),
+        Fold::List => V::List(Vec::new()),
+        Fold::Sum | Fold::Min | Fold::Max => eval(&a.empty, vals),
+    };
+    if let Some(seen) = a.seen {
+        vals[seen] = V::Bool(false);
     }
     let int = |v: &V| match v {
         V::Int(i) => *i,
         other => unreachable!("a number, not {other:?}"),
     };
     let overflow = "E108 proved every accumulation fits int64";
-    vals[a.into] = match a.fold {
-        _ if got.is_empty() && a.fold != Fold::Count && a.fold != Fold::List => eval(&a.empty, vals),
-        Fold::Sum => V::Int(got.iter().map(int).try_fold(0i64, i64::checked_add).expect(overflow)),
-        Fold::Min => V::Int(got.iter().map(int).min().expect("a value")),
-        Fold::Max => V::Int(got.iter().map(int).max().expect("a value")),
-        Fold::Count => V::Int(got.len() as i64),
-        Fold::List => V::List(got),
-    };
+    for row in &t.rows {
+        if !holds(&row.cond, vals) {
+            continue;
+        }
+        let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
+        let x = eval(value, vals);
+        let first = a.seen.is_some_and(|seen| vals[seen] == V::Bool(false));
+        let now = &vals[a.into];
+        vals[a.into] = match a.fold {
+            Fold::Count => V::Int(int(now).checked_add(1).expect(overflow)),
+            Fold::List => {
+                let V::List(mut items) = now.clone() else { unreachable!("a list folds into a list") };
+                items.push(x);
+                V::List(items)
+            }
+            _ if first => x,
+            Fold::Sum => V::Int(int(now).checked_add(int(&x)).expect(overflow)),
+            Fold::Min => V::Int(int(now).min(int(&x))),
+            Fold::Max => V::Int(int(now).max(int(&x))),
+        };
+        if let Some(seen) = a.seen {
+            vals[seen] = V::Bool(true);
+        }
+        trace.fired(t, row.n);
+    }
     Ok(())
 }

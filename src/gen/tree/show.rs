@@ -57,10 +57,10 @@ fn block(plan: &Plan, stmts: &[Stmt], depth: usize, out: &mut String) {
                 line(out, depth + 1, &format!("no row: refuse {:?}", t.no_row));
             }
             Stmt::Assign { var, value } => line(out, depth, &format!("{} = {}", name(*var), expr(plan, value))),
+            Stmt::List { var } => line(out, depth, &format!("list {}", name(*var))),
             Stmt::Push { list, value } => line(out, depth, &format!("push {} onto {}", expr(plan, value), name(*list))),
             Stmt::Loop(l) => {
-                let fields: Vec<String> = l.fields.iter().map(|&v| name(v)).collect();
-                line(out, depth, &format!("for ({}) in {}:", fields.join(", "), name(l.list)));
+                line(out, depth, &format!("for {} in {}:", name(l.element), name(l.list)));
                 for (v, init) in &l.accumulators {
                     line(out, depth + 1, &format!("carry {} from {}", name(*v), expr(plan, init)));
                 }
