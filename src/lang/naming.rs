@@ -421,7 +421,7 @@ const PYTHON: Naming = Naming {
         "date_from_wire",
     ],
     fields: &["count", "index"],
-    locals: &["call", "tag", "out", "trace", "_call", "_out", "_rows", "_s", "_key"],
+    locals: &["call", "tag", "out", "trace", "_call", "_out", "_s", "_key"],
     no_leading_underscore: true,
     fold_case: false,
     values_apart: false,

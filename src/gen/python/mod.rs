@@ -8,7 +8,7 @@
 pub mod shared;
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{Expr, Kind, Node, TablePlan};
+use super::plan::{Expr, Kind, Node};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{self, Blocks, Body, Refusals};
@@ -99,6 +99,31 @@ const OPS: Ops = Ops {
 };
 
 type Py<'a> = Gen<'a, Python>;
+
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
+const FUNCTIONS: &str = r#"def {function}({params}) -> {ret}:
+    {doc}
+    return {core}({args})[0]
+
+
+def {traced}({params}) -> tuple[{ret}, list[Fired]]:
+    """The same call, with the rows that matched: one per table, in evaluation order."""
+    return {core}({args})
+
+
+def {wire}({call}: object, {tag}: str = "") -> str:
+    """One call in the wire form (formats.md), an object of the inputs under their declared names: the door's checks in the reference's order, then the rule; the record line."""
+    {_call} = _object({call}, {not_an_object})
+    {door}
+    {_out}, {trace} = {core}({args})
+    return {record}({record_args})
+
+
+def {core}({params}) -> tuple[{ret}, list[Fired]]:
+    """The rule's branches, written once: the outputs, and the rows that matched in order."""
+    {trace}: list[Fired] = []
+    {rule}
+    return {answer}, {trace}"#;
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 /// The docstring is the body's first line.
@@ -308,62 +333,23 @@ impl Py<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let (params, args, ret) = (self.params(), self.args(), self.returns());
-        let tables: Vec<&TablePlan> = plan.tables().collect();
-        let rows_ty = match tables.len() {
-            0 => "tuple[()]".to_string(),
-            k => format!("tuple[{}]", vec!["int"; k].join(", ")),
+        let made = |w: &str, x: &str, optional: bool| match optional {
+            true => format!("None if {x} is None else {w}({x})"),
+            false => format!("{w}({x})"),
         };
-        o.line(format!("def {}({params}) -> {ret}:", n.function));
-        o.indent();
-        o.line(py_doc(&sig::about(plan)));
-        o.line(format!("return {}({args})[0]", n.core));
-        o.dedent();
-        o.blank();
-        o.blank();
-        o.line(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", n.traced));
-        o.indent();
-        o.line("\"\"\"The same call, with the rows that matched: one per table, in evaluation order.\"\"\"");
         let l = |b| n.local(b);
-        let (out, rows) = (l("_out"), l("_rows"));
-        o.line(format!("{out}, {rows} = {}({args})", n.core));
-        let fired = sig::fired(plan, rows, "[@]", |table, row| format!("Fired({}, {row})", py_str(table)));
-        o.line(format!("return {out}, {fired}"));
-        o.dedent();
-        o.blank();
-        o.blank();
-        o.line(format!("def {}({}: object, {}: str = \"\") -> str:", n.wire, l("call"), l("tag")));
-        o.indent();
-        o.line(
-            "\"\"\"One call in the wire form (formats.md), an object of the inputs under their declared names: \
-             the door's checks in the reference's order, then the rule; the record line.\"\"\"",
-        );
-        o.line(format!("{} = _object({}, {})", l("_call"), l("call"), py_str(&plan.door.not_an_object)));
-        walk::wire(plan, &mut Body { g: self, o: &mut *o });
-        o.line(format!("{out}, {rows} = {}({args})", n.core));
-        let record_args = format!("{out}, {fired}, {}", l("tag"));
-        o.line(format!("return {}({})", n.record, sig::then(&args, &record_args)));
-        o.dedent();
-        o.blank();
-        o.blank();
-        o.line(format!("def {}({params}) -> tuple[{ret}, {rows_ty}]:", n.core));
-        o.indent();
-        o.line("\"\"\"The rule's branches, written once: the outputs, and the row each table matched.\"\"\"");
-        walk::core(plan, Lang::Python, &mut Body { g: self, o: &mut *o });
-        let made = |w: &str, x: &str, optional: bool| {
-            if optional {
-                format!("None if {x} is None else {w}({x})")
-            } else {
-                format!("{w}({x})")
-            }
-        };
-        let out = sig::answer(plan, n, &TYPES, made, ["Output(", "=", ")"]);
-        let rows = match n.slots.len() {
-            1 => format!("({},)", n.slots[0]),
-            _ => format!("({})", n.slots.join(", ")),
-        };
-        o.line(format!("return {out}, {rows}"));
-        o.dedent();
+        let fills = [
+            ("params", self.params()),
+            ("ret", self.returns()),
+            ("args", self.args()),
+            ("doc", py_doc(&sig::about(plan))),
+            ("not_an_object", py_str(&plan.door.not_an_object)),
+            ("record_args", sig::then(&self.args(), &format!("{}, {}, {}", l("_out"), l("trace"), l("tag")))),
+            ("answer", sig::answer(plan, n, &TYPES, made, ["Output(", "=", ")"])),
+        ];
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+            walk::part(plan, Lang::Python, part, &mut Body { g: self, o })
+        });
         o.blank();
         o.blank();
     }
@@ -424,6 +410,14 @@ unit: _str(_int({x}))
 required: {_s}.append({one})
 optional: {_s}.append("null" if {x} is None else {one})
 optional_bool: {_s}.append("null" if {x} is None else ({one}))"#;
+
+    /// The trace, lists and loops.
+    const LISTS: &'static str = "fired: {trace}.append(Fired({table}, {row}))
+list: {name}: list[{ty}] = []
+push: {list}.append({value})
+carry: {name}: {ty} = {value}
+for: for {element} in {list}:
+break: break";
 
     fn binding(&self, var: VarId) -> String {
         format!("{}: {}", self.g.n.vars[var], self.g.local_ty(var))
