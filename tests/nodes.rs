@@ -36,7 +36,7 @@ table outputs_of -> total, count, low, high, listed
 expect a=1, b=2, c=3 -> total=0
 ";
 
-const LANGS: [Lang; 3] = [Lang::Php, Lang::Python, Lang::Swift];
+const LANGS: [Lang; 4] = [Lang::Php, Lang::Python, Lang::Ruby, Lang::Swift];
 
 struct Built {
     plan: Plan,

@@ -1040,7 +1040,7 @@ const RUBY: Naming = Naming {
         "then",
         "method",
     ],
-    locals: &["call", "tag", "out", "trace", "s", "_out", "_rows", "_key"],
+    locals: &["call", "tag", "out", "trace", "s", "_out", "_key"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

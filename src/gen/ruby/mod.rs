@@ -236,10 +236,6 @@ impl Rb<'_> {
         o.finish()
     }
 
-    fn fired(&self) -> String {
-        sig::fired(self.plan, self.n.local("_rows"), "[@]", |table, row| format!("Fired.new({}, {row})", rb_str(table)))
-    }
-
     /// The enums file enum `e` is declared in, and its place there, where it has one.
     fn shared_of(&self, e: usize) -> Option<(SharedNames, usize)> {
         self.shared().into_iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k)))
@@ -311,11 +307,9 @@ impl Rb<'_> {
         };
         let fills = [
             ("args", args.clone()),
-            ("fired", self.fired()),
             ("not_an_object", rb_str(&plan.door.not_an_object)),
-            ("record_args", sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))),
+            ("record_args", sig::then(&args, &format!("{out}, {}, {tag}", l("trace")))),
             ("answer", answer),
-            ("slots", n.slots.join(", ")),
         ];
         sig::functions(o, n, template("functions"), &fills, |part, o| {
             walk::part(plan, Lang::Ruby, part, &mut Body { g: self, o })
@@ -415,6 +409,14 @@ int: {x}.to_s
 unit: {x}.to_s
 required: {s} << {one}
 optional: {s} << ({x}.nil? ? \"null\" : {one})";
+
+    /// The trace, lists and loops.
+    const LISTS: &'static str = "fired: {trace} << Fired.new({table}, {row})
+list: {name} = []
+push: {list} << {value}
+carry: {name} = {value}
+for: {list}.each do |{element}|
+break: break";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));
