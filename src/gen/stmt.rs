@@ -51,6 +51,11 @@ pub struct Blocks {
     /// Where a refusal is written on one line behind its test (Ruby's `raise … if test`), the
     /// words between: when the test holds, and when the negated test fails (`unless`).
     pub behind: Option<[&'static str; 2]>,
+    /// The left side of a define, `@` the variable, `$` its type (`@: $`, `let @: $`).
+    pub binding: &'static str,
+    /// The statement declaring a table's result before its rows assign it, as `binding`
+    /// spells it; empty where the language declares none.
+    pub declare: &'static str,
 }
 
 impl Blocks {
@@ -76,6 +81,8 @@ impl Blocks {
         },
         shown: ["@", "@", "@"],
         behind: None,
+        binding: "@",
+        declare: "",
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -357,7 +364,7 @@ pub trait Hooks {
 
     /// The left side of a define: the name, with what declares it.
     fn binding(&self, var: VarId) -> String {
-        self.name(var)
+        typed(Self::BLOCKS.binding, &self.name(var), &self.local_ty(var))
     }
 
     /// A value of the record: an input as passed, an output as returned.
@@ -501,7 +508,12 @@ pub trait Hooks {
     }
 
     /// A result variable, before the rows assign it.
-    fn declare(&mut self, _var: VarId) {}
+    fn declare(&mut self, var: VarId) {
+        if !Self::BLOCKS.declare.is_empty() {
+            let s = typed(Self::BLOCKS.declare, &self.name(var), &self.local_ty(var));
+            self.line(&s);
+        }
+    }
 
     fn assign(&mut self, var: VarId, value: &Expr) {
         let s = format!("{} = {}{}", self.name(var), self.value(var, value), Self::BLOCKS.semi);
@@ -886,6 +898,20 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
     let form = if optional { r.optional(ty) } else { &r.required };
     let text = with_locals(h, form, &[("x", x), ("one", one)]);
     h.line(&text);
+}
+
+/// `template` with `@` the variable `name` and `$` its type `ty`, in one pass (so a `$` of
+/// PHP's names stays as it is).
+fn typed(template: &str, name: &str, ty: &str) -> String {
+    let mut out = String::new();
+    for c in template.chars() {
+        match c {
+            '@' => out.push_str(name),
+            '$' => out.push_str(ty),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The range check of `input` (see [`Hooks::range_check`]); `held` where the code stands

@@ -16,7 +16,6 @@ use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
-use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
@@ -368,13 +367,15 @@ impl Hooks for Body<'_, '_, Py<'_>> {
         else_: "else:",
         end: "",
         beside: Some("  # "),
+        // A value refused is shown as the wire writes it: a member by its name, a day as its date.
+        shown: ["_json_str(@.value)", "_date_str(@)", "@"],
         refuse: Refusals {
             input: "raise RuleInputError(@, $)",
             input_alone: "raise RuleInputError(@)",
             contradiction: "raise RuleContradictionError(@)",
         },
-        // A value refused is shown as the wire writes it: a member by its name, a day as its date.
-        shown: ["_json_str(@.value)", "_date_str(@)", "@"],
+        binding: "@: $",
+        declare: "@: $",
         ..Blocks::KEYWORDS
     };
     /// The entry guard: a caller can pass anything. A number's fast test is the type's
@@ -418,14 +419,6 @@ push: {list}.append({value})
 carry: {name}: {ty} = {value}
 for: for {element} in {list}:
 break: break";
-
-    fn binding(&self, var: VarId) -> String {
-        format!("{}: {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    fn declare(&mut self, var: VarId) {
-        self.o.line(self.binding(var));
-    }
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.append({})", self.g.n.local("_s"), py_str(json)));
