@@ -102,27 +102,28 @@ type Py<'a> = Gen<'a, Python>;
 /// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
 const FUNCTIONS: &str = r#"def {function}({params}) -> {ret}:
     {doc}
-    return {core}({args})[0]
+    return {core}({untraced})
 
 
 def {traced}({params}) -> tuple[{ret}, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
-    return {core}({args})
+    {trace}: list[Fired] = []
+    return {core}({traced_args}), {trace}
 
 
 def {wire}({call}: object, {tag}: str = "") -> str:
     """One call in the wire form (formats.md), an object of the inputs under their declared names: the door's checks in the reference's order, then the rule; the record line."""
     {_call} = _object({call}, {not_an_object})
     {door}
-    {_out}, {trace} = {core}({args})
+    {trace}: list[Fired] = []
+    {_out} = {core}({traced_args})
     return {record}({record_args})
 
 
-def {core}({params}) -> tuple[{ret}, list[Fired]]:
-    """The rule's branches, written once: the outputs, and the rows that matched in order."""
-    {trace}: list[Fired] = []
+def {core}({core_params}) -> {ret}:
+    """The rule's branches, written once: the outputs; each row that matches appended to the trace, where there is one (the plain function passes none)."""
     {rule}
-    return {answer}, {trace}"#;
+    return {answer}"#;
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 /// The docstring is the body's first line.
@@ -338,6 +339,9 @@ impl Py<'_> {
         };
         let l = |b| n.local(b);
         let fills = [
+            ("core_params", sig::then(&self.params(), &format!("{}: list[Fired] | None", l("trace")))),
+            ("untraced", sig::then(&self.args(), "None")),
+            ("traced_args", sig::then(&self.args(), l("trace"))),
             ("params", self.params()),
             ("ret", self.returns()),
             ("args", self.args()),
@@ -413,7 +417,7 @@ optional: {_s}.append("null" if {x} is None else {one})
 optional_bool: {_s}.append("null" if {x} is None else ({one}))"#;
 
     /// The trace, lists and loops.
-    const LISTS: &'static str = "fired: {trace}.append(Fired({table}, {row}))
+    const LISTS: &'static str = "fired: if {trace} is not None:\\n    {trace}.append(Fired({table}, {row}))
 list: {name}: list[{ty}] = []
 push: {list}.append({value})
 carry: {name}: {ty} = {value}

@@ -306,6 +306,8 @@ impl Rb<'_> {
             outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
         };
         let fills = [
+            ("untraced", sig::then(&args, "nil")),
+            ("traced_args", sig::then(&args, l("trace"))),
             ("args", args.clone()),
             ("not_an_object", rb_str(&plan.door.not_an_object)),
             ("record_args", sig::then(&args, &format!("{out}, {}, {tag}", l("trace")))),
@@ -411,7 +413,7 @@ required: {s} << {one}
 optional: {s} << ({x}.nil? ? \"null\" : {one})";
 
     /// The trace, lists and loops.
-    const LISTS: &'static str = "fired: {trace} << Fired.new({table}, {row})
+    const LISTS: &'static str = "fired: {trace} << Fired.new({table}, {row}) if {trace}
 list: {name} = []
 push: {list} << {value}
 carry: {name} = {value}
