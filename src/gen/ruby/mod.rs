@@ -412,10 +412,11 @@ unit: {x}.to_s
 required: {s} << {one}
 optional: {s} << ({x}.nil? ? \"null\" : {one})";
 
-    /// The trace, lists and loops.
+    /// The trace, lists and loops: a value is pushed with `push`, since `<<` binds more
+    /// tightly than a value's `&&` or `? :`.
     const LISTS: &'static str = "fired: {trace} << Fired.new({table}, {row}) if {trace}
 list: {name} = []
-push: {list} << {value}
+push: {list}.push({value})
 carry: {name} = {value}
 for: {list}.each do |{element}|
 break: break";
