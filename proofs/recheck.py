@@ -1424,6 +1424,21 @@ def count_in(sorted_idx, a, b):
     return bisect.bisect_right(sorted_idx, b) - bisect.bisect_left(sorted_idx, a)
 
 
+def precedence(cert, table):
+    """Under priority, each row's place in the order the rows take precedence: by each
+    result's place in its enum's declared order, a tie in the order written. None under any
+    other policy."""
+    if table["policy"] != "priority":
+        return None
+    types = {v["name"]: v["type"] for v in cert["vars"]}
+    members = [cert["enums"][types[res]]["values"] for res in table["results"]]
+
+    def key(row):
+        return ([m.index(x) for m, x in zip(members, row["produces"])], row["row"])
+
+    return {row["row"]: place for place, row in enumerate(sorted(table["rows"], key=key))}
+
+
 def check_table(run, cert, table, file_text, lines_out):
     name = table["table"]
     policy = table["policy"]
@@ -1574,10 +1589,14 @@ def check_table(run, cert, table, file_text, lines_out):
     together = set()
     leaf_rows = {}
     covered = 0
+    rank = precedence(cert, table)
     for node, box in leaves:
         lid = node["leaf"]
         listed = node["rows"]
         leaf_rows[lid] = (listed, box, node)
+        # The first row listed is the one that answers: under priority, the one ranked first.
+        if rank is not None and listed != sorted(listed, key=lambda rn: rank.get(rn, len(rank))):
+            run.fail(f"{where}: leaf {lid} lists its rows {listed} out of their order of priority")
         for rn in listed:
             if rn not in by_num:
                 run.fail(f"{where}: leaf {lid} lists row {rn}, which the certificate does not hold")
@@ -1603,7 +1622,7 @@ def check_table(run, cert, table, file_text, lines_out):
             if not refuted:
                 run.fail(f"{lw}: no row takes it and it is not refuted (a gap)")
                 continue
-        elif len(listed) >= 2 and not refuted and policy != "first":
+        elif len(listed) >= 2 and not refuted and policy not in ("first", "priority"):
             pairs = [(a, b) for i, a in enumerate(listed) for b in listed[i + 1 :]]
             for a, b in pairs:
                 if (a, b) in undecided:
@@ -1656,8 +1675,8 @@ def check_table(run, cert, table, file_text, lines_out):
         if rn not in listed or (isinstance(node["asked"], dict) and "no" in node["asked"]):
             run.fail(f"{rw}: its reach point is in a leaf it does not answer in")
             continue
-        if policy == "first" and listed and listed[0] != rn:
-            run.fail(f"{rw}: under first, row {listed[0]} answers at its reach point")
+        if policy in ("first", "priority") and listed and listed[0] != rn:
+            run.fail(f"{rw}: under {policy}, row {listed[0]} answers at its reach point")
             continue
         if len(at) != len(axes) or any(not (box[k][0] <= at[k] <= box[k][1]) or at[k] not in acc[rn][k] for k in range(len(axes))):
             run.fail(f"{rw}: the reach point {at} is not in the row's box")

@@ -96,6 +96,16 @@ if ! python3 -c "import duckdb" >/dev/null 2>&1; then
   python3 -m pip install -q duckdb 2>/dev/null || python3 -m pip install -q --break-system-packages duckdb
 fi
 
+# --- Batch on the engines users run (tests/batch.rs, benches/batch_parcel_rate.py) ---
+# rulec_batch.py, beside the NumPy plan, on Spark (pyspark runs in local mode on the JDK
+# above), Dask, DuckDB (above) and Polars, all through pyarrow. pyspark is the large one:
+# about 490 MB installed, some 35 s to install here.
+if ! python3 -c "import pyarrow, pandas, polars, dask.dataframe; from pyspark.sql.functions import arrow_udf" >/dev/null 2>&1; then
+  echo "setup: pip install pyarrow pandas polars dask[dataframe] pyspark"
+  batch_args=(-q pyarrow pandas polars "dask[dataframe]" "pyspark>=4.1")
+  python3 -m pip install "${batch_args[@]}" 2>/dev/null || python3 -m pip install --break-system-packages "${batch_args[@]}"
+fi
+
 # --- Wasm and WASI (tests/gen_wasm.rs; the wasi pass of rulec test --lang rust) ---
 # The two standard libraries rustc builds the module and the WASI runner with; node (above)
 # instantiates the module and is the WASI host (node:wasi), so nothing else is installed.

@@ -76,8 +76,10 @@ fn replay(p: &Program, d: &Diagnostic, w: &serde_json::Value) {
             assert!(matches!(eval::evaluate(p, &inputs), Err(eval::EvalError::Contradiction { .. })));
         }
         "E103" => {
+            // The row matches and another answers: one written before it (or ranked above it).
             assert!(row_matches(table, rows[0], &values));
-            assert!(eval::pick_row(table, &values).unwrap() < rows[0]);
+            let answers = eval::pick_row(table, &values).unwrap();
+            assert!(answers != rows[0] && rows[1..].contains(&answers), "{answers} answers, not one of {rows:?}");
         }
         "E104" => {
             assert!(row_matches(table, rows[0], &values) && row_matches(table, rows[1], &values));
@@ -555,7 +557,7 @@ fn partition(rng: &mut Rng, col: &Col) -> Vec<String> {
     }
 }
 
-fn random_rule(rng: &mut Rng) -> Case {
+fn random_rule(rng: &mut Rng, priority: bool) -> Case {
     let ncols = rng.range(1, 3) as usize;
     let mut cols = Vec::new();
     for _ in 0..ncols {
@@ -567,7 +569,10 @@ fn random_rule(rng: &mut Rng) -> Case {
             _ => Col::Int { hi: rng.range(2, 6), optional: false },
         });
     }
+    // Every fourth case is `priority`, picked by its place so that the others stay the cases
+    // they were before it existed.
     let policy = match rng.below(3) {
+        _ if priority => Policy::Priority,
         0 => Policy::Unique,
         1 => Policy::First,
         _ => Policy::Any,
@@ -714,8 +719,13 @@ fn random_rule(rng: &mut Rng) -> Case {
         Policy::Unique => "",
         Policy::First => " first",
         Policy::Any => " any",
+        Policy::Priority => " priority",
     };
-    text.push_str("output out: int 0..9\n");
+    // A priority table's result is a member of an enum, its rank the member's place.
+    match policy {
+        Policy::Priority => text.push_str("enum grade: g0, g1, g2, g3\noutput out: grade\n"),
+        _ => text.push_str("output out: int 0..9\n"),
+    }
     text.push_str(&format!("table t{pol} -> out\n"));
     text.push_str(&format!("| {} | out |\n", heads.join(" | ")));
     text.push_str(&format!("|{}---|\n", "---|".repeat(heads.len())));
@@ -729,7 +739,11 @@ fn random_rule(rng: &mut Rng) -> Case {
                 Col::Bool { optional } => bool_cell(rng, *optional),
             })
             .collect();
-        let out = if policy == Policy::Any { rng.range(0, 2) } else { rng.range(0, 9) };
+        let out = match policy {
+            Policy::Any => rng.range(0, 2).to_string(),
+            Policy::Priority => format!("grade.g{}", rng.range(0, 3)),
+            _ => rng.range(0, 9).to_string(),
+        };
         text.push_str(&format!("| {} | {out} |\n", cells.join(" | ")));
     }
     text.push_str(&sub);
@@ -787,7 +801,16 @@ fn brute_force(p: &Program) -> Verdicts {
             for &r in &rows {
                 matched[r] = true;
             }
-            if let Some(&f) = rows.first() {
+            // The row that answers: the first, or under priority the first of the lowest place.
+            let place = |r: usize| match eval::eval_expr(t.rows[r].results[0].as_ref().unwrap(), &values) {
+                Ok(Value::Enum(i)) => i,
+                other => panic!("a priority result is a member: {other:?}"),
+            };
+            let answers = match t.policy {
+                Policy::Priority => rows.iter().copied().min_by_key(|&r| (place(r), r)),
+                _ => rows.first().copied(),
+            };
+            if let Some(f) = answers {
                 won[f] = true;
             }
             for x in 0..rows.len() {
@@ -804,7 +827,7 @@ fn brute_force(p: &Program) -> Verdicts {
                                 v.disagree.insert((a + 1, b + 1));
                             }
                         }
-                        Policy::First => {}
+                        Policy::First | Policy::Priority => {}
                     }
                 }
             }
@@ -816,7 +839,7 @@ fn brute_force(p: &Program) -> Verdicts {
                 for r in 0..n {
                     if !matched[r] {
                         v.dead.insert(r + 1);
-                    } else if t.policy == Policy::First && !won[r] {
+                    } else if t.policy.takes_first() && !won[r] {
                         v.shadowed.insert(r + 1);
                     }
                 }
@@ -862,12 +885,12 @@ fn randomized_differential_against_brute_force() {
     let cases: u64 = std::env::var("RULEC_DIFF_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
     println!("differential: base seed {base}, {cases} cases (RULEC_DIFF_SEED, RULEC_DIFF_CASES)");
     let started = std::time::Instant::now();
-    let mut by_policy = [0usize; 3];
+    let mut by_policy = [0usize; 4];
     let mut findings = 0usize;
     for i in 0..cases {
         let seed = base.wrapping_add(i.wrapping_mul(0x9e37_79b9));
         let mut rng = Rng(seed);
-        let case = random_rule(&mut rng);
+        let case = random_rule(&mut rng, i % 4 == 3);
         let c = check_str(&case.text);
         let unexpected: Vec<&Diagnostic> =
             c.diagnostics.iter().filter(|d| !["E101", "E102", "E103", "E104", "E105"].contains(&d.code)).collect();
@@ -892,14 +915,78 @@ fn randomized_differential_against_brute_force() {
             Policy::Unique => 0,
             Policy::First => 1,
             Policy::Any => 2,
+            Policy::Priority => 3,
         }] += 1;
         findings += c.diagnostics.len();
     }
     println!(
-        "differential: {cases} rules (unique {}, first {}, any {}), {findings} findings, {:.1?}",
+        "differential: {cases} rules (unique {}, first {}, any {}, priority {}), {findings} findings, {:.1?}",
         by_policy[0],
         by_policy[1],
         by_policy[2],
+        by_policy[3],
         started.elapsed()
     );
+}
+
+/// DMN's priority: of the rows that match, the one whose result comes first in its enum.
+const PRIORITY: &str = "rule pick v1
+
+enum class: express, standard, economy
+
+input weight: int 0..50
+input member: bool
+
+output ship: class
+
+table class_of priority -> ship
+| weight | member | ship     |
+|--------|--------|----------|
+| -      | -      | economy  |
+| <=10   | -      | standard |
+| <=5    | true   | express  |
+";
+
+#[test]
+fn a_priority_table_whose_rows_overlap_checks_clean_and_answers_by_rank() {
+    let c = check_str(PRIORITY);
+    assert!(codes(&c).is_empty(), "{}", describe(&c));
+    let p = c.program.as_ref().unwrap();
+    // The row that answers (1-based) and the member it gives.
+    let answer = |weight: i64, member: bool| {
+        let inputs = wire::read_inputs(p, &serde_json::json!({"weight": weight, "member": member})).unwrap();
+        let out = eval::evaluate(p, &inputs).unwrap();
+        (out.trace[0].row, out.values[p.outputs[0]].clone())
+    };
+    // All three rows match at weight 3 for a member: express is ranked first, the third row.
+    assert_eq!(answer(3, true), (3, Value::Enum(0)));
+    assert_eq!(answer(3, false), (2, Value::Enum(1)));
+    assert_eq!(answer(30, true), (1, Value::Enum(2)));
+}
+
+#[test]
+fn a_priority_row_masked_by_rows_ranked_above_it_is_e103_with_a_witness() {
+    // Row 1 (economy, the last in the enum) lies inside row 3 (express): it never answers,
+    // though it is written first.
+    let text = PRIORITY
+        .replace("| -      | -      | economy  |", "| <=3    | true   | economy  |\n| -      | -      | economy  |");
+    let c = check_str(&text);
+    assert_eq!(codes(&c), vec!["E103"], "{}", describe(&c));
+    let d = &c.diagnostics[0];
+    assert!(d.message.contains("row 1 can never fire; row 4 ranked above it"), "{}", d.message);
+    assert_witnesses_reproduce(&c);
+}
+
+#[test]
+fn a_priority_table_needs_a_member_in_every_result_cell() {
+    let not_enum = "rule pick v1\n\ninput weight: int 0..50\n\noutput days: int 1..9\n\ntable d priority -> days\n| weight | days |\n|---|---|\n| - | 2 |\n";
+    let c = check_str(not_enum);
+    assert_eq!(codes(&c), vec!["E076"], "{}", describe(&c));
+    let expr = PRIORITY.replace(
+        "| <=5    | true   | express  |",
+        "| <=5    | true   | if member then class.express else class.economy |",
+    );
+    let c = check_str(&expr);
+    assert_eq!(codes(&c), vec!["E076"], "{}", describe(&c));
+    assert!(c.diagnostics[0].message.contains("row 3 does not give `ship` a member"), "{}", c.diagnostics[0].message);
 }

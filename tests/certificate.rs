@@ -51,6 +51,7 @@ fn clean_rules() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v.push(root().join("tests/corpus/broken/derived_overlap.rule"));
+    v.push(root().join("tests/rules/shipping_class.rule"));
     v
 }
 
@@ -129,6 +130,30 @@ fn a_dropped_row_is_rejected() {
         t["rows"].as_array_mut().unwrap().remove(1);
     });
     assert_eq!(code, 1, "{report}");
+}
+
+/// The first leaf of a cover tree that lists two rows or more.
+fn shared_leaf(node: &mut Json) -> Option<&mut Json> {
+    if node.get("leaf").is_some() {
+        return (node["rows"].as_array().unwrap().len() >= 2).then_some(node);
+    }
+    if shared_leaf(&mut node["lo"]).is_some() {
+        return shared_leaf(&mut node["lo"]);
+    }
+    shared_leaf(&mut node["hi"])
+}
+
+#[test]
+fn a_priority_leaf_that_lists_its_rows_out_of_rank_is_rejected() {
+    // The first row a leaf lists is the one that answers there: under priority, the one ranked first.
+    let (code, report) = forged("tests/rules/shipping_class.rule", |c| {
+        let t = &mut c["tables"][0];
+        assert_eq!(t["policy"], "priority");
+        let leaf = shared_leaf(&mut t["cover"]).expect("rows of a priority table share a leaf");
+        leaf["rows"].as_array_mut().unwrap().reverse();
+    });
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("out of their order of priority"), "{report}");
 }
 
 #[test]

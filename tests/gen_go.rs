@@ -575,37 +575,67 @@ func main() {
     assert_eq!(got.lines().collect::<Vec<_>>(), want, "{got}");
 }
 
-/// A day refused for its range is shown as the wire writes it, not as its day number, by the
-/// function and by the wire door alike.
+/// A refused day or member is shown as the wire writes it ("2027-01-01", "basic"), as every
+/// language shows it, by the function and by the wire door alike; Value holds the day's text
+/// (a day no `YYYY-MM-DD` writes, which only the function can be given, as its number) and
+/// the member itself. A string the door refuses is shown quoted too.
 #[test]
-fn a_refused_date_is_shown_as_a_date() {
-    if !have_go("a_refused_date_is_shown_as_a_date") {
+fn a_refused_date_or_member_is_shown_in_the_wire_form() {
+    if !have_go("a_refused_date_or_member_is_shown_in_the_wire_form") {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    generate(&[corpus.join("ticket_price.rule")], tmp.path());
-    let got = go_program(
-        &tmp.path().join("go/ticketprice"),
-        "caller",
-        r#"package main
-
-import (
-	"fmt"
-
-	rule "rulec/ticketprice"
-)
-
-func main() {
-	day, _ := rule.ParseDate("2027-01-01")
-	_, err := rule.TicketPrice(rule.Input{Age: 30, Visit: day, Member: true})
-	fmt.Println(err)
-	_, err = rule.TicketPriceWire(map[string]any{"age": 30, "visit": "2027-01-01", "member": true}, "")
-	fmt.Println(err)
+    generate(&[corpus.join("ticket_price.rule"), corpus.join("member_discount.rule")], tmp.path());
+    let show = r#"
+func show(err error) {
+	var refused *rule.RuleInputError
+	errors.As(err, &refused)
+	fmt.Printf("%v | %v %T\n", err, refused.Value, refused.Value)
 }
+"#;
+    let program = |body: &str| {
+        format!("package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\n\trule \"rulec/PKG\"\n)\n{show}\nfunc main() {{\n{body}}}\n")
+    };
+    let tickets = program(
+        r#"	day, _ := rule.ParseDate("2027-01-01")
+	_, err := rule.TicketPrice(rule.Input{Age: 30, Visit: day, Member: true})
+	show(err)
+	_, err = rule.TicketPrice(rule.Input{Age: 30, Visit: rule.Date(9223372036854775807), Member: true})
+	show(err)
+	_, err = rule.TicketPriceWire(map[string]any{"age": 30, "visit": "2027-01-01", "member": true}, "")
+	show(err)
+	_, err = rule.TicketPriceWire(map[string]any{"age": "30", "visit": "2026-01-01", "member": true}, "")
+	show(err)
+	_, err = rule.TicketPriceWire(map[string]any{"age": 30, "visit": "2026-02-30", "member": true}, "")
+	show(err)
 "#,
     );
-    assert_eq!(got, "visit is out of range: 2027-01-01\n".repeat(2));
+    let got = go_program(&tmp.path().join("go/ticketprice"), "caller", &tickets.replace("PKG", "ticketprice"));
+    assert_eq!(
+        got,
+        "visit is out of range: \"2027-01-01\" | 2027-01-01 string\n\
+         visit is out of range: 9223372036854775807 | 9223372036854775807 int64\n\
+         visit is out of range: \"2027-01-01\" | 2027-01-01 string\n\
+         age is not an integer: \"30\" | 30 string\n\
+         visit is not a date: \"2026-02-30\" | 2026-02-30 string\n"
+    );
+    let members = program(
+        r#"	_, err := rule.MemberDiscount(rule.Input{Tier: rule.TierBasic, Channel: rule.ChannelWeb, Subtotal: 1000})
+	show(err)
+	_, err = rule.MemberDiscountWire(map[string]any{"tier": "basic", "channel": "web", "subtotal": 1000}, "")
+	show(err)
+	_, err = rule.MemberDiscountWire(map[string]any{"tier": "gold", "channel": "fax", "subtotal": 1000}, "")
+	show(err)
+"#,
+    );
+    let got = go_program(&tmp.path().join("go/memberdiscount"), "caller", &members.replace("PKG", "memberdiscount"));
+    assert_eq!(
+        got,
+        "tier is out of range: \"basic\" | basic memberdiscount.Tier\n\
+         tier is out of range: \"basic\" | basic memberdiscount.Tier\n\
+         channel is not a value of enum channel: \"fax\" | fax string\n"
+    );
 }
 
 /// The runtime file every package's fixed text comes from is a Go file gofmt and go vet

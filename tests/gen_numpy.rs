@@ -1,7 +1,7 @@
 //! The NumPy target over the corpus and tests/rules: the plan as data and one evaluator,
 //! held to the reference by `rulec test` on every vector (the helpers' unit vectors too: the
 //! roundings, mod and isqrt over int64 columns, ends of int64 included); ruff and mypy
-//! --strict silent on the evaluator and its runner; a whole column decided at once, its
+//! --strict silent on the evaluator, its runner and the batch adapters (rulec_batch.py); a whole column decided at once, its
 //! refusal naming the row; the same bytes on a second generation.
 
 mod common;
@@ -47,8 +47,11 @@ fn the_evaluator_passes_ruff_and_mypy_strict() {
         .output()
         .unwrap();
     assert!(ruff.status.success(), "{}", text(&ruff.stdout));
-    let mypy =
-        Command::new("mypy").args(["--strict", "rulec_np.py", "rulec_np_runner.py"]).current_dir(&np).output().unwrap();
+    let mypy = Command::new("mypy")
+        .args(["--strict", "rulec_np.py", "rulec_np_runner.py", "rulec_batch.py"])
+        .current_dir(&np)
+        .output()
+        .unwrap();
     assert!(mypy.status.success(), "{}", text(&mypy.stdout));
 }
 

@@ -36,7 +36,7 @@ table outputs_of -> total, count, low, high, listed
 expect a=1, b=2, c=3 -> total=0
 ";
 
-const LANGS: [Lang; 4] = [Lang::Php, Lang::Python, Lang::Ruby, Lang::Swift];
+const LANGS: [Lang; 5] = [Lang::Go, Lang::Php, Lang::Python, Lang::Ruby, Lang::Swift];
 
 struct Built {
     plan: Plan,
@@ -274,6 +274,11 @@ fn holds_in_every_language(plan: Plan, dir: &Path) {
         assert!(std::env::var("CI").is_err() || s.lang == Lang::Swift, "{} not run: {}", s.lang.name(), s.reason);
     }
     assert!(!ran.is_empty(), "no language ran");
+    // Go's printer lays the new statements out as gofmt does (a value pushed is an argument).
+    if ran.contains(&Lang::Go) {
+        let o = std::process::Command::new("gofmt").arg("-l").arg(dir.join("go")).output().expect("gofmt runs");
+        assert!(o.status.success() && o.stdout.is_empty(), "gofmt would change {}", String::from_utf8_lossy(&o.stdout));
+    }
     // Where swiftc is absent, the Swift is still held to Swift's grammar.
     if !ran.contains(&Lang::Swift) && common::have_swift_grammar() {
         let files = ["basket.swift", "basket_runner.swift"].map(|f| dir.join("swift").join(f).display().to_string());

@@ -419,7 +419,15 @@ fn partition(g: &mut Gen, v: &Var) -> Vec<String> {
 }
 
 /// A table: its heading, rows of cells (conditions then results).
-fn table(g: &mut Gen, name: &str, result: &str, result_cells: &mut dyn FnMut(&mut Gen, usize) -> String) -> String {
+/// Under `priority`, a catch-all row comes first, its result `result_cells(g, usize::MAX)`,
+/// ranked below every other row's, so that it answers only where no other row matches.
+fn table(
+    g: &mut Gen,
+    name: &str,
+    result: &str,
+    priority: bool,
+    result_cells: &mut dyn FnMut(&mut Gen, usize) -> String,
+) -> String {
     let ncols = 1 + g.rng.below(3);
     let mut cols: Vec<usize> = Vec::new();
     while cols.len() < ncols.min(g.inputs.len()) {
@@ -445,7 +453,11 @@ fn table(g: &mut Gen, name: &str, result: &str, result_cells: &mut dyn FnMut(&mu
     // A product truncated is no longer complete: the last row takes whatever is left, which
     // only `first` can say.
     let truncated = rows.len() != parts.iter().map(Vec::len).product::<usize>();
-    let policy = if truncated { "first" } else { *g.rng.pick(&["", " unique", " first", " any"]) };
+    let policy = match (priority, truncated) {
+        (true, _) => " priority",
+        (false, true) => "first",
+        (false, false) => *g.rng.pick(&["", " unique", " first", " any"]),
+    };
     if policy == " first" || policy == "first" {
         if let Some(last) = rows.last_mut() {
             if g.rng.chance(50) || truncated {
@@ -464,6 +476,11 @@ fn table(g: &mut Gen, name: &str, result: &str, result_cells: &mut dyn FnMut(&mu
         t.push_str("---|");
     }
     t.push('\n');
+    if priority {
+        t.push('|');
+        t.push_str(&" - |".repeat(cols.len()));
+        let _ = writeln!(t, " {} |", result_cells(g, usize::MAX));
+    }
     for (i, r) in rows.iter().enumerate() {
         t.push('|');
         for c in r {
@@ -623,12 +640,14 @@ fn random_rule(seed: u64, index: usize) -> String {
     // a value so decided that a define turns into an output; or, with no table, an output
     // a define chooses with an `if`.
     let out1 = g.name("o");
-    let out1_ty = if !g.enums.is_empty() && g.rng.chance(50) {
+    // Every fourth rule's table is `priority` where it can be: its result a member of an enum.
+    let wants_priority = index % 4 == 3;
+    let out1_ty = if !g.enums.is_empty() && (g.rng.chance(50) || wants_priority) {
         Ty::Enum(g.rng.below(g.enums.len()))
     } else {
         Ty::Int { lo: 0, hi: 1000 }
     };
-    let out1_optional = shape == Shape::Tables && g.rng.chance(20);
+    let out1_optional = shape == Shape::Tables && g.rng.chance(20) && !wants_priority;
     let mut defines = Vec::new();
     match shape {
         Shape::Tables => {
@@ -710,6 +729,12 @@ fn random_rule(seed: u64, index: usize) -> String {
         return g.text;
     }
     let enums_out = out1_ty.clone();
+    // A `priority` table's results are members: an enum of two values or more, never none.
+    let ranked = match &enums_out {
+        Ty::Enum(e) => !out1_optional && g.enums[*e].values.len() >= 2,
+        _ => false,
+    };
+    let priority = ranked && wants_priority;
     let t = {
         let tname = g.name("t");
         let out1_ident = ident(&out1);
@@ -720,14 +745,21 @@ fn random_rule(seed: u64, index: usize) -> String {
             match &enums_out {
                 Ty::Enum(e) => {
                     let en = &g.enums[*e];
-                    let v = ident(en.values[i % en.values.len()].split(' ').next().unwrap());
+                    // Under priority the catch-all takes the last value and the other rows the rest.
+                    let n = en.values.len();
+                    let k = match i {
+                        usize::MAX => n - 1,
+                        i if priority => i % (n - 1),
+                        i => i % n,
+                    };
+                    let v = ident(en.values[k].split(' ').next().unwrap());
                     // A bare value that is also a variable's name is read as the variable.
                     format!("{}.{v}", ident(&en.name))
                 }
                 _ => format!("{}", g.rng.range(0, 1000)),
             }
         };
-        table(&mut g, &ident(&tname), &out1_ident, &mut cells)
+        table(&mut g, &ident(&tname), &out1_ident, priority, &mut cells)
     };
     g.text.push_str(&t);
     g.text
@@ -776,7 +808,7 @@ impl Reach {
 
     fn assert_all(&self) {
         assert!(self.optional_inputs > 0 && self.date_inputs > 0 && self.date_outputs > 0, "{self:?}");
-        for p in ["unique", "first", "any"] {
+        for p in ["unique", "first", "any", "priority"] {
             assert!(self.policies.get(p).is_some_and(|&n| n > 0), "no kept rule has a {p} table: {self:?}");
         }
         for m in MODES {

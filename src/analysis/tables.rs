@@ -453,6 +453,16 @@ impl<'a> TableAnalysis<'a> {
             return;
         };
         self.proof.cover = cover;
+        // A leaf lists its rows in the order they take precedence: the first listed answers there.
+        if self.table.policy == Policy::Priority {
+            let mut rank = vec![0usize; n];
+            for (place, r) in self.table.precedence().into_iter().enumerate() {
+                rank[r] = place;
+            }
+            for leaf in &mut self.proof.cover.leaves {
+                leaf.rows.sort_by_key(|&r| rank[r as usize]);
+            }
+        }
         self.hints = vec![None; self.proof.cover.leaves.len()];
         // Per row, the leaves that list it.
         let mut row_leaves: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -465,7 +475,7 @@ impl<'a> TableAnalysis<'a> {
         let policy = self.table.policy.clone();
         for i in 0..self.proof.cover.leaves.len() {
             let k = self.proof.cover.leaves[i].rows.len();
-            if k == 0 || (k >= 2 && policy != Policy::First) {
+            if k == 0 || (k >= 2 && !policy.takes_first()) {
                 self.decide(i);
                 if self.exhausted {
                     return self.over_budget();
@@ -485,7 +495,7 @@ impl<'a> TableAnalysis<'a> {
         self.report_gap();
         match policy {
             Policy::Unique | Policy::Any => self.report_pairs(),
-            Policy::First => {}
+            Policy::First | Policy::Priority => {}
         }
         self.report_rows(&fates);
     }
@@ -732,7 +742,7 @@ impl<'a> TableAnalysis<'a> {
         if leaves.is_empty() {
             return RowFate::Dead(Vec::new());
         }
-        let first = self.table.policy == Policy::First;
+        let first = self.table.policy.takes_first();
         let mut unknown = false;
         for pass in 0..2 {
             for &i in leaves {
@@ -787,7 +797,7 @@ impl<'a> TableAnalysis<'a> {
         // Under `first`, the evaluator confirms the row answers (it is the first that
         // matches); past FIRST_CONFIRMED rows that costs O(rows) per row, and the point is
         // confirmed to match the row and to lie in a leaf where it is the first listed.
-        let whole = table.policy == Policy::First && table.rows.len() <= FIRST_CONFIRMED;
+        let whole = table.policy.takes_first() && table.rows.len() <= FIRST_CONFIRMED;
         let goal = |values: &[Value]| {
             if whole {
                 eval::pick_row(table, values).ok() == Some(r)
@@ -1278,8 +1288,10 @@ impl<'a> TableAnalysis<'a> {
     fn shadow_diag(&self, r: usize, winners: &[usize]) -> Diagnostic {
         let name = &self.table.name;
         let table = self.table;
+        let priority = table.policy == Policy::Priority;
+        // Another row answers where it matches (before it in order, or ranked above it).
         let goal =
-            |values: &[Value]| row_matches(table, r, values) && eval::pick_row(table, values).is_ok_and(|w| w < r);
+            |values: &[Value]| row_matches(table, r, values) && eval::pick_row(table, values).is_ok_and(|w| w != r);
         let leaves: Vec<usize> = (0..self.proof.cover.leaves.len())
             .filter(|&i| {
                 let l = &self.proof.cover.leaves[i];
@@ -1300,16 +1312,18 @@ impl<'a> TableAnalysis<'a> {
             self.file(),
             table.rows[r].span,
             format!(
-                "table `{name}`: row {} can never fire; {by} before it {} every input it matches",
+                "table `{name}`: row {} can never fire; {by} {} {} every input it matches",
                 r + 1,
+                if priority { "ranked above it" } else { "before it" },
                 if winners.len() == 1 { "takes" } else { "take" }
             ),
         )
-        .label("shadowed by earlier rows")
+        .label(if priority { "masked by rows whose results come first" } else { "shadowed by earlier rows" })
         .in_table(name)
         .row(name, r + 1);
         for &w in winners {
-            d = d.secondary(self.file(), table.rows[w].span, format!("row {} fires first", w + 1)).row(name, w + 1);
+            let why = if priority { "is ranked above it" } else { "fires first" };
+            d = d.secondary(self.file(), table.rows[w].span, format!("row {} {why}", w + 1)).row(name, w + 1);
         }
         if let Some(f) = &found {
             let fired = eval::pick_row(table, &f.values).map(|w| w + 1).unwrap_or(0);
@@ -1324,11 +1338,11 @@ impl<'a> TableAnalysis<'a> {
             d = d.note("not proven: that any input matches it at all — the checker found none and could not rule them out (if none does, the row is dead)");
         }
         let (file, line) = (self.file(), self.row_line(r));
-        d.help("remove the row, or move it above the rows that cover it if it should win").fix(
-            "remove_row",
-            "",
-            Some((file, line)),
-        )
+        let help = match priority {
+            true => "remove the row, or give it a result listed before theirs in its enum if it should win",
+            false => "remove the row, or move it above the rows that cover it if it should win",
+        };
+        d.help(help).fix("remove_row", "", Some((file, line)))
     }
 
     fn dead_diag(&self, r: usize, reasons: &[Refutation]) -> Diagnostic {

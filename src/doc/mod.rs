@@ -631,6 +631,11 @@ fn verified_lines(r: &Rule, d: DeciderRef) -> Vec<Line> {
                 plural(f.pairs, "comparison", "comparisons"),
                 words::grouped(&(f.disjoint + f.refuted_pairs).to_string())
             ))]),
+            crate::syntax::ast::Policy::Priority => out.push(vec![text(format!(
+                "by priority: of {} of one row with another, {} never take the same call; where two rows do, the one whose result is listed first decides",
+                plural(f.pairs, "comparison", "comparisons"),
+                words::grouped(&(f.disjoint + f.refuted_pairs).to_string())
+            ))]),
             crate::syntax::ast::Policy::Any => out.push(vec![text(format!(
                 "agree: of {} of one row with another, {} differ on some column; where two rows can take the same call ({}), they give the same answer",
                 plural(f.pairs, "comparison", "comparisons"),
@@ -867,6 +872,7 @@ fn verified_section(r: &Rule, b: &mut Vec<Block>) {
         let f = table_figures(proof);
         let apart = match proof.policy {
             crate::syntax::ast::Policy::First => "first decides".to_string(),
+            crate::syntax::ast::Policy::Priority => "priority decides".to_string(),
             _ => {
                 let mut s = format!("{} of {} comparisons differ", f.disjoint, f.pairs);
                 if f.refuted_pairs > 0 {

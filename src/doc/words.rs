@@ -268,5 +268,11 @@ pub fn policy_words(policy: &crate::syntax::ast::Policy, audience: Audience) -> 
         (Policy::Unique, Audience::Customer) => "Exactly one row applies to each case.",
         (Policy::First, Audience::Customer) => "The first row that applies, from the top, decides.",
         (Policy::Any, Audience::Customer) => "Where more than one row applies, they give the same answer.",
+        (Policy::Priority, Audience::Approver) => {
+            "Of the rows that match, the one whose result comes first in its list of values decides."
+        }
+        (Policy::Priority, Audience::Customer) => {
+            "Where more than one row applies, the one whose answer is listed first decides."
+        }
     }
 }

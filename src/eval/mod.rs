@@ -185,7 +185,11 @@ fn store(p: &Program, var: VarId, x: Value) -> Value {
 
 /// The 0-based row that answers under the table's policy.
 pub fn pick_row(t: &TableIr, values: &[Value]) -> Result<usize, EvalError> {
-    let mut matching = (0..t.rows.len()).filter(|&r| row_matches(t, r, values));
+    let order = match t.policy {
+        Policy::Priority => t.precedence(),
+        _ => (0..t.rows.len()).collect(),
+    };
+    let mut matching = order.into_iter().filter(|&r| row_matches(t, r, values));
     let first = matching.next().ok_or_else(|| EvalError::NoRow { table: t.name.clone() })?;
     if t.policy == Policy::Unique {
         if let Some(second) = matching.next() {

@@ -265,6 +265,10 @@ impl<L: Language> Gen<'_, L> {
     pub fn local_ty(&self, v: crate::sema::VarId) -> String {
         L::SPEC.types.local(self.plan, self.n, v)
     }
+    /// The type of the value an optional variable holds.
+    pub fn held_ty(&self, v: crate::sema::VarId) -> String {
+        L::SPEC.types.held(self.plan, self.n, v)
+    }
     /// The type the function returns.
     pub fn returns(&self) -> String {
         L::SPEC.types.returns(self.plan, self.n)

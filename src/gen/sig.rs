@@ -4,7 +4,7 @@
 //! a table of what each section is for), and the runner templating.
 
 use super::naming::Names;
-use super::plan::{BoundaryTy, Helper, Kind, Node, Plan, Role};
+use super::plan::{BoundaryTy, Fold, Helper, Kind, Node, Plan, Role};
 use super::printer::{Ops, Spelled};
 use super::stmt::{self, Body, Hooks};
 use super::text::{self, comment, section, Code};
@@ -78,14 +78,17 @@ impl Types {
 
     /// The type a value has inside the functions: a number is the integer it carries.
     pub fn local(&self, plan: &Plan, n: &Names, v: VarId) -> String {
-        let var = plan.var(v);
-        let base = match var.kind {
+        self.wrap(self.held(plan, n, v), plan.var(v).optional)
+    }
+
+    /// The type of the value a variable holds inside the functions (an optional's, when it holds one).
+    pub fn held(&self, plan: &Plan, n: &Names, v: VarId) -> String {
+        match plan.var(v).kind {
             Kind::Bool => self.bool.to_string(),
             Kind::Str => self.str.to_string(),
             Kind::Enum(e) => self.enum_type(n, e),
             Kind::Num => self.int.to_string(),
-        };
-        self.wrap(base, var.optional)
+        }
     }
 
     /// The type of its own a number has at the boundary where the language gives it one (a
@@ -301,6 +304,8 @@ enum Need {
     Counted,
     /// The rule has an input.
     Inputs,
+    /// The rule has a table (a row that fires is traced).
+    Tables,
     /// The rule declares an enum.
     Enums,
     /// A truth value crosses the boundary (an input or an output).
@@ -332,18 +337,32 @@ impl Need {
             Need::NotInteger => input(|k| *k != WireKind::Integer),
             Need::Counted => input(|k| matches!(k, WireKind::Integer | WireKind::Date)),
             Need::Inputs => !plan.inputs.is_empty(),
+            Need::Tables => plan.tables().next().is_some(),
             Need::Enums => !plan.enums.is_empty(),
             Need::Bools => plan.inputs.iter().chain(&plan.outputs).any(|&v| plan.var(v).ty == BoundaryTy::Bool),
             Need::Halves => plan
                 .helpers
                 .iter()
                 .any(|h| matches!(h, Helper::DivRound(RoundMode::HalfUp | RoundMode::HalfDown | RoundMode::HalfEven))),
-            Need::Extreme { enums, max } => plan.nodes().into_iter().any(|e| match &e.node {
-                Node::Min(xs) | Node::Max(xs) => {
-                    xs.len() > 1 && matches!(e.node, Node::Max(_)) == max && matches!(e.kind, Kind::Enum(_)) == enums
-                }
-                _ => false,
-            }),
+            Need::Extreme { enums, max } => {
+                let written = plan.nodes().into_iter().any(|e| match &e.node {
+                    Node::Min(xs) | Node::Max(xs) => {
+                        xs.len() > 1
+                            && matches!(e.node, Node::Max(_)) == max
+                            && matches!(e.kind, Kind::Enum(_)) == enums
+                    }
+                    _ => false,
+                });
+                // A collect table's minimum or maximum folds each value held into the result.
+                let folded = plan.tables().any(|t| match (&t.collect, t.results.first()) {
+                    (Some(c), Some(&r)) => {
+                        let kind = matches!(plan.var(r).kind, Kind::Enum(_)) == enums;
+                        kind && c.fold == if max { Fold::Max } else { Fold::Min }
+                    }
+                    _ => false,
+                });
+                written || folded
+            }
         }
     }
 }
@@ -368,6 +387,7 @@ pub fn every_helper() -> Vec<String> {
 /// helper is one the backend places itself (`errors`, the date type above the enums, …).
 const NEEDS: &[(&str, Need)] = &[
     ("wire", Need::Always),
+    ("fire", Need::Tables),
     ("json", Need::Always),
     ("json_str", Need::Always),
     ("object", Need::Always),

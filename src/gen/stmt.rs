@@ -1,8 +1,8 @@
 //! The statements every language writes alike, written once: a language gives its table of
 //! block syntax ([`Blocks`]), its refusal statement and a few spellings ([`Hooks`]'s required
 //! methods), and the default hooks write the constraints, the defines, the W114 guards, the
-//! rows and the refusal after the last from them. A language overrides a hook only where its
-//! idiom differs (Go's optional stores, Rust's `Option`s).
+//! rows and the refusal after the last from them. Where a language's idiom differs it says
+//! so as data (Go's optional stores: [`Stores`]).
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
@@ -56,6 +56,23 @@ pub struct Blocks {
     /// The statement declaring a table's result before its rows assign it, as `binding`
     /// spells it; empty where the language declares none.
     pub declare: &'static str,
+    /// How a language whose optionals are pointers and which has no conditional expression
+    /// stores a value ([`Stores`]); `None` stores it by `=`.
+    pub stores: Option<Stores>,
+}
+
+/// How a language stores a value where `=` alone cannot (Go): a conditional value branch by
+/// branch, an optional by what it points to, a define by its own statement. Templates:
+/// `{x}`/`{name}` the variable, `{ty}` its type (the type it holds, for an optional),
+/// `{value}` the value.
+pub struct Stores {
+    /// A value stored into an optional, which then points to it.
+    pub held: &'static str,
+    /// A define.
+    pub define: &'static str,
+    /// A define of a number constant, which would otherwise take another type than the
+    /// variable's.
+    pub constant: &'static str,
 }
 
 impl Blocks {
@@ -83,6 +100,7 @@ impl Blocks {
         behind: None,
         binding: "@",
         declare: "",
+        stores: None,
     };
     /// Braces with no parentheses around the condition and no `;`, Swift's `RuleError` thrown
     /// (Go, Swift).
@@ -140,6 +158,9 @@ macro_rules! spelled_by {
         fn local_ty(&self, v: $crate::sema::VarId) -> String {
             self.$s.local_ty(v)
         }
+        fn held_ty(&self, v: $crate::sema::VarId) -> String {
+            self.$s.held_ty(v)
+        }
     };
 }
 
@@ -189,7 +210,7 @@ pub enum Refusal<'a> {
 }
 
 /// How a language stops a call, as statement templates: `@` stands for the sentence (as a
-/// string literal), `$` for the value refused.
+/// string literal), `$` for the value refused, any `{name}` for a local of the function.
 pub struct Refusals {
     /// An input refused, its value shown.
     pub input: &'static str,
@@ -199,16 +220,17 @@ pub struct Refusals {
 }
 
 impl Refusals {
-    /// The refusal `r`, its sentence written by `lit`. One pass over the template, so a `@`
-    /// or `$` in the sentence or the value stays as it is.
-    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String) -> String {
+    /// The refusal `r`, its sentence written by `lit`, the template's `{name}`s by `locals`
+    /// first (Go's `return {out}, …`). One pass over the template, so a `@` or `$` in the
+    /// sentence or the value stays as it is.
+    pub fn spell(&self, r: Refusal, lit: &dyn Fn(&str) -> String, locals: &dyn Fn(&str) -> String) -> String {
         let (template, what, value) = match r {
             Refusal::Input(s, Some(v)) => (self.input, s, v),
             Refusal::Input(s, None) => (self.input_alone, s, ""),
             Refusal::Contradiction(s) => (self.contradiction, s, ""),
         };
         let mut out = String::new();
-        for c in template.chars() {
+        for c in locals(template).chars() {
             match c {
                 '@' => out.push_str(&lit(what)),
                 '$' => out.push_str(value),
@@ -235,6 +257,8 @@ pub trait Hooks {
     fn boundary_ty(&self, v: VarId) -> String;
     /// The type of a variable the body declares (a list's, the type of its values).
     fn local_ty(&self, v: VarId) -> String;
+    /// The type of the value an optional variable holds.
+    fn held_ty(&self, v: VarId) -> String;
     /// A string literal, as the language writes it.
     fn lit(&self, s: &str) -> String {
         (self.ops().str)(s)
@@ -251,7 +275,7 @@ pub trait Hooks {
     }
     /// The statement that stops the call.
     fn refusal(&self, r: Refusal) -> String {
-        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s))
+        Self::BLOCKS.refuse.spell(r, &|s| self.lit(s), &|t| with_locals(self, t, &[]))
     }
 
     /// The entry guard's checks of a language whose types leave the missing value or the
@@ -458,9 +482,19 @@ pub trait Hooks {
     }
 
     fn define(&mut self, var: VarId, value: &Expr) {
-        let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
         let what = format!("define {}", self.plan().var(var).name);
-        self.commented(&stmt, &what);
+        let Some(stores) = &Self::BLOCKS.stores else {
+            let stmt = format!("{} = {}{}", self.binding(var), self.value(var, value), Self::BLOCKS.semi);
+            return self.commented(&stmt, &what);
+        };
+        // An optional or conditional value is declared, then stored.
+        if self.plan().var(var).optional || matches!(value.node, Node::If(..)) {
+            self.commented(&format!("{}{}", self.binding(var), Self::BLOCKS.semi), &what);
+            return self.assign(var, value);
+        }
+        let template = if value.kind == Kind::Num && constant(value) { stores.constant } else { stores.define };
+        let fills = [("name", self.name(var)), ("ty", self.local_ty(var)), ("value", self.value(var, value))];
+        self.commented(&fill_names(template, |n| fill_of(&fills, n).map(str::to_string)), &what);
     }
 
     /// A table the lowering put in a function of its own (`Blocks::table_functions`; the
@@ -516,7 +550,18 @@ pub trait Hooks {
     }
 
     fn assign(&mut self, var: VarId, value: &Expr) {
-        let s = format!("{} = {}{}", self.name(var), self.value(var, value), Self::BLOCKS.semi);
+        let (b, optional) = (Self::BLOCKS, self.plan().var(var).optional);
+        let s = match (&b.stores, &value.node) {
+            (Some(_), Node::If(..)) => return store_branches(self, var, value),
+            (Some(_), Node::Var(y)) if optional && self.plan().var(*y).optional => {
+                format!("{} = {}{}", self.name(var), self.name(*y), b.semi)
+            }
+            (Some(stores), node) if optional && !matches!(node, Node::Absent) => {
+                let fills = [("x", self.name(var)), ("ty", self.held_ty(var)), ("value", self.value(var, value))];
+                fill_names(stores.held, |n| fill_of(&fills, n).map(str::to_string))
+            }
+            _ => format!("{} = {}{}", self.name(var), self.value(var, value), b.semi),
+        };
         self.line(&s);
     }
 
@@ -660,6 +705,36 @@ fn record(plan: &Plan, h: &mut impl Hooks) {
     }
 }
 
+/// A conditional value stored branch by branch ([`Blocks::stores`]).
+fn store_branches<H: Hooks + ?Sized>(h: &mut H, var: VarId, value: &Expr) {
+    let b = H::BLOCKS;
+    let mut open = b.if_;
+    let mut rest = value;
+    while let Node::If(c, then, otherwise) = &rest.node {
+        let line = open.replace('@', &h.expr(c, TOP));
+        h.line(&line);
+        h.out().indent();
+        h.assign(var, then);
+        h.out().dedent();
+        (open, rest) = (b.else_if, otherwise);
+    }
+    h.line(b.else_);
+    h.out().indent();
+    h.assign(var, rest);
+    h.out().dedent();
+    h.close();
+}
+
+/// Whether `e` is a constant: literals, and what arithmetic makes of them.
+fn constant(e: &Expr) -> bool {
+    match &e.node {
+        Node::Int(_) | Node::Bool(_) | Node::Str(_) => true,
+        Node::Neg(x) | Node::DivExact(x, _) => constant(x),
+        Node::Arith(_, a, b) => constant(a) && constant(b),
+        _ => false,
+    }
+}
+
 /// `template` with each `{name}` one of `fills` or else the generated code's local `name`
 /// (after the sigil).
 fn with_locals<H: Hooks + ?Sized>(h: &H, template: &str, fills: &[(&str, String)]) -> String {
@@ -724,11 +799,12 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 
 /// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a
 /// table of templates, a line `key: template` each, the loop for unknown keys on the lines
-/// after `unknown_keys:`. In the templates `{raw}` is the value under the input's key,
-/// `{name}` that key as a literal, `{m}`, `{k}` and `{out}` the sentences of a value missing,
-/// not of its kind and out of range, `{enum}` the input's enum type, `{int_args}` the
-/// arguments of the runtime's integer check after the value ([`Hooks::check_int_args`]);
-/// any other `{name}` is a local.
+/// after `unknown_keys:`, `\n` in a template a new line. In the templates `{raw}` is the value
+/// under the input's key, `{name}` that key as a literal, `{var}` the input's variable and
+/// `{decl}` its binding ([`Hooks::binding`]), `{m}`, `{k}` and `{out}` the sentences of a value
+/// missing, not of its kind and out of range, `{enum}` the input's enum type and `{parse}`
+/// its parser (where the language names one), `{int_args}` the arguments of the runtime's
+/// integer check after the value ([`Hooks::check_int_args`]); any other `{name}` is a local.
 ///
 /// - `raw`: the value under the input's key; `required` and `optional`: the statement that
 ///   reads an input, `{read}` the reader of its kind (an optional's absent or null read as
@@ -741,33 +817,35 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 ///   the input's type at the boundary) and the entry guard's checks follow, every one of them
 ///   ([`Hooks::GUARD`], its `wire_<type>` templates in place of the guard's where it has
 ///   them): the readers are then not given;
-/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{keys}` the
-///   inputs' names as literals, `{sentence}` what follows the key; `single_key`: how `{keys}`
+/// - `unknown_keys`: the loop that refuses the first key that is not an input, `{inputs}` the
+///   inputs' names as literals, `{sentence}` what follows the key; `single_key`: how `{inputs}`
 ///   is written for one input, `{key}` it, where that differs (Python's tuple `{key},`).
 pub struct WireReads {
-    pub raw: &'static str,
-    pub required: &'static str,
-    pub optional: &'static str,
-    pub held: Option<&'static str>,
-    pub integer: Option<&'static str>,
-    pub boolean: Option<&'static str>,
-    pub text: Option<&'static str>,
-    pub date: Option<&'static str>,
-    pub member: Option<&'static str>,
+    pub raw: String,
+    pub required: String,
+    pub optional: String,
+    pub held: Option<String>,
+    pub integer: Option<String>,
+    pub boolean: Option<String>,
+    pub text: Option<String>,
+    pub date: Option<String>,
+    pub member: Option<String>,
     pub integer_ranged: bool,
     pub guarded: bool,
     pub unknown_keys: &'static str,
-    pub single_key: Option<&'static str>,
+    pub single_key: Option<String>,
 }
 
 impl WireReads {
     pub fn parse(table: &'static str) -> WireReads {
         let (lines, unknown_keys) =
             table.split_once("\nunknown_keys:\n").expect("a wire table ends in `unknown_keys:`");
-        let entry =
-            |key: &str| lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+        let entry = |key: &str| {
+            let line = lines.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
+            line.map(|t| t.replace("\\n", "\n"))
+        };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
-        let guarded = entry("guarded") == Some("yes");
+        let guarded = entry("guarded").as_deref() == Some("yes");
         let reader = |key: &str| if guarded { entry(key) } else { Some(need(key)) };
         WireReads {
             raw: need("raw"),
@@ -779,7 +857,7 @@ impl WireReads {
             text: reader("text"),
             date: reader("date"),
             member: reader("member"),
-            integer_ranged: entry("integer_ranged") == Some("yes"),
+            integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
             guarded,
             unknown_keys,
             single_key: entry("single_key"),
@@ -791,15 +869,15 @@ impl WireReads {
 /// the door is guarded, every check of the entry guard's).
 fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let reader = match input.kind {
-        WireKind::Integer => w.integer,
-        WireKind::Boolean => w.boolean,
-        WireKind::Text => w.text,
-        WireKind::Date => w.date,
-        WireKind::Enum(_) => w.member,
+        WireKind::Integer => &w.integer,
+        WireKind::Boolean => &w.boolean,
+        WireKind::Text => &w.text,
+        WireKind::Date => &w.date,
+        WireKind::Enum(_) => &w.member,
     };
     let reader = match w.guarded {
         true => "{raw}",
-        false => reader.unwrap_or_else(|| panic!("the wire table reads no {:?}", input.kind)),
+        false => reader.as_deref().unwrap_or_else(|| panic!("the wire table reads no {:?}", input.kind)),
     };
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
@@ -810,18 +888,19 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         ("int_args", h.check_int_args(input)),
         ("decl", h.binding(input.var)),
         ("ty", h.boundary_ty(input.var)),
-        ("x", h.name(input.var)),
+        ("var", h.name(input.var)),
     ];
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
+        fills.extend(h.names().parsers[e].clone().map(|p| ("parse", p)));
     }
-    let raw = with_locals(h, w.raw, &fills);
-    let held = match (input.optional, w.held) {
-        (true, Some(held)) => held.to_string(),
+    let raw = with_locals(h, &w.raw, &fills);
+    let held = match (input.optional, &w.held) {
+        (true, Some(held)) => with_locals(h, held, &fills),
         _ => raw.clone(),
     };
     let read = with_locals(h, reader, &[&[("raw", held)], &fills[..]].concat());
-    let form = if input.optional { w.optional } else { w.required };
+    let form = if input.optional { &w.optional } else { &w.required };
     write_filled(h, form, &[&[("raw", raw), ("read", read)], &fills[..]].concat());
     if w.guarded {
         let mut checks = if input.optional { vec![Check::Kind] } else { vec![Check::Missing, Check::Kind] };
@@ -835,29 +914,38 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let keys = match (keys.as_slice(), w.single_key) {
+    let keys = match (keys.as_slice(), &w.single_key) {
         ([key], Some(single)) => single.replace("{key}", key),
         _ => keys.join(", "),
     };
-    let fills = [("keys", keys), ("sentence", h.lit(sentence))];
+    let fills = [("inputs", keys), ("sentence", h.lit(sentence))];
     write_filled(h, w.unknown_keys, &fills);
 }
 
 /// How a language writes one value of the record line ([`Hooks::RECORD_VALUES`]): a table of
 /// `key: template` lines, `\n` in a template a new line. `bool`, `str`, `enum`, `date`,
 /// `int`, `unit`: the text of a value of that boundary type, `{x}` the value; `required` and
-/// `optional`: the statement that appends it to the record, `{one}` that text, `{x}` the
-/// value's place (an optional's test reads it); `optional_<type>`: the optional form of one
-/// type, where it differs; `held`: what the optional form hands the
-/// type's template in place of `{x}`, where it is not `{x}` (Swift's closure's `$0`). Any
-/// other `{name}` is a local.
+/// `optional`: the statement that appends it to the record, `{one}` that text (its lines after
+/// the first as far in as the `{one}` line), `{x}` the value's place (an optional's test reads
+/// it); `held`: what the optional form hands the type's template in place of `{x}`, where it
+/// is not `{x}` (Swift's closure's `$0`, Go's `*{x}`), `held_<type>` the same for one type;
+/// `optional_<type>`: the optional form of one type, where it differs;
+/// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
+/// are not the variable and the local `out` (Go's record reads them out of `in` and `out`).
+/// Any other `{name}` is a local.
 pub struct RecordValues {
     by_type: [String; 6],
+    held_by_type: [Option<String>; 6],
     required: String,
     optional: String,
     optional_by_type: [Option<String>; 6],
     held: Option<String>,
+    input: Option<String>,
+    output: Option<String>,
 }
+
+/// The keys of the boundary types in a language's tables.
+const RECORD_TYPES: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
 
 impl RecordValues {
     pub fn parse(table: &'static str) -> RecordValues {
@@ -869,33 +957,54 @@ impl RecordValues {
         };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the record table has no `{key}:`"));
         RecordValues {
-            by_type: TYPE_KEYS.map(need),
+            by_type: RECORD_TYPES.map(need),
+            held_by_type: RECORD_TYPES.map(|t| entry(&format!("held_{t}"))),
             required: need("required"),
             optional: need("optional"),
-            optional_by_type: TYPE_KEYS.map(|ty| entry(&format!("optional_{ty}"))),
+            optional_by_type: RECORD_TYPES.map(|ty| entry(&format!("optional_{ty}"))),
             held: entry("held"),
+            input: entry("input"),
+            output: entry("output"),
         }
     }
 
-    fn of(&self, ty: BoundaryTy) -> &str {
-        &self.by_type[type_at(ty)]
+    fn at(ty: BoundaryTy) -> usize {
+        match ty {
+            BoundaryTy::Bool => 0,
+            BoundaryTy::Str => 1,
+            BoundaryTy::Enum(_) => 2,
+            BoundaryTy::Date => 3,
+            BoundaryTy::Int => 4,
+            BoundaryTy::Unit(_) => 5,
+        }
     }
 
-    fn optional(&self, ty: BoundaryTy) -> &str {
-        self.optional_by_type[type_at(ty)].as_deref().unwrap_or(&self.optional)
+    /// The place of a value of the record, as the table says where it is not [`Hooks::place`].
+    fn place<H: Hooks + ?Sized>(&self, h: &H, var: VarId, from: Source) -> String {
+        let field = h.names().fields[var].clone();
+        match (from, &self.input, &self.output) {
+            (Source::Input, Some(input), _) => with_locals(h, input, &[("field", field)]),
+            (Source::Output, _, Some(out)) if h.plan().outputs.len() == 1 => out.clone(),
+            (Source::Output, _, Some(out)) => H::BLOCKS.field.replacen('@', out, 1).replacen('@', &field, 1),
+            _ => h.place(var, from),
+        }
     }
 }
 
 /// One value of the record line, written from the language's table (see [`RecordValues`]).
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source) {
-    let (x, v) = (h.place(var, from), h.plan().var(var));
-    let (optional, ty) = (v.optional, v.ty);
-    let held = match (optional, &r.held) {
-        (true, Some(held)) => held.clone(),
+    let (x, v) = (r.place(h, var, from), h.plan().var(var));
+    let (optional, at) = (v.optional, RecordValues::at(v.ty));
+    let held = match (optional, r.held_by_type[at].as_ref().or(r.held.as_ref())) {
+        (true, Some(held)) => with_locals(h, held, &[("x", x.clone())]),
         _ => x.clone(),
     };
-    let one = with_locals(h, r.of(ty), &[("x", held)]);
-    let form = if optional { r.optional(ty) } else { &r.required };
+    let form = match optional {
+        true => r.optional_by_type[at].as_ref().unwrap_or(&r.optional),
+        false => &r.required,
+    };
+    let depth = form.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
+    let one = with_locals(h, &r.by_type[at], &[("x", held)]).replace('\n', &format!("\n{depth}"));
     let text = with_locals(h, form, &[("x", x), ("one", one)]);
     h.line(&text);
 }
@@ -998,24 +1107,9 @@ impl Guards {
     }
 }
 
-/// The keys of the boundary types in a language's tables.
-const TYPE_KEYS: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
-
-/// Where a boundary type stands in [`TYPE_KEYS`].
-fn type_at(ty: BoundaryTy) -> usize {
-    match ty {
-        BoundaryTy::Bool => 0,
-        BoundaryTy::Str => 1,
-        BoundaryTy::Enum(_) => 2,
-        BoundaryTy::Date => 3,
-        BoundaryTy::Int => 4,
-        BoundaryTy::Unit(_) => 5,
-    }
-}
-
 /// The key of a boundary type in a language's tables.
 fn type_key(ty: BoundaryTy) -> &'static str {
-    TYPE_KEYS[type_at(ty)]
+    RECORD_TYPES[RecordValues::at(ty)]
 }
 
 /// The entry guard's checks of one input, in the tree's order, from the language's table.

@@ -68,7 +68,10 @@ impl Code {
     ) {
         for line in template.lines() {
             let body = line.trim_start();
-            let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).filter(|name| value(name).is_none());
+            let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}'));
+            // Only a name alone is a part (`{x} := T{{y}}` is a line of fills).
+            let name = name.filter(|n| n.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()));
+            let name = name.filter(|name| value(name).is_none());
             match name {
                 Some(name) => {
                     let depth = (line.len() - body.len()) / self.unit.len();

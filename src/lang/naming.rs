@@ -727,7 +727,7 @@ const GO: Naming = Naming {
         "divRoundHalfEven",
     ],
     fields: &[],
-    locals: &["in", "out", "rows", "err", "call", "tag", "keys", "x", "v"],
+    locals: &["in", "out", "trace", "err", "call", "tag", "keys", "x", "v"],
     no_leading_underscore: false,
     fold_case: false,
     values_apart: false,

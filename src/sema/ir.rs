@@ -189,6 +189,27 @@ pub struct TableIr {
     pub policy_span: Span,
 }
 
+impl TableIr {
+    /// The rows in the order they take precedence, 0-based: as written, or under `priority`
+    /// by their results' places in their enums' declared order, the first result first (a
+    /// tie stays in the order written).
+    pub fn precedence(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.rows.len()).collect();
+        if self.policy == crate::syntax::ast::Policy::Priority {
+            order.sort_by_key(|&r| self.rows[r].results.iter().map(priority_place).collect::<Vec<_>>());
+        }
+        order
+    }
+}
+
+/// The place of a `priority` table's result cell in its enum (sema holds every one to be a member).
+fn priority_place(cell: &Option<TExpr>) -> u32 {
+    match cell.as_ref().map(|e| &e.kind) {
+        Some(TExprKind::Const(Value::Enum(i))) => *i,
+        _ => u32::MAX,
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct DefineIr {
     pub var: VarId,

@@ -1589,6 +1589,9 @@ impl Lower {
         if !ok {
             return None;
         }
+        if t.policy() == ast::Policy::Priority && !self.priority_cells(t, &results, &rows) {
+            return None;
+        }
         Some(TableIr {
             name: t.name.name.clone(),
             policy: t.policy(),
@@ -1603,6 +1606,45 @@ impl Lower {
                 .map(|p| p.1)
                 .unwrap_or(Span::new(t.name.span.end as usize, t.name.span.end as usize)),
         })
+    }
+
+    /// A `priority` table ranks its rows by their results' places in their enums: every
+    /// result is an enum, and every result cell one of its members (E076).
+    fn priority_cells(&mut self, t: &ast::Table, results: &[VarId], rows: &[RowIr]) -> bool {
+        for (k, &v) in results.iter().enumerate() {
+            let Ty::Enum(e) = self.vars[v].ty else {
+                let what = format!(
+                    "table `{}` is `priority`, and its result `{}` is not an enum",
+                    t.name.name, t.results[k].name
+                );
+                self.push(
+                    Diagnostic::new("E076", self.file, t.results[k].span, what)
+                        .label("a `priority` table ranks its rows by their results' places in their enums")
+                        .help("give the result an enum type, or use `first` and order the rows yourself"),
+                );
+                return false;
+            };
+            let members: Vec<&str> = self.enums[e].values.iter().map(|x| x.name.as_str()).collect();
+            for (r, row) in rows.iter().enumerate() {
+                if let Some(TExprKind::Const(Value::Enum(_))) = row.results[k].as_ref().map(|x| &x.kind) {
+                    continue;
+                }
+                let at = row.cell_spans[row.conds.len() + k];
+                let what = format!(
+                    "table `{}` is `priority`, and row {} does not give `{}` a member of its enum",
+                    t.name.name,
+                    r + 1,
+                    t.results[k].name
+                );
+                self.push(
+                    Diagnostic::new("E076", self.file, at, what)
+                        .label("a `priority` row answers one member, so that its place decides")
+                        .help(format!("write one of {}", members.join(", "))),
+                );
+                return false;
+            }
+        }
+        true
     }
 
     fn condition(&mut self, c: &ast::Condition, v: VarId) -> Option<CondIr> {

@@ -328,6 +328,8 @@ pub enum Policy {
     Unique,
     First,
     Any,
+    /// The matching row whose results come first in their enums' declared order (DMN's `P`).
+    Priority,
 }
 
 impl Policy {
@@ -336,7 +338,14 @@ impl Policy {
             Policy::Unique => "unique",
             Policy::First => "first",
             Policy::Any => "any",
+            Policy::Priority => "priority",
         }
+    }
+
+    /// The row that answers is the first that matches in the table's order of precedence
+    /// (`TableIr::precedence`), whatever the others say: `first` and `priority`.
+    pub fn takes_first(&self) -> bool {
+        matches!(self, Policy::First | Policy::Priority)
     }
 }
 

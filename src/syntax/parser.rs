@@ -405,10 +405,11 @@ impl<'a> FileParser<'a> {
         let file = self.file;
         let name = c.name(file)?;
         let policy = match c.peek_ident() {
-            Some(w @ ("unique" | "first" | "any")) => {
+            Some(w @ ("unique" | "first" | "any" | "priority")) => {
                 let p = match w {
                     "unique" => Policy::Unique,
                     "first" => Policy::First,
+                    "priority" => Policy::Priority,
                     _ => Policy::Any,
                 };
                 Some((p, c.bump().unwrap().span))

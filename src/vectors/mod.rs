@@ -11,7 +11,7 @@ pub(crate) use search::{interesting, wire_value, Rng};
 use crate::eval::{self, wire, EvalError, Outcome};
 use crate::num::{self, Rat};
 use crate::sema::*;
-use crate::syntax::ast::{CmpOp, Policy};
+use crate::syntax::ast::CmpOp;
 use serde_json::{json, Map, Value as Json};
 
 /// One case of the suite.
@@ -229,8 +229,4 @@ pub(crate) fn edges(op: CmpOp, v: &Rat) -> Vec<(Rat, Rat)> {
         CmpOp::Lt | CmpOp::Ge => vec![(&c - &one, c)],
         CmpOp::Eq | CmpOp::Ne => vec![(v - &one, v.clone()), (v.clone(), v + one)],
     }
-}
-
-pub(crate) fn is_first(t: &TableIr) -> bool {
-    t.policy == Policy::First
 }

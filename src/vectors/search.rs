@@ -2,7 +2,7 @@
 //! each input's interesting values (its range's ends, both sides of every boundary a cell
 //! draws on it), and moves of one input at a time from a call that already fires a row.
 
-use super::{edges, is_first, run, Answer, Criterion, Pair, Vector};
+use super::{edges, run, Answer, Criterion, Pair, Vector};
 use crate::analysis::model::linear_of;
 use crate::eval::{self, wire, Outcome};
 use crate::num::{self, Rat};
@@ -284,11 +284,13 @@ impl<'p> Search<'p> {
         let p = self.p;
         let mut c = Criterion { name: "shadow_pair", satisfied: 0, total: 0, missing: Vec::new() };
         for (t, table) in p.tables.iter().enumerate() {
-            if !is_first(table) {
+            if !table.policy.takes_first() {
                 continue;
             }
-            for r in 1..table.rows.len() {
-                if !(0..r).any(|q| self.cells_may_meet(t, q, r)) {
+            // Earlier: before it in the order the rows take precedence.
+            let order = table.precedence();
+            for (place, &r) in order.iter().enumerate().skip(1) {
+                if !order[..place].iter().any(|&q| self.cells_may_meet(t, q, r)) {
                     continue;
                 }
                 c.total += 1;

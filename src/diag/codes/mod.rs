@@ -62,6 +62,7 @@ mod e072;
 mod e073;
 mod e074;
 mod e075;
+mod e076;
 mod e101;
 mod e102;
 mod e103;
@@ -113,6 +114,7 @@ pub static CODES: &[CodeInfo] = &[
     e073::INFO,
     e074::INFO,
     e075::INFO,
+    e076::INFO,
     e101::INFO,
     e102::INFO,
     e103::INFO,

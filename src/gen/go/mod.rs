@@ -13,14 +13,14 @@
 
 use super::api::{ErrorType, ErrorTypes, Member, Spelling};
 use super::naming;
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{BoundaryTy, Expr, Kind, Node, Step};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusal, Refusals, Switch};
+use super::stmt::{self, Blocks, Refusals, Stores, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::tree;
+use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::{json, Value as Json};
@@ -29,42 +29,12 @@ use std::collections::BTreeSet;
 const MODULE: &str = include_str!("runtime/module.go");
 const RUNNER: &str = include_str!("runtime/runner.go");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.go");
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 /// What starts a section of a runtime file.
 const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
-
-/// An enum: its type, its values from 1, `Valid`, `String` and the parser back from a name.
-const ENUM: &str = "// {name} is the enum {what}{ordered}: one of the constants below, which start at 1, so
-// the zero value is no value (a call that leaves it is refused as missing).
-type {name} int
-
-// The values of {name}, in the order the rule declares them.
-const (
-\t{members}
-)
-
-// Valid reports whether x is one of the values of {name}.
-func (x {name}) Valid() bool {
-\treturn x >= {first} && x <= {last}
-}
-
-// String returns the value's name, the way the wire and the records write it.
-func (x {name}) String() string {
-\tswitch x {
-\t{to_name}
-\t}
-\treturn fmt.Sprintf({unnamed}, int(x))
-}
-
-// {parse} reads a value's name back; false when it names no value of {name}.
-func {parse}(s string) ({name}, bool) {
-\tswitch s {
-\t{from_name}
-\t}
-\treturn 0, false
-}";
 
 pub struct Go;
 
@@ -130,20 +100,18 @@ impl Language for Go {
         }
         let enums = spell.enums(plan);
         let pkg = &names.module;
-        let (f, traced, record, wire) = (&names.function, &names.traced, &names.record, &names.wire);
+        let f = &names.function;
         m.insert("package".into(), json!(pkg));
         m.insert("module".into(), json!(format!("{pkg}/{pkg}.go")));
         m.insert("module_path".into(), json!(module_path(pkg)));
         m.insert("runner".into(), json!(format!("{pkg}/cmd/runner/main.go")));
         m.insert("build".into(), json!("GOPROXY=off go build -o runner ./cmd/runner"));
         m.insert("func".into(), json!(f));
-        m.insert("signature".into(), json!(format!("func {f}(in Input) ({ret}, error)")));
-        m.insert("traced_signature".into(), json!(format!("func {traced}(in Input) ({ret}, []Fired, error)")));
-        m.insert(
-            "record_signature".into(),
-            json!(format!("func {record}(in Input, out {ret}, trace []Fired, tag string) string")),
-        );
-        m.insert("wire_signature".into(), json!(format!("func {wire}({}) (string, error)", g.wire_params())));
+        let [signature, traced_signature, record_signature, wire_signature] = g.signatures();
+        m.insert("signature".into(), json!(signature));
+        m.insert("traced_signature".into(), json!(traced_signature));
+        m.insert("record_signature".into(), json!(record_signature));
+        m.insert("wire_signature".into(), json!(wire_signature));
         m.insert("input_type".into(), json!("Input"));
         m.insert("input_fields".into(), json!(params));
         m.insert("params".into(), json!(params));
@@ -203,24 +171,8 @@ fn indent_rest(s: &str, depth: usize) -> String {
     s.replace('\n', &format!("\n{}", "\t".repeat(depth)))
 }
 
-/// Lines of text, each at the writer's depth.
-fn emit(o: &mut Code, s: &str) {
-    for line in s.split('\n') {
-        o.line(line);
-    }
-}
-
 /// What the backend spells with: the plan and the names.
 type Spell<'a> = Gen<'a, Go>;
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `recordOpen` and `recordClose`.
-/// The comment, which starts with the function's name, comes with the signature; the
-/// parameters keep their names (the record reads the rule's values through `in` and `out`).
-const RECORD: &str = "{signature}
-\tb := recordOpen(tag)
-\t{pieces}
-\treturn recordClose(b, trace)
-}";
 
 impl Syntax for Spell<'_> {
     /// gofmt's layout: the parentheses from the precedences, the blanks from go/printer.
@@ -345,26 +297,6 @@ impl Spell<'_> {
         }
     }
 
-    /// The value returned beside an error.
-    fn zero(&self) -> String {
-        match self.plan.outputs.as_slice() {
-            [one] => {
-                let var = self.plan.var(*one);
-                match var.ty {
-                    _ if var.optional => "nil".into(),
-                    BoundaryTy::Bool => "false".into(),
-                    BoundaryTy::Str => "\"\"".into(),
-                    _ => "0".into(),
-                }
-            }
-            _ => "Output{}".into(),
-        }
-    }
-
-    fn rows_type(&self) -> String {
-        format!("[{}]int", self.n.slots.len())
-    }
-
     /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`): the wire
     /// door's and the core's, which share their scope with the rule's values. The other
     /// functions hold none of them and keep the plain names.
@@ -372,13 +304,14 @@ impl Spell<'_> {
         self.n.local(base)
     }
 
-    fn wire_params(&self) -> String {
-        format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
+    /// The four functions' signatures as `rulec api` gives them (see [`sig::signatures`]).
+    fn signatures(&self) -> [String; 4] {
+        let fills = [("ret", self.returns()), ("wire_params", self.wire_params())];
+        sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)
     }
 
-    /// The `Fired` list of a call whose rows are `rows`.
-    fn fired(&self, rows: &str) -> String {
-        sig::fired(self.plan, rows, "[]Fired{@}", |table, row| format!("{{Table: {}, Row: {row}}}", go_str(table)))
+    fn wire_params(&self) -> String {
+        format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
     }
 
     fn module(&self) -> String {
@@ -416,12 +349,12 @@ impl Spell<'_> {
         }
         self.functions(&mut o);
         let signature = format!(
-            "// {r} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\nfunc {r}(in Input, out {}, trace []Fired, tag string) string {{",
-            self.returns(),
-            r = n.record
+            "// {} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\n{} {{",
+            n.record,
+            self.signatures()[2]
         );
-        let mut body = Body { g: self, o: &mut o, at: At::Core, read: BTreeSet::new() };
-        stmt::record_function(plan, &mut body, RECORD, &signature);
+        let mut body = Body::<false> { g: self, o: &mut o };
+        stmt::record_function(plan, &mut body, section(TEMPLATES, MARK, "record"), &signature);
         sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
         o.finish()
     }
@@ -462,14 +395,13 @@ impl Spell<'_> {
                 ("parse", parse.to_string()),
                 ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
             ];
-            o.filled(ENUM, &fills);
+            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
             o.blank();
         }
     }
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let ret = self.returns();
         let names = |vs: &[VarId]| -> String {
             let all: Vec<String> = vs.iter().map(|&v| comment(&plan.var(v).name)).collect();
             if all.is_empty() {
@@ -478,91 +410,59 @@ impl Spell<'_> {
                 all.join(", ")
             }
         };
-        let (f, core) = (&n.function, &n.core);
-        let tables = !n.slots.is_empty();
-        o.line(format!("// {f} decides {} from {}.", names(&plan.outputs), names(&plan.inputs)));
-        o.line(format!("func {f}(in Input) ({ret}, error) {{"));
-        o.line(format!("\tout, _, err := {core}(in)"));
-        o.line("\treturn out, err");
-        o.line("}");
-        o.blank();
-        o.line(format!(
-            "// {} is the same call, with the rows that matched: one per table, in evaluation order.",
-            n.traced
-        ));
-        o.line(format!("func {}(in Input) ({ret}, []Fired, error) {{", n.traced));
-        o.line(format!("\tout, {}, err := {core}(in)", if tables { "rows" } else { "_" }));
-        o.line("\tif err != nil {");
-        o.line("\t\treturn out, nil, err");
-        o.line("\t}");
-        o.line(format!("\treturn out, {}, nil", self.fired("rows")));
-        o.line("}");
-        o.blank();
-        self.wire(o);
-        o.line(format!(
-            "// {core} holds the rule's branches, written once: the outputs, and the row each table matched."
-        ));
         let input = self.l("in");
-        o.line(format!("func {core}({input} Input) ({ret}, {}, error) {{", self.rows_type()));
-        o.indent();
-        for &v in &plan.inputs {
-            o.line(format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))));
-        }
-        let mut body = Body { g: self, o, at: At::Core, read: BTreeSet::new() };
-        walk::core(plan, Lang::Go, &mut body);
-        let mut read = body.read;
-        for e in plan.exprs() {
-            read.extend(e.vars());
-        }
-        read.extend(plan.outputs.iter().copied());
-        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
-            super::plan::Step::Define { var, .. } => vec![*var],
-            super::plan::Step::Table(t) => t.results.clone(),
-            _ => Vec::new(),
-        }));
-        for v in declared {
-            if !read.contains(&v) {
-                o.line(format!("_ = {}", n.vars[v]));
-            }
-        }
+        let locals: Vec<String> = plan
+            .inputs
+            .iter()
+            .map(|&v| format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))))
+            .collect();
+        let fields: Vec<String> =
+            plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
         let value = |v: VarId| self.to_field(v, &n.vars[v]);
-        let out = match plan.outputs.as_slice() {
+        let answer = match plan.outputs.as_slice() {
             [one] => value(*one),
             outs => format!(
                 "Output{{{}}}",
                 outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
             ),
         };
-        o.line(format!("return {out}, {}{{{}}}, nil", self.rows_type(), n.slots.join(", ")));
-        o.close("}");
+        let fills = [
+            ("ret", self.returns()),
+            ("decides", names(&plan.outputs)),
+            ("from", names(&plan.inputs)),
+            ("wire_params", self.wire_params()),
+            ("fields", fields.join(", ")),
+            ("locals", locals.join("\n")),
+            ("unread", self.unread().join("\n")),
+            ("answer", answer),
+        ];
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| match part {
+            walk::Part::Door => walk::part(plan, Lang::Go, part, &mut Body::<true> { g: self, o }),
+            _ => walk::part(plan, Lang::Go, part, &mut Body::<false> { g: self, o }),
+        });
         o.blank();
     }
 
-    fn wire(&self, o: &mut Code) {
-        let (plan, n) = (self.plan, self.n);
-        let w = &n.wire;
-        o.line(format!("// {w} answers one call in the wire form (formats.md): an object of the inputs under their"));
-        o.line("// declared names, as encoding/json decodes it with UseNumber. The door's checks run in the");
-        o.line("// reference's order, then the rule; the answer is the record line. keys are the call's keys");
-        o.line("// in the order it writes them, when the caller knows it: a key that is not an input is");
-        o.line("// named as the first of them (else as the least).");
-        o.line(format!("func {w}({}) (string, error) {{", self.wire_params()));
-        o.indent();
-        let mut body = Body { g: self, o, at: At::Wire, read: BTreeSet::new() };
-        walk::wire(plan, &mut body);
-        let o = body.o;
-        let fields: Vec<String> =
-            plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
-        let (input, out, rows, err) = (self.l("in"), self.l("out"), self.l("rows"), self.l("err"));
-        o.line(format!("{input} := Input{{{}}}", fields.join(", ")));
-        let tables = !n.slots.is_empty();
-        o.line(format!("{out}, {}, {err} := {}({input})", if tables { rows } else { "_" }, n.core));
-        o.line(format!("if {err} != nil {{"));
-        o.line(format!("\treturn \"\", {err}"));
-        o.line("}");
-        o.line(format!("return {}({input}, {out}, {}, {}), nil", n.record, self.fired(rows), self.l("tag")));
-        o.close("}");
-        o.blank();
+    /// `_ = x` for each value the code declares and never reads (Go refuses an unused local).
+    fn unread(&self) -> Vec<String> {
+        let plan = self.plan;
+        let mut read: BTreeSet<VarId> = BTreeSet::new();
+        // The entry guard reads the inputs it checks.
+        for s in tree::guard(plan, Lang::Go) {
+            if let tree::Stmt::CheckInput { input, .. } = s {
+                read.insert(plan.door.inputs[input].var);
+            }
+        }
+        for e in plan.exprs() {
+            read.extend(e.vars());
+        }
+        read.extend(plan.outputs.iter().copied());
+        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
+            Step::Define { var, .. } => vec![*var],
+            Step::Table(t) => t.results.clone(),
+            _ => Vec::new(),
+        }));
+        declared.filter(|v| !read.contains(v)).map(|v| format!("_ = {}", self.n.vars[v])).collect()
     }
 
     fn runner(&self) -> String {
@@ -582,241 +482,107 @@ impl Spell<'_> {
     }
 }
 
-/// Where a refusal is returned from: the function holding the branches, or the wire door.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum At {
-    Core,
-    Wire,
-}
-
-/// The walker's hooks: the statements of the function bodies.
-struct Body<'a, 'b> {
+/// The walker's hooks: the statements of the function bodies, the wire door's (`DOOR`) or
+/// the core's and the record's, which return their refusals beside what each answers.
+struct Body<'a, 'b, const DOOR: bool> {
     g: &'a Spell<'a>,
     o: &'b mut Code,
-    at: At,
-    /// The inputs the entry guard read.
-    read: BTreeSet<VarId>,
 }
 
-impl Body<'_, '_> {
-    /// `return …, err` from the function being written.
-    fn fail(&self, err: String) -> String {
-        match self.at {
-            At::Core => format!("return {}, {}{{}}, {err}", self.g.zero(), self.g.rows_type()),
-            At::Wire => format!("return \"\", {err}"),
-        }
-    }
-
-    /// `x < lo || x > hi` of an input's range (over the values of an ordered enum).
-    fn out_of_range(&self, input: &InputDoor, x: &str) -> Option<String> {
-        let r = input.range.as_ref()?;
-        let (lo, hi) = match input.kind {
-            WireKind::Enum(e) => (self.g.member(Kind::Enum(e), r.lo as u32), self.g.member(Kind::Enum(e), r.hi as u32)),
-            _ => (r.lo.to_string(), r.hi.to_string()),
-        };
-        Some(format!("{x} < {lo} || {x} > {hi}"))
-    }
-
-    /// A value stored into a declared local: through `new` for an optional (Go takes no
-    /// address of a constant), as an `if` chain for an `if … then … else`.
-    fn store(&mut self, v: VarId, value: &Expr) {
-        let x = self.g.n.vars[v].clone();
-        if let Node::If(c, a, b) = &value.node {
-            emit(self.o, &format!("if {} {{", self.g.top(c)));
-            self.o.indent();
-            self.store(v, a);
-            self.o.dedent();
-            let mut rest: &Expr = b;
-            while let Node::If(c, a, b) = &rest.node {
-                emit(self.o, &format!("}} else if {} {{", self.g.top(c)));
-                self.o.indent();
-                self.store(v, a);
-                self.o.dedent();
-                rest = b;
-            }
-            self.o.line("} else {");
-            self.o.indent();
-            self.store(v, rest);
-            self.o.close("}");
-            return;
-        }
-        if !self.g.plan.var(v).optional {
-            emit(self.o, &format!("{x} = {}", self.g.top(value)));
-            return;
-        }
-        match &value.node {
-            Node::Absent => self.o.line(format!("{x} = nil")),
-            Node::Var(y) if self.g.plan.var(*y).optional => self.o.line(format!("{x} = {}", self.g.n.vars[*y])),
-            _ => {
-                self.o.line(format!("{x} = new({})", self.g.kind_type(self.g.plan.var(v).kind)));
-                emit(self.o, &format!("*{x} = {}", self.g.top(value)));
-            }
-        }
-    }
-}
-
-impl Hooks for Body<'_, '_> {
+impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
-        refuse: Refusals {
-            input: "&RuleInputError{What: @, Value: $, HasValue: true}",
-            input_alone: "&RuleInputError{What: @}",
-            contradiction: "&RuleContradictionError{What: @}",
+        // The core's results are named: its output is still the zero value where it refuses.
+        refuse: if DOOR {
+            Refusals {
+                input: "return \"\", &RuleInputError{What: @, Value: $, HasValue: true}",
+                input_alone: "return \"\", &RuleInputError{What: @}",
+                contradiction: "return \"\", &RuleContradictionError{What: @}",
+            }
+        } else {
+            Refusals {
+                input: "return {out}, &RuleInputError{What: @, Value: $, HasValue: true}",
+                input_alone: "return {out}, &RuleInputError{What: @}",
+                contradiction: "return {out}, &RuleContradictionError{What: @}",
+            }
         },
-        // A refused date is shown as a date: Go's `Date` prints `2025-12-31`.
-        shown: ["@", "Date(@)", "@"],
+        // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
+        // number), which the error shows as a JSON string, as it shows a member's name.
+        shown: ["@", "shownDay(@)", "@"],
+        // A pointer to a value the store makes; a define by `:=`, a number constant typed.
+        stores: Some(Stores {
+            held: "{x} = new({ty})\n*{x} = {value}",
+            define: "{name} := {value}",
+            constant: "var {name} {ty} = {value}",
+        }),
         ..Blocks::BARE
     };
 
-    fn refusal(&self, r: Refusal) -> String {
-        self.fail(Self::BLOCKS.refuse.spell(r, &go_str))
-    }
+    /// The wire door: the runtime's readers over the values of the call's map, an optional
+    /// read into a value it then points to.
+    const WIRE: &'static str = "raw: {call}[{name}]
+required: {var}, {err} := {read}\\nif {err} != nil {\\n\treturn \"\", {err}\\n}
+optional: {decl}\\nif {x} := {raw}; {x} != nil {\\n\t{v}, {err} := {read}\\n\tif {err} != nil {\\n\t\treturn \"\", {err}\\n\t}\\n\t{var} = &{v}\\n}
+held: {x}
+integer: wireInt({raw}, {m}, {k}, {out})
+boolean: wireBool({raw}, {m}, {k})
+text: wireText({raw}, {m}, {k})
+date: wireDay({raw}, {m}, {k})
+member: wireMember({raw}, {parse}, {m}, {k})
+unknown_keys:
+if key, unknown := unknownKey({call}, {keys}, []string{{inputs}}); unknown {
+\treturn \"\", &RuleInputError{What: key + {sentence}}
+}";
 
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        let x = self.g.n.vars[input.var].clone();
-        self.read.insert(input.var);
-        let (value, present) =
-            if input.optional { (format!("*{x}"), format!("{x} != nil && ")) } else { (x.clone(), String::new()) };
-        for check in checks {
-            match check {
-                // An enum's zero value is no value.
-                Check::Missing => self.refuse_when(&format!("{x} == 0"), Refusal::Input(&input.missing, None)),
-                Check::Kind => self
-                    .refuse_when(&format!("{present}!{x}.Valid()"), Refusal::Input(&input.not_of_kind, Some(&value))),
-                Check::Range => self.range_check(input),
-            }
+    /// The record's values: each type's wire text, appended to the line; the record function
+    /// reads them out of its parameters `in` and `out`.
+    const RECORD_VALUES: &'static str = "bool: b = appendBool(b, {x})
+str: b = appendJSONString(b, {x})
+enum: b = appendJSONString(b, {x}.String())
+date: b = append(b, '\"')\\nb = appendDate(b, int64({x}))\\nb = append(b, '\"')
+int: b = appendInt(b, {x})
+unit: b = appendInt(b, int64({x}))
+required: {one}
+optional: if {x} != nil {\\n\t{one}\\n} else {\\n\tb = append(b, \"null\"...)\\n}
+held: *{x}
+held_enum: {x}
+input: in.{field}
+output: out";
+
+    /// The trace, lists and loops: a row that fires goes into the trace where the caller asked
+    /// for one (the runtime's `fire`).
+    const LISTS: &'static str = "fired: fire({trace}, {table}, {row})
+list: var {name} []{ty}
+push: {list} = append({list}, {value})
+carry: var {name} {ty} = {value}
+for: for _, {element} := range {list} {
+break: break";
+
+    /// A value pushed onto a list is an argument of `append`, which gofmt lays out as such.
+    fn value(&self, var: VarId, e: &Expr) -> String {
+        match self.g.plan.var(var).list {
+            true => gofmt::argument(&self.g.ast(e, 0)),
+            false => self.g.top(e),
         }
     }
 
-    fn assign(&mut self, var: VarId, value: &Expr) {
-        self.store(var, value);
+    fn binding(&self, var: VarId) -> String {
+        format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
     }
 
-    fn define(&mut self, var: VarId, value: &Expr) {
-        let (g, x) = (self.g, self.g.n.vars[var].clone());
-        self.o.line(format!("// define {}", comment(&g.plan.var(var).name)));
-        if g.plan.var(var).optional || matches!(value.node, Node::If(..)) {
-            self.o.line(format!("var {x} {}", g.local_ty(var)));
-            self.store(var, value);
-        } else if untyped(value) && value.kind == Kind::Num {
-            emit(self.o, &format!("var {x} int64 = {}", self.g.top(value)));
-        } else {
-            emit(self.o, &format!("{x} := {}", self.g.top(value)));
-        }
-    }
-
-    fn declare_slot(&mut self, t: &TablePlan) {
-        self.o.line(format!("var {} int", self.g.n.slots[t.slot]));
-    }
+    /// The entry guard's checks the types leave open: an enum's zero value is no value, and
+    /// an integer of its type may be no value of it.
+    const GUARD: &'static str = "missing: if {x} == 0 {\\n\t{refuse_m}\\n}
+enum: if {present}!{x}.Valid() {\\n\t{refuse_k}\\n}\\n{range}
+present: {x} != nil && ";
 
     fn declare(&mut self, var: VarId) {
         self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var)));
     }
 
-    fn wire_input(&mut self, input: &InputDoor) {
-        let (g, x) = (self.g, self.g.n.vars[input.var].clone());
-        let (m, k) = (go_str(&input.missing), go_str(&input.not_of_kind));
-        let read = |from: &str| match input.kind {
-            WireKind::Integer => {
-                let past = &input.range.as_ref().expect("an integer input declares its range (E054)").sentence;
-                format!("wireInt({from}, {m}, {k}, {})", go_str(past))
-            }
-            WireKind::Boolean => format!("wireBool({from}, {m}, {k})"),
-            WireKind::Text => format!("wireText({from}, {m}, {k})"),
-            WireKind::Date => format!("wireDay({from}, {m}, {k})"),
-            WireKind::Enum(e) => {
-                let parse = g.n.parsers[e].as_deref().expect("Go names a parser per enum");
-                format!("wireMember({from}, {parse}, {m}, {k})")
-            }
-        };
-        let key = go_str(&input.name);
-        let (call, err, got, read_x) = (g.l("call"), g.l("err"), g.l("x"), g.l("v"));
-        let check = |body: &mut Self, v: &str| {
-            body.o.line(format!("if {err} != nil {{"));
-            body.o.line(format!("\treturn \"\", {err}"));
-            body.o.line("}");
-            if let Some(test) = body.out_of_range(input, v) {
-                let sentence = &input.range.as_ref().expect("a range").sentence;
-                body.refuse_when(&test, Refusal::Input(sentence, Some(&shown(input, v))));
-            }
-        };
-        if input.optional {
-            self.o.line(format!("var {x} {}", g.local_ty(input.var)));
-            self.o.line(format!("if {got} := {call}[{key}]; {got} != nil {{"));
-            self.o.indent();
-            self.o.line(format!("{read_x}, {err} := {}", read(got)));
-            check(self, read_x);
-            self.o.line(format!("{x} = &{read_x}"));
-            self.o.close("}");
-        } else {
-            self.o.line(format!("{x}, {err} := {}", read(&format!("{call}[{key}]"))));
-            check(self, &x);
-        }
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let inputs: Vec<String> = names.iter().map(|k| go_str(k)).collect();
-        let (call, keys) = (self.g.l("call"), self.g.l("keys"));
-        // `key` and `unknown` are the `if`'s own: its body reads nothing of the rule's.
-        self.o.line(format!(
-            "if key, unknown := unknownKey({call}, {keys}, []string{{{}}}); unknown {{",
-            inputs.join(", ")
-        ));
-        self.o.line(format!("\treturn \"\", &RuleInputError{{What: key + {}}}", go_str(sentence)));
-        self.o.line("}");
-    }
-
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("b = append(b, {}...)", go_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let (g, n) = (self.g, self.g.n);
-        let x = match from {
-            Source::Input => format!("in.{}", n.fields[var]),
-            Source::Output if g.plan.outputs.len() == 1 => "out".to_string(),
-            Source::Output => format!("out.{}", n.fields[var]),
-        };
-        let v = g.plan.var(var);
-        let append = |x: &str| -> Vec<String> {
-            match v.ty {
-                BoundaryTy::Bool => vec![format!("b = appendBool(b, {x})")],
-                BoundaryTy::Str => vec![format!("b = appendJSONString(b, {x})")],
-                BoundaryTy::Enum(_) => vec![format!("b = appendJSONString(b, {x}.String())")],
-                BoundaryTy::Date => vec![
-                    "b = append(b, '\"')".into(),
-                    format!("b = appendDate(b, int64({x}))"),
-                    "b = append(b, '\"')".into(),
-                ],
-                BoundaryTy::Int => vec![format!("b = appendInt(b, {x})")],
-                BoundaryTy::Unit(_) => vec![format!("b = appendInt(b, int64({x}))")],
-            }
-        };
-        if v.optional {
-            self.o.line(format!("if {x} != nil {{"));
-            let held = if matches!(v.ty, BoundaryTy::Enum(_)) { x.clone() } else { format!("*{x}") };
-            for l in append(&held) {
-                self.o.line(format!("\t{l}"));
-            }
-            self.o.line("} else {");
-            self.o.line("\tb = append(b, \"null\"...)");
-            self.o.line("}");
-        } else {
-            for l in append(&x) {
-                self.o.line(l);
-            }
-        }
-    }
-}
-
-/// Whether an expression is an untyped constant in Go (it takes its type from where it goes).
-fn untyped(e: &Expr) -> bool {
-    match &e.node {
-        Node::Int(_) | Node::Bool(_) | Node::Str(_) => true,
-        Node::Neg(x) | Node::DivExact(x, _) => untyped(x),
-        Node::Arith(_, a, b) => untyped(a) && untyped(b),
-        _ => false,
     }
 }
 
@@ -879,6 +645,11 @@ mod gofmt {
     /// An expression at the top of a statement (depth 1).
     pub fn expr(x: &Ast) -> String {
         expr1(x, 0, 1)
+    }
+
+    /// An expression as one of two arguments or more of a call (depth 2).
+    pub fn argument(x: &Ast) -> String {
+        expr1(x, 0, 2)
     }
 
     fn expr1(x: &Ast, prec1: usize, depth: usize) -> String {
@@ -991,15 +762,6 @@ mod gofmt {
         } else {
             4
         }
-    }
-}
-
-/// A refused value as the error carries it: a day as a `Date`, which prints as the wire
-/// writes it (`2025-12-31`), not as its day number.
-fn shown(input: &InputDoor, value: &str) -> String {
-    match input.kind {
-        WireKind::Date => format!("Date({value})"),
-        _ => value.to_string(),
     }
 }
 

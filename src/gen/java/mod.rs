@@ -471,7 +471,7 @@ date: wireDay({raw}, {m}, {k})
 member: wireMember({raw}, {enum}::find, {m}, {k})
 unknown_keys:
 for (Object {key} : {in}.keySet()) {
-    if (!java.util.Set.of({keys}).contains({key})) {
+    if (!java.util.Set.of({inputs}).contains({key})) {
         throw new RuleInputError({key} + {sentence}, null);
     }
 }";

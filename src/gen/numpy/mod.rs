@@ -13,6 +13,7 @@ use serde_json::{json, Value as Json};
 
 const EVALUATOR: &str = include_str!("runtime/rulec_np.py");
 const RUNNER: &str = include_str!("runtime/runner.py");
+const BATCH: &str = include_str!("runtime/rulec_batch.py");
 
 pub struct Numpy;
 
@@ -29,6 +30,7 @@ impl Backend for Numpy {
             File { path: format!("{}.plan.json", plan.rule.base), text },
             File { path: "rulec_np.py".into(), text: super::python::shared::copy(EVALUATOR) },
             File { path: "rulec_np_runner.py".into(), text: super::python::shared::copy(RUNNER) },
+            File { path: "rulec_batch.py".into(), text: BATCH.into() },
         ]
     }
 

@@ -410,7 +410,7 @@ date: _wire_day({raw}, {m}, {k})
 member: (\\is_string({raw}) ? {enum}::tryFrom({call}[{name}]) : null) ?? _refuse({raw}, {m}, {k})
 unknown_keys:
 foreach (\\array_keys({call}) as {key}) {
-    if (!\\in_array((string) {key}, [{keys}], true)) {
+    if (!\\in_array((string) {key}, [{inputs}], true)) {
         throw new RuleInputError({key} . {sentence});
     }
 }";

@@ -791,7 +791,8 @@ impl Builder<'_> {
 
     fn table(&mut self, t: usize, slot: usize, guards: &[Guard]) -> TablePlan {
         let table = &self.p.tables[t];
-        let rows = (0..table.rows.len())
+        // In the order the rows take precedence, so that the first that holds answers.
+        let rows = (table.precedence().into_iter())
             .map(|r| {
                 let row = &table.rows[r];
                 let cond = self.row_condition(table, r);
@@ -864,7 +865,7 @@ impl Builder<'_> {
             return None;
         }
         let mut patterns = Vec::new();
-        for row in &t.rows {
+        for row in t.precedence().into_iter().map(|r| &t.rows[r]) {
             let mut cells = Vec::new();
             for (ci, &col) in t.conds.iter().enumerate() {
                 let ty = &self.p.vars[col].ty;

@@ -397,13 +397,13 @@ wire_date: {x} = Date(_wire_day({x}, {m}, {k}))\n{range}
 wire_enum: {x} = _wire_member({enum}, {x}, {m}, {k})\n{range}"#;
     /// The wire door: each value read as it comes, then checked as the entry guard checks it.
     const WIRE: &'static str = "raw: _get({_call}, {name})
-required: {x}: {ty} = {raw}
-optional: {x}: {ty} = {raw}
+required: {var}: {ty} = {raw}
+optional: {var}: {ty} = {raw}
 guarded: yes
 single_key: {key},
 unknown_keys:
 for {_key} in {_call}:
-    if {_key} not in ({keys}):
+    if {_key} not in ({inputs}):
         raise RuleInputError(_str({_key}) + {sentence})";
     /// The record's values: each type's wire text, appended to the line.
     const RECORD_VALUES: &'static str = r#"bool: "true" if {x} else "false"

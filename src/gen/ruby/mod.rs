@@ -395,12 +395,12 @@ wire_enum: {x} = _wire_member({enum}::ALL, {x}, {m}, {k})\n{range}"#;
     /// The wire door: each value read out of the Hash as it comes, then checked as the entry
     /// guard checks it.
     const WIRE: &'static str = "raw: {call}[{name}]
-required: {x} = {raw}
-optional: {x} = {raw}
+required: {var} = {raw}
+optional: {var} = {raw}
 guarded: yes
 unknown_keys:
 {call}.each_key do |{_key}|
-  raise RuleInputError.new({_key}.to_s + {sentence}) unless [{keys}].include?({_key})
+  raise RuleInputError.new({_key}.to_s + {sentence}) unless [{inputs}].include?({_key})
 end";
     /// The record's values: each type's wire text, appended to the line.
     const RECORD_VALUES: &'static str = "bool: {x}.to_s

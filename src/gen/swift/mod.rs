@@ -319,7 +319,7 @@ text: wireString({raw}, {m}, {k})
 date: wireDay({raw}, {m}, {k})
 member: wireMember({raw}, {m}, {k}) as {enum}
 unknown_keys:
-for ({key}, _) in {call} where ![{keys}].contains({key}) {
+for ({key}, _) in {call} where ![{inputs}].contains({key}) {
     throw RuleError.input(what: {key} + {sentence}, value: nil)
 }";
     /// The trace, lists and loops.

@@ -575,7 +575,13 @@ impl<'a> Analysis<'a> {
             let table = &jp.tables[t];
             let (start, end) = (self.row_start[t], self.row_start[t + 1]);
             let from = leaf.rows.partition_point(|&r| (r as usize) < start);
-            let mut cands = leaf.rows[from..].iter().take_while(|&&r| (r as usize) < end).map(|&r| r as usize - start);
+            let mut cands: Vec<usize> =
+                leaf.rows[from..].iter().take_while(|&&r| (r as usize) < end).map(|&r| r as usize - start).collect();
+            if table.policy == Policy::Priority {
+                let order = table.precedence();
+                cands.sort_by_key(|&r| order.iter().position(|&q| q == r));
+            }
+            let mut cands = cands.into_iter();
             let holds = |r: usize| {
                 table.conds.iter().enumerate().all(|(c, &v)| {
                     self.axis_of[v].is_some()

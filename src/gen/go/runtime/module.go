@@ -10,18 +10,36 @@ import "fmt"
 // rulec: errors
 // RuleInputError says the caller broke the contract: a value missing, not of its kind,
 // outside its declared range, not a value of its enum, or a constraint that does not
-// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one: a
+// number as a number, a value of an enum as itself, a day as the wire writes it
+// ("2025-12-31"), anything the wire door was handed as it came.
 type RuleInputError struct {
 	What     string
 	Value    any
 	HasValue bool
 }
 
+// Error gives the sentence and the value refused, a string and a value of an enum as JSON
+// writes them (as every language shows them): due is out of range: "2025-12-31".
 func (e *RuleInputError) Error() string {
-	if e.HasValue {
-		return fmt.Sprintf("%s: %v", e.What, e.Value)
+	if !e.HasValue {
+		return e.What
 	}
-	return e.What
+	switch v := e.Value.(type) {
+	case string:
+		return e.What + ": " + string(appendJSONString(nil, v))
+	case member:
+		if v.Valid() {
+			return e.What + ": " + string(appendJSONString(nil, v.String()))
+		}
+	}
+	return fmt.Sprintf("%s: %v", e.What, e.Value)
+}
+
+// member is a value of an enum, which shows its name when it is one of its values.
+type member interface {
+	Valid() bool
+	String() string
 }
 
 // RuleContradictionError says two rows the checker could not prove apart both matched.
@@ -38,6 +56,14 @@ func (e *RuleContradictionError) Error() string {
 type Fired struct {
 	Table string
 	Row   int
+}
+
+// rulec: fire
+// fire appends the row that fired to the trace, where the caller asked for one.
+func fire(trace *[]Fired, table string, row int) {
+	if trace != nil {
+		*trace = append(*trace, Fired{Table: table, Row: row})
+	}
 }
 
 // rulec: date
@@ -170,6 +196,16 @@ func appendDate(b []byte, days int64) []byte {
 		y++
 	}
 	return append(b, fmt.Sprintf("%04d-%02d-%02d", y, m, d)...)
+}
+
+// rulec: shown_day
+// shownDay is a day refused, as its error holds it: the "YYYY-MM-DD" of a day of the years
+// 0000 to 9999, any other by its number.
+func shownDay(days int64) any {
+	if days < -719528 || days > 2932896 {
+		return days
+	}
+	return string(appendDate(nil, days))
 }
 
 // rulec: days

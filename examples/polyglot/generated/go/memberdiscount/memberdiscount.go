@@ -142,18 +142,36 @@ func ParseCouponKind(s string) (CouponKind, bool) {
 
 // RuleInputError says the caller broke the contract: a value missing, not of its kind,
 // outside its declared range, not a value of its enum, or a constraint that does not
-// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one: a
+// number as a number, a value of an enum as itself, a day as the wire writes it
+// ("2025-12-31"), anything the wire door was handed as it came.
 type RuleInputError struct {
 	What     string
 	Value    any
 	HasValue bool
 }
 
+// Error gives the sentence and the value refused, a string and a value of an enum as JSON
+// writes them (as every language shows them): due is out of range: "2025-12-31".
 func (e *RuleInputError) Error() string {
-	if e.HasValue {
-		return fmt.Sprintf("%s: %v", e.What, e.Value)
+	if !e.HasValue {
+		return e.What
 	}
-	return e.What
+	switch v := e.Value.(type) {
+	case string:
+		return e.What + ": " + string(appendJSONString(nil, v))
+	case member:
+		if v.Valid() {
+			return e.What + ": " + string(appendJSONString(nil, v.String()))
+		}
+	}
+	return fmt.Sprintf("%s: %v", e.What, e.Value)
+}
+
+// member is a value of an enum, which shows its name when it is one of its values.
+type member interface {
+	Valid() bool
+	String() string
 }
 
 // RuleContradictionError says two rows the checker could not prove apart both matched.
@@ -189,17 +207,17 @@ type Output struct {
 
 // MemberDiscount decides pct, discount, note from tier, channel, subtotal, coupon.
 func MemberDiscount(in Input) (Output, error) {
-	out, _, err := decide(in)
-	return out, err
+	return decide(in, nil)
 }
 
-// MemberDiscountTraced is the same call, with the rows that matched: one per table, in evaluation order.
+// MemberDiscountTraced is the same call, with the rows that matched, in evaluation order.
 func MemberDiscountTraced(in Input) (Output, []Fired, error) {
-	out, rows, err := decide(in)
+	trace := []Fired{}
+	out, err := decide(in, &trace)
 	if err != nil {
 		return out, nil, err
 	}
-	return out, []Fired{{Table: "pct_of", Row: rows[0]}, {Table: "coupon_of", Row: rows[1]}}, nil
+	return out, trace, nil
 }
 
 // MemberDiscountWire answers one call in the wire form (formats.md): an object of the inputs under their
@@ -238,43 +256,44 @@ func MemberDiscountWire(call map[string]any, tag string, keys ...string) (string
 		return "", &RuleInputError{What: key + " is not an input"}
 	}
 	in := Input{Tier: tier, Channel: channel, Subtotal: JPYInclTax(subtotal), Coupon: coupon}
-	out, rows, err := decide(in)
+	trace := []Fired{}
+	out, err := decide(in, &trace)
 	if err != nil {
 		return "", err
 	}
-	return MemberDiscountRecord(in, out, []Fired{{Table: "pct_of", Row: rows[0]}, {Table: "coupon_of", Row: rows[1]}}, tag), nil
+	return MemberDiscountRecord(in, out, trace, tag), nil
 }
 
-// decide holds the rule's branches, written once: the outputs, and the row each table matched.
-func decide(in Input) (Output, [2]int, error) {
+// decide holds the rule's branches, written once: the outputs; the rows that matched are
+// appended to trace, where it is not nil.
+func decide(in Input, trace *[]Fired) (out Output, err error) {
 	tier := in.Tier
 	channel := in.Channel
 	subtotal := int64(in.Subtotal)
 	coupon := in.Coupon
 	// The entry guard: what the proofs assumed of every call.
 	if tier == 0 {
-		return Output{}, [2]int{}, &RuleInputError{What: "tier is missing"}
+		return out, &RuleInputError{What: "tier is missing"}
 	}
 	if !tier.Valid() {
-		return Output{}, [2]int{}, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
+		return out, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
 	}
 	if tier < TierSilver || tier > TierPlatinum {
-		return Output{}, [2]int{}, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
+		return out, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
 	}
 	if channel == 0 {
-		return Output{}, [2]int{}, &RuleInputError{What: "channel is missing"}
+		return out, &RuleInputError{What: "channel is missing"}
 	}
 	if !channel.Valid() {
-		return Output{}, [2]int{}, &RuleInputError{What: "channel is not a value of enum channel", Value: channel, HasValue: true}
+		return out, &RuleInputError{What: "channel is not a value of enum channel", Value: channel, HasValue: true}
 	}
 	if subtotal < 0 || subtotal > 5000000 {
-		return Output{}, [2]int{}, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+		return out, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
 	}
 	if coupon != nil && !coupon.Valid() {
-		return Output{}, [2]int{}, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: *coupon, HasValue: true}
+		return out, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: *coupon, HasValue: true}
 	}
 	// table pct_of (policy unique)
-	var row0 int
 	var pct int64
 	var note *string
 	switch tier {
@@ -282,7 +301,7 @@ func decide(in Input) (Output, [2]int, error) {
 		// row 1: silver | - | 2.5% | none
 		pct = 25 / 5
 		note = nil
-		row0 = 1
+		fire(trace, "pct_of", 1)
 	case TierGold, TierPlatinum:
 		switch channel {
 		case ChannelWeb:
@@ -290,35 +309,34 @@ func decide(in Input) (Output, [2]int, error) {
 			pct = 75 / 5
 			note = new(string)
 			*note = "web bonus"
-			row0 = 2
+			fire(trace, "pct_of", 2)
 		case ChannelStore, ChannelPhone:
 			// row 3: premium | not: web | 5% | none
 			pct = 5 * 2
 			note = nil
-			row0 = 3
+			fire(trace, "pct_of", 3)
 		default:
-			return Output{}, [2]int{}, &RuleContradictionError{What: "table pct_of: no row matched"}
+			return out, &RuleContradictionError{What: "table pct_of: no row matched"}
 		}
 	default:
-		return Output{}, [2]int{}, &RuleContradictionError{What: "table pct_of: no row matched"}
+		return out, &RuleContradictionError{What: "table pct_of: no row matched"}
 	}
 	// table coupon_of (policy unique)
-	var row1 int
 	var couponValue int64
 	if coupon == nil || (coupon != nil && *coupon == CouponKindGift) {
 		// row 1: none, gift | 0JPY
 		couponValue = 0
-		row1 = 1
+		fire(trace, "coupon_of", 1)
 	} else if coupon != nil && *coupon == CouponKindTenOff {
 		// row 2: ten_off | 500JPY
 		couponValue = 500
-		row1 = 2
+		fire(trace, "coupon_of", 2)
 	} else {
-		return Output{}, [2]int{}, &RuleContradictionError{What: "table coupon_of: no row matched"}
+		return out, &RuleContradictionError{What: "table coupon_of: no row matched"}
 	}
 	// define discount
 	discount := divRoundHalfEven(subtotal*pct+couponValue*200, 2000) * 10
-	return Output{Pct: Rate(pct), Discount: JPYInclTax(discount), Note: note}, [2]int{row0, row1}, nil
+	return Output{Pct: Rate(pct), Discount: JPYInclTax(discount), Note: note}, nil
 }
 
 // MemberDiscountRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
@@ -349,6 +367,13 @@ func MemberDiscountRecord(in Input, out Output, trace []Fired, tag string) strin
 	}
 	b = append(b, `},"trace":[`...)
 	return recordClose(b, trace)
+}
+
+// fire appends the row that fired to the trace, where the caller asked for one.
+func fire(trace *[]Fired, table string, row int) {
+	if trace != nil {
+		*trace = append(*trace, Fired{Table: table, Row: row})
+	}
 }
 
 // appendInt appends n in decimal.

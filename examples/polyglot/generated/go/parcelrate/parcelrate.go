@@ -106,18 +106,36 @@ func ParseSizeClass(s string) (SizeClass, bool) {
 
 // RuleInputError says the caller broke the contract: a value missing, not of its kind,
 // outside its declared range, not a value of its enum, or a constraint that does not
-// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one: a
+// number as a number, a value of an enum as itself, a day as the wire writes it
+// ("2025-12-31"), anything the wire door was handed as it came.
 type RuleInputError struct {
 	What     string
 	Value    any
 	HasValue bool
 }
 
+// Error gives the sentence and the value refused, a string and a value of an enum as JSON
+// writes them (as every language shows them): due is out of range: "2025-12-31".
 func (e *RuleInputError) Error() string {
-	if e.HasValue {
-		return fmt.Sprintf("%s: %v", e.What, e.Value)
+	if !e.HasValue {
+		return e.What
 	}
-	return e.What
+	switch v := e.Value.(type) {
+	case string:
+		return e.What + ": " + string(appendJSONString(nil, v))
+	case member:
+		if v.Valid() {
+			return e.What + ": " + string(appendJSONString(nil, v.String()))
+		}
+	}
+	return fmt.Sprintf("%s: %v", e.What, e.Value)
+}
+
+// member is a value of an enum, which shows its name when it is one of its values.
+type member interface {
+	Valid() bool
+	String() string
 }
 
 // RuleContradictionError says two rows the checker could not prove apart both matched.
@@ -146,17 +164,17 @@ type Input struct {
 
 // ParcelRate decides fee from weight, girth, dest, signature.
 func ParcelRate(in Input) (USD, error) {
-	out, _, err := decide(in)
-	return out, err
+	return decide(in, nil)
 }
 
-// ParcelRateTraced is the same call, with the rows that matched: one per table, in evaluation order.
+// ParcelRateTraced is the same call, with the rows that matched, in evaluation order.
 func ParcelRateTraced(in Input) (USD, []Fired, error) {
-	out, rows, err := decide(in)
+	trace := []Fired{}
+	out, err := decide(in, &trace)
 	if err != nil {
 		return out, nil, err
 	}
-	return out, []Fired{{Table: "size_of", Row: rows[0]}, {Table: "base_rate", Row: rows[1]}, {Table: "fuel_rate", Row: rows[2]}, {Table: "signature_fee", Row: rows[3]}}, nil
+	return out, trace, nil
 }
 
 // ParcelRateWire answers one call in the wire form (formats.md): an object of the inputs under their
@@ -191,52 +209,52 @@ func ParcelRateWire(call map[string]any, tag string, keys ...string) (string, er
 		return "", &RuleInputError{What: key + " is not an input"}
 	}
 	in := Input{Weight: Pounds(weight), Girth: Inches(girth), Dest: dest, Signature: signature}
-	out, rows, err := decide(in)
+	trace := []Fired{}
+	out, err := decide(in, &trace)
 	if err != nil {
 		return "", err
 	}
-	return ParcelRateRecord(in, out, []Fired{{Table: "size_of", Row: rows[0]}, {Table: "base_rate", Row: rows[1]}, {Table: "fuel_rate", Row: rows[2]}, {Table: "signature_fee", Row: rows[3]}}, tag), nil
+	return ParcelRateRecord(in, out, trace, tag), nil
 }
 
-// decide holds the rule's branches, written once: the outputs, and the row each table matched.
-func decide(in Input) (USD, [4]int, error) {
+// decide holds the rule's branches, written once: the outputs; the rows that matched are
+// appended to trace, where it is not nil.
+func decide(in Input, trace *[]Fired) (out USD, err error) {
 	weight := int64(in.Weight)
 	girth := int64(in.Girth)
 	dest := in.Dest
 	signature := in.Signature
 	// The entry guard: what the proofs assumed of every call.
 	if weight < 1 || weight > 70 {
-		return 0, [4]int{}, &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
+		return out, &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
 	}
 	if girth < 1 || girth > 130 {
-		return 0, [4]int{}, &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
+		return out, &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
 	}
 	if dest == 0 {
-		return 0, [4]int{}, &RuleInputError{What: "dest is missing"}
+		return out, &RuleInputError{What: "dest is missing"}
 	}
 	if !dest.Valid() {
-		return 0, [4]int{}, &RuleInputError{What: "dest is not a value of enum zone", Value: dest, HasValue: true}
+		return out, &RuleInputError{What: "dest is not a value of enum zone", Value: dest, HasValue: true}
 	}
 	// table size_of (policy unique)
-	var row0 int
 	var size SizeClass
 	if girth <= 60 && weight <= 10 {
 		// row 1: <=60in | <=10lb | small
 		size = SizeClassSmall
-		row0 = 1
+		fire(trace, "size_of", 1)
 	} else if girth <= 60 && weight > 10 {
 		// row 2: <=60in | >10lb | medium
 		size = SizeClassMedium
-		row0 = 2
+		fire(trace, "size_of", 2)
 	} else if girth > 60 {
 		// row 3: >60in | - | large
 		size = SizeClassLarge
-		row0 = 3
+		fire(trace, "size_of", 3)
 	} else {
-		return 0, [4]int{}, &RuleContradictionError{What: "table size_of: no row matched"}
+		return out, &RuleContradictionError{What: "table size_of: no row matched"}
 	}
 	// table base_rate (policy unique)
-	var row1 int
 	var base int64
 	switch dest {
 	case ZoneDomestic:
@@ -244,96 +262,94 @@ func decide(in Input) (USD, [4]int, error) {
 		case SizeClassSmall:
 			// row 1: domestic | small | 8USD
 			base = 8
-			row1 = 1
+			fire(trace, "base_rate", 1)
 		case SizeClassMedium:
 			// row 2: domestic | medium | 12USD
 			base = 12
-			row1 = 2
+			fire(trace, "base_rate", 2)
 		case SizeClassLarge:
 			// row 3: domestic | large | 20USD
 			base = 20
-			row1 = 3
+			fire(trace, "base_rate", 3)
 		default:
-			return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 		}
 	case ZoneCanada:
 		switch size {
 		case SizeClassSmall:
 			// row 4: canada | small | 10USD
 			base = 10
-			row1 = 4
+			fire(trace, "base_rate", 4)
 		case SizeClassMedium:
 			// row 5: canada | medium | 15USD
 			base = 15
-			row1 = 5
+			fire(trace, "base_rate", 5)
 		case SizeClassLarge:
 			// row 6: canada | large | 25USD
 			base = 25
-			row1 = 6
+			fire(trace, "base_rate", 6)
 		default:
-			return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 		}
 	case ZoneOverseas:
 		switch size {
 		case SizeClassSmall:
 			// row 7: overseas | small | 18USD
 			base = 18
-			row1 = 7
+			fire(trace, "base_rate", 7)
 		case SizeClassMedium:
 			// row 8: overseas | medium | 30USD
 			base = 30
-			row1 = 8
+			fire(trace, "base_rate", 8)
 		case SizeClassLarge:
 			// row 9: overseas | large | 45USD
 			base = 45
-			row1 = 9
+			fire(trace, "base_rate", 9)
 		default:
-			return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 		}
 	default:
-		return 0, [4]int{}, &RuleContradictionError{What: "table base_rate: no row matched"}
+		return out, &RuleContradictionError{What: "table base_rate: no row matched"}
 	}
 	// table fuel_rate (policy unique)
-	var row2 int
 	var fuelPct int64
 	switch dest {
 	case ZoneDomestic, ZoneCanada:
 		// row 1: north_america | 10%
 		fuelPct = 10
-		row2 = 1
+		fire(trace, "fuel_rate", 1)
 	case ZoneOverseas:
 		// row 2: overseas | 20%
 		fuelPct = 20
-		row2 = 2
+		fire(trace, "fuel_rate", 2)
 	default:
-		return 0, [4]int{}, &RuleContradictionError{What: "table fuel_rate: no row matched"}
+		return out, &RuleContradictionError{What: "table fuel_rate: no row matched"}
 	}
 	// define surcharge
 	surcharge := divRoundCeiling(base*fuelPct, 100)
 	// table signature_fee (policy unique)
-	var row3 int
 	var sig int64
 	if signature {
 		switch dest {
 		case ZoneDomestic, ZoneCanada:
 			// row 1: true | north_america | 2USD
 			sig = 2
-			row3 = 1
+			fire(trace, "signature_fee", 1)
 		case ZoneOverseas:
 			// row 2: true | overseas | 5USD
 			sig = 5
-			row3 = 2
+			fire(trace, "signature_fee", 2)
 		default:
-			return 0, [4]int{}, &RuleContradictionError{What: "table signature_fee: no row matched"}
+			return out, &RuleContradictionError{What: "table signature_fee: no row matched"}
 		}
 	} else {
 		// row 3: false | - | 0USD
 		sig = 0
-		row3 = 3
+		fire(trace, "signature_fee", 3)
 	}
 	// define fee
 	fee := base + surcharge + sig
-	return USD(fee), [4]int{row0, row1, row2, row3}, nil
+	return USD(fee), nil
 }
 
 // ParcelRateRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
@@ -352,6 +368,13 @@ func ParcelRateRecord(in Input, out USD, trace []Fired, tag string) string {
 	b = appendInt(b, int64(out))
 	b = append(b, `},"trace":[`...)
 	return recordClose(b, trace)
+}
+
+// fire appends the row that fired to the trace, where the caller asked for one.
+func fire(trace *[]Fired, table string, row int) {
+	if trace != nil {
+		*trace = append(*trace, Fired{Table: table, Row: row})
+	}
 }
 
 // appendInt appends n in decimal.

@@ -58,18 +58,36 @@ func ParseCouponKind(s string) (CouponKind, bool) {
 
 // RuleInputError says the caller broke the contract: a value missing, not of its kind,
 // outside its declared range, not a value of its enum, or a constraint that does not
-// hold. Fix the call site. Value is the value refused, when HasValue says there is one.
+// hold. Fix the call site. Value is the value refused, when HasValue says there is one: a
+// number as a number, a value of an enum as itself, a day as the wire writes it
+// ("2025-12-31"), anything the wire door was handed as it came.
 type RuleInputError struct {
 	What     string
 	Value    any
 	HasValue bool
 }
 
+// Error gives the sentence and the value refused, a string and a value of an enum as JSON
+// writes them (as every language shows them): due is out of range: "2025-12-31".
 func (e *RuleInputError) Error() string {
-	if e.HasValue {
-		return fmt.Sprintf("%s: %v", e.What, e.Value)
+	if !e.HasValue {
+		return e.What
 	}
-	return e.What
+	switch v := e.Value.(type) {
+	case string:
+		return e.What + ": " + string(appendJSONString(nil, v))
+	case member:
+		if v.Valid() {
+			return e.What + ": " + string(appendJSONString(nil, v.String()))
+		}
+	}
+	return fmt.Sprintf("%s: %v", e.What, e.Value)
+}
+
+// member is a value of an enum, which shows its name when it is one of its values.
+type member interface {
+	Valid() bool
+	String() string
 }
 
 // RuleContradictionError says two rows the checker could not prove apart both matched.
@@ -106,17 +124,17 @@ type Output struct {
 
 // SingleCoupon decides ok, raw from subtotal, applied, kind, rate, face, dup.
 func SingleCoupon(in Input) (Output, error) {
-	out, _, err := decide(in)
-	return out, err
+	return decide(in, nil)
 }
 
-// SingleCouponTraced is the same call, with the rows that matched: one per table, in evaluation order.
+// SingleCouponTraced is the same call, with the rows that matched, in evaluation order.
 func SingleCouponTraced(in Input) (Output, []Fired, error) {
-	out, rows, err := decide(in)
+	trace := []Fired{}
+	out, err := decide(in, &trace)
 	if err != nil {
 		return out, nil, err
 	}
-	return out, []Fired{{Table: "applicable", Row: rows[0]}, {Table: "raw_discount", Row: rows[1]}}, nil
+	return out, trace, nil
 }
 
 // SingleCouponWire answers one call in the wire form (formats.md): an object of the inputs under their
@@ -168,15 +186,17 @@ func SingleCouponWire(call map[string]any, tag string, keys ...string) (string, 
 		return "", &RuleInputError{What: key + " is not an input"}
 	}
 	in := Input{Subtotal: JPYInclTax(subtotal), Applied: JPYInclTax(applied), Kind: kind, Rate: Rate(rate), Face: JPYInclTax(face), Dup: dup}
-	out, rows, err := decide(in)
+	trace := []Fired{}
+	out, err := decide(in, &trace)
 	if err != nil {
 		return "", err
 	}
-	return SingleCouponRecord(in, out, []Fired{{Table: "applicable", Row: rows[0]}, {Table: "raw_discount", Row: rows[1]}}, tag), nil
+	return SingleCouponRecord(in, out, trace, tag), nil
 }
 
-// decide holds the rule's branches, written once: the outputs, and the row each table matched.
-func decide(in Input) (Output, [2]int, error) {
+// decide holds the rule's branches, written once: the outputs; the rows that matched are
+// appended to trace, where it is not nil.
+func decide(in Input, trace *[]Fired) (out Output, err error) {
 	subtotal := int64(in.Subtotal)
 	applied := int64(in.Applied)
 	kind := in.Kind
@@ -185,72 +205,70 @@ func decide(in Input) (Output, [2]int, error) {
 	dup := in.Dup
 	// The entry guard: what the proofs assumed of every call.
 	if subtotal < 0 || subtotal > 1000000 {
-		return Output{}, [2]int{}, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+		return out, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
 	}
 	if applied < 0 || applied > 1000000 {
-		return Output{}, [2]int{}, &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
+		return out, &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
 	}
 	if kind == 0 {
-		return Output{}, [2]int{}, &RuleInputError{What: "kind is missing"}
+		return out, &RuleInputError{What: "kind is missing"}
 	}
 	if !kind.Valid() {
-		return Output{}, [2]int{}, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: kind, HasValue: true}
+		return out, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: kind, HasValue: true}
 	}
 	if rate < 0 || rate > 100 {
-		return Output{}, [2]int{}, &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
+		return out, &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
 	}
 	if face < 0 || face > 100000 {
-		return Output{}, [2]int{}, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
+		return out, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
 	}
 	if applied > subtotal {
-		return Output{}, [2]int{}, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
+		return out, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
 	}
 	// define rest
 	rest := subtotal - applied
 	// table applicable (policy unique)
-	var row0 int
 	var ok bool
 	if dup {
 		// row 1: true | - | false
 		ok = false
-		row0 = 1
+		fire(trace, "applicable", 1)
 	} else if !dup && subtotal < 1000 {
 		// row 2: false | <1000JPY | false
 		ok = false
-		row0 = 2
+		fire(trace, "applicable", 2)
 	} else if !dup && subtotal >= 1000 {
 		// row 3: false | >=1000JPY | true
 		ok = true
-		row0 = 3
+		fire(trace, "applicable", 3)
 	} else {
-		return Output{}, [2]int{}, &RuleContradictionError{What: "table applicable: no row matched"}
+		return out, &RuleContradictionError{What: "table applicable: no row matched"}
 	}
 	// table raw_discount (policy unique)
-	var row1 int
 	var raw int64
 	if ok {
 		switch kind {
 		case CouponKindPercent:
 			// row 2: true | percent | rest * rate
 			raw = divRoundFloor(rest*rate, 100)
-			row1 = 2
+			fire(trace, "raw_discount", 2)
 		case CouponKindFixed:
 			// row 3: true | fixed | min(face, rest)
 			raw = minInt(face, rest)
-			row1 = 3
+			fire(trace, "raw_discount", 3)
 		case CouponKindFreeShip:
 			// row 4: true | free_ship | 0JPY
 			raw = 0
-			row1 = 4
+			fire(trace, "raw_discount", 4)
 		default:
-			return Output{}, [2]int{}, &RuleContradictionError{What: "table raw_discount: no row matched"}
+			return out, &RuleContradictionError{What: "table raw_discount: no row matched"}
 		}
 	} else {
 		// row 1: false | - | 0JPY
 		raw = 0
-		row1 = 1
+		fire(trace, "raw_discount", 1)
 	}
-	return Output{Ok: ok, Raw: JPYInclTax(raw)}, [2]int{row0, row1}, nil
+	return Output{Ok: ok, Raw: JPYInclTax(raw)}, nil
 }
 
 // SingleCouponRecord writes one call as a fixtures record (formats.md), the line rulec replay reads; an
@@ -275,6 +293,13 @@ func SingleCouponRecord(in Input, out Output, trace []Fired, tag string) string 
 	b = appendInt(b, int64(out.Raw))
 	b = append(b, `},"trace":[`...)
 	return recordClose(b, trace)
+}
+
+// fire appends the row that fired to the trace, where the caller asked for one.
+func fire(trace *[]Fired, table string, row int) {
+	if trace != nil {
+		*trace = append(*trace, Fired{Table: table, Row: row})
+	}
 }
 
 // appendInt appends n in decimal.
