@@ -36,7 +36,17 @@ table outputs_of -> total, count, low, high, listed
 expect a=1, b=2, c=3 -> total=0
 ";
 
-const LANGS: [Lang; 7] = [Lang::Go, Lang::Java, Lang::JavaScript, Lang::Php, Lang::Rust, Lang::Swift, Lang::TypeScript];
+const LANGS: [Lang; 9] = [
+    Lang::Go,
+    Lang::Java,
+    Lang::JavaScript,
+    Lang::Php,
+    Lang::Python,
+    Lang::Ruby,
+    Lang::Rust,
+    Lang::Swift,
+    Lang::TypeScript,
+];
 
 struct Built {
     plan: Plan,

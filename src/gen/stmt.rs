@@ -59,6 +59,11 @@ pub struct Blocks {
     /// Rust's `x.is_some_and(|x| …)`): a constraint then fails where each optional it reads
     /// holds a value and its test does not, rather than where none is absent and the test fails.
     pub binds_optionals: bool,
+    /// The left side of a define, `@` the variable, `$` its type (`@: $`, `let @: $`).
+    pub binding: &'static str,
+    /// The statement declaring a table's result before its rows assign it, as `binding`
+    /// spells it; empty where the language declares none.
+    pub declare: &'static str,
     /// How a language whose optionals are pointers and which has no conditional expression
     /// stores a value ([`Stores`]); `None` stores it by `=`.
     pub stores: Option<Stores>,
@@ -101,6 +106,8 @@ impl Blocks {
         },
         shown: ["@", "@", "@"],
         behind: None,
+        binding: "@",
+        declare: "",
         stores: None,
         shown_held: None,
         binds_optionals: false,
@@ -157,6 +164,9 @@ macro_rules! spelled_by {
         }
         fn types(&self) -> &$crate::gen::sig::Types {
             $crate::gen::printer::Spelled::types(self.$s)
+        }
+        fn boundary_ty(&self, v: $crate::sema::VarId) -> String {
+            self.$s.ty(v)
         }
         fn local_ty(&self, v: $crate::sema::VarId) -> String {
             self.$s.local_ty(v)
@@ -277,6 +287,8 @@ pub trait Hooks {
     fn ops(&self) -> &Ops;
     /// The language's types.
     fn types(&self) -> &Types;
+    /// The type of `v` at the boundary, as the caller passes it.
+    fn boundary_ty(&self, v: VarId) -> String;
     /// The type of a variable the body declares (a list's, the type of its values).
     fn local_ty(&self, v: VarId) -> String;
     /// The type of the value an optional variable holds.
@@ -409,7 +421,7 @@ pub trait Hooks {
 
     /// The left side of a define: the name, with what declares it.
     fn binding(&self, var: VarId) -> String {
-        self.name(var)
+        typed(Self::BLOCKS.binding, &self.name(var), &self.local_ty(var))
     }
 
     /// A value of the record: an input as passed, an output as returned.
@@ -598,7 +610,12 @@ pub trait Hooks {
     }
 
     /// A result variable, before the rows assign it.
-    fn declare(&mut self, _var: VarId) {}
+    fn declare(&mut self, var: VarId) {
+        if !Self::BLOCKS.declare.is_empty() {
+            let s = typed(Self::BLOCKS.declare, &self.name(var), &self.local_ty(var));
+            self.line(&s);
+        }
+    }
 
     fn assign(&mut self, var: VarId, value: &Expr) {
         let (b, optional) = (Self::BLOCKS, self.plan().var(var).optional);
@@ -885,26 +902,34 @@ fn lists<H: Hooks + ?Sized>() -> Lists {
 ///   range itself (the door then checks only the others');
 /// - `own`: what makes `{read}` the type of its own a number has at the boundary
 ///   ([`Types::own_type`], `{type}`), where the language makes it so at the door;
+/// - `guarded: yes` where the read stores the value as it comes (`{read}` is `{raw}`, `{ty}`
+///   the input's type at the boundary) and the entry guard's checks follow, every one of them
+///   ([`Hooks::GUARD`], its `wire_<type>` templates in place of the guard's where it has
+///   them): the readers are then not given;
 /// - `unknown_keys`: the loop that refuses the first key that is not an input, `{inputs}` the
 ///   inputs' names as literals (between each two `key_sep`, `, ` where it is not given),
-///   `{sentence}` what follows the key; `no_keys`: the refusal of any key for a rule with no
-///   inputs, where the loop cannot be written over none (Rust's `matches!`).
+///   `{sentence}` what follows the key; `single_key`: how `{inputs}` is written for one
+///   input, `{key}` it, where that differs (Python's tuple `{key},`); `no_keys`: the refusal
+///   of any key for a rule with no inputs, where the loop cannot be written over none
+///   (Rust's `matches!`).
 pub struct WireReads {
     pub raw: String,
     pub required: String,
     pub optional: String,
     pub held: Option<String>,
-    pub integer: String,
-    pub boolean: String,
-    pub text: String,
-    pub date: String,
-    pub member: String,
+    pub integer: Option<String>,
+    pub boolean: Option<String>,
+    pub text: Option<String>,
+    pub date: Option<String>,
+    pub member: Option<String>,
     pub integer_ranged: bool,
     pub date_ranged: bool,
     pub own: Option<String>,
     pub key_sep: String,
     pub no_keys: Option<String>,
     pub unknown_keys: String,
+    pub guarded: bool,
+    pub single_key: Option<String>,
 }
 
 impl WireReads {
@@ -916,27 +941,32 @@ impl WireReads {
             line.map(|t| t.replace("\\n", "\n"))
         };
         let need = |key: &str| entry(key).unwrap_or_else(|| panic!("the wire table has no `{key}:`"));
+        let guarded = entry("guarded").as_deref() == Some("yes");
+        let reader = |key: &str| if guarded { entry(key) } else { Some(need(key)) };
         WireReads {
             raw: need("raw"),
             required: need("required"),
             optional: need("optional"),
             held: entry("held"),
-            integer: need("integer"),
-            boolean: need("boolean"),
-            text: need("text"),
-            date: need("date"),
-            member: need("member"),
+            integer: reader("integer"),
+            boolean: reader("boolean"),
+            text: reader("text"),
+            date: reader("date"),
+            member: reader("member"),
             integer_ranged: entry("integer_ranged").as_deref() == Some("yes"),
             date_ranged: entry("date_ranged").as_deref() == Some("yes"),
             own: entry("own"),
             key_sep: entry("key_sep").unwrap_or_else(|| ", ".to_string()),
             no_keys: entry("no_keys"),
             unknown_keys: unknown_keys.trim_end().to_string(),
+            guarded,
+            single_key: entry("single_key"),
         }
     }
 }
 
-/// The wire door's read of one input (see [`WireReads`]), then its range check.
+/// The wire door's read of one input (see [`WireReads`]), then its range check (or, where
+/// the door is guarded, every check of the entry guard's).
 fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
     let reader = match input.kind {
         WireKind::Integer => &w.integer,
@@ -944,6 +974,10 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         WireKind::Text => &w.text,
         WireKind::Date => &w.date,
         WireKind::Enum(_) => &w.member,
+    };
+    let reader = match w.guarded {
+        true => "{raw}",
+        false => reader.as_deref().unwrap_or_else(|| panic!("the wire table reads no {:?}", input.kind)),
     };
     let out = input.range.as_ref().map_or(String::new(), |r| h.lit(&r.sentence));
     let mut fills = vec![
@@ -954,7 +988,7 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         ("out", out),
         ("int_args", h.check_int_args(input)),
         ("decl", h.binding(input.var)),
-        ("var", h.name(input.var)),
+        ("ty", h.boundary_ty(input.var)),
     ];
     if let WireKind::Enum(e) = input.kind {
         fills.push(("enum", h.names().enums[e].clone()));
@@ -976,7 +1010,11 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
         WireKind::Date => w.date_ranged,
         _ => false,
     };
-    if !ranged {
+    if w.guarded {
+        let mut checks = if input.optional { vec![Check::Kind] } else { vec![Check::Missing, Check::Kind] };
+        checks.extend(input.range.as_ref().map(|_| Check::Range));
+        guard(h, &Guards { table: H::GUARD, wire: true }, input, &checks);
+    } else if !ranged {
         h.range_check(input);
     }
 }
@@ -984,7 +1022,11 @@ fn wire_input<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, input: &InputDoor) {
 /// The wire door's refusal of the first key that is not an input (see [`WireReads`]).
 fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sentence: &str) {
     let keys: Vec<String> = names.iter().map(|k| h.lit(k)).collect();
-    let fills = [("inputs", keys.join(&w.key_sep)), ("sentence", h.lit(sentence))];
+    let keys = match (keys.as_slice(), &w.single_key) {
+        ([key], Some(single)) => single.replace("{key}", key),
+        _ => keys.join(&w.key_sep),
+    };
+    let fills = [("inputs", keys), ("sentence", h.lit(sentence))];
     let template = match &w.no_keys {
         Some(none) if names.is_empty() => none,
         _ => &w.unknown_keys,
@@ -999,6 +1041,7 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// the first as far in as the `{one}` line), `{x}` the value's place (an optional's test reads
 /// it); `held`: what the optional form hands the type's template in place of `{x}`, where it
 /// is not `{x}` (Swift's closure's `$0`, Go's `*{x}`), `held_<type>` the same for one type;
+/// `optional_<type>`: the optional form of one type, where it differs;
 /// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
 /// are not the variable and the local `out` (Go's record reads them out of `in` and `out`);
 /// `lent`: how an output's field is lent where a template reads the value whole (`{lent}`,
@@ -1011,6 +1054,7 @@ pub struct RecordValues {
     held_by_type: [Option<String>; 6],
     required: String,
     optional: String,
+    optional_by_type: [Option<String>; 6],
     held: Option<String>,
     input: Option<String>,
     output: Option<String>,
@@ -1018,6 +1062,7 @@ pub struct RecordValues {
     joined: bool,
 }
 
+/// The keys of the boundary types in a language's tables.
 const RECORD_TYPES: [&str; 6] = ["bool", "str", "enum", "date", "int", "unit"];
 
 impl RecordValues {
@@ -1034,6 +1079,7 @@ impl RecordValues {
             held_by_type: RECORD_TYPES.map(|t| entry(&format!("held_{t}"))),
             required: need("required"),
             optional: need("optional"),
+            optional_by_type: RECORD_TYPES.map(|ty| entry(&format!("optional_{ty}"))),
             held: entry("held"),
             input: entry("input"),
             output: entry("output"),
@@ -1081,11 +1127,28 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
         }
         _ => (x.clone(), lent.clone()),
     };
-    let form = if optional { &r.optional } else { &r.required };
+    let form = match optional {
+        true => r.optional_by_type[at].as_ref().unwrap_or(&r.optional),
+        false => &r.required,
+    };
     let depth = form.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
     let one = with_locals(h, &r.by_type[at], &[("x", held), ("lent", held_lent)]).replace('\n', &format!("\n{depth}"));
     let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one), ("text", h.lit(text))]);
     h.line(&text);
+}
+
+/// `template` with `@` the variable `name` and `$` its type `ty`, in one pass (so a `$` of
+/// PHP's names stays as it is).
+fn typed(template: &str, name: &str, ty: &str) -> String {
+    let mut out = String::new();
+    for c in template.chars() {
+        match c {
+            '@' => out.push_str(name),
+            '$' => out.push_str(ty),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The range check of `input` (see [`Hooks::range_check`]); `held` where the code stands
@@ -1133,6 +1196,8 @@ fn inside(test: &Expr) -> Expr {
 ///   none checks the range itself (`{outside}`, `{inside}`, `{int_args}`).
 /// - `missing`: the check of a missing value, where the language makes it apart from the
 ///   kind's (Go's enum zero).
+/// - `wire_<type>`: the check of a value the wire door read out of JSON (`WireReads::guarded`),
+///   where it differs from the guard's.
 /// - `held`: the lines an optional input's checks stand in, a line `{checks}` where they go
 ///   (`if {x} is not None:`); without it the checks stand as they are, each test held to a
 ///   value by `{present}`, the key `present` (`{x} != nil && `).
@@ -1152,11 +1217,13 @@ fn inside(test: &Expr) -> Expr {
 /// stand. Any other `{name}` is a local.
 pub struct Guards {
     table: &'static str,
+    /// Checking a value the wire door read out of JSON: `wire_<type>` first.
+    wire: bool,
 }
 
 impl Guards {
     pub fn parse(table: &'static str) -> Guards {
-        Guards { table }
+        Guards { table, wire: false }
     }
 
     fn entry(&self, key: &str) -> Option<String> {
@@ -1172,20 +1239,14 @@ impl Guards {
         let (ranged, optional) = (input.range.is_some(), input.optional);
         let forms =
             [(ranged && optional, "_ranged_optional"), (ranged, "_ranged"), (optional, "_optional"), (true, "")];
-        forms.iter().filter(|(holds, _)| *holds).find_map(|(_, form)| self.entry(&format!("{ty}{form}")))
+        let wire = self.wire.then(|| self.entry(&format!("wire_{ty}"))).flatten();
+        wire.or_else(|| forms.iter().filter(|(holds, _)| *holds).find_map(|(_, form)| self.entry(&format!("{ty}{form}"))))
     }
 }
 
 /// The key of a boundary type in a language's tables.
 fn type_key(ty: BoundaryTy) -> &'static str {
-    match ty {
-        BoundaryTy::Bool => "bool",
-        BoundaryTy::Str => "str",
-        BoundaryTy::Enum(_) => "enum",
-        BoundaryTy::Date => "date",
-        BoundaryTy::Int => "int",
-        BoundaryTy::Unit(_) => "unit",
-    }
+    RECORD_TYPES[RecordValues::at(ty)]
 }
 
 /// The entry guard's checks of one input, in the tree's order, from the language's table.
@@ -1281,7 +1342,10 @@ fn write_parts<H: Hooks + ?Sized>(
 ) {
     for line in template.lines() {
         let body = line.trim_start();
-        let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).filter(|n| fill_of(fills, n).is_none());
+        let name = body.strip_prefix('{').and_then(|b| b.strip_suffix('}'));
+        let is_part =
+            |n: &&str| n.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) && fill_of(fills, n).is_none();
+        let name = name.filter(is_part);
         match name {
             Some(name) => {
                 let depth = (line.len() - body.len()) / h.out().unit().len();

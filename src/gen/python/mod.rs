@@ -8,15 +8,14 @@
 pub mod shared;
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{BoundaryTy, Expr, InputDoor, Kind, Node, TablePlan};
+use super::plan::{Expr, Kind, Node};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusal, Refusals};
+use super::stmt::{self, Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks, Source};
+use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
-use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
@@ -100,6 +99,32 @@ const OPS: Ops = Ops {
 
 type Py<'a> = Gen<'a, Python>;
 
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
+const FUNCTIONS: &str = r#"def {function}({params}) -> {ret}:
+    {doc}
+    return {core}({untraced})
+
+
+def {traced}({params}) -> tuple[{ret}, list[Fired]]:
+    """The same call, with the rows that matched: one per table, in evaluation order."""
+    {trace}: list[Fired] = []
+    return {core}({traced_args}), {trace}
+
+
+def {wire}({call}: object, {tag}: str = "") -> str:
+    """One call in the wire form (formats.md), an object of the inputs under their declared names: the door's checks in the reference's order, then the rule; the record line."""
+    {_call} = _object({call}, {not_an_object})
+    {door}
+    {trace}: list[Fired] = []
+    {_out} = {core}({traced_args})
+    return {record}({record_args})
+
+
+def {core}({core_params}) -> {ret}:
+    """The rule's branches, written once: the outputs; each row that matches appended to the trace, where there is one (the plain function passes none)."""
+    {rule}
+    return {answer}"#;
+
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 /// The docstring is the body's first line.
 const RECORD: &str = "{signature}
@@ -141,9 +166,31 @@ impl Syntax for Py<'_> {
                 _ => return None,
             },
             Node::OneOf(..) => self.one_of(e, false),
+            // A value outside its bounds, as Python writes a range: `not lo <= x <= hi`.
+            Node::Or(a, b) => match (&a.node, &b.node) {
+                (Node::Cmp(CmpOp::Lt, x, lo), Node::Cmp(CmpOp::Gt, y, hi)) if x == y && bound(lo) && bound(hi) => {
+                    let (r, q) = match x.kind {
+                        Kind::Enum(en) => (format!("{}(", self.rank(en)), TOP),
+                        _ => (String::new(), p.eq + 1),
+                    };
+                    let close = if r.is_empty() { "" } else { ")" };
+                    let [lo, x, hi] = [lo, x, hi].map(|e| Part::Expr((**e).clone(), q));
+                    let between = || Part::Text(format!("{close} <= {r}"));
+                    Form::Parts(
+                        vec![Part::Text(format!("not {r}")), lo, between(), x, between(), hi, text(close)],
+                        p.not,
+                    )
+                }
+                _ => return None,
+            },
             _ => return None,
         })
     }
+}
+
+/// A bound of a range: a number or a member, written as it is.
+fn bound(e: &Expr) -> bool {
+    matches!(e.node, Node::Int(_) | Node::Member(_))
 }
 
 impl Py<'_> {
@@ -286,62 +333,26 @@ impl Py<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let (params, args, ret) = (self.params(), self.args(), self.returns());
-        let tables: Vec<&TablePlan> = plan.tables().collect();
-        let rows_ty = match tables.len() {
-            0 => "tuple[()]".to_string(),
-            k => format!("tuple[{}]", vec!["int"; k].join(", ")),
+        let made = |w: &str, x: &str, optional: bool| match optional {
+            true => format!("None if {x} is None else {w}({x})"),
+            false => format!("{w}({x})"),
         };
-        o.line(format!("def {}({params}) -> {ret}:", n.function));
-        o.indent();
-        o.line(py_doc(&sig::about(plan)));
-        o.line(format!("return {}({args})[0]", n.core));
-        o.dedent();
-        o.blank();
-        o.blank();
-        o.line(format!("def {}({params}) -> tuple[{ret}, list[Fired]]:", n.traced));
-        o.indent();
-        o.line("\"\"\"The same call, with the rows that matched: one per table, in evaluation order.\"\"\"");
         let l = |b| n.local(b);
-        let (out, rows) = (l("_out"), l("_rows"));
-        o.line(format!("{out}, {rows} = {}({args})", n.core));
-        let fired = sig::fired(plan, rows, "[@]", |table, row| format!("Fired({}, {row})", py_str(table)));
-        o.line(format!("return {out}, {fired}"));
-        o.dedent();
-        o.blank();
-        o.blank();
-        o.line(format!("def {}({}: object, {}: str = \"\") -> str:", n.wire, l("call"), l("tag")));
-        o.indent();
-        o.line(
-            "\"\"\"One call in the wire form (formats.md), an object of the inputs under their declared names: \
-             the door's checks in the reference's order, then the rule; the record line.\"\"\"",
-        );
-        o.line(format!("{} = _object({}, {})", l("_call"), l("call"), py_str(&plan.door.not_an_object)));
-        walk::wire(plan, &mut Body { g: self, o: &mut *o });
-        o.line(format!("{out}, {rows} = {}({args})", n.core));
-        let record_args = format!("{out}, {fired}, {}", l("tag"));
-        o.line(format!("return {}({})", n.record, sig::then(&args, &record_args)));
-        o.dedent();
-        o.blank();
-        o.blank();
-        o.line(format!("def {}({params}) -> tuple[{ret}, {rows_ty}]:", n.core));
-        o.indent();
-        o.line("\"\"\"The rule's branches, written once: the outputs, and the row each table matched.\"\"\"");
-        walk::core(plan, Lang::Python, &mut Body { g: self, o: &mut *o });
-        let made = |w: &str, x: &str, optional: bool| {
-            if optional {
-                format!("None if {x} is None else {w}({x})")
-            } else {
-                format!("{w}({x})")
-            }
-        };
-        let out = sig::answer(plan, n, &TYPES, made, ["Output(", "=", ")"]);
-        let rows = match n.slots.len() {
-            1 => format!("({},)", n.slots[0]),
-            _ => format!("({})", n.slots.join(", ")),
-        };
-        o.line(format!("return {out}, {rows}"));
-        o.dedent();
+        let fills = [
+            ("core_params", sig::then(&self.params(), &format!("{}: list[Fired] | None", l("trace")))),
+            ("untraced", sig::then(&self.args(), "None")),
+            ("traced_args", sig::then(&self.args(), l("trace"))),
+            ("params", self.params()),
+            ("ret", self.returns()),
+            ("args", self.args()),
+            ("doc", py_doc(&sig::about(plan))),
+            ("not_an_object", py_str(&plan.door.not_an_object)),
+            ("record_args", sig::then(&self.args(), &format!("{}, {}, {}", l("_out"), l("trace"), l("tag")))),
+            ("answer", sig::answer(plan, n, &TYPES, made, ["Output(", "=", ")"])),
+        ];
+        sig::functions(o, n, FUNCTIONS, &fills, |part, o| {
+            walk::part(plan, Lang::Python, part, &mut Body { g: self, o })
+        });
         o.blank();
         o.blank();
     }
@@ -349,112 +360,6 @@ impl Py<'_> {
     fn runner(&self) -> String {
         let runner = shared::copy(RUNNER);
         sig::runner(self.plan, "#", "", &runner, &[("rulec_rule", &self.n.module), ("rulec_wire", &self.n.wire)])
-    }
-
-    /// `x`'s wire form, as an expression giving its JSON text.
-    fn wire_text(&self, v: VarId, x: &str) -> String {
-        let var = self.plan.var(v);
-        let one = match var.ty {
-            BoundaryTy::Bool => format!("\"true\" if {x} else \"false\""),
-            BoundaryTy::Str => format!("_json_str({x})"),
-            BoundaryTy::Enum(_) => format!("_json_str({x}.value)"),
-            BoundaryTy::Date => format!("_date_str({x})"),
-            _ => format!("_str(_int({x}))"),
-        };
-        match (var.optional, var.ty) {
-            (true, BoundaryTy::Bool) => format!("\"null\" if {x} is None else ({one})"),
-            (true, _) => format!("\"null\" if {x} is None else {one}"),
-            (false, _) => one,
-        }
-    }
-}
-
-/// The walker's hooks: the statements of the function bodies.
-impl Body<'_, '_, Py<'_>> {
-    /// `lo <= x <= hi` of an input: over places for an ordered enum.
-    fn in_range(&self, input: &InputDoor, x: &str) -> String {
-        let r = input.range.as_ref().expect("a range");
-        match input.kind {
-            WireKind::Enum(e) => {
-                let rank = self.g.rank(e);
-                let (lo, hi) = (self.g.member(Kind::Enum(e), r.lo as u32), self.g.member(Kind::Enum(e), r.hi as u32));
-                format!("{rank}({lo}) <= {rank}({x}) <= {rank}({hi})")
-            }
-            _ => format!("{} <= {x} <= {}", r.lo, r.hi),
-        }
-    }
-
-    /// The checks of one value `x` already read, in the door's order (every one of them
-    /// when `wire`: the value came out of JSON).
-    fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        let (m, k) = (py_str(&input.missing), py_str(&input.not_of_kind));
-        let wrap = |s: String| match self.g.own_type(input.var) {
-            Some(w) => format!("{w}({s})"),
-            None => s,
-        };
-        match input.kind {
-            WireKind::Date if wire => {
-                self.o.line(format!("{x} = {}", wrap(format!("_wire_day({x}, {m}, {k})"))));
-                self.range_check(input, x);
-            }
-            WireKind::Date if input.range.is_some() => {
-                // The range is checked apart from the kind, so that a refusal shows the day as
-                // the wire writes it, not as its day number.
-                let args = format!("None, None, {m}, {k}, {}", py_str(""));
-                self.o.line(format!("if _type({x}) is not _int or not {}:", self.in_range(input, x)));
-                self.o.indent();
-                self.o.line(format!("{x} = {}", wrap(format!("_check_int({x}, {args})"))));
-                self.range_check(input, x);
-                self.o.dedent();
-            }
-            WireKind::Integer | WireKind::Date => {
-                let fast = match &input.range {
-                    Some(_) => format!("_type({x}) is not _int or not {}", self.in_range(input, x)),
-                    None => format!("_type({x}) is not _int"),
-                };
-                self.o.line(format!("if {fast}:"));
-                self.o.line(format!("    {x} = {}", wrap(format!("_check_int({x}, {})", self.check_int_args(input)))));
-            }
-            WireKind::Enum(e) if wire => {
-                self.o.line(format!("{x} = _wire_member({}, {x}, {m}, {k})", self.g.n.enums[e]));
-                self.range_check(input, x);
-            }
-            WireKind::Enum(e) => {
-                self.o.line(format!("if _type({x}) is not {}:", self.g.n.enums[e]));
-                self.o.line(format!("    _refuse({x}, {m}, {k})"));
-                self.range_check(input, x);
-            }
-            WireKind::Boolean | WireKind::Text => {
-                let t = if input.kind == WireKind::Boolean { "_bool" } else { "_str" };
-                self.o.line(format!("if _type({x}) is not {t}:"));
-                self.o.line(format!("    _refuse({x}, {m}, {k})"));
-            }
-        }
-    }
-
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        if let Some(r) = &input.range {
-            let test = format!("not {}", self.in_range(input, x));
-            // The value as the wire writes it: a day as its date, a member by its name (a
-            // number's range is checked by `_check_int`; this one is a date's or a member's).
-            let shown = match input.kind {
-                WireKind::Date => format!("_date_str({x})"),
-                _ => format!("_json_str({x}.value)"),
-            };
-            self.refuse_when(&test, Refusal::Input(&r.sentence, Some(&shown)));
-        }
-    }
-
-    /// Checks that run only when an optional input holds a value.
-    fn optional(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        if input.optional {
-            self.o.line(format!("if {x} is not None:"));
-            self.o.indent();
-            self.checks(input, x, wire);
-            self.o.dedent();
-        } else {
-            self.checks(input, x, wire);
-        }
     }
 }
 
@@ -466,51 +371,61 @@ impl Hooks for Body<'_, '_, Py<'_>> {
         else_: "else:",
         end: "",
         beside: Some("  # "),
+        // A value refused is shown as the wire writes it: a member by its name, a day as its date.
+        shown: ["_json_str(@.value)", "_date_str(@)", "@"],
         refuse: Refusals {
             input: "raise RuleInputError(@, $)",
             input_alone: "raise RuleInputError(@)",
             contradiction: "raise RuleContradictionError(@)",
         },
+        binding: "@: $",
+        declare: "@: $",
         ..Blocks::KEYWORDS
     };
+    /// The entry guard: a caller can pass anything. A number's fast test is the type's
+    /// identity and the range; `_check_int` then says which of the three failed. A day with
+    /// a range is checked apart from its kind, so that its refusal shows the date.
+    const GUARD: &'static str = r#"held: if {x} is not None:\n    {checks}
+int: if _type({x}) is not _int or {outside}:\n    {x} = _check_int({x}, {int_args})
+unit: if _type({x}) is not _int or {outside}:\n    {x} = {unit}(_check_int({x}, {int_args}))
+date: if _type({x}) is not _int:\n    {x} = Date(_check_int({x}, {int_args}))
+date_ranged: if _type({x}) is not _int or {outside}:\n    {x} = Date(_check_int({x}, None, None, {m}, {k}, ""))\n    {range}
+enum: if _type({x}) is not {enum}:\n    _refuse({x}, {m}, {k})\n{range}
+bool: if _type({x}) is not _bool:\n    _refuse({x}, {m}, {k})
+str: if _type({x}) is not _str:\n    _refuse({x}, {m}, {k})
+wire_date: {x} = Date(_wire_day({x}, {m}, {k}))\n{range}
+wire_enum: {x} = _wire_member({enum}, {x}, {m}, {k})\n{range}"#;
+    /// The wire door: each value read as it comes, then checked as the entry guard checks it.
+    const WIRE: &'static str = "raw: _get({_call}, {name})
+required: {var}: {ty} = {raw}
+optional: {var}: {ty} = {raw}
+guarded: yes
+single_key: {key},
+unknown_keys:
+for {_key} in {_call}:
+    if {_key} not in ({inputs}):
+        raise RuleInputError(_str({_key}) + {sentence})";
+    /// The record's values: each type's wire text, appended to the line.
+    const RECORD_VALUES: &'static str = r#"bool: "true" if {x} else "false"
+str: _json_str({x})
+enum: _json_str({x}.value)
+date: _date_str({x})
+int: _str(_int({x}))
+unit: _str(_int({x}))
+required: {_s}.append({one})
+optional: {_s}.append("null" if {x} is None else {one})
+optional_bool: {_s}.append("null" if {x} is None else ({one}))"#;
 
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks.contains(&Check::Kind), "Python checks the kind of every parameter");
-        let x = self.g.n.vars[input.var].clone();
-        self.optional(input, &x, false);
-    }
-
-    fn binding(&self, var: VarId) -> String {
-        format!("{}: {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    fn declare(&mut self, var: VarId) {
-        self.o.line(self.binding(var));
-    }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.g.n.vars[input.var].clone();
-        let call = self.g.n.local("_call");
-        self.o.line(format!("{x}: {} = _get({call}, {})", self.g.ty(input.var), py_str(&input.name)));
-        self.optional(input, &x, true);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| py_str(k)).collect();
-        let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
-        let (key, call) = (self.g.n.local("_key"), self.g.n.local("_call"));
-        self.o.line(format!("for {key} in {call}:"));
-        self.o.line(format!("    if {key} not in {tuple}:"));
-        self.o.line(format!("        raise RuleInputError(_str({key}) + {})", py_str(sentence)));
-    }
+    /// The trace, lists and loops.
+    const LISTS: &'static str = "fired: if {trace} is not None:\\n    {trace}.append(Fired({table}, {row}))
+list: {name}: list[{ty}] = []
+push: {list}.append({value})
+carry: {name}: {ty} = {value}
+for: for {element} in {list}:
+break: break";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.append({})", self.g.n.local("_s"), py_str(json)));
-    }
-
-    fn record_value(&mut self, var: VarId, from: Source) {
-        let x = self.place(var, from);
-        self.o.line(format!("{}.append({})", self.g.n.local("_s"), self.g.wire_text(var, &x)));
     }
 }
 

@@ -7,21 +7,24 @@
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::naming::{self, SharedNames};
-use super::plan::{EnumPlan, Expr, InputDoor, Kind, Node};
+use super::plan::{EnumPlan, Expr, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusal};
+use super::stmt::{Blocks, Body};
 use super::text::{comment, quoted, section, Code, Escapes};
-use super::walk::{self, Check, Hooks};
+use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
-use crate::eval::wire::WireKind;
 use crate::sema::VarId;
+use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
 const MODULE: &str = include_str!("runtime/module.rb");
 const RUNNER: &str = include_str!("runtime/runner.rb");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.rb");
+/// The signatures of the runtime's types and functions every module declares.
+const SIGNATURES_RBS: &str = include_str!("runtime/module.rbs");
 const MARK: &str = "  # rulec:";
+const TEMPLATES: &str = include_str!("runtime/templates.tmpl");
 const PROLOG: &str = "# frozen_string_literal: true\n\n";
 
 /// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
@@ -56,13 +59,8 @@ impl Language for Ruby {
         let (plan, n) = (r.plan, r.n);
         let spell = Spelling { names: n, ty: &|v| r.rbs_type(v), member: Member::Qualified("::") };
         let (args, module) = (r.args(), &n.module);
-        let (call, tag) = (n.local("call"), n.local("tag"));
-        let signatures = [
-            format!("{module}.{}({args})", n.function),
-            format!("{module}.{}({args})", n.traced),
-            format!("{module}.{}({})", n.record, sig::then(&args, &r.record_params())),
-            format!("{module}.{}({call}, {tag} = \"\")", n.wire),
-        ];
+        let fills = [("module", module.clone()), ("record_args", sig::then(&args, &r.record_params())), ("args", args)];
+        let signatures = sig::signatures(n, template("signatures"), &fills);
         let place = vec![("module", json!(module)), ("file", json!(format!("{}.rb", plan.rule.base)))];
         let more = vec![("rbs", json!(format!("sig/{}.rbs", plan.rule.base)))];
         let dates = Dates { ty: "Integer", from_wire: "date_from_wire", from_native: Some("date_of") };
@@ -105,6 +103,11 @@ const OPS: Ops = Ops {
 
 type Rb<'a> = Gen<'a, Ruby>;
 
+/// The template `name` of `runtime/templates.tmpl`.
+fn template(name: &str) -> &'static str {
+    section(TEMPLATES, "# rulec:", name)
+}
+
 /// An enum: a module of its members (each its value's name) and `ALL`, in order.
 fn enum_module(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
     let values = members.iter().zip(&en.values).map(|(m, v)| format!("{m} = {}", rb_str(&v.name)));
@@ -114,7 +117,7 @@ fn enum_module(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
         ("members", values.collect::<Vec<_>>().join("\n")),
         ("all", members.join(", ")),
     ];
-    o.filled(ENUM, &fills);
+    o.filled(template("enum"), &fills);
 }
 
 /// An enum's signature: the type alias of the union of its values, and its module.
@@ -128,70 +131,6 @@ fn enum_signature(o: &mut Code, en: &EnumPlan, ty: &str, members: &[String]) {
     o.line(format!("  ALL: Array[{}]", enum_alias(ty)));
     o.line("end");
 }
-
-/// The module's head: the generated file's header, then the module (`{module}`) opened.
-const HEAD: &str = "{head}
-#
-# Every number is an Integer in the unit its parameter's comment names; nothing is required.
-
-{requires}
-module {module}";
-
-/// An enums file's own module: its enums, for every rule that reads it to require.
-const SHARED_HEAD: &str = "{head}
-#
-# The enums every rule reading {source} shares: require_relative \"{file}\"; then {module}::{first}.
-
-module {module}";
-
-/// An enum: a module of its members (each its value's name) and `ALL`, in order.
-/// The place function of an ordered enum: its place in `ALL`.
-const RANK: &str = "# The place of a value of the ordered enum {name}, from 0.
-def self.{rank}(value)
-  {enum}::ALL.index(value)
-end";
-
-const ENUM: &str = "# enum {what}: each member is the value's name as the wire and the records write it.
-module {name}
-  {members}
-  ALL = [{all}].freeze
-end";
-
-/// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
-const RECORD: &str =
-    "# One call as a fixtures record (formats.md), the line `rulec replay` reads; an empty tag is left out.
-{signature}
-  {s} = _record_open({tag})
-  {pieces}
-  _record_close({s}, {trace})
-end";
-
-/// The function, its traced twin and the wire door, over the core (see [`sig::functions`]).
-const FUNCTIONS: &str = r#"def self.{function}({args})
-  {core}({args})[0]
-end
-
-# The same call, with the rows that matched: one per table, in evaluation order.
-def self.{traced}({args})
-  {_out}, {_rows} = {core}({args})
-  [{_out}, {fired}]
-end
-
-# One call in the wire form (formats.md), a Hash of the inputs under their declared names:
-# the door's checks in the reference's order, then the rule; the record line.
-def self.{wire}({call}, {tag} = "")
-  raise RuleInputError.new({not_an_object}) unless {call}.is_a?(Hash)
-
-  {door}
-  {_out}, {_rows} = {core}({args})
-  {record}({record_args})
-end
-
-# The rule's branches, written once: the outputs, and the row each table matched.
-def self.{core}({args})
-  {rule}
-  [{answer}, [{slots}]]
-end"#;
 
 impl Syntax for Rb<'_> {
     fn own(&self, e: &Expr) -> Option<Form> {
@@ -212,6 +151,20 @@ impl Syntax for Rb<'_> {
                 }
                 Form::Parts(parts, ATOM)
             }
+            // A member within the bounds of an ordered enum, by its place.
+            Node::And(a, b) => match (&a.node, &b.node) {
+                (Node::Cmp(CmpOp::Ge, x, lo), Node::Cmp(CmpOp::Le, y, hi)) if x == y => {
+                    let (Kind::Enum(en), Node::Member(lo), Node::Member(hi)) = (x.kind, &lo.node, &hi.node) else {
+                        return None;
+                    };
+                    let rank = Part::Text(format!("{}(", self.rank(en)));
+                    Form::Parts(
+                        vec![rank, Part::Expr((**x).clone(), TOP), Part::Text(format!(").between?({lo}, {hi})"))],
+                        ATOM,
+                    )
+                }
+                _ => return None,
+            },
             Node::IsNone(v) => Form::Leaf(format!("{}.nil?", self.n.vars[*v]), ATOM),
             Node::Not(x) => match x.node {
                 Node::IsNone(v) => Form::Leaf(format!("!{}.nil?", self.n.vars[v]), OPS.prec.not),
@@ -241,11 +194,11 @@ impl Rb<'_> {
         let head = head.strip_suffix('\n').unwrap_or(&head).to_string();
         let shared: Vec<SharedNames> = self.shared();
         let requires: Vec<String> = shared.iter().map(|s| format!("require_relative {}\n", rb_str(&s.file))).collect();
-        o.filled(HEAD, &[("head", head), ("requires", requires.concat()), ("module", n.module.clone())]);
+        o.filled(template("head"), &[("head", head), ("requires", requires.concat()), ("module", n.module.clone())]);
         o.indent();
         sig::unit_comments(&mut o, plan, n, "#", TYPES.int);
         for (e, en) in plan.enums.iter().enumerate() {
-            match shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k))) {
+            match self.shared_of(e) {
                 // Named here, the module that file's own module declares: one object whichever
                 // rule's name a caller reaches it by.
                 Some((s, k)) => {
@@ -256,20 +209,16 @@ impl Rb<'_> {
                 None => enum_module(&mut o, en, &n.enums[e], &n.members[e]),
             }
             o.blank();
-            sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |_, _| String::new());
+            sig::rank_function(&mut o, n, e, template("rank"), comment(&en.name), |_, _| String::new());
         }
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
-        if plan.outputs.len() > 1 {
+        let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
+        let output = |o: &mut Code| {
             let fields: Vec<String> = plan.outputs.iter().map(|&v| format!(":{}", n.fields[v])).collect();
             o.line("# The outputs, in the order the rule declares them.");
             o.line(format!("Output = Struct.new({})", fields.join(", ")));
-            o.blank();
-        }
-        self.functions(&mut o);
-        let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
-        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
+        };
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (template("record"), &signature), output, |o| self.functions(o));
         let helpers = sig::taken(plan, &OPS, MODULE, MARK);
-        sig::sections(&mut o, MODULE, MARK, &helpers, "\n\n");
         let mut private = vec![n.core.clone()];
         for h in &helpers {
             let sec = section(MODULE, MARK, h);
@@ -286,8 +235,9 @@ impl Rb<'_> {
         o.finish()
     }
 
-    fn fired(&self) -> String {
-        sig::fired(self.plan, self.n.local("_rows"), "[@]", |table, row| format!("Fired.new({}, {row})", rb_str(table)))
+    /// The enums file enum `e` is declared in, and its place there, where it has one.
+    fn shared_of(&self, e: usize) -> Option<(SharedNames, usize)> {
+        self.shared().into_iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k)))
     }
 
     /// The names of the module of each enums file the rule reads enums from.
@@ -313,7 +263,7 @@ impl Rb<'_> {
                 ("module", s.module.clone()),
                 ("first", s.types[0].clone()),
             ];
-            o.filled(SHARED_HEAD, &fills);
+            o.filled(template("shared_head"), &fills);
             o.indent();
             for (i, ((&e, ty), members)) in s.enums.iter().zip(&s.types).zip(&s.members).enumerate() {
                 if i > 0 {
@@ -355,14 +305,16 @@ impl Rb<'_> {
             outs => format!("Output.new({})", outs.iter().map(|&v| n.vars[v].clone()).collect::<Vec<_>>().join(", ")),
         };
         let fills = [
+            ("untraced", sig::then(&args, "nil")),
+            ("traced_args", sig::then(&args, l("trace"))),
             ("args", args.clone()),
-            ("fired", self.fired()),
             ("not_an_object", rb_str(&plan.door.not_an_object)),
-            ("record_args", sig::then(&args, &format!("{out}, {}, {tag}", self.fired()))),
+            ("record_args", sig::then(&args, &format!("{out}, {}, {tag}", l("trace")))),
             ("answer", answer),
-            ("slots", n.slots.join(", ")),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Ruby, part, &mut Body { g: self, o }));
+        sig::functions(o, n, template("functions"), &fills, |part, o| {
+            walk::part(plan, Lang::Ruby, part, &mut Body { g: self, o })
+        });
         o.blank();
     }
 
@@ -374,158 +326,81 @@ impl Rb<'_> {
 
     fn rbs(&self) -> String {
         let (plan, n) = (self.plan, self.n);
-        let mut o = Code::new("  ");
-        o.raw(&super::text::header(plan, "#"));
-        o.blank();
-        o.line(format!("module {}", n.module));
-        o.indent();
-        let shared = self.shared();
+        let mut enums = Code::new("  ");
         for (e, en) in plan.enums.iter().enumerate() {
-            match shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k))) {
+            match self.shared_of(e) {
                 Some((s, k)) => {
                     let (here, there) = (&n.enums[e], &s.types[k]);
-                    o.line(format!("type {} = ::{}::{}", enum_alias(here), s.module, enum_alias(there)));
-                    o.line(format!("{here}: singleton(::{}::{there})", s.module));
-                    o.blank();
+                    enums.line(format!("type {} = ::{}::{}", enum_alias(here), s.module, enum_alias(there)));
+                    enums.line(format!("{here}: singleton(::{}::{there})", s.module));
                 }
-                None => {
-                    enum_signature(&mut o, en, &n.enums[e], &n.members[e]);
-                    o.blank();
-                }
+                None => enum_signature(&mut enums, en, &n.enums[e], &n.members[e]),
             }
+            enums.blank();
         }
-        for line in [
-            "class RuleInputError < ArgumentError",
-            "  attr_reader what: String",
-            "  attr_reader value: untyped",
-            "  def initialize: (String what, ?untyped value) -> void",
-            "end",
-            "",
-            "class RuleContradictionError < RuntimeError",
-            "  attr_reader what: String",
-            "  def initialize: (String what) -> void",
-            "end",
-            "",
-            "class Fired < Struct[untyped]",
-            "  attr_accessor table: String",
-            "  attr_accessor row: Integer",
-            "  def self.new: (String table, Integer row) -> Fired",
-            "end",
-            "",
-            "class WireNumber",
-            "  attr_reader text: String",
-            "  def initialize: (String text) -> void",
-            "end",
-        ] {
-            o.line(line);
-        }
-        o.blank();
-        let ret = self.returns();
-        if plan.outputs.len() > 1 {
-            o.line("class Output < Struct[untyped]");
-            for &v in &plan.outputs {
-                o.line(format!("  attr_accessor {}: {}", n.fields[v], self.rbs_type(v)));
+        let typed = |v: VarId| format!("{} {}", self.rbs_type(v), n.fields[v]);
+        let output = match plan.outputs.len() {
+            1 => String::new(),
+            _ => {
+                let fields =
+                    plan.outputs.iter().map(|&v| format!("  attr_accessor {}: {}\n", n.fields[v], self.rbs_type(v)));
+                let ps: Vec<String> = plan.outputs.iter().map(|&v| typed(v)).collect();
+                let new = format!("  def self.new: ({}) -> Output", ps.join(", "));
+                format!("class Output < Struct[untyped]\n{}{new}\nend\n", fields.collect::<String>())
             }
-            let ps: Vec<String> =
-                plan.outputs.iter().map(|&v| format!("{} {}", self.rbs_type(v), n.fields[v])).collect();
-            o.line(format!("  def self.new: ({}) -> Output", ps.join(", ")));
-            o.line("end");
-            o.blank();
-        }
+        };
         let params = sig::inputs(plan, |v| format!("{} {}", self.rbs_type(v), n.vars[v]));
-        let with = |rest: &str| sig::then(&params, rest);
-        o.line(format!("def self.{}: ({params}) -> {ret}", n.function));
-        o.line(format!("def self.{}: ({params}) -> [{ret}, Array[Fired]]", n.traced));
-        o.line(format!(
-            "def self.{}: ({}) -> String",
-            n.record,
-            with(&format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag")))
-        ));
-        o.line(format!("def self.{}: (untyped {}, ?String? {}) -> String", n.wire, n.local("call"), n.local("tag")));
-        if plan.dates {
-            o.line("def self.date_from_wire: (String text) -> Integer");
-            o.line("def self.date_of: (untyped day) -> Integer");
-        }
-        o.close("end");
+        let ret = self.returns();
+        let trace = format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag"));
+        let fills = [
+            ("header", super::text::header(plan, "#")),
+            ("module", n.module.clone()),
+            ("enums", enums.finish()),
+            ("types", section(SIGNATURES_RBS, "# rulec:", "types").to_string()),
+            ("output", output),
+            ("record_params", sig::then(&params, &trace)),
+            ("params", params),
+            ("ret", ret),
+            ("dates", if plan.dates { section(SIGNATURES_RBS, "# rulec:", "dates") } else { "" }.to_string()),
+        ];
+        let mut o = Code::new("  ");
+        sig::functions(&mut o, n, template("rbs"), &fills, |_, _| unreachable!("a signature file has no statements"));
         o.finish()
-    }
-}
-
-impl Body<'_, '_, Rb<'_>> {
-    fn in_range(&self, input: &InputDoor, x: &str) -> Option<String> {
-        let r = input.range.as_ref()?;
-        Some(match input.kind {
-            WireKind::Enum(e) => {
-                let rank = self.g.rank(e);
-                format!("{rank}({x}).between?({}, {})", r.lo, r.hi)
-            }
-            _ => format!("{x} >= {} && {x} <= {}", r.lo, r.hi),
-        })
-    }
-
-    fn range_check(&mut self, input: &InputDoor, x: &str) {
-        if let (Some(r), Some(cond)) = (&input.range, self.in_range(input, x)) {
-            // A day is shown as the wire writes it, not as its day number.
-            let shown = if input.kind == WireKind::Date { format!("_date_str({x})") } else { format!("{x}.inspect") };
-            let refusal = self.refusal(Refusal::Input(&r.sentence, Some(&shown)));
-            self.o.line(format!("{refusal} unless {cond}"));
-        }
-    }
-
-    /// The checks of one value `x` already read, in the door's order (from JSON when `wire`).
-    fn checks(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        let (m, k) = (rb_str(&input.missing), rb_str(&input.not_of_kind));
-        match input.kind {
-            WireKind::Date if wire => {
-                self.o.line(format!("{x} = _wire_day({x}, {m}, {k})"));
-                self.range_check(input, x);
-            }
-            WireKind::Date if input.range.is_some() => {
-                // The kind through _check_int, the range apart: its refusal shows the date.
-                self.o.line(format!(
-                    "{x} = _check_int({x}, nil, nil, {m}, {k}, {}) unless {x}.instance_of?(Integer)",
-                    rb_str("")
-                ));
-                self.range_check(input, x);
-            }
-            WireKind::Integer | WireKind::Date => {
-                let fast = match self.in_range(input, x) {
-                    Some(c) => format!("{x}.instance_of?(Integer) && {c}"),
-                    None => format!("{x}.instance_of?(Integer)"),
-                };
-                self.o.line(format!("{x} = _check_int({x}, {}) unless {fast}", self.check_int_args(input)));
-            }
-            WireKind::Enum(e) if wire => {
-                self.o.line(format!("{x} = _wire_member({}::ALL, {x}, {m}, {k})", self.g.n.enums[e]));
-                self.range_check(input, x);
-            }
-            WireKind::Enum(e) => {
-                self.o.line(format!("_refuse({x}, {m}, {k}) unless {}::ALL.include?({x})", self.g.n.enums[e]));
-                self.range_check(input, x);
-            }
-            WireKind::Boolean => {
-                self.o.line(format!("_refuse({x}, {m}, {k}) unless {x}.equal?(true) || {x}.equal?(false)"))
-            }
-            WireKind::Text => self.o.line(format!("_refuse({x}, {m}, {k}) unless {x}.is_a?(String)")),
-        }
-    }
-
-    fn optional(&mut self, input: &InputDoor, x: &str, wire: bool) {
-        if input.optional {
-            self.o.line(format!("unless {x}.nil?"));
-            self.o.indent();
-            self.checks(input, x, wire);
-            self.o.close("end");
-        } else {
-            self.checks(input, x, wire);
-        }
     }
 }
 
 impl Hooks for Body<'_, '_, Rb<'_>> {
     crate::spelled_by!(g);
-    /// A refusal stands on one line, behind its test.
-    const BLOCKS: Blocks = Blocks { behind: Some([" if ", " unless "]), ..Blocks::KEYWORDS };
+    /// A refusal stands on one line, behind its test; a value refused is shown as Ruby
+    /// inspects it, a day as the wire writes it.
+    const BLOCKS: Blocks = Blocks {
+        behind: Some([" if ", " unless "]),
+        shown: ["@.inspect", "_date_str(@)", "@.inspect"],
+        ..Blocks::KEYWORDS
+    };
+    /// The entry guard: a caller can pass any value. A number's fast test is its class and
+    /// the range; `_check_int` then says which of the three failed. A day with a range is
+    /// checked apart from its kind, so that its refusal shows the date.
+    const GUARD: &'static str = r#"held: unless {x}.nil?\n  {checks}\nend
+int: {x} = _check_int({x}, {int_args}) unless {x}.instance_of?(Integer) && {inside}
+unit: {x} = _check_int({x}, {int_args}) unless {x}.instance_of?(Integer) && {inside}
+date: {x} = _check_int({x}, {int_args}) unless {x}.instance_of?(Integer)
+date_ranged: {x} = _check_int({x}, nil, nil, {m}, {k}, "") unless {x}.instance_of?(Integer)\n{range}
+enum: _refuse({x}, {m}, {k}) unless {enum}::ALL.include?({x})\n{range}
+bool: _refuse({x}, {m}, {k}) unless {x}.equal?(true) || {x}.equal?(false)
+str: _refuse({x}, {m}, {k}) unless {x}.is_a?(String)
+wire_date: {x} = _wire_day({x}, {m}, {k})\n{range}
+wire_enum: {x} = _wire_member({enum}::ALL, {x}, {m}, {k})\n{range}"#;
+    /// The wire door: each value read out of the Hash as it comes, then checked as the entry
+    /// guard checks it.
+    const WIRE: &'static str = "raw: {call}[{name}]
+required: {var} = {raw}
+optional: {var} = {raw}
+guarded: yes
+unknown_keys:
+{call}.each_key do |{_key}|
+  raise RuleInputError.new({_key}.to_s + {sentence}) unless [{inputs}].include?({_key})
+end";
     /// The record's values: each type's wire text, appended to the line.
     const RECORD_VALUES: &'static str = "bool: {x}.to_s
 str: _json_str({x})
@@ -536,29 +411,14 @@ unit: {x}.to_s
 required: {s} << {one}
 optional: {s} << ({x}.nil? ? \"null\" : {one})";
 
-    fn guard_input(&mut self, input: &InputDoor, checks: &[Check]) {
-        debug_assert!(checks.contains(&Check::Kind), "Ruby checks the kind of every parameter");
-        let x = self.g.n.vars[input.var].clone();
-        self.optional(input, &x, false);
-    }
-
-    fn wire_input(&mut self, input: &InputDoor) {
-        let x = self.g.n.vars[input.var].clone();
-        self.o.line(format!("{x} = {}[{}]", self.g.n.local("call"), rb_str(&input.name)));
-        self.optional(input, &x, true);
-    }
-
-    fn wire_unknown_keys(&mut self, names: &[&str], sentence: &str) {
-        let keys: Vec<String> = names.iter().map(|k| rb_str(k)).collect();
-        let (call, key) = (self.g.n.local("call"), self.g.n.local("_key"));
-        self.o.line(format!("{call}.each_key do |{key}|"));
-        self.o.line(format!(
-            "  raise RuleInputError.new({key}.to_s + {}) unless [{}].include?({key})",
-            rb_str(sentence),
-            keys.join(", ")
-        ));
-        self.o.line("end");
-    }
+    /// The trace, lists and loops: a value is pushed with `push`, since `<<` binds more
+    /// tightly than a value's `&&` or `? :`.
+    const LISTS: &'static str = "fired: {trace} << Fired.new({table}, {row}) if {trace}
+list: {name} = []
+push: {list}.push({value})
+carry: {name} = {value}
+for: {list}.each do |{element}|
+break: break";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));

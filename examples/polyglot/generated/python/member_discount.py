@@ -123,13 +123,13 @@ class Output(NamedTuple):
 
 def member_discount(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> Output:
     """Discount on an order by member tier and channel; banker's rounding to 10 yen."""
-    return _member_discount_rows(tier, channel, subtotal, coupon)[0]
+    return _member_discount_rows(tier, channel, subtotal, coupon, None)
 
 
 def member_discount_traced(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> tuple[Output, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
-    _out, _rows = _member_discount_rows(tier, channel, subtotal, coupon)
-    return _out, [Fired("pct_of", _rows[0]), Fired("coupon_of", _rows[1])]
+    trace: list[Fired] = []
+    return _member_discount_rows(tier, channel, subtotal, coupon, trace), trace
 
 
 def member_discount_wire(call: object, tag: str = "") -> str:
@@ -150,12 +150,13 @@ def member_discount_wire(call: object, tag: str = "") -> str:
     for _key in _call:
         if _key not in ("tier", "channel", "subtotal", "coupon"):
             raise RuleInputError(_str(_key) + " is not an input")
-    _out, _rows = _member_discount_rows(tier, channel, subtotal, coupon)
-    return member_discount_record(tier, channel, subtotal, coupon, _out, [Fired("pct_of", _rows[0]), Fired("coupon_of", _rows[1])], tag)
+    trace: list[Fired] = []
+    _out = _member_discount_rows(tier, channel, subtotal, coupon, trace)
+    return member_discount_record(tier, channel, subtotal, coupon, _out, trace, tag)
 
 
-def _member_discount_rows(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> tuple[Output, tuple[int, int]]:
-    """The rule's branches, written once: the outputs, and the row each table matched."""
+def _member_discount_rows(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None, trace: list[Fired] | None) -> Output:
+    """The rule's branches, written once: the outputs; each row that matches appended to the trace, where there is one (the plain function passes none)."""
     # The entry guard: what the proofs assumed of every call.
     if _type(tier) is not Tier:
         _refuse(tier, "tier is missing", "tier is not a value of enum tier")
@@ -174,29 +175,34 @@ def _member_discount_rows(tier: Tier, channel: Channel, subtotal: JPYInclTax, co
     if tier is _Tier_SILVER:  # row 1: silver | - | 2.5% | none
         pct = 25 // 5
         note = None
-        _row0 = 1
+        if trace is not None:
+            trace.append(Fired("pct_of", 1))
     elif tier in (_Tier_GOLD, _Tier_PLATINUM) and channel is _Channel_WEB:  # row 2: premium | web | 7.5% | "web bonus"
         pct = 75 // 5
         note = "web bonus"
-        _row0 = 2
+        if trace is not None:
+            trace.append(Fired("pct_of", 2))
     elif tier in (_Tier_GOLD, _Tier_PLATINUM) and channel is not _Channel_WEB:  # row 3: premium | not: web | 5% | none
         pct = 5 * 2
         note = None
-        _row0 = 3
+        if trace is not None:
+            trace.append(Fired("pct_of", 3))
     else:
         raise RuleContradictionError("table pct_of: no row matched")
     # table coupon_of (policy unique)
     coupon_value: int
     if coupon is None or coupon is not None and coupon is _CouponKind_GIFT:  # row 1: none, gift | 0JPY
         coupon_value = 0
-        _row1 = 1
+        if trace is not None:
+            trace.append(Fired("coupon_of", 1))
     elif coupon is not None and coupon is _CouponKind_TEN_OFF:  # row 2: ten_off | 500JPY
         coupon_value = 500
-        _row1 = 2
+        if trace is not None:
+            trace.append(Fired("coupon_of", 2))
     else:
         raise RuleContradictionError("table coupon_of: no row matched")
     discount: int = _div_round_half_even(subtotal * pct + coupon_value * 200, 2000) * 10  # define discount
-    return Output(pct=Rate(pct), discount=JPYInclTax(discount), note=note), (_row0, _row1)
+    return Output(pct=Rate(pct), discount=JPYInclTax(discount), note=note)
 
 
 def member_discount_record(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None, out: Output, trace: _Trace, tag: str = "") -> str:

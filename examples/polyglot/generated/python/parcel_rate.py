@@ -94,13 +94,13 @@ _Trace = Sequence[Fired]
 
 def parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> USD:
     """What one parcel costs to ship, by destination, size and weight."""
-    return _parcel_rate_rows(weight, girth, dest, signature)[0]
+    return _parcel_rate_rows(weight, girth, dest, signature, None)
 
 
 def parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> tuple[USD, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
-    _out, _rows = _parcel_rate_rows(weight, girth, dest, signature)
-    return _out, [Fired("size_of", _rows[0]), Fired("base_rate", _rows[1]), Fired("fuel_rate", _rows[2]), Fired("signature_fee", _rows[3])]
+    trace: list[Fired] = []
+    return _parcel_rate_rows(weight, girth, dest, signature, trace), trace
 
 
 def parcel_rate_wire(call: object, tag: str = "") -> str:
@@ -120,12 +120,13 @@ def parcel_rate_wire(call: object, tag: str = "") -> str:
     for _key in _call:
         if _key not in ("weight", "girth", "dest", "signature"):
             raise RuleInputError(_str(_key) + " is not an input")
-    _out, _rows = _parcel_rate_rows(weight, girth, dest, signature)
-    return parcel_rate_record(weight, girth, dest, signature, _out, [Fired("size_of", _rows[0]), Fired("base_rate", _rows[1]), Fired("fuel_rate", _rows[2]), Fired("signature_fee", _rows[3])], tag)
+    trace: list[Fired] = []
+    _out = _parcel_rate_rows(weight, girth, dest, signature, trace)
+    return parcel_rate_record(weight, girth, dest, signature, _out, trace, tag)
 
 
-def _parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> tuple[USD, tuple[int, int, int, int]]:
-    """The rule's branches, written once: the outputs, and the row each table matched."""
+def _parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool, trace: list[Fired] | None) -> USD:
+    """The rule's branches, written once: the outputs; each row that matches appended to the trace, where there is one (the plain function passes none)."""
     # The entry guard: what the proofs assumed of every call.
     if _type(weight) is not _int or not 1 <= weight <= 70:
         weight = Pounds(_check_int(weight, 1, 70, "weight is missing", "weight is not an integer", "weight is out of range"))
@@ -139,54 +140,68 @@ def _parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool
     size: SizeClass
     if girth <= 60 and weight <= 10:  # row 1: <=60in | <=10lb | small
         size = _SizeClass_SMALL
-        _row0 = 1
+        if trace is not None:
+            trace.append(Fired("size_of", 1))
     elif girth <= 60 and weight > 10:  # row 2: <=60in | >10lb | medium
         size = _SizeClass_MEDIUM
-        _row0 = 2
+        if trace is not None:
+            trace.append(Fired("size_of", 2))
     elif girth > 60:  # row 3: >60in | - | large
         size = _SizeClass_LARGE
-        _row0 = 3
+        if trace is not None:
+            trace.append(Fired("size_of", 3))
     else:
         raise RuleContradictionError("table size_of: no row matched")
     # table base_rate (policy unique)
     base: int
     if dest is _Zone_DOMESTIC and size is _SizeClass_SMALL:  # row 1: domestic | small | 8USD
         base = 8
-        _row1 = 1
+        if trace is not None:
+            trace.append(Fired("base_rate", 1))
     elif dest is _Zone_DOMESTIC and size is _SizeClass_MEDIUM:  # row 2: domestic | medium | 12USD
         base = 12
-        _row1 = 2
+        if trace is not None:
+            trace.append(Fired("base_rate", 2))
     elif dest is _Zone_DOMESTIC and size is _SizeClass_LARGE:  # row 3: domestic | large | 20USD
         base = 20
-        _row1 = 3
+        if trace is not None:
+            trace.append(Fired("base_rate", 3))
     elif dest is _Zone_CANADA and size is _SizeClass_SMALL:  # row 4: canada | small | 10USD
         base = 10
-        _row1 = 4
+        if trace is not None:
+            trace.append(Fired("base_rate", 4))
     elif dest is _Zone_CANADA and size is _SizeClass_MEDIUM:  # row 5: canada | medium | 15USD
         base = 15
-        _row1 = 5
+        if trace is not None:
+            trace.append(Fired("base_rate", 5))
     elif dest is _Zone_CANADA and size is _SizeClass_LARGE:  # row 6: canada | large | 25USD
         base = 25
-        _row1 = 6
+        if trace is not None:
+            trace.append(Fired("base_rate", 6))
     elif dest is _Zone_OVERSEAS and size is _SizeClass_SMALL:  # row 7: overseas | small | 18USD
         base = 18
-        _row1 = 7
+        if trace is not None:
+            trace.append(Fired("base_rate", 7))
     elif dest is _Zone_OVERSEAS and size is _SizeClass_MEDIUM:  # row 8: overseas | medium | 30USD
         base = 30
-        _row1 = 8
+        if trace is not None:
+            trace.append(Fired("base_rate", 8))
     elif dest is _Zone_OVERSEAS and size is _SizeClass_LARGE:  # row 9: overseas | large | 45USD
         base = 45
-        _row1 = 9
+        if trace is not None:
+            trace.append(Fired("base_rate", 9))
     else:
         raise RuleContradictionError("table base_rate: no row matched")
     # table fuel_rate (policy unique)
     fuel_pct: int
     if dest in (_Zone_DOMESTIC, _Zone_CANADA):  # row 1: north_america | 10%
         fuel_pct = 10
-        _row2 = 1
+        if trace is not None:
+            trace.append(Fired("fuel_rate", 1))
     elif dest is _Zone_OVERSEAS:  # row 2: overseas | 20%
         fuel_pct = 20
-        _row2 = 2
+        if trace is not None:
+            trace.append(Fired("fuel_rate", 2))
     else:
         raise RuleContradictionError("table fuel_rate: no row matched")
     surcharge: int = -(-(base * fuel_pct) // 100)  # define surcharge
@@ -194,17 +209,20 @@ def _parcel_rate_rows(weight: Pounds, girth: Inches, dest: Zone, signature: bool
     sig: int
     if signature and dest in (_Zone_DOMESTIC, _Zone_CANADA):  # row 1: true | north_america | 2USD
         sig = 2
-        _row3 = 1
+        if trace is not None:
+            trace.append(Fired("signature_fee", 1))
     elif signature and dest is _Zone_OVERSEAS:  # row 2: true | overseas | 5USD
         sig = 5
-        _row3 = 2
+        if trace is not None:
+            trace.append(Fired("signature_fee", 2))
     elif not signature:  # row 3: false | - | 0USD
         sig = 0
-        _row3 = 3
+        if trace is not None:
+            trace.append(Fired("signature_fee", 3))
     else:
         raise RuleContradictionError("table signature_fee: no row matched")
     fee: int = base + surcharge + sig  # define fee
-    return USD(fee), (_row0, _row1, _row2, _row3)
+    return USD(fee)
 
 
 def parcel_rate_record(weight: Pounds, girth: Inches, dest: Zone, signature: bool, out: USD, trace: _Trace, tag: str = "") -> str:

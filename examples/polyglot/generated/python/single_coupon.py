@@ -84,13 +84,13 @@ class Output(NamedTuple):
 
 def single_coupon(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> Output:
     """Whether one coupon applies to an order, and the discount it gives before rounding."""
-    return _single_coupon_rows(subtotal, applied, kind, rate, face, dup)[0]
+    return _single_coupon_rows(subtotal, applied, kind, rate, face, dup, None)
 
 
 def single_coupon_traced(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> tuple[Output, list[Fired]]:
     """The same call, with the rows that matched: one per table, in evaluation order."""
-    _out, _rows = _single_coupon_rows(subtotal, applied, kind, rate, face, dup)
-    return _out, [Fired("applicable", _rows[0]), Fired("raw_discount", _rows[1])]
+    trace: list[Fired] = []
+    return _single_coupon_rows(subtotal, applied, kind, rate, face, dup, trace), trace
 
 
 def single_coupon_wire(call: object, tag: str = "") -> str:
@@ -118,12 +118,13 @@ def single_coupon_wire(call: object, tag: str = "") -> str:
     for _key in _call:
         if _key not in ("subtotal", "applied", "kind", "rate", "face", "dup"):
             raise RuleInputError(_str(_key) + " is not an input")
-    _out, _rows = _single_coupon_rows(subtotal, applied, kind, rate, face, dup)
-    return single_coupon_record(subtotal, applied, kind, rate, face, dup, _out, [Fired("applicable", _rows[0]), Fired("raw_discount", _rows[1])], tag)
+    trace: list[Fired] = []
+    _out = _single_coupon_rows(subtotal, applied, kind, rate, face, dup, trace)
+    return single_coupon_record(subtotal, applied, kind, rate, face, dup, _out, trace, tag)
 
 
-def _single_coupon_rows(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> tuple[Output, tuple[int, int]]:
-    """The rule's branches, written once: the outputs, and the row each table matched."""
+def _single_coupon_rows(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool, trace: list[Fired] | None) -> Output:
+    """The rule's branches, written once: the outputs; each row that matches appended to the trace, where there is one (the plain function passes none)."""
     # The entry guard: what the proofs assumed of every call.
     if _type(subtotal) is not _int or not 0 <= subtotal <= 1000000:
         subtotal = JPYInclTax(_check_int(subtotal, 0, 1000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
@@ -144,32 +145,39 @@ def _single_coupon_rows(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponK
     ok: bool
     if dup:  # row 1: true | - | false
         ok = False
-        _row0 = 1
+        if trace is not None:
+            trace.append(Fired("applicable", 1))
     elif not dup and subtotal < 1000:  # row 2: false | <1000JPY | false
         ok = False
-        _row0 = 2
+        if trace is not None:
+            trace.append(Fired("applicable", 2))
     elif not dup and subtotal >= 1000:  # row 3: false | >=1000JPY | true
         ok = True
-        _row0 = 3
+        if trace is not None:
+            trace.append(Fired("applicable", 3))
     else:
         raise RuleContradictionError("table applicable: no row matched")
     # table raw_discount (policy unique)
     raw: int
     if not ok:  # row 1: false | - | 0JPY
         raw = 0
-        _row1 = 1
+        if trace is not None:
+            trace.append(Fired("raw_discount", 1))
     elif ok and kind is _CouponKind_PERCENT:  # row 2: true | percent | rest * rate
         raw = rest * rate // 100
-        _row1 = 2
+        if trace is not None:
+            trace.append(Fired("raw_discount", 2))
     elif ok and kind is _CouponKind_FIXED:  # row 3: true | fixed | min(face, rest)
         raw = _min(face, rest)
-        _row1 = 3
+        if trace is not None:
+            trace.append(Fired("raw_discount", 3))
     elif ok and kind is _CouponKind_FREE_SHIP:  # row 4: true | free_ship | 0JPY
         raw = 0
-        _row1 = 4
+        if trace is not None:
+            trace.append(Fired("raw_discount", 4))
     else:
         raise RuleContradictionError("table raw_discount: no row matched")
-    return Output(ok=ok, raw=JPYInclTax(raw)), (_row0, _row1)
+    return Output(ok=ok, raw=JPYInclTax(raw))
 
 
 def single_coupon_record(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool, out: Output, trace: _Trace, tag: str = "") -> str:
