@@ -569,3 +569,83 @@ fn every_test_file_runs_rulec_through_tests_common() {
     let polyglot = std::fs::read_to_string(tests.join("polyglot/mod.rs")).unwrap();
     assert!(!polyglot.contains(concat!("CARGO_BIN_", "EXE_rulec")), "polyglot names the binary");
 }
+
+/// The hooks a backend may give: its tables of spellings, the `spelled_by!` methods, and
+/// the methods that spell one node they are handed (docs/adding-a-language.md). Every
+/// other hook — what is checked, in which order, how a table or the door is written — is
+/// written once in src/gen/stmt.rs from the tables.
+const SPELLING: &[&str] = &[
+    "BLOCKS",
+    "WIRE",
+    "RECORD_VALUES",
+    "LISTS",
+    "GUARD",
+    "out",
+    "plan",
+    "names",
+    "expr",
+    "ops",
+    "local_ty",
+    "lit",
+    "name",
+    "binding",
+    "declare",
+    "value",
+    "case_label",
+    "record_text",
+    "record_end",
+    "table_call",
+    "table_match",
+    "check_int_args",
+    "shown",
+];
+
+/// The items of every `impl Hooks for` block of `text`: each `fn` or `const` one level in.
+fn hook_items(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("impl") && line.contains("Hooks for ") {
+            inside = true;
+            continue;
+        }
+        if inside && line == "}" {
+            inside = false;
+        }
+        let Some(item) = line.strip_prefix("    ").filter(|_| inside) else { continue };
+        let item = item.strip_prefix("pub ").unwrap_or(item);
+        for kw in ["fn ", "const "] {
+            if let Some(rest) = item.strip_prefix(kw) {
+                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_backend_overrides_a_hook_outside_the_spelling_set() {
+    let mut seen = 0;
+    for b in backends() {
+        for f in rust_files(&b) {
+            let text = std::fs::read_to_string(&f).unwrap();
+            for item in hook_items(&text) {
+                seen += 1;
+                assert!(
+                    SPELLING.contains(&item.as_str()),
+                    "{}: the hook `{item}` decides; write it in stmt.rs from a table",
+                    f.display()
+                );
+            }
+        }
+    }
+    // Eight function-shaped languages give at least their block syntax each.
+    assert!(seen >= 8, "{seen}");
+}
+
+#[test]
+fn the_hook_reader_finds_an_override() {
+    let planted = "impl Hooks for Body<'_, '_, X<'_>> {\n    const BLOCKS: Blocks = Blocks::PARENS;\n    fn guard_input(&mut self) {}\n}\n";
+    assert_eq!(hook_items(planted), vec!["BLOCKS", "guard_input"]);
+}

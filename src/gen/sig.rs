@@ -195,13 +195,6 @@ fn function_fill(n: &Names, fills: &[(&str, String)], name: &str) -> String {
     own.or(function.map(String::as_str)).unwrap_or_else(|| n.local(name)).to_string()
 }
 
-/// The rows a call matched, as a list of `Fired`: `each` spells one from its table's name and
-/// its row (`rows[slot]`), `list` the list around them (`@`).
-pub fn fired(plan: &Plan, rows: &str, list: &str, each: impl Fn(&str, String) -> String) -> String {
-    let fired: Vec<String> = plan.tables().map(|t| each(&t.name, format!("{rows}[{}]", t.slot))).collect();
-    list.replace('@', &fired.join(", "))
-}
-
 /// What a rule is about, as the function's doc comment says it.
 pub fn about(plan: &Plan) -> String {
     plan.rule.about.clone().unwrap_or_else(|| format!("rule {}", plan.rule.name))

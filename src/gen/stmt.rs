@@ -346,22 +346,13 @@ pub trait Hooks {
         record_value(self, &RecordValues::parse(Self::RECORD_VALUES), var, from, "");
     }
 
-    /// The language's lists, loops and trace as a table ([`Lists`]); a language that still
-    /// keeps its trace in one slot per table gives none.
-    const LISTS: &'static str = "";
+    /// The language's lists, loops and trace as a table ([`Lists`]).
+    const LISTS: &'static str;
 
-    /// The row that fired, appended to the trace (or stored in its table's slot).
+    /// The row that fired, appended to the trace.
     fn fire_trace(&mut self, t: &TablePlan, row: usize) {
-        match Lists::parse(Self::LISTS) {
-            Some(l) => {
-                let fills = [("table", self.lit(&t.name)), ("row", row.to_string())];
-                write_filled(self, &l.fired, &fills);
-            }
-            None => {
-                let s = format!("{} = {}{}", self.slot(t), row, Self::BLOCKS.semi);
-                self.line(&s);
-            }
-        }
+        let fills = [("table", self.lit(&t.name)), ("row", row.to_string())];
+        write_filled(self, &lists::<Self>().fired, &fills);
     }
 
     /// An empty list, declared.
@@ -407,11 +398,6 @@ pub trait Hooks {
     /// A variable as the code reads it.
     fn name(&self, v: VarId) -> String {
         format!("{}{}", Self::BLOCKS.sigil, self.names().vars[v])
-    }
-
-    /// Where a table's row number is stored.
-    fn slot(&self, t: &TablePlan) -> String {
-        format!("{}{}", Self::BLOCKS.sigil, self.names().slots[t.slot])
     }
 
     /// The value stored into `var`.
@@ -546,13 +532,7 @@ pub trait Hooks {
     fn table_open(&mut self, t: &TablePlan) {
         let c = format!("{} table {} (policy {})", Self::BLOCKS.comment, comment(&t.name), t.policy);
         self.line(&c);
-        if Self::LISTS.is_empty() {
-            self.declare_slot(t);
-        }
     }
-
-    /// The variable of a table's row number, where the language declares one.
-    fn declare_slot(&mut self, _t: &TablePlan) {}
 
     fn pair_guard(&mut self, t: &TablePlan, a: &Row, b: &Row, sentence: &str) {
         self.line(&format!(
@@ -859,29 +839,25 @@ pub struct Lists {
 }
 
 impl Lists {
-    /// The table, or `None` for a language that gives none.
-    pub fn parse(table: &'static str) -> Option<Lists> {
-        if table.is_empty() {
-            return None;
-        }
+    pub fn parse(table: &'static str) -> Lists {
         let entry = |key: &str| {
             let found = table.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
             found.unwrap_or_else(|| panic!("the lists table has no `{key}:`")).replace("\\n", "\n")
         };
-        Some(Lists {
+        Lists {
             fired: entry("fired"),
             list: entry("list"),
             push: entry("push"),
             carry: entry("carry"),
             for_: entry("for"),
             break_: entry("break"),
-        })
+        }
     }
 }
 
-/// The lists table of a language that writes lists and loops.
+/// The language's lists table.
 fn lists<H: Hooks + ?Sized>() -> Lists {
-    Lists::parse(H::LISTS).expect("a language that writes a list, a loop or an accumulation gives its `LISTS`")
+    Lists::parse(H::LISTS)
 }
 
 /// How a language's wire door reads an input and refuses an unknown key ([`Hooks::WIRE`]): a
@@ -1240,7 +1216,9 @@ impl Guards {
         let forms =
             [(ranged && optional, "_ranged_optional"), (ranged, "_ranged"), (optional, "_optional"), (true, "")];
         let wire = self.wire.then(|| self.entry(&format!("wire_{ty}"))).flatten();
-        wire.or_else(|| forms.iter().filter(|(holds, _)| *holds).find_map(|(_, form)| self.entry(&format!("{ty}{form}"))))
+        wire.or_else(|| {
+            forms.iter().filter(|(holds, _)| *holds).find_map(|(_, form)| self.entry(&format!("{ty}{form}")))
+        })
     }
 }
 

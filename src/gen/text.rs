@@ -268,6 +268,11 @@ pub fn quoted(s: &str, e: &Escapes) -> String {
     o
 }
 
+/// A string literal of the C family with every control character as `\u{…}` (Rust, Swift).
+pub fn braced_unicode(s: &str) -> String {
+    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{fill_names, Code};
@@ -294,9 +299,4 @@ mod tests {
         o.template("f {\n  {lines}\n  {none}\n\n  {walk}\n}", value, |part, o| o.line(format!("part {part}")));
         assert_eq!(o.finish(), "  f {\n    one\n    two\n\n    part walk\n  }\n");
     }
-}
-
-/// A string literal of the C family with every control character as `\u{…}` (Rust, Swift).
-pub fn braced_unicode(s: &str) -> String {
-    quoted(s, &Escapes::c_family(|c| format!("\\u{{{c:x}}}")))
 }
