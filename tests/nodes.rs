@@ -1,13 +1,14 @@
 //! The statements no syntax reaches yet — a list built element by element, a walk over it
 //! with accumulators and an early stop, a first-match table inside the walk (its trace
-//! pushed once per element), and collect tables folding every row that holds (sum, count,
-//! minimum, maximum, list) — written into small plans through the plan's own constructors,
+//! pushed once per element), collect tables folding every row that holds (sum, count,
+//! minimum, maximum, list), and calls of another rule (its inputs bound, its table and
+//! define run under its prefix, its outputs read, its contradiction the caller's) — written into small plans through the plan's own constructors,
 //! generated in every function-shaped language, and each module's runner held to the plan
 //! interpreter (`tree::interp`) on every call, byte for byte, through `rulec test`'s harness.
 
 mod common;
 
-use rulec::gen::plan::{Arith, Collect, Expr, Fold, Kind, Node, Plan, Role, Row, Step, TablePlan, WalkPlan};
+use rulec::gen::plan::{Arith, CallPlan, Collect, Expr, Fold, Kind, Node, Plan, Role, Row, Step, TablePlan, WalkPlan};
 use rulec::gen::tree::interp;
 use rulec::harness::{self, Options};
 use rulec::lang::Lang;
@@ -230,6 +231,58 @@ fn collect_plan() -> Plan {
     p.plan
 }
 
+/// One call of the rule `fee` under `prefix`: its inputs `w` (a number) and `fast` (a
+/// boolean) bound to `w` and `fast`; its table `band` (no row for a weight of 100 or more,
+/// so such a call is the table's contradiction) and its define `fee`; the step of the call
+/// at `at`, then its body. Answers the steps, and the callee's `fee` and `band`.
+fn fee_call(p: &mut Built, prefix: &str, at: usize, w: Expr, fast: Expr) -> (Vec<Step>, usize, usize) {
+    let [cw, cband, cfee] = ["w", "band", "fee"].map(|n| p.add(&format!("{prefix}_{n}"), Kind::Num, false));
+    let cfast = p.add(&format!("{prefix}_fast"), Kind::Bool, false);
+    let under = |lo: i64, hi: i64| Expr::and(cmp(CmpOp::Ge, read(cw), lo), cmp(CmpOp::Lt, read(cw), hi));
+    let band = table(
+        &format!("{prefix}:band"),
+        "unique",
+        cband,
+        vec![(cmp(CmpOp::Lt, read(cw), 30), Expr::int(1)), (under(30, 100), Expr::int(2))],
+        None,
+    );
+    let bonus =
+        Expr::num(Node::If(Box::new(Expr::bool(Node::Var(cfast))), Box::new(Expr::int(5)), Box::new(Expr::int(0))));
+    let fee = Step::Define { var: cfee, value: arith(Arith::Add, arith(Arith::Mul, read(cband), read(cw)), bonus) };
+    let call = CallPlan {
+        rule: "fee".into(),
+        args: vec![(cw, w), (cfast, fast)],
+        body: vec![at + 1, at + 2],
+        // Filled in by the caller: what reads the callee's outputs.
+        results: vec![],
+    };
+    (vec![Step::Call(call), band, fee], cfee, cband)
+}
+
+/// Two calls of one rule under two prefixes, each binding expressions of the caller's
+/// inputs, the outputs read from both (one through an expression of two callees' outputs).
+fn call_plan() -> Plan {
+    let mut p = base();
+    let [a, b, c] = ["a", "b", "c"].map(|n| p.var(n));
+    let [total, count, low, high, listed] = ["total", "count", "low", "high", "listed"].map(|n| p.var(n));
+    let gt = |x: usize, y: usize| Expr::cmp(CmpOp::Gt, read(x), read(y));
+    let (mut steps, small_fee, small_band) = fee_call(&mut p, "small", 0, read(a), gt(a, b));
+    let (big, big_fee, big_band) =
+        fee_call(&mut p, "big", 3, arith(Arith::Add, read(b), read(c)), cmp(CmpOp::Gt, read(c), 50));
+    steps.extend(big);
+    let Step::Call(small) = &mut steps[0] else { unreachable!("the first call") };
+    small.results = vec![(total, read(small_fee)), (count, read(small_band))];
+    let Step::Call(big) = &mut steps[3] else { unreachable!("the second call") };
+    big.results = vec![(high, read(big_band)), (listed, arith(Arith::Add, read(small_fee), read(big_fee)))];
+    steps.push(Step::Define { var: low, value: Expr::num(Node::Min(vec![read(small_band), read(big_band)])) });
+    // Each table its place among the tables (a table in a function of its own is named by it).
+    for (slot, t) in steps.iter_mut().filter_map(|s| if let Step::Table(t) = s { Some(t) } else { None }).enumerate() {
+        t.slot = slot;
+    }
+    p.plan.steps = steps;
+    p.plan
+}
+
 /// The calls: a grid over the three inputs where the rows change, and calls the door refuses.
 fn calls() -> Vec<String> {
     let at = [0, 9, 10, 14, 15, 19, 20, 29, 30, 49, 50, 51, 100];
@@ -306,4 +359,19 @@ fn a_walk_over_a_list_built_element_by_element_agrees_in_every_language() {
 fn collect_tables_fold_every_row_that_holds_alike_in_every_language() {
     let dir = tempfile::tempdir().unwrap();
     holds_in_every_language(collect_plan(), dir.path());
+}
+
+#[test]
+fn calls_of_another_rule_agree_in_every_language() {
+    let plan = call_plan();
+    // Both callees' contradictions reach the caller under their prefixed names.
+    let refused = |call: serde_json::Value| interp::line(&plan, &call.to_string());
+    assert!(
+        refused(json!({"a": 100, "b": 0, "c": 0})).contains("small:band"),
+        "{}",
+        refused(json!({"a": 100, "b": 0, "c": 0}))
+    );
+    assert!(refused(json!({"a": 0, "b": 50, "c": 50})).contains("big:band"));
+    let dir = tempfile::tempdir().unwrap();
+    holds_in_every_language(plan, dir.path());
 }

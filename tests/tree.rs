@@ -8,7 +8,7 @@
 mod common;
 
 use rulec::gen::plan::{Arith, Expr, Node, Plan, Row, Step, TablePlan, VarPlan};
-use rulec::gen::tree::value::{Refused, V};
+use rulec::gen::tree::value::V;
 use rulec::gen::tree::{self, run, show, Accumulate, Call, Facts, Fold, Loop, Shape, Stmt};
 use rulec::lang::Lang;
 use rulec::syntax::ast::CmpOp;
@@ -56,10 +56,6 @@ fn read(v: usize) -> Expr {
 
 fn arith(op: Arith, a: Expr, b: Expr) -> Expr {
     Expr::num(Node::Arith(op, Box::new(a), Box::new(b)))
-}
-
-fn no_callee(rule: &str, _: &[V]) -> Result<Vec<V>, Refused> {
-    panic!("no call of {rule} was expected")
 }
 
 #[test]
@@ -137,7 +133,7 @@ fn a_loop_carries_its_accumulators_over_each_element_and_stops_early() {
     for (elements, want_total, want_count) in cases {
         let mut vals = vec![V::Absent; plan.vars.len()];
         vals[prices] = V::List(elements.iter().map(|&p| V::Int(p)).collect());
-        run::stmts(&plan, std::slice::from_ref(&walk), &mut vals, &mut run::Trace::default(), &no_callee).unwrap();
+        run::stmts(&plan, std::slice::from_ref(&walk), &mut vals, &mut run::Trace::default()).unwrap();
         assert_eq!(
             (vals[total].clone(), vals[count].clone()),
             (V::Int(want_total), V::Int(want_count)),
@@ -162,7 +158,7 @@ fn a_list_is_built_element_by_element() {
     ];
     let mut vals = vec![V::Absent; plan.vars.len()];
     vals[xs] = V::List([3, -1, 7].map(V::Int).to_vec());
-    run::stmts(&plan, &stmts, &mut vals, &mut run::Trace::default(), &no_callee).unwrap();
+    run::stmts(&plan, &stmts, &mut vals, &mut run::Trace::default()).unwrap();
     assert_eq!(vals[doubled], V::List([6, -2, 14].map(V::Int).to_vec()));
     let text = show::show(&plan, &stmts);
     assert!(text.starts_with("list doubled\n") && text.contains("  push (* x 2) onto doubled\n"), "{text}");
@@ -210,7 +206,7 @@ fn an_accumulation_folds_every_matching_row() {
             let mut vals = vec![V::Absent; plan.vars.len()];
             vals[weight] = V::Int(w);
             let mut trace = run::Trace::default();
-            run::stmts(&plan, std::slice::from_ref(&acc), &mut vals, &mut trace, &no_callee).unwrap();
+            run::stmts(&plan, std::slice::from_ref(&acc), &mut vals, &mut trace).unwrap();
             let got = matching(w);
             let want = match fold {
                 _ if got.is_empty() && matches!(fold, Fold::Sum | Fold::Min | Fold::Max) => V::Int(-1),
@@ -230,27 +226,74 @@ fn an_accumulation_folds_every_matching_row() {
 }
 
 #[test]
-fn a_call_stores_the_callees_outputs_and_passes_on_its_refusal() {
+fn a_call_binds_the_callees_inputs_runs_its_steps_reads_its_outputs_and_passes_on_its_refusal() {
     let mut plan = small_plan();
     let weight = plan.inputs[0];
-    let [fee, rows] = ["fee", "rows"].map(|n| var(&mut plan, n));
-    let call = Stmt::Call(Call { rule: "shipping_fee".into(), args: vec![read(weight)], results: vec![fee, rows] });
-    let callee = |rule: &str, args: &[V]| -> Result<Vec<V>, Refused> {
-        assert_eq!(rule, "shipping_fee");
-        match args {
-            [V::Int(w)] if *w <= 50 => Ok(vec![V::Int(w * 3), V::Int(1)]),
-            _ => Err(Refused { kind: "input", what: "weight is out of range".into() }),
-        }
+    let [w, band, fee, total] = ["ship_w", "ship_band", "ship_fee", "total"].map(|n| var(&mut plan, n));
+    let rows = vec![(50, 1), (80, 2)]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (below, stored))| Row {
+            n: i + 1,
+            cond: Expr::cmp(CmpOp::Le, read(w), Expr::int(below)),
+            assigns: vec![(band, Expr::int(stored))],
+            cells: String::new(),
+        })
+        .collect();
+    let no_row = "no row of table ship:band matched".to_string();
+    let band_of = TablePlan {
+        name: "ship:band".into(),
+        policy: "first",
+        slot: 1,
+        results: vec![band],
+        rows,
+        guards: vec![],
+        no_row: no_row.clone(),
+        shape: None,
+        decision: None,
+        collect: None,
     };
+    let n = plan.steps.len();
+    plan.steps.push(Step::Table(band_of));
+    plan.steps.push(Step::Define { var: fee, value: arith(Arith::Mul, read(band), read(w)) });
+    let call = Stmt::Call(Call {
+        rule: "shipping_fee".into(),
+        args: vec![(w, arith(Arith::Add, read(weight), Expr::int(1)))],
+        body: vec![
+            Stmt::Table { step: n, form: tree::form(tree::table(&plan, n), &Facts::PLAIN) },
+            Stmt::Define { step: n + 1 },
+        ],
+        results: vec![(total, arith(Arith::Add, read(fee), Expr::int(10)))],
+    });
     let mut vals = vec![V::Absent; plan.vars.len()];
-    vals[weight] = V::Int(7);
-    run::stmts(&plan, std::slice::from_ref(&call), &mut vals, &mut run::Trace::default(), &callee).unwrap();
-    assert_eq!((vals[fee].clone(), vals[rows].clone()), (V::Int(21), V::Int(1)));
-    vals[weight] = V::Int(70);
-    let err =
-        run::stmts(&plan, std::slice::from_ref(&call), &mut vals, &mut run::Trace::default(), &callee).unwrap_err();
-    assert_eq!(err.what, "weight is out of range");
-    assert_eq!(show::show(&plan, &[call]), "(fee, rows) = call shipping_fee(weight)\n");
+    vals[weight] = V::Int(60);
+    let mut trace = run::Trace::default();
+    run::stmts(&plan, std::slice::from_ref(&call), &mut vals, &mut trace).unwrap();
+    assert_eq!((vals[w].clone(), vals[band].clone(), vals[total].clone()), (V::Int(61), V::Int(2), V::Int(132)));
+    assert_eq!(trace.fired, vec![("ship:band".to_string(), 2)]);
+    // A weight no row of the callee's table takes is its contradiction, and so the caller's.
+    vals[weight] = V::Int(90);
+    let err = run::stmts(&plan, std::slice::from_ref(&call), &mut vals, &mut run::Trace::default()).unwrap_err();
+    assert_eq!((err.kind, err.what.as_str()), ("contradiction", no_row.as_str()));
+    assert_eq!(
+        show::show(&plan, &[call]),
+        "call shipping_fee:\n  bind ship_w = (+ weight 1)\n  table ship:band (policy first) as chain\n    row 1 when (<= ship_w 50): ship_band = 1\n    row 2 when (<= ship_w 80): ship_band = 2\n    no row: refuse \"no row of table ship:band matched\"\n  define ship_fee = (* ship_band ship_w)\n  read total = (+ ship_fee 10)\n"
+    );
+    // Lowered from the plan, the callee's steps sit inside the call and nowhere else.
+    plan.steps.insert(
+        n,
+        Step::Call(rulec::gen::plan::CallPlan {
+            rule: "shipping_fee".into(),
+            args: vec![(w, read(weight))],
+            body: vec![n + 1, n + 2],
+            results: vec![(total, read(fee))],
+        }),
+    );
+    let body = tree::body(&plan, &Facts::PLAIN);
+    let calls: Vec<&Call> = body.iter().filter_map(|s| if let Stmt::Call(c) = s { Some(c) } else { None }).collect();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].body.len(), 2);
+    assert!(!body.iter().any(|s| matches!(s, Stmt::Define { step } if *step == n + 2)));
 }
 
 #[test]
@@ -261,7 +304,7 @@ fn a_rules_own_steps_run_through_the_tree_as_the_reference_runs_them() {
         let mut vals = vec![V::Absent; plan.vars.len()];
         vals[plan.inputs[0]] = V::Int(w);
         let mut trace = run::Trace::default();
-        run::stmts(&plan, &body, &mut vals, &mut trace, &no_callee).unwrap();
+        run::stmts(&plan, &body, &mut vals, &mut trace).unwrap();
         assert_eq!(vals[plan.outputs[0]], V::Int(points));
         assert_eq!(trace.fired, vec![("points_of".to_string(), points as usize)]);
     }

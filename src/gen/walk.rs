@@ -70,8 +70,21 @@ fn stmts<H: Hooks>(plan: &Plan, tree: &[Stmt], h: &mut H) {
                 h.close();
             }
             Stmt::Accumulate(a) => accumulate(plan, a, h),
-            // `apply` (issue 29) lowers to it first, and brings the callee's naming with it.
-            Stmt::Call(_) => unreachable!("no rule lowers to {s:?} yet"),
+            Stmt::Call(c) => {
+                let what = format!(
+                    "{} the rule {} applied: its inputs bound, its steps, its outputs read",
+                    H::BLOCKS.comment,
+                    c.rule
+                );
+                h.line(&super::text::comment(&what));
+                for (v, arg) in &c.args {
+                    h.define(*v, arg);
+                }
+                stmts(plan, &c.body, h);
+                for (v, out) in &c.results {
+                    h.define(*v, out);
+                }
+            }
         }
     }
 }
@@ -239,8 +252,8 @@ pub fn layers(plan: &Plan) -> Vec<Vec<Column<'_>>> {
                     ready[var] = at + 1;
                 }
             }
-            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) => {
-                unreachable!("no rule lowers to a walk yet; the one that does is refused for SQL at gen")
+            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) => {
+                unreachable!("no rule lowers to a walk or a call yet; the one that does is refused for SQL at gen")
             }
         }
     }

@@ -19,7 +19,7 @@ use crate::analysis::{scale, Analysis};
 use crate::eval::Fired;
 use crate::gen::plan::{self, BoundaryTy, Kind, Plan, Step, TablePlan};
 use crate::gen::tree::run::{self, Fires};
-use crate::gen::tree::value::{holds, Refused, V};
+use crate::gen::tree::value::{holds, V};
 use crate::gen::tree::{self, Facts, Stmt};
 use crate::num::{date, Rat};
 use crate::sema::{self, Program, Value, VarId};
@@ -107,11 +107,6 @@ pub struct Scratch {
     /// The rows the record's trace names, per table slot (0: not named).
     recorded: Vec<u32>,
     observed: Vec<Seen>,
-}
-
-/// A rule calls no other rule.
-fn no_callee(rule: &str, _: &[V]) -> Result<Vec<V>, Refused> {
-    unreachable!("a rule calls no rule: {rule}")
 }
 
 /// How a value of `kind` (held as `ty` at the boundary) travels.
@@ -218,7 +213,7 @@ impl Compiled {
     /// table held to one row may hold (the single assignment of the plan keeps what each
     /// table read).
     fn run(&self, s: &mut Scratch) -> R<()> {
-        run::stmts(&self.plan, &self.body, &mut s.vals, &mut s.fired, &no_callee).map_err(|_| Bail)?;
+        run::stmts(&self.plan, &self.body, &mut s.vals, &mut s.fired).map_err(|_| Bail)?;
         for t in self.tables.iter().filter(|t| t.one_row) {
             let table = tree::table(&self.plan, t.step);
             let after = s.fired.0[table.slot] as usize;

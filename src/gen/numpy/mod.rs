@@ -227,8 +227,8 @@ pub fn plan_json(plan: &Plan) -> Json {
                 "match": t.shape.as_ref().map(|m| match_json(plan, m)),
                 "no_row": t.no_row,
             }),
-            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) => {
-                unreachable!("no rule lowers to a walk yet; the one that does is refused for NumPy at gen")
+            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) => {
+                unreachable!("no rule lowers to a walk or a call yet; the one that does is refused for NumPy at gen")
             }
         })
         .collect();

@@ -223,6 +223,24 @@ pub struct WalkPlan {
     pub stop: Option<Expr>,
 }
 
+/// Another rule applied (`apply`, issue 29), written into this rule's function: each of
+/// the callee's inputs bound to a value of this rule, the callee's steps run over its own
+/// variables (named with the apply's prefix, as its tables are: `elig:m_elig`), and the
+/// variables of this rule that read its outputs set after them. The callee's steps are this
+/// plan's steps, so every stage that runs or prints a plan runs or prints them unchanged.
+#[derive(Clone, Debug)]
+pub struct CallPlan {
+    /// The callee's rule name, as the comment over the call names it.
+    pub rule: String,
+    /// Each input of the callee, in its declared order, with the value it is bound to.
+    pub args: Vec<(VarId, Expr)>,
+    /// Steps of `Plan::steps`, after the call's own, run for the callee in order; a step
+    /// belongs to one call (or walk) at most and is run only there.
+    pub body: Vec<usize>,
+    /// Each variable of this rule set from the callee's outputs once its steps have run.
+    pub results: Vec<(VarId, Expr)>,
+}
+
 impl TablePlan {
     /// The variables the table reads (its rows' conditions and the values they store),
     /// once each, in the order the rows read them.
@@ -258,6 +276,7 @@ pub enum Step {
         value: Expr,
     },
     Walk(WalkPlan),
+    Call(CallPlan),
 }
 
 impl Step {
@@ -276,6 +295,7 @@ impl Step {
                 out
             }
             Step::Walk(w) => w.accumulators.iter().map(|(_, x)| x).chain(&w.stop).collect(),
+            Step::Call(c) => c.args.iter().chain(&c.results).map(|(_, x)| x).collect(),
         }
     }
 }

@@ -151,6 +151,16 @@ pub(super) fn settle_roundings(plan: &mut Plan) {
                     settle(x, &vars);
                 }
             }
+            // A call's bindings are defines of the callee's inputs and of what reads its
+            // outputs (each output declared, so bounded before its steps run).
+            Step::Call(c) => {
+                for (var, value) in c.args.iter_mut().chain(&mut c.results) {
+                    settle(value, &vars);
+                    if vars[*var].is_none() {
+                        vars[*var] = Some(bounds(value, &vars));
+                    }
+                }
+            }
         }
     }
     let mut found = std::collections::BTreeSet::new();

@@ -46,8 +46,7 @@ pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
     }
     let mut trace = super::run::Trace::default();
     let body = super::body(plan, &super::Facts::PLAIN);
-    let no_callee = |rule: &str, _: &[V]| -> Result<Vec<V>, Refused> { unreachable!("a rule calls no rule: {rule}") };
-    super::run::stmts(plan, &body, &mut vals, &mut trace, &no_callee)?;
+    super::run::stmts(plan, &body, &mut vals, &mut trace)?;
     let trace: Vec<String> = trace
         .fired
         .iter()

@@ -119,14 +119,17 @@ pub struct Accumulate {
     pub seen: Option<VarId>,
 }
 
-/// A call of another rule's function: its inputs in its declared order, its outputs stored
-/// into `results` in its declared order.
+/// A call of another rule's function, written in place (`Step::Call`): each of the callee's
+/// inputs bound to a value of the caller, the callee's statements, then the caller's
+/// variables set from the callee's outputs. A callee's refusal (a contradiction of one of
+/// its tables) is the caller's, under the table's prefixed name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     /// The callee's rule name.
     pub rule: String,
-    pub args: Vec<Expr>,
-    pub results: Vec<VarId>,
+    pub args: Vec<(VarId, Expr)>,
+    pub body: Vec<Stmt>,
+    pub results: Vec<(VarId, Expr)>,
 }
 
 /// What the lowering reads of a language besides `Lang::guard` (which checks its types leave
@@ -208,13 +211,15 @@ pub fn guard(plan: &Plan, lang: Lang) -> Vec<Stmt> {
     out
 }
 
-/// The rule's steps in evaluation order: each walk's body inside its loop.
+/// The rule's steps in evaluation order: each walk's body inside its loop, each call's
+/// inside the call.
 pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {
     let inside: std::collections::BTreeSet<usize> = plan
         .steps
         .iter()
         .flat_map(|s| match s {
             Step::Walk(w) => w.body.clone(),
+            Step::Call(c) => c.body.clone(),
             _ => Vec::new(),
         })
         .collect();
@@ -248,6 +253,12 @@ fn step(plan: &Plan, i: usize, facts: &Facts) -> Stmt {
             accumulators: w.accumulators.clone(),
             body: w.body.iter().map(|&j| step(plan, j, facts)).collect(),
             stop: w.stop.clone(),
+        }),
+        Step::Call(c) => Stmt::Call(Call {
+            rule: c.rule.clone(),
+            args: c.args.clone(),
+            body: c.body.iter().map(|&j| step(plan, j, facts)).collect(),
+            results: c.results.clone(),
         }),
     }
 }

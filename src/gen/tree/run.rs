@@ -7,10 +7,6 @@ use super::value::{eval, holds, Refused, V};
 use super::{table, Accumulate, Fold, Loop, Stmt};
 use crate::gen::plan::{Plan, Step, TablePlan};
 
-/// Another rule's function, as a [`super::Call`] reaches it: its name and its inputs in
-/// order, to its outputs in order, or its refusal.
-pub type Callee<'a> = &'a dyn Fn(&str, &[V]) -> Result<Vec<V>, Refused>;
-
 /// What a run of statements leaves besides the values: the rows that fired, in order.
 #[derive(Debug, Default)]
 pub struct Trace {
@@ -40,15 +36,9 @@ pub fn fresh(plan: &Plan) -> Vec<V> {
 /// Runs `stmts` over `vals` (one value per variable of the plan). The guard's statements
 /// are the door's business (`interp::run` reads the call through the door first) and run
 /// here as the checks they are.
-pub fn stmts(
-    plan: &Plan,
-    stmts: &[Stmt],
-    vals: &mut [V],
-    trace: &mut impl Fires,
-    callee: Callee,
-) -> Result<(), Refused> {
+pub fn stmts(plan: &Plan, stmts: &[Stmt], vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     for s in stmts {
-        stmt(plan, s, vals, trace, callee)?;
+        stmt(plan, s, vals, trace)?;
     }
     Ok(())
 }
@@ -57,7 +47,7 @@ fn contradiction(what: &str) -> Refused {
     Refused { kind: "contradiction", what: what.to_string() }
 }
 
-fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires, callee: Callee) -> Result<(), Refused> {
+fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     match s {
         Stmt::GuardComment => {}
         Stmt::CheckInput { input, .. } => {
@@ -96,14 +86,15 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires, callee: C
                 other => unreachable!("a push onto a list, not {other:?}"),
             }
         }
-        Stmt::Loop(l) => walk(plan, l, vals, trace, callee)?,
+        Stmt::Loop(l) => walk(plan, l, vals, trace)?,
         Stmt::Accumulate(a) => accumulate(plan, a, vals, trace)?,
         Stmt::Call(c) => {
-            let args: Vec<V> = c.args.iter().map(|a| eval(a, vals)).collect();
-            let outs = callee(&c.rule, &args)?;
-            assert_eq!(outs.len(), c.results.len(), "{} answers one value per result", c.rule);
-            for (&v, x) in c.results.iter().zip(outs) {
-                vals[v] = x;
+            for (v, arg) in &c.args {
+                vals[*v] = eval(arg, vals);
+            }
+            stmts(plan, &c.body, vals, trace)?;
+            for (v, out) in &c.results {
+                vals[*v] = eval(out, vals);
             }
         }
     }
@@ -121,14 +112,14 @@ fn first_row<'t>(t: &'t TablePlan, vals: &[V]) -> Result<&'t crate::gen::plan::R
     t.rows.iter().find(|r| meets(r)).ok_or_else(|| contradiction(&t.no_row))
 }
 
-fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires, callee: Callee) -> Result<(), Refused> {
+fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     for (v, init) in &l.accumulators {
         vals[*v] = eval(init, vals);
     }
     let V::List(elements) = vals[l.list].clone() else { unreachable!("a loop walks a list") };
     for element in elements {
         vals[l.element] = element;
-        stmts(plan, &l.body, vals, trace, callee)?;
+        stmts(plan, &l.body, vals, trace)?;
         if l.stop.as_ref().is_some_and(|s| eval(s, vals) == V::Bool(true)) {
             break;
         }

@@ -87,9 +87,14 @@ fn block(plan: &Plan, stmts: &[Stmt], depth: usize, out: &mut String) {
                 line(out, depth, &rule);
             }
             Stmt::Call(c) => {
-                let args: Vec<String> = c.args.iter().map(|a| expr(plan, a)).collect();
-                let results: Vec<String> = c.results.iter().map(|&v| name(v)).collect();
-                line(out, depth, &format!("({}) = call {}({})", results.join(", "), c.rule, args.join(", ")));
+                line(out, depth, &format!("call {}:", c.rule));
+                for (v, arg) in &c.args {
+                    line(out, depth + 1, &format!("bind {} = {}", name(*v), expr(plan, arg)));
+                }
+                block(plan, &c.body, depth + 1, out);
+                for (v, value) in &c.results {
+                    line(out, depth + 1, &format!("read {} = {}", name(*v), expr(plan, value)));
+                }
             }
         }
     }
