@@ -593,7 +593,6 @@ const SPELLING: &[&str] = &[
     "value",
     "case_label",
     "record_text",
-    "record_end",
     "table_call",
     "table_match",
     "check_int_args",

@@ -1,6 +1,6 @@
 //! `rulec api` (formats.md): how to call the generated code, built from the plan and each
 //! language's names. The shared fields are written here once; a backend adds the spellings
-//! only it knows (its signatures) through [`Entry`].
+//! only it knows (its signatures) through [`Spelling`].
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Plan, Role};

@@ -66,7 +66,8 @@ pub struct Unit<'a> {
     pub source_name: String,
     /// The SHA-256 of the rule file's bytes, in hex.
     pub sha256: String,
-    /// The rule's text (the comment beside each branch quotes its cells).
+    /// The rule's text, which `rulec doc` quotes; no backend reads it (the cells beside each
+    /// branch come from the plan).
     pub text: String,
     /// The boundary suite, built once for the vectors files and the page.
     suite: std::sync::OnceLock<crate::vectors::Suite>,
@@ -238,7 +239,7 @@ pub trait Backend: Sync {
         vec![Pass::through(self.runner(alias))]
     }
     /// This language's entry in `rulec api` (formats.md): every name the generated code
-    /// really uses (built with `api::Entry`).
+    /// really uses (built with `api::Spelling`).
     fn api(&self, unit: &Unit) -> serde_json::Value;
 }
 
