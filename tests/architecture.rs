@@ -648,3 +648,81 @@ fn the_hook_reader_finds_an_override() {
     let planted = "impl Hooks for Body<'_, '_, X<'_>> {\n    const BLOCKS: Blocks = Blocks::PARENS;\n    fn guard_input(&mut self) {}\n}\n";
     assert_eq!(hook_items(planted), vec!["BLOCKS", "guard_input"]);
 }
+
+/// The backends whose module is functions: every backend but SQL's query, NumPy's columns
+/// and the wasm and serve wrappers around another backend's code.
+fn function_shaped() -> Vec<PathBuf> {
+    let mut out = backends();
+    out.retain(|p| !["sql", "numpy", "wasm", "serve"].contains(&p.file_name().unwrap().to_str().unwrap()));
+    out
+}
+
+/// Function-shaped backends that still lay out their module's tail themselves.
+const TAIL_BY_HAND: &[&str] = &[
+    // Go is being moved onto `sig::rest` on another branch: this entry goes at the merge.
+    "go",
+];
+
+/// How many times `text` calls `call` outside `//` comments.
+fn calls(text: &str, call: &str) -> usize {
+    text.lines().map(|l| l.split("//").next().unwrap_or("").matches(call).count()).sum()
+}
+
+/// What a function-shaped backend's files (each its path and text) do wrong by the module's
+/// tail: its mod.rs calls `sig::rest` other than once, or a file writes the record function
+/// itself.
+fn tail_faults(files: &[(String, String)]) -> Vec<String> {
+    let mut faults = Vec::new();
+    let rest: usize = files.iter().filter(|(p, _)| p.ends_with("mod.rs")).map(|(_, t)| calls(t, "sig::rest(")).sum();
+    if rest != 1 {
+        faults.push(format!("its mod.rs calls sig::rest {rest} times"));
+    }
+    for (path, text) in files {
+        if calls(text, "record_function(") > 0 {
+            faults.push(format!("{path} calls stmt::record_function itself"));
+        }
+    }
+    faults
+}
+
+/// What a function-shaped module holds after its types — the runtime's errors, the outputs'
+/// type, the functions, the record function, the runtime's sections the rule takes — is laid
+/// out once, in `sig::rest` (a language's differences are its `sig::Tail`): every such
+/// backend goes through it, once, and none writes the record function by hand.
+#[test]
+fn every_function_shaped_backend_writes_its_tail_through_sig_rest() {
+    let backends = function_shaped();
+    assert!(backends.len() >= 8, "{backends:?}");
+    for b in backends {
+        let name = b.file_name().unwrap().to_str().unwrap();
+        let files: Vec<(String, String)> = rust_files(&b)
+            .into_iter()
+            .map(|f| (f.strip_prefix(ROOT).unwrap().display().to_string(), std::fs::read_to_string(&f).unwrap()))
+            .collect();
+        let faults = tail_faults(&files);
+        match TAIL_BY_HAND.contains(&name) {
+            false => assert!(faults.is_empty(), "src/gen/{name} lays out its module's tail by hand: {faults:?}"),
+            true => assert!(!faults.is_empty(), "src/gen/{name} goes through sig::rest: take it off TAIL_BY_HAND"),
+        }
+    }
+}
+
+#[test]
+fn the_tail_reader_finds_a_tail_written_by_hand() {
+    let file = |path: &str, text: &str| (path.to_string(), text.to_string());
+    let through =
+        "        // sig::rest( in a comment\n        sig::rest(&mut o, plan, self, TAIL, record, output, functions);\n";
+    assert_eq!(tail_faults(&[file("x/mod.rs", through)]), Vec::<String>::new());
+    let by_hand =
+        "        self.functions(&mut o);\n        stmt::record_function(plan, &mut body, RECORD, &signature);\n";
+    assert_eq!(
+        tail_faults(&[file("x/mod.rs", by_hand)]),
+        ["its mod.rs calls sig::rest 0 times", "x/mod.rs calls stmt::record_function itself"]
+    );
+    // Once through sig::rest, a second tail in another file is still found.
+    assert_eq!(
+        tail_faults(&[file("x/mod.rs", through), file("x/more.rs", by_hand)]),
+        ["x/more.rs calls stmt::record_function itself"]
+    );
+    assert_eq!(tail_faults(&[file("x/mod.rs", &through.repeat(2))]), ["its mod.rs calls sig::rest 2 times"]);
+}

@@ -246,16 +246,66 @@ pub fn rank_function(
     o.blank();
 }
 
+/// How a language lays out what [`rest`] writes, where it differs from the most: the
+/// runtime file it takes sections of, the blank lines after each part, the sections that
+/// open the tail and what follows the record function. A `(file, mark)` pair is the common
+/// layout ([`Tail::new`]).
+#[derive(Clone, Copy)]
+pub struct Tail<'a> {
+    /// The runtime file and its section mark.
+    pub file: &'a str,
+    pub mark: &'a str,
+    /// The blank lines after each part: one; two in Python (PEP 8).
+    pub blanks: usize,
+    /// The runtime's sections the tail opens with: its errors (in Rust the trace's row too).
+    pub errors: &'a [&'a str],
+    /// Placeholders of the runtime file, each with the text a section holds in its place.
+    pub fills: &'a [(&'a str, &'a str)],
+    /// What the module holds between the record function and the runtime's sections (in
+    /// Rust the wire door and the core), each part followed by its blank line.
+    pub after_record: Option<&'a dyn Fn(&mut Code)>,
+}
+
+impl<'a> Tail<'a> {
+    pub const fn new(file: &'a str, mark: &'a str) -> Tail<'a> {
+        Tail { file, mark, blanks: 1, errors: &["errors"], fills: &[], after_record: None }
+    }
+
+    /// Sections of the runtime file, each followed by the blank lines.
+    pub fn sections(&self, o: &mut Code, names: &[&str]) {
+        for name in names {
+            let body = section(self.file, self.mark, name);
+            match self.fills {
+                [] => o.raw(body),
+                fills => o.raw(&fills.iter().fold(body.to_string(), |b, (from, to)| b.replace(from, to))),
+            }
+            o.raw(&"\n".repeat(self.blanks + 1));
+        }
+    }
+
+    fn blank(&self, o: &mut Code) {
+        for _ in 0..self.blanks {
+            o.blank();
+        }
+    }
+}
+
+impl<'a> From<(&'a str, &'a str)> for Tail<'a> {
+    fn from((file, mark): (&'a str, &'a str)) -> Tail<'a> {
+        Tail::new(file, mark)
+    }
+}
+
 /// What a module holds after its types, in order: the runtime's errors, the outputs' type
 /// (`output`, written for a rule of several outputs), the four functions, the record function
 /// (`record`: the language's template and the function's signature, written over the
-/// language's hooks) and the runtime's sections the rule takes (`runtime`: the file and its
-/// section mark).
-pub fn rest<'g, G>(
+/// language's hooks), what the language writes after it ([`Tail::after_record`]) and the
+/// runtime's sections the rule takes; laid out as `tail` says.
+pub fn rest<'t, 'g, G>(
     o: &mut Code,
     plan: &Plan,
     g: &'g G,
-    runtime: (&str, &str),
+    tail: impl Into<Tail<'t>>,
     record: (&str, &str),
     output: impl FnOnce(&mut Code),
     functions: impl FnOnce(&mut Code),
@@ -263,15 +313,22 @@ pub fn rest<'g, G>(
     G: Spelled,
     for<'o> Body<'g, 'o, G>: Hooks,
 {
-    let (file, mark) = runtime;
-    sections(o, file, mark, &["errors"], "\n\n");
+    let tail = tail.into();
+    tail.sections(o, tail.errors);
     if plan.outputs.len() > 1 {
         output(o);
-        o.blank();
+        tail.blank(o);
     }
     functions(o);
     stmt::record_function(plan, &mut Body { g, o: &mut *o }, record.0, record.1);
-    sections(o, file, mark, &taken(plan, g.ops(), file, mark), "\n\n");
+    // The record function ends with one blank line.
+    for _ in 1..tail.blanks {
+        o.blank();
+    }
+    if let Some(after) = tail.after_record {
+        after(o);
+    }
+    tail.sections(o, &taken(plan, g.ops(), tail.file, tail.mark));
 }
 
 /// What a module needs a section of its runtime file for: it takes the section when its

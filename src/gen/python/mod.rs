@@ -11,7 +11,7 @@ use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRO
 use super::plan::{Expr, Kind, Node};
 use super::printer::{text, Cond, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Refusals};
+use super::stmt::{Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{Gen, Lang, Language, Runner, Spec, Unit};
@@ -29,6 +29,8 @@ const MODULE: &str = include_str!("runtime/module.py");
 const RUNNER: &str = include_str!("runtime/runner.py");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.py");
 const MARK: &str = "# rulec:";
+/// Two blank lines between the module's parts (PEP 8).
+const TAIL: sig::Tail = sig::Tail { blanks: 2, ..sig::Tail::new(MODULE, MARK) };
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
 const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
@@ -246,7 +248,7 @@ impl Py<'_> {
         }
         o.line(format!("from typing import {}", typing.join(", ")));
         o.blank();
-        sig::sections(&mut o, MODULE, MARK, &["builtins"], "\n\n\n");
+        TAIL.sections(&mut o, &["builtins"]);
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!(
                 "{name} = NewType({}, int)  # {}: a whole number of its unit",
@@ -262,29 +264,25 @@ impl Py<'_> {
             o.blank();
         }
         self.enums(&mut o);
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n\n");
-        if plan.outputs.len() > 1 {
-            o.line("class Output(NamedTuple):");
-            o.indent();
-            o.line("\"\"\"The outputs, in the order the rule declares them.\"\"\"");
-            o.blank();
-            for &v in &plan.outputs {
-                let f = &self.n.fields[v];
-                // A field named like one of tuple's methods takes its place, which is what a
-                // caller reading `out.count` wants; mypy is told so.
-                let note = if matches!(f.as_str(), "count" | "index") { "  # type: ignore[assignment]" } else { "" };
-                o.line(format!("{f}: {}{note}", self.ty(v)));
-            }
-            o.dedent();
-            o.blank();
-            o.blank();
-        }
-        self.functions(&mut o);
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
-        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, RECORD, &signature);
-        o.blank();
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n\n");
+        sig::rest(&mut o, plan, self, TAIL, (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
         o.finish()
+    }
+
+    /// The outputs' type: a NamedTuple.
+    fn output(&self, o: &mut Code) {
+        o.line("class Output(NamedTuple):");
+        o.indent();
+        o.line("\"\"\"The outputs, in the order the rule declares them.\"\"\"");
+        o.blank();
+        for &v in &self.plan.outputs {
+            let f = &self.n.fields[v];
+            // A field named like one of tuple's methods takes its place, which is what a
+            // caller reading `out.count` wants; mypy is told so.
+            let note = if matches!(f.as_str(), "count" | "index") { "  # type: ignore[assignment]" } else { "" };
+            o.line(format!("{f}: {}{note}", self.ty(v)));
+        }
+        o.dedent();
     }
 
     fn enums(&self, o: &mut Code) {

@@ -13,7 +13,7 @@ use super::naming::Names;
 use super::plan::{BoundaryTy, Expr, Node, Plan};
 use super::printer::{grouped, Cond, Extremes, Idioms, Ops, Order, Prec, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Body, Match, Refusals};
+use super::stmt::{Blocks, Body, Match, Refusals};
 use super::text::{braced_unicode as rs_str, comment, fill_names, section, Code};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
@@ -196,12 +196,26 @@ impl Rs<'_> {
             o.filled(section(TEMPLATES, MARK, "unit"), &fills);
             o.blank();
         }
+        let (fills, sentence) = (self.fills(), rs_str(&plan.door.not_an_input));
+        let write = |part, o: &mut Code| walk::part(plan, Lang::Rust, part, &mut Body { g: self, o });
+        // The wire door and the core follow the record function.
+        let door = |o: &mut Code| {
+            let more = [("unwrapped", self.unwrapped()), ("answer", self.answer())];
+            sig::functions(o, self.n, section(TEMPLATES, MARK, "door"), &[&fills[..], &more].concat(), write);
+            o.blank();
+        };
+        let tail = sig::Tail {
+            errors: &["errors", "fired"],
+            // The errors name the plan's sentence of a key that is not an input.
+            fills: &[("RULEC_NOT_AN_INPUT", &sentence)],
+            after_record: Some(&door),
+            ..sig::Tail::new(MODULE, MARK)
+        };
         if plan.dates {
-            self.sections(&mut o, &["date"]);
+            tail.sections(&mut o, &["date"]);
         }
         self.enums(&mut o);
-        self.sections(&mut o, &["errors", "fired"]);
-        if plan.outputs.len() > 1 {
+        let output = |o: &mut Code| {
             let snake = plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v]));
             let fields = plan.outputs.iter().map(|&v| format!("pub {}: {},", self.n.fields[v], self.ty(v)));
             let fills = [
@@ -209,31 +223,18 @@ impl Rs<'_> {
                 ("fields", fields.collect::<Vec<_>>().join("\n")),
             ];
             o.filled(section(TEMPLATES, MARK, "output"), &fills);
+        };
+        // The wire's value type goes before the functions that read it.
+        let functions = |o: &mut Code| {
+            tail.sections(o, &["wire_type"]);
+            sig::functions(o, self.n, section(TEMPLATES, MARK, "functions"), &fills, write);
             o.blank();
-        }
-        self.sections(&mut o, &["wire_type"]);
-        let fills = self.fills();
-        let write = |part, o: &mut Code| walk::part(plan, Lang::Rust, part, &mut Body { g: self, o });
-        sig::functions(&mut o, self.n, section(TEMPLATES, MARK, "functions"), &fills, write);
-        o.blank();
+        };
         let lints = self.lints(true, plan.inputs.len() + 3).map(|l| l + "\n").unwrap_or_default();
         let record = sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)[2].clone();
         let signature = format!("{lints}#[must_use]\n{record} {{");
-        stmt::record_function(plan, &mut Body { g: self, o: &mut o }, section(TEMPLATES, MARK, "record"), &signature);
-        let more = [("unwrapped", self.unwrapped()), ("answer", self.answer())];
-        sig::functions(&mut o, self.n, section(TEMPLATES, MARK, "door"), &[&fills[..], &more].concat(), write);
-        o.blank();
-        self.sections(&mut o, &sig::taken(plan, &OPS, MODULE, MARK));
+        sig::rest(&mut o, plan, self, tail, (section(TEMPLATES, MARK, "record"), &signature), output, functions);
         o.finish()
-    }
-
-    /// Sections of the runtime file, each followed by a blank line.
-    fn sections(&self, o: &mut Code, names: &[&str]) {
-        for name in names {
-            let body = section(MODULE, MARK, name).replace("RULEC_NOT_AN_INPUT", &rs_str(&self.plan.door.not_an_input));
-            o.raw(&body);
-            o.raw("\n\n");
-        }
     }
 
     fn enums(&self, o: &mut Code) {
