@@ -216,3 +216,25 @@ fn a_rule_named_like_its_own_enum_is_w121_for_go_java_and_php() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     common::assert_green(&common::test_json(&dir.path().join("gjp"), "go,java,php"));
 }
+
+/// Every name Go's fixed text declares at the package's top level is one the Go naming table
+/// claims, so no rule's name takes it or hides it (an input `fire` once hid the helper each
+/// fired row calls, and the package did not build).
+#[test]
+fn every_name_the_go_runtime_declares_is_claimed_by_go_naming() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("src/gen/go/runtime/module.go")).unwrap();
+    let n = rulec::lang::Lang::Go.naming();
+    let mut seen = 0;
+    for line in text.lines() {
+        // `func name(`, `func name[`, `type name …`; a method (`func (r T) …`) is no package name.
+        let Some(rest) = line.strip_prefix("func ").or_else(|| line.strip_prefix("type ")) else { continue };
+        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if name.is_empty() {
+            continue;
+        }
+        seen += 1;
+        let claimed = [n.builtins, n.used, n.reserved].iter().any(|list| list.contains(&name.as_str()));
+        assert!(claimed, "src/gen/go/runtime/module.go declares `{name}`, which src/lang/naming.rs's GO does not claim");
+    }
+    assert!(seen > 30, "{seen}");
+}
