@@ -358,3 +358,70 @@ fn add_expected_and_flip_bound_are_fixes_that_remove_their_code() {
         assert_eq!(again.status.code(), Some(0), "{name} fixed:\n{fixed}\n{}", text(&again.stderr));
     }
 }
+
+/// A table with two gaps apart — overseas/small and local/large — under `policy`.
+fn two_gaps(policy: &str) -> String {
+    format!(
+        "rule two_gaps v1
+
+enum zone: domestic, overseas, local
+enum size_class: small, large
+
+input dest: zone
+input size: size_class
+
+output fee: money[USD] 0USD..100USD
+
+table base_rate {policy} -> fee
+| dest     | size  | fee   |
+|----------|-------|-------|
+| domestic | -     | 8USD  |
+| overseas | large | 45USD |
+| local    | small | 5USD  |
+"
+    )
+}
+
+/// formats.md `fix`: the gap (E101) of a `first` table carries mark_default — one last row
+/// of `-` cells, DMN's default — which closes every gap of the table at once, where add_row
+/// would close one of the two.
+#[test]
+fn a_gap_in_a_first_table_is_fixed_by_mark_default_which_closes_every_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two_gaps.rule");
+    let source = two_gaps("first");
+    std::fs::write(&file, &source).unwrap();
+    let (lines, fixed) = check_and_fix(&file, &source);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["code"], "E101");
+    let notes = lines[0]["notes"].to_string();
+    assert!(notes.contains("1 more part of the input space matches no row either"), "{notes}");
+    assert_eq!(lines[0]["fix"], serde_json::json!({"kind": "mark_default", "text": "| - | - | 0USD |\n"}));
+    assert!(fixed.ends_with("| local    | small | 5USD  |\n| - | - | 0USD |\n"), "{fixed}");
+    std::fs::write(&file, &fixed).unwrap();
+    let again = rulec(&["check", file.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(0), "fixed:\n{fixed}\n{}", text(&again.stderr));
+}
+
+/// Under `unique` a catch-all row would meet every row (E102): the gap keeps add_row, the
+/// one gap's box.
+#[test]
+fn a_gap_in_a_unique_table_is_still_fixed_by_add_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two_gaps.rule");
+    let source = two_gaps("unique");
+    std::fs::write(&file, &source).unwrap();
+    let (lines, fixed) = check_and_fix(&file, &source);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["code"], "E101");
+    assert_eq!(lines[0]["fix"]["kind"], "add_row");
+    let row = lines[0]["fix"]["text"].as_str().unwrap();
+    assert!(row.contains("overseas") || row.contains("local"), "{row}");
+    std::fs::write(&file, &fixed).unwrap();
+    let again = rulec(&["check", file.to_str().unwrap(), "--format", "json"]);
+    let codes: Vec<String> = text(&again.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["code"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(codes, ["E101"], "one gap is left:\n{fixed}");
+}

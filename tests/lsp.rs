@@ -379,3 +379,34 @@ fn priority_is_a_keyword_in_a_table_heading_and_a_name_anywhere_else() {
     assert_eq!(class_at(&pos(&text, "priority ->", 0)), Some(0), "the policy is a keyword");
     assert_ne!(class_at(&pos(&text, "priority:", 0)), Some(0), "the input is a name");
 }
+
+/// A `first` table's gap is offered as mark_default: one last row of `-` cells, DMN's
+/// default, which closes both of the table's gaps at once (formats.md `fix`).
+#[test]
+fn a_first_tables_gap_is_a_mark_default_code_action() {
+    let path = repo().join("tests/corpus/broken/gap.rule");
+    let text = read(&path)
+        .replace("table base_rate -> fee", "table base_rate first -> fee")
+        .replace("| domestic | large | 20USD |\n", "");
+    let u = uri(&path);
+    let mut c = Client::start(&repo());
+    let diags = c.open(&u, &text);
+    assert_eq!(codes(&diags), ["E101"], "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["data"]["fix"]["kind"], "mark_default", "{d}");
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": doc(&u), "range": d["range"], "context": {"diagnostics": [d]}}),
+    );
+    let action =
+        actions.as_array().unwrap().iter().find(|a| a["title"].as_str().unwrap().starts_with("mark_default (E101)"));
+    let edits = action.unwrap_or_else(|| panic!("a mark_default action in {actions}"))["edit"]["changes"][u.as_str()]
+        .as_array()
+        .unwrap()
+        .clone();
+    let after = apply(&text, &edits);
+    assert!(after.ends_with("| overseas | large | 45USD |\n| - | - | 0USD |\n"), "{after}");
+    c.change(&u, 2, &after);
+    assert_eq!(c.diagnostics(&u, 2).0, Vec::<Value>::new(), "both gaps are closed:\n{after}");
+    c.shutdown();
+}

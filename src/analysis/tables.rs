@@ -879,7 +879,16 @@ impl<'a> TableAnalysis<'a> {
             r.iter().zip(&gap_box).all(|(&(a, b), &(c, d))| c <= a && b <= d)
         });
         let name = &table.name;
-        let row_text = self.row_text(&gap_box);
+        // Under `first` the fix is a default (formats.md `mark_default`): a last row of `-`
+        // cells takes every input no earlier row takes, so it closes every gap at once and
+        // masks no row. Under `unique` and `any` it would meet every row, and under
+        // `priority` its rank would decide what it masks: there the fix is the gap's box.
+        let default = table.policy == Policy::First;
+        let row_text = if default {
+            self.row_text(&self.axes.iter().map(|a| (0, a.len() as u32 - 1)).collect::<Vec<_>>())
+        } else {
+            self.row_text(&gap_box)
+        };
         let mut d = match &found {
             Some(_) => Diagnostic::new(
                 "E101",
@@ -916,21 +925,29 @@ impl<'a> TableAnalysis<'a> {
                 !r.iter().zip(&gap_box).all(|(&(a, b), &(c, d))| c <= a && b <= d)
             });
             let k = more.count();
-            d = d.note(if k == 1 {
-                "1 more part of the input space matches no row either; the fix covers one".to_string()
+            let (parts, them) = if k == 1 {
+                ("1 more part of the input space matches".to_string(), "it")
             } else {
-                format!("{k} more parts of the input space match no row either; the fix covers one")
-            });
+                (format!("{k} more parts of the input space match"), "them")
+            };
+            let tail = if default { format!("the default row takes {them} too") } else { "the fix covers one".into() };
+            d = d.note(format!("{parts} no row either; {tail}"));
         }
-        d = d
-            .note("The result in the added row is a placeholder: what it should be is a business decision.")
-            .help(format!("add a row that takes these inputs: `{row_text}`"));
+        d = d.note("The result in the added row is a placeholder: what it should be is a business decision.");
+        d = if default {
+            d.help(format!(
+                "end the table with a default row, which takes every input no earlier row takes: `{row_text}`"
+            ))
+        } else {
+            d.help(format!("add a row that takes these inputs: `{row_text}`"))
+        };
         // A whole line after the last row, its newline included; a file that ends on the last
         // row without a newline gets the newline first.
         let end = self.table.rows.last().map_or(self.table.span.end, |r| r.line.end) as usize;
         let (at, line) =
             if end < self.text.len() { (end + 1, format!("{row_text}\n")) } else { (end, format!("\n{row_text}")) };
-        d = d.fix("add_row", line, Some((self.file(), Span::new(at, at))));
+        let kind = if default { "mark_default" } else { "add_row" };
+        d = d.fix(kind, line, Some((self.file(), Span::new(at, at))));
         self.diags.push(d);
     }
 
