@@ -13,17 +13,16 @@
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming;
-use super::plan::{Expr, Node, Role, Step};
+use super::plan::{Expr, Node, Role};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusals, Stores, Switch};
-use super::text::{comment, quoted, section, splice, Code, Escapes};
+use super::text::{comment, fill_names, quoted, section, splice, Code, Escapes};
 use super::tree;
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use serde_json::{json, Value as Json};
-use std::collections::BTreeSet;
 
 const MODULE: &str = include_str!("runtime/module.go");
 const RUNNER: &str = include_str!("runtime/runner.go");
@@ -87,16 +86,16 @@ impl Language for Go {
         let (plan, names) = (g.plan, g.n);
         let spell = Spelling { names, ty: &|v| g.ty(v), member: Member::Bare };
         let ret = g.returns();
-        let with_field = |mut x: Json, v: VarId| {
-            x["field"] = json!(names.fields[v]);
-            x
+        // Each input's field of `Input` beside it, and each output's of `Output` where there is one.
+        let fielded = |mut xs: Json, vs: &[VarId]| {
+            for (x, &v) in xs.as_array_mut().into_iter().flatten().zip(vs) {
+                x["field"] = json!(names.fields[v]);
+            }
+            xs
         };
-        let params: Vec<Json> =
-            plan.inputs.iter().map(|&v| with_field(spell.param(plan, v, &names.vars[v]), v)).collect();
-        let mut outputs: Vec<Json> = spell.outputs(plan).as_array().cloned().unwrap_or_default();
-        if plan.outputs.len() > 1 {
-            outputs = outputs.into_iter().zip(&plan.outputs).map(|(x, &v)| with_field(x, v)).collect();
-        }
+        let params = fielded(spell.params(plan), &plan.inputs);
+        let outputs =
+            if plan.outputs.len() > 1 { fielded(spell.outputs(plan), &plan.outputs) } else { spell.outputs(plan) };
         let pkg = &names.module;
         let place = vec![
             ("package", json!(pkg)),
@@ -249,21 +248,9 @@ impl Spell<'_> {
         }
     }
 
-    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`): the wire
-    /// door's and the core's, which share their scope with the rule's values. The other
-    /// functions hold none of them and keep the plain names.
-    fn l(&self, base: &str) -> &str {
-        self.n.local(base)
-    }
-
     /// The four functions' signatures as `rulec api` gives them (see [`sig::signatures`]).
     fn signatures(&self) -> [String; 4] {
-        let fills = [("ret", self.returns()), ("wire_params", self.wire_params())];
-        sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)
-    }
-
-    fn wire_params(&self) -> String {
-        format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
+        sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &[("ret", self.returns())])
     }
 
     fn module(&self) -> String {
@@ -281,20 +268,17 @@ impl Spell<'_> {
         o.filled(section(TEMPLATES, MARK, "package"), &fills);
         o.blank();
         for (u, name) in plan.units.iter().zip(&n.units) {
-            o.line(format!("// {name} is {}: a whole number of its unit.", comment(&u.what)));
-            o.line(format!("type {name} int64"));
+            o.filled(section(TEMPLATES, MARK, "unit"), &[("name", name.clone()), ("what", comment(&u.what))]);
             o.blank();
         }
         if plan.dates {
             sig::sections(&mut o, MODULE, MARK, &["date"], "\n\n");
         }
         self.enums(&mut o);
-        let signature = format!(
-            "// {} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\n{} {{",
-            n.record,
-            self.signatures()[2]
-        );
-        let record = (section(TEMPLATES, MARK, "record"), signature.as_str());
+        // The record function's comment names it, as the template's locals cannot.
+        let template = fill_names(section(TEMPLATES, MARK, "record"), |f| (f == "record").then(|| n.record.clone()));
+        let [_, _, signature, _] = self.signatures();
+        let record = (template.as_str(), signature.as_str());
         sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o, role| self.strukt(o, role), |o| self.functions(o));
         o.finish()
     }
@@ -306,12 +290,12 @@ impl Spell<'_> {
             _ => ("Output", &self.plan.outputs),
         };
         o.line(format!("// {name} holds the rule's {}s, in the order it declares them.", name.to_lowercase()));
-        let fields: Vec<(&str, String)> = vars.iter().map(|&v| (self.n.fields[v].as_str(), self.ty(v))).collect();
-        let width = fields.iter().map(|(f, _)| f.chars().count()).max().unwrap_or(0);
+        let width = vars.iter().map(|&v| self.n.fields[v].chars().count()).max().unwrap_or(0);
         o.line(format!("type {name} struct {{"));
         o.indent();
-        for (f, ty) in &fields {
-            o.line(format!("{f}{} {ty}", " ".repeat(width - f.chars().count())));
+        for &v in vars {
+            let f = &self.n.fields[v];
+            o.line(format!("{f}{} {}", " ".repeat(width - f.chars().count()), self.ty(v)));
         }
         o.close("}");
     }
@@ -319,7 +303,6 @@ impl Spell<'_> {
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let (name, members) = (&self.n.enums[e], &self.n.members[e]);
-            let parse = self.n.parsers[e].as_deref().expect("Go names a parser per enum");
             let each = |line: &dyn Fn(&str, &str) -> String| -> String {
                 members.iter().zip(&en.values).map(|(m, v)| line(m, &go_str(&v.name))).collect::<Vec<_>>().join("\n")
             };
@@ -332,7 +315,7 @@ impl Spell<'_> {
                 ("last", members[members.len() - 1].clone()),
                 ("to_name", each(&|m, wire| format!("case {m}:\n\treturn {wire}"))),
                 ("unnamed", go_str(&format!("{name}(%d)"))),
-                ("parse", parse.to_string()),
+                ("parse", self.n.parsers[e].clone().expect("Go names a parser per enum")),
                 ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
             ];
             o.filled(section(TEMPLATES, MARK, "enum"), &fills);
@@ -342,15 +325,11 @@ impl Spell<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let names = |vs: &[VarId]| -> String {
-            let all: Vec<String> = vs.iter().map(|&v| comment(&plan.var(v).name)).collect();
-            if all.is_empty() {
-                "nothing".into()
-            } else {
-                all.join(", ")
-            }
+        let names = |vs: &[VarId]| match vs {
+            [] => "nothing".to_string(),
+            _ => vs.iter().map(|&v| comment(&plan.var(v).name)).collect::<Vec<_>>().join(", "),
         };
-        let input = self.l("in");
+        let input = n.local("in");
         let locals: Vec<String> = plan
             .inputs
             .iter()
@@ -358,14 +337,16 @@ impl Spell<'_> {
             .collect();
         let fields = sig::inputs(plan, |v| format!("{}: {}", n.fields[v], self.converted(v, &n.vars[v], false)));
         let answer = sig::answer(plan, n, &TYPES, convert, ["Output{", ": ", "}"]);
+        // Go refuses a local the code never reads.
+        let unread: Vec<String> =
+            tree::unread(plan, Lang::Go).into_iter().map(|v| format!("_ = {}", n.vars[v])).collect();
         let fills = [
             ("ret", self.returns()),
             ("decides", names(&plan.outputs)),
             ("from", names(&plan.inputs)),
-            ("wire_params", self.wire_params()),
             ("fields", fields),
             ("locals", locals.join("\n")),
-            ("unread", self.unread().join("\n")),
+            ("unread", unread.join("\n")),
             ("answer", answer),
         ];
         sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| match part {
@@ -375,37 +356,11 @@ impl Spell<'_> {
         o.blank();
     }
 
-    /// `_ = x` for each value the code declares and never reads (Go refuses an unused local).
-    fn unread(&self) -> Vec<String> {
-        let plan = self.plan;
-        let mut read: BTreeSet<VarId> = BTreeSet::new();
-        // The entry guard reads the inputs it checks.
-        for s in tree::guard(plan, Lang::Go) {
-            if let tree::Stmt::CheckInput { input, .. } = s {
-                read.insert(plan.door.inputs[input].var);
-            }
-        }
-        for e in plan.exprs() {
-            read.extend(e.vars());
-        }
-        read.extend(plan.outputs.iter().copied());
-        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
-            Step::Define { var, .. } => vec![*var],
-            Step::Table(t) => t.results.clone(),
-            _ => Vec::new(),
-        }));
-        declared.filter(|v| !read.contains(v)).map(|v| format!("_ = {}", self.n.vars[v])).collect()
-    }
-
     fn runner(&self) -> String {
         let template = splice(section(RUNNER, MARK, "main"), "// rulec-copy:", &[("module.go", MODULE)], MARK);
-        let not_an_object = go_str(&self.plan.door.not_an_object);
-        let fills = [
-            ("rulec/rulec_rule", module_path(&self.n.module)),
-            ("rulec_wire", self.n.wire.clone()),
-            ("\"rulec_not_an_object\"", not_an_object),
-        ];
-        let fills: Vec<(&str, &str)> = fills.iter().map(|(p, v)| (*p, v.as_str())).collect();
+        let (path, not_an_object) = (module_path(&self.n.module), go_str(&self.plan.door.not_an_object));
+        let fills =
+            [("rulec/rulec_rule", &*path), ("rulec_wire", &self.n.wire), ("\"rulec_not_an_object\"", &not_an_object)];
         sig::runner(self.plan, "//", "", &template, &fills)
     }
 }
@@ -433,7 +388,10 @@ impl<const DOOR: bool> Hooks for Body<'_, '_, Spell<'_>, DOOR> {
         // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
         // number), which the error shows as a JSON string, as it shows a member's name.
         shown: ["@", "shownDay(@)", "@"],
-        // A pointer to a value the store makes; a define by `:=`, a number constant typed.
+        // A variable declared by `var`; a pointer to a value the store makes; a define by `:=`,
+        // a number constant typed.
+        binding: "var @ $",
+        declare: "var @ $",
         stores: Some(Stores {
             held: "{x} = new({ty})\n*{x} = {value}",
             define: "{name} := {value}",
@@ -441,18 +399,18 @@ impl<const DOOR: bool> Hooks for Body<'_, '_, Spell<'_>, DOOR> {
         }),
         ..Blocks::BARE
     };
-
     /// The wire door: the runtime's readers over the values of the call's map, an optional
     /// read into a value it then points to.
     const WIRE: &'static str = include_str!("runtime/wire.txt");
-
     /// The record's values: each type's wire text, appended to the line; the record function
     /// reads them out of its parameters `in` and `out`.
     const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
-
     /// The trace, lists and loops: a row that fires goes into the trace where the caller asked
     /// for one (the runtime's `fire`).
     const LISTS: &'static str = include_str!("runtime/lists.txt");
+    /// The entry guard's checks the types leave open: an enum's zero value is no value, and
+    /// an integer of its type may be no value of it.
+    const GUARD: &'static str = include_str!("runtime/guard.txt");
 
     /// A value pushed onto a list is an argument of `append`, which gofmt lays out as such.
     fn value(&self, var: VarId, e: &Expr) -> String {
@@ -460,18 +418,6 @@ impl<const DOOR: bool> Hooks for Body<'_, '_, Spell<'_>, DOOR> {
             true => gofmt::argument(&self.g.ast(e, 0)),
             false => self.g.top(e),
         }
-    }
-
-    fn binding(&self, var: VarId) -> String {
-        format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    /// The entry guard's checks the types leave open: an enum's zero value is no value, and
-    /// an integer of its type may be no value of it.
-    const GUARD: &'static str = include_str!("runtime/guard.txt");
-
-    fn declare(&mut self, var: VarId) {
-        self.o.line(self.binding(var));
     }
 
     fn record_text(&mut self, json: &str) {
@@ -486,11 +432,8 @@ fn helpers_runner() -> String {
 
 /// `x` as the defined type `ty`: a pointer converts without a copy.
 fn convert(ty: &str, x: &str, optional: bool) -> String {
-    if optional {
-        format!("(*{ty})({x})")
-    } else {
-        format!("{ty}({x})")
-    }
+    let (open, close) = if optional { ("(*", ")") } else { ("", "") };
+    format!("{open}{ty}{close}({x})")
 }
 
 mod gofmt;
