@@ -32,13 +32,26 @@ pub struct Types {
     pub boxed: &'static [(&'static str, &'static str)],
     /// An enum's type from its name, where it is not the name itself (Ruby's RBS aliases).
     pub enum_type: Option<fn(&str) -> String>,
+    /// Whether the inputs cross the boundary as one struct of their own (Go's `Input`).
+    pub input_type: bool,
 }
 
 impl Types {
     /// The types of a language whose units and dates are its integers: `bool`, `str` and
     /// `int` spelled so, an optional one by `optional`.
     pub const fn plain(bool: &'static str, str: &'static str, int: &'static str, optional: &'static str) -> Types {
-        Types { bool, str, owned_str: None, int, units: false, date: None, optional, boxed: &[], enum_type: None }
+        Types {
+            bool,
+            str,
+            owned_str: None,
+            int,
+            units: false,
+            date: None,
+            optional,
+            boxed: &[],
+            enum_type: None,
+            input_type: false,
+        }
     }
 
     fn enum_type(&self, n: &Names, e: usize) -> String {
@@ -83,7 +96,12 @@ impl Types {
 
     /// The type of the value a variable holds inside the functions (an optional's, when it holds one).
     pub fn held(&self, plan: &Plan, n: &Names, v: VarId) -> String {
-        match plan.var(v).kind {
+        self.of_kind(n, plan.var(v).kind)
+    }
+
+    /// The type of a value of kind `k` inside the functions.
+    pub fn of_kind(&self, n: &Names, k: Kind) -> String {
+        match k {
             Kind::Bool => self.bool.to_string(),
             Kind::Str => self.str.to_string(),
             Kind::Enum(e) => self.enum_type(n, e),
@@ -296,18 +314,19 @@ impl<'a> From<(&'a str, &'a str)> for Tail<'a> {
     }
 }
 
-/// What a module holds after its types, in order: the runtime's errors, the outputs' type
-/// (`output`, written for a rule of several outputs), the four functions, the record function
-/// (`record`: the language's template and the function's signature, written over the
-/// language's hooks), what the language writes after it ([`Tail::after_record`]) and the
-/// runtime's sections the rule takes; laid out as `tail` says.
+/// What a module holds after its types, in order: the runtime's errors, the boundary's
+/// struct types (`types(o, role)`: the inputs' where the language declares one,
+/// [`Types::input_type`], and the outputs' for a rule of several outputs), the four functions,
+/// the record function (`record`: the language's template and the function's signature,
+/// written over the language's hooks), what the language writes after it
+/// ([`Tail::after_record`]) and the runtime's sections the rule takes; laid out as `tail` says.
 pub fn rest<'t, 'g, G>(
     o: &mut Code,
     plan: &Plan,
     g: &'g G,
     tail: impl Into<Tail<'t>>,
     record: (&str, &str),
-    output: impl FnOnce(&mut Code),
+    types: impl Fn(&mut Code, Role),
     functions: impl FnOnce(&mut Code),
 ) where
     G: Spelled,
@@ -315,9 +334,12 @@ pub fn rest<'t, 'g, G>(
 {
     let tail = tail.into();
     tail.sections(o, tail.errors);
-    if plan.outputs.len() > 1 {
-        output(o);
-        tail.blank(o);
+    let several = plan.outputs.len() > 1;
+    for (role, declared) in [(Role::Input, g.types().input_type), (Role::Output, several)] {
+        if declared {
+            types(o, role);
+            tail.blank(o);
+        }
     }
     functions(o);
     stmt::record_function(plan, &mut Body { g, o: &mut *o }, record.0, record.1);
@@ -499,9 +521,14 @@ pub fn taken<'f>(plan: &Plan, ops: &Ops, file: &'f str, mark: &str) -> Vec<&'f s
 }
 
 /// The sections of every helper a module may carry, each followed by `gap` but the last:
-/// what the helpers' runner of a language holds to the unit vectors.
+/// what the helpers' runner of a language holds to the unit vectors. A file whose quotients
+/// rounded to the nearest share a section `halfway` holds it after the quotients.
 pub fn helpers_text(file: &str, mark: &str, gap: &str) -> String {
-    every_helper().iter().map(|h| section(file, mark, h)).collect::<Vec<_>>().join(gap)
+    let mut helpers = every_helper();
+    if section_names(file, mark).any(|name| name == "halfway") {
+        helpers.insert(RoundMode::ALL.len(), "halfway".into());
+    }
+    helpers.iter().map(|h| section(file, mark, h)).collect::<Vec<_>>().join(gap)
 }
 
 /// A template filled in: `prolog` (a line the language wants first; the template's own is

@@ -178,8 +178,9 @@ macro_rules! spelled_by {
 }
 
 /// What a language's hooks write with: its spelling of the rule (`g`, a `Gen`) and the code
-/// being written.
-pub struct Body<'a, 'b, G> {
+/// being written. `DOOR` says the hooks write the wire door, for a language whose statements
+/// there differ from the core's (Go's refusals: the door returns no value of the rule's type).
+pub struct Body<'a, 'b, G, const DOOR: bool = false> {
     pub g: &'a G,
     pub o: &'b mut Code,
 }

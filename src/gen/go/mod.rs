@@ -11,20 +11,18 @@
 //! expression is printed the way gofmt prints it ([`gofmt`] ports go/printer's spacing of
 //! binary expressions), so `gofmt -l` finds nothing without gofmt ever running.
 
-use super::api::{ErrorType, ErrorTypes, Member, Spelling};
+use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming;
-use super::plan::{BoundaryTy, Expr, Kind, Node, Step};
+use super::plan::{Expr, Node, Role};
 use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{self, Blocks, Refusals, Stores, Switch};
-use super::text::{comment, quoted, section, Code, Escapes};
+use super::stmt::{Blocks, Body, Refusals, Stores, Switch};
+use super::text::{comment, fill_names, quoted, section, splice, Code, Escapes};
 use super::tree;
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
-use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::{json, Value as Json};
-use std::collections::BTreeSet;
 
 const MODULE: &str = include_str!("runtime/module.go");
 const RUNNER: &str = include_str!("runtime/runner.go");
@@ -34,7 +32,8 @@ const TEMPLATES: &str = include_str!("runtime/templates.txt");
 const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
-const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "string", "int64", "*@") };
+const TYPES: Types =
+    Types { units: true, date: Some("Date"), input_type: true, ..Types::plain("bool", "string", "int64", "*@") };
 
 pub struct Go;
 
@@ -85,52 +84,44 @@ impl Language for Go {
 
     fn api(g: &Spell, _: &Unit) -> Json {
         let (plan, names) = (g.plan, g.n);
-        let spell = Spelling { names, ty: &|v| g.field_type(v), member: Member::Bare };
+        let spell = Spelling { names, ty: &|v| g.ty(v), member: Member::Bare };
         let ret = g.returns();
-        let mut m = spell.entry(plan, &ret);
-        let with_field = |mut x: Json, v: VarId| {
-            x["field"] = json!(names.fields[v]);
-            x
+        // Each input's field of `Input` beside it, and each output's of `Output` where there is one.
+        let fielded = |mut xs: Json, vs: &[VarId]| {
+            for (x, &v) in xs.as_array_mut().into_iter().flatten().zip(vs) {
+                x["field"] = json!(names.fields[v]);
+            }
+            xs
         };
-        let params: Vec<Json> =
-            plan.inputs.iter().map(|&v| with_field(spell.param(plan, v, &names.vars[v]), v)).collect();
-        let mut outputs: Vec<Json> = spell.outputs(plan).as_array().cloned().unwrap_or_default();
-        if plan.outputs.len() > 1 {
-            outputs = outputs.into_iter().zip(&plan.outputs).map(|(x, &v)| with_field(x, v)).collect();
-        }
-        let enums = spell.enums(plan);
+        let params = fielded(spell.params(plan), &plan.inputs);
+        let outputs =
+            if plan.outputs.len() > 1 { fielded(spell.outputs(plan), &plan.outputs) } else { spell.outputs(plan) };
         let pkg = &names.module;
-        let f = &names.function;
-        m.insert("package".into(), json!(pkg));
-        m.insert("module".into(), json!(format!("{pkg}/{pkg}.go")));
-        m.insert("module_path".into(), json!(module_path(pkg)));
-        m.insert("runner".into(), json!(format!("{pkg}/cmd/runner/main.go")));
-        m.insert("build".into(), json!("GOPROXY=off go build -o runner ./cmd/runner"));
-        m.insert("func".into(), json!(f));
-        let [signature, traced_signature, record_signature, wire_signature] = g.signatures();
-        m.insert("signature".into(), json!(signature));
-        m.insert("traced_signature".into(), json!(traced_signature));
-        m.insert("record_signature".into(), json!(record_signature));
-        m.insert("wire_signature".into(), json!(wire_signature));
-        m.insert("input_type".into(), json!("Input"));
-        m.insert("input_fields".into(), json!(params));
-        m.insert("params".into(), json!(params));
-        m.insert("output_type".into(), json!(ret));
-        m.insert("output_fields".into(), json!(outputs));
-        m.insert("outputs".into(), json!(outputs));
-        m.insert("enums".into(), enums);
-        if plan.dates {
-            // Go's own date type is time.Time, which would take an import: the day number
-            // and the wire string are the two ways in.
-            m.insert("dates".into(), json!({"type": "Date", "from_wire": "ParseDate"}));
-        }
-        m.insert("errors".into(), json!(["*RuleInputError", "*RuleContradictionError"]));
+        let place = vec![
+            ("package", json!(pkg)),
+            ("module", json!(format!("{pkg}/{pkg}.go"))),
+            ("module_path", json!(module_path(pkg))),
+            ("runner", json!(format!("{pkg}/cmd/runner/main.go"))),
+            ("build", json!("GOPROXY=off go build -o runner ./cmd/runner")),
+            ("func", json!(names.function)),
+        ];
+        let more = vec![
+            ("input_type", json!("Input")),
+            ("input_fields", json!(params)),
+            ("params", json!(params)),
+            ("output_type", json!(ret)),
+            ("output_fields", json!(outputs)),
+            ("outputs", json!(outputs)),
+        ];
+        // Go's own date type is time.Time, which would take an import: the day number and the
+        // wire string are the two ways in.
+        let dates = Dates { ty: "Date", from_wire: "ParseDate", from_native: None };
+        let errors = &["*RuleInputError", "*RuleContradictionError"];
         let error_types = ErrorTypes {
             input: ErrorType { name: "*RuleInputError", fields: &["What", "Value", "HasValue"] },
             contradiction: ErrorType { name: "*RuleContradictionError", fields: &["What"] },
         };
-        m.insert("error_types".into(), error_types.to_json());
-        Json::Object(m)
+        spell.functions(plan, &ret, Functions { place, signatures: g.signatures(), more, dates, errors, error_types })
     }
 }
 
@@ -237,7 +228,7 @@ impl Spell<'_> {
     /// An `if … then … else` inside an expression: a function literal called on the spot,
     /// so only the branch taken is evaluated (Go has no conditional expression).
     fn func_lit(&self, e: &Expr) -> String {
-        let mut o = format!("func() {} {{\n", self.kind_type(e.kind));
+        let mut o = format!("func() {} {{\n", TYPES.of_kind(self.n, e.kind));
         let mut cur = e;
         while let Node::If(c, a, b) = &cur.node {
             o.push_str(&format!("\tif {} {{\n", indent_rest(&self.top(c), 1)));
@@ -248,70 +239,18 @@ impl Spell<'_> {
         o
     }
 
-    fn base_type(&self, ty: BoundaryTy) -> String {
-        match ty {
-            BoundaryTy::Bool => "bool".into(),
-            BoundaryTy::Str => "string".into(),
-            BoundaryTy::Int => "int64".into(),
-            BoundaryTy::Date => "Date".into(),
-            BoundaryTy::Enum(e) => self.n.enums[e].clone(),
-            BoundaryTy::Unit(u) => self.n.units[u].clone(),
+    /// A field's value as the functions hold it, or else (`local` false) a local's as the field
+    /// of its type: a defined type over int64 converts, a pointer without a copy.
+    fn converted(&self, v: VarId, x: &str, local: bool) -> String {
+        match self.own_type(v) {
+            Some(ty) => convert(if local { "int64" } else { &ty }, x, self.plan.var(v).optional),
+            None => x.to_string(),
         }
-    }
-
-    /// The type of a field of `Input` or `Output` (a pointer when optional).
-    fn field_type(&self, v: VarId) -> String {
-        TYPES.boundary(self.plan, self.n, v)
-    }
-
-    fn kind_type(&self, k: Kind) -> String {
-        match k {
-            Kind::Num => "int64".into(),
-            Kind::Bool => "bool".into(),
-            Kind::Str => "string".into(),
-            Kind::Enum(e) => self.n.enums[e].clone(),
-        }
-    }
-
-    /// Whether the field's type is a defined type over the local's int64.
-    fn converted(&self, v: VarId) -> bool {
-        matches!(self.plan.var(v).ty, BoundaryTy::Unit(_) | BoundaryTy::Date)
-    }
-
-    /// A field's value as the functions hold it (a pointer converts without a copy).
-    fn to_local(&self, v: VarId, x: &str) -> String {
-        match (self.converted(v), self.plan.var(v).optional) {
-            (true, true) => format!("(*int64)({x})"),
-            (true, false) => format!("int64({x})"),
-            (false, _) => x.to_string(),
-        }
-    }
-
-    /// A local's value as the field of its type.
-    fn to_field(&self, v: VarId, x: &str) -> String {
-        let ty = self.base_type(self.plan.var(v).ty);
-        match (self.converted(v), self.plan.var(v).optional) {
-            (true, true) => format!("(*{ty})({x})"),
-            (true, false) => format!("{ty}({x})"),
-            (false, _) => x.to_string(),
-        }
-    }
-
-    /// The spelling of the generated code's own local `base` (src/lang/naming.rs `locals`): the wire
-    /// door's and the core's, which share their scope with the rule's values. The other
-    /// functions hold none of them and keep the plain names.
-    fn l(&self, base: &str) -> &str {
-        self.n.local(base)
     }
 
     /// The four functions' signatures as `rulec api` gives them (see [`sig::signatures`]).
     fn signatures(&self) -> [String; 4] {
-        let fills = [("ret", self.returns()), ("wire_params", self.wire_params())];
-        sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &fills)
-    }
-
-    fn wire_params(&self) -> String {
-        format!("{} map[string]any, {} string, {} ...string", self.l("call"), self.l("tag"), self.l("keys"))
+        sig::signatures(self.n, section(TEMPLATES, MARK, "signatures"), &[("ret", self.returns())])
     }
 
     fn module(&self) -> String {
@@ -319,64 +258,51 @@ impl Spell<'_> {
         let mut o = Code::new("\t");
         o.raw(&sig::head(plan, "//"));
         o.blank();
-        o.line(format!(
-            "// Package {} is the rule {} (version {}): call {}, or {} for the rows that matched too.",
-            n.module,
-            comment(&plan.rule.name),
-            plan.rule.version,
-            n.function,
-            n.traced
-        ));
-        o.line(format!("package {}", n.module));
-        o.blank();
-        o.line("import \"fmt\"");
+        let fills = [
+            ("module", n.module.clone()),
+            ("rule", comment(&plan.rule.name)),
+            ("version", plan.rule.version.to_string()),
+            ("function", n.function.clone()),
+            ("traced", n.traced.clone()),
+        ];
+        o.filled(section(TEMPLATES, MARK, "package"), &fills);
         o.blank();
         for (u, name) in plan.units.iter().zip(&n.units) {
-            o.line(format!("// {name} is {}: a whole number of its unit.", comment(&u.what)));
-            o.line(format!("type {name} int64"));
+            o.filled(section(TEMPLATES, MARK, "unit"), &[("name", name.clone()), ("what", comment(&u.what))]);
             o.blank();
         }
         if plan.dates {
             sig::sections(&mut o, MODULE, MARK, &["date"], "\n\n");
         }
         self.enums(&mut o);
-        sig::sections(&mut o, MODULE, MARK, &["errors"], "\n\n");
-        o.line("// Input holds the rule's inputs, in the order it declares them.");
-        self.strukt(&mut o, "Input", &plan.inputs);
-        if plan.outputs.len() > 1 {
-            o.line("// Output holds the rule's outputs, in the order it declares them.");
-            self.strukt(&mut o, "Output", &plan.outputs);
-        }
-        self.functions(&mut o);
-        let signature = format!(
-            "// {} writes one call as a fixtures record (formats.md), the line rulec replay reads; an\n// empty tag is left out.\n{} {{",
-            n.record,
-            self.signatures()[2]
-        );
-        let mut body = Body::<false> { g: self, o: &mut o };
-        stmt::record_function(plan, &mut body, section(TEMPLATES, MARK, "record"), &signature);
-        sig::sections(&mut o, MODULE, MARK, &sig::taken(plan, &OPS, MODULE, MARK), "\n\n");
+        // The record function's comment names it, as the template's locals cannot.
+        let template = fill_names(section(TEMPLATES, MARK, "record"), |f| (f == "record").then(|| n.record.clone()));
+        let [_, _, signature, _] = self.signatures();
+        let record = (template.as_str(), signature.as_str());
+        sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o, role| self.strukt(o, role), |o| self.functions(o));
         o.finish()
     }
 
-    /// A struct of fields `Name Type`, aligned as gofmt aligns them.
-    fn strukt(&self, o: &mut Code, name: &str, vars: &[VarId]) {
-        let fields: Vec<(&str, String)> =
-            vars.iter().map(|&v| (self.n.fields[v].as_str(), self.field_type(v))).collect();
-        let width = fields.iter().map(|(f, _)| f.chars().count()).max().unwrap_or(0);
+    /// The inputs' or the outputs' struct, its fields `Name Type` aligned as gofmt aligns them.
+    fn strukt(&self, o: &mut Code, role: Role) {
+        let (name, vars) = match role {
+            Role::Input => ("Input", &self.plan.inputs),
+            _ => ("Output", &self.plan.outputs),
+        };
+        o.line(format!("// {name} holds the rule's {}s, in the order it declares them.", name.to_lowercase()));
+        let width = vars.iter().map(|&v| self.n.fields[v].chars().count()).max().unwrap_or(0);
         o.line(format!("type {name} struct {{"));
         o.indent();
-        for (f, ty) in &fields {
-            o.line(format!("{f}{} {ty}", " ".repeat(width - f.chars().count())));
+        for &v in vars {
+            let f = &self.n.fields[v];
+            o.line(format!("{f}{} {}", " ".repeat(width - f.chars().count()), self.ty(v)));
         }
         o.close("}");
-        o.blank();
     }
 
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let (name, members) = (&self.n.enums[e], &self.n.members[e]);
-            let parse = self.n.parsers[e].as_deref().expect("Go names a parser per enum");
             let each = |line: &dyn Fn(&str, &str) -> String| -> String {
                 members.iter().zip(&en.values).map(|(m, v)| line(m, &go_str(&v.name))).collect::<Vec<_>>().join("\n")
             };
@@ -384,15 +310,12 @@ impl Spell<'_> {
                 ("name", name.clone()),
                 ("what", comment(&en.name)),
                 ("ordered", if en.ordered { " (ordered: a value compares by its place)" } else { "" }.to_string()),
-                (
-                    "members",
-                    format!("{} {name} = iota + 1\n{}", members[0], members[1..].join("\n")).trim_end().to_string(),
-                ),
                 ("first", members[0].clone()),
+                ("others", members[1..].join("\n")),
                 ("last", members[members.len() - 1].clone()),
                 ("to_name", each(&|m, wire| format!("case {m}:\n\treturn {wire}"))),
                 ("unnamed", go_str(&format!("{name}(%d)"))),
-                ("parse", parse.to_string()),
+                ("parse", self.n.parsers[e].clone().expect("Go names a parser per enum")),
                 ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
             ];
             o.filled(section(TEMPLATES, MARK, "enum"), &fills);
@@ -402,94 +325,49 @@ impl Spell<'_> {
 
     fn functions(&self, o: &mut Code) {
         let (plan, n) = (self.plan, self.n);
-        let names = |vs: &[VarId]| -> String {
-            let all: Vec<String> = vs.iter().map(|&v| comment(&plan.var(v).name)).collect();
-            if all.is_empty() {
-                "nothing".into()
-            } else {
-                all.join(", ")
-            }
+        let names = |vs: &[VarId]| match vs {
+            [] => "nothing".to_string(),
+            _ => vs.iter().map(|&v| comment(&plan.var(v).name)).collect::<Vec<_>>().join(", "),
         };
-        let input = self.l("in");
+        let input = n.local("in");
         let locals: Vec<String> = plan
             .inputs
             .iter()
-            .map(|&v| format!("{} := {}", n.vars[v], self.to_local(v, &format!("{input}.{}", n.fields[v]))))
+            .map(|&v| format!("{} := {}", n.vars[v], self.converted(v, &format!("{input}.{}", n.fields[v]), true)))
             .collect();
-        let fields: Vec<String> =
-            plan.inputs.iter().map(|&v| format!("{}: {}", n.fields[v], self.to_field(v, &n.vars[v]))).collect();
-        let value = |v: VarId| self.to_field(v, &n.vars[v]);
-        let answer = match plan.outputs.as_slice() {
-            [one] => value(*one),
-            outs => format!(
-                "Output{{{}}}",
-                outs.iter().map(|&v| format!("{}: {}", n.fields[v], value(v))).collect::<Vec<_>>().join(", ")
-            ),
-        };
+        let fields = sig::inputs(plan, |v| format!("{}: {}", n.fields[v], self.converted(v, &n.vars[v], false)));
+        let answer = sig::answer(plan, n, &TYPES, convert, ["Output{", ": ", "}"]);
+        // Go refuses a local the code never reads.
+        let unread: Vec<String> =
+            tree::unread(plan, Lang::Go).into_iter().map(|v| format!("_ = {}", n.vars[v])).collect();
         let fills = [
             ("ret", self.returns()),
             ("decides", names(&plan.outputs)),
             ("from", names(&plan.inputs)),
-            ("wire_params", self.wire_params()),
-            ("fields", fields.join(", ")),
+            ("fields", fields),
             ("locals", locals.join("\n")),
-            ("unread", self.unread().join("\n")),
+            ("unread", unread.join("\n")),
             ("answer", answer),
         ];
         sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| match part {
-            walk::Part::Door => walk::part(plan, Lang::Go, part, &mut Body::<true> { g: self, o }),
-            _ => walk::part(plan, Lang::Go, part, &mut Body::<false> { g: self, o }),
+            walk::Part::Door => walk::part(plan, Lang::Go, part, &mut Body::<_, true> { g: self, o }),
+            _ => walk::part(plan, Lang::Go, part, &mut Body::<_, false> { g: self, o }),
         });
         o.blank();
     }
 
-    /// `_ = x` for each value the code declares and never reads (Go refuses an unused local).
-    fn unread(&self) -> Vec<String> {
-        let plan = self.plan;
-        let mut read: BTreeSet<VarId> = BTreeSet::new();
-        // The entry guard reads the inputs it checks.
-        for s in tree::guard(plan, Lang::Go) {
-            if let tree::Stmt::CheckInput { input, .. } = s {
-                read.insert(plan.door.inputs[input].var);
-            }
-        }
-        for e in plan.exprs() {
-            read.extend(e.vars());
-        }
-        read.extend(plan.outputs.iter().copied());
-        let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
-            Step::Define { var, .. } => vec![*var],
-            Step::Table(t) => t.results.clone(),
-            _ => Vec::new(),
-        }));
-        declared.filter(|v| !read.contains(v)).map(|v| format!("_ = {}", self.n.vars[v])).collect()
-    }
-
     fn runner(&self) -> String {
-        let template = format!(
-            "// Build (in the package's folder): GOPROXY=off go build -o runner ./cmd/runner\n\n{}\n\n{}\n",
-            section(RUNNER, MARK, "main"),
-            section(MODULE, MARK, "append_json_string")
-        );
-        let not_an_object = go_str(&self.plan.door.not_an_object);
-        let fills = [
-            ("rulec/rulec_rule", module_path(&self.n.module)),
-            ("rulec_wire", self.n.wire.clone()),
-            ("\"rulec_not_an_object\"", not_an_object),
-        ];
-        let fills: Vec<(&str, &str)> = fills.iter().map(|(p, v)| (*p, v.as_str())).collect();
+        let template = splice(section(RUNNER, MARK, "main"), "// rulec-copy:", &[("module.go", MODULE)], MARK);
+        let (path, not_an_object) = (module_path(&self.n.module), go_str(&self.plan.door.not_an_object));
+        let fills =
+            [("rulec/rulec_rule", &*path), ("rulec_wire", &self.n.wire), ("\"rulec_not_an_object\"", &not_an_object)];
         sig::runner(self.plan, "//", "", &template, &fills)
     }
 }
 
 /// The walker's hooks: the statements of the function bodies, the wire door's (`DOOR`) or
 /// the core's and the record's, which return their refusals beside what each answers.
-struct Body<'a, 'b, const DOOR: bool> {
-    g: &'a Spell<'a>,
-    o: &'b mut Code,
-}
-
-impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
+impl<const DOOR: bool> Hooks for Body<'_, '_, Spell<'_>, DOOR> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
         switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
@@ -510,7 +388,10 @@ impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
         // A refused day is held as the wire writes it (one past the years 0000 to 9999 by its
         // number), which the error shows as a JSON string, as it shows a member's name.
         shown: ["@", "shownDay(@)", "@"],
-        // A pointer to a value the store makes; a define by `:=`, a number constant typed.
+        // A variable declared by `var`; a pointer to a value the store makes; a define by `:=`,
+        // a number constant typed.
+        binding: "var @ $",
+        declare: "var @ $",
         stores: Some(Stores {
             held: "{x} = new({ty})\n*{x} = {value}",
             define: "{name} := {value}",
@@ -518,46 +399,18 @@ impl<const DOOR: bool> Hooks for Body<'_, '_, DOOR> {
         }),
         ..Blocks::BARE
     };
-
     /// The wire door: the runtime's readers over the values of the call's map, an optional
     /// read into a value it then points to.
-    const WIRE: &'static str = "raw: {call}[{name}]
-required: {var}, {err} := {read}\\nif {err} != nil {\\n\treturn \"\", {err}\\n}
-optional: {decl}\\nif {x} := {raw}; {x} != nil {\\n\t{v}, {err} := {read}\\n\tif {err} != nil {\\n\t\treturn \"\", {err}\\n\t}\\n\t{var} = &{v}\\n}
-held: {x}
-integer: wireInt({raw}, {m}, {k}, {out})
-boolean: wireBool({raw}, {m}, {k})
-text: wireText({raw}, {m}, {k})
-date: wireDay({raw}, {m}, {k})
-member: wireMember({raw}, {parse}, {m}, {k})
-unknown_keys:
-if key, unknown := unknownKey({call}, {keys}, []string{{inputs}}); unknown {
-\treturn \"\", &RuleInputError{What: key + {sentence}}
-}";
-
+    const WIRE: &'static str = include_str!("runtime/wire.txt");
     /// The record's values: each type's wire text, appended to the line; the record function
     /// reads them out of its parameters `in` and `out`.
-    const RECORD_VALUES: &'static str = "bool: b = appendBool(b, {x})
-str: b = appendJSONString(b, {x})
-enum: b = appendJSONString(b, {x}.String())
-date: b = append(b, '\"')\\nb = appendDate(b, int64({x}))\\nb = append(b, '\"')
-int: b = appendInt(b, {x})
-unit: b = appendInt(b, int64({x}))
-required: {one}
-optional: if {x} != nil {\\n\t{one}\\n} else {\\n\tb = append(b, \"null\"...)\\n}
-held: *{x}
-held_enum: {x}
-input: in.{field}
-output: out";
-
+    const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
     /// The trace, lists and loops: a row that fires goes into the trace where the caller asked
     /// for one (the runtime's `fire`).
-    const LISTS: &'static str = "fired: fire({trace}, {table}, {row})
-list: var {name} []{ty}
-push: {list} = append({list}, {value})
-carry: var {name} {ty} = {value}
-for: for _, {element} := range {list} {
-break: break";
+    const LISTS: &'static str = include_str!("runtime/lists.txt");
+    /// The entry guard's checks the types leave open: an enum's zero value is no value, and
+    /// an integer of its type may be no value of it.
+    const GUARD: &'static str = include_str!("runtime/guard.txt");
 
     /// A value pushed onto a list is an argument of `append`, which gofmt lays out as such.
     fn value(&self, var: VarId, e: &Expr) -> String {
@@ -567,20 +420,6 @@ break: break";
         }
     }
 
-    fn binding(&self, var: VarId) -> String {
-        format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    /// The entry guard's checks the types leave open: an enum's zero value is no value, and
-    /// an integer of its type may be no value of it.
-    const GUARD: &'static str = "missing: if {x} == 0 {\\n\t{refuse_m}\\n}
-enum: if {present}!{x}.Valid() {\\n\t{refuse_k}\\n}\\n{range}
-present: {x} != nil && ";
-
-    fn declare(&mut self, var: VarId) {
-        self.o.line(format!("var {} {}", self.g.n.vars[var], self.g.local_ty(var)));
-    }
-
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("b = append(b, {}...)", go_str(json)));
     }
@@ -588,17 +427,13 @@ present: {x} != nil && ";
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
-    let mut o = String::from(
-        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated Go, held to the reference (vectors/_helpers.jsonl).\n// The go command skips a file whose name starts with _: build a copy of it.\n\n",
-    );
-    o.push_str(section(HELPERS_RUNNER, MARK, "main"));
-    o.push_str("\n\n");
-    let mut names = sig::every_helper();
-    names.insert(RoundMode::ALL.len(), "halfway".into());
-    let parts: Vec<&str> = names.iter().map(|n| section(MODULE, MARK, n)).collect();
-    o.push_str(&parts.join("\n\n"));
-    o.push('\n');
-    o
+    sig::helpers_runner("//", "", HELPERS_RUNNER, "// rulec: helpers", MODULE, MARK)
+}
+
+/// `x` as the defined type `ty`: a pointer converts without a copy.
+fn convert(ty: &str, x: &str, optional: bool) -> String {
+    let (open, close) = if optional { ("(*", ")") } else { ("", "") };
+    format!("{open}{ty}{close}({x})")
 }
 
 mod gofmt;

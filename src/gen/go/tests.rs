@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::gen::plan::{Arith, Plan};
+use crate::num::RoundMode;
 use crate::syntax::ast::CmpOp;
 
 const RULE: &str = "rule t v1\n\nenum level: low < mid < high\n\ninput a: int -100..100\ninput b: int -100..100\ninput p: int? 0..10\ninput lvl: level\n\noutput o: int -300..300\ndefine o = a + b\n";

@@ -228,7 +228,7 @@ impl Jv<'_> {
         let signature =
             format!("public static String {}({}) {{", n.record, sig::then(&self.params(), &self.record_tail()));
         let record = (section(TEMPLATES, TEMPLATE_MARK, "record"), signature.as_str());
-        sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o| self.output(o), |o| self.functions(o));
+        sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o, _| self.output(o), |o| self.functions(o));
         format!("{}\n}}\n", o.finish().trim_end())
     }
 

@@ -254,9 +254,8 @@ impl Ph<'_> {
                 format!("{}::{m} => {i},", n.enums[e])
             });
         }
-        let signature =
-            format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
-        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
+        let head = format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &head), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
     }
 

@@ -265,7 +265,7 @@ impl Py<'_> {
         }
         self.enums(&mut o);
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
-        sig::rest(&mut o, plan, self, TAIL, (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
+        sig::rest(&mut o, plan, self, TAIL, (RECORD, &signature), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
     }
 

@@ -212,7 +212,7 @@ impl Rb<'_> {
             sig::rank_function(&mut o, n, e, template("rank"), comment(&en.name), |_, _| String::new());
         }
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
-        let output = |o: &mut Code| {
+        let output = |o: &mut Code, _| {
             let fields: Vec<String> = plan.outputs.iter().map(|&v| format!(":{}", n.fields[v])).collect();
             o.line("# The outputs, in the order the rule declares them.");
             o.line(format!("Output = Struct.new({})", fields.join(", ")));

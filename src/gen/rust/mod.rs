@@ -215,7 +215,7 @@ impl Rs<'_> {
             tail.sections(&mut o, &["date"]);
         }
         self.enums(&mut o);
-        let output = |o: &mut Code| {
+        let output = |o: &mut Code, _| {
             let snake = plan.outputs.iter().all(|&v| is_snake(&self.n.fields[v]));
             let fields = plan.outputs.iter().map(|&v| format!("pub {}: {},", self.n.fields[v], self.ty(v)));
             let fills = [

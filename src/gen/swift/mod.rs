@@ -217,9 +217,9 @@ impl Sw<'_> {
             o.blank();
             sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |m, i| format!("case .{m}: return {i}"));
         }
-        let signature =
+        let head =
             format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
-        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &signature), |o| self.output(o), |o| self.functions(o));
+        sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &head), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
     }
 

@@ -211,6 +211,23 @@ pub fn guard(plan: &Plan, lang: Lang) -> Vec<Stmt> {
     out
 }
 
+/// The values the function declares and never reads, in the plan's order (a language that
+/// refuses an unused local marks them read, Go's `_ = x`): the inputs, the defines and the
+/// tables' results, and what a call binds, that no expression, no output and no check of the
+/// entry guard reads.
+pub fn unread(plan: &Plan, lang: Lang) -> Vec<VarId> {
+    let mut read: std::collections::BTreeSet<VarId> = checks(plan, lang).into_iter().map(|(d, _)| d.var).collect();
+    read.extend(plan.exprs().into_iter().flat_map(|e| e.vars()));
+    read.extend(plan.outputs.iter().copied());
+    let declared = plan.inputs.iter().copied().chain(plan.steps.iter().flat_map(|s| match s {
+        Step::Define { var, .. } => vec![*var],
+        Step::Table(t) => t.results.clone(),
+        Step::Call(c) => c.args.iter().chain(&c.results).map(|(v, _)| *v).collect(),
+        _ => Vec::new(),
+    }));
+    declared.filter(|v| !read.contains(v)).collect()
+}
+
 /// The rule's steps in evaluation order: each walk's body inside its loop, each call's
 /// inside the call.
 pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {

@@ -247,7 +247,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             self,
             (MODULE, MARK),
             (section(TEMPLATES, MARK, "record"), &signature),
-            |o| self.output(o),
+            |o, _| self.output(o),
             |o| self.functions(o),
         );
         o.finish()

@@ -1,9 +1,6 @@
-// The runner of the helpers' unit vectors (vectors/_helpers.jsonl): each case
-// {"op":…,"a":"…","b":"…"} answered {"result":"…"}. The Go backend writes it as
-// _helpers_runner.go with every arithmetic section of module.go after it; the go command
-// skips a file whose name starts with _, so rulec test builds a copy.
+// The arithmetic helpers of the generated Go, held to the reference (vectors/_helpers.jsonl).
+// The go command skips a file whose name starts with _: build a copy of it.
 
-// rulec: main
 package main
 
 import (
@@ -67,3 +64,5 @@ func apply(op string, a, b int64) int64 {
 	}
 	panic("unknown helper " + op)
 }
+
+// rulec: helpers

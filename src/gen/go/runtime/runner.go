@@ -5,9 +5,11 @@
 //
 // The Go backend writes it as <package>/cmd/runner/main.go with rulec_rule, rulec_wire and
 // rulec_not_an_object replaced by the package, its door and the door's sentence, and the
-// section append_json_string of module.go after it.
+// line that names a section of module.go replaced by that section.
 
 // rulec: main
+// Build (in the package's folder): GOPROXY=off go build -o runner ./cmd/runner
+
 package main
 
 import (
@@ -201,3 +203,5 @@ func loneSurrogate(line []byte) bool {
 	}
 	return false
 }
+
+// rulec-copy: module.go append_json_string
