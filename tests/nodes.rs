@@ -232,12 +232,14 @@ fn collect_plan() -> Plan {
 }
 
 /// One call of the rule `fee` under `prefix`: its inputs `w` (a number) and `fast` (a
-/// boolean) bound to `w` and `fast`; its table `band` (no row for a weight of 100 or more,
+/// boolean) bound to `w` and `fast`, and one it never reads; its table `band` (no row for a weight of 100 or more,
 /// so such a call is the table's contradiction) and its define `fee`; the step of the call
 /// at `at`, then its body. Answers the steps, and the callee's `fee` and `band`.
 fn fee_call(p: &mut Built, prefix: &str, at: usize, w: Expr, fast: Expr) -> (Vec<Step>, usize, usize) {
     let [cw, cband, cfee] = ["w", "band", "fee"].map(|n| p.add(&format!("{prefix}_{n}"), Kind::Num, false));
     let cfast = p.add(&format!("{prefix}_fast"), Kind::Bool, false);
+    // An input the callee's steps never read: a language that refuses an unused local still builds.
+    let unread = p.add(&format!("{prefix}_unread"), Kind::Num, false);
     let under = |lo: i64, hi: i64| Expr::and(cmp(CmpOp::Ge, read(cw), lo), cmp(CmpOp::Lt, read(cw), hi));
     let band = table(
         &format!("{prefix}:band"),
@@ -251,7 +253,7 @@ fn fee_call(p: &mut Built, prefix: &str, at: usize, w: Expr, fast: Expr) -> (Vec
     let fee = Step::Define { var: cfee, value: arith(Arith::Add, arith(Arith::Mul, read(cband), read(cw)), bonus) };
     let call = CallPlan {
         rule: "fee".into(),
-        args: vec![(cw, w), (cfast, fast)],
+        args: vec![(cw, w.clone()), (cfast, fast), (unread, w)],
         body: vec![at + 1, at + 2],
         // Filled in by the caller: what reads the callee's outputs.
         results: vec![],
