@@ -194,6 +194,13 @@ pub fn shared(plan: &Plan, lang: Lang, home: usize) -> SharedNames {
     SharedNames { file: u.base.clone(), module, enums, types, members }
 }
 
+/// Whether a rule names an enum of an enums file by that file's module (`Tiers.Tier`), the
+/// language having no alias a rule's module could hold of it: Java, whose classes are in one
+/// package that cannot be imported from.
+fn by_module(lang: Lang) -> bool {
+    lang == Lang::Java
+}
+
 /// `_x` as `x_`, for a language where an identifier of this kind may not start with `_`;
 /// what is left must still start like an identifier (`_0` as `{word}_0_`).
 fn underscores_after(ident: String, word: impl std::fmt::Display) -> String {
@@ -226,6 +233,13 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     if n.module_in_scope {
         global.taken.insert(module.clone());
     }
+    // Where the rule names an enums file's enum through that file's module (Java's class),
+    // no name of the rule's may hide the module.
+    if by_module(lang) {
+        for u in &plan.uses {
+            global.taken.insert(key(n, &module_name(lang, &u.base)));
+        }
+    }
     let function = global.claim_top(n.function.apply(&plan.rule.base), n.function);
     let cased = n.function.apply(&plan.rule.base);
     let traced = global.claim_top(template(n.traced, &cased), n.function);
@@ -233,9 +247,17 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let wire = global.claim_top(template(n.wire, &cased), n.function);
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
-    let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
+    let mut enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
     let members: Vec<Vec<String>> =
         plan.enums.iter().zip(&enums).map(|(e, ty)| claim_members(n, e, ty, &mut global)).collect();
+    if by_module(lang) {
+        for home in 0..plan.uses.len() {
+            let s = shared(plan, lang, home);
+            for (&e, ty) in s.enums.iter().zip(&s.types) {
+                enums[e] = format!("{}.{ty}", s.module);
+            }
+        }
+    }
     let member_consts = members
         .iter()
         .zip(&enums)
