@@ -176,6 +176,9 @@ pub struct SharedNames {
     pub enums: Vec<usize>,
     pub types: Vec<String>,
     pub members: Vec<Vec<String>>,
+    /// By enum: the function reading a value back from its wire name, where the language
+    /// declares one beside the type (`Names::parsers`).
+    pub parsers: Vec<Option<String>>,
 }
 
 /// The names of the module of the enums file `home`, claimed in that module's own scope
@@ -191,7 +194,8 @@ pub fn shared(plan: &Plan, lang: Lang, home: usize) -> SharedNames {
     let enums: Vec<usize> = (0..plan.enums.len()).filter(|&e| plan.enums[e].home == Some(home)).collect();
     let types: Vec<String> = enums.iter().map(|&e| global.claim_top(n.ty.apply(&plan.enums[e].base), n.ty)).collect();
     let members = enums.iter().zip(&types).map(|(&e, ty)| claim_members(n, &plan.enums[e], ty, &mut global)).collect();
-    SharedNames { file: u.base.clone(), module, enums, types, members }
+    let parsers = types.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
+    SharedNames { file: u.base.clone(), module, enums, types, members, parsers }
 }
 
 /// Whether a rule names an enum of an enums file by that file's module (`Tiers.Tier`), the
