@@ -176,12 +176,25 @@ fn every_name_rulec_api_gives_is_in_the_module() {
         }
         for e in j["enums"].as_array().unwrap() {
             let alias = e["alias"].as_str().unwrap();
-            has(&format!("public enum {alias} {{"), "enum");
+            // An enum of an enums file is nested in that file's own class, which the rule names.
+            let (src, declared) = match e["module"].as_str() {
+                Some(shared) => {
+                    let class = e["class"].as_str().unwrap();
+                    assert_eq!(alias, format!("{class}.{}", e["declared"].as_str().unwrap()));
+                    has(&format!("{alias} "), "enum of an enums file");
+                    let text = std::fs::read_to_string(dir.path().join("java").join(shared)).unwrap();
+                    assert!(text.contains(&format!("public final class {class} ")), "{shared}: {class}");
+                    (text, e["declared"].as_str().unwrap())
+                }
+                None => (src.clone(), alias),
+            };
+            assert!(src.contains(&format!("public enum {declared} {{")), "{}: enum {declared}", rule.display());
             for v in e["values"].as_array().unwrap() {
                 let member = v["alias"].as_str().unwrap();
-                let (owner, constant) = member.split_once('.').unwrap();
+                let (owner, constant) = member.rsplit_once('.').unwrap();
                 assert_eq!(owner, alias, "a member is spelt with its enum");
-                has(&format!("        {constant}({}", serde_json::to_string(&v["name"]).unwrap()), "enum member");
+                let line = format!("        {constant}({}", serde_json::to_string(&v["name"]).unwrap());
+                assert!(src.contains(&line), "{}: enum member {line}", rule.display());
             }
         }
         for e in j["errors"].as_array().unwrap() {
@@ -425,14 +438,15 @@ public final class Caller {
         show(() -> TicketPrice.ticketPrice(30, Long.MAX_VALUE, true));
         show(() -> TicketPrice.ticketPrice(130, 20600, true));
         show(() -> TicketPrice.ticketPriceWire(Map.of("age", new BigDecimal("30"), "visit", "2027-01-01", "member", true), ""));
-        show(() -> MemberDiscount.memberDiscount(MemberDiscount.Tier.BASIC, MemberDiscount.Channel.WEB, 1000, null));
+        show(() -> MemberDiscount.memberDiscount(Tiers.Tier.BASIC, MemberDiscount.Channel.WEB, 1000, null));
         show(() -> MemberDiscount.memberDiscountWire(Map.of("tier", "basic", "channel", "web", "subtotal", new BigDecimal("1000")), ""));
     }
 }
 "#,
     )
     .unwrap();
-    let out = run_caller(&java, &["TicketPrice.java", "MemberDiscount.java"], &dir.path().join("classes"));
+    let out =
+        run_caller(&java, &["TicketPrice.java", "MemberDiscount.java", "Tiers.java"], &dir.path().join("classes"));
     assert_eq!(
         text(&out.stdout),
         "visit is out of range: \"2027-01-01\" | 2027-01-01 String\n\
@@ -442,4 +456,65 @@ public final class Caller {
          tier is out of range: \"basic\" | basic String\n\
          tier is out of range: \"basic\" | basic String\n"
     );
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums are nested in
+/// its own class (`Tiers.java`, the same bytes whichever rule writes it), which each rule's
+/// class names, so a caller passes one `Tiers.Tier` to both rules' methods; `rulec api` names
+/// the class; javac lints nothing and both rules still agree with the reference.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_java() {
+    if !toolchain("two_rules_reading_one_enums_file_share_its_enums_in_java") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::two_rules_of_one_enums_file(d, "java");
+    let java = out.join("java");
+    let shared = std::fs::read_to_string(java.join("Tiers.java")).unwrap();
+    assert!(shared.contains("public final class Tiers ") && shared.contains("    public enum Tier {"), "{shared}");
+    for module in ["MemberDiscount.java", "TierPoints.java"] {
+        let source = std::fs::read_to_string(java.join(module)).unwrap();
+        assert!(!source.contains("enum Tier "), "{module} declares no Tier of its own");
+        assert!(source.contains("(Tiers.Tier tier"), "{module} takes the enums file's Tier");
+    }
+    // The one rule alone writes the same class.
+    common::generate(&[d.join("rules/tier_points.rule")], "java", &d.join("alone"));
+    assert_eq!(std::fs::read_to_string(d.join("alone/java/Tiers.java")).unwrap(), shared, "one class from either rule");
+    for rule in ["member_discount", "tier_points"] {
+        let api = common::api(&d.join(format!("rules/{rule}.rule")), "java");
+        let tier = &api["enums"][0];
+        let place = [&tier["alias"], &tier["module"], &tier["class"], &tier["declared"]];
+        assert_eq!(place, ["Tiers.Tier", "Tiers.java", "Tiers", "Tier"], "{rule}");
+    }
+    let files = java_files(&java);
+    let lint = Command::new("javac")
+        .args(["--release", "17", "-encoding", "UTF-8", "-Xlint:all", "-Werror", "-d"])
+        .arg(d.join("lint"))
+        .args(&files)
+        .output()
+        .unwrap();
+    must(lint, "javac -Xlint:all -Werror");
+    common::assert_green(&common::test_json(&out, "java"));
+    // The caller's code: the tier one rule's method takes is the tier the other's takes.
+    let caller = "public final class Caller {
+    public static void main(String[] args) {
+        Tiers.Tier gold = Tiers.Tier.valueOf(\"GOLD\");
+        System.out.println(TierPoints.tierPoints(gold));
+        MemberDiscount.Output out = MemberDiscount.memberDiscount(Tiers.Tier.PLATINUM, MemberDiscount.Channel.WEB, 10000, null);
+        System.out.println(out.pct() + \" \" + out.discount());
+    }
+}
+";
+    std::fs::write(java.join("Caller.java"), caller).unwrap();
+    let ran = run_caller(&java, &["Tiers.java", "MemberDiscount.java", "TierPoints.java"], &d.join("caller"));
+    let eval = |rule: &str, call: &str| -> Json {
+        let o = common::rulec(&["eval", rule, "--in", call], d);
+        let line: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    assert_eq!(text(&ran.stdout), format!("{}\n{} {}\n", gold["points"], discount["pct"], discount["discount"]));
 }

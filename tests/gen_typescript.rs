@@ -195,8 +195,9 @@ fn typescript_passes_tsc_strict_and_its_javascript_is_ours() {
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path(), "typescript,javascript");
     let ts = files(&dir.path().join("typescript"), "ts");
-    // Every module, its runner and its MCP server's typed twin, and the helpers' runner.
-    assert_eq!(ts.len(), 3 * rules().len() + 1, "{ts:?}");
+    // Every module, its runner and its MCP server's typed twin, the helpers' runner, and the
+    // module of the enums file member_discount reads (tiers.ts).
+    assert_eq!(ts.len(), 3 * rules().len() + 2, "{ts:?}");
     let emitted = dir.path().join("emitted");
     // Without define semantics a field declared with no value is not emitted, as rulec leaves it out.
     let o = Command::new(tsc().unwrap())
@@ -263,8 +264,9 @@ fn javascript_passes_node_check() {
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path(), "javascript");
     let js = files(&dir.path().join("javascript"), "mjs");
-    // Every module, its runner and its MCP server, and the helpers' runner.
-    assert_eq!(js.len(), 3 * rules().len() + 1, "{js:?}");
+    // Every module, its runner and its MCP server, the helpers' runner, and the module of the
+    // enums file member_discount reads (tiers.mjs).
+    assert_eq!(js.len(), 3 * rules().len() + 2, "{js:?}");
     for f in js {
         let o = Command::new("node").arg("--check").arg(&f).output().expect("node runs");
         assert!(o.status.success(), "node --check {}:\n{}", f.display(), text(&o.stderr));
@@ -343,12 +345,27 @@ fn every_name_api_gives_is_in_the_module() {
             }
             for en in e["enums"].as_array().unwrap() {
                 let alias = en["alias"].as_str().unwrap();
-                names.push(format!("export const {alias} = Object.freeze("));
-                for v in en["values"].as_array().unwrap() {
-                    names.push(format!("  {}: {}", v["alias"].as_str().unwrap(), v["name"]));
-                }
                 let generic = if lang == "typescript" { "<" } else { "(" };
                 names.push(format!("export function {}{generic}", s("enum_from_wire")));
+                // An enum of an enums file is declared in that file's module, which the rule's
+                // imports it from and exports it again.
+                let mut declared = Vec::new();
+                let (there, named) = match en["module"].as_str() {
+                    Some(shared) => {
+                        let import = format!(" }} from \"./{shared}\";\nexport {{ ");
+                        names.push(import);
+                        let declared_by = std::fs::read_to_string(dir.path().join(lang).join(shared)).unwrap();
+                        (declared_by, en["declared"].as_str().unwrap())
+                    }
+                    None => (src.clone(), alias),
+                };
+                declared.push(format!("export const {named} = Object.freeze("));
+                for v in en["values"].as_array().unwrap() {
+                    declared.push(format!("  {}: {}", v["alias"].as_str().unwrap(), v["name"]));
+                }
+                for n in declared {
+                    assert!(there.contains(&n), "{rule}: `{n}` ({lang} api) is not declared");
+                }
             }
             // A date crosses the boundary as its day number, and the module says how to make one.
             let takes_dates = e["params"].as_array().unwrap().iter().any(|p| p["unit"] == "day");
@@ -701,4 +718,81 @@ const show = (f: () => unknown): void => {{
     // JavaScript: the same caller without its types.
     assert!(!untyped.contains(" as "), "{untyped}");
     assert_eq!(node(&dir.path().join("javascript"), &untyped), want, "JavaScript");
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums and their
+/// parsers are its own module (`tiers.ts`, `tiers.mjs`: the same bytes whichever rule writes
+/// it), which each rule's module imports and exports again, so `Tier` from either rule's module
+/// is one object and a caller's imports still find it there; `rulec api` names the module;
+/// `tsc --strict` passes a caller that hands one rule's tier to the other's function, and both
+/// rules still agree with the reference in both languages.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_typescript_and_javascript() {
+    if !toolchain("typescript") || !toolchain("javascript") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::two_rules_of_one_enums_file(d, "typescript,javascript");
+    common::generate(&[d.join("rules/tier_points.rule")], "typescript,javascript", &d.join("alone"));
+    for (lang, ext) in [("typescript", "ts"), ("javascript", "mjs")] {
+        let shared = std::fs::read_to_string(out.join(lang).join(format!("tiers.{ext}"))).unwrap();
+        assert!(shared.contains("export const Tier = Object.freeze(") && shared.contains("export function parseTier("));
+        let alone = std::fs::read_to_string(d.join("alone").join(lang).join(format!("tiers.{ext}"))).unwrap();
+        assert_eq!(alone, shared, "one {lang} module from either rule");
+        for rule in ["member_discount", "tier_points"] {
+            let source = std::fs::read_to_string(out.join(lang).join(format!("{rule}.{ext}"))).unwrap();
+            assert!(!source.contains("export const Tier ="), "{rule}.{ext} declares no Tier of its own");
+            let import =
+                format!("import {{ Tier, parseTier }} from \"./tiers.{ext}\";\nexport {{ Tier, parseTier }};\n");
+            assert!(source.contains(&import), "{rule}.{ext}:\n{source}");
+            let api = common::api(&d.join(format!("rules/{rule}.rule")), lang);
+            let tier = &api["enums"][0];
+            assert_eq!([&tier["alias"], &tier["module"], &tier["declared"]], ["Tier", &format!("tiers.{ext}"), "Tier"]);
+        }
+    }
+    common::assert_green(&common::test_json(&out, "typescript,javascript"));
+    // The caller's code, typed: one rule's tier is the other's, checked by tsc --strict.
+    let ts = out.join("typescript");
+    let caller = r#"import { tier_points, Tier as PointsTier } from "./tier_points.ts";
+import { member_discount, Tier, Channel, type JPYInclTax } from "./member_discount.ts";
+import { Tier as Shared } from "./tiers.ts";
+const gold: Shared = PointsTier.GOLD;
+const points: bigint = tier_points(gold);
+const tier: PointsTier = Tier.PLATINUM;
+const out = member_discount(tier, Channel.WEB, 10000n as JPYInclTax, null);
+export const answer = [points, out.pct];
+"#;
+    std::fs::write(ts.join("caller.ts"), caller).unwrap();
+    let files = files(&ts, "ts");
+    let o = Command::new(tsc().unwrap())
+        .args(TSC_FLAGS)
+        .args(["--noEmit", "--noUnusedLocals", "--allowImportingTsExtensions"])
+        .args(files.iter().filter(|f| !f.to_string_lossy().ends_with("_mcp.ts")))
+        .current_dir(&ts)
+        .output()
+        .expect("tsc runs");
+    assert!(o.status.success(), "tsc --strict:\n{}{}", text(&o.stdout), text(&o.stderr));
+    // And run: the tier taken from either rule's module is one value of one enum.
+    let got = node(
+        &out.join("javascript"),
+        r#"
+import { tier_points, Tier as PointsTier, parseTier } from "./tier_points.mjs";
+import { member_discount, Tier, Channel } from "./member_discount.mjs";
+import * as Tiers from "./tiers.mjs";
+console.log(String(tier_points(Tier.GOLD)));
+const out = member_discount(PointsTier.PLATINUM, Channel.WEB, 10000n, null);
+console.log(`${out.pct} ${out.discount}`);
+console.log(Tier === PointsTier && PointsTier === Tiers.Tier && parseTier("gold") === Tier.GOLD);
+"#,
+    );
+    let eval = |rule: &str, call: &str| -> Json {
+        let o = common::rulec(&["eval", rule, "--in", call], d);
+        let line: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    assert_eq!(got, format!("{}\n{} {}\ntrue\n", gold["points"], discount["pct"], discount["discount"]));
 }

@@ -22,8 +22,10 @@ action and names the file):
   * the files every rule of a folder shares, written by the action of the target's first
     rule file (by path) and declared once: `_helpers_runner.<ext>` in each language's folder
     and `vectors/_helpers.jsonl`, `vectors/_helpers.expected.jsonl`;
-  * an enums file generates nothing of its own in these languages (its enums are written
-    into each rule that uses it), so it is given to the rules as `enums`, never as `srcs`.
+  * an enums file is given to the rules as `enums`, never as `srcs`. In rust, python and go
+    its enums are written into each rule that uses it. In java, typescript and javascript a
+    rule that uses it also writes the enums file's own module (`Tiers.java`, `tiers.ts`,
+    `tiers.mjs`), which these rules do not declare yet: such a target fails `--only`'s check.
 """
 
 LANGS = ["rust", "python", "typescript", "javascript", "go", "java"]

@@ -28,13 +28,8 @@ pub fn page(u: &Unit) -> String {
     let doc = document(&r, Audience::Approver);
     let backend = crate::gen::backend(Lang::JavaScript);
     let api = backend.api(u);
-    let module_name = api["module"].as_str().unwrap_or_default().to_string();
-    let module = backend
-        .generate(u)
-        .into_iter()
-        .find(|f| f.path == module_name)
-        .map(|f| f.text)
-        .expect("the JavaScript backend writes the module its api names");
+    // With every enum it reads in it: the page's script has no folder to import from.
+    let module = crate::gen::typescript::self_contained(u);
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");

@@ -234,6 +234,12 @@ pub trait Backend: Sync {
     /// The module, its runner and whatever they need, for one rule.
     fn generate(&self, unit: &Unit) -> Vec<File>;
     fn runner(&self, alias: &str) -> Runner;
+    /// The runner as `rulec test` builds it in `folder`, where gen wrote the language's files:
+    /// by default [`Backend::runner`]; a language whose build names every file it compiles
+    /// adds the enums files' modules the rule's file says it is built with (Swift).
+    fn runner_in(&self, alias: &str, _folder: &std::path::Path) -> Runner {
+        self.runner(alias)
+    }
     /// Every pass `rulec test` makes over one rule: by default the runner alone.
     fn passes(&self, alias: &str) -> Vec<Pass> {
         vec![Pass::through(self.runner(alias))]
@@ -359,6 +365,10 @@ pub trait Language: Sync + Sized + 'static {
         files
     }
     fn runner(alias: &str) -> Runner;
+    /// See [`Backend::runner_in`].
+    fn runner_in(alias: &str, _folder: &std::path::Path) -> Runner {
+        Self::runner(alias)
+    }
     /// This language's entry in `rulec api` (see [`Backend::api`]).
     fn api(g: &Gen<Self>, u: &Unit) -> serde_json::Value;
     /// See [`Backend::build_all`].
@@ -384,6 +394,9 @@ impl<L: Language> Backend for L {
     }
     fn runner(&self, alias: &str) -> Runner {
         L::runner(alias)
+    }
+    fn runner_in(&self, alias: &str, folder: &std::path::Path) -> Runner {
+        L::runner_in(alias, folder)
     }
     fn passes(&self, alias: &str) -> Vec<Pass> {
         L::passes(alias)

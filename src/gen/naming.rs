@@ -176,6 +176,9 @@ pub struct SharedNames {
     pub enums: Vec<usize>,
     pub types: Vec<String>,
     pub members: Vec<Vec<String>>,
+    /// By enum: the function reading a value back from its wire name, where the language
+    /// declares one beside the type (`Names::parsers`).
+    pub parsers: Vec<Option<String>>,
 }
 
 /// The names of the module of the enums file `home`, claimed in that module's own scope
@@ -191,7 +194,15 @@ pub fn shared(plan: &Plan, lang: Lang, home: usize) -> SharedNames {
     let enums: Vec<usize> = (0..plan.enums.len()).filter(|&e| plan.enums[e].home == Some(home)).collect();
     let types: Vec<String> = enums.iter().map(|&e| global.claim_top(n.ty.apply(&plan.enums[e].base), n.ty)).collect();
     let members = enums.iter().zip(&types).map(|(&e, ty)| claim_members(n, &plan.enums[e], ty, &mut global)).collect();
-    SharedNames { file: u.base.clone(), module, enums, types, members }
+    let parsers = types.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
+    SharedNames { file: u.base.clone(), module, enums, types, members, parsers }
+}
+
+/// Whether a rule names an enum of an enums file by that file's module (`Tiers.Tier`), the
+/// language having no alias a rule's module could hold of it: Java, whose classes are in one
+/// package that cannot be imported from.
+fn by_module(lang: Lang) -> bool {
+    lang == Lang::Java
 }
 
 /// `_x` as `x_`, for a language where an identifier of this kind may not start with `_`;
@@ -226,6 +237,13 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     if n.module_in_scope {
         global.taken.insert(module.clone());
     }
+    // Where the rule names an enums file's enum through that file's module (Java's class),
+    // no name of the rule's may hide the module.
+    if by_module(lang) {
+        for u in &plan.uses {
+            global.taken.insert(key(n, &module_name(lang, &u.base)));
+        }
+    }
     let function = global.claim_top(n.function.apply(&plan.rule.base), n.function);
     let cased = n.function.apply(&plan.rule.base);
     let traced = global.claim_top(template(n.traced, &cased), n.function);
@@ -233,9 +251,17 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let wire = global.claim_top(template(n.wire, &cased), n.function);
     let core = global.claim_top(template(n.core, &plan.rule.base), n.function);
     let units = plan.units.iter().map(|u| global.claim_top(u.name.clone(), Case::Pascal)).collect();
-    let enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
+    let mut enums: Vec<String> = plan.enums.iter().map(|e| global.claim_top(n.ty.apply(&e.base), n.ty)).collect();
     let members: Vec<Vec<String>> =
         plan.enums.iter().zip(&enums).map(|(e, ty)| claim_members(n, e, ty, &mut global)).collect();
+    if by_module(lang) {
+        for home in 0..plan.uses.len() {
+            let s = shared(plan, lang, home);
+            for (&e, ty) in s.enums.iter().zip(&s.types) {
+                enums[e] = format!("{}.{ty}", s.module);
+            }
+        }
+    }
     let member_consts = members
         .iter()
         .zip(&enums)

@@ -258,8 +258,13 @@ fn test_one(
         first_diff: None,
         error: None,
     };
+    // The runner as built in this folder (with the enums files' modules its rule reads).
+    let runner = match pass.via {
+        "runner" => gen::backend(lang).runner_in(alias, folder),
+        _ => pass.runner.clone(),
+    };
     let got = match (&pass.server, unprepared) {
-        (None, _) => build_and_run(folder, built, &pass.runner, &vectors),
+        (None, _) => build_and_run(folder, built, &runner, &vectors),
         (Some(_), Some(e)) => Err(e.to_string()),
         (Some(server), None) => serve::drive(&server.drive, folder, alias, &vectors),
     };

@@ -1,11 +1,13 @@
 //! The Java backend (generated-code.md, Java): it spells the plan. One public class per rule
 //! with everything nested in it — the enums (`value()`, `from(String)`), the two errors,
-//! `Fired`, `Output` and `Traced` records, the static methods — `long` for every number and
+//! `Fired`, `Output` and `Traced` records, the static methods (an enums file's enums are
+//! nested in that file's own class, `Tiers.java`, which the rule names) — `long` for every number and
 //! day, `Locale.ROOT` wherever text is formatted, and only java.util.List/ArrayList imported.
 //! The fixed text is `runtime/Module.java`; the runner (`runtime/Runner.java`) carries a
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
+use super::naming::{self, SharedNames};
 use super::plan::{BoundaryTy, Expr, Kind, Node, TablePlan};
 use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -13,7 +15,7 @@ use super::stmt::{Blocks, Body, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::tree;
 use super::walk::{self, Hooks};
-use super::{Gen, Lang, Language, Runner, Spec, Unit};
+use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -56,6 +58,10 @@ impl Language for Java {
         [j.module(), j.runner(), helpers_runner()]
     }
 
+    fn more_files(j: &Jv) -> Vec<File> {
+        j.shared_modules()
+    }
+
     /// A class's file is named after it.
     fn runner_stem(j: &Jv) -> String {
         format!("{}Runner", j.n.module)
@@ -94,7 +100,16 @@ impl Language for Java {
             },
         };
         let spell = Spelling { names: j.n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
-        spell.functions(j.plan, &ret, functions)
+        let mut entry = spell.functions(j.plan, &ret, functions);
+        // An enum of an enums file is nested in that file's own class, which the rule names.
+        for s in j.shared() {
+            super::api::shared_enums(
+                &mut entry,
+                &s,
+                &[("module", format!("{}.java", s.module)), ("class", s.module.clone())],
+            );
+        }
+        entry
     }
 }
 
@@ -234,24 +249,45 @@ impl Jv<'_> {
 
     fn enums(&self, o: &mut Code) {
         for (e, en) in self.plan.enums.iter().enumerate() {
-            let name = &self.n.enums[e];
-            o.line(format!(
-                "/** enum {}{}. */",
-                comment(&en.name).replace("*/", "* /"),
-                if en.ordered { " (ordered)" } else { "" }
-            ));
-            o.line(format!("public enum {name} {{"));
-            o.indent();
-            let count = en.values.len();
-            for (i, v) in en.values.iter().enumerate() {
-                let end = if i + 1 == count { ";" } else { "," };
-                o.line(format!("{}({}){end}", self.n.members[e][i], lit(&v.name)));
+            // An enums file's enum is nested in that file's own class.
+            if en.home.is_none() {
+                enum_declaration(o, en, &self.n.enums[e], &self.n.members[e], "RuleInputError");
             }
-            o.blank();
-            o.raw(&format!("{}\n", section(MODULE, ENUM_MARK, "enum_body").replace("RulecEnum", name)));
-            o.close("}");
-            o.blank();
         }
+    }
+
+    /// The names of the class of each enums file the rule reads enums from.
+    fn shared(&self) -> Vec<SharedNames> {
+        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::Java, home));
+        all.filter(|s| !s.enums.is_empty()).collect()
+    }
+
+    /// The class of each enums file the rule reads: its enums, nested, the same bytes from
+    /// every rule that reads the file, so a folder holds it once.
+    fn shared_modules(&self) -> Vec<File> {
+        self.shared()
+            .into_iter()
+            .map(|s| {
+                let u = &self.plan.uses[self.plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
+                let mut o = Code::new("    ");
+                o.raw(&super::text::enums_header(u, "//"));
+                o.line("//");
+                o.line(format!("// Build: {BUILD}"));
+                o.blank();
+                let fills = [
+                    ("source", comment(&u.source_name).replace("*/", "* /")),
+                    ("class", s.module.clone()),
+                    ("first", s.types[0].clone()),
+                ];
+                o.filled(section(TEMPLATES, TEMPLATE_MARK, "shared_class"), &fills);
+                o.indent();
+                for ((&e, ty), members) in s.enums.iter().zip(&s.types).zip(&s.members) {
+                    o.blank();
+                    enum_declaration(&mut o, &self.plan.enums[e], ty, members, "IllegalArgumentException");
+                }
+                File { path: format!("{}.java", s.module), text: format!("{}\n}}\n", o.finish().trim_end()) }
+            })
+            .collect()
     }
 
     /// The outputs' type: a record.
@@ -413,6 +449,34 @@ for (Object {key} : {in}.keySet()) {
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.append({});", self.g.n.local("s"), lit(json)));
     }
+}
+
+/// A nested enum: its members, each with its wire name, then the runtime's body; `from`
+/// refuses an unknown name with `refusal` (the rule's RuleInputError, or in an enums file's
+/// class, which has none, the IllegalArgumentException every rule's extends).
+fn enum_declaration(o: &mut Code, en: &super::plan::EnumPlan, name: &str, members: &[String], refusal: &str) {
+    o.line(format!(
+        "/** enum {}{}. */",
+        comment(&en.name).replace("*/", "* /"),
+        if en.ordered { " (ordered)" } else { "" }
+    ));
+    o.line(format!("public enum {name} {{"));
+    o.indent();
+    let count = en.values.len();
+    for (i, v) in en.values.iter().enumerate() {
+        let end = if i + 1 == count { ";" } else { "," };
+        o.line(format!("{}({}){end}", members[i], lit(&v.name)));
+    }
+    o.blank();
+    let body = section(MODULE, ENUM_MARK, "enum_body").replace("RulecEnum", name);
+    let body = if refusal == "RuleInputError" {
+        body
+    } else {
+        body.replace("new RuleInputError(", &format!("new {refusal}(")).replace(", null);", ");")
+    };
+    o.raw(&format!("{body}\n"));
+    o.close("}");
+    o.blank();
 }
 
 /// The runner of the helpers' unit vectors: every helper a class may carry.

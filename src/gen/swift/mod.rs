@@ -5,13 +5,14 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
+use super::naming::{self, SharedNames};
 use super::plan::{BoundaryTy, Expr, Node};
 use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
 use super::text::{braced_unicode as lit, comment, Code};
 use super::walk::{self, Hooks};
-use super::{Gen, Lang, Language, Runner, Spec, Unit};
+use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -32,15 +33,27 @@ impl Language for Swift {
         [s.module(), s.runner(), helpers_runner()]
     }
 
+    fn more_files(s: &Sw) -> Vec<File> {
+        s.shared_modules()
+    }
+
     fn runner(base: &str) -> Runner {
-        let files = if base == "_helpers" {
-            vec!["_helpers_runner.swift".to_string()]
-        } else {
-            vec![format!("{base}.swift"), format!("{base}_runner.swift")]
-        };
-        let mut args = vec!["-O".to_string()];
-        args.extend(files);
-        Runner::binary("swiftc", args, base)
+        swift_runner(base, &[])
+    }
+
+    /// The runner built with the module of each enums file the rule reads, which the rule's
+    /// file names in its `// Build:` line.
+    fn runner_in(base: &str, folder: &std::path::Path) -> Runner {
+        let module = std::fs::read_to_string(folder.join(format!("{base}.swift"))).unwrap_or_default();
+        let build = module.lines().take_while(|l| l.starts_with("//")).find_map(|l| l.strip_prefix(BUILD_LINE));
+        let own = [format!("{base}.swift"), format!("{base}_runner.swift")];
+        let shared: Vec<String> = build
+            .into_iter()
+            .flat_map(str::split_whitespace)
+            .filter(|w| w.ends_with(".swift") && !own.iter().any(|o| o == w))
+            .map(str::to_string)
+            .collect();
+        swift_runner(base, &shared)
     }
 
     fn api(s: &Sw, _: &Unit) -> serde_json::Value {
@@ -56,7 +69,7 @@ impl Language for Swift {
         ];
         let signatures = sig::signatures(n, SIGNATURES, &fills);
         let place = vec![("module", json!(format!("{base}.swift")))];
-        let more = vec![("build", json!(format!("swiftc {base}.swift {base}_runner.swift -o {base}")))];
+        let more = vec![("build", json!(s.build()))];
         let dates = Dates { ty: "Int64", from_wire: "dateFromWire", from_native: None };
         let errors = &["RuleError.input", "RuleError.contradiction"];
         // The fields are the cases' associated values.
@@ -64,8 +77,31 @@ impl Language for Swift {
             input: ErrorType { name: "RuleError.input", fields: &["what", "value"] },
             contradiction: ErrorType { name: "RuleError.contradiction", fields: &["what"] },
         };
-        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
+        let mut entry = spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types });
+        // An enum of an enums file is declared in that file's own Swift file, compiled with the rule's.
+        for sh in s.shared() {
+            super::api::shared_enums(&mut entry, &sh, &[("module", format!("{}.swift", sh.file))]);
+        }
+        entry
     }
+}
+
+/// How a rule's file says what it is compiled with, where that is more than its runner.
+const BUILD_LINE: &str = "// Build: ";
+
+/// The runner of `base`, built with the files `shared` (the enums files' modules) beside its own.
+fn swift_runner(base: &str, shared: &[String]) -> Runner {
+    let files = if base == "_helpers" {
+        vec!["_helpers_runner.swift".to_string()]
+    } else {
+        let mut files = vec![format!("{base}.swift")];
+        files.extend(shared.iter().cloned());
+        files.push(format!("{base}_runner.swift"));
+        files
+    };
+    let mut args = vec!["-O".to_string()];
+    args.extend(files);
+    Runner::binary("swiftc", args, base)
 }
 
 /// Swift's spellings.
@@ -192,6 +228,20 @@ impl Sw<'_> {
         let (plan, n) = (self.plan, self.n);
         let mut o = Code::new("    ");
         o.raw(&sig::head(plan, "//"));
+        let shared = self.shared();
+        if !shared.is_empty() {
+            // The enums files' modules, compiled with this file; or, built as modules of their
+            // own, imported, so that every rule's module takes one type.
+            o.line("//");
+            o.line(format!("{BUILD_LINE}{}", self.build()));
+            o.blank();
+            for sh in &shared {
+                let module = crate::lang::pascal(&sh.file);
+                o.line(format!("#if canImport({module})"));
+                o.line(format!("import {module}"));
+                o.line("#endif");
+            }
+        }
         o.blank();
         for (u, name) in plan.units.iter().zip(&n.units) {
             o.line(format!("/// {}: a whole number of its unit.", comment(&u.what)));
@@ -205,22 +255,57 @@ impl Sw<'_> {
             o.blank();
         }
         for (e, en) in plan.enums.iter().enumerate() {
-            o.line(format!(
-                "/// enum {}: the raw value is the name the wire and the records carry.",
-                comment(&en.name)
-            ));
-            o.line(format!("public enum {}: String, CaseIterable, Sendable {{", n.enums[e]));
-            for (i, v) in en.values.iter().enumerate() {
-                o.line(format!("    case {} = {}", n.members[e][i], lit(&v.name)));
+            // An enums file's enum is declared in that file's own Swift file.
+            if en.home.is_none() {
+                enum_declaration(&mut o, en, &n.enums[e], &n.members[e]);
             }
-            o.line("}");
-            o.blank();
             sig::rank_function(&mut o, n, e, RANK, comment(&en.name), |m, i| format!("case .{m}: return {i}"));
         }
         let head =
             format!("public func {}({}) -> String {{", n.record, sig::then(&self.params(), &self.record_params()));
         sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &head), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
+    }
+
+    /// How the rule and its runner are built: with the module of each enums file it reads.
+    fn build(&self) -> String {
+        let base = &self.plan.rule.base;
+        let shared: Vec<String> = self.shared().iter().map(|s| format!(" {}.swift", s.file)).collect();
+        format!("swiftc {base}.swift{} {base}_runner.swift -o {base}", shared.concat())
+    }
+
+    /// The names of the file of each enums file the rule reads enums from.
+    fn shared(&self) -> Vec<SharedNames> {
+        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::Swift, home));
+        all.filter(|s| !s.enums.is_empty()).collect()
+    }
+
+    /// The Swift file of each enums file the rule reads: its enums, the same bytes from every
+    /// rule that reads the file, so a folder holds it once.
+    fn shared_modules(&self) -> Vec<File> {
+        self.shared()
+            .into_iter()
+            .map(|s| {
+                let u = &self.plan.uses[self.plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
+                let mut o = Code::new("    ");
+                o.raw(&super::text::enums_header(u, "//"));
+                o.line("//");
+                o.line(format!(
+                    "// The enums every rule reading {} shares: compile this file with the rule's, or build it",
+                    comment(&u.source_name)
+                ));
+                o.line(format!(
+                    "// as a module {} of its own, which each rule's file imports, so two rules take one {}.",
+                    crate::lang::pascal(&s.file),
+                    s.types[0]
+                ));
+                o.blank();
+                for (k, &e) in s.enums.iter().enumerate() {
+                    enum_declaration(&mut o, &self.plan.enums[e], &s.types[k], &s.members[k]);
+                }
+                File { path: format!("{}.swift", s.file), text: o.finish() }
+            })
+            .collect()
     }
 
     /// The outputs' type: a struct of constants, its initializer by label.
@@ -337,6 +422,17 @@ break: break";
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} += {}", self.g.n.local("s"), lit(json)));
     }
+}
+
+/// A String-backed enum whose raw values are the names the wire carries.
+fn enum_declaration(o: &mut Code, en: &super::plan::EnumPlan, name: &str, members: &[String]) {
+    o.line(format!("/// enum {}: the raw value is the name the wire and the records carry.", comment(&en.name)));
+    o.line(format!("public enum {name}: String, CaseIterable, Sendable {{"));
+    for (m, v) in members.iter().zip(&en.values) {
+        o.line(format!("    case {m} = {}", lit(&v.name)));
+    }
+    o.line("}");
+    o.blank();
 }
 
 /// The runner of the helpers' unit vectors: every helper a file may carry.

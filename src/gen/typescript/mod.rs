@@ -14,13 +14,14 @@ mod strip;
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
+use super::naming::{self, SharedNames};
 use super::plan::{BoundaryTy, Expr, Kind, Node};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
-use super::{Gen, Lang, Language, Runner, Spec, Unit};
+use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -92,6 +93,11 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         [t.module(), t.runner(), helpers_runner()].map(|ts| if TYPED { ts } else { strip_types(&ts) })
     }
 
+    /// The module of each enums file the rule reads (`tiers.ts`, `tiers.mjs`).
+    fn more_files(t: &Ts<TYPED>) -> Vec<File> {
+        t.shared_modules()
+    }
+
     /// One `tsc` over every runner of the folder (each brings its module along); the
     /// JavaScript builds nothing.
     fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {
@@ -130,11 +136,17 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
         let day = <Script<TYPED> as Language>::SPEC.types.date.unwrap_or("bigint");
         let dates = Dates { ty: day, from_wire: "dayFromWire", from_native: Some("dayOf") };
-        spell.functions(
+        let mut entry = spell.functions(
             plan,
             &ret,
             Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES },
-        )
+        );
+        // An enum of an enums file is declared in that file's module; the rule's imports it
+        // and exports it again.
+        for s in t.shared() {
+            super::api::shared_enums(&mut entry, &s, &[("module", t.shared_file(&s))]);
+        }
+        entry
     }
 }
 
@@ -220,13 +232,29 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         format!("{}: unknown, {}: string = \"\"", self.l("call"), self.l("tag"))
     }
 
+    /// The module `rulec gen` writes: an enums file's enums imported from that file's module.
     fn module(&self) -> String {
+        self.module_with(false)
+    }
+
+    /// The module, with every enum it reads declared in it (`inline`: the page's script,
+    /// which has no folder to import from) or an enums file's imported from its module.
+    fn module_with(&self, inline: bool) -> String {
         let plan = self.plan;
+        let shared = if inline { Vec::new() } else { self.shared() };
         let mut o = Code::new("  ");
         o.raw(&sig::head(plan, "//"));
         o.line("//");
-        o.raw(section(MODULE, MARK, if TYPED { "about_typescript" } else { "about_javascript" }));
+        let about = section(MODULE, MARK, if TYPED { "about_typescript" } else { "about_javascript" });
+        if shared.is_empty() {
+            o.raw(about);
+        } else {
+            o.raw(&about.replace("imports nothing", "imports nothing but\n// the modules of the enums files it reads"));
+        }
         o.raw("\n\n");
+        for s in &shared {
+            self.import(&mut o, s);
+        }
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!(
                 "/** {}: a whole number of its unit. Construct one with `as`: `1000n as {name}`. */",
@@ -239,7 +267,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.raw(section(MODULE, MARK, "day"));
             o.raw("\n\n");
         }
-        self.enums(&mut o);
+        self.enums(&mut o, inline);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
         sig::rest(
             &mut o,
@@ -263,24 +291,15 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         o.line("};");
     }
 
-    fn enums(&self, o: &mut Code) {
+    /// The rule's enums (an enums file's, unless `inline`, are its module's: only their
+    /// rank functions are the rule's).
+    fn enums(&self, o: &mut Code, inline: bool) {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let name = &self.n.enums[e];
-            let members = self.n.members[e].iter().zip(&en.values);
-            let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
-            let fills = [
-                ("name", doc(&en.name)),
-                ("order", if en.ordered { " (ordered: its values compare by their places)" } else { "" }.into()),
-                ("type", name.clone()),
-                (
-                    "members",
-                    members.map(|(m, v)| format!("{m}: {} as {name},", js_str(&v.name))).collect::<Vec<_>>().join("\n"),
-                ),
-                ("values", values.join(" | ")),
-                ("parse", self.n.parsers[e].clone().expect("TypeScript names a parser per enum")),
-            ];
-            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
-            o.blank();
+            if inline || en.home.is_none() {
+                let parse = self.n.parsers[e].as_deref().expect("TypeScript names a parser per enum");
+                enum_declaration(o, en, name, &self.n.members[e], parse);
+            }
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;
             sig::rank_function(o, self.n, e, section(TEMPLATES, MARK, "rank"), doc(&en.name), |member, i| {
@@ -288,6 +307,61 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
                 format!("{case}:\n  return {i};")
             });
         }
+    }
+
+    /// The names of the module of each enums file the rule reads enums from.
+    fn shared(&self) -> Vec<SharedNames> {
+        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::TypeScript, home));
+        all.filter(|s| !s.enums.is_empty()).collect()
+    }
+
+    /// The file of an enums file's module.
+    fn shared_file(&self, s: &SharedNames) -> String {
+        format!("{}.{}", s.file, <Script<TYPED> as Language>::SPEC.ext)
+    }
+
+    /// An enums file's enums and their parsers, imported under the rule's names and exported
+    /// again, so a caller's import from the rule's module still finds them.
+    fn import(&self, o: &mut Code, s: &SharedNames) {
+        let mut names = Vec::new();
+        for (k, &e) in s.enums.iter().enumerate() {
+            let pairs = [(&s.types[k], &self.n.enums[e]), (parser(&s.parsers[k]), parser(&self.n.parsers[e]))];
+            for (there, here) in pairs {
+                names.push(if there == here { here.clone() } else { format!("{there} as {here}") });
+            }
+        }
+        let here: Vec<String> =
+            s.enums.iter().flat_map(|&e| [self.n.enums[e].clone(), parser(&self.n.parsers[e]).clone()]).collect();
+        o.line(format!("import {{ {} }} from {};", names.join(", "), js_str(&format!("./{}", self.shared_file(s)))));
+        o.line(format!("export {{ {} }};", here.join(", ")));
+        o.blank();
+    }
+
+    /// The module of each enums file the rule reads: its enums and their parsers, the same
+    /// bytes from every rule that reads the file, so a folder holds it once.
+    fn shared_modules(&self) -> Vec<File> {
+        self.shared()
+            .into_iter()
+            .map(|s| {
+                let u = &self.plan.uses[self.plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
+                let mut o = Code::new("  ");
+                o.raw(&text::enums_header(u, "//"));
+                let fills = [
+                    ("source", comment(&u.source_name)),
+                    ("first", s.types[0].clone()),
+                    ("file", self.shared_file(&s)),
+                ];
+                o.filled(section(TEMPLATES, MARK, "shared_module"), &fills);
+                o.blank();
+                for (k, &e) in s.enums.iter().enumerate() {
+                    enum_declaration(&mut o, &self.plan.enums[e], &s.types[k], &s.members[k], parser(&s.parsers[k]));
+                }
+                o.raw(section(MODULE, MARK, "parse_member"));
+                let ts = o.finish();
+                let text = if TYPED { ts } else { strip_types(&ts) };
+                File { path: self.shared_file(&s), text: format!("{}\n", text.trim_end()) }
+            })
+            .collect()
     }
 
     /// The doc comment of the function: what each parameter is.
@@ -437,6 +511,37 @@ each_member:   case {enum}.{member}:"#;
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} += {};", self.g.l("s"), js_str(json)));
     }
+}
+
+/// A TypeScript enum's parser (one per enum).
+fn parser(p: &Option<String>) -> &String {
+    p.as_ref().expect("TypeScript names a parser per enum")
+}
+
+/// An enum: its frozen object, its union type and its parser.
+fn enum_declaration(o: &mut Code, en: &super::plan::EnumPlan, name: &str, members: &[String], parse: &str) {
+    let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
+    let members = members.iter().zip(&en.values);
+    let fills = [
+        ("name", doc(&en.name)),
+        ("order", if en.ordered { " (ordered: its values compare by their places)" } else { "" }.into()),
+        ("type", name.to_string()),
+        (
+            "members",
+            members.map(|(m, v)| format!("{m}: {} as {name},", js_str(&v.name))).collect::<Vec<_>>().join("\n"),
+        ),
+        ("values", values.join(" | ")),
+        ("parse", parse.to_string()),
+    ];
+    o.filled(section(TEMPLATES, MARK, "enum"), &fills);
+    o.blank();
+}
+
+/// The JavaScript module of a rule with every enum it reads declared in it, as the page's
+/// script holds it: a page has no folder to import an enums file's module from.
+pub fn self_contained(u: &Unit) -> String {
+    let n = u.names(Lang::JavaScript);
+    strip_types(&Ts::<false>::new(&u.plan, &n).module_with(true))
 }
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
