@@ -215,14 +215,22 @@ pub fn has_dates(plan: &Plan) -> bool {
     plan.vars.iter().any(|v| v.ty == BoundaryTy::Date && matches!(v.role, Role::Input | Role::Output))
 }
 
-/// The enums of an enums file, each declared in that file's own module: `place` says where
-/// the module is and what it is called (its keys are the language's), `declared` the type.
-pub fn shared_enums(entry: &mut Json, shared: &super::naming::SharedNames, place: &[(&str, String)]) {
-    for (&e, ty) in shared.enums.iter().zip(&shared.types) {
-        let at = &mut entry["enums"][e];
-        for (key, value) in place {
-            at[*key] = Json::from(value.as_str());
+/// The enums of each enums file the rule reads (`shared`), each declared in that file's own
+/// module: `place` says where the module is and what it is called (its keys are the
+/// language's), `declared` the type.
+pub fn shared_enums(
+    entry: &mut Json,
+    shared: &[super::naming::SharedNames],
+    place: impl Fn(&super::naming::SharedNames) -> Vec<(&'static str, String)>,
+) {
+    for s in shared {
+        let place = place(s);
+        for (&e, ty) in s.enums.iter().zip(&s.types) {
+            let at = &mut entry["enums"][e];
+            for (key, value) in &place {
+                at[*key] = Json::from(value.as_str());
+            }
+            at["declared"] = Json::from(ty.as_str());
         }
-        at["declared"] = Json::from(ty.as_str());
     }
 }

@@ -288,6 +288,11 @@ impl<L: Language> Gen<'_, L> {
     pub fn args(&self) -> String {
         sig::args(self.plan, self.n)
     }
+    /// The names of the module of each enums file the rule reads enums from.
+    pub fn shared(&self) -> Vec<naming::SharedNames> {
+        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, L::SPEC.lang, home));
+        all.filter(|s| !s.enums.is_empty()).collect()
+    }
 }
 
 impl<L: Language> printer::Spelled for Gen<'_, L> {

@@ -210,6 +210,12 @@ impl Ops {
             idioms: Idioms::NONE,
         }
     }
+
+    /// The C family as the languages that name their helpers in camel case spell it (Go,
+    /// Java, Swift): `divRound…`, `modFloor`, and `isqrt` the integer square root's name.
+    pub const fn camel_family(str: fn(&str) -> String, isqrt: &'static str) -> Ops {
+        Ops { div_round: camel_div_round, modulo: "modFloor", isqrt, ..Ops::c_family(str) }
+    }
 }
 
 fn decimal(n: i64) -> String {

@@ -3,12 +3,13 @@
 //! of a generated file, the runtime sections a module takes (decided here from the plan, by
 //! a table of what each section is for), and the runner templating.
 
-use super::naming::Names;
-use super::plan::{BoundaryTy, Fold, Helper, Kind, Node, Plan, Role};
+use super::naming::{Names, SharedNames};
+use super::plan::{BoundaryTy, Fold, Helper, Kind, Node, Plan, Role, UsePlan};
 use super::printer::{Ops, Spelled};
 use super::stmt::{self, Body, Hooks};
 use super::text::{self, comment, section, Code};
 use super::walk::Part;
+use super::File;
 use crate::eval::wire::WireKind;
 use crate::num::RoundMode;
 use crate::sema::VarId;
@@ -225,6 +226,24 @@ pub fn head(plan: &Plan, marker: &str) -> String {
         o.push_str(&format!("{marker}\n{}\n", format!("{marker} {}", comment(about)).trim_end()));
     }
     o
+}
+
+/// The module of each enums file the rule reads (`shared`, as [`super::Gen::shared`] names
+/// them), the same bytes from every rule that reads the file: the two header lines behind
+/// `marker` at indentation `unit`, then what `body` writes, given the enums file's plan.
+pub fn enums_modules(
+    plan: &Plan,
+    shared: Vec<SharedNames>,
+    (unit, marker): (&'static str, &str),
+    body: impl Fn(Code, &SharedNames, &UsePlan) -> File,
+) -> Vec<File> {
+    let module = |s: SharedNames| {
+        let u = &plan.uses[plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
+        let mut o = Code::new(unit);
+        o.raw(&text::enums_header(u, marker));
+        body(o, &s, u)
+    };
+    shared.into_iter().map(module).collect()
 }
 
 /// The units of a language that gives them no type of their own, as comments behind

@@ -14,7 +14,7 @@
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
 use super::naming;
 use super::plan::{Expr, Node, Role};
-use super::printer::{camel_div_round, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
+use super::printer::{Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusals, Stores, Switch};
 use super::text::{comment, fill_names, quoted, section, splice, Code, Escapes};
@@ -148,13 +148,10 @@ const OPS: Ops = Ops {
     prec: Prec { cond: TOP, or: 1, and: 2, eq: 3, rel: 3, add: 4, mul: 5, not: 6, neg: 6 },
     absent: "nil",
     member: None,
-    div_round: camel_div_round,
-    modulo: "modFloor",
-    isqrt: "isqrtInt",
     extremes: Extremes::Pairs { num: ["minInt", "maxInt"], enums: ["minEnum", "maxEnum"], ranked: false },
     cond: Cond::Own,
     order: Order::Native,
-    ..Ops::c_family(go_str)
+    ..Ops::camel_family(go_str, "isqrtInt")
 };
 
 /// Text after its first line indented `depth` more: a function literal put inside a line.

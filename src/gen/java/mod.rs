@@ -7,9 +7,8 @@
 //! strict JSON reader and hands the object to the class's wire door.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::naming::{self, SharedNames};
 use super::plan::{BoundaryTy, Expr, Kind, Node, TablePlan};
-use super::printer::{camel_div_round, cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
+use super::printer::{cmp_op, text, Extremes, Form, Ops, Order, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Switch};
 use super::text::{comment, quoted, section, Code, Escapes};
@@ -102,13 +101,9 @@ impl Language for Java {
         let spell = Spelling { names: j.n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
         let mut entry = spell.functions(j.plan, &ret, functions);
         // An enum of an enums file is nested in that file's own class, which the rule names.
-        for s in j.shared() {
-            super::api::shared_enums(
-                &mut entry,
-                &s,
-                &[("module", format!("{}.java", s.module)), ("class", s.module.clone())],
-            );
-        }
+        super::api::shared_enums(&mut entry, &j.shared(), |s| {
+            vec![("module", format!("{}.java", s.module)), ("class", s.module.clone())]
+        });
         entry
     }
 }
@@ -139,12 +134,9 @@ fn long(n: i64) -> String {
 /// Java's spellings.
 const OPS: Ops = Ops {
     int: long,
-    div_round: camel_div_round,
-    modulo: "modFloor",
-    isqrt: "isqrtLong",
     extremes: Extremes::Pairs { num: ["Math.min", "Math.max"], enums: ["least", "greatest"], ranked: false },
     order: Order::Own,
-    ..Ops::c_family(lit)
+    ..Ops::camel_family(lit, "isqrtLong")
 };
 
 type Jv<'a> = Gen<'a, Java>;
@@ -256,38 +248,26 @@ impl Jv<'_> {
         }
     }
 
-    /// The names of the class of each enums file the rule reads enums from.
-    fn shared(&self) -> Vec<SharedNames> {
-        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::Java, home));
-        all.filter(|s| !s.enums.is_empty()).collect()
-    }
-
     /// The class of each enums file the rule reads: its enums, nested, the same bytes from
     /// every rule that reads the file, so a folder holds it once.
     fn shared_modules(&self) -> Vec<File> {
-        self.shared()
-            .into_iter()
-            .map(|s| {
-                let u = &self.plan.uses[self.plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
-                let mut o = Code::new("    ");
-                o.raw(&super::text::enums_header(u, "//"));
-                o.line("//");
-                o.line(format!("// Build: {BUILD}"));
+        sig::enums_modules(self.plan, self.shared(), ("    ", "//"), |mut o, s, u| {
+            o.line("//");
+            o.line(format!("// Build: {BUILD}"));
+            o.blank();
+            let fills = [
+                ("source", comment(&u.source_name).replace("*/", "* /")),
+                ("class", s.module.clone()),
+                ("first", s.types[0].clone()),
+            ];
+            o.filled(section(TEMPLATES, TEMPLATE_MARK, "shared_class"), &fills);
+            o.indent();
+            for ((&e, ty), members) in s.enums.iter().zip(&s.types).zip(&s.members) {
                 o.blank();
-                let fills = [
-                    ("source", comment(&u.source_name).replace("*/", "* /")),
-                    ("class", s.module.clone()),
-                    ("first", s.types[0].clone()),
-                ];
-                o.filled(section(TEMPLATES, TEMPLATE_MARK, "shared_class"), &fills);
-                o.indent();
-                for ((&e, ty), members) in s.enums.iter().zip(&s.types).zip(&s.members) {
-                    o.blank();
-                    enum_declaration(&mut o, &self.plan.enums[e], ty, members, "IllegalArgumentException");
-                }
-                File { path: format!("{}.java", s.module), text: format!("{}\n}}\n", o.finish().trim_end()) }
-            })
-            .collect()
+                enum_declaration(&mut o, &self.plan.enums[e], ty, members, "IllegalArgumentException");
+            }
+            File { path: format!("{}.java", s.module), text: format!("{}\n}}\n", o.finish().trim_end()) }
+        })
     }
 
     /// The outputs' type: a record.

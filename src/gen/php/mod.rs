@@ -60,11 +60,9 @@ impl Language for Php {
         let mut entry = spell.functions(p.plan, &ret, functions);
         // An enum of an enums file is declared in that file's module; the rule's namespace
         // holds an alias of it.
-        for home in 0..p.plan.uses.len() {
-            let shared = naming::shared(p.plan, Lang::Php, home);
-            let place = [("module", format!("{}.php", shared.file)), ("namespace", shared.module.clone())];
-            super::api::shared_enums(&mut entry, &shared, &place);
-        }
+        super::api::shared_enums(&mut entry, &p.shared(), |s| {
+            vec![("module", format!("{}.php", s.file)), ("namespace", s.module.clone())]
+        });
         entry
     }
 }

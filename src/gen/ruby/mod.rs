@@ -6,7 +6,7 @@
 //! `runtime/module.rb`.
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
-use super::naming::{self, SharedNames};
+use super::naming::SharedNames;
 use super::plan::{EnumPlan, Expr, Kind, Node};
 use super::printer::{text, Extremes, Form, Ops, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
@@ -70,13 +70,9 @@ impl Language for Ruby {
             Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES },
         );
         // An enum of an enums file is declared in that file's module; the rule's module names it.
-        for s in r.shared() {
-            super::api::shared_enums(
-                &mut entry,
-                &s,
-                &[("file", format!("{}.rb", s.file)), ("module", s.module.clone())],
-            );
-        }
+        super::api::shared_enums(&mut entry, &r.shared(), |s| {
+            vec![("file", format!("{}.rb", s.file)), ("module", s.module.clone())]
+        });
         entry
     }
 }
@@ -238,12 +234,6 @@ impl Rb<'_> {
     /// The enums file enum `e` is declared in, and its place there, where it has one.
     fn shared_of(&self, e: usize) -> Option<(SharedNames, usize)> {
         self.shared().into_iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k)))
-    }
-
-    /// The names of the module of each enums file the rule reads enums from.
-    fn shared(&self) -> Vec<SharedNames> {
-        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::Ruby, home));
-        all.filter(|s| !s.enums.is_empty()).collect()
     }
 
     /// The module of each enums file the rule reads, and its signature: the same bytes from

@@ -5,9 +5,8 @@
 //! built with swiftc alone. The file imports nothing. The fixed text is `runtime/Module.swift`.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling};
-use super::naming::{self, SharedNames};
 use super::plan::{BoundaryTy, Expr, Node};
-use super::printer::{camel_div_round, Form, Ops, Prec, Syntax, ATOM};
+use super::printer::{Form, Ops, Prec, Syntax, ATOM};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body};
 use super::text::{braced_unicode as lit, comment, Code};
@@ -79,9 +78,7 @@ impl Language for Swift {
         };
         let mut entry = spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types });
         // An enum of an enums file is declared in that file's own Swift file, compiled with the rule's.
-        for sh in s.shared() {
-            super::api::shared_enums(&mut entry, &sh, &[("module", format!("{}.swift", sh.file))]);
-        }
+        super::api::shared_enums(&mut entry, &s.shared(), |sh| vec![("module", format!("{}.swift", sh.file))]);
         entry
     }
 }
@@ -109,10 +106,7 @@ const OPS: Ops = Ops {
     prec: Prec { cond: 1, or: 2, and: 3, eq: 4, rel: 4, add: 5, mul: 6, not: 7, neg: 7 },
     absent: "nil",
     int: |n| if n == i64::MIN { "Int64.min".into() } else { n.to_string() },
-    div_round: camel_div_round,
-    modulo: "modFloor",
-    isqrt: "isqrtInt64",
-    ..Ops::c_family(lit)
+    ..Ops::camel_family(lit, "isqrtInt64")
 };
 
 type Sw<'a> = Gen<'a, Swift>;
@@ -274,38 +268,26 @@ impl Sw<'_> {
         format!("swiftc {base}.swift{} {base}_runner.swift -o {base}", shared.concat())
     }
 
-    /// The names of the file of each enums file the rule reads enums from.
-    fn shared(&self) -> Vec<SharedNames> {
-        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::Swift, home));
-        all.filter(|s| !s.enums.is_empty()).collect()
-    }
-
     /// The Swift file of each enums file the rule reads: its enums, the same bytes from every
     /// rule that reads the file, so a folder holds it once.
     fn shared_modules(&self) -> Vec<File> {
-        self.shared()
-            .into_iter()
-            .map(|s| {
-                let u = &self.plan.uses[self.plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
-                let mut o = Code::new("    ");
-                o.raw(&super::text::enums_header(u, "//"));
-                o.line("//");
-                o.line(format!(
-                    "// The enums every rule reading {} shares: compile this file with the rule's, or build it",
-                    comment(&u.source_name)
-                ));
-                o.line(format!(
-                    "// as a module {} of its own, which each rule's file imports, so two rules take one {}.",
-                    crate::lang::pascal(&s.file),
-                    s.types[0]
-                ));
-                o.blank();
-                for (k, &e) in s.enums.iter().enumerate() {
-                    enum_declaration(&mut o, &self.plan.enums[e], &s.types[k], &s.members[k]);
-                }
-                File { path: format!("{}.swift", s.file), text: o.finish() }
-            })
-            .collect()
+        sig::enums_modules(self.plan, self.shared(), ("    ", "//"), |mut o, s, u| {
+            o.line("//");
+            o.line(format!(
+                "// The enums every rule reading {} shares: compile this file with the rule's, or build it",
+                comment(&u.source_name)
+            ));
+            o.line(format!(
+                "// as a module {} of its own, which each rule's file imports, so two rules take one {}.",
+                crate::lang::pascal(&s.file),
+                s.types[0]
+            ));
+            o.blank();
+            for (k, &e) in s.enums.iter().enumerate() {
+                enum_declaration(&mut o, &self.plan.enums[e], &s.types[k], &s.members[k]);
+            }
+            File { path: format!("{}.swift", s.file), text: o.finish() }
+        })
     }
 
     /// The outputs' type: a struct of constants, its initializer by label.

@@ -14,7 +14,7 @@ mod strip;
 pub use strip::{strip_types, tokens, Tok, Token};
 
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
-use super::naming::{self, SharedNames};
+use super::naming::SharedNames;
 use super::plan::{BoundaryTy, Expr, Kind, Node};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
@@ -143,9 +143,7 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         );
         // An enum of an enums file is declared in that file's module; the rule's imports it
         // and exports it again.
-        for s in t.shared() {
-            super::api::shared_enums(&mut entry, &s, &[("module", t.shared_file(&s))]);
-        }
+        super::api::shared_enums(&mut entry, &t.shared(), |s| vec![("module", t.shared_file(s))]);
         entry
     }
 }
@@ -309,12 +307,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         }
     }
 
-    /// The names of the module of each enums file the rule reads enums from.
-    fn shared(&self) -> Vec<SharedNames> {
-        let all = (0..self.plan.uses.len()).map(|home| naming::shared(self.plan, Lang::TypeScript, home));
-        all.filter(|s| !s.enums.is_empty()).collect()
-    }
-
     /// The file of an enums file's module.
     fn shared_file(&self, s: &SharedNames) -> String {
         format!("{}.{}", s.file, <Script<TYPED> as Language>::SPEC.ext)
@@ -340,28 +332,19 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     /// The module of each enums file the rule reads: its enums and their parsers, the same
     /// bytes from every rule that reads the file, so a folder holds it once.
     fn shared_modules(&self) -> Vec<File> {
-        self.shared()
-            .into_iter()
-            .map(|s| {
-                let u = &self.plan.uses[self.plan.enums[s.enums[0]].home.expect("a shared enum has a home")];
-                let mut o = Code::new("  ");
-                o.raw(&text::enums_header(u, "//"));
-                let fills = [
-                    ("source", comment(&u.source_name)),
-                    ("first", s.types[0].clone()),
-                    ("file", self.shared_file(&s)),
-                ];
-                o.filled(section(TEMPLATES, MARK, "shared_module"), &fills);
-                o.blank();
-                for (k, &e) in s.enums.iter().enumerate() {
-                    enum_declaration(&mut o, &self.plan.enums[e], &s.types[k], &s.members[k], parser(&s.parsers[k]));
-                }
-                o.raw(section(MODULE, MARK, "parse_member"));
-                let ts = o.finish();
-                let text = if TYPED { ts } else { strip_types(&ts) };
-                File { path: self.shared_file(&s), text: format!("{}\n", text.trim_end()) }
-            })
-            .collect()
+        sig::enums_modules(self.plan, self.shared(), ("  ", "//"), |mut o, s, u| {
+            let fills =
+                [("source", comment(&u.source_name)), ("first", s.types[0].clone()), ("file", self.shared_file(s))];
+            o.filled(section(TEMPLATES, MARK, "shared_module"), &fills);
+            o.blank();
+            for (k, &e) in s.enums.iter().enumerate() {
+                enum_declaration(&mut o, &self.plan.enums[e], &s.types[k], &s.members[k], parser(&s.parsers[k]));
+            }
+            o.raw(section(MODULE, MARK, "parse_member"));
+            let ts = o.finish();
+            let text = if TYPED { ts } else { strip_types(&ts) };
+            File { path: self.shared_file(s), text: format!("{}\n", text.trim_end()) }
+        })
     }
 
     /// The doc comment of the function: what each parameter is.
