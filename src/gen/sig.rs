@@ -155,6 +155,20 @@ pub fn answer(
     }
 }
 
+/// The ends of the declared range of `v`, where it has one, as a comment on it writes them:
+/// an enum's by its values' names, any other's as its numbers.
+pub fn range_ends(plan: &Plan, v: VarId) -> Option<(String, String)> {
+    let var = plan.var(v);
+    let (lo, hi) = var.range?;
+    Some(match var.ty {
+        BoundaryTy::Enum(e) => {
+            let values = &plan.enums[e].values;
+            (values[lo as usize].name.clone(), values[hi as usize].name.clone())
+        }
+        _ => (lo.to_string(), hi.to_string()),
+    })
+}
+
 /// The inputs, each written by `each`, separated by commas.
 pub fn inputs(plan: &Plan, each: impl Fn(VarId) -> String) -> String {
     plan.inputs.iter().map(|&v| each(v)).collect::<Vec<_>>().join(", ")

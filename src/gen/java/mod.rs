@@ -185,14 +185,7 @@ impl Jv<'_> {
             BoundaryTy::Date => "a date, as its day number (days since 1970-01-01)".to_string(),
             _ => format!("{}, as a whole number of its unit", var.what),
         };
-        let range = match (var.range, var.ty) {
-            (Some((lo, hi)), BoundaryTy::Enum(e)) => {
-                let en = &self.plan.enums[e];
-                format!("; {}..{}", en.values[lo as usize].name, en.values[hi as usize].name)
-            }
-            (Some((lo, hi)), _) => format!("; {lo}..{hi}"),
-            _ => String::new(),
-        };
+        let range = sig::range_ends(self.plan, v).map(|(lo, hi)| format!("; {lo}..{hi}")).unwrap_or_default();
         let optional = if var.optional { "; null when absent" } else { "" };
         comment(&format!("{what}{range}{optional}")).replace("*/", "* /")
     }
@@ -360,6 +353,8 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
         // A table that decides one value goes in a method of its own (the method's answer):
         // small methods are what the JIT inlines.
         table_functions: true,
+        binding: "$ @",
+        declare: "$ @;",
         switch: Some(Switch {
             open: "switch (@) {",
             case: "case @ -> {",
@@ -370,42 +365,13 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
         ..Blocks::PARENS
     };
     /// The record's values: each type's wire text, appended to the line.
-    const RECORD_VALUES: &'static str = "bool: {s}.append({x});
-str: appendJson({s}, {x});
-enum: appendJson({s}, {x}.value());
-date: appendDate({s}, {x});
-int: {s}.append({x});
-unit: {s}.append({x});
-required: {one}
-optional: if ({x} == null) {\\n    {s}.append(\"null\");\\n} else {\\n    {one}\\n}";
+    const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
     /// The trace (absent from the plain function's call), lists and loops.
-    const LISTS: &'static str = "fired: addFired({trace}, {table}, {row});
-list: List<{boxed}> {name} = new ArrayList<>();
-push: {list}.add({value});
-carry: {ty} {name} = {value};
-for: for ({ty} {element} : {list}) {
-break: break;";
+    const LISTS: &'static str = include_str!("runtime/lists.txt");
     /// The entry guard: an enum and a string are references, which may be null.
     const GUARD: &'static str = "missing: if ({x} == null) {\\n    {refuse_m}\\n}";
     /// The wire door: the runtime's readers over a map of the inputs under their declared names.
-    const WIRE: &'static str = "raw: {in}.get({name})
-required: {decl} = {read};
-optional: {decl} = {raw} == null ? null : {read};
-integer: wireLong({raw}, {m}, {k}, {out})
-boolean: wireBool({raw}, {m}, {k})
-text: wireString({raw}, {m}, {k})
-date: wireDay({raw}, {m}, {k})
-member: wireMember({raw}, {enum}::find, {m}, {k})
-unknown_keys:
-for (Object {key} : {in}.keySet()) {
-    if (!java.util.Set.of({inputs}).contains({key})) {
-        throw new RuleInputError({key} + {sentence}, null);
-    }
-}";
-
-    fn binding(&self, var: VarId) -> String {
-        format!("{} {}", self.g.local_ty(var), self.g.n.vars[var])
-    }
+    const WIRE: &'static str = include_str!("runtime/wire.txt");
 
     /// Java's `case` names an enum's constant unqualified.
     fn case_label(&self, kind: Kind, i: u32) -> String {
@@ -420,10 +386,6 @@ for (Object {key} : {in}.keySet()) {
         let result = t.results[0];
         let call = format!("{} = {}({});", self.binding(result), n.tables[t.slot], args.join(", "));
         self.commented(&call, &format!("table {} (policy {})", t.name, t.policy));
-    }
-
-    fn declare(&mut self, var: VarId) {
-        self.o.line(format!("{};", self.binding(var)));
     }
 
     fn record_text(&mut self, json: &str) {
