@@ -22,7 +22,6 @@ use super::stmt::{Blocks, Body};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
-use crate::sema::VarId;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
 
@@ -106,27 +105,19 @@ impl<const TYPED: bool> Language for Script<TYPED> {
     }
 
     fn runner(base: &str) -> Runner {
-        if TYPED {
-            Runner {
-                needs: if tsc().is_some() { vec!["node"] } else { vec!["node", "tsc"] },
-                build: tsc_build(vec![format!("{base}_runner.ts")]),
-                run: vec!["node".into(), format!(".tsbuild/{base}_runner.js")],
-            }
-        } else {
-            Runner { needs: vec!["node"], build: Vec::new(), run: vec!["node".into(), format!("{base}_runner.mjs")] }
+        if !TYPED {
+            return Runner::script("node", &[], format!("{base}_runner.mjs"));
         }
+        let needs = if tsc().is_some() { vec!["node"] } else { vec!["node", "tsc"] };
+        let run = vec!["node".into(), format!(".tsbuild/{base}_runner.js")];
+        Runner { needs, build: tsc_build(vec![format!("{base}_runner.ts")]), run }
     }
 
     fn api(t: &Ts<TYPED>, _: &Unit) -> serde_json::Value {
         let (plan, n) = (t.plan, t.n);
         let spell = Spelling { names: n, ty: &|v| t.ty(v), member: Member::Bare };
         let ret = t.returns();
-        let fills = [
-            ("ret", ret.clone()),
-            ("params", t.params()),
-            ("record_params", t.record_params()),
-            ("wire_params", t.wire_params()),
-        ];
+        let fills = [("ret", ret.clone()), ("params", t.params()), ("record_params", t.record_params())];
         // The JavaScript's are the TypeScript's with their types taken off, as its module is.
         let untyped = |s: String| strip_types(&format!("{s} {{}}")).trim_end_matches(" {}").to_string();
         let signatures =
@@ -136,11 +127,8 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         let more = if plan.enums.is_empty() { vec![] } else { vec![("enum_from_wire", json!("parseMember"))] };
         let day = <Script<TYPED> as Language>::SPEC.types.date.unwrap_or("bigint");
         let dates = Dates { ty: day, from_wire: "dayFromWire", from_native: Some("dayOf") };
-        let mut entry = spell.functions(
-            plan,
-            &ret,
-            Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES },
-        );
+        let functions = Functions { place, signatures, more, dates, errors: ERRORS, error_types: ERROR_TYPES };
+        let mut entry = spell.functions(plan, &ret, functions);
         // An enum of an enums file is declared in that file's module; the rule's imports it
         // and exports it again.
         super::api::shared_enums(&mut entry, &t.shared(), |s| vec![("module", t.shared_file(s))]);
@@ -194,7 +182,9 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     /// is cast to the type it belongs to, which narrows nothing.
     fn widened(&self, a: &Expr, b: &Expr) -> Option<&'static str> {
         let Node::Var(v) = a.node else { return None };
-        if self.brand(v).is_some() || !matches!(b.node, Node::Int(_) | Node::Bool(_) | Node::Str(_)) {
+        if TS_TYPES.own_type(self.plan, self.n, v).is_some()
+            || !matches!(b.node, Node::Int(_) | Node::Bool(_) | Node::Str(_))
+        {
             return None;
         }
         Some(match b.kind {
@@ -202,11 +192,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             Kind::Bool => "boolean",
             _ => "string",
         })
-    }
-
-    /// The branded type a number of the boundary carries, when it has one.
-    fn brand(&self, v: VarId) -> Option<String> {
-        TS_TYPES.own_type(self.plan, self.n, v)
     }
 
     /// The parameters with their TypeScript types.
@@ -224,10 +209,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let (out, trace, tag) = (self.l("out"), self.l("trace"), self.l("tag"));
         let rest = format!("{out}: {}, {trace}: readonly Fired[], {tag}: string = \"\"", self.returns());
         sig::then(&self.params(), &rest)
-    }
-
-    fn wire_params(&self) -> String {
-        format!("{}: unknown, {}: string = \"\"", self.l("call"), self.l("tag"))
     }
 
     /// The module `rulec gen` writes: an enums file's enums imported from that file's module.
@@ -254,11 +235,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             self.import(&mut o, s);
         }
         for (u, name) in plan.units.iter().zip(&self.n.units) {
-            o.line(format!(
-                "/** {}: a whole number of its unit. Construct one with `as`: `1000n as {name}`. */",
-                doc(&u.what)
-            ));
-            o.line(format!("export type {name} = bigint & {{ readonly __rulec: {} }};", js_str(name)));
+            let fills = [("what", doc(&u.what)), ("name", name.clone()), ("quoted", js_str(name))];
+            o.filled(section(TEMPLATES, MARK, "unit"), &fills);
             o.blank();
         }
         if plan.dates {
@@ -267,26 +245,15 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         }
         self.enums(&mut o, inline);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
-        sig::rest(
-            &mut o,
-            plan,
-            self,
-            (MODULE, MARK),
-            (section(TEMPLATES, MARK, "record"), &signature),
-            |o, _| self.output(o),
-            |o| self.functions(o),
-        );
+        let record = (section(TEMPLATES, MARK, "record"), signature.as_str());
+        sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o, _| self.output(o), |o| self.functions(o));
         o.finish()
     }
 
     /// The outputs' type: an object of readonly fields.
     fn output(&self, o: &mut Code) {
-        o.line("/** What the rule answers: its outputs, in the order the rule declares them. */");
-        o.line("export type Output = {");
-        for &v in &self.plan.outputs {
-            o.line(format!("  readonly {}: {};", self.n.fields[v], self.ty(v)));
-        }
-        o.line("};");
+        let fields = self.plan.outputs.iter().map(|&v| format!("readonly {}: {};", self.n.fields[v], self.ty(v)));
+        o.filled(section(TEMPLATES, MARK, "output"), &[("fields", fields.collect::<Vec<_>>().join("\n"))]);
     }
 
     /// The rule's enums (an enums file's, unless `inline`, are its module's: only their
@@ -295,8 +262,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         for (e, en) in self.plan.enums.iter().enumerate() {
             let name = &self.n.enums[e];
             if inline || en.home.is_none() {
-                let parse = self.n.parsers[e].as_deref().expect("TypeScript names a parser per enum");
-                enum_declaration(o, en, name, &self.n.members[e], parse);
+                enum_declaration(o, en, name, &self.n.members[e], parser(&self.n.parsers[e]));
             }
             // The guard let in only the enum's values: the last is the one left.
             let last = self.n.members[e].len() - 1;
@@ -358,15 +324,8 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             if var.optional {
                 what.push_str(", or null");
             }
-            if let Some((lo, hi)) = var.range {
-                let (lo, hi) = match var.ty {
-                    BoundaryTy::Enum(e) => {
-                        let vals = &plan.enums[e].values;
-                        (doc(&vals[lo as usize].name), doc(&vals[hi as usize].name))
-                    }
-                    _ => (lo.to_string(), hi.to_string()),
-                };
-                what.push_str(&format!(", {lo}..{hi}"));
+            if let Some((lo, hi)) = sig::range_ends(plan, input.var) {
+                what.push_str(&format!(", {}..{}", doc(&lo), doc(&hi)));
             }
             if var.ty == BoundaryTy::Date {
                 what.push_str(" (a day number)");
@@ -387,7 +346,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let answer = sig::answer(plan, n, &TS_TYPES, made, ["{ ", ": ", " }"]);
         let fills = [
             ("params", self.params()),
-            ("wire_params", self.wire_params()),
             ("core_params", sig::then(&self.params(), &format!("{trace}: Fired[] | null"))),
             ("untraced_args", sig::then(&args, "null")),
             ("traced_args", sig::then(&args, trace)),
@@ -412,84 +370,27 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             ("module", n.module.clone()),
             ("wire", n.wire.clone()),
         ];
-        let mut o = text::header(plan, "//");
-        o.push_str(&text::fill_names(head, |k| text::fill_of(&fills, k).map(str::to_string)));
-        o.push_str("\n\n");
-        for name in ["node", "reader", "main"] {
-            o.push_str(&section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
-            o.push_str("\n\n");
-        }
-        o.push_str(section(MODULE, MARK, "json_str"));
-        o.push('\n');
-        o
+        let head = text::fill_names(head, |k| text::fill_of(&fills, k).map(str::to_string));
+        let body = ["node", "reader", "main"].map(|name| section(RUNNER, MARK, name).replace("rulec_wire", &n.wire));
+        let json_str = section(MODULE, MARK, "json_str");
+        format!("{}{head}\n\n{}\n\n{json_str}\n", text::header(plan, "//"), body.join("\n\n"))
     }
 }
 
 impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
     crate::spelled_by!(g);
-    const BLOCKS: Blocks = Blocks::PARENS;
+    const BLOCKS: Blocks = Blocks { binding: "const @: $", declare: "let @: $;", ..Blocks::PARENS };
     /// The record's values: each type's wire text, appended to the line with the text before it.
-    const RECORD_VALUES: &'static str = "bool: ({x} ? \"true\" : \"false\")
-str: _jsonStr({x})
-enum: _jsonStr({x})
-date: _dateStr({x})
-int: String({x})
-unit: String({x})
-required: {s} += {text} + {one};
-optional: {s} += {text} + ({x} == null ? \"null\" : {one});
-joined: yes";
+    const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
     /// The trace (absent from the plain function's call), lists and loops.
-    const LISTS: &'static str = "fired: {trace}?.push({ table: {table}, row: {row} });
-list: const {name}: {ty}[] = [];
-push: {list}.push({value});
-carry: let {name}: {ty} = {value};
-for: for (const {element} of {list}) {
-break: break;";
+    const LISTS: &'static str = include_str!("runtime/lists.txt");
     /// The wire door: the runtime's readers over the call's own keys; the integer and date
     /// readers check the range themselves.
-    const WIRE: &'static str = "raw: _get({_call}, {name})
-required: const {var} = {read};
-optional: const {var} = {raw} === null ? null : {read};
-integer: _checkInt({raw}, {int_args})
-integer_ranged: yes
-boolean: _wireBool({raw}, {m}, {k})
-text: _wireStr({raw}, {m}, {k})
-date: _wireDay({raw}, {int_args})
-date_ranged: yes
-member: _wireMember({enum}, {raw}, {m}, {k})
-own: {read} as {type}
-unknown_keys:
-_unknownKeys({_call}, [{inputs}], {sentence});";
+    const WIRE: &'static str = include_str!("runtime/wire.txt");
     /// The entry guard: a caller from JavaScript can pass anything, so the kind of every
     /// input is asked about (absent is null, whichever of null and undefined was passed); a
     /// number's range with its kind, a day out of its range refused as the wire writes it.
-    const GUARD: &'static str = r#"absent: if ({x} === undefined) {\n  {x} = null;\n}
-present: {x} !== null && 
-int: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args});\n}
-int_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args});\n}
-int_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkInt({x}, {int_args});\n}
-int_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkInt({x}, {int_args});\n}
-unit: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
-unit_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
-unit_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
-unit_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkInt({x}, {int_args}) as {unit};\n}
-date: if (typeof {x} !== "bigint") {\n  {x} = _checkInt({x}, {int_args}) as Day;\n}
-date_optional: if ({present}(typeof {x} !== "bigint")) {\n  {x} = _checkInt({x}, {int_args}) as Day;\n}
-date_ranged: if (typeof {x} !== "bigint" || {outside_held}) {\n  {x} = _checkDay({x}, {int_args}) as Day;\n}
-date_ranged_optional: if ({present}(typeof {x} !== "bigint" || {outside_held})) {\n  {x} = _checkDay({x}, {int_args}) as Day;\n}
-bool: if ({present}typeof {x} !== "boolean") {\n  _refuse({x}, {m}, {k});\n}
-str: if ({present}typeof {x} !== "string") {\n  _refuse({x}, {m}, {k});\n}
-enum: switch ({x}) {\n{members}\n    break;\n  default:\n    _refuse({x}, {m}, {k});\n}\n{range}
-enum_optional: switch ({x}) {\n{members}\n  case null:\n    break;\n  default:\n    _refuse({x}, {m}, {k});\n}\n{range}
-each_member:   case {enum}.{member}:"#;
-
-    fn binding(&self, var: VarId) -> String {
-        format!("const {}: {}", self.g.n.vars[var], self.g.local_ty(var))
-    }
-
-    fn declare(&mut self, var: VarId) {
-        self.o.line(format!("let {}: {};", self.g.n.vars[var], self.g.local_ty(var)));
-    }
+    const GUARD: &'static str = include_str!("runtime/guard.txt");
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} += {};", self.g.l("s"), js_str(json)));
@@ -529,10 +430,12 @@ pub fn self_contained(u: &Unit) -> String {
 
 /// The runner of the helpers' unit vectors: every helper a module may carry.
 fn helpers_runner() -> String {
-    format!(
-        "// Code generated by rulec. DO NOT EDIT.\n// The arithmetic helpers of the generated TypeScript and JavaScript, held to the reference\n// (vectors/_helpers.jsonl).\n\n{}\n\n{}\n\n{}\n",
+    let helpers = sig::helpers_text(MODULE, MARK, "\n\n");
+    let parts = [
+        section(HELPERS_RUNNER, MARK, "about"),
         section(RUNNER, MARK, "node"),
-        sig::helpers_text(MODULE, MARK, "\n\n"),
-        section(HELPERS_RUNNER, MARK, "main")
-    )
+        &helpers,
+        section(HELPERS_RUNNER, MARK, "main"),
+    ];
+    format!("// Code generated by rulec. DO NOT EDIT.\n{}\n", parts.join("\n\n"))
 }

@@ -14,6 +14,10 @@ declare function _divRoundHalfEven(n: bigint, d: bigint): bigint;
 declare function _mod(a: bigint, b: bigint): bigint;
 declare function _isqrt(x: bigint): bigint;
 
+// rulec: about
+// The arithmetic helpers of the generated TypeScript and JavaScript, held to the reference
+// (vectors/_helpers.jsonl).
+
 // rulec: main
 /** One case: the helper named by `op` applied to `a` and `b`. */
 function _helper(line: string | null): string {
