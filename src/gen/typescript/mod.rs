@@ -28,7 +28,8 @@ use serde_json::json;
 const MODULE: &str = include_str!("runtime/module.ts");
 const RUNNER: &str = include_str!("runtime/runner.ts");
 const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.ts");
-/// The functions' templates (the rank function, the record, the api's signatures, the four functions).
+/// The templates: the runners' openings, a unit's and the outputs' types, an enums file's module, an
+/// enum, its rank function, the record, the api's signatures, the four functions.
 const TEMPLATES: &str = include_str!("runtime/templates.txt");
 const MARK: &str = "// rulec:";
 
