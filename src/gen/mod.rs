@@ -247,6 +247,11 @@ pub trait Backend: Sync {
     /// This language's entry in `rulec api` (formats.md): every name the generated code
     /// really uses (built with `api::Spelling`).
     fn api(&self, unit: &Unit) -> serde_json::Value;
+    /// The module of each enums file the rule reads, in a language that gives one its own
+    /// (the same files [`Backend::generate`] writes beside the rule): none by default.
+    fn shared_files(&self, _unit: &Unit) -> Vec<File> {
+        Vec::new()
+    }
 }
 
 /// One rule's writer in language `L`: the plan and the names `L` gives it. Every backend
@@ -351,6 +356,10 @@ pub trait Language: Sync + Sized + 'static {
     fn more_files(_g: &Gen<Self>) -> Vec<File> {
         Vec::new()
     }
+    /// See [`Backend::shared_files`].
+    fn shared_files(_g: &Gen<Self>) -> Vec<File> {
+        Vec::new()
+    }
     /// The module, its runner and whatever they need, for one rule.
     fn files(g: &Gen<Self>, _u: &Unit) -> Vec<File> {
         let [module, runner, helpers_runner] = Self::code(g);
@@ -404,6 +413,10 @@ impl<L: Language> Backend for L {
     fn api(&self, u: &Unit) -> serde_json::Value {
         let n = u.names(L::SPEC.lang);
         L::api(&Gen::new(&u.plan, &n), u)
+    }
+    fn shared_files(&self, u: &Unit) -> Vec<File> {
+        let n = u.names(L::SPEC.lang);
+        L::shared_files(&Gen::new(&u.plan, &n))
     }
 }
 

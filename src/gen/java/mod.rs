@@ -62,6 +62,10 @@ impl Language for Java {
         j.shared_modules()
     }
 
+    fn shared_files(j: &Jv) -> Vec<File> {
+        j.shared_modules()
+    }
+
     /// A class's file is named after it.
     fn runner_stem(j: &Jv) -> String {
         format!("{}Runner", j.n.module)

@@ -40,6 +40,10 @@ impl Language for Php {
         p.shared_modules()
     }
 
+    fn shared_files(p: &Ph) -> Vec<File> {
+        p.shared_modules()
+    }
+
     fn api(p: &Ph, _: &Unit) -> serde_json::Value {
         let spell = Spelling { names: p.n, ty: &|v| p.ty(v), member: Member::Qualified("::") };
         let (ret, params) = (p.returns(), p.params());

@@ -51,6 +51,10 @@ impl Language for Ruby {
         files
     }
 
+    fn shared_files(r: &Rb) -> Vec<File> {
+        r.shared_modules()
+    }
+
     fn runner(base: &str) -> Runner {
         Runner::script("ruby", &[], format!("{base}_runner.rb"))
     }

@@ -37,6 +37,10 @@ impl Language for Swift {
         s.shared_modules()
     }
 
+    fn shared_files(s: &Sw) -> Vec<File> {
+        s.shared_modules()
+    }
+
     fn runner(base: &str) -> Runner {
         swift_runner(base, &[])
     }

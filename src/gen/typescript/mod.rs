@@ -98,6 +98,10 @@ impl<const TYPED: bool> Language for Script<TYPED> {
         t.shared_modules()
     }
 
+    fn shared_files(t: &Ts<TYPED>) -> Vec<File> {
+        t.shared_modules()
+    }
+
     /// One `tsc` over every runner of the folder (each brings its module along); the
     /// JavaScript builds nothing.
     fn build_all(files: &[String]) -> Option<Vec<Vec<String>>> {
