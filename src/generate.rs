@@ -136,14 +136,18 @@ impl Generation {
 
 /// The module of the enums file `path` in each of `langs` that writes one, paths relative to
 /// the output folder: made from a rule beside it that `use`s it and nothing more, so its
-/// bytes are those of any rule that reads the file.
+/// bytes are those of any rule that reads the file (named as it is on disk).
 pub fn enums_modules(sources: &mut Sources, path: &Path, langs: &[Lang]) -> Result<Vec<File>, String> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // Beside the file where it really is: a build's sandbox links each input from its tree,
+    // and a rule in the sandbox's folder would be refused a `use` leading out of it.
+    let real =
+        std::fs::canonicalize(sources.resolve(path)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let text = format!(
         "rule rulec_enums_module v1\nuse {}\n\ninput rulec_in: bool\noutput rulec_out: bool\n\ndefine rulec_out = rulec_in\n",
         serde_json::Value::from(name.as_str())
     );
-    let beside = path.with_file_name("rulec_enums_module.rule");
+    let beside = real.with_file_name("rulec_enums_module.rule");
     let checked = crate::check_text(sources, &beside.to_string_lossy(), &text, &crate::analysis::Options::default());
     let Some(unit) = Unit::of(&checked, sources) else {
         let why: Vec<String> = checked.errors_first().iter().map(|d| d.message.clone()).collect();
