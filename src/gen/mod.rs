@@ -352,11 +352,12 @@ pub trait Language: Sync + Sized + 'static {
     fn runner_stem(g: &Gen<Self>) -> String {
         format!("{}_runner", g.plan.rule.base)
     }
-    /// The files a language writes beside the three every one does (Ruby's RBS signatures).
+    /// The files a language writes beside the three every one does (Ruby's RBS signatures),
+    /// before the enums files' modules.
     fn more_files(_g: &Gen<Self>) -> Vec<File> {
         Vec::new()
     }
-    /// See [`Backend::shared_files`].
+    /// See [`Backend::shared_files`]; [`Language::files`] writes them last.
     fn shared_files(_g: &Gen<Self>) -> Vec<File> {
         Vec::new()
     }
@@ -371,6 +372,7 @@ pub trait Language: Sync + Sized + 'static {
             File { path: format!("_helpers_runner.{runs}"), text: helpers_runner },
         ];
         files.extend(Self::more_files(g));
+        files.extend(Self::shared_files(g));
         files
     }
     fn runner(alias: &str) -> Runner;

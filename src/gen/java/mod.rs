@@ -58,10 +58,6 @@ impl Language for Java {
         [j.module(), j.runner(), helpers_runner()]
     }
 
-    fn more_files(j: &Jv) -> Vec<File> {
-        j.shared_modules()
-    }
-
     fn shared_files(j: &Jv) -> Vec<File> {
         j.shared_modules()
     }

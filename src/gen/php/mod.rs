@@ -36,10 +36,6 @@ impl Language for Php {
         [p.module(), p.runner(), helpers_runner()]
     }
 
-    fn more_files(p: &Ph) -> Vec<File> {
-        p.shared_modules()
-    }
-
     fn shared_files(p: &Ph) -> Vec<File> {
         p.shared_modules()
     }

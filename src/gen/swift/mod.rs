@@ -33,10 +33,6 @@ impl Language for Swift {
         [s.module(), s.runner(), helpers_runner()]
     }
 
-    fn more_files(s: &Sw) -> Vec<File> {
-        s.shared_modules()
-    }
-
     fn shared_files(s: &Sw) -> Vec<File> {
         s.shared_modules()
     }
