@@ -327,6 +327,12 @@ pub struct BuildArgs {
     /// A file the rules generate that another run writes (one rule's run writes the shared `_helpers` files).
     #[arg(long = "written-elsewhere", value_name = "PATH", requires = "only")]
     pub written_elsewhere: Vec<String>,
+    /// Generate the module of each enums file named too (`tiers.ts`, `Tiers.java`), in the
+    /// languages that give an enums file its own, whether or not a rule of this run reads it:
+    /// a build that cannot know which rule reads which enums file has one action write them
+    /// and names them --written-elsewhere in the others.
+    #[arg(long, requires = "only")]
+    pub enums_modules: bool,
     /// Write a Make rule to FILE, last: its target depends on every rule and enums file the run read.
     #[arg(long, value_name = "FILE")]
     pub depfile: Option<PathBuf>,

@@ -107,6 +107,24 @@ pub fn generate(
 }
 
 impl Generation {
+    /// Adds the module of each enums file named, in each of `langs` that gives an enums file
+    /// its own (`Backend::shared_files`), placed by `place` and written by the enums file: the
+    /// bytes every rule that reads it writes (`rulec gen --enums-modules`, for a build that
+    /// cannot know which rule reads which enums file and has one action write them all).
+    pub fn add_enums_modules(
+        &mut self,
+        sources: &mut Sources,
+        langs: &[Lang],
+        place: impl Fn(File) -> Placed,
+    ) -> Result<(), String> {
+        for path in self.enums_files.clone() {
+            for f in enums_modules(sources, &path, langs)? {
+                self.files.push((path.clone(), place(f)));
+            }
+        }
+        Ok(())
+    }
+
     /// Where two rules would write one file with different bytes (or under paths one
     /// filesystem may take for one): a sentence each (`gen::clashes`).
     pub fn clashes(&self) -> Vec<String> {
@@ -114,4 +132,32 @@ impl Generation {
             self.files.iter().map(|(rule, p)| (rule.display().to_string(), p.file.clone())).collect();
         crate::gen::clashes(&writers)
     }
+}
+
+/// The module of the enums file `path` in each of `langs` that writes one, paths relative to
+/// the output folder: made from a rule beside it that `use`s it and nothing more, so its
+/// bytes are those of any rule that reads the file (named as it is on disk).
+pub fn enums_modules(sources: &mut Sources, path: &Path, langs: &[Lang]) -> Result<Vec<File>, String> {
+    // Beside the file where it really is: a build's sandbox links each input from its tree,
+    // and a rule in the sandbox's folder would be refused a `use` leading out of it.
+    let real =
+        std::fs::canonicalize(sources.resolve(path)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let text = format!(
+        "rule rulec_enums_module v1\nuse {}\n\ninput rulec_in: bool\noutput rulec_out: bool\n\ndefine rulec_out = rulec_in\n",
+        serde_json::Value::from(name.as_str())
+    );
+    let beside = real.with_file_name("rulec_enums_module.rule");
+    let checked = crate::check_text(sources, &beside.to_string_lossy(), &text, &crate::analysis::Options::default());
+    let Some(unit) = Unit::of(&checked, sources) else {
+        let why: Vec<String> = checked.errors_first().iter().map(|d| d.message.clone()).collect();
+        return Err(format!("{}: its enums module cannot be made ({})", path.display(), why.join("; ")));
+    };
+    let mut out = Vec::new();
+    for &lang in langs {
+        for f in crate::gen::backend(lang).shared_files(&unit) {
+            out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
+        }
+    }
+    Ok(out)
 }

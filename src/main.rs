@@ -463,6 +463,10 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
         };
         files.into_iter().map(|f| rulec::generate::Placed::in_folder(out, f)).collect()
     })?;
+    let mut generation = generation;
+    if build.enums_modules {
+        generation.add_enums_modules(&mut sources, &langs, |f| rulec::generate::Placed::in_folder(out, f))?;
+    }
     let clashes = generation.clashes();
     if !clashes.is_empty() {
         for c in &clashes {
@@ -476,8 +480,9 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
         errln!("error: rules with errors generate nothing");
         return Ok(1);
     }
-    let rulec::generate::Generation { read, enums_files: enums_named, renamed, fresh, .. } = generation;
-    let mut files: Vec<rulec::gen::File> = generation.files.into_iter().map(|(_, p)| p.file).collect();
+    let rulec::generate::Generation { mut read, enums_files: enums_named, renamed, fresh, .. } = generation;
+    let (writers, mut files): (Vec<PathBuf>, Vec<rulec::gen::File>) =
+        generation.files.into_iter().map(|(by, p)| (by, p.file)).unzip();
     if build.unused_inputs_list.is_some() {
         // The build named every enums file it declared: reading another would be an input
         // it does not know of (a sandbox would refuse it; a plain run would hide it).
@@ -506,6 +511,13 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
             }
             errln!("error: the files declared with --only and --written-elsewhere are not what rulec generates");
             return Ok(2);
+        }
+        // An enums file whose module this run writes is an input of the run, read or not
+        // by its rules; one whose module another run writes is not.
+        for (by, f) in writers.iter().zip(&files) {
+            if enums_named.contains(by) && build.only.contains(&f.path) && !read.contains(by) {
+                read.push(by.clone());
+            }
         }
         files.retain(|f| build.only.contains(&f.path));
     }

@@ -6,6 +6,8 @@
 //!   `//...` reads past the first one's convenience links); no output holds an absolute path;
 //! - editing one rule reruns that rule's action alone, editing an enums file exactly the
 //!   actions of the rules that use it (read from bazel's execution log);
+//! - a target in java, typescript and javascript whose rules read an enums file builds: the
+//!   enums file's module is declared once and written by the first rule file's action;
 //! - the `locked` target fails on a hand-edited generated file and on a stale lock, naming
 //!   the file;
 //! - on a real remote executor (BuildGrid on loopback, with tests/remote/worker.py as its
@@ -83,21 +85,23 @@ impl Bazel {
         read_tree(&self.example.join("bazel-bin").join(target))
     }
 
+    /// The spawns a build of `targets` ran, from its execution log.
+    fn exec_log(&self, base: &str, targets: &[&str]) -> Vec<serde_json::Value> {
+        let log = self.bases.join(format!("{base}.exec.json"));
+        let mut args = targets.to_vec();
+        let flag = format!("--execution_log_json_file={}", log.display());
+        args.push(&flag);
+        self.ok(base, "build", &args);
+        let text = std::fs::read_to_string(&log).unwrap();
+        serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .map(|s| s.expect("the execution log is JSON"))
+            .collect()
+    }
+
     /// The spawns a build ran, from its execution log: (mnemonic, the rule file it read first).
     fn spawns(&self, base: &str, target: &str) -> Vec<(String, String)> {
-        let log = self.bases.join(format!("{base}.exec.json"));
-        self.ok(base, "build", &[target, &format!("--execution_log_json_file={}", log.display())]);
-        let text = std::fs::read_to_string(&log).unwrap();
-        let mut out: Vec<(String, String)> = serde_json::Deserializer::from_str(&text)
-            .into_iter::<serde_json::Value>()
-            .map(|s| {
-                let s = s.expect("the execution log is JSON");
-                let args: Vec<&str> =
-                    s["commandArgs"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
-                let rule = args.iter().find(|a| a.ends_with(".rule")).unwrap_or(&"").to_string();
-                (s["mnemonic"].as_str().unwrap_or("").to_string(), rule)
-            })
-            .collect();
+        let mut out: Vec<(String, String)> = self.exec_log(base, &[target]).iter().map(spawn_of).collect();
         out.sort();
         out
     }
@@ -112,6 +116,13 @@ impl Bazel {
             let _ = self.run(b, "shutdown", &[]);
         }
     }
+}
+
+/// A spawn of the execution log as (mnemonic, the rule file it read first).
+fn spawn_of(s: &serde_json::Value) -> (String, String) {
+    let args: Vec<&str> = s["commandArgs"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    let rule = args.iter().find(|a| a.ends_with(".rule")).unwrap_or(&"").to_string();
+    (s["mnemonic"].as_str().unwrap_or("").to_string(), rule)
 }
 
 fn gen_of(rule: &str) -> (String, String) {
@@ -186,6 +197,65 @@ fn an_edit_reruns_only_the_actions_of_the_rules_it_touches() {
 
     edit_tiers(&bz.example);
     assert_eq!(bz.spawns("a", "//:rules"), [gen_of("member_discount")], "the enums file only member_discount uses");
+    bz.shutdown(&["a"]);
+}
+
+/// Two targets whose rules read the example's enums file in the languages that give it a
+/// module of its own: every rule (`:jts`), and parcel_rate alone, which does not read it
+/// (`:jts_alone`).
+const ENUMS_MODULE_TARGETS: &str = r#"
+rulec_gen(
+    name = "jts",
+    langs = ["java", "typescript", "javascript"],
+    deps = [":shop_rules"],
+)
+
+rulec_gen(
+    name = "jts_alone",
+    srcs = ["rules/parcel_rate.rule"],
+    enums = ["rules/shared/tiers.rule"],
+    langs = ["java", "typescript", "javascript"],
+)
+"#;
+
+/// A target whose rule reads an enums file in java, typescript and javascript builds: the
+/// enums file's module (`Tiers.java`, `tiers.ts`, `tiers.mjs`) is declared once and written
+/// by the action of the target's first rule file alone, with rulec gen's bytes, even where
+/// that rule does not read the enums file; an edit of the enums file reruns the rules that
+/// read it (and the first), no other.
+#[test]
+fn an_enums_files_module_is_declared_once_and_written_by_the_first_rules_action() {
+    let Some(bz) = Bazel::new("bazel enums modules") else { return };
+    let build = bz.example.join("BUILD.bazel");
+    let text_before = std::fs::read_to_string(&build).unwrap();
+    std::fs::write(&build, text_before + ENUMS_MODULE_TARGETS).unwrap();
+    let modules = ["java/Tiers.java", "typescript/tiers.ts", "javascript/tiers.mjs"];
+
+    let log = bz.exec_log("a", &["//:jts", "//:jts_alone"]);
+    let writers = |target: &str, module: &str| -> Vec<(String, String)> {
+        let out = format!("/bin/{target}/{module}");
+        log.iter()
+            .filter(|s| {
+                s["listedOutputs"].as_array().is_some_and(|o| o.iter().any(|p| p.as_str().unwrap().ends_with(&out)))
+            })
+            .map(spawn_of)
+            .collect()
+    };
+    for m in modules {
+        assert_eq!(writers("jts", m), [gen_of("member_discount")], "{m}: written once, by the first rule's action");
+        assert_eq!(writers("jts_alone", m), [gen_of("parcel_rate")], "{m}: written by a rule that does not read it");
+    }
+    let reference = rulec_gen_tree(&bz.example, "java,typescript,javascript");
+    let jts = bz.tree("jts");
+    assert_eq!(jts, reference, "bazel-bin/jts is rulec gen's tree");
+    let alone = bz.tree("jts_alone");
+    for m in modules {
+        assert_eq!(alone.get(m), Some(&reference[m]), "{m} from parcel_rate's action");
+    }
+
+    edit_tiers(&bz.example);
+    assert_eq!(bz.spawns("a", "//:jts"), [gen_of("member_discount")], "the enums file only member_discount reads");
+    assert_ne!(bz.tree("jts")["java/Tiers.java"], reference["java/Tiers.java"], "its module follows it");
     bz.shutdown(&["a"]);
 }
 

@@ -202,6 +202,96 @@ fn the_committed_example_is_up_to_date() {
     );
 }
 
+/// `--enums-modules`: the module of each enums file named, in the languages that give one its
+/// own, from a rule that does not read it (what Bazel's first action of a target writes), the
+/// bytes a rule that reads it writes; the enums file is then an input of the run, and is not
+/// where another run writes its module.
+#[test]
+fn gen_writes_an_enums_files_module_when_asked_whoever_reads_it() {
+    let ws = workspace();
+    let d = ws.example.as_path();
+    let gen = |args: &[&str]| Command::new(&ws.bin).arg("gen").args(args).current_dir(d).output().unwrap();
+    let langs = "java,typescript,javascript,python";
+    let modules = ["java/Tiers.java", "typescript/tiers.ts", "javascript/tiers.mjs"];
+    let o =
+        gen(&["rules/member_discount.rule", "rules/shared/tiers.rule", "--lang", langs, "--out", "read", "--no-lock"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    let mut args: Vec<String> =
+        ["rules/parcel_rate.rule", "rules/shared/tiers.rule", "--lang", langs].map(String::from).to_vec();
+    args.extend(["--out", "named", "--no-lock", "--no-servers", "--quiet", "--enums-modules"].map(String::from));
+    args.extend(["--unused-inputs-list", "unused.txt", "--depfile", "deps.d"].map(String::from));
+    let rest = |only: &[&str], elsewhere: &[&str]| {
+        let mut a = args.clone();
+        for f in only {
+            a.extend(["--only".to_string(), f.to_string()]);
+        }
+        for f in elsewhere {
+            a.extend(["--written-elsewhere".to_string(), f.to_string()]);
+        }
+        a
+    };
+    let own: Vec<String> = [
+        "java/ParcelRate.java",
+        "java/ParcelRateRunner.java",
+        "java/_helpers_runner.java",
+        "typescript/parcel_rate.ts",
+        "typescript/parcel_rate_runner.ts",
+        "typescript/_helpers_runner.ts",
+        "javascript/parcel_rate.mjs",
+        "javascript/parcel_rate_runner.mjs",
+        "javascript/_helpers_runner.mjs",
+        "javascript/parcel_rate_page.html",
+        "python/parcel_rate.py",
+        "python/parcel_rate_runner.py",
+        "python/_helpers_runner.py",
+        "vectors/_helpers.jsonl",
+        "vectors/_helpers.expected.jsonl",
+        "vectors/parcel_rate.jsonl",
+        "vectors/parcel_rate.expected.jsonl",
+    ]
+    .map(String::from)
+    .to_vec();
+    let own: Vec<&str> = own.iter().map(String::as_str).collect();
+
+    // Undeclared, the modules are named.
+    let o = gen(&rest(&own, &[]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(2));
+    for m in modules {
+        assert!(
+            text(&o.stderr).contains(&format!("error: named/{m} is generated, but not declared")),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+
+    // Declared, they are written: the bytes of the rule that reads the enums file.
+    let o = gen(&rest(&modules, &own).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let written: Vec<String> = read_tree(&d.join("named")).into_keys().collect();
+    assert_eq!(written, ["java/Tiers.java", "javascript/tiers.mjs", "typescript/tiers.ts"]);
+    for m in modules {
+        assert_eq!(
+            std::fs::read(d.join("named").join(m)).unwrap(),
+            std::fs::read(d.join("read").join(m)).unwrap(),
+            "{m}"
+        );
+    }
+    assert!(!d.join("read/python/tiers.py").exists() && !d.join("named/python/tiers.py").exists());
+    assert_eq!(std::fs::read_to_string(d.join("unused.txt")).unwrap(), "", "its module was written from it");
+    let deps = std::fs::read_to_string(d.join("deps.d")).unwrap();
+    assert!(deps.starts_with("deps.d: rules/parcel_rate.rule rules/shared/tiers.rule\n"), "{deps}");
+
+    // Written elsewhere, the enums file is no input of a rule that does not read it.
+    let o = gen(&rest(&own, &modules).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(d.join("unused.txt")).unwrap(), "rules/shared/tiers.rule\n");
+
+    // Without --only the flag is refused (no lock would list what it writes).
+    let o = gen(&["rules/shared/tiers.rule", "--lang", "java", "--out", "x", "--enums-modules"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
 /// The flags of `rulec gen` the two doors rely on, one by one, on the example's rules.
 #[test]
 fn gen_writes_what_a_build_declared_and_says_what_it_read() {

@@ -1,6 +1,6 @@
 """rulec_gen: one `rulec gen` action per rule file, outputs predeclared from the file names."""
 
-load(":outputs.bzl", "LANGS", "alias_of", "rule_files", "shared_files")
+load(":outputs.bzl", "LANGS", "alias_of", "enums_files", "rule_files", "shared_files")
 load(":providers.bzl", "RULEC_ATTRS", "RulecInfo", "collect")
 load(":toolchain.bzl", "TOOLCHAIN_TYPE", "rulec_binary")
 
@@ -25,6 +25,20 @@ def check_langs(langs):
             fail("`%s` is not a language rulec generates (%s)" % (l, ", ".join(LANGS)))
     if not langs:
         fail("langs is empty: name at least one of %s" % ", ".join(LANGS))
+
+def _enums_modules(rules, enums, langs):
+    """The modules of the enums files (outputs.bzl's `enums_files`), each once."""
+    own = {p: r for r in rules for k in langs for p in rule_files(alias_of(r), k)}
+    seen = {}
+    for e in enums:
+        for k in langs:
+            for p in enums_files(alias_of(e), k):
+                if p in seen and seen[p] != e:
+                    fail("%s and %s would both write %s (one rulec_gen holds one enums file per name)" % (seen[p].short_path, e.short_path, p))
+                if p in own:
+                    fail("%s and %s would both write %s" % (own[p].short_path, e.short_path, p))
+                seen[p] = e
+    return sorted(seen.keys())
 
 def _declare(ctx, rel):
     return ctx.actions.declare_file(ctx.label.name + "/" + rel)
@@ -55,6 +69,13 @@ def _rulec_gen_impl(ctx):
     shared = [p for k in kinds for p in shared_files(k)]
     shared_outs = {p: _declare(ctx, p) for p in shared}
     by_kind = {k: [shared_outs[p] for p in shared_files(k)] for k in kinds}
+
+    # The module of each enums file, in the languages that give one its own: declared once,
+    # written with the shared files by the first rule's action.
+    modules = _enums_modules(rules, enums, langs)
+    module_outs = {p: _declare(ctx, p) for p in modules}
+    for k in langs:
+        by_kind[k].extend([module_outs[p] for p in modules if p.startswith(k + "/")])
     validations = []
     for i, rule in enumerate(rules):
         alias = alias_of(rule)
@@ -67,6 +88,7 @@ def _rulec_gen_impl(ctx):
         writes = dict(outs)
         if i == 0:
             writes.update(shared_outs)
+            writes.update(module_outs)
         unused = ctx.actions.declare_file("%s.rulec/%s.unused" % (ctx.label.name, alias))
         args = _gen_args(ctx, rule, enums, langs)
         some = own[0]
@@ -74,8 +96,10 @@ def _rulec_gen_impl(ctx):
         for p in sorted(writes.keys()):
             args.add("--only", p)
         if i > 0:
-            for p in shared:
+            for p in shared + modules:
                 args.add("--written-elsewhere", p)
+        if enums:
+            args.add("--enums-modules")
         args.add("--unused-inputs-list", unused)
         ctx.actions.run(
             executable = rulec,
@@ -87,7 +111,7 @@ def _rulec_gen_impl(ctx):
             progress_message = "rulec gen %s (%s)" % (rule.short_path, ", ".join(langs)),
         )
         if ctx.attr.locked:
-            validations.append(_locked_check(ctx, rulec, rule, enums, langs, own + shared))
+            validations.append(_locked_check(ctx, rulec, rule, enums, langs, own + shared + modules))
 
     all_files = [f for k in kinds for f in by_kind[k]]
     groups = {k: depset(by_kind[k]) for k in kinds}

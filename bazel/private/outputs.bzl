@@ -12,7 +12,7 @@ action and names the file):
       rust        a.rs  a_runner.rs
       python      a.py  a_runner.py
       typescript  a.ts  a_runner.ts
-      javascript  a.mjs a_runner.mjs
+      javascript  a.mjs a_runner.mjs a_page.html               (the page people read)
       go          p/go.mod  p/p.go  p/cmd/runner/main.go   (p: a without `_`, lower case;
                                                             `rule` before a leading digit,
                                                             after a Go keyword or `main`)
@@ -22,10 +22,20 @@ action and names the file):
   * the files every rule of a folder shares, written by the action of the target's first
     rule file (by path) and declared once: `_helpers_runner.<ext>` in each language's folder
     and `vectors/_helpers.jsonl`, `vectors/_helpers.expected.jsonl`;
-  * an enums file is given to the rules as `enums`, never as `srcs`. In rust, python and go
-    its enums are written into each rule that uses it. In java, typescript and javascript a
-    rule that uses it also writes the enums file's own module (`Tiers.java`, `tiers.ts`,
-    `tiers.mjs`), which these rules do not declare yet: such a target fails `--only`'s check.
+  * an enums file is given to the rules as `enums`, never as `srcs`, and is named after its
+    alias too (`tiers.rule` holds `enums tiers`, and `e` below is that alias). In java,
+    typescript and javascript its enums are its own module, which every rule that uses it
+    writes with the same bytes:
+
+      typescript  e.ts
+      javascript  e.mjs
+      java        E.java                                    (E: e in PascalCase)
+
+    (in rust, python and go its enums are still written into each rule that uses it). The
+    module of every enums file the target names is declared once and written by the action
+    of the target's first rule file (`rulec gen --enums-modules`, which writes it from the
+    enums file whether or not that rule reads it); every other action is told it is written
+    elsewhere. So an edit of an enums file reruns the rules that use it and the first one.
 """
 
 LANGS = ["rust", "python", "typescript", "javascript", "go", "java"]
@@ -88,6 +98,8 @@ def rule_files(alias, lang):
         names = [_pascal(alias) + ".java", _pascal(alias) + "Runner.java"]
     elif lang == "vectors":
         names = [alias + ".jsonl", alias + ".expected.jsonl"]
+    elif lang == "javascript":
+        names = [alias + ".mjs", alias + "_runner.mjs", alias + "_page.html"]
     else:
         ext = _HELPERS_EXT[lang]
         names = [alias + "." + ext, alias + "_runner." + ext]
@@ -98,6 +110,23 @@ def shared_files(lang):
     if lang == "vectors":
         return ["vectors/_helpers.jsonl", "vectors/_helpers.expected.jsonl"]
     return [lang + "/_helpers_runner." + _HELPERS_EXT[lang]]
+
+# The module of the enums file `e` (below the language's folder), per language that gives an
+# enums file its own: `{e}` its alias, `{E}` in PascalCase, `{p}` the Go package of it. A
+# language joins here when rulec gen writes the module (else `--only` fails naming the file):
+#     "python": ["{e}.py"],
+#     "rust": ["{e}.rs"],
+#     "go": ["{p}/go.mod", "{p}/{p}.go"],
+_ENUMS_MODULES = {
+    "typescript": ["{e}.ts"],
+    "javascript": ["{e}.mjs"],
+    "java": ["{E}.java"],
+}
+
+def enums_files(alias, lang):
+    """The module of the enums file `alias` in one language, where the language writes one."""
+    names = _ENUMS_MODULES.get(lang, [])
+    return [lang + "/" + n.format(e = alias, E = _pascal(alias), p = go_package(alias)) for n in names]
 
 def alias_of(rule_file):
     """The alias a rule file's name promises (`rules/parcel_rate.rule` → `parcel_rate`)."""

@@ -247,6 +247,11 @@ pub trait Backend: Sync {
     /// This language's entry in `rulec api` (formats.md): every name the generated code
     /// really uses (built with `api::Spelling`).
     fn api(&self, unit: &Unit) -> serde_json::Value;
+    /// The module of each enums file the rule reads, in a language that gives one its own
+    /// (the same files [`Backend::generate`] writes beside the rule): none by default.
+    fn shared_files(&self, _unit: &Unit) -> Vec<File> {
+        Vec::new()
+    }
 }
 
 /// One rule's writer in language `L`: the plan and the names `L` gives it. Every backend
@@ -352,8 +357,13 @@ pub trait Language: Sync + Sized + 'static {
     fn runner_stem(g: &Gen<Self>) -> String {
         format!("{}_runner", g.plan.rule.base)
     }
-    /// The files a language writes beside the three every one does (Ruby's RBS signatures).
+    /// The files a language writes beside the three every one does (Ruby's RBS signatures),
+    /// before the enums files' modules.
     fn more_files(_g: &Gen<Self>) -> Vec<File> {
+        Vec::new()
+    }
+    /// See [`Backend::shared_files`]; [`Language::files`] writes them last.
+    fn shared_files(_g: &Gen<Self>) -> Vec<File> {
         Vec::new()
     }
     /// The module, its runner and whatever they need, for one rule.
@@ -367,6 +377,7 @@ pub trait Language: Sync + Sized + 'static {
             File { path: format!("_helpers_runner.{runs}"), text: helpers_runner },
         ];
         files.extend(Self::more_files(g));
+        files.extend(Self::shared_files(g));
         files
     }
     fn runner(alias: &str) -> Runner;
@@ -409,6 +420,10 @@ impl<L: Language> Backend for L {
     fn api(&self, u: &Unit) -> serde_json::Value {
         let n = u.names(L::SPEC.lang);
         L::api(&Gen::new(&u.plan, &n), u)
+    }
+    fn shared_files(&self, u: &Unit) -> Vec<File> {
+        let n = u.names(L::SPEC.lang);
+        L::shared_files(&Gen::new(&u.plan, &n))
     }
 }
 

@@ -57,7 +57,7 @@ impl Language for Java {
         [j.module(), j.runner(), helpers_runner()]
     }
 
-    fn more_files(j: &Jv) -> Vec<File> {
+    fn shared_files(j: &Jv) -> Vec<File> {
         j.shared_modules()
     }
 

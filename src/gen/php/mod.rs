@@ -36,7 +36,7 @@ impl Language for Php {
         [p.module(), p.runner(), helpers_runner()]
     }
 
-    fn more_files(p: &Ph) -> Vec<File> {
+    fn shared_files(p: &Ph) -> Vec<File> {
         p.shared_modules()
     }
 

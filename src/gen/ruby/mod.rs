@@ -46,9 +46,11 @@ impl Language for Ruby {
     }
 
     fn more_files(r: &Rb) -> Vec<File> {
-        let mut files = vec![File { path: format!("sig/{}.rbs", r.plan.rule.base), text: r.rbs() }];
-        files.extend(r.shared_modules());
-        files
+        vec![File { path: format!("sig/{}.rbs", r.plan.rule.base), text: r.rbs() }]
+    }
+
+    fn shared_files(r: &Rb) -> Vec<File> {
+        r.shared_modules()
     }
 
     fn runner(base: &str) -> Runner {

@@ -32,7 +32,7 @@ impl Language for Swift {
         [s.module(), s.runner(), helpers_runner()]
     }
 
-    fn more_files(s: &Sw) -> Vec<File> {
+    fn shared_files(s: &Sw) -> Vec<File> {
         s.shared_modules()
     }
 

@@ -94,7 +94,7 @@ impl<const TYPED: bool> Language for Script<TYPED> {
     }
 
     /// The module of each enums file the rule reads (`tiers.ts`, `tiers.mjs`).
-    fn more_files(t: &Ts<TYPED>) -> Vec<File> {
+    fn shared_files(t: &Ts<TYPED>) -> Vec<File> {
         t.shared_modules()
     }
 
