@@ -10,7 +10,7 @@ mod common;
 use common::command as rulec;
 
 use rulec::harness::on_path;
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -123,8 +123,8 @@ fn the_generated_code_passes_ruff_and_mypy_strict() {
         .filter(|p| !["_mcp.py", "_service.py", "_connect_runner.py"].iter().any(|s| p.to_string_lossy().ends_with(s)))
         .collect();
     sources.sort();
-    // Each rule's module and runner, and the helpers' runner.
-    assert_eq!(sources.len(), 2 * corpus().len() + 1, "{sources:?}");
+    // Each rule's module and runner, the helpers' runner, and the enums file's module.
+    assert_eq!(sources.len(), 2 * corpus().len() + 2, "{sources:?}");
 
     // F: pyflakes too — an import, a variable or a name the module defines and never reads.
     let ruff = Command::new("ruff")
@@ -204,7 +204,18 @@ fn every_name_rulec_api_gives_is_in_the_module() {
         }
         for e in py["enums"].as_array().unwrap() {
             let alias = e["alias"].as_str().unwrap();
-            assert!(module.contains(&format!("class {alias}(Enum):")), "{}: enum {alias}", rule.display());
+            // An enum of an enums file is declared in that file's module, which the rule's
+            // imports under its own name for it.
+            let (module, declared) = match e["file"].as_str() {
+                Some(file) => {
+                    let (from, declared) = (e["module"].as_str().unwrap(), e["declared"].as_str().unwrap());
+                    let import = format!("from {from} import {declared} as {alias}");
+                    assert!(module.contains(&import), "{}: {import}", rule.display());
+                    (std::fs::read_to_string(dir.path().join("python").join(file)).unwrap(), declared)
+                }
+                None => (module.clone(), alias),
+            };
+            assert!(module.contains(&format!("class {declared}(Enum):")), "{}: enum {declared}", rule.display());
             for v in e["values"].as_array().unwrap() {
                 let (member, name) = (v["alias"].as_str().unwrap(), v["name"].as_str().unwrap());
                 let line = format!("    {member} = {}\n", serde_json::to_string(name).unwrap());
@@ -385,4 +396,91 @@ print([getattr(e, f) for f in types["contradiction"]["fields"]])
         ),
     );
     assert_eq!(got, "['rate is out of range', '101']\n['table t: row 1 and row 2 matched at the same time', None]\n");
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums are its own
+/// module (`tiers.py`, written once, the same bytes whichever rule writes it), which each
+/// rule's module imports and hands on under the name callers use, so `member_discount.Tier`,
+/// `tier_points.Tier` and `tiers.Tier` are one class: a caller passes a member from one
+/// rule's module to the other's function, mypy --strict agrees, and both rules still agree
+/// with the reference. `rulec api` names the module; a rule named like the enums file it
+/// reads is refused.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_python() {
+    if !have(&["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::two_rules_of_one_enums_file(d, "python");
+    let py = out.join("python");
+    let shared = std::fs::read_to_string(py.join("tiers.py")).unwrap();
+    assert!(shared.contains("\nclass Tier(Enum):\n") && shared.contains("    PLATINUM = \"platinum\"\n"), "{shared}");
+    for module in ["member_discount.py", "tier_points.py"] {
+        let source = std::fs::read_to_string(py.join(module)).unwrap();
+        assert!(source.contains("\nfrom tiers import Tier as Tier\n"), "{source}");
+        assert!(!source.contains("class Tier("), "{module} declares no Tier of its own");
+    }
+    // Each rule alone writes the same module.
+    for rule in ["member_discount", "tier_points"] {
+        let alone = d.join(format!("alone_{rule}"));
+        common::generate(&[d.join(format!("rules/{rule}.rule"))], "python", &alone);
+        assert_eq!(std::fs::read_to_string(alone.join("python/tiers.py")).unwrap(), shared, "{rule} alone");
+    }
+    let report = common::test_json(&out, "python");
+    let runs: Vec<&Json> = report["results"].as_array().unwrap().iter().filter(|r| r["via"] == "runner").collect();
+    assert_eq!(runs.len(), 3, "the two rules and the helpers: {report}");
+    for r in runs {
+        assert!(r["ran"] == true && r["ok"] == true, "{r}");
+    }
+    let api = common::api(&d.join("rules/tier_points.rule"), "python");
+    let tier = &api["enums"][0];
+    assert_eq!(
+        (&tier["module"], &tier["file"], &tier["declared"]),
+        (&json!("tiers"), &json!("tiers.py"), &json!("Tier"))
+    );
+    // The caller's code: a tier from either rule's module is one member of one enum.
+    let caller = "import member_discount\nimport tier_points\nimport tiers\n\n\
+        print(tier_points.tier_points(member_discount.Tier.GOLD))\n\
+        out = member_discount.member_discount(tier_points.Tier.PLATINUM, member_discount.Channel.WEB, member_discount.JPYInclTax(10000), None)\n\
+        print(out.pct, out.discount)\n\
+        print(member_discount.Tier is tier_points.Tier is tiers.Tier)\n";
+    std::fs::write(py.join("caller.py"), caller).unwrap();
+    let ran = Command::new("python3").args(["-B", "caller.py"]).current_dir(&py).output().unwrap();
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let eval = |rule: &str, call: &str| -> Json {
+        let o = common::rulec(&["eval", rule, "--in", call], d);
+        let line: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", common::text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let want = format!("{}\n{} {}\nTrue\n", gold["points"], discount["pct"], discount["discount"]);
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), want);
+    if have(&["ruff", "mypy"]) {
+        let files = ["tiers.py", "member_discount.py", "tier_points.py", "caller.py"];
+        let ruff = Command::new("ruff")
+            .args(["check", "--no-cache", "--select", "E,W,F", "--ignore", "E501", "--output-format", "concise"])
+            .args(files)
+            .current_dir(&py)
+            .output()
+            .unwrap();
+        assert!(ruff.status.success(), "ruff:\n{}", String::from_utf8_lossy(&ruff.stdout));
+        let mypy = Command::new("mypy")
+            .args(["--strict", "--no-incremental", "--cache-dir"])
+            .arg(d.join(".mypy_cache"))
+            .args(files)
+            .current_dir(&py)
+            .output()
+            .unwrap();
+        assert!(mypy.status.success(), "mypy --strict:\n{}", String::from_utf8_lossy(&mypy.stdout));
+    }
+    // A rule named like the enums file it reads would write its module over the file's.
+    let points = std::fs::read_to_string(d.join("rules/tier_points.rule")).unwrap();
+    std::fs::write(d.join("rules/tiers.rule"), points.replace("rule tier_points", "rule tiers")).unwrap();
+    let clash = common::rulec(&["gen", "rules/tiers.rule", "--out", "clash", "--lang", "python"], d);
+    assert_eq!(clash.status.code(), Some(1), "{}", common::text(&clash.stderr));
+    let says = "rules/tiers.rule and an enums file it reads would both write python/tiers.py";
+    assert!(common::text(&clash.stderr).contains(says), "{}", common::text(&clash.stderr));
 }

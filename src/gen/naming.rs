@@ -181,6 +181,13 @@ pub struct SharedNames {
     pub parsers: Vec<Option<String>>,
 }
 
+impl SharedNames {
+    /// The module of `shared` enum `e` is declared in, and its place there, where it has one.
+    pub fn of(shared: &[SharedNames], e: usize) -> Option<(&SharedNames, usize)> {
+        shared.iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k)))
+    }
+}
+
 /// The names of the module of the enums file `home`, claimed in that module's own scope
 /// alone, so that every rule reading the file spells it the same.
 pub fn shared(plan: &Plan, lang: Lang, home: usize) -> SharedNames {

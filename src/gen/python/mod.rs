@@ -5,6 +5,7 @@
 //! `typing` and nothing else; a date is its day number (`Date`, a NewType over int), with
 //! `date_of` and `date_from_wire` to make one. The fixed text is `runtime/module.py`.
 
+mod enums;
 pub mod shared;
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
@@ -14,7 +15,7 @@ use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusals};
 use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
-use super::{Gen, Lang, Language, Runner, Spec, Unit};
+use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
 use crate::eval::wire::WireKind;
 use crate::syntax::ast::CmpOp;
 use serde_json::json;
@@ -44,6 +45,11 @@ impl Language for Python {
         [p.module(), p.runner(), helpers_runner()]
     }
 
+    /// The module of each enums file the rule reads (`tiers.py`).
+    fn shared_files(p: &Py) -> Vec<File> {
+        p.shared_modules()
+    }
+
     fn runner(base: &str) -> Runner {
         Runner::script("python3", &["-B"], format!("{base}_runner.py"))
     }
@@ -61,11 +67,17 @@ impl Language for Python {
         ];
         let place = vec![("module", json!(n.module))];
         let dates = Dates { ty: "Date", from_wire: "date_from_wire", from_native: Some("date_of") };
-        spell.functions(
+        let mut entry = spell.functions(
             plan,
             &ret,
             Functions { place, signatures, more: vec![], dates, errors: ERRORS, error_types: ERROR_TYPES_PY },
-        )
+        );
+        // An enum of an enums file is declared in that file's module; the rule's module
+        // imports it and hands it on under its own name.
+        super::api::shared_enums(&mut entry, &p.shared(), |s| {
+            vec![("module", s.module.clone()), ("file", format!("{}.py", s.module))]
+        });
+        entry
     }
 }
 
@@ -228,8 +240,10 @@ impl Py<'_> {
         let mut o = Code::new("    ");
         o.raw(&sig::head(plan, "#"));
         o.blank();
-        let enums = !plan.enums.is_empty();
-        if enums {
+        // The enums of an enums file are its module's: the rule's declares only its own, and
+        // names Enum for them and for the wire door's reader of a member.
+        let shared = self.shared();
+        if self.names_enum(&shared) {
             o.line("from enum import Enum");
         }
         let mut typing = vec!["Any", "NamedTuple"];
@@ -243,11 +257,12 @@ impl Py<'_> {
             typing.push("Protocol");
         }
         typing.push("Sequence");
-        if plan.door.inputs.iter().any(|i| matches!(i.kind, WireKind::Enum(_))) {
+        if self.wire_enum() {
             typing.push("TypeVar");
         }
         o.line(format!("from typing import {}", typing.join(", ")));
         o.blank();
+        self.imports(&mut o, &shared);
         TAIL.sections(&mut o, &["builtins"]);
         for (u, name) in plan.units.iter().zip(&self.n.units) {
             o.line(format!(
@@ -263,7 +278,7 @@ impl Py<'_> {
             o.blank();
             o.blank();
         }
-        self.enums(&mut o);
+        self.enums(&mut o, &shared);
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
         sig::rest(&mut o, plan, self, TAIL, (RECORD, &signature), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
@@ -283,50 +298,6 @@ impl Py<'_> {
             o.line(format!("{f}: {}{note}", self.ty(v)));
         }
         o.dedent();
-    }
-
-    fn enums(&self, o: &mut Code) {
-        for (e, en) in self.plan.enums.iter().enumerate() {
-            let name = &self.n.enums[e];
-            o.line(format!("class {name}(Enum):"));
-            o.indent();
-            o.line(py_doc(&format!(
-                "enum {}{}: a member is the alias in upper case, its value the name the wire and the records write.",
-                en.name,
-                if en.ordered { " (ordered: a value compares by its place)" } else { "" }
-            )));
-            o.blank();
-            for (i, v) in en.values.iter().enumerate() {
-                o.line(format!("{} = {}", self.n.members[e][i], py_str(&v.name)));
-            }
-            o.dedent();
-            o.blank();
-            o.blank();
-            o.line("# The members as names of the module: read through the enum, a member costs a walk through");
-            o.line("# the enum's machinery on every call; a name of the module does not.");
-            for (i, c) in self.n.member_consts[e].iter().enumerate() {
-                if let Some(c) = c {
-                    o.line(format!("{c} = {name}.{}", self.n.members[e][i]));
-                }
-            }
-            o.blank();
-            o.blank();
-            if let Some(rank) = &self.n.ranks[e] {
-                let table = format!("_{}_PLACE", rank.trim_start_matches('_').to_ascii_uppercase());
-                let places: Vec<String> =
-                    (0..en.values.len()).map(|i| format!("{}: {i}", self.member(Kind::Enum(e), i as u32))).collect();
-                o.line(format!("{table}: dict[{name}, int] = {{{}}}", places.join(", ")));
-                o.blank();
-                o.blank();
-                o.line(format!("def {rank}(value: {name}) -> int:"));
-                o.indent();
-                o.line(py_doc(&format!("The place of a value of the ordered enum {}, from 0.", en.name)));
-                o.line(format!("return {table}[value]"));
-                o.dedent();
-                o.blank();
-                o.blank();
-            }
-        }
     }
 
     fn functions(&self, o: &mut Code) {

@@ -235,7 +235,7 @@ impl Rb<'_> {
 
     /// The enums file enum `e` is declared in, and its place there, where it has one.
     fn shared_of(&self, e: usize) -> Option<(SharedNames, usize)> {
-        self.shared().into_iter().find_map(|s| s.enums.iter().position(|&x| x == e).map(|k| (s, k)))
+        SharedNames::of(&self.shared(), e).map(|(s, k)| (s.clone(), k))
     }
 
     /// The module of each enums file the rule reads, and its signature: the same bytes from
