@@ -344,7 +344,8 @@ fn the_generated_rust_has_no_warning_under_rustc_and_clippy() {
     }
     modules.sort();
     runners.sort();
-    assert_eq!((modules.len(), runners.len()), (rules.len(), rules.len() + 1), "{modules:?} {runners:?}");
+    // Each rule's module and the enums file's (tiers.rs), beside them as its rules name it.
+    assert_eq!((modules.len(), runners.len()), (rules.len() + 1, rules.len() + 1), "{modules:?} {runners:?}");
     let lib: String = modules.iter().map(|m| format!("pub mod {m} {{\n    include!(\"{m}.rs\");\n}}\n")).collect();
     std::fs::write(rust.join("lib.rs"), lib).unwrap();
     let clippy = |file: &str, kind: &str| {
@@ -491,7 +492,18 @@ fn every_name_rulec_api_gives_is_in_the_module() {
         }
         for e in rs["enums"].as_array().unwrap() {
             let alias = e["alias"].as_str().unwrap();
-            has(&format!("pub enum {alias} {{\n"));
+            // An enum of an enums file is declared in that file's module, which the rule's names.
+            let (shared, declared) = match e["module"].as_str() {
+                Some(file) => {
+                    let (m, declared) = (e["mod"].as_str().unwrap(), e["declared"].as_str().unwrap());
+                    let named = if declared == alias { String::new() } else { format!(" as {alias}") };
+                    has(&format!("pub use super::{m}::{declared}{named};\n"));
+                    (std::fs::read_to_string(dir.path().join("generated/rust").join(file)).unwrap(), declared)
+                }
+                None => (module.clone(), alias),
+            };
+            let has = |what: &str| assert!(shared.contains(what), "{}: {what:?} is not declared", rule.display());
+            has(&format!("pub enum {declared} {{\n"));
             for v in e["values"].as_array().unwrap() {
                 let member = v["alias"].as_str().unwrap();
                 has(&format!("            {member} => {},\n", serde_json::to_string(&v["name"]).unwrap()));
@@ -641,4 +653,95 @@ fn main() {{
     let out = Command::new(dir.path().join("count")).output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), "0", "the plain function allocated");
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums are its own
+/// module (`tiers.rs`, written once, the same bytes whichever rule writes it), which each
+/// rule's module names (`pub use super::tiers::Tier;`). Included as rulec-build's users
+/// include them — each inside `pub mod <alias> { include!(…) }` of one library — a caller
+/// passes a value of one rule's `Tier` to the other rule's function, and clippy has nothing
+/// to say; the runners (`mod tiers` beside `mod rule`) agree with the reference, natively and
+/// under WASI. `rulec api` names the module; a rule named like the enums file it reads is
+/// refused.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_rust() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::two_rules_of_one_enums_file(d, "rust");
+    let rust = out.join("rust");
+    let shared = std::fs::read_to_string(rust.join("tiers.rs")).unwrap();
+    assert!(
+        shared.contains("\npub enum Tier {\n")
+            && shared.contains("            \"platinum\" => Some(Tier::Platinum),\n")
+    );
+    for module in ["member_discount.rs", "tier_points.rs"] {
+        let source = std::fs::read_to_string(rust.join(module)).unwrap();
+        assert!(source.contains("\npub use super::tiers::Tier;\n"), "{source}");
+        assert!(!source.contains("pub enum Tier "), "{module} declares no Tier of its own");
+    }
+    // Each rule alone writes the same module.
+    for rule in ["member_discount", "tier_points"] {
+        let alone = d.join(format!("alone_{rule}"));
+        common::generate(&[d.join(format!("rules/{rule}.rule"))], "rust", &alone);
+        assert_eq!(std::fs::read_to_string(alone.join("rust/tiers.rs")).unwrap(), shared, "{rule} alone");
+    }
+    let api = common::api(&d.join("rules/tier_points.rule"), "rust");
+    let tier = &api["enums"][0];
+    let named = (&tier["module"], &tier["mod"], &tier["declared"]);
+    assert_eq!(named, (&serde_json::json!("tiers.rs"), &serde_json::json!("tiers"), &serde_json::json!("Tier")));
+    let report = common::test_json(&out, "rust");
+    common::assert_green(&report);
+    assert_eq!(report["results"].as_array().unwrap().len(), 6, "two rules and the helpers, natively and under WASI");
+    // The caller's code, as a crate that includes the modules: one rule's tier is the other's.
+    let eval = |rule: &str, call: &str| -> serde_json::Value {
+        let o = rulec(&["eval", rule, "--in", call], d);
+        let line: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let caller = format!(
+        r#"pub mod tiers {{
+    include!("tiers.rs");
+}}
+pub mod member_discount {{
+    include!("member_discount.rs");
+}}
+pub mod tier_points {{
+    include!("tier_points.rs");
+}}
+
+fn main() {{
+    let gold: member_discount::Tier = member_discount::Tier::Gold;
+    assert_eq!(tier_points::tier_points(gold), Ok({points}));
+    let tier: tier_points::Tier = tiers::Tier::Platinum;
+    let out = member_discount::member_discount(tier, member_discount::Channel::Web, member_discount::JPYInclTax(10000), None);
+    let out = out.expect("answered");
+    assert_eq!((out.pct.0, out.discount.0), ({pct}, {off}));
+}}
+"#,
+        points = gold["points"],
+        pct = discount["pct"],
+        off = discount["discount"]
+    );
+    std::fs::write(rust.join("caller.rs"), caller).unwrap();
+    let (ok, said) = run("rustc", &["--edition", "2021", "caller.rs"], &rust);
+    assert!(ok && said.is_empty(), "rustc caller.rs:\n{said}");
+    let ran = Command::new(rust.join("caller")).output().unwrap();
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    if have("clippy-driver") {
+        let args =
+            ["--edition", "2021", "--crate-type", "bin", "--emit=metadata", "-D", "warnings", "-o", "out", "caller.rs"];
+        let (ok, said) = run("clippy-driver", &args, &rust);
+        assert!(ok && said.is_empty(), "clippy on caller.rs:\n{said}");
+    }
+    // A rule named like the enums file it reads would write its module over the file's.
+    let points = std::fs::read_to_string(d.join("rules/tier_points.rule")).unwrap();
+    std::fs::write(d.join("rules/tiers.rule"), points.replace("rule tier_points", "rule tiers")).unwrap();
+    let clash = rulec(&["gen", "rules/tiers.rule", "--out", "clash", "--lang", "rust"], d);
+    assert_eq!(clash.status.code(), Some(1), "{}", text(&clash.stderr));
+    let says = "rules/tiers.rule and an enums file it reads would both write rust/tiers.rs";
+    assert!(text(&clash.stderr).contains(says), "{}", text(&clash.stderr));
 }

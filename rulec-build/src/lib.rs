@@ -17,8 +17,20 @@
 //! }
 //! ```
 //!
-//! [`Builder::compile`] writes `<alias>.rs` into OUT_DIR for every rule (an enums file
-//! generates nothing on its own: the rules that `use` it carry its enums), prints
+//! An enums file's enums are its own module, `<alias>.rs` in OUT_DIR beside the rules', which
+//! each rule's module names as `super::<alias>::…`: include it beside them, once.
+//!
+//! ```ignore
+//! pub mod tiers {
+//!     include!(concat!(env!("OUT_DIR"), "/tiers.rs"));
+//! }
+//! pub mod member_discount {
+//!     include!(concat!(env!("OUT_DIR"), "/member_discount.rs")); // pub use super::tiers::Tier;
+//! }
+//! ```
+//!
+//! [`Builder::compile`] writes `<alias>.rs` into OUT_DIR for every rule, and for every enums
+//! file a rule reads (written once, however many rules read it), prints
 //! `cargo:rerun-if-changed=` for every rule and enums file it read and for nothing else, turns
 //! warnings into `cargo:warning=` lines, and fails with the diagnostics rendered as
 //! `rulec check` renders them when a rule does not check clean. With a `rulec.lock` at the
@@ -185,6 +197,11 @@ impl Builder {
             };
             let module = gen::rust_module(unit);
             let mut out = vec![placed(Lang::Rust, out_dir.join(&module.path), module.text)];
+            // The module of each enums file the rule reads, beside it: the same bytes from every
+            // rule that reads the file.
+            for m in gen::rust_enums_modules(unit) {
+                out.push(placed(Lang::Rust, out_dir.join(&m.path), m.text));
+            }
             for (lang, dir) in &self.emit {
                 out.extend(
                     gen::backend(*lang).generate(unit).into_iter().map(|f| placed(*lang, dir.join(&f.path), f.text)),

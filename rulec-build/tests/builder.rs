@@ -44,11 +44,15 @@ fn module_of(path: &Path) -> String {
     let mut sources = Sources::new();
     let checked = rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()).unwrap();
     let unit = rulec::gen::Unit::of(&checked, &sources).unwrap();
-    rulec::outputs::of_rule(&unit, &[Lang::Rust])
-        .into_iter()
-        .find(|f| f.path == format!("rust/{}.rs", unit.program.ident()))
-        .unwrap()
-        .text
+    written(path, &format!("{}.rs", unit.program.ident()))
+}
+
+/// The file `name` that `rulec gen` writes under rust/ for a rule, through the library.
+fn written(path: &Path, name: &str) -> String {
+    let mut sources = Sources::new();
+    let checked = rulec::check_path(&mut sources, path, &rulec::analysis::Options::default()).unwrap();
+    let unit = rulec::gen::Unit::of(&checked, &sources).unwrap();
+    rulec::outputs::of_rule(&unit, &[Lang::Rust]).into_iter().find(|f| f.path == format!("rust/{name}")).unwrap().text
 }
 
 #[test]
@@ -64,12 +68,14 @@ fn rerun_lines_are_exactly_the_rule_and_enums_files_read() {
         .map(|f| format!("cargo:rerun-if-changed={}", rules.join(f).display()))
         .collect();
     assert_eq!(said, want);
-    // One module per rule; the enums file generates nothing of its own.
-    assert_eq!(listing(&out), ["member_discount.rs", "parcel_rate.rs", "single_coupon.rs"]);
+    // One module per rule, and the enums file's, which member_discount's names.
+    assert_eq!(listing(&out), ["member_discount.rs", "parcel_rate.rs", "single_coupon.rs", "tiers.rs"]);
     for name in ["member_discount", "parcel_rate", "single_coupon"] {
         let written = fs::read_to_string(out.join(format!("{name}.rs"))).unwrap();
         assert_eq!(written, module_of(&rules.join(format!("{name}.rule"))), "{name}.rs is what rulec gen writes");
     }
+    let tiers = fs::read_to_string(out.join("tiers.rs")).unwrap();
+    assert_eq!(tiers, written(&rules.join("member_discount.rule"), "tiers.rs"), "tiers.rs is what rulec gen writes");
 }
 
 #[test]
@@ -86,7 +92,7 @@ fn a_single_rule_watches_the_enums_file_it_uses_even_outside_the_folder() {
             format!("cargo:rerun-if-changed={}", tmp.path().join("rules/shared/tiers.rule").display()),
         ]
     );
-    assert_eq!(listing(&out), ["member_discount.rs"]);
+    assert_eq!(listing(&out), ["member_discount.rs", "tiers.rs"]);
 }
 
 #[test]
@@ -102,7 +108,7 @@ fn glob_patterns_select_rules() {
     let out2 = tmp.path().join("out2");
     let (r, _) = compile(Builder::new().rules(&format!("{}/**/*.rule", rules.display())).out_dir(&out2).locked(false));
     r.unwrap();
-    assert_eq!(listing(&out2), ["member_discount.rs", "parcel_rate.rs", "single_coupon.rs"]);
+    assert_eq!(listing(&out2), ["member_discount.rs", "parcel_rate.rs", "single_coupon.rs", "tiers.rs"]);
 
     let (r, said) = compile(Builder::new().rules(&format!("{}/*.rules", rules.display())).out_dir(&out2).locked(false));
     let e = r.unwrap_err();

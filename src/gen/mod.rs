@@ -460,6 +460,14 @@ pub fn rust_module(u: &Unit) -> File {
     backend(Lang::Rust).generate(u).into_iter().find(|f| f.path == name).expect("the Rust backend writes <alias>.rs")
 }
 
+/// The Rust module of each enums file a rule reads (`tiers.rs`), which the rule's module
+/// names as `super::tiers::Tier`: it is included beside the rule's, inside `pub mod tiers { … }`
+/// (rulec-build writes it into OUT_DIR with the rule's; `include_rule!` expands to it beside
+/// the rule's module). The same bytes from every rule that reads the file.
+pub fn rust_enums_modules(u: &Unit) -> Vec<File> {
+    backend(Lang::Rust).shared_files(u)
+}
+
 /// Files two rules would both write: the same path (ASCII case folded, as a file system on
 /// macOS or Windows folds it) with other bytes — `a/price.rule` and `b/price.rule`, or
 /// `parcel_rate` and `ParcelRate` in Go's package and Java's class, or a rule `tiers` and the

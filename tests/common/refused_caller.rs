@@ -7,6 +7,9 @@
 mod tp;
 #[path = "member_discount.rs"]
 mod md;
+// member_discount's tier is its enums file's, which it names beside it (super::tiers::Tier).
+#[path = "tiers.rs"]
+mod tiers;
 
 fn main() {
     let shown = |e: &dyn std::fmt::Display, value: &dyn std::fmt::Debug| println!("{e} | {value:?}");

@@ -6,6 +6,12 @@ pub mod parcel_rate {
     include!(concat!(env!("OUT_DIR"), "/parcel_rate.rs"));
 }
 
+/// The enums of rules/shared/tiers.rule, which member_discount reads: their own module, beside
+/// the rules' (member_discount's names `super::tiers::Tier`), one type for every rule reading it.
+pub mod tiers {
+    include!(concat!(env!("OUT_DIR"), "/tiers.rs"));
+}
+
 pub mod member_discount {
     include!(concat!(env!("OUT_DIR"), "/member_discount.rs"));
 }

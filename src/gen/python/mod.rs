@@ -45,13 +45,13 @@ impl Language for Python {
         [p.module(), p.runner(), helpers_runner()]
     }
 
+    fn runner(base: &str) -> Runner {
+        Runner::script("python3", &["-B"], format!("{base}_runner.py"))
+    }
+
     /// The module of each enums file the rule reads (`tiers.py`).
     fn shared_files(p: &Py) -> Vec<File> {
         p.shared_modules()
-    }
-
-    fn runner(base: &str) -> Runner {
-        Runner::script("python3", &["-B"], format!("{base}_runner.py"))
     }
 
     fn api(p: &Py, _: &Unit) -> serde_json::Value {

@@ -17,9 +17,12 @@ use super::stmt::{Blocks, Body, Match, Refusals};
 use super::text::{braced_unicode as rs_str, comment, fill_names, section, Code};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Pass, Runner, Spec, Unit};
-use crate::lang::{is_acronym, is_camel, is_snake};
+use crate::lang::{is_acronym, is_snake};
 use crate::sema::VarId;
 use serde_json::json;
+
+mod enums;
+pub(crate) use enums::enums_mods;
 
 const MODULE: &str = include_str!("runtime/module.rs");
 const RUNNER: &str = include_str!("runtime/runner.rs");
@@ -48,6 +51,11 @@ impl Language for Rust {
 
     fn more_files(_: &Rs) -> Vec<File> {
         vec![File { path: "_wasi_runner.mjs".into(), text: wasi_host() }]
+    }
+
+    /// The module of each enums file the rule reads (`tiers.rs`).
+    fn shared_files(r: &Rs) -> Vec<File> {
+        r.shared_modules()
     }
 
     /// The runner, and the same runner built for wasm32-wasip1 under node's WASI
@@ -81,7 +89,13 @@ impl Language for Rust {
             contradiction: ErrorType { name: "RuleError::Contradiction", fields: &["what"] },
         };
         let more = vec![("wasi", wasi(&plan.rule.base))];
-        spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types })
+        let mut entry = spell.functions(plan, &ret, Functions { place, signatures, more, dates, errors, error_types });
+        // An enum of an enums file is declared in that file's module, beside the rule's; the
+        // rule's module names it (`pub use super::tiers::Tier;`).
+        super::api::shared_enums(&mut entry, &r.shared(), |s| {
+            vec![("module", format!("{}.rs", s.module)), ("mod", s.module.clone())]
+        });
+        entry
     }
 }
 
@@ -237,40 +251,6 @@ impl Rs<'_> {
         o.finish()
     }
 
-    fn enums(&self, o: &mut Code) {
-        for (e, en) in self.plan.enums.iter().enumerate() {
-            let (name, members) = (&self.n.enums[e], &self.n.members[e]);
-            let mut lints = Vec::new();
-            if !is_camel(name) || !members.iter().all(|m| is_camel(m)) {
-                lints.push("non_camel_case_types");
-            }
-            if is_acronym(name) || members.iter().any(|m| is_acronym(m)) {
-                lints.push("clippy::upper_case_acronyms");
-            }
-            let all: Vec<String> = members.iter().map(|m| format!("{name}::{m}")).collect();
-            let each = |f: &dyn Fn(&str, &str) -> String| {
-                all.iter().zip(&en.values).map(|(m, v)| f(m, &rs_str(&v.name))).collect::<Vec<_>>().join("\n")
-            };
-            let declared = members.iter().zip(&en.values).map(|(m, v)| match &v.display {
-                Some(display) => format!("/// {}\n{m},", comment(display)),
-                None => format!("{m},"),
-            });
-            let fills = [
-                ("what", comment(&en.name)),
-                ("ordered", if en.ordered { " (ordered: a value compares by its place)" } else { "" }.to_string()),
-                ("lints", if lints.is_empty() { String::new() } else { format!("#[allow({})]", lints.join(", ")) }),
-                ("enum", name.clone()),
-                ("members", declared.collect::<Vec<_>>().join("\n")),
-                ("count", all.len().to_string()),
-                ("all", all.join(", ")),
-                ("names", each(&|m, wire| format!("{m} => {wire},"))),
-                ("parses", each(&|m, wire| format!("{wire} => Some({m}),"))),
-            ];
-            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
-            o.blank();
-        }
-    }
-
     /// The inputs as the function takes them, from the locals of the wire door.
     fn wrapped_args(&self) -> String {
         sig::inputs(self.plan, |v| match (self.wrapper(v), self.plan.var(v).optional, &self.n.vars[v]) {
@@ -319,7 +299,11 @@ impl Rs<'_> {
     fn runner(&self) -> String {
         let head = super::text::header(self.plan, "//");
         let about = "//\n// The runner `rulec test` drives: one vectors line in, one record (or refusal) out.";
-        let body = [section(RUNNER, MARK, "runner"), &answer(self.plan, self.n)].join("\n\n");
+        let runner = section(RUNNER, MARK, "runner");
+        // The module of each enums file the rule reads, where the rule's names it: beside it.
+        let mods = enums_mods(self.plan, self.n);
+        let runner = if mods.is_empty() { runner.to_string() } else { format!("{mods}{runner}") };
+        let body = [runner.as_str(), &answer(self.plan, self.n)].join("\n\n");
         let build = format!("// Build: rustc --edition 2021 -O {}_runner.rs", self.plan.rule.base);
         format!("{head}{about}\n{build}\n\n{}\n", body.replace("rulec_rule", &self.n.module))
     }

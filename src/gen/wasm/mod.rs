@@ -27,14 +27,21 @@ impl Backend for Wasm {
     fn generate(&self, u: &Unit) -> Vec<File> {
         let base = &u.plan.rule.base;
         let module = super::rust_module(u);
-        vec![
+        let mut files = vec![
             File { path: format!("{base}_wasm.rs"), text: entry(u, &module.path) },
             module,
             File { path: format!("{base}.wit"), text: wit(u) },
             File { path: format!("{base}_runner.mjs"), text: runner(u, base) },
             File { path: "_helpers_wasm.rs".into(), text: helpers_entry() },
             File { path: "_helpers_runner.mjs".into(), text: helpers_runner() },
-        ]
+        ];
+        files.extend(self.shared_files(u));
+        files
+    }
+
+    /// The module of each enums file the rule reads, which the Rust module names (`tiers.rs`).
+    fn shared_files(&self, u: &Unit) -> Vec<File> {
+        super::rust_enums_modules(u)
     }
 
     fn runner(&self, base: &str) -> Runner {
@@ -103,6 +110,7 @@ fn entry(u: &Unit, module: &str) -> String {
     o.push_str("//\n// The rule behind the canonical ABI of `call: func(input: string) -> string` (");
     o.push_str(&format!("{}.wit).\n", plan.rule.base));
     o.push_str(&format!("// Build: {}\n\n", build(&plan.rule.base).join(" ")));
+    o.push_str(&rust::enums_mods(plan, &names));
     o.push_str("// The entry calls the wire door alone; the rest of the module is its callers' API.\n");
     o.push_str(&format!("#[allow(dead_code)]\n#[path = \"{module}\"]\nmod rule;\n\n"));
     let parts = [section(ENTRY, MARK, "respond"), &rust::answer(plan, &names), section(ENTRY, MARK, "abi")];
