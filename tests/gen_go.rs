@@ -110,7 +110,8 @@ fn gofmt_and_go_vet_are_silent() {
     assert!(o.status.success(), "gofmt failed: {}", text(&o.stderr));
     assert_eq!(text(&o.stdout), "", "gofmt -l lists no file");
     let pkgs = packages(&go);
-    assert_eq!(pkgs.len(), corpus_rules().len(), "a package per rule");
+    // A package per rule, and one per enums file a rule reads (tests/corpus/shared/tiers.rule).
+    assert_eq!(pkgs.len(), corpus_rules().len() + 1, "a package per rule and per enums file");
     for pkg in &pkgs {
         let o = Command::new("go")
             .args(["vet", "./..."])
@@ -122,10 +123,26 @@ fn gofmt_and_go_vet_are_silent() {
         assert!(o.status.success(), "go vet {}: {}{}", pkg.display(), text(&o.stdout), text(&o.stderr));
         let module = std::fs::read_to_string(pkg.join(format!("{}.go", pkg.file_name().unwrap().to_string_lossy())))
             .expect("the module");
-        let imports: Vec<&str> = module.lines().filter(|l| l.starts_with("import")).collect();
-        assert_eq!(imports, ["import \"fmt\""], "{}: the module imports fmt alone", pkg.display());
+        // fmt, and the package of each enums file the rule reads, beside it.
+        let import = module.split_once("\nimport ").expect("an import").1;
+        let import = match import.find(')') {
+            Some(end) if import.starts_with('(') => &import[..=end],
+            _ => import.lines().next().unwrap(),
+        };
         let gomod = std::fs::read_to_string(pkg.join("go.mod")).unwrap();
-        assert!(!gomod.contains("require"), "{}: go.mod lists nothing but the module: {gomod}", pkg.display());
+        let shared: Vec<&str> =
+            import.lines().filter_map(|l| l.strip_prefix("\t\"rulec/")?.strip_suffix('"')).collect();
+        let paths: String = shared.iter().map(|s| format!("\t\"rulec/{s}\"\n")).collect();
+        assert!(shared.is_empty() || import == format!("(\n\t\"fmt\"\n\n{paths})"), "{}: {import}", pkg.display());
+        if shared.is_empty() {
+            assert_eq!(import, "\"fmt\"", "{}: the module imports fmt alone", pkg.display());
+            assert!(!gomod.contains("require"), "{}: go.mod lists nothing but the module: {gomod}", pkg.display());
+        }
+        for s in shared {
+            assert!(go.join(s).join("go.mod").is_file(), "{}: rulec/{s} is beside it", pkg.display());
+            let found = format!("\nrequire rulec/{s} v0.0.0\n\nreplace rulec/{s} => ../{s}\n");
+            assert!(gomod.ends_with(&found), "{}: go.mod requires rulec/{s} from beside it: {gomod}", pkg.display());
+        }
     }
     // The helpers' runner is one file outside any module; vet a copy the go command will read.
     let scratch = tempfile::tempdir().unwrap();
@@ -199,6 +216,13 @@ fn every_name_api_gives_is_in_the_package() {
             names.push(p["type"].as_str().unwrap().trim_start_matches('*').into());
         }
         for e in go["enums"].as_array().unwrap() {
+            // An enum of an enums file is declared in that file's package, which the rule's names.
+            if let Some(shared) = e["module"].as_str() {
+                let there = std::fs::read_to_string(tmp.path().join("go").join(shared)).unwrap();
+                assert!(there.contains(&format!("package {}\n", e["package"].as_str().unwrap())), "{shared}");
+                assert!(there.contains(&format!("type {} int\n", e["declared"].as_str().unwrap())), "{shared}");
+                names.push(format!("\"{}\"", e["module_path"].as_str().unwrap()));
+            }
             names.push(e["alias"].as_str().unwrap().into());
             names.push(format!("func {}(s string)", e["parse"].as_str().unwrap()));
             for v in e["values"].as_array().unwrap() {
@@ -630,10 +654,11 @@ func show(err error) {
 "#,
     );
     let got = go_program(&tmp.path().join("go/memberdiscount"), "caller", &members.replace("PKG", "memberdiscount"));
+    // The rule's Tier is the enums file's (an alias): %T names the package that declares it.
     assert_eq!(
         got,
-        "tier is out of range: \"basic\" | basic memberdiscount.Tier\n\
-         tier is out of range: \"basic\" | basic memberdiscount.Tier\n\
+        "tier is out of range: \"basic\" | basic tiers.Tier\n\
+         tier is out of range: \"basic\" | basic tiers.Tier\n\
          channel is not a value of enum channel: \"fax\" | fax string\n"
     );
 }
@@ -660,4 +685,133 @@ fn the_runtime_file_is_go_as_it_stands() {
         .output()
         .expect("go vet runs");
     assert!(o.status.success(), "go vet module.go: {}{}", text(&o.stdout), text(&o.stderr));
+}
+
+/// Two rules reading one enums file, generated into one folder: the file's enums are a
+/// package of their own (`tiers/go.mod`, `tiers/tiers.go`), the same bytes whichever rule
+/// writes it, which each rule's package requires from beside it and names under the names it
+/// always had (`type Tier = tiers.Tier`, the constants, `ParseTier`). A caller's module that
+/// takes both rules passes one rule's `Tier` to the other's function, and `go build` (offline,
+/// GOPROXY=off) accepts it; gofmt and go vet are silent and both rules agree with the
+/// reference. A rule named like the enums file it reads would write the package's folder
+/// over, and is refused.
+#[test]
+fn two_rules_reading_one_enums_file_share_its_enums_in_go() {
+    if !have_go("two_rules_reading_one_enums_file_share_its_enums_in_go") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::two_rules_of_one_enums_file(d, "go");
+    let go = out.join("go");
+    let shared = std::fs::read_to_string(go.join("tiers/tiers.go")).unwrap();
+    assert!(shared.contains("\npackage tiers\n") && shared.contains("\ntype Tier int\n"), "{shared}");
+    assert!(shared.contains("func ParseTier(s string) (Tier, bool)"), "{shared}");
+    assert_eq!(std::fs::read_to_string(go.join("tiers/go.mod")).unwrap(), "module rulec/tiers\n\ngo 1.18\n");
+    for pkg in ["memberdiscount", "tierpoints"] {
+        let source = std::fs::read_to_string(go.join(pkg).join(format!("{pkg}.go"))).unwrap();
+        assert!(source.contains("\ntype Tier = tiers.Tier\n") && source.contains("\t\"rulec/tiers\"\n"), "{source}");
+        assert!(source.contains("\tTierGold     = tiers.TierGold\n"), "{source}");
+        assert!(!source.contains("type Tier int"), "{pkg} declares no Tier of its own");
+        let gomod = std::fs::read_to_string(go.join(pkg).join("go.mod")).unwrap();
+        let want =
+            format!("module rulec/{pkg}\n\ngo 1.18\n\nrequire rulec/tiers v0.0.0\n\nreplace rulec/tiers => ../tiers\n");
+        assert_eq!(gomod, want);
+    }
+    // The same bytes from each rule alone: a folder holds the package once.
+    for rule in ["member_discount", "tier_points"] {
+        let alone = d.join(format!("alone_{rule}"));
+        common::generate(&[d.join(format!("rules/{rule}.rule"))], "go", &alone);
+        for f in ["tiers/go.mod", "tiers/tiers.go"] {
+            let a = std::fs::read(alone.join("go").join(f)).unwrap();
+            assert!(a == std::fs::read(go.join(f)).unwrap(), "{rule} writes {f} with other bytes");
+        }
+    }
+    let o = Command::new("gofmt").arg("-l").arg(&go).output().expect("gofmt runs");
+    assert_eq!(text(&o.stdout), "", "gofmt -l lists no file: {}", text(&o.stderr));
+    for pkg in ["tiers", "memberdiscount", "tierpoints"] {
+        let o = Command::new("go")
+            .args(["vet", "./..."])
+            .current_dir(go.join(pkg))
+            .env("GOPROXY", "off")
+            .env("GO111MODULE", "on")
+            .env("GOFLAGS", "-mod=mod")
+            .output()
+            .expect("go vet runs");
+        assert!(o.status.success(), "go vet {pkg}: {}{}", text(&o.stdout), text(&o.stderr));
+    }
+    common::assert_green(&common::test_json(&out, "go"));
+    // rulec api names the package each rule's Tier is declared in.
+    let o = common::rulec(&["api", "rules/tier_points.rule", "--lang", "go"], d);
+    let api: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+    let tier = &api["go"]["enums"][0];
+    assert_eq!(
+        (&tier["alias"], &tier["package"], &tier["module"], &tier["module_path"], &tier["declared"]),
+        (&"Tier".into(), &"tiers".into(), &"tiers/tiers.go".into(), &"rulec/tiers".into(), &"Tier".into()),
+        "{tier}"
+    );
+    // The caller's code: a module of its own, taking both rules (and, as Go's modules have it,
+    // the package they share) from beside it.
+    let caller = go.join("caller");
+    std::fs::create_dir_all(&caller).unwrap();
+    let mut gomod = "module caller\n\ngo 1.18\n\nrequire (\n".to_string();
+    for m in ["memberdiscount", "tierpoints", "tiers"] {
+        gomod.push_str(&format!("\trulec/{m} v0.0.0\n"));
+    }
+    gomod.push_str(")\n\nreplace (\n");
+    for m in ["memberdiscount", "tierpoints", "tiers"] {
+        gomod.push_str(&format!("\trulec/{m} => ../{m}\n"));
+    }
+    std::fs::write(caller.join("go.mod"), format!("{gomod})\n")).unwrap();
+    let program = r#"package main
+
+import (
+	"fmt"
+
+	"rulec/memberdiscount"
+	"rulec/tierpoints"
+	"rulec/tiers"
+)
+
+func main() {
+	var gold memberdiscount.Tier = memberdiscount.TierGold
+	points, err := tierpoints.TierPoints(tierpoints.Input{Tier: gold})
+	fmt.Println(points, err)
+	out, err := memberdiscount.MemberDiscount(memberdiscount.Input{Tier: tierpoints.TierPlatinum, Channel: memberdiscount.ChannelWeb, Subtotal: 10000})
+	fmt.Println(out.Pct, out.Discount, err)
+	parsed, _ := tierpoints.ParseTier("gold")
+	var t tiers.Tier = parsed
+	fmt.Println(t == memberdiscount.TierGold, t)
+}
+"#;
+    std::fs::write(caller.join("main.go"), program).unwrap();
+    let o = Command::new("go")
+        .args(["build", "-o", "caller", "."])
+        .current_dir(&caller)
+        .env("GOPROXY", "off")
+        .env("GO111MODULE", "on")
+        .env("GOWORK", "off")
+        .output()
+        .expect("go build runs");
+    assert!(o.status.success(), "go build caller: {}{}", text(&o.stdout), text(&o.stderr));
+    let ran = Command::new(caller.join("caller")).output().unwrap();
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let eval = |rule: &str, call: &str| -> serde_json::Value {
+        let o = common::rulec(&["eval", rule, "--in", call], d);
+        let line: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let want = format!("{} <nil>\n{} {} <nil>\ntrue gold\n", gold["points"], discount["pct"], discount["discount"]);
+    assert_eq!(text(&ran.stdout), want);
+    // A rule named like the enums file it reads would write go/tiers/ over.
+    let points = std::fs::read_to_string(d.join("rules/tier_points.rule")).unwrap();
+    std::fs::write(d.join("rules/tiers.rule"), points.replace("rule tier_points", "rule tiers")).unwrap();
+    let clash = common::rulec(&["gen", "rules/tiers.rule", "--out", "clash", "--lang", "go"], d);
+    assert_eq!(clash.status.code(), Some(1), "{}", text(&clash.stderr));
+    let says = "rules/tiers.rule and an enums file it reads would both write go/tiers/";
+    assert!(text(&clash.stderr).contains(says), "{}", text(&clash.stderr));
 }

@@ -211,8 +211,16 @@ fn gen_writes_an_enums_files_module_when_asked_whoever_reads_it() {
     let ws = workspace();
     let d = ws.example.as_path();
     let gen = |args: &[&str]| Command::new(&ws.bin).arg("gen").args(args).current_dir(d).output().unwrap();
-    let langs = "java,typescript,javascript,python";
-    let modules = ["java/Tiers.java", "typescript/tiers.ts", "javascript/tiers.mjs", "python/tiers.py"];
+    let langs = "java,typescript,javascript,python,rust,go";
+    let modules = [
+        "java/Tiers.java",
+        "typescript/tiers.ts",
+        "javascript/tiers.mjs",
+        "python/tiers.py",
+        "rust/tiers.rs",
+        "go/tiers/go.mod",
+        "go/tiers/tiers.go",
+    ];
     let o =
         gen(&["rules/member_discount.rule", "rules/shared/tiers.rule", "--lang", langs, "--out", "read", "--no-lock"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -245,6 +253,14 @@ fn gen_writes_an_enums_files_module_when_asked_whoever_reads_it() {
         "python/parcel_rate.py",
         "python/parcel_rate_runner.py",
         "python/_helpers_runner.py",
+        "rust/parcel_rate.rs",
+        "rust/parcel_rate_runner.rs",
+        "rust/_helpers_runner.rs",
+        "rust/_wasi_runner.mjs",
+        "go/parcelrate/go.mod",
+        "go/parcelrate/parcelrate.go",
+        "go/parcelrate/cmd/runner/main.go",
+        "go/_helpers_runner.go",
         "vectors/_helpers.jsonl",
         "vectors/_helpers.expected.jsonl",
         "vectors/parcel_rate.jsonl",
@@ -269,7 +285,9 @@ fn gen_writes_an_enums_files_module_when_asked_whoever_reads_it() {
     let o = gen(&rest(&modules, &own).iter().map(String::as_str).collect::<Vec<_>>());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let written: Vec<String> = read_tree(&d.join("named")).into_keys().collect();
-    assert_eq!(written, ["java/Tiers.java", "javascript/tiers.mjs", "python/tiers.py", "typescript/tiers.ts"]);
+    let mut sorted = modules.to_vec();
+    sorted.sort();
+    assert_eq!(written, sorted);
     for m in modules {
         assert_eq!(
             std::fs::read(d.join("named").join(m)).unwrap(),

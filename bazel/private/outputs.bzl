@@ -23,18 +23,18 @@ action and names the file):
     rule file (by path) and declared once: `_helpers_runner.<ext>` in each language's folder
     and `vectors/_helpers.jsonl`, `vectors/_helpers.expected.jsonl`;
   * an enums file is given to the rules as `enums`, never as `srcs`, and is named after its
-    alias too (`tiers.rule` holds `enums tiers`, and `e` below is that alias). In rust,
-    python, java, typescript and javascript its enums are its own module, which every rule
-    that uses it writes with the same bytes:
+    alias too (`tiers.rule` holds `enums tiers`, and `e` below is that alias). In every
+    language its enums are its own module (Go's a package), which every rule that uses it
+    writes with the same bytes:
 
       rust        e.rs
       python      e.py
       typescript  e.ts
       javascript  e.mjs
+      go          p/go.mod  p/p.go                          (p: the Go package of e, as above)
       java        E.java                                    (E: e in PascalCase)
 
-    (in go its enums are still written into each rule that uses it). The
-    module of every enums file the target names is declared once and written by the action
+    The module of every enums file the target names is declared once and written by the action
     of the target's first rule file (`rulec gen --enums-modules`, which writes it from the
     enums file whether or not that rule reads it); every other action is told it is written
     elsewhere. So an edit of an enums file reruns the rules that use it and the first one.
@@ -115,11 +115,11 @@ def shared_files(lang):
 
 # The module of the enums file `e` (below the language's folder), per language that gives an
 # enums file its own: `{e}` its alias, `{E}` in PascalCase, `{p}` the Go package of it. A
-# language joins here when rulec gen writes the module (else `--only` fails naming the file):
-#     "go": ["{p}/go.mod", "{p}/{p}.go"],
+# language joins here when rulec gen writes the module (else `--only` fails naming the file).
 _ENUMS_MODULES = {
     "rust": ["{e}.rs"],
     "python": ["{e}.py"],
+    "go": ["{p}/go.mod", "{p}/{p}.go"],
     "typescript": ["{e}.ts"],
     "javascript": ["{e}.mjs"],
     "java": ["{E}.java"],

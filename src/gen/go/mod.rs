@@ -51,11 +51,19 @@ impl Language for Go {
         let pkg = &g.n.module;
         let [module, runner, helpers_runner] = Self::code(g);
         vec![
-            File { path: format!("{pkg}/go.mod"), text: format!("module {}\n\ngo 1.18\n", module_path(pkg)) },
+            File { path: format!("{pkg}/go.mod"), text: g.go_mod() },
             File { path: format!("{pkg}/{pkg}.go"), text: module },
             File { path: format!("{pkg}/cmd/runner/main.go"), text: runner },
             File { path: format!("_helpers_runner.{}", Self::SPEC.ext), text: helpers_runner },
         ]
+        .into_iter()
+        .chain(Self::shared_files(g))
+        .collect()
+    }
+
+    /// The package of each enums file the rule reads (`tiers/go.mod`, `tiers/tiers.go`).
+    fn shared_files(g: &Spell) -> Vec<File> {
+        g.shared_packages()
     }
 
     fn code(g: &Spell) -> [String; 3] {
@@ -121,7 +129,11 @@ impl Language for Go {
             input: ErrorType { name: "*RuleInputError", fields: &["What", "Value", "HasValue"] },
             contradiction: ErrorType { name: "*RuleContradictionError", fields: &["What"] },
         };
-        spell.functions(plan, &ret, Functions { place, signatures: g.signatures(), more, dates, errors, error_types })
+        g.api_shared(spell.functions(
+            plan,
+            &ret,
+            Functions { place, signatures: g.signatures(), more, dates, errors, error_types },
+        ))
     }
 }
 
@@ -257,6 +269,7 @@ impl Spell<'_> {
         o.blank();
         let fills = [
             ("module", n.module.clone()),
+            ("imports", self.imports()),
             ("rule", comment(&plan.rule.name)),
             ("version", plan.rule.version.to_string()),
             ("function", n.function.clone()),
@@ -295,29 +308,6 @@ impl Spell<'_> {
             o.line(format!("{f}{} {}", " ".repeat(width - f.chars().count()), self.ty(v)));
         }
         o.close("}");
-    }
-
-    fn enums(&self, o: &mut Code) {
-        for (e, en) in self.plan.enums.iter().enumerate() {
-            let (name, members) = (&self.n.enums[e], &self.n.members[e]);
-            let each = |line: &dyn Fn(&str, &str) -> String| -> String {
-                members.iter().zip(&en.values).map(|(m, v)| line(m, &go_str(&v.name))).collect::<Vec<_>>().join("\n")
-            };
-            let fills = [
-                ("name", name.clone()),
-                ("what", comment(&en.name)),
-                ("ordered", if en.ordered { " (ordered: a value compares by its place)" } else { "" }.to_string()),
-                ("first", members[0].clone()),
-                ("others", members[1..].join("\n")),
-                ("last", members[members.len() - 1].clone()),
-                ("to_name", each(&|m, wire| format!("case {m}:\n\treturn {wire}"))),
-                ("unnamed", go_str(&format!("{name}(%d)"))),
-                ("parse", self.n.parsers[e].clone().expect("Go names a parser per enum")),
-                ("from_name", each(&|m, wire| format!("case {wire}:\n\treturn {m}, true"))),
-            ];
-            o.filled(section(TEMPLATES, MARK, "enum"), &fills);
-            o.blank();
-        }
     }
 
     fn functions(&self, o: &mut Code) {
@@ -433,6 +423,7 @@ fn convert(ty: &str, x: &str, optional: bool) -> String {
     format!("{open}{ty}{close}({x})")
 }
 
+mod enums;
 mod gofmt;
 
 #[cfg(test)]
