@@ -6,6 +6,8 @@
 from enum import Enum
 from typing import Any, NamedTuple, NewType, NoReturn, Sequence, TypeVar
 
+from tiers import Tier as Tier
+
 # The builtins the functions call, under names of the module's own, so that an input
 # called int or len cannot stand in their way.
 _isinstance = isinstance
@@ -26,13 +28,7 @@ JPYInclTax = NewType("JPYInclTax", int)  # money[JPY, incl_tax]: a whole number 
 Rate = NewType("Rate", int)  # rate[0.5%]: a whole number of its unit
 
 
-class Tier(Enum):
-    """enum tier (ordered: a value compares by its place): a member is the alias in upper case, its value the name the wire and the records write."""
-
-    BASIC = "basic"
-    SILVER = "silver"
-    GOLD = "gold"
-    PLATINUM = "platinum"
+# Tier: enum tier, declared in tiers.py, which every rule reading tiers.rule shares.
 
 
 # The members as names of the module: read through the enum, a member costs a walk through

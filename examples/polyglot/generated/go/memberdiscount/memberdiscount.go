@@ -6,7 +6,11 @@
 // Package memberdiscount is the rule member_discount (version 2): call MemberDiscount, or MemberDiscountTraced for the rows that matched too.
 package memberdiscount
 
-import "fmt"
+import (
+	"fmt"
+
+	"rulec/tiers"
+)
 
 // JPYInclTax is money[JPY, incl_tax]: a whole number of its unit.
 type JPYInclTax int64
@@ -14,51 +18,21 @@ type JPYInclTax int64
 // Rate is rate[0.5%]: a whole number of its unit.
 type Rate int64
 
-// Tier is the enum tier (ordered: a value compares by its place): one of the constants below, which start at 1, so
-// the zero value is no value (a call that leaves it is refused as missing).
-type Tier int
+// Tier is the enum tier (ordered: a value compares by its place), declared in package tiers (rulec/tiers),
+// which every rule reading it shares: a value of it is a value of theirs.
+type Tier = tiers.Tier
 
 // The values of Tier, in the order the rule declares them.
 const (
-	TierBasic Tier = iota + 1
-	TierSilver
-	TierGold
-	TierPlatinum
+	TierBasic    = tiers.TierBasic
+	TierSilver   = tiers.TierSilver
+	TierGold     = tiers.TierGold
+	TierPlatinum = tiers.TierPlatinum
 )
-
-// Valid reports whether x is one of the values of Tier.
-func (x Tier) Valid() bool {
-	return x >= TierBasic && x <= TierPlatinum
-}
-
-// String returns the value's name, the way the wire and the records write it.
-func (x Tier) String() string {
-	switch x {
-	case TierBasic:
-		return "basic"
-	case TierSilver:
-		return "silver"
-	case TierGold:
-		return "gold"
-	case TierPlatinum:
-		return "platinum"
-	}
-	return fmt.Sprintf("Tier(%d)", int(x))
-}
 
 // ParseTier reads a value's name back; false when it names no value of Tier.
 func ParseTier(s string) (Tier, bool) {
-	switch s {
-	case "basic":
-		return TierBasic, true
-	case "silver":
-		return TierSilver, true
-	case "gold":
-		return TierGold, true
-	case "platinum":
-		return TierPlatinum, true
-	}
-	return 0, false
+	return tiers.ParseTier(s)
 }
 
 // Channel is the enum channel: one of the constants below, which start at 1, so

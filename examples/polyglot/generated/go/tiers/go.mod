@@ -1,0 +1,3 @@
+module rulec/tiers
+
+go 1.18
