@@ -200,13 +200,13 @@ fn an_edit_reruns_only_the_actions_of_the_rules_it_touches() {
     bz.shutdown(&["a"]);
 }
 
-/// Two targets whose rules read the example's enums file in the languages that give it a
-/// module of its own: every rule (`:jts`), and parcel_rate alone, which does not read it
-/// (`:jts_alone`).
+/// Two targets whose rules read the example's enums file in languages that give it a module
+/// of its own (Go's a package): every rule (`:jts`), and parcel_rate alone, which does not
+/// read it (`:jts_alone`).
 const ENUMS_MODULE_TARGETS: &str = r#"
 rulec_gen(
     name = "jts",
-    langs = ["java", "typescript", "javascript"],
+    langs = ["java", "typescript", "javascript", "python", "go"],
     deps = [":shop_rules"],
 )
 
@@ -214,12 +214,13 @@ rulec_gen(
     name = "jts_alone",
     srcs = ["rules/parcel_rate.rule"],
     enums = ["rules/shared/tiers.rule"],
-    langs = ["java", "typescript", "javascript"],
+    langs = ["java", "typescript", "javascript", "python", "go"],
 )
 "#;
 
-/// A target whose rule reads an enums file in java, typescript and javascript builds: the
-/// enums file's module (`Tiers.java`, `tiers.ts`, `tiers.mjs`) is declared once and written
+/// A target whose rule reads an enums file in java, typescript, javascript, python and go
+/// builds: the enums file's module (`Tiers.java`, `tiers.ts`, `tiers.mjs`, `tiers.py`,
+/// `tiers/go.mod` and `tiers/tiers.go`) is declared once and written
 /// by the action of the target's first rule file alone, with rulec gen's bytes, even where
 /// that rule does not read the enums file; an edit of the enums file reruns the rules that
 /// read it (and the first), no other.
@@ -229,7 +230,14 @@ fn an_enums_files_module_is_declared_once_and_written_by_the_first_rules_action(
     let build = bz.example.join("BUILD.bazel");
     let text_before = std::fs::read_to_string(&build).unwrap();
     std::fs::write(&build, text_before + ENUMS_MODULE_TARGETS).unwrap();
-    let modules = ["java/Tiers.java", "typescript/tiers.ts", "javascript/tiers.mjs"];
+    let modules = [
+        "java/Tiers.java",
+        "typescript/tiers.ts",
+        "javascript/tiers.mjs",
+        "python/tiers.py",
+        "go/tiers/go.mod",
+        "go/tiers/tiers.go",
+    ];
 
     let log = bz.exec_log("a", &["//:jts", "//:jts_alone"]);
     let writers = |target: &str, module: &str| -> Vec<(String, String)> {
@@ -245,7 +253,7 @@ fn an_enums_files_module_is_declared_once_and_written_by_the_first_rules_action(
         assert_eq!(writers("jts", m), [gen_of("member_discount")], "{m}: written once, by the first rule's action");
         assert_eq!(writers("jts_alone", m), [gen_of("parcel_rate")], "{m}: written by a rule that does not read it");
     }
-    let reference = rulec_gen_tree(&bz.example, "java,typescript,javascript");
+    let reference = rulec_gen_tree(&bz.example, "java,typescript,javascript,python,go");
     let jts = bz.tree("jts");
     assert_eq!(jts, reference, "bazel-bin/jts is rulec gen's tree");
     let alone = bz.tree("jts_alone");
