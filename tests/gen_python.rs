@@ -484,3 +484,43 @@ fn two_rules_reading_one_enums_file_share_its_enums_in_python() {
     let says = "rules/tiers.rule and an enums file it reads would both write python/tiers.py";
     assert!(common::text(&clash.stderr).contains(says), "{}", common::text(&clash.stderr));
 }
+
+/// Every module a Python runtime file imports is one `rulec gen` keeps a rule's or an enums
+/// file's module from taking, and a rule named `json` is refused, naming the fix: its
+/// `json.py` beside the runner hid the standard library's json (the runner then failed with
+/// AttributeError).
+#[test]
+fn a_module_named_like_one_the_generated_python_imports_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let runtimes = ["python", "serve", "numpy", "sql"].map(|b| root.join("src/gen").join(b).join("runtime"));
+    let mut imported = std::collections::BTreeSet::new();
+    for f in runtimes.iter().flat_map(|d| std::fs::read_dir(d).unwrap()).map(|e| e.unwrap().path()) {
+        if f.extension().is_some_and(|e| e == "py") {
+            for line in std::fs::read_to_string(&f).unwrap().lines().map(str::trim_start) {
+                let Some(rest) = line.strip_prefix("import ").or_else(|| line.strip_prefix("from ")) else { continue };
+                let module: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                // `module` and `rulec_rule` stand for the rule's own module, filled by the backend.
+                if !module.is_empty() && module != "module" && module != "rulec_rule" {
+                    imported.insert(module);
+                }
+            }
+        }
+    }
+    let listed: std::collections::BTreeSet<String> =
+        rulec::gen::python::shared::IMPORTED.iter().map(|m| m.to_string()).collect();
+    assert_eq!(imported, listed, "python/shared.rs's IMPORTED against the runtime files' imports");
+    let d = tempfile::tempdir().unwrap();
+    let rule = "rule json v1\nabout \"A rule named like a module.\"\n\ninput a: int 0..10\noutput b: int 0..20\n\ndefine b = a + 1\n\nexpect a=1 -> b=2\n";
+    std::fs::write(d.path().join("json.rule"), rule).unwrap();
+    let o =
+        rulec().current_dir(d.path()).args(["gen", "json.rule", "--out", "out", "--lang", "python"]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("hides Python's own module json"), "{err}");
+    assert!(!d.path().join("out/python/json.py").exists());
+    // With an alias it is generated.
+    std::fs::write(d.path().join("json.rule"), rule.replace("rule json v1", "rule json(json_rule) v1")).unwrap();
+    let o =
+        rulec().current_dir(d.path()).args(["gen", "json.rule", "--out", "out", "--lang", "python"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -473,7 +473,8 @@ pub fn rust_enums_modules(u: &Unit) -> Vec<File> {
 /// `parcel_rate` and `ParcelRate` in Go's package and Java's class, or a rule `tiers` and the
 /// module of the enums file `tiers` it reads. One message per path, naming both rules (or the
 /// one); empty when every path has one writer (the shared helper files, and an enums file's
-/// module, are the same bytes from every rule).
+/// module, are the same bytes from every rule). A Python module that would hide one the
+/// generated Python imports (`json.py`) is refused here too.
 pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
     use std::collections::BTreeMap;
     let mut seen: BTreeMap<String, (&str, &File)> = BTreeMap::new();
@@ -491,6 +492,16 @@ pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
             }
         }
     }
+    let hidden = outputs.iter().filter_map(|(rule, f)| {
+        let stem = f.path.rsplit('/').next()?.strip_suffix(".py")?;
+        python::shared::IMPORTED.contains(&stem).then(|| {
+            format!(
+                "{rule} would write {}, which hides Python's own module {stem} that the generated code imports: give the rule or the enums file another name or alias",
+                f.path
+            )
+        })
+    });
+    let hidden: std::collections::BTreeSet<String> = hidden.collect();
     pairs
         .into_iter()
         .map(|((a, b), paths)| {
@@ -503,6 +514,7 @@ pub fn clashes(outputs: &[(String, File)]) -> Vec<String> {
             }
             format!("{a} and {b} would both write {}{more}: give one of the rules another name or alias", paths[0])
         })
+        .chain(hidden)
         .collect()
 }
 

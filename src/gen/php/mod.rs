@@ -141,7 +141,7 @@ function {function}({params}): {ret}
 }
 
 /**
- * The same call, with the rows that matched: one per table, in evaluation order.
+ * The same call, with the rows that matched, in the order they matched.
  *
  * @return array{0: {ret}, 1: list<Fired>}
  */

@@ -120,7 +120,7 @@ const FUNCTIONS: &str = r#"def {function}({params}) -> {ret}:
 
 
 def {traced}({params}) -> tuple[{ret}, list[Fired]]:
-    """The same call, with the rows that matched: one per table, in evaluation order."""
+    """The same call, with the rows that matched, in the order they matched."""
     {trace}: list[Fired] = []
     return {core}({traced_args}), {trace}
 

@@ -302,7 +302,7 @@ pub fn proto(plan: &Plan, c: &Contract) -> File {
         o.push_str(&format!("  // {}\n  {label}{} {field} = {n};\n", what(plan, *v), c.proto_type(plan, *v)));
     }
     o.push_str(&format!(
-        "\n  // The rows that matched, one per table, in order.\n  repeated Fired trace = {TRACE_FIELD};\n}}\n"
+        "\n  // The rows that matched, in the order they matched.\n  repeated Fired trace = {TRACE_FIELD};\n}}\n"
     ));
     o.push_str(
         "\n// Why a call was refused, in the error's details: the sentence every door of the rule\n// says, and the value refused where the refusal is about one.\nmessage Refusal {\n  string what = 1;\n  optional string value = 2;\n}\n",

@@ -131,7 +131,7 @@ const FUNCTIONS: &str = "public func {function}({params}) throws -> {ret} {
     return try {core}({pass}).0
 }
 
-/// The same call, with the rows that matched: one per table, in evaluation order.
+/// The same call, with the rows that matched, in the order they matched.
 public func {traced}({params}) throws -> ({ret}, [Fired]) {
     return try {core}({pass})
 }

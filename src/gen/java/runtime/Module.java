@@ -109,6 +109,7 @@ final class Module {
     public record Fired(String table, int row) {
     }
 
+    // rulec: fire
     /** The row that fired added to the trace, where the call keeps one (the plain function's keeps none). */
     private static void addFired(List<Fired> trace, String table, int row) {
         if (trace != null) {
