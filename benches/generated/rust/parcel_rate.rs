@@ -178,7 +178,7 @@ pub fn parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -
     parcel_rate_rows::<false>(weight, girth, dest, signature, &mut Vec::new())
 }
 
-/// The same call, with the rows that matched: one per table, in evaluation order.
+/// The same call, with the rows that matched, in the order they matched.
 ///
 /// # Errors
 ///

@@ -123,7 +123,7 @@ def member_discount(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: 
 
 
 def member_discount_traced(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> tuple[Output, list[Fired]]:
-    """The same call, with the rows that matched: one per table, in evaluation order."""
+    """The same call, with the rows that matched, in the order they matched."""
     trace: list[Fired] = []
     return _member_discount_rows(tier, channel, subtotal, coupon, trace), trace
 

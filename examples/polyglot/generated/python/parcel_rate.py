@@ -98,7 +98,7 @@ def parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> U
 
 
 def parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> tuple[USD, list[Fired]]:
-    """The same call, with the rows that matched: one per table, in evaluation order."""
+    """The same call, with the rows that matched, in the order they matched."""
     trace: list[Fired] = []
     return _parcel_rate_rows(weight, girth, dest, signature, trace), trace
 

@@ -88,7 +88,7 @@ def single_coupon(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, r
 
 
 def single_coupon_traced(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> tuple[Output, list[Fired]]:
-    """The same call, with the rows that matched: one per table, in evaluation order."""
+    """The same call, with the rows that matched, in the order they matched."""
     trace: list[Fired] = []
     return _single_coupon_rows(subtotal, applied, kind, rate, face, dup, trace), trace
 
