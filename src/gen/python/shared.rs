@@ -13,8 +13,8 @@ pub fn copy(file: &str) -> String {
     text::splice(file, "# rulec-copy:", &[("module.py", MODULE), ("script.py", SCRIPT)], "# rulec:")
 }
 
-/// The modules generated Python imports by name (the standard library's, and NumPy,
-/// DuckDB, uvicorn and connectrpc where a file asks for them). Python puts a script's
+/// The modules generated Python imports by name that rulec does not write (the standard
+/// library's, and NumPy, DuckDB, uvicorn and connectrpc where a file asks for them). Python puts a script's
 /// folder first on its path, so a rule or an enums file whose module took one of these
 /// names (`json.py` beside `json_runner.py`) would hide it: [`crate::gen::clashes`] refuses
 /// it. tests/gen_python.rs holds the list to every import of the Python runtime files.
@@ -34,7 +34,6 @@ pub const IMPORTED: &[&str] = &[
     "numpy",
     "os",
     "re",
-    "rulec_np",
     "secrets",
     "socket",
     "sqlite3",
