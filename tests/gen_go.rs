@@ -796,15 +796,7 @@ func main() {
     assert!(o.status.success(), "go build caller: {}{}", text(&o.stdout), text(&o.stderr));
     let ran = Command::new(caller.join("caller")).output().unwrap();
     assert!(ran.status.success(), "{}", text(&ran.stderr));
-    let eval = |rule: &str, call: &str| -> serde_json::Value {
-        let o = common::rulec(&["eval", rule, "--in", call], d);
-        let line: serde_json::Value =
-            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     let want = format!("{} <nil>\n{} {} <nil>\ntrue gold\n", gold["points"], discount["pct"], discount["discount"]);
     assert_eq!(text(&ran.stdout), want);
     // A rule named like the enums file it reads would write go/tiers/ over.

@@ -508,13 +508,6 @@ fn two_rules_reading_one_enums_file_share_its_enums_in_java() {
 ";
     std::fs::write(java.join("Caller.java"), caller).unwrap();
     let ran = run_caller(&java, &["Tiers.java", "MemberDiscount.java", "TierPoints.java"], &d.join("caller"));
-    let eval = |rule: &str, call: &str| -> Json {
-        let o = common::rulec(&["eval", rule, "--in", call], d);
-        let line: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     assert_eq!(text(&ran.stdout), format!("{}\n{} {}\n", gold["points"], discount["pct"], discount["discount"]));
 }

@@ -191,15 +191,7 @@ echo \var_export(MemberDiscount\Tier::GOLD === TierPoints\Tier::GOLD && TierPoin
         .output()
         .unwrap();
     assert!(ran.status.success(), "{}{}", text(&ran.stdout), text(&ran.stderr));
-    let eval = |rule: &str, call: &str| -> serde_json::Value {
-        let o = rulec(&["eval", rule, "--in", call], d);
-        let line: serde_json::Value =
-            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     assert_eq!(text(&ran.stdout), format!("{}\n{} {}\ntrue\n", gold["points"], discount["pct"], discount["discount"]));
     // Another enums file declaring `enums tiers` would write the same module with other bytes.
     std::fs::create_dir_all(d.join("other/shared")).unwrap();

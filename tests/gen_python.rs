@@ -448,14 +448,7 @@ fn two_rules_reading_one_enums_file_share_its_enums_in_python() {
     std::fs::write(py.join("caller.py"), caller).unwrap();
     let ran = Command::new("python3").args(["-B", "caller.py"]).current_dir(&py).output().unwrap();
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
-    let eval = |rule: &str, call: &str| -> Json {
-        let o = common::rulec(&["eval", rule, "--in", call], d);
-        let line: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", common::text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     let want = format!("{}\n{} {}\nTrue\n", gold["points"], discount["pct"], discount["discount"]);
     assert_eq!(String::from_utf8_lossy(&ran.stdout), want);
     if have(&["ruff", "mypy"]) {

@@ -219,14 +219,6 @@ fn two_rules_reading_one_enums_file_share_its_enums_in_ruby() {
     std::fs::write(ruby.join("caller.rb"), script).unwrap();
     let ran = Command::new("ruby").args(["-w", "caller.rb"]).current_dir(&ruby).output().unwrap();
     assert!(ran.status.success() && ran.stderr.is_empty(), "{}{}", text(&ran.stdout), text(&ran.stderr));
-    let eval = |rule: &str, call: &str| -> serde_json::Value {
-        let o = rulec(&["eval", rule, "--in", call], d);
-        let line: serde_json::Value =
-            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     assert_eq!(text(&ran.stdout), format!("{}\n{} {}\ntrue\n", gold["points"], discount["pct"], discount["discount"]));
 }

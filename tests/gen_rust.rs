@@ -693,15 +693,7 @@ fn two_rules_reading_one_enums_file_share_its_enums_in_rust() {
     common::assert_green(&report);
     assert_eq!(report["results"].as_array().unwrap().len(), 6, "two rules and the helpers, natively and under WASI");
     // The caller's code, as a crate that includes the modules: one rule's tier is the other's.
-    let eval = |rule: &str, call: &str| -> serde_json::Value {
-        let o = rulec(&["eval", rule, "--in", call], d);
-        let line: serde_json::Value =
-            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     let caller = format!(
         r#"pub mod tiers {{
     include!("tiers.rs");

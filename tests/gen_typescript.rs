@@ -786,13 +786,6 @@ console.log(`${out.pct} ${out.discount}`);
 console.log(Tier === PointsTier && PointsTier === Tiers.Tier && parseTier("gold") === Tier.GOLD);
 "#,
     );
-    let eval = |rule: &str, call: &str| -> Json {
-        let o = common::rulec(&["eval", rule, "--in", call], d);
-        let line: Json = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
-        line["observed"].clone()
-    };
-    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
-    let discount =
-        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    let (gold, discount) = common::two_rules_answers(d);
     assert_eq!(got, format!("{}\n{} {}\ntrue\n", gold["points"], discount["pct"], discount["discount"]));
 }

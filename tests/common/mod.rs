@@ -373,6 +373,22 @@ pub fn two_rules_of_one_enums_file(dir: &Path, lang: &str) -> PathBuf {
     out
 }
 
+/// What the reference answers to the calls each caller of [`two_rules_of_one_enums_file`]'s
+/// rules makes, below `dir`: tier_points for a gold member, member_discount for a platinum
+/// member's web order of 10,000.
+pub fn two_rules_answers(dir: &Path) -> (serde_json::Value, serde_json::Value) {
+    let eval = |rule: &str, call: &str| -> serde_json::Value {
+        let o = rulec(&["eval", rule, "--in", call], dir);
+        let line: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
+        line["observed"].clone()
+    };
+    let gold = eval("rules/tier_points.rule", r#"{"tier":"gold"}"#);
+    let discount =
+        eval("rules/member_discount.rule", r#"{"tier":"platinum","channel":"web","subtotal":10000,"coupon":null}"#);
+    (gold, discount)
+}
+
 /// The Python that parses Swift: tree-sitter and its Swift grammar.
 const SWIFT_PARSE: &str = r#"
 import sys, tree_sitter, tree_sitter_swift
