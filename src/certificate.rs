@@ -93,6 +93,7 @@ fn value(v: &Value) -> Json {
         Value::Num(n) => json!({"num": n.to_string()}),
         Value::Str(s) => json!({"str": s}),
         Value::Enum(i) => json!({"pos": i}),
+        Value::List(xs) => json!({"list": xs.iter().map(value).collect::<Vec<_>>()}),
     }
 }
 

@@ -454,7 +454,7 @@ impl<'a> TableAnalysis<'a> {
         };
         self.proof.cover = cover;
         // A leaf lists its rows in the order they take precedence: the first listed answers there.
-        if self.table.policy == Policy::Priority {
+        if self.table.policy.ranks() {
             let mut rank = vec![0usize; n];
             for (place, r) in self.table.precedence().into_iter().enumerate() {
                 rank[r] = place;
@@ -472,10 +472,14 @@ impl<'a> TableAnalysis<'a> {
             }
         }
         // Gaps and meeting pairs need their leaves decided.
-        let policy = self.table.policy.clone();
+        let policy = self.table.policy;
+        let gaps_matter = self.gaps_matter();
+        // Where rows meet matters to `unique` and `any` (E102, E104), and to a sum: what the
+        // rows that meet add up to.
+        let meetings_matter = matches!(policy, Policy::Unique | Policy::Any | Policy::CollectSum);
         for i in 0..self.proof.cover.leaves.len() {
             let k = self.proof.cover.leaves[i].rows.len();
-            if k == 0 || (k >= 2 && !policy.takes_first()) {
+            if (k == 0 && gaps_matter) || (k >= 2 && meetings_matter) {
                 self.decide(i);
                 if self.exhausted {
                     return self.over_budget();
@@ -492,12 +496,25 @@ impl<'a> TableAnalysis<'a> {
             fates.push(fate);
         }
         self.proof.complete = true;
-        self.report_gap();
-        match policy {
-            Policy::Unique | Policy::Any => self.report_pairs(),
-            Policy::First | Policy::Priority => {}
+        if gaps_matter {
+            self.report_gap();
+        }
+        if matches!(policy, Policy::Unique | Policy::Any) {
+            self.report_pairs();
         }
         self.report_rows(&fates);
+    }
+
+    /// Whether an input no row takes is a gap (E101): under every single-hit policy, and for
+    /// an aggregate with no answer of its own for no row (a count, a list, a default, none).
+    fn gaps_matter(&self) -> bool {
+        let result = &self.p.vars[self.table.results[0]];
+        match self.table.policy {
+            Policy::CollectSum | Policy::CollectMin | Policy::CollectMax => {
+                !result.optional && result.default.is_none()
+            }
+            p => !p.multi_hit(),
+        }
     }
 
     fn over_budget(&mut self) {
@@ -1626,7 +1643,7 @@ fn gates(p: &Program, t: usize, axes: &[Axis], gapped: &[std::cell::Cell<bool>])
 /// For an axis decided by another table with constant results: that table, and per
 /// coordinate the rows that produce it.
 fn producers(p: &Program, t: usize, axis: &Axis) -> Option<(usize, Vec<Vec<usize>>)> {
-    let Some(Decider::Table(d)) = p.vars[axis.var].decided_by else { return None };
+    let d = p.cell_table(axis.var)?;
     if !axis.produced || d == t {
         return None;
     }

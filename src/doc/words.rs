@@ -173,6 +173,11 @@ pub fn value_words(p: &Program, ty: &Ty, v: &Value, audience: Audience) -> Strin
             _ => i.to_string(),
         },
         Value::Num(n) => amount(ty, n),
+        Value::List(xs) if xs.is_empty() => match audience {
+            Audience::Approver => "none".into(),
+            Audience::Customer => "nothing".into(),
+        },
+        Value::List(xs) => xs.iter().map(|x| value_words(p, ty, x, audience)).collect::<Vec<_>>().join(", "),
     }
 }
 
@@ -274,5 +279,23 @@ pub fn policy_words(policy: &crate::syntax::ast::Policy, audience: Audience) -> 
         (Policy::Priority, Audience::Customer) => {
             "Where more than one row applies, the one whose answer is listed first decides."
         }
+        (Policy::Collect | Policy::RuleOrder, Audience::Approver) => {
+            "Every row that matches adds its result to a list, in the order the rows are written."
+        }
+        (Policy::Collect | Policy::RuleOrder, Audience::Customer) => {
+            "Every row that applies counts, in the order the rows are listed."
+        }
+        (Policy::OutputOrder, Audience::Approver) => {
+            "Every row that matches adds its result to a list, ordered by the result's place in its list of values."
+        }
+        (Policy::OutputOrder, Audience::Customer) => "Every row that applies counts, the most important first.",
+        (Policy::CollectSum, Audience::Approver) => "Every row that matches adds its result; the answer is the sum.",
+        (Policy::CollectSum, Audience::Customer) => "The amounts of every row that applies are added up.",
+        (Policy::CollectMin, Audience::Approver) => "Of the rows that match, the least result is the answer.",
+        (Policy::CollectMin, Audience::Customer) => "Of the rows that apply, the lowest amount counts.",
+        (Policy::CollectMax, Audience::Approver) => "Of the rows that match, the greatest result is the answer.",
+        (Policy::CollectMax, Audience::Customer) => "Of the rows that apply, the highest amount counts.",
+        (Policy::CollectCount, Audience::Approver) => "The answer is how many rows match.",
+        (Policy::CollectCount, Audience::Customer) => "The answer is how many rows apply.",
     }
 }

@@ -85,16 +85,9 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {
                 values[def.var] = store(p, def.var, x);
             }
             Step::Table(t) => {
-                let table = &p.tables[t];
-                let row = pick_row(table, &values)?;
-                for (i, &r) in table.results.iter().enumerate() {
-                    let x = match &table.rows[row].results[i] {
-                        Some(e) => eval_expr(e, &values)?,
-                        None => Value::None,
-                    };
-                    values[r] = store(p, r, x);
+                for row in run_table(p, t, &mut values)? {
+                    trace.push(Fired { table: t, row });
                 }
-                trace.push(Fired { table: t, row: row + 1 });
             }
         }
     }
@@ -130,14 +123,7 @@ pub fn values_needed(p: &Program, inputs: &[Value], t: usize, needed: &[bool]) -
                 if s == t || !table.results.iter().any(|&r| needed[r]) {
                     continue;
                 }
-                let row = pick_row(table, &values)?;
-                for (i, &r) in table.results.iter().enumerate() {
-                    let x = match &table.rows[row].results[i] {
-                        Some(e) => eval_expr(e, &values)?,
-                        None => Value::None,
-                    };
-                    values[r] = store(p, r, x);
-                }
+                run_table(p, s, &mut values)?;
             }
         }
     }
@@ -183,12 +169,61 @@ fn store(p: &Program, var: VarId, x: Value) -> Value {
     }
 }
 
+/// Store table `t`'s answer into `values`; the 1-based rows that fired, in the order they
+/// count: the one row that answers, or under a multiple-hit policy every row that holds.
+pub fn run_table(p: &Program, t: usize, values: &mut [Value]) -> Result<Vec<usize>, EvalError> {
+    let table = &p.tables[t];
+    if !table.policy.multi_hit() {
+        let row = pick_row(table, values)?;
+        for (i, &r) in table.results.iter().enumerate() {
+            let x = match &table.rows[row].results[i] {
+                Some(e) => eval_expr(e, values)?,
+                None => Value::None,
+            };
+            values[r] = store(p, r, x);
+        }
+        return Ok(vec![row + 1]);
+    }
+    let held: Vec<usize> = table.precedence().into_iter().filter(|&r| row_matches(table, r, values)).collect();
+    let result = table.results[0];
+    let x = match table.policy {
+        Policy::CollectCount => Value::Num(num::int(held.len() as i64)),
+        _ => {
+            let mut xs = Vec::with_capacity(held.len());
+            for &row in &held {
+                let cell = table.rows[row].results[0].as_ref().expect("sema refuses `none` in a multiple-hit row");
+                xs.push(eval_expr(cell, values)?);
+            }
+            aggregate(p, table, result, xs)?
+        }
+    };
+    values[result] = store(p, result, x);
+    Ok(held.into_iter().map(|r| r + 1).collect())
+}
+
+/// A multiple-hit table's answer from the values of the rows that held, in order.
+fn aggregate(p: &Program, table: &TableIr, result: VarId, xs: Vec<Value>) -> Result<Value, EvalError> {
+    if table.policy.lists() {
+        return Ok(Value::List(xs));
+    }
+    let folded = match table.policy {
+        Policy::CollectSum => xs.into_iter().map(|x| num(&x).clone()).reduce(|a, b| a + b).map(Value::Num),
+        Policy::CollectMin => xs.into_iter().min(),
+        Policy::CollectMax => xs.into_iter().max(),
+        other => unreachable!("`{}` is not an aggregation", other.as_str()),
+    };
+    let var = &p.vars[result];
+    match (folded, &var.default) {
+        (Some(x), _) => Ok(x),
+        (None, Some(d)) => Ok(d.clone()),
+        (None, None) if var.optional => Ok(Value::None),
+        (None, None) => Err(EvalError::NoRow { table: table.name.clone() }),
+    }
+}
+
 /// The 0-based row that answers under the table's policy.
 pub fn pick_row(t: &TableIr, values: &[Value]) -> Result<usize, EvalError> {
-    let order = match t.policy {
-        Policy::Priority => t.precedence(),
-        _ => (0..t.rows.len()).collect(),
-    };
+    let order = t.precedence();
     let mut matching = order.into_iter().filter(|&r| row_matches(t, r, values));
     let first = matching.next().ok_or_else(|| EvalError::NoRow { table: t.name.clone() })?;
     if t.policy == Policy::Unique {

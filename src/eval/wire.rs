@@ -155,6 +155,14 @@ pub fn read_input(p: &Program, var: &Var, raw: Option<&Json>) -> Result<Value, R
         None | Some(Json::Null) => return Err(Refusal::new(sentence::missing(name))),
         Some(x) => x,
     };
+    // A list output's recorded value (replay and diff read outputs through this door too).
+    if var.list {
+        let Json::Array(items) = raw else {
+            return Err(Refusal::new(format!("{name} is not a list")));
+        };
+        let element = Var { list: false, ..var.clone() };
+        return items.iter().map(|x| read_input(p, &element, Some(x))).collect::<Result<_, _>>().map(Value::List);
+    }
     let kind = WireKind::of(&var.ty);
     let not_of_kind = || Err(Refusal::new(sentence::not_of_kind(p, name, kind)));
     let value = match kind {
@@ -252,6 +260,7 @@ pub fn to_wire(p: &Program, var: &Var, v: &Value) -> Json {
             let units = n / var.ty.factor();
             json_integer(&units)
         }
+        Value::List(xs) => Json::Array(xs.iter().map(|x| to_wire(p, var, x)).collect()),
     }
 }
 
@@ -339,5 +348,6 @@ pub fn display(p: &Program, ty: &Ty, v: &Value) -> String {
             Ty::Rate { .. } => format!("{}%", num::to_decimal_string(&(n * num::int(100)))),
             _ => num::to_decimal_string(n),
         },
+        Value::List(xs) => format!("[{}]", xs.iter().map(|x| display(p, ty, x)).collect::<Vec<_>>().join(", ")),
     }
 }

@@ -149,7 +149,8 @@ impl Compiled {
     }
 
     fn of(p: &Program, plan: Plan, one_row: bool) -> Option<Compiled> {
-        if p.inputs.len() > 64 || p.outputs.len() > 64 {
+        // A multiple-hit table fires a number of rows no slot counts: the reference replays it.
+        if p.inputs.len() > 64 || p.outputs.len() > 64 || p.tables.iter().any(|t| t.policy.multi_hit()) {
             return None;
         }
         let inputs = plan
@@ -242,6 +243,7 @@ impl Compiled {
                     V::Int(n.to_integer().to_i64()?)
                 }
                 Value::Str(x) => V::Str(x.clone()),
+                Value::List(_) => unreachable!("an input is never a list"),
             };
         }
         self.run(&mut s).ok()?;

@@ -16,6 +16,8 @@ pub enum Plain {
     /// An enum value's name.
     Word(String),
     Str(String),
+    /// A list output's values.
+    List(Vec<Plain>),
 }
 
 impl Plain {
@@ -35,6 +37,7 @@ impl Plain {
                 Ty::Enum(e) => Plain::Word(p.enums[*e].values[*i as usize].name.clone()),
                 _ => Plain::Word(i.to_string()),
             },
+            Value::List(xs) => Plain::List(xs.iter().map(|x| Plain::of_ty(p, ty, x)).collect()),
         }
     }
 
@@ -49,6 +52,7 @@ impl Plain {
                 Ty::Enum(e) => Value::Enum(p.enums[*e].position(w)?),
                 _ => return None,
             },
+            Plain::List(xs) => Value::List(xs.iter().map(|x| x.value_in(p, var)).collect::<Option<_>>()?),
         })
     }
 
@@ -67,6 +71,7 @@ impl Plain {
                 }
                 number_json(&(n / var.ty.factor()))
             }
+            Plain::List(xs) => Json::Array(xs.iter().map(|x| x.wire(var)).collect()),
         }
     }
 
@@ -94,6 +99,7 @@ impl Plain {
                 Ty::Rate { .. } => format!("{}%", num::to_decimal_string(&(n * num::int(100)))),
                 _ => num::to_decimal_string(n),
             },
+            Plain::List(xs) => format!("[{}]", xs.iter().map(|x| x.display(var)).collect::<Vec<_>>().join(", ")),
         }
     }
 

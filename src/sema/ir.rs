@@ -16,6 +16,8 @@ pub enum Value {
     Num(Rat),
     Enum(u32),
     Str(String),
+    /// A list output's value (`list[T]`): the values of the rows that held, in order.
+    List(Vec<Value>),
 }
 
 pub type VarId = usize;
@@ -55,6 +57,10 @@ pub struct Var {
     pub decl_span: Span,
     /// A define that declares its type (a "declared define") is stored like a value.
     pub declared: bool,
+    /// Declared `list[T]`: `ty` is the element's type, the value a `Value::List`.
+    pub list: bool,
+    /// `default LIT`: what a `collect sum|min|max` table answers when no row holds.
+    pub default: Option<Value>,
 }
 
 impl Var {
@@ -195,7 +201,7 @@ impl TableIr {
     /// tie stays in the order written).
     pub fn precedence(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.rows.len()).collect();
-        if self.policy == crate::syntax::ast::Policy::Priority {
+        if self.policy.ranks() {
             order.sort_by_key(|&r| self.rows[r].results.iter().map(priority_place).collect::<Vec<_>>());
         }
         order
@@ -284,6 +290,15 @@ impl Program {
     pub fn ident(&self) -> &str {
         self.alias.as_deref().unwrap_or(&self.name)
     }
+    /// The table that decides `v` by one row's cell: not a multiple-hit table, whose answer
+    /// folds the cells of every row that holds (a sum is none of its rows' values).
+    pub fn cell_table(&self, v: VarId) -> Option<usize> {
+        match self.vars[v].decided_by {
+            Some(Decider::Table(t)) if !self.tables[t].policy.multi_hit() => Some(t),
+            _ => None,
+        }
+    }
+
     pub fn var_by_name(&self, name: &str) -> Option<VarId> {
         self.vars.iter().position(|v| v.name == name)
     }

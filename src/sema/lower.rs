@@ -62,6 +62,8 @@ struct Lower {
     define_of_var: HashMap<VarId, usize>,
     /// Defines in the order they were written, for the evaluation order.
     define_item_order: Vec<(usize, VarId)>,
+    /// Where each `default` is written, to refuse one on a value no aggregate decides.
+    default_spans: Vec<(VarId, Span)>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -97,6 +99,7 @@ impl Lower {
             defines: Vec::new(),
             define_of_var: HashMap::new(),
             define_item_order: Vec::new(),
+            default_spans: Vec::new(),
         }
     }
 
@@ -228,6 +231,25 @@ impl Lower {
                     Diagnostic::new("E065", self.file, span, format!("{what} `{name}` is decided by nothing"))
                         .label("no table or define decides it")
                         .help(format!("add `define {name} = …`, or a table with `-> {name}`")),
+                );
+            }
+        }
+        for &(v, span) in &self.default_spans.clone() {
+            let aggregate = match self.vars[v].decided_by {
+                Some(Decider::Table(t)) => {
+                    matches!(
+                        tables[t].policy,
+                        ast::Policy::CollectSum | ast::Policy::CollectMin | ast::Policy::CollectMax
+                    )
+                }
+                _ => false,
+            };
+            if !aggregate {
+                let name = self.vars[v].name.clone();
+                self.push(
+                    Diagnostic::new("E077", self.file, span, format!("`{name}` has a default, and no `collect sum`, `collect min` or `collect max` table decides it"))
+                        .label("never used")
+                        .help("a default is what such a table answers when no row holds: remove it, or decide the value with one"),
                 );
             }
         }
@@ -392,7 +414,24 @@ impl Lower {
                 _ => continue,
             };
             let alias = self.check_decl_name(self.file, &decl.name);
-            let Some((ty, optional)) = self.type_expr(&decl.ty) else {
+            let (list, element) = match &decl.ty.kind {
+                ast::TypeKind::List(element) => (true, &**element),
+                _ => (false, &decl.ty),
+            };
+            if list && (kind != VarKind::Output || element.optional || decl.ty.optional) {
+                let what = if kind == VarKind::Output {
+                    "a list's element cannot be optional"
+                } else {
+                    "only an output can be a list"
+                };
+                self.push(
+                    Diagnostic::new("E078", self.file, decl.ty.span, what)
+                        .label("not allowed here")
+                        .help("declare `output NAME: list[T]` with T not optional; a `collect`, `rule_order` or `output_order` table decides it"),
+                );
+                continue;
+            }
+            let Some((ty, optional)) = self.type_expr(element) else {
                 continue;
             };
             if let (true, Some(r)) = (kind != VarKind::Output, &decl.rounding) {
@@ -406,6 +445,24 @@ impl Lower {
             let range = self.range(decl.range.as_ref(), &ty, kind == VarKind::Input, &decl.name, decl.ty.span);
             let rounding =
                 if kind == VarKind::Output { decl.rounding.as_ref().and_then(|r| self.rounding(r, &ty)) } else { None };
+            let default = match &decl.default {
+                Some(lit) if kind != VarKind::Input && !list => match self.lit_value(lit, &ty) {
+                    Some(v) => {
+                        self.default_spans.push((self.vars.len(), lit.span));
+                        Some(v)
+                    }
+                    None => continue,
+                },
+                Some(lit) => {
+                    self.push(
+                        Diagnostic::new("E077", self.file, lit.span, "a default is what a `collect sum`, `collect min` or `collect max` table answers when no row holds")
+                            .label("not allowed here")
+                            .help("remove `default …`"),
+                    );
+                    continue;
+                }
+                None => None,
+            };
             self.add_var(Var {
                 name: decl.name.name.name.clone(),
                 alias,
@@ -420,6 +477,8 @@ impl Lower {
                 span: decl.name.name.span,
                 decl_span: item.span,
                 declared: true,
+                list,
+                default,
             });
         }
         // Defines: one of an output's name computes it; any other is a new name.
@@ -485,6 +544,8 @@ impl Lower {
                         span: d.name.name.span,
                         decl_span: item.span,
                         declared,
+                        list: false,
+                        default: None,
                     })
                 }
             };
@@ -539,6 +600,14 @@ impl Lower {
                 },
             },
             ast::TypeKind::Param { head, args } => self.param_type(head, args, t.span)?,
+            ast::TypeKind::List(_) => {
+                self.push(
+                    Diagnostic::new("E078", self.file, t.span, "only an output can be a list")
+                        .label("not allowed here")
+                        .help("declare `output NAME: list[T]`; a `collect`, `rule_order` or `output_order` table decides it"),
+                );
+                return None;
+            }
         };
         Some((ty, t.optional))
     }
@@ -813,6 +882,7 @@ impl Lower {
             (LitKind::Str(_), _) => Err(mismatch("a string")),
             (LitKind::Name(n), _) => Err(mismatch(&format!("`{}`", n.name))),
             (LitKind::Qualified { ty: t, value }, _) => Err(mismatch(&format!("`{}.{}`", t.name, value.name))),
+            (LitKind::List(_), _) => Err(mismatch("a list")),
         }
     }
 
@@ -946,12 +1016,22 @@ impl Lower {
                 None
             }
             LitKind::Name(_) => unreachable!("bare names are resolved as names"),
+            LitKind::List(_) => unreachable!("the parser reads a list only as an expect's value"),
         }
     }
 
     // ---- expressions
 
     fn var_ty(&mut self, v: VarId, span: Span) -> Option<Ty> {
+        if self.vars[v].list {
+            let name = self.vars[v].name.clone();
+            self.push(
+                Diagnostic::new("E078", self.file, span, format!("`{name}` is a list, and nothing in a rule reads a list"))
+                    .label("read here")
+                    .help("a list is an answer for the caller; to count or add up the rows that hold, decide a value with `collect count` or `collect sum`"),
+            );
+            return None;
+        }
         if self.vars[v].kind == VarKind::Define && !self.vars[v].declared {
             match self.define_state.get(&v).copied() {
                 Some(DefineState::Done) => {}
@@ -1589,7 +1669,10 @@ impl Lower {
         if !ok {
             return None;
         }
-        if t.policy() == ast::Policy::Priority && !self.priority_cells(t, &results, &rows) {
+        if t.policy().ranks() && !self.priority_cells(t, &results, &rows) {
+            return None;
+        }
+        if !self.multi_hit_result(t, &results, &rows) {
             return None;
         }
         Some(TableIr {
@@ -1606,6 +1689,74 @@ impl Lower {
                 .map(|p| p.1)
                 .unwrap_or(Span::new(t.name.span.end as usize, t.name.span.end as usize)),
         })
+    }
+
+    /// A multiple-hit table decides one result, of the kind its policy makes (E077), and only
+    /// a list policy decides a list (E078).
+    fn multi_hit_result(&mut self, t: &ast::Table, results: &[VarId], rows: &[RowIr]) -> bool {
+        let policy = t.policy();
+        let name = &t.name.name;
+        if !policy.multi_hit() {
+            if let Some(k) = results.iter().position(|&v| self.vars[v].list) {
+                self.push(
+                    Diagnostic::new("E078", self.file, t.results[k].span, format!("`{}` is a list, and table `{name}` answers one row", t.results[k].name))
+                        .label("a list is decided by every row that holds")
+                        .help("make the table `collect`, `rule_order` or `output_order`, or declare the result without `list[…]`"),
+                );
+                return false;
+            }
+            return true;
+        }
+        let p = policy.as_str();
+        if results.len() != 1 {
+            self.push(
+                Diagnostic::new(
+                    "E077",
+                    self.file,
+                    t.results[1].span,
+                    format!("table `{name}` is `{p}`, and decides more than one result"),
+                )
+                .label("a second result")
+                .help("a multiple-hit table decides one result: split it into one table per result"),
+            );
+            return false;
+        }
+        let var = &self.vars[results[0]];
+        let ty = var.ty.clone();
+        let (numeric, list) = (ty.is_numeric(), var.list);
+        let wrong = match policy {
+            _ if policy.lists() && !list => Some(format!("declare it `list[{}]`", self.tyname(&ty))),
+            _ if policy.lists() => None,
+            _ if list => Some(format!("declare it `{}`, not a list", self.tyname(&ty))),
+            ast::Policy::CollectCount if ty != Ty::Int => Some("a count is an `int`".to_string()),
+            ast::Policy::CollectSum if !numeric => {
+                Some("a sum is a number: `int`, `money[…]`, a quantity or `rate[…]`".to_string())
+            }
+            ast::Policy::CollectMin | ast::Policy::CollectMax if !numeric && ty != Ty::Date => {
+                Some("the least or greatest is of a number or a date".to_string())
+            }
+            _ => None,
+        };
+        if let Some(help) = wrong {
+            let what =
+                format!("table `{name}` is `{p}`, and its result `{}` is {}", t.results[0].name, self.tyname(&ty));
+            self.push(
+                Diagnostic::new("E077", self.file, t.results[0].span, what)
+                    .label("not what the policy answers")
+                    .help(help),
+            );
+            return false;
+        }
+        if let Some(row) = rows.iter().find(|r| r.results[0].is_none()) {
+            let at = row.cell_spans[row.conds.len()];
+            self.push(
+                Diagnostic::new("E077", self.file, at, format!("table `{name}` is `{p}`, and a row answers `none`"))
+                    .label("every row that holds gives a value")
+                    .help("give the row a value, or leave the row out: a row that holds nowhere adds nothing"),
+            );
+            return false;
+        }
+        true
     }
 
     /// A `priority` table ranks its rows by their results' places in their enums: every
@@ -1828,7 +1979,21 @@ impl Lower {
             match self.var_index.get(&name.name).copied() {
                 Some(v) if self.vars[v].kind == VarKind::Output => {
                     let ty = self.vars[v].ty.clone();
-                    match self.lit_value(lit, &ty) {
+                    let value = match (&lit.kind, self.vars[v].list) {
+                        (LitKind::List(items), true) => {
+                            items.iter().map(|x| self.lit_value(x, &ty)).collect::<Option<Vec<_>>>().map(Value::List)
+                        }
+                        (_, true) => {
+                            self.push(
+                                Diagnostic::new("E068", self.file, lit.span, format!("`{}` is a list", name.name))
+                                    .label("expected a list")
+                                    .help("write its values in brackets: `[a, b]`, or `[]` for none"),
+                            );
+                            None
+                        }
+                        _ => self.lit_value(lit, &ty),
+                    };
+                    match value {
                         Some(val) => outputs.push((v, val, lit.span)),
                         None => ok = false,
                     }

@@ -141,6 +141,8 @@ pub struct VarDecl {
     pub ty: TypeExpr,
     pub range: Option<RangeExpr>,
     pub rounding: Option<Rounding>,
+    /// `default LIT`: what a `collect sum|min|max` table answers when no row holds.
+    pub default: Option<Literal>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -178,6 +180,8 @@ pub enum TypeKind {
     Named(Ident),
     /// `money[CUR]`, `mass[U]`, `rate[STEP]`, `money[CUR, incl_tax]`: the head and its arguments.
     Param { head: Ident, args: Vec<TypeArg> },
+    /// `list[T]`: the answer of a `collect`, `rule_order` or `output_order` table.
+    List(Box<TypeExpr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -214,6 +218,8 @@ pub enum LitKind {
         ty: Ident,
         value: Ident,
     },
+    /// `[a, b]`: a list output's value in an `expect`.
+    List(Vec<Literal>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,13 +329,27 @@ pub enum ExprKind {
     },
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     Unique,
     First,
     Any,
     /// The matching row whose results come first in their enums' declared order (DMN's `P`).
     Priority,
+    /// Every row that holds, its value in a list, in the rows' order (DMN's `C`, its order fixed).
+    Collect,
+    /// The values of the rows that hold, summed (DMN's `C+`).
+    CollectSum,
+    /// The least value of the rows that hold (DMN's `C<`).
+    CollectMin,
+    /// The greatest value of the rows that hold (DMN's `C>`).
+    CollectMax,
+    /// How many rows hold (DMN's `C#`).
+    CollectCount,
+    /// Every row that holds, its value in a list, in the rows' order (DMN's `R`).
+    RuleOrder,
+    /// Every row that holds, its value in a list, ranked as `priority` ranks rows (DMN's `O`).
+    OutputOrder,
 }
 
 impl Policy {
@@ -339,7 +359,29 @@ impl Policy {
             Policy::First => "first",
             Policy::Any => "any",
             Policy::Priority => "priority",
+            Policy::Collect => "collect",
+            Policy::CollectSum => "collect sum",
+            Policy::CollectMin => "collect min",
+            Policy::CollectMax => "collect max",
+            Policy::CollectCount => "collect count",
+            Policy::RuleOrder => "rule_order",
+            Policy::OutputOrder => "output_order",
         }
+    }
+
+    /// Every row that holds counts (DMN's multiple-hit policies), not one row.
+    pub fn multi_hit(&self) -> bool {
+        !matches!(self, Policy::Unique | Policy::First | Policy::Any | Policy::Priority)
+    }
+
+    /// The answer is a list of the values of the rows that hold.
+    pub fn lists(&self) -> bool {
+        matches!(self, Policy::Collect | Policy::RuleOrder | Policy::OutputOrder)
+    }
+
+    /// The rows are ranked by their results' places in their enums (`TableIr::precedence`).
+    pub fn ranks(&self) -> bool {
+        matches!(self, Policy::Priority | Policy::OutputOrder)
     }
 
     /// The row that answers is the first that matches in the table's order of precedence

@@ -201,6 +201,10 @@ fn var_decl(d: &VarDecl) -> String {
     if let Some(r) = &d.rounding {
         s.push_str(&format!(" round {}({})", r.mode.name, print_literal(&r.grid)));
     }
+    if let Some(d) = &d.default {
+        s.push_str(" default ");
+        s.push_str(&print_literal(d));
+    }
     s
 }
 
@@ -221,6 +225,7 @@ pub fn print_type(t: &TypeExpr) -> String {
                 .collect();
             format!("{}[{}]", head.name, args.join(", "))
         }
+        TypeKind::List(element) => format!("list[{}]", print_type(element)),
     };
     if t.optional {
         s.push('?');
@@ -248,6 +253,7 @@ pub fn print_literal(l: &Literal) -> String {
         LitKind::None => "none".into(),
         LitKind::Name(n) => n.name.clone(),
         LitKind::Qualified { ty, value } => format!("{}.{}", ty.name, value.name),
+        LitKind::List(items) => format!("[{}]", items.iter().map(print_literal).collect::<Vec<_>>().join(", ")),
     }
 }
 

@@ -333,7 +333,13 @@ impl<'a> FileParser<'a> {
                 } else {
                     None
                 };
-                let decl = VarDecl { name, ty, range, rounding };
+                let default = if c.peek_ident() == Some("default") {
+                    c.bump();
+                    Some(literal(c, file)?)
+                } else {
+                    None
+                };
+                let decl = VarDecl { name, ty, range, rounding, default };
                 match word.as_str() {
                     "input" => ItemKind::Input(decl),
                     "output" => ItemKind::Output(decl),
@@ -405,14 +411,30 @@ impl<'a> FileParser<'a> {
         let file = self.file;
         let name = c.name(file)?;
         let policy = match c.peek_ident() {
-            Some(w @ ("unique" | "first" | "any" | "priority")) => {
+            Some(w @ ("unique" | "first" | "any" | "priority" | "rule_order" | "output_order")) => {
                 let p = match w {
                     "unique" => Policy::Unique,
                     "first" => Policy::First,
                     "priority" => Policy::Priority,
+                    "rule_order" => Policy::RuleOrder,
+                    "output_order" => Policy::OutputOrder,
                     _ => Policy::Any,
                 };
                 Some((p, c.bump().unwrap().span))
+            }
+            Some("collect") => {
+                let start = c.bump().unwrap().span;
+                let aggregation = match c.peek_ident() {
+                    Some("sum") => Some(Policy::CollectSum),
+                    Some("min") => Some(Policy::CollectMin),
+                    Some("max") => Some(Policy::CollectMax),
+                    Some("count") => Some(Policy::CollectCount),
+                    _ => None,
+                };
+                match aggregation {
+                    Some(p) => Some((p, start.to(c.bump().unwrap().span))),
+                    None => Some((Policy::Collect, start)),
+                }
             }
             _ => None,
         };
@@ -673,7 +695,11 @@ fn result_cell(tokens: &[Token], span: Span, file: FileId) -> Result<Expr, Diagn
 fn type_expr(c: &mut Cursor, file: FileId) -> Result<TypeExpr, Diagnostic> {
     let head = c.name_or_keyword_type(file)?;
     let start = head.span;
-    let kind = if c.eat(&Tok::LBracket) {
+    let kind = if head.name == "list" && c.eat(&Tok::LBracket) {
+        let element = type_expr(c, file)?;
+        c.expect(file, &Tok::RBracket)?;
+        TypeKind::List(Box::new(element))
+    } else if c.eat(&Tok::LBracket) {
         let mut args = vec![type_arg(c, file)?];
         while c.eat(&Tok::Comma) {
             args.push(type_arg(c, file)?);
@@ -700,7 +726,11 @@ fn type_arg(c: &mut Cursor, file: FileId) -> Result<TypeArg, Diagnostic> {
 
 fn opt_range(c: &mut Cursor, file: FileId) -> Result<Option<RangeExpr>, Diagnostic> {
     let starts_literal = match c.peek() {
-        Some(Token { tok: Tok::Ident(w), .. }) => w != "round",
+        // `round` and `default` follow a range; an enum value of either name may start one.
+        Some(Token { tok: Tok::Ident(w), .. }) if w == "round" || w == "default" => {
+            matches!(c.peek_at(1), Some(Token { tok: Tok::DotDot, .. }))
+        }
+        Some(Token { tok: Tok::Ident(_), .. }) => true,
         Some(Token { tok: Tok::Eq, .. }) | None => false,
         Some(_) => true,
     };
@@ -774,7 +804,22 @@ fn expect(c: &mut Cursor, file: FileId) -> Result<Expect, Diagnostic> {
     let assignment = |c: &mut Cursor| -> Result<(Ident, Literal), Diagnostic> {
         let name = c.name(file)?;
         c.expect(file, &Tok::Eq)?;
-        Ok((name, literal(c, file)?))
+        match c.peek() {
+            Some(Token { tok: Tok::LBracket, span }) => {
+                let start = *span;
+                c.bump();
+                let mut items = Vec::new();
+                if !c.eat(&Tok::RBracket) {
+                    items.push(literal(c, file)?);
+                    while c.eat(&Tok::Comma) {
+                        items.push(literal(c, file)?);
+                    }
+                    c.expect(file, &Tok::RBracket)?;
+                }
+                Ok((name, Literal { kind: LitKind::List(items), span: start.to(c.prev_end()) }))
+            }
+            _ => Ok((name, literal(c, file)?)),
+        }
     };
     if c.peek().map(|t| &t.tok) != Some(&Tok::Arrow) {
         inputs.push(assignment(c)?);

@@ -334,7 +334,7 @@ pub fn var_step(p: &Program, v: VarId) -> Option<Rat> {
 
 /// The constant results a table gives a variable, once stored (none when some row computes it).
 pub fn produced_values(p: &Program, v: VarId) -> Option<Vec<Value>> {
-    let Some(Decider::Table(d)) = p.vars[v].decided_by else { return None };
+    let d = p.cell_table(v)?;
     let t = &p.tables[d];
     let col = t.results.iter().position(|&r| r == v)?;
     let mut out: Vec<Value> = Vec::new();

@@ -93,7 +93,7 @@ impl Theory {
 
 /// Whether a variable decided by a table takes only the constants its rows name.
 fn constant_results(p: &Program, v: VarId) -> bool {
-    let Some(Decider::Table(d)) = p.vars[v].decided_by else { return false };
+    let Some(d) = p.cell_table(v) else { return false };
     let t = &p.tables[d];
     let Some(col) = t.results.iter().position(|&r| r == v) else { return false };
     t.rows.iter().all(|r| matches!(&r.results[col], Some(TExpr { kind: TExprKind::Const(Value::Num(_)), .. })))

@@ -332,7 +332,7 @@ impl<'a> Finder<'a> {
             let var = &p.vars[v];
             let holds = |x: &Value| preds[v].iter().all(|pr| pr.holds(x));
             match var.decided_by {
-                Some(Decider::Table(d)) => {
+                Some(Decider::Table(d)) if !p.tables[d].policy.multi_hit() => {
                     let table = &p.tables[d];
                     let col = table.results.iter().position(|&r| r == v)?;
                     // Rows that produce a wanted value and whose cells on inputs leave some
@@ -393,7 +393,7 @@ impl<'a> Finder<'a> {
                         }
                     }
                 }
-                None => {}
+                _ => {}
             }
         }
         // Which model facts bear on the choice: those connected to the facts gathered, and the

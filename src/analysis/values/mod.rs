@@ -311,6 +311,9 @@ pub struct Values<'a> {
     /// Per variable, the case that takes its stored value lowest and the one that takes it
     /// highest: where a witness for E107 is looked for first.
     extremes: Vec<[Option<Extreme>; 2]>,
+    /// Per variable a multiple-hit table decides, inputs inside the set of rows that hold
+    /// together whose answer is the lowest, and the highest: where E107's witness is looked for.
+    fold_starts: Vec<Vec<Vec<Value>>>,
     /// The evidence of every derived variable's interval, and of the root being bounded.
     bounds: Vec<BoundProof>,
     root_proof: Vec<(VarId, RootProof)>,
@@ -529,6 +532,7 @@ impl<'a> Values<'a> {
             quiet: 0,
             short: std::cell::Cell::new(false),
             extremes: vec![[None, None]; p.vars.len()],
+            fold_starts: vec![Vec::new(); p.vars.len()],
             bounds: Vec::new(),
             root_proof: Vec::new(),
             refined: std::cell::Cell::new(false),

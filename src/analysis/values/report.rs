@@ -21,6 +21,7 @@ impl<'a> Values<'a> {
         let root = self.root;
         // First where the case that takes it furthest reaches its bound.
         let mut starts: Vec<Vec<Value>> = self.extreme_point(v, high).into_iter().collect();
+        starts.extend(self.fold_starts[v].iter().cloned());
         starts.extend(self.linear_point(&[]));
         let found = self.search(root, &score, starts).and_then(|(w, (_, s))| {
             let x = if high { s } else { -s };
@@ -64,6 +65,48 @@ impl<'a> Values<'a> {
             .note("the fix widens the range to what the checker can prove; whether the computation or the range is wrong is a business decision")
             .help(format!("widen the range to `{text}`, or change what computes `{}`", var.name))
             .fix("widen_range", text, Some((p.file, span)));
+        self.diags.push(d);
+    }
+
+    /// E108 for a sum's running total: the integer the code adds the rows' values into, over
+    /// every set of rows that can hold together (`running`, in base units).
+    pub(super) fn report_running_sum(&mut self, t: usize, running: &Iv) {
+        let p = self.p;
+        let table = &p.tables[t];
+        let v = table.results[0];
+        let var = &p.vars[v];
+        let f = var.ty.factor();
+        let (lo, hi) = ((&running.0 / &f).floor().to_integer(), (&running.1 / &f).ceil().to_integer());
+        let high = hi > scale::i64_max();
+        if !high && lo >= scale::i64_min() {
+            return;
+        }
+        let score = |inputs: &[Value]| -> Option<(u8, Rat)> {
+            let out = eval::evaluate(p, inputs).ok()?;
+            let x = value_num(&out.values[v])? / &f;
+            Some((1, if high { x } else { -x }))
+        };
+        let mut starts = self.fold_starts[v].clone();
+        starts.extend(self.linear_point(&[]));
+        let confirmed = self.search(self.root, &score, starts).and_then(|(w, (_, s))| {
+            let x = if high { s } else { -s };
+            (x > Rat::from_integer(scale::i64_max()) || x < Rat::from_integer(scale::i64_min())).then_some((w, x))
+        });
+        let name = &table.name;
+        let bound = if high { hi.to_string() } else { lo.to_string() };
+        let d = match &confirmed {
+            Some((w, x)) => {
+                let x = num::to_decimal_string(x);
+                Diagnostic::new("E108", p.file, table.name_span, format!("table `{name}`: the sum of `{}` overflows int64", var.name))
+                    .label(format!("reaches {x}"))
+                    .note(format!("the rows that hold together for the witness's inputs add up to {x}; int64 holds {}", int64_text()))
+                    .witness(json!({"inputs": wire::inputs_json(p, w)}))
+            }
+            None => Diagnostic::new("E108", p.file, table.name_span, format!("table `{name}`: the sum of `{}` is not proven to fit in int64", var.name))
+                .label(format!("bounded by {bound}"))
+                .note(format!("not proven: the rows that can hold together add up to as much as {bound}, beyond int64 ({}), and no input was found that takes the sum there", int64_text())),
+        };
+        let d = d.in_table(name).help("narrow the rows' values or the input ranges, so that the rows that can hold together add up to what int64 holds");
         self.diags.push(d);
     }
 

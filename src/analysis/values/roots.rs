@@ -30,6 +30,8 @@ impl<'a> Values<'a> {
         // that is computed, or a root elsewhere that is split over this table's rows.
         let split_over = self.split_tables.contains(&t);
         let mut hulls: Vec<Option<Iv>> = vec![None; table.results.len()];
+        // A multiple-hit table's one result, per row where it holds: what the fold reads.
+        let mut held: Vec<Option<Iv>> = vec![None; table.rows.len()];
         let mut failed = vec![false; table.results.len()];
         if split_over {
             self.regions[t] = vec![None; table.rows.len()];
@@ -81,11 +83,100 @@ impl<'a> Values<'a> {
                 if split_over {
                     self.row_ivs[t][r][i] = stored.clone();
                 }
+                held[r] = stored.clone();
                 hulls[i] = hull(hulls[i].take(), stored);
             }
         }
+        if table.policy.multi_hit() {
+            let folded = if failed[0] { None } else { self.fold_iv(t, proof, &held, hulls[0].take()) };
+            self.settle(table.results[0], folded, failed[0]);
+            return;
+        }
         for (i, &v) in table.results.iter().enumerate() {
             self.settle(v, hulls[i].take(), failed[i]);
+        }
+    }
+
+    /// A multiple-hit table's answer over every set of rows that can hold together: the sets
+    /// the cover's leaves list (every subset of the rows when it did not finish). A sum's
+    /// running total is held to int64 too (E108, with a witness the evaluator confirms).
+    fn fold_iv(&mut self, t: usize, proof: &TableProof, held: &[Option<Iv>], hull_iv: Option<Iv>) -> Option<Iv> {
+        let p = self.p;
+        let table = &p.tables[t];
+        let v = table.results[0];
+        let var = &p.vars[v];
+        let n = table.rows.len();
+        let live: Vec<usize> = (0..n).filter(|&r| held[r].is_some()).collect();
+        // Each set with the leaf it lies in, or none when every subset may hold.
+        let sets: Vec<(Vec<usize>, Option<&[(u32, u32)]>)> = if proof.complete && !proof.cover.nodes.is_empty() {
+            (proof.cover.leaves.iter())
+                .filter(|l| !matches!(l.asked, Asked::No(_)))
+                .map(|l| {
+                    (l.rows.iter().map(|&r| r as usize).filter(|r| held[*r].is_some()).collect(), Some(&l.ranges[..]))
+                })
+                .collect()
+        } else {
+            vec![(Vec::new(), None), (live.clone(), None)]
+        };
+        let exact = proof.complete && !proof.cover.nodes.is_empty();
+        let empty = sets.iter().any(|(rows, _)| rows.is_empty());
+        let with_default = |iv: Option<Iv>| match (&var.default, empty) {
+            (Some(Value::Num(d)), true) => hull(iv, Some((d.clone(), d.clone()))),
+            _ => iv,
+        };
+        use crate::syntax::ast::Policy;
+        match table.policy {
+            Policy::CollectCount => {
+                let counts = sets.iter().map(|(rows, _)| num::int(rows.len() as i64));
+                let lo = if exact { counts.clone().min() } else { Some(Rat::zero()) };
+                Some((lo.unwrap_or_else(Rat::zero), counts.max().unwrap_or_else(Rat::zero)))
+            }
+            Policy::CollectSum => {
+                let sum_of = |rows: &[usize], part: &dyn Fn(&Iv) -> Iv| {
+                    rows.iter().fold((Rat::zero(), Rat::zero()), |acc, &r| {
+                        let x = part(held[r].as_ref().expect("a live row"));
+                        (acc.0 + x.0, acc.1 + x.1)
+                    })
+                };
+                let whole = |iv: &Iv| iv.clone();
+                // Any subset of the rows may hold when the cover did not finish.
+                let subset = |iv: &Iv| (iv.0.clone().min(Rat::zero()), iv.1.clone().max(Rat::zero()));
+                let mut out: Option<Iv> = None;
+                let mut running: Option<Iv> = None;
+                let (mut lowest, mut highest): (Option<(Rat, usize)>, Option<(Rat, usize)>) = (None, None);
+                for (k, (rows, _)) in sets.iter().enumerate() {
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let sum = if exact { sum_of(rows, &whole) } else { sum_of(rows, &subset) };
+                    running = hull(running, Some(sum_of(rows, &subset)));
+                    if lowest.as_ref().is_none_or(|(x, _)| sum.0 < *x) {
+                        lowest = Some((sum.0.clone(), k));
+                    }
+                    if highest.as_ref().is_none_or(|(x, _)| sum.1 > *x) {
+                        highest = Some((sum.1.clone(), k));
+                    }
+                    out = hull(out, Some(sum));
+                }
+                for (_, k) in lowest.into_iter().chain(highest) {
+                    if let (rows, Some(ranges)) = &sets[k] {
+                        let facts = facts::coord_facts(p, &proof.axes, ranges);
+                        let cells: Vec<(VarId, &CondIr)> = (rows.iter())
+                            .flat_map(|&r| table.conds.iter().copied().zip(&table.rows[r].conds))
+                            .filter(|(w, _)| p.vars[*w].kind == VarKind::Input)
+                            .collect();
+                        if let Some(point) = self.linear_point_in(&facts, &cells) {
+                            self.fold_starts[v].push(point);
+                        }
+                    }
+                }
+                if let Some(r) = &running {
+                    self.report_running_sum(t, r);
+                }
+                with_default(out)
+            }
+            // A least, a greatest or a list element is one of the rows' values.
+            _ => with_default(hull_iv),
         }
     }
 
@@ -110,16 +201,22 @@ impl<'a> Values<'a> {
             return vec![Answers::Cells; n];
         }
         let mut boxes = vec![Answers::Nowhere; n];
+        // Under a multiple-hit policy every row a leaf lists holds there, not only the first.
+        let every = self.p.tables[t].policy.multi_hit();
         for leaf in &proof.cover.leaves {
             if matches!(leaf.asked, Asked::No(_)) {
                 continue;
             }
-            let Some(&r) = leaf.rows.first() else { continue };
-            let b = &mut boxes[r as usize];
-            *b = Answers::In(match std::mem::replace(b, Answers::Nowhere) {
-                Answers::In(h) => h.iter().zip(&leaf.ranges).map(|(&(a, b), &(c, d))| (a.min(c), b.max(d))).collect(),
-                _ => leaf.ranges.clone(),
-            });
+            let answering = if every { &leaf.rows[..] } else { &leaf.rows[..leaf.rows.len().min(1)] };
+            for &r in answering {
+                let b = &mut boxes[r as usize];
+                *b = Answers::In(match std::mem::replace(b, Answers::Nowhere) {
+                    Answers::In(h) => {
+                        h.iter().zip(&leaf.ranges).map(|(&(a, b), &(c, d))| (a.min(c), b.max(d))).collect()
+                    }
+                    _ => leaf.ranges.clone(),
+                });
+            }
         }
         boxes
     }

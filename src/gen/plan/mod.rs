@@ -24,7 +24,7 @@ use crate::analysis::scale::{self, Annotation, Op, Scaled, Store};
 use crate::analysis::{Analysis, Guard};
 use crate::num::{Rat, RoundMode};
 use crate::sema::{self, CondIr, EnumId, Program, TExpr, TExprKind, TableIr, TestIr, Ty, Value, VarId, VarKind};
-use crate::syntax::ast::CmpOp;
+use crate::syntax::ast::{CmpOp, Policy};
 use num_bigint::BigInt;
 use num_traits::One;
 use std::collections::BTreeSet;
@@ -403,7 +403,7 @@ pub fn build(p: &Program, analysis: &Analysis, source_name: &str, sha256: &str) 
 pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str, sha256: &str) -> Plan {
     let enums = enums(p);
     let units = unit_types(p);
-    let vars: Vec<VarPlan> = p.vars.iter().map(|v| var_plan(p, &units, v)).collect();
+    let mut vars: Vec<VarPlan> = p.vars.iter().map(|v| var_plan(p, &units, v)).collect();
     let mut b = Builder { p, ann, helpers: BTreeSet::new(), ranked: BTreeSet::new() };
     let door = door::build(p, &vars, &mut b);
     let mut steps = Vec::new();
@@ -421,7 +421,9 @@ pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str,
                 steps.push(Step::Define { var: def.var, value });
             }
             sema::Step::Table(t) => {
-                steps.push(Step::Table(b.table(t, slot, guards)));
+                let mut table = b.table(t, slot, guards);
+                table.collect = b.collect(t, &mut vars);
+                steps.push(Step::Table(table));
                 slot += 1;
             }
         }
@@ -598,7 +600,7 @@ fn var_plan(p: &Program, units: &[UnitType], v: &sema::Var) -> VarPlan {
         range,
         rounding: v.rounding.as_ref().map(|r| (r.mode, to_i64(&r.grid_units.to_integer()))),
         scaled,
-        list: false,
+        list: v.list,
     }
 }
 
@@ -806,6 +808,7 @@ impl Builder<'_> {
             (Value::None, ty) => Expr { kind: kind_of(ty), optional: true, node: Node::Absent },
             (Value::Num(n), ty) => Expr::int(to_i64(&(n / ty.factor()).to_integer())),
             (Value::Enum(_), _) => unreachable!("an enum value of an enum type"),
+            (Value::List(_), _) => unreachable!("no literal of the plan is a list"),
         }
     }
 
@@ -856,6 +859,46 @@ impl Builder<'_> {
             shape,
             collect: None,
         }
+    }
+
+    /// How a multiple-hit table folds the rows that hold into its result; a sum, a minimum
+    /// and a maximum get a boolean variable of their own saying a row has held.
+    fn collect(&self, t: usize, vars: &mut Vec<VarPlan>) -> Option<Collect> {
+        let table = &self.p.tables[t];
+        let fold = match table.policy {
+            Policy::Collect | Policy::RuleOrder | Policy::OutputOrder => Fold::List,
+            Policy::CollectSum => Fold::Sum,
+            Policy::CollectMin => Fold::Min,
+            Policy::CollectMax => Fold::Max,
+            Policy::CollectCount => Fold::Count,
+            Policy::Unique | Policy::First | Policy::Any | Policy::Priority => return None,
+        };
+        let result = &self.p.vars[table.results[0]];
+        // With no row held: the default, none, or (completeness proved it never happens, or
+        // the fold starts from nothing) zero.
+        let empty = match (&result.default, result.optional) {
+            (Some(d), _) => self.value(&result.ty, d),
+            (None, true) => self.value(&result.ty, &Value::None),
+            (None, false) => Expr::int(0),
+        };
+        let seen = matches!(fold, Fold::Sum | Fold::Min | Fold::Max).then(|| {
+            let held = VarPlan {
+                name: format!("{}_held", result.name),
+                base: format!("{}_held", result.ident()),
+                role: Role::Define,
+                kind: Kind::Bool,
+                ty: BoundaryTy::Bool,
+                optional: false,
+                what: "bool".to_string(),
+                range: None,
+                rounding: None,
+                scaled: false,
+                list: false,
+            };
+            vars.push(held);
+            vars.len() - 1
+        });
+        Some(Collect { fold, empty, seen })
     }
 
     /// The values each condition column of a table can take, in order.
