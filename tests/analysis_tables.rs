@@ -557,7 +557,19 @@ fn partition(rng: &mut Rng, col: &Col) -> Vec<String> {
     }
 }
 
-fn random_rule(rng: &mut Rng, priority: bool) -> Case {
+/// Which policy a case takes: by its place, so that the cases before multiple-hit tables
+/// existed stay the cases they were.
+#[derive(Clone, Copy)]
+enum Pick {
+    Single {
+        priority: bool,
+    },
+    /// One of DMN's multiple-hit policies, drawn after the rule's cells.
+    Multi,
+}
+
+fn random_rule(rng: &mut Rng, pick: Pick) -> Case {
+    let priority = matches!(pick, Pick::Single { priority: true });
     let ncols = rng.range(1, 3) as usize;
     let mut cols = Vec::new();
     for _ in 0..ncols {
@@ -715,16 +727,26 @@ fn random_rule(rng: &mut Rng, priority: bool) -> Case {
         heads.push(heads[j].clone());
         cols.push(cols[j].clone());
     }
-    let pol = match policy {
-        Policy::Unique => "",
-        Policy::First => " first",
-        Policy::Any => " any",
-        Policy::Priority => " priority",
+    let policy = match pick {
+        Pick::Multi => match rng.below(4) {
+            0 => Policy::CollectSum,
+            1 => Policy::CollectMax,
+            2 => Policy::CollectCount,
+            _ => Policy::Collect,
+        },
+        Pick::Single { .. } => policy,
     };
-    // A priority table's result is a member of an enum, its rank the member's place.
+    let pol = match policy {
+        Policy::Unique => String::new(),
+        p => format!(" {}", p.as_str()),
+    };
+    // A priority table's result is a member of an enum, its rank the member's place. A sum
+    // or a greatest sometimes has a default, its answer when no row holds: then no gap.
     match policy {
         Policy::Priority => text.push_str("enum grade: g0, g1, g2, g3\noutput out: grade\n"),
-        _ => text.push_str("output out: int 0..9\n"),
+        Policy::Collect => text.push_str("output out: list[int]\n"),
+        Policy::CollectSum | Policy::CollectMax if rng.chance(50) => text.push_str("output out: int 0..50 default 0\n"),
+        _ => text.push_str("output out: int 0..50\n"),
     }
     text.push_str(&format!("table t{pol} -> out\n"));
     text.push_str(&format!("| {} | out |\n", heads.join(" | ")));
@@ -795,7 +817,12 @@ fn brute_force(p: &Program) -> Verdicts {
         let values = if accepted { eval::values_before(p, &inputs, ti).ok() } else { None };
         if let Some(values) = values {
             let rows: Vec<usize> = (0..n).filter(|&r| row_matches(t, r, &values)).collect();
-            if rows.is_empty() {
+            let defaulted = p.vars[t.results[0]].default.is_some();
+            let no_answer = match t.policy {
+                Policy::CollectSum | Policy::CollectMax => !defaulted,
+                policy => !policy.multi_hit(),
+            };
+            if rows.is_empty() && no_answer {
                 v.gap = true;
             }
             for &r in &rows {
@@ -827,7 +854,7 @@ fn brute_force(p: &Program) -> Verdicts {
                                 v.disagree.insert((a + 1, b + 1));
                             }
                         }
-                        Policy::First | Policy::Priority => {}
+                        _ => {}
                     }
                 }
             }
@@ -885,12 +912,13 @@ fn randomized_differential_against_brute_force() {
     let cases: u64 = std::env::var("RULEC_DIFF_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
     println!("differential: base seed {base}, {cases} cases (RULEC_DIFF_SEED, RULEC_DIFF_CASES)");
     let started = std::time::Instant::now();
-    let mut by_policy = [0usize; 4];
+    let mut by_policy = [0usize; 5];
     let mut findings = 0usize;
     for i in 0..cases {
         let seed = base.wrapping_add(i.wrapping_mul(0x9e37_79b9));
         let mut rng = Rng(seed);
-        let case = random_rule(&mut rng, i % 4 == 3);
+        let pick = if i % 5 == 4 { Pick::Multi } else { Pick::Single { priority: i % 4 == 3 } };
+        let case = random_rule(&mut rng, pick);
         let c = check_str(&case.text);
         let unexpected: Vec<&Diagnostic> =
             c.diagnostics.iter().filter(|d| !["E101", "E102", "E103", "E104", "E105"].contains(&d.code)).collect();
@@ -916,15 +944,17 @@ fn randomized_differential_against_brute_force() {
             Policy::First => 1,
             Policy::Any => 2,
             Policy::Priority => 3,
+            _ => 4,
         }] += 1;
         findings += c.diagnostics.len();
     }
     println!(
-        "differential: {cases} rules (unique {}, first {}, any {}, priority {}), {findings} findings, {:.1?}",
+        "differential: {cases} rules (unique {}, first {}, any {}, priority {}, multiple-hit {}), {findings} findings, {:.1?}",
         by_policy[0],
         by_policy[1],
         by_policy[2],
         by_policy[3],
+        by_policy[4],
         started.elapsed()
     );
 }

@@ -63,6 +63,8 @@ mod e073;
 mod e074;
 mod e075;
 mod e076;
+mod e077;
+mod e078;
 mod e101;
 mod e102;
 mod e103;
@@ -115,6 +117,8 @@ pub static CODES: &[CodeInfo] = &[
     e074::INFO,
     e075::INFO,
     e076::INFO,
+    e077::INFO,
+    e078::INFO,
     e101::INFO,
     e102::INFO,
     e103::INFO,

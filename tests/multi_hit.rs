@@ -1,0 +1,253 @@
+//! DMN's multiple-hit policies (issue 28): `collect`, `rule_order`, `output_order` answer a
+//! list, `collect sum|min|max|count` one value. What the reference evaluator answers and
+//! traces, what the checker refuses (E077, E078), and what it proves of an aggregate: no false
+//! gap, a sum's declared range (E107) and its running total in int64 (E108), each finding with
+//! a witness the evaluator confirms.
+
+mod common;
+
+use rulec::analysis::Options;
+use rulec::eval::{self, wire};
+use rulec::sema::{Program, Value};
+use rulec::{check_text, Checked, Sources};
+use serde_json::Value as Json;
+
+fn check(text: &str) -> Checked {
+    let mut sources = Sources::new();
+    let path = format!("{}/tests/corpus/broken/in_memory.rule", env!("CARGO_MANIFEST_DIR"));
+    check_text(&mut sources, &path, text, &Options::default())
+}
+
+fn codes(c: &Checked) -> Vec<&'static str> {
+    c.diagnostics.iter().map(|d| d.code).collect()
+}
+
+fn program(c: &Checked) -> &Program {
+    c.program.as_ref().expect("the rule lowers")
+}
+
+/// The record line the reference writes for one call.
+fn answer(p: &Program, call: &str) -> Json {
+    serde_json::from_str(&eval::answer(p, call, "")).unwrap()
+}
+
+const SCORE: &str = "rule score v1
+
+enum employment: employed, self_employed, student, unemployed
+
+input age: int 18..100
+input income: money[JPY] 0JPY..100000000JPY
+input employment: employment
+input debts: int 0..20
+
+output points: int 0..200 default 0
+output hits: int 0..3
+output flags: list[employment]
+output limit: int? 0..100
+output ranked: list[employment]
+
+table points_of collect sum -> points
+| age  | income       | employment | points |
+|------|--------------|------------|--------|
+| >=25 | -            | -          | 20     |
+| >=40 | -            | -          | 15     |
+| -    | >=5000000JPY | -          | 40     |
+| -    | -            | employed   | 30     |
+
+table hits_of collect count -> hits
+| debts | employment | hits |
+|-------|------------|------|
+| >=3   | -          | 1    |
+| >=8   | -          | 1    |
+| -     | unemployed | 1    |
+
+table flags_of rule_order -> flags
+| debts | employment    | flags         |
+|-------|---------------|---------------|
+| >=3   | -             | unemployed    |
+| -     | self_employed | self_employed |
+| >=3   | -             | student       |
+
+table limit_of collect max -> limit
+| debts | limit |
+|-------|-------|
+| >=3   | 50    |
+| >=8   | 10    |
+
+table ranked_of output_order -> ranked
+| debts | age  | ranked        |
+|-------|------|---------------|
+| >=3   | -    | unemployed    |
+| -     | >=25 | employed      |
+| >=1   | -    | self_employed |
+
+expect age=30, income=6000000JPY, employment=employed, debts=0 -> points=90, hits=0, flags=[], limit=none, ranked=[employed]
+expect age=18, income=0JPY, employment=unemployed, debts=9 -> points=0, hits=3, flags=[unemployed, student], limit=50, ranked=[self_employed, unemployed]
+";
+
+#[test]
+fn every_row_that_holds_counts_and_fires_in_the_order_it_counts() {
+    let c = check(SCORE);
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let p = program(&c);
+    let got = answer(p, r#"{"age":45,"income":7000000,"employment":"self_employed","debts":4}"#);
+    assert_eq!(
+        got["observed"],
+        serde_json::json!({"points":75,"hits":1,"flags":["unemployed","self_employed","student"],"limit":50,"ranked":["employed","self_employed","unemployed"]})
+    );
+    // Every row that holds, table by table; output_order's rows in their ranking, not as written.
+    let trace: Vec<(String, u64)> = got["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["table"].as_str().unwrap().to_string(), f["row"].as_u64().unwrap()))
+        .collect();
+    let want = [
+        ("points_of", 1),
+        ("points_of", 2),
+        ("points_of", 3),
+        ("hits_of", 1),
+        ("flags_of", 1),
+        ("flags_of", 2),
+        ("flags_of", 3),
+        ("limit_of", 1),
+        ("ranked_of", 2),
+        ("ranked_of", 3),
+        ("ranked_of", 1),
+    ];
+    assert_eq!(trace, want.map(|(t, r)| (t.to_string(), r)).to_vec());
+    // No row holds: the default, none, zero and empty lists.
+    let none = answer(p, r#"{"age":18,"income":0,"employment":"student","debts":0}"#);
+    assert_eq!(none["observed"], serde_json::json!({"points":0,"hits":0,"flags":[],"limit":null,"ranked":[]}));
+    assert_eq!(none["trace"], serde_json::json!([]));
+}
+
+#[test]
+fn a_multiple_hit_table_is_canonical_and_round_trips() {
+    let parsed = rulec::syntax::parse(SCORE, rulec::diag::FileId(0));
+    assert!(parsed.diags.is_empty());
+    assert_eq!(rulec::syntax::fmt::format_file(&parsed.file.expect("parses")), SCORE);
+}
+
+#[test]
+fn a_result_the_policy_cannot_answer_is_e077_and_a_list_out_of_place_is_e078() {
+    let base = "rule r v1\n\nenum tier: gold, silver\n\ninput age: int 18..100\n\n";
+    let cases = [
+        // A sum of strings.
+        ("output s: string\n\ntable t collect sum -> s\n| age | s |\n|---|---|\n| >=25 | \"a\" |\n", "E077"),
+        // Two results.
+        ("output a: int 0..9\noutput b: int 0..9\n\ntable t collect count -> a, b\n| age | a | b |\n|---|---|---|\n| - | 1 | 1 |\n", "E077"),
+        // A count that is not an int.
+        ("output a: tier\n\ntable t collect count -> a\n| age | a |\n|---|---|\n| - | gold |\n", "E077"),
+        // A list policy whose result is not a list.
+        ("output a: tier\n\ntable t collect -> a\n| age | a |\n|---|---|\n| - | gold |\n", "E077"),
+        // A default nothing folds.
+        ("output a: int 0..9 default 1\n\ntable t first -> a\n| age | a |\n|---|---|\n| - | 1 |\n", "E077"),
+        // A row that answers none.
+        ("output a: int? 0..9\n\ntable t collect max -> a\n| age | a |\n|---|---|\n| - | none |\n", "E077"),
+        // A list decided by one row.
+        ("output a: list[tier]\n\ntable t first -> a\n| age | a |\n|---|---|\n| - | gold |\n", "E078"),
+        // A list input.
+        ("input xs: list[tier]\noutput a: int 0..9\n\ndefine a = 1\n", "E078"),
+        // A list read by another table.
+        ("output a: list[tier]\noutput b: int 0..9\n\ntable t collect -> a\n| age | a |\n|---|---|\n| - | gold |\n\ntable u -> b\n| a | b |\n|---|---|\n| - | 1 |\n", "E078"),
+    ];
+    for (rest, code) in cases {
+        let text = format!("{base}{rest}");
+        let c = check(&text);
+        assert!(codes(&c).contains(&code), "expected {code} for\n{text}\ngot {:?}", codes(&c));
+    }
+}
+
+#[test]
+fn a_collect_table_has_no_false_gap_and_an_aggregate_without_an_answer_of_its_own_has_one() {
+    // Under 18 no row holds: a list is empty, a count 0, a sum its default; a least with
+    // neither a default nor `?` has no answer there (E101, with a witness).
+    let rule = |policy: &str, out: &str| {
+        format!(
+            "rule r v1\n\ninput age: int 0..100\n\noutput a: {out}\n\ntable t {policy} -> a\n| age | a |\n|---|---|\n| >=18 | 1 |\n| >=65 | 2 |\n"
+        )
+    };
+    for (policy, out) in [
+        ("collect", "list[int]"),
+        ("rule_order", "list[int]"),
+        ("collect count", "int 0..9"),
+        ("collect sum", "int 0..9 default 0"),
+        ("collect min", "int? 0..9"),
+    ] {
+        let c = check(&rule(policy, out));
+        assert!(
+            c.diagnostics.is_empty(),
+            "{policy}: {:?}",
+            c.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+    }
+    let c = check(&rule("collect min", "int 0..9"));
+    let gap = c.diagnostics.iter().find(|d| d.code == "E101").expect("a gap");
+    let witness = gap.witness.as_ref().expect("with a witness");
+    let p = program(&c);
+    let inputs = wire::read_inputs(p, &witness["inputs"]).unwrap();
+    assert!(matches!(eval::evaluate(p, &inputs), Err(eval::EvalError::NoRow { .. })));
+}
+
+/// A sum whose rows fit alone and in pairs, and overflow int64 only when all three hold.
+const THREE: &str = "rule big v1
+
+input a: int 0..10
+input b: int 0..10
+
+output total: money[JPY] default 0JPY
+
+table t collect sum -> total
+| a    | b    | total                  |
+|------|------|------------------------|
+| >=5  | -    | 4000000000000000000JPY |
+| -    | >=5  | 4000000000000000000JPY |
+| >=9  | >=9  | 4000000000000000000JPY |
+";
+
+#[test]
+fn a_sum_that_overflows_only_when_three_rows_hold_is_e108_with_the_witness_that_makes_them_hold() {
+    let c = check(THREE);
+    let d = c.diagnostics.iter().find(|d| d.code == "E108").expect("the sum overflows");
+    assert!(d.message.contains("overflows int64"), "{}", d.message);
+    let p = program(&c);
+    let inputs = wire::read_inputs(p, &d.witness.as_ref().expect("a witness")["inputs"]).unwrap();
+    let out = eval::evaluate(p, &inputs).unwrap();
+    assert_eq!(out.trace.len(), 3, "the witness makes all three rows hold");
+    let total = match &out.values[p.var_by_name("total").unwrap()] {
+        Value::Num(n) => n.to_integer(),
+        other => panic!("{other:?}"),
+    };
+    assert!(total > i64::MAX.into());
+    // Two rows alone fit: the same table without its third row is clean.
+    let two: String = THREE.lines().filter(|l| !l.starts_with("| >=9")).map(|l| format!("{l}\n")).collect();
+    let c = check(&two);
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_sum_past_its_declared_range_is_e107_with_a_witness_and_one_inside_it_is_proved() {
+    let rule = |hi: u32| {
+        format!(
+            "rule r v1\n\ninput a: int 0..10\ninput b: int 0..10\n\noutput s: int 0..{hi} default 0\n\ntable t collect sum -> s\n| a | b | s |\n|---|---|---|\n| >=5 | - | 30 |\n| - | >=5 | 40 |\n| <3 | <3 | 5 |\n"
+        )
+    };
+    // The most that holds together is rows 1 and 2: 70; rows 1 and 3 never meet.
+    assert!(check(&rule(70)).diagnostics.is_empty(), "{:?}", codes(&check(&rule(70))));
+    let c = check(&rule(69));
+    let d = c.diagnostics.iter().find(|d| d.code == "E107").expect("past its range");
+    assert!(d.message.contains("can reach 70"), "{}", d.message);
+    let p = program(&c);
+    let inputs = wire::read_inputs(p, &d.witness.as_ref().expect("a witness")["inputs"]).unwrap();
+    let out = eval::evaluate(p, &inputs).unwrap();
+    assert_eq!(out.values[p.var_by_name("s").unwrap()], Value::Num(rulec::num::int(70)));
+}
+
+#[test]
+fn a_table_reading_a_sum_sees_every_value_the_sum_can_take() {
+    // The grade table tests points >= 80, which only two rows together reach: reachable.
+    let text = "rule r v1\n\ninput a: int 0..10\ninput b: int 0..10\n\noutput points: int 0..100 default 0\noutput grade: string\n\ntable p collect sum -> points\n| a | b | points |\n|---|---|---|\n| >=5 | - | 50 |\n| - | >=5 | 40 |\n\ntable g first -> grade\n| points | grade |\n|---|---|\n| >=80 | \"A\" |\n| - | \"B\" |\n";
+    let c = check(text);
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+}
