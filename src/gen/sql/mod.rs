@@ -157,7 +157,8 @@ fn lit(s: &str) -> String {
 
 /// The type a value has in the relation and in the function's signature: every number (a
 /// date too: its day number) is a bigint, an enum its name as text.
-const TYPES: Types = Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@") };
+const TYPES: Types =
+    Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@", "@[]") };
 
 /// Precedences (higher binds tighter), where PostgreSQL and SQLite agree; comparisons, IN
 /// and IS share one level and never chain.
