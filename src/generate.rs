@@ -47,6 +47,9 @@ pub struct Generation {
     pub enums_files: Vec<PathBuf>,
     /// A note for each rule whose file is not named after the rule.
     pub renamed: Vec<String>,
+    /// Why a language of the targets cannot write a rule (`Backend::refuses`): that rule
+    /// writes nothing.
+    pub refused: Vec<String>,
     /// Every file, with the rule that generates it, in the rules' order.
     pub files: Vec<(PathBuf, Placed)>,
     /// The lock's entry of every rule generated, paths relative to the lock's folder.
@@ -83,17 +86,23 @@ pub fn generate(
     let sources: &Sources = sources;
     let generated = crate::stack::each(&clean, |(_, checked)| {
         Unit::of(checked, sources).map(|unit| {
-            let placed = place(&unit);
+            let refused: Vec<String> =
+                targets.iter().filter_map(|&lang| crate::gen::backend(lang).refuses(&unit.plan)).collect();
+            let placed = if refused.is_empty() { place(&unit) } else { Vec::new() };
             let fresh = (unit.program.ident(), unit.program.name.clone(), unit.program.version, unit.sha256.clone());
-            (placed, fresh)
+            (placed, fresh, refused)
         })
     });
     for ((path, checked), generated) in clean.iter().zip(generated) {
         g.clean.extend(checked.diagnostics.iter().cloned());
-        let Some((placed, (ident, name, version, sha256))) = generated else {
+        let Some((placed, (ident, name, version, sha256), refused)) = generated else {
             g.enums_files.push((*path).clone());
             continue;
         };
+        if !refused.is_empty() {
+            g.refused.extend(refused);
+            continue;
+        }
         g.read.extend(checked.files_read(sources));
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         if stem != ident {

@@ -468,8 +468,8 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
         generation.add_enums_modules(&mut sources, &langs, |f| rulec::generate::Placed::in_folder(out, f))?;
     }
     let clashes = generation.clashes();
-    if !clashes.is_empty() {
-        for c in &clashes {
+    if !clashes.is_empty() || !generation.refused.is_empty() {
+        for c in clashes.iter().chain(&generation.refused) {
             errln!("error: {c}");
         }
         errln!("error: nothing was written");

@@ -117,8 +117,12 @@ fn table(name: &str, policy: &'static str, into: usize, rows: Vec<(Expr, Expr)>,
 }
 
 fn base() -> Built {
+    base_of(BASE)
+}
+
+fn base_of(rule: &str) -> Built {
     let mut sources = rulec::Sources::new();
-    let checked = rulec::check_text(&mut sources, "basket.rule", BASE, &Default::default());
+    let checked = rulec::check_text(&mut sources, "basket.rule", rule, &Default::default());
     let plan = rulec::gen::Unit::of(&checked, &sources).expect("the base rule checks clean").plan;
     Built { plan }
 }
@@ -285,6 +289,75 @@ fn call_plan() -> Plan {
     p.plan
 }
 
+/// The rule whose outputs the list test makes lists: an enum, a number, and a count beside.
+const LISTS: &str = "rule basket v1
+about \"The rule whose plan the list output tests rewrite.\"
+
+enum offer: gold, silver, bronze
+
+input a: int 0..100
+input b: int 0..100
+input c: int 0..100
+output offers: offer
+output fees: int 0..1000
+output count: int 0..10
+
+table outputs_of -> offers, fees, count
+| a     | offers | fees | count |
+|-------|--------|------|-------|
+| <=100 | gold   | 0    | 0     |
+
+expect a=1, b=2, c=3 -> count=0
+";
+
+/// Two outputs that are lists, each a collect table's list fold (an enum's members and
+/// numbers, either one empty when no row holds), and the count of the offers beside them.
+fn list_output_plan() -> Plan {
+    let mut p = base_of(LISTS);
+    let [a, b, c] = ["a", "b", "c"].map(|n| p.var(n));
+    let [offers, fees, count] = ["offers", "fees", "count"].map(|n| p.var(n));
+    for (v, what) in [(offers, "list[offer]"), (fees, "list[int]")] {
+        p.plan.vars[v].list = true;
+        p.plan.vars[v].what = what.into();
+    }
+    let offer = |m: u32| Expr::new(Kind::Enum(0), Node::Member(m));
+    let list = Some(Collect { fold: Fold::List, empty: Expr::int(0), seen: None });
+    let offered = vec![
+        (cmp(CmpOp::Ge, read(a), 10), offer(0)),
+        (cmp(CmpOp::Ge, read(b), 20), offer(1)),
+        (cmp(CmpOp::Ge, read(c), 30), offer(2)),
+        (cmp(CmpOp::Ge, read(a), 50), offer(0)),
+    ];
+    let counted = offered.iter().map(|(cond, _)| (cond.clone(), Expr::int(1))).collect();
+    let mut steps = vec![
+        table("offers_of", "collect", offers, offered, list.clone()),
+        table(
+            "fees_of",
+            "rule_order",
+            fees,
+            vec![
+                (cmp(CmpOp::Ge, read(a), 30), read(a)),
+                (cmp(CmpOp::Ge, read(b), 30), arith(Arith::Mul, read(b), Expr::int(2))),
+                (cmp(CmpOp::Lt, read(c), 10), Expr::int(5)),
+            ],
+            list,
+        ),
+        table(
+            "count_of",
+            "collect count",
+            count,
+            counted,
+            Some(Collect { fold: Fold::Count, empty: Expr::int(0), seen: None }),
+        ),
+    ];
+    for (slot, s) in steps.iter_mut().enumerate() {
+        let Step::Table(t) = s else { unreachable!("three tables") };
+        t.slot = slot;
+    }
+    p.plan.steps = steps;
+    p.plan
+}
+
 /// The calls: a grid over the three inputs where the rows change, and calls the door refuses.
 fn calls() -> Vec<String> {
     let at = [0, 9, 10, 14, 15, 19, 20, 29, 30, 49, 50, 51, 100];
@@ -306,18 +379,25 @@ fn calls() -> Vec<String> {
 /// `plan` generated in every function-shaped language into `dir` beside its vectors and the
 /// plan interpreter's answer to each, then run through `rulec test`'s harness.
 fn holds_in_every_language(plan: Plan, dir: &Path) {
+    holds_in_every_language_of(BASE, plan, dir, "\"total\":0,", &LANGS);
+}
+
+/// [`holds_in_every_language`] over the rule `rule` whose plan `plan` rewrites; `settled` is
+/// text of a record line the rule's own table writes and the statements change; `langs` the
+/// languages generated and run.
+fn holds_in_every_language_of(rule: &str, plan: Plan, dir: &Path, settled: &str, langs: &[Lang]) {
     let mut sources = rulec::Sources::new();
-    let checked = rulec::check_text(&mut sources, "basket.rule", BASE, &Default::default());
+    let checked = rulec::check_text(&mut sources, "basket.rule", rule, &Default::default());
     let mut unit = rulec::gen::Unit::of(&checked, &sources).expect("the base rule checks clean");
     unit.plan = plan;
     let calls = calls();
     let expected: Vec<String> = calls.iter().map(|c| interp::line(&unit.plan, c)).collect();
     // The statements change what the rule answers: the interpreter runs them, not the base rule's table.
-    assert!(expected.iter().any(|l| !l.contains("\"total\":0,")), "{}", expected[100]);
+    assert!(expected.iter().any(|l| !l.contains(settled)), "{}", expected[100]);
     std::fs::create_dir_all(dir.join("vectors")).unwrap();
     std::fs::write(dir.join("vectors/basket.jsonl"), calls.join("\n") + "\n").unwrap();
     std::fs::write(dir.join("vectors/basket.expected.jsonl"), expected.join("\n") + "\n").unwrap();
-    for lang in LANGS {
+    for &lang in langs {
         let folder = dir.join(lang.name());
         std::fs::create_dir_all(&folder).unwrap();
         for f in rulec::gen::backend(lang).generate(&unit) {
@@ -326,7 +406,7 @@ fn holds_in_every_language(plan: Plan, dir: &Path) {
             std::fs::write(path, f.text).unwrap();
         }
     }
-    let opts = Options { langs: LANGS.to_vec(), require_all: false, jobs: 0 };
+    let opts = Options { langs: langs.to_vec(), require_all: false, jobs: 0 };
     let report = harness::run(dir, &opts).expect("the harness runs");
     for r in &report.results {
         assert!(r.ok, "{} ({}): {:?} {:?}", r.lang.name(), r.via, r.error, r.first_diff);
@@ -376,4 +456,29 @@ fn calls_of_another_rule_agree_in_every_language() {
     assert!(refused(json!({"a": 0, "b": 50, "c": 50})).contains("big:band"));
     let dir = tempfile::tempdir().unwrap();
     holds_in_every_language(plan, dir.path());
+}
+
+#[test]
+fn list_outputs_cross_the_boundary_alike_in_every_language() {
+    let plan = list_output_plan();
+    let line = |a: i64, b: i64, c: i64| interp::line(&plan, &json!({"a": a, "b": b, "c": c}).to_string());
+    // The record writes a list as a JSON array of its elements' wire values, `[]` when empty.
+    assert!(line(50, 20, 0).contains(r#""observed":{"offers":["gold","silver","gold"],"fees":[50,5],"count":3}"#));
+    assert!(line(0, 0, 10).contains(r#""observed":{"offers":[],"fees":[],"count":0}"#), "{}", line(0, 0, 10));
+    let dir = tempfile::tempdir().unwrap();
+    // Wasm too: the Rust module built as one, answering through the same wire door.
+    let langs = [&LANGS[..], &[Lang::Wasm]].concat();
+    holds_in_every_language_of(LISTS, plan, dir.path(), "\"offers\":[\"gold\"]", &langs);
+}
+
+#[test]
+fn sql_and_numpy_refuse_a_list_output_by_name() {
+    let plan = list_output_plan();
+    let sql = rulec::gen::backend(Lang::Sql).refuses(&plan).expect("SQL refuses a list output");
+    assert!(sql.starts_with("basket: SQL cannot return the list output offers: a column holds one value"), "{sql}");
+    let numpy = rulec::gen::backend(Lang::Numpy).refuses(&plan).expect("NumPy refuses a list output");
+    assert_eq!(numpy, "basket: NumPy cannot decide the output offers: a list output is not a column");
+    // A rule whose outputs are values is refused by neither, nor a list output by any other language.
+    assert!([Lang::Sql, Lang::Numpy].iter().all(|&l| rulec::gen::backend(l).refuses(&base().plan).is_none()));
+    assert!(LANGS.iter().all(|&l| rulec::gen::backend(l).refuses(&plan).is_none()));
 }

@@ -210,7 +210,7 @@ impl Builder {
             out
         })
         .map_err(Error::Other)?;
-        if let Some(clash) = generation.clashes().into_iter().next() {
+        if let Some(clash) = generation.clashes().into_iter().chain(generation.refused.iter().cloned()).next() {
             return Err(Error::Other(clash));
         }
         let mut read: Vec<PathBuf> = Vec::new();

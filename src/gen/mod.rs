@@ -252,6 +252,11 @@ pub trait Backend: Sync {
     fn shared_files(&self, _unit: &Unit) -> Vec<File> {
         Vec::new()
     }
+    /// Why the language cannot write a rule of this plan, where it cannot: a sentence naming
+    /// the rule and what it cannot write. Gen then writes nothing.
+    fn refuses(&self, _plan: &plan::Plan) -> Option<String> {
+        None
+    }
 }
 
 /// One rule's writer in language `L`: the plan and the names `L` gives it. Every backend
@@ -395,6 +400,10 @@ pub trait Language: Sync + Sized + 'static {
     fn passes(alias: &str) -> Vec<Pass> {
         vec![Pass::through(Self::runner(alias))]
     }
+    /// See [`Backend::refuses`].
+    fn refuses(_plan: &plan::Plan) -> Option<String> {
+        None
+    }
 }
 
 impl<L: Language> Backend for L {
@@ -424,6 +433,9 @@ impl<L: Language> Backend for L {
     fn shared_files(&self, u: &Unit) -> Vec<File> {
         let n = u.names(L::SPEC.lang);
         L::shared_files(&Gen::new(&u.plan, &n))
+    }
+    fn refuses(&self, plan: &plan::Plan) -> Option<String> {
+        L::refuses(plan)
     }
 }
 

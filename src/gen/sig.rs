@@ -35,12 +35,20 @@ pub struct Types {
     pub enum_type: Option<fn(&str) -> String>,
     /// Whether the inputs cross the boundary as one struct of their own (Go's `Input`).
     pub input_type: bool,
+    /// A list of values of a type (`list[@]`, `Vec<@>`), an element boxed as an optional is.
+    pub list: &'static str,
 }
 
 impl Types {
     /// The types of a language whose units and dates are its integers: `bool`, `str` and
     /// `int` spelled so, an optional one by `optional`.
-    pub const fn plain(bool: &'static str, str: &'static str, int: &'static str, optional: &'static str) -> Types {
+    pub const fn plain(
+        bool: &'static str,
+        str: &'static str,
+        int: &'static str,
+        optional: &'static str,
+        list: &'static str,
+    ) -> Types {
         Types {
             bool,
             str,
@@ -52,6 +60,7 @@ impl Types {
             boxed: &[],
             enum_type: None,
             input_type: false,
+            list,
         }
     }
 
@@ -72,6 +81,12 @@ impl Types {
         }
     }
 
+    /// A list of `element`s: a reference type where the language boxes one.
+    fn listed(&self, element: String) -> String {
+        let boxed = self.boxed.iter().find(|(t, _)| *t == element).map(|(_, b)| b.to_string());
+        self.list.replace('@', &boxed.unwrap_or(element))
+    }
+
     /// The type of a parameter or an output: what a caller passes or reads.
     pub fn boundary(&self, plan: &Plan, n: &Names, v: VarId) -> String {
         let var = plan.var(v);
@@ -87,7 +102,10 @@ impl Types {
             BoundaryTy::Unit(u) if self.units => n.units[u].clone(),
             BoundaryTy::Unit(_) => self.int.to_string(),
         };
-        self.wrap(base, var.optional)
+        match var.list {
+            true => self.listed(base),
+            false => self.wrap(base, var.optional),
+        }
     }
 
     /// The type a value has inside the functions: a number is the integer it carries.

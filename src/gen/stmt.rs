@@ -1022,7 +1022,9 @@ fn unknown_keys<H: Hooks + ?Sized>(h: &mut H, w: &WireReads, names: &[&str], sen
 /// `input` and `output`: an input's place (`{field}` its field) and the outputs', where they
 /// are not the variable and the local `out` (Go's record reads them out of `in` and `out`);
 /// `lent`: how an output's field is lent where a template reads the value whole (`{lent}`,
-/// the place itself where it is no field or there is no `lent`: Rust's `&{x}`); `joined: yes`
+/// the place itself where it is no field or there is no `lent`: Rust's `&{x}`); `list`: the
+/// statement that appends a list output `{x}` as a JSON array, `{one}` the text of its element
+/// `element` (`{x}` in it the list: Java's `{x}.get({i})`, Swift's `$0`); `joined: yes`
 /// where that statement appends the record's text before the value too, `{text}` (a
 /// literal), the text after the last value then written by [`Hooks::record_text`]. Any other
 /// `{name}` is a local.
@@ -1036,6 +1038,8 @@ pub struct RecordValues {
     input: Option<String>,
     output: Option<String>,
     lent: Option<String>,
+    list: String,
+    element: String,
     joined: bool,
 }
 
@@ -1061,6 +1065,8 @@ impl RecordValues {
             input: entry("input"),
             output: entry("output"),
             lent: entry("lent"),
+            list: need("list"),
+            element: need("element"),
             joined: entry("joined").as_deref() == Some("yes"),
         }
     }
@@ -1092,6 +1098,9 @@ impl RecordValues {
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source, text: &str) {
     let (x, v) = (r.place(h, var, from), h.plan().var(var));
     let (optional, at) = (v.optional, RecordValues::at(v.ty));
+    if v.list {
+        return record_list(h, r, &x, at, text);
+    }
     let field = from == Source::Output && h.plan().outputs.len() > 1;
     let lent = match &r.lent {
         Some(lent) if field => with_locals(h, lent, &[("x", x.clone())]),
@@ -1112,6 +1121,16 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
     let one = with_locals(h, &r.by_type[at], &[("x", held), ("lent", held_lent)]).replace('\n', &format!("\n{depth}"));
     let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one), ("text", h.lit(text))]);
     h.line(&text);
+}
+
+/// A list output of the record line at `x`, its elements of the boundary type at `at`.
+fn record_list<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, x: &str, at: usize, text: &str) {
+    let element = with_locals(h, &r.element, &[("x", x.to_string())]);
+    let depth = r.list.lines().find(|l| l.contains("{one}")).map_or("", |l| &l[..l.len() - l.trim_start().len()]);
+    let one = with_locals(h, &r.by_type[at], &[("x", element.clone()), ("lent", element)]);
+    let one = one.replace('\n', &format!("\n{depth}"));
+    let line = with_locals(h, &r.list, &[("x", x.to_string()), ("one", one), ("text", h.lit(text))]);
+    h.line(&line);
 }
 
 /// `template` with `@` the variable `name` and `$` its type `ty`, in one pass (so a `$` of

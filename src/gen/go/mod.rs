@@ -33,7 +33,7 @@ const MARK: &str = "// rulec:";
 
 /// Go's types: int64 inside the functions, a unit its defined type, a pointer when optional.
 const TYPES: Types =
-    Types { units: true, date: Some("Date"), input_type: true, ..Types::plain("bool", "string", "int64", "*@") };
+    Types { units: true, date: Some("Date"), input_type: true, ..Types::plain("bool", "string", "int64", "*@", "[]@") };
 
 pub struct Go;
 

@@ -30,8 +30,10 @@ const MARK: &str = "    // rulec:";
 const ENUM_MARK: &str = "        // rulec:";
 
 /// Java's types: `long` for every number and day, boxed when optional.
-const TYPES: Types =
-    Types { boxed: &[("boolean", "Boolean"), ("long", "Long")], ..Types::plain("boolean", "String", "long", "@") };
+const TYPES: Types = Types {
+    boxed: &[("boolean", "Boolean"), ("long", "Long")],
+    ..Types::plain("boolean", "String", "long", "@", "List<@>")
+};
 
 pub struct Java;
 
@@ -98,7 +100,7 @@ impl Language for Java {
                 contradiction: ErrorType { name: "RuleContradictionError", fields: &["what()"] },
             },
         };
-        let spell = Spelling { names: j.n, ty: &|v| j.local_ty(v), member: Member::Qualified(".") };
+        let spell = Spelling { names: j.n, ty: &|v| j.ty(v), member: Member::Qualified(".") };
         let mut entry = spell.functions(j.plan, &ret, functions);
         // An enum of an enums file is nested in that file's own class, which the rule names.
         super::api::shared_enums(&mut entry, &j.shared(), |s| {
@@ -266,7 +268,7 @@ impl Jv<'_> {
     /// The outputs' type: a record.
     fn output(&self, o: &mut Code) {
         let fields: Vec<String> =
-            self.plan.outputs.iter().map(|&v| format!("{} {}", self.local_ty(v), self.n.fields[v])).collect();
+            self.plan.outputs.iter().map(|&v| format!("{} {}", self.ty(v), self.n.fields[v])).collect();
         o.line("/** What the rule decides, in the order the outputs are declared. */");
         o.line(format!("public record Output({}) {{", fields.join(", ")));
         o.line("}");

@@ -22,6 +22,12 @@ impl Backend for Numpy {
         Lang::Numpy
     }
 
+    /// The evaluator decides whole columns, one value per call and output.
+    fn refuses(&self, plan: &Plan) -> Option<String> {
+        let v = plan.list_output()?;
+        Some(format!("{}: NumPy cannot decide the output {}: a list output is not a column", plan.rule.name, v.name))
+    }
+
     fn generate(&self, u: &Unit) -> Vec<File> {
         let plan = &u.plan;
         let mut text = serde_json::to_string_pretty(&plan_json(plan)).expect("a plan serializes");

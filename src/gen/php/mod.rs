@@ -21,7 +21,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/helpers_runner.php");
 const MARK: &str = "// rulec:";
 
 /// PHP's types: every number and day an `int`.
-const TYPES: Types = Types::plain("bool", "string", "int", "?@");
+const TYPES: Types = Types::plain("bool", "string", "int", "?@", "array");
 
 pub struct Php;
 
@@ -389,7 +389,9 @@ date: _date_str({x})
 int: (string) {x}
 unit: (string) {x}
 required: {s} .= {one};
-optional: {s} .= {x} === null ? 'null' : {one};";
+optional: {s} .= {x} === null ? 'null' : {one};
+list: {s} .= '[' . \\implode(',', \\array_map(fn({item}) => {one}, {x})) . ']';
+element: {item}";
     /// The wire door: an array keyed by the inputs' declared names; `_check_int` checks an
     /// integer's range itself.
     const WIRE: &'static str = "raw: {call}[{name}] ?? null

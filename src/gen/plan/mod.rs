@@ -385,6 +385,11 @@ impl Plan {
         &self.vars[v]
     }
 
+    /// The first output that is a list, where one is.
+    pub fn list_output(&self) -> Option<&VarPlan> {
+        self.outputs.iter().map(|&v| self.var(v)).find(|v| v.list)
+    }
+
     /// The variables a value of a boundary type holds: inputs, outputs, values and declared
     /// defines — what a language's unit types and date type are declared for.
     pub fn typed_vars(&self) -> impl Iterator<Item = &VarPlan> {

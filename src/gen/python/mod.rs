@@ -34,7 +34,8 @@ const MARK: &str = "# rulec:";
 const TAIL: sig::Tail = sig::Tail { blanks: 2, ..sig::Tail::new(MODULE, MARK) };
 
 /// Python's types: a unit its NewType, a date `Date`, an int inside the functions.
-const TYPES: Types = Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None") };
+const TYPES: Types =
+    Types { units: true, date: Some("Date"), ..Types::plain("bool", "str", "int", "@ | None", "list[@]") };
 
 pub struct Python;
 
@@ -383,7 +384,9 @@ int: _str(_int({x}))
 unit: _str(_int({x}))
 required: {_s}.append({one})
 optional: {_s}.append("null" if {x} is None else {one})
-optional_bool: {_s}.append("null" if {x} is None else ({one}))"#;
+optional_bool: {_s}.append("null" if {x} is None else ({one}))
+list: {_s}.append("[" + ",".join([{one} for {_item} in {x}]) + "]")
+element: {_item}"#;
 
     /// The trace, lists and loops.
     const LISTS: &'static str = "fired: if {trace} is not None:\\n    {trace}.append(Fired({table}, {row}))

@@ -29,7 +29,8 @@ const PROLOG: &str = "# frozen_string_literal: true\n\n";
 
 /// Ruby's types as its RBS signatures write them: an Integer for every number and day, an
 /// enum the alias of the union of its values.
-const TYPES: Types = Types { enum_type: Some(enum_alias), ..Types::plain("bool", "String", "Integer", "@?") };
+const TYPES: Types =
+    Types { enum_type: Some(enum_alias), ..Types::plain("bool", "String", "Integer", "@?", "Array[@]") };
 
 /// The RBS type alias of an enum: the union of its values.
 fn enum_alias(name: &str) -> String {
@@ -175,7 +176,7 @@ impl Syntax for Rb<'_> {
 
 impl Rb<'_> {
     fn rbs_type(&self, v: VarId) -> String {
-        TYPES.local(self.plan, self.n, v)
+        TYPES.boundary(self.plan, self.n, v)
     }
 
     /// The record function's own parameters, after the inputs.
@@ -401,7 +402,9 @@ date: _date_str({x})
 int: {x}.to_s
 unit: {x}.to_s
 required: {s} << {one}
-optional: {s} << ({x}.nil? ? \"null\" : {one})";
+optional: {s} << ({x}.nil? ? \"null\" : {one})
+list: {s} << \"[\" << {x}.map { |{item}| {one} }.join(\",\") << \"]\"
+element: {item}";
 
     /// The trace, lists and loops: a value is pushed with `push`, since `<<` binds more
     /// tightly than a value's `&&` or `? :`.

@@ -37,7 +37,7 @@ const TYPES: Types = Types {
     owned_str: Some("String"),
     units: true,
     date: Some("Date"),
-    ..Types::plain("bool", "&str", "i64", "Option<@>")
+    ..Types::plain("bool", "&str", "i64", "Option<@>", "Vec<@>")
 };
 
 pub struct Rust;

@@ -19,7 +19,7 @@
 //!
 //! The runner (`runtime/runner.py`) and the helpers' query hold both to the reference.
 
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Row};
+use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
 use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::Types;
 use super::text::{self, comment, quoted, section, Escapes};
@@ -83,6 +83,15 @@ impl Language for Sql {
             Pass { via: "postgresql", runner: postgresql, probe: Some(probe), server: None },
             Pass { via: "duckdb", runner: duckdb, probe: Some(importable), server: None },
         ]
+    }
+
+    /// A column holds one value per call; PostgreSQL's array column is not written yet.
+    fn refuses(plan: &Plan) -> Option<String> {
+        let v = plan.list_output()?;
+        Some(format!(
+            "{}: SQL cannot return the list output {}: a column holds one value per call (an array column is not written yet)",
+            plan.rule.name, v.name
+        ))
     }
 
     fn api(q: &Q, _: &Unit) -> serde_json::Value {
@@ -157,7 +166,8 @@ fn lit(s: &str) -> String {
 
 /// The type a value has in the relation and in the function's signature: every number (a
 /// date too: its day number) is a bigint, an enum its name as text.
-const TYPES: Types = Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@") };
+const TYPES: Types =
+    Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@", "@[]") };
 
 /// Precedences (higher binds tighter), where PostgreSQL and SQLite agree; comparisons, IN
 /// and IS share one level and never chain.

@@ -21,7 +21,7 @@ const HELPERS_RUNNER: &str = include_str!("runtime/HelpersRunner.swift");
 const MARK: &str = "// rulec:";
 
 /// Swift's types: Int64 for every number and day, a unit its struct.
-const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int64", "@?") };
+const TYPES: Types = Types { units: true, ..Types::plain("Bool", "String", "Int64", "@?", "[@]") };
 
 pub struct Swift;
 
@@ -370,7 +370,9 @@ int: String({x})
 unit: String({x}.value)
 required: {s} += {one}
 optional: {s} += {x}.map { {one} } ?? \"null\"
-held: $0";
+held: $0
+list: {s} += \"[\" + {x}.map { {one} }.joined(separator: \",\") + \"]\"
+element: $0";
     /// The wire door: the runtime's readers over the members of the call's object.
     const WIRE: &'static str = "raw: wireValue({call}, {name})
 required: {decl} = try {read}

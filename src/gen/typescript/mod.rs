@@ -35,7 +35,7 @@ const MARK: &str = "// rulec:";
 
 /// TypeScript's types: every number a bigint, a unit its brand, a date `Day`.
 const TS_TYPES: Types =
-    Types { units: true, date: Some("Day"), ..Types::plain("boolean", "string", "bigint", "@ | null") };
+    Types { units: true, date: Some("Day"), ..Types::plain("boolean", "string", "bigint", "@ | null", "readonly @[]") };
 
 /// The JavaScript values the TypeScript types are: a unit or a date is a bigint there.
 const JS_TYPES: Types = Types { units: false, date: None, ..TS_TYPES };
