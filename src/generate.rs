@@ -65,7 +65,7 @@ pub fn generate(
     rules: &[PathBuf],
     targets: &[Lang],
     lock_dir: &Path,
-    place: impl Fn(&Unit) -> Vec<Placed> + Sync,
+    place: impl Fn(&Unit, &[Lang]) -> Vec<Placed> + Sync,
 ) -> Result<Generation, String> {
     let mut g = Generation::default();
     let mut clean: Vec<(&PathBuf, Checked)> = Vec::new();
@@ -86,9 +86,15 @@ pub fn generate(
     let sources: &Sources = sources;
     let generated = crate::stack::each(&clean, |(_, checked)| {
         Unit::of(checked, sources).map(|unit| {
-            let refused: Vec<String> =
-                targets.iter().filter_map(|&lang| crate::gen::backend(lang).refuses(&unit.plan)).collect();
-            let placed = if refused.is_empty() { place(&unit) } else { Vec::new() };
+            // A language that cannot write the rule is left out of it, and says why.
+            let (mut writing, mut refused) = (Vec::new(), Vec::new());
+            for &lang in targets {
+                match crate::gen::backend(lang).refuses(&unit.plan) {
+                    Some(why) => refused.push(why),
+                    None => writing.push(lang),
+                }
+            }
+            let placed = place(&unit, &writing);
             let fresh = (unit.program.ident(), unit.program.name.clone(), unit.program.version, unit.sha256.clone());
             (placed, fresh, refused)
         })
@@ -99,10 +105,7 @@ pub fn generate(
             g.enums_files.push((*path).clone());
             continue;
         };
-        if !refused.is_empty() {
-            g.refused.extend(refused);
-            continue;
-        }
+        g.refused.extend(refused);
         g.read.extend(checked.files_read(sources));
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         if stem != ident {

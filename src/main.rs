@@ -451,15 +451,18 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
     use rulec::lock::{self, Lock};
     let (paths, out) = (&rules.paths, rules.out.as_path());
     let langs = parse_langs(&rules.lang)?;
+    // A language named with --lang that cannot write a rule is an error; one of the default
+    // set is left out of that rule with a note.
+    let explicit = !rules.lang.is_empty();
     let lock_path = rules.lock.clone().unwrap_or_else(|| PathBuf::from(lock::FILE_NAME));
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut sources = new_sources();
     let rules = rule_files(paths)?;
-    let generation = rulec::generate::generate(&mut sources, &rules, &langs, &lock_dir, |unit| {
+    let generation = rulec::generate::generate(&mut sources, &rules, &langs, &lock_dir, |unit, langs| {
         let files = if build.no_servers {
-            rulec::outputs::without_servers(unit, &langs)
+            rulec::outputs::without_servers(unit, langs)
         } else {
-            rulec::outputs::of_rule(unit, &langs)
+            rulec::outputs::of_rule(unit, langs)
         };
         files.into_iter().map(|f| rulec::generate::Placed::in_folder(out, f)).collect()
     })?;
@@ -468,8 +471,14 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
         generation.add_enums_modules(&mut sources, &langs, |f| rulec::generate::Placed::in_folder(out, f))?;
     }
     let clashes = generation.clashes();
-    if !clashes.is_empty() || !generation.refused.is_empty() {
-        for c in clashes.iter().chain(&generation.refused) {
+    if !explicit {
+        for why in &generation.refused {
+            errln!("note: {why}; the rule is written in its other languages");
+        }
+    }
+    if !clashes.is_empty() || (explicit && !generation.refused.is_empty()) {
+        let refused = if explicit { &generation.refused[..] } else { &[] };
+        for c in clashes.iter().chain(refused) {
             errln!("error: {c}");
         }
         errln!("error: nothing was written");

@@ -188,7 +188,8 @@ impl Builder {
         // The languages this build writes: W121 speaks of these alone.
         let targets: Vec<Lang> = std::iter::once(Lang::Rust).chain(self.emit.iter().map(|(l, _)| *l)).collect();
         let lock_dir = lock_file.as_ref().map_or(PathBuf::from("."), |l| l.parent().unwrap_or(Path::new(".")).into());
-        let generation = rulec::generate::generate(&mut sources, &rules, &targets, &lock_dir, |unit| {
+        // Every language here is asked for by name: one that refuses a rule is an error below.
+        let generation = rulec::generate::generate(&mut sources, &rules, &targets, &lock_dir, |unit, _| {
             // Each file is named by where it is written: OUT_DIR, or the folder of its language.
             let placed = |lang: Lang, at: PathBuf, text: String| Placed {
                 kind: lang.name().to_string(),

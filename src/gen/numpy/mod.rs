@@ -24,8 +24,17 @@ impl Backend for Numpy {
 
     /// The evaluator decides whole columns, one value per call and output.
     fn refuses(&self, plan: &Plan) -> Option<String> {
-        let v = plan.list_output()?;
-        Some(format!("{}: NumPy cannot decide the output {}: a list output is not a column", plan.rule.name, v.name))
+        if let Some(v) = plan.list_output() {
+            return Some(format!(
+                "{}: NumPy cannot decide the output {}: a list output is not a column",
+                plan.rule.name, v.name
+            ));
+        }
+        let t = plan.collect_table()?;
+        Some(format!(
+            "{}: NumPy does not evaluate the `{}` table {} yet: the plan's evaluator picks one row per table",
+            plan.rule.name, t.policy, t.name
+        ))
     }
 
     fn generate(&self, u: &Unit) -> Vec<File> {

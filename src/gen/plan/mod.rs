@@ -386,6 +386,11 @@ impl Plan {
     }
 
     /// The first output that is a list, where one is.
+    /// The first table that folds every row that holds (DMN's multiple-hit policies).
+    pub fn collect_table(&self) -> Option<&TablePlan> {
+        self.tables().find(|t| t.collect.is_some())
+    }
+
     pub fn list_output(&self) -> Option<&VarPlan> {
         self.outputs.iter().map(|&v| self.var(v)).find(|v| v.list)
     }

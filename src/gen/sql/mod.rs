@@ -87,10 +87,16 @@ impl Language for Sql {
 
     /// A column holds one value per call; PostgreSQL's array column is not written yet.
     fn refuses(plan: &Plan) -> Option<String> {
-        let v = plan.list_output()?;
+        if let Some(v) = plan.list_output() {
+            return Some(format!(
+                "{}: SQL cannot return the list output {}: a column holds one value per call (an array column is not written yet)",
+                plan.rule.name, v.name
+            ));
+        }
+        let t = plan.collect_table()?;
         Some(format!(
-            "{}: SQL cannot return the list output {}: a column holds one value per call (an array column is not written yet)",
-            plan.rule.name, v.name
+            "{}: SQL does not write the `{}` table {} yet: its trace column holds one row per table, and every row that holds fires",
+            plan.rule.name, t.policy, t.name
         ))
     }
 
