@@ -391,7 +391,7 @@ impl<'a> TableAnalysis<'a> {
         let linear = LinearSystem::build(p, model, axes, theory.as_ref().map_or(&[][..], |th| &th.vars), known);
         let proof = TableProof {
             table: t,
-            policy: table.policy.clone(),
+            policy: table.policy,
             axes: all_axes[t].clone(),
             rows,
             linear,

@@ -411,7 +411,7 @@ pub struct Table {
 
 impl Table {
     pub fn policy(&self) -> Policy {
-        self.policy.as_ref().map(|p| p.0.clone()).unwrap_or(Policy::Unique)
+        self.policy.as_ref().map(|p| p.0).unwrap_or(Policy::Unique)
     }
 }
 

@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// Rows that hold together, with the box of the cover's leaf where they do (none when any
+/// subset may).
+type RowSet<'p> = (Vec<usize>, Option<&'p [(u32, u32)]>);
+
 impl<'a> Values<'a> {
     /// Bound a define (the step of the evaluation order that computes it).
     pub fn define(&mut self, d: usize) {
@@ -108,7 +112,7 @@ impl<'a> Values<'a> {
         let n = table.rows.len();
         let live: Vec<usize> = (0..n).filter(|&r| held[r].is_some()).collect();
         // Each set with the leaf it lies in, or none when every subset may hold.
-        let sets: Vec<(Vec<usize>, Option<&[(u32, u32)]>)> = if proof.complete && !proof.cover.nodes.is_empty() {
+        let sets: Vec<RowSet> = if proof.complete && !proof.cover.nodes.is_empty() {
             (proof.cover.leaves.iter())
                 .filter(|l| !matches!(l.asked, Asked::No(_)))
                 .map(|l| {
@@ -143,7 +147,9 @@ impl<'a> Values<'a> {
                 let subset = |iv: &Iv| (iv.0.clone().min(Rat::zero()), iv.1.clone().max(Rat::zero()));
                 let mut out: Option<Iv> = None;
                 let mut running: Option<Iv> = None;
-                let (mut lowest, mut highest): (Option<(Rat, usize)>, Option<(Rat, usize)>) = (None, None);
+                // The lowest and the highest sum, with the set that makes it.
+                let mut lowest: Option<(Rat, usize)> = None;
+                let mut highest: Option<(Rat, usize)> = None;
                 for (k, (rows, _)) in sets.iter().enumerate() {
                     if rows.is_empty() {
                         continue;
