@@ -31,9 +31,15 @@ impl fmt::Display for Refusal {
 }
 
 fn refuse(n: Node, why: impl Into<String>) -> Refusal {
-    let id = n.attribute("id").or_else(|| n.attribute("name")).unwrap_or("").to_string();
     let line = n.document().text_pos_at(n.range().start).row;
-    Refusal { element: n.tag_name().name().to_string(), id, line, why: why.into() }
+    // An element without an id is named by the nearest element around it that has one.
+    let named = n.ancestors().find(|a| a.attribute("id").or_else(|| a.attribute("name")).is_some());
+    let id = named.and_then(|a| a.attribute("id").or_else(|| a.attribute("name"))).unwrap_or("").to_string();
+    let mut element = n.tag_name().name().to_string();
+    if let Some(a) = named.filter(|a| *a != n) {
+        element = format!("{element} in {}", a.tag_name().name());
+    }
+    Refusal { element, id, line, why: why.into() }
 }
 
 /// Imports a model: every decision, or with `decision` that one and the decisions it requires.
@@ -100,6 +106,8 @@ struct Row {
     cells: Vec<Cell>,
     outs: Vec<Operand>,
     id: String,
+    /// The default row of a table that is not `first`: it holds when no other row does.
+    guard: bool,
 }
 
 struct Table {
@@ -359,6 +367,17 @@ impl<'a, 'i> Model<'a, 'i> {
             self.type_ref(n, v, t)?;
             return Ok(v);
         }
+        // A decision read before its own table: its value, typed when its table is read.
+        if let Some(&d) = self.decisions.iter().find(|d| d.attribute("name") == Some(name)) {
+            let outputs = d.descendants().filter(|n| n.tag_name().name() == "output").count();
+            if outputs > 1 {
+                return Err(refuse(
+                    at,
+                    format!("`{name}` is a decision of several outputs: read one as `{name}.OUTPUT`"),
+                ));
+            }
+            return Ok(self.var(name, false, format!("decision {}", d.attribute("id").unwrap_or(""))));
+        }
         let why = if name.contains('.') {
             format!("`{name}` is a path into a structured value, which has no .rule counterpart")
         } else {
@@ -369,11 +388,6 @@ impl<'a, 'i> Model<'a, 'i> {
 
     fn decisions(&mut self) -> Result<(), Refusal> {
         let ds = self.decisions.clone();
-        // Every decision first, so that a table may read one written below it.
-        for d in &ds {
-            let name = d.attribute("name").unwrap_or("");
-            self.var(name, false, format!("decision {}", d.attribute("id").unwrap_or("")));
-        }
         for d in ds {
             let name = d.attribute("name").unwrap_or("").to_string();
             let logic = d.children().find(|c| c.is_element() && !NOT_LOGIC.contains(&c.tag_name().name()));
@@ -501,19 +515,26 @@ impl<'a, 'i> Model<'a, 'i> {
         let mut results = Vec::new();
         for o in &outputs {
             let v = if outputs.len() == 1 {
-                let v = self.by_name[name];
-                let t = kid(d, "variable").and_then(|x| x.attribute("typeRef"));
-                self.type_ref(d, v, t)?;
-                v
+                self.var(name, false, format!("decision {}", d.attribute("id").unwrap_or("")))
             } else {
                 let oname = o.attribute("name").unwrap_or("");
                 self.var(&format!("{name}.{oname}"), false, format!("output {}", o.attribute("id").unwrap_or("")))
             };
+            results.push(v);
+            // A count is an `int` whatever the rows answer.
+            if policy == "collect count" {
+                self.vars[v].count = true;
+                self.base(*o, v, Base::Num)?;
+                continue;
+            }
+            if outputs.len() == 1 {
+                let t = kid(d, "variable").and_then(|x| x.attribute("typeRef"));
+                self.type_ref(d, v, t)?;
+            }
             self.type_ref(*o, v, o.attribute("typeRef"))?;
             if let Some(ov) = kid(*o, "outputValues") {
                 self.values(ov, v)?;
             }
-            results.push(v);
         }
         if results.is_empty() {
             return Err(refuse(dt, "a decision table without an output"));
@@ -525,11 +546,17 @@ impl<'a, 'i> Model<'a, 'i> {
                 format!("a `{policy}` table with more than one output: rulec's multiple-hit tables decide one result"),
             ));
         }
+        if matches!(policy, "priority" | "output_order") {
+            if let Some((o, _)) = outputs.iter().zip(&results).find(|(_, &v)| self.vars[v].members.is_empty()) {
+                return Err(refuse(
+                    *o,
+                    format!("a `{policy}` table ranks by outputValues, and this output lists none"),
+                ));
+            }
+        }
         let v0 = results[0];
-        match policy {
-            "collect" | "rule_order" | "output_order" => self.vars[v0].list = true,
-            "collect count" => self.vars[v0].count = true,
-            _ => {}
+        if matches!(policy, "collect" | "rule_order" | "output_order") {
+            self.vars[v0].list = true;
         }
         let mut rows = Vec::new();
         for r in kids(dt, "rule") {
@@ -565,33 +592,43 @@ impl<'a, 'i> Model<'a, 'i> {
                 }
                 row_outs.push(rename(o, scope, &self.vars));
             }
-            rows.push(Row { cells, outs: row_outs, id: r.attribute("id").unwrap_or("").to_string() });
+            rows.push(Row { cells, outs: row_outs, id: r.attribute("id").unwrap_or("").to_string(), guard: false });
         }
+        let mut defaults = Vec::new();
         for (o, &v) in outputs.iter().zip(&results) {
-            let Some(def) = kid(*o, "defaultOutputEntry") else { continue };
-            let lit = match feel::output_entry(&text_of(def)).map_err(|w| refuse(def, w))? {
-                Operand::Lit(l) => l,
-                Operand::Name(_) => return Err(refuse(def, "a default output that is not a literal")),
+            let Some(def) = kid(*o, "defaultOutputEntry") else {
+                defaults.push((*o, Lit::Null));
+                continue;
             };
-            match policy {
-                "first" => {
-                    self.lit(def, v, &lit)?;
-                    let cells = cols.iter().map(|_| Cell::Any).collect();
-                    rows.push(Row { cells, outs: vec![Operand::Lit(lit)], id: "default".into() });
+            match feel::output_entry(&text_of(def)).map_err(|w| refuse(def, w))? {
+                Operand::Lit(l) => {
+                    self.lit(def, v, &l)?;
+                    defaults.push((def, l));
                 }
+                Operand::Name(_) => return Err(refuse(def, "a default output that is not a literal")),
+            }
+        }
+        if defaults.iter().any(|(_, l)| *l != Lit::Null) {
+            let at = defaults.iter().find(|(_, l)| *l != Lit::Null).map(|(n, _)| *n).unwrap_or(dt);
+            let outs: Vec<Operand> = defaults.iter().map(|(_, l)| Operand::Lit(l.clone())).collect();
+            for (&v, (_, l)) in results.iter().zip(&defaults) {
+                self.lit(at, v, l)?;
+            }
+            let cells: Vec<Cell> = cols.iter().map(|_| Cell::Any).collect();
+            match policy {
+                // The catch-all last row is DMN's default under `first`.
+                "first" => rows.push(Row { cells, outs, id: "default".into(), guard: false }),
+                // Elsewhere the default row holds exactly when no other row does.
+                "unique" | "any" | "priority" => rows.push(Row { cells, outs, id: "default".into(), guard: true }),
                 "collect sum" | "collect min" | "collect max" => {
-                    self.lit(def, v, &lit)?;
-                    self.vars[v].default = Some(lit);
+                    self.vars[results[0]].default = Some(defaults[0].1.clone())
                 }
                 _ => {
                     return Err(refuse(
-                        def,
-                        format!("a default output under `{policy}`: only `first` (a last catch-all row) and collect sum/min/max (`default`) say it exactly"),
+                        at,
+                        format!("a default output under `{policy}`: a list has no default in rulec"),
                     ))
                 }
-            }
-            if outputs.len() > 1 {
-                return Err(refuse(def, "a default output of a table with several outputs"));
             }
         }
         let tname = self.fresh(format!("{}_table", ident(name)));
@@ -699,15 +736,27 @@ impl<'a, 'i> Model<'a, 'i> {
     fn emit_table(&mut self, t: usize, defines: &mut String) -> Result<String, String> {
         let tab = &self.tables[t];
         let mut head: Vec<String> = tab.cols.iter().map(|&c| self.vars[c].ident.clone()).collect();
-        let mut extra: Vec<(usize, String)> = Vec::new();
+        let mut extra: Vec<(usize, String, String)> = Vec::new();
         let mut lines = Vec::new();
         for (r, row) in tab.rows.iter().enumerate() {
+            if row.guard {
+                let mut held = Vec::new();
+                for other in tab.rows.iter().filter(|o| !o.guard) {
+                    let mut all = Vec::new();
+                    for (c, cell) in other.cells.iter().enumerate().filter(|(_, c)| **c != Cell::Any) {
+                        all.push(format!("({})", self.expr(cell, &self.vars[tab.cols[c]])?));
+                    }
+                    held.push(if all.is_empty() { "true".to_string() } else { all.join(" and ") });
+                }
+                let e = if held.is_empty() { "true".to_string() } else { format!("not ({})", held.join(" or ")) };
+                extra.push((r, "default".into(), e));
+            }
             let mut cells = Vec::new();
             for (c, cell) in row.cells.iter().enumerate() {
                 let v = &self.vars[tab.cols[c]];
                 if has_name(cell) {
                     // A test that reads another value is a condition of its own column.
-                    extra.push((r, self.expr(cell, v)?));
+                    extra.push((r, format!("r{}", r + 1), self.expr(cell, v)?));
                     cells.push("-".to_string());
                 } else {
                     cells.push(self.cell_text(cell, v)?);
@@ -723,8 +772,8 @@ impl<'a, 'i> Model<'a, 'i> {
         }
         let stem = tab.name.trim_end_matches("_table").to_string();
         let mut names = Vec::new();
-        for (r, e) in &extra {
-            let name = self.fresh(format!("{stem}_r{}", r + 1));
+        for (r, suffix, e) in &extra {
+            let name = self.fresh(format!("{stem}_{suffix}"));
             defines.push_str(&format!("define {name} = {e}\n"));
             names.push((*r, name));
         }
