@@ -26,7 +26,7 @@ pub struct Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {} `{}`: {}", self.line, self.element, self.id, self.why)
+        write!(f, "{}: {} `{}`: {}", self.line, self.element, self.id, self.why)
     }
 }
 
