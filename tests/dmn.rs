@@ -55,7 +55,11 @@ fn import_check_and_run(models: &[&str]) {
     }
     let out = dir.path().join("generated");
     generate(&rules, "python,rust", &out);
-    assert_green(&test_json(&out, "python,rust"));
+    let report = test_json(&out, "python,rust");
+    assert_green(&report);
+    for r in report["results"].as_array().unwrap() {
+        assert!(r["vectors"].as_u64() > Some(0), "a rule with no vectors tests nothing: {r}");
+    }
 }
 
 #[test]

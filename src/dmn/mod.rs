@@ -91,6 +91,8 @@ struct Var {
     strings: BTreeSet<String>,
     optional: bool,
     nums: Vec<Rat>,
+    /// The years of its date literals.
+    years: Vec<i64>,
     /// Fraction digits its numbers need: 0 is an `int`.
     scale: u32,
     range: Option<(Rat, Rat)>,
@@ -333,7 +335,10 @@ impl<'a, 'i> Model<'a, 'i> {
                 self.vars[v].strings.insert(s.clone());
             }
             Lit::Bool(_) => self.base(at, v, Base::Bool)?,
-            Lit::Date(_) => self.base(at, v, Base::Date)?,
+            Lit::Date(d) => {
+                self.base(at, v, Base::Date)?;
+                self.vars[v].years.extend(d.get(..4).and_then(|y| y.parse::<i64>().ok()));
+            }
             Lit::Null => self.vars[v].optional = true,
         }
         Ok(())
@@ -710,6 +715,12 @@ impl<'a, 'i> Model<'a, 'i> {
                 (Some(Base::Num), true, _) => {
                     let (lo, hi) = widened(&v.nums);
                     format!(" {}..{}", num_lit(&lo, v.scale), num_lit(&hi, v.scale))
+                }
+                // Without a range a date input has no boundary vectors: a century either side.
+                (Some(Base::Date), true, _) => {
+                    let lo = v.years.iter().min().map_or(1900, |y| y - 100).max(1);
+                    let hi = v.years.iter().max().map_or(2199, |y| y + 100).min(9999);
+                    format!(" {lo:04}-01-01..{hi:04}-12-31")
                 }
                 _ => String::new(),
             };
