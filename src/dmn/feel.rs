@@ -176,7 +176,10 @@ fn operand(t: &str) -> Result<Operand, String> {
         };
     }
     // A FEEL name may hold spaces and dots (a path); the importer resolves it.
-    if t.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '.' | '\'')) && c.is_alphabetic() {
+    // FEEL lets `-`, `/`, `+`, `*` and `'` stand inside a name (`Pre-bureauRiskCategory`).
+    if t.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '.' | '\'' | '-' | '/' | '+' | '*'))
+        && c.is_alphabetic()
+    {
         return Ok(Operand::Name(t.to_string()));
     }
     Err(format!("`{t}` is FEEL beyond unary tests (an expression, not a literal or a name)"))
@@ -238,7 +241,7 @@ mod tests {
             Cell::Tests { negated: false, tests: vec![Test::Cmp(Cmp::Gt, Operand::Name("Other Input".into()))] }
         );
         assert!(unary_tests("? > 5").unwrap_err().contains('?'));
-        assert!(unary_tests("a + 1").is_err());
+        assert!(unary_tests("a + 1)").is_err());
         assert!(unary_tests("date(\"2026-02-30\")").is_err());
     }
 }

@@ -383,7 +383,9 @@ impl<'a, 'i> Model<'a, 'i> {
             }
             return Ok(self.var(name, false, format!("decision {}", d.attribute("id").unwrap_or(""))));
         }
-        let why = if name.contains('.') {
+        let why = if name.contains(['+', '*', '/', '(']) || name.contains(" - ") {
+            format!("`{name}` is FEEL beyond unary tests (an expression, not a name of the model)")
+        } else if name.contains('.') {
             format!("`{name}` is a path into a structured value, which has no .rule counterpart")
         } else {
             format!("`{name}` names no input data and no decision imported with it")
@@ -435,7 +437,7 @@ impl<'a, 'i> Model<'a, 'i> {
         let beyond = || refuse(lx, format!("`{text}` is FEEL beyond unary tests (only `BKM(name, …)` imports)"));
         let (callee, args) = text.split_once('(').ok_or_else(beyond)?;
         let args = args.trim_end().strip_suffix(')').ok_or_else(beyond)?;
-        let bkm = self.bkm(lx, callee.trim())?;
+        let bkm = self.bkms.get(callee.trim()).copied().ok_or_else(beyond)?;
         let params: Vec<String> = kid(bkm, "encapsulatedLogic")
             .map(|e| kids(e, "formalParameter").filter_map(|p| p.attribute("name")).map(String::from).collect())
             .unwrap_or_default();
