@@ -103,7 +103,7 @@ def tables(dmn):
     return [POL.get((t.get("hitPolicy", "UNIQUE"), t.get("aggregation")), "?")
             for t in root.iter() if local(t.tag) == "decisionTable"]
 
-tally, refusals, work = {}, [], Path(tempfile.mkdtemp())
+tally, refusals, work, agreed = {}, [], Path(tempfile.mkdtemp()), [0, 0]
 def count(pols, what, n=1):
     for p in pols: tally.setdefault(p, {"passed": 0, "failed": 0, "refused": 0})[what] += n
 
@@ -188,12 +188,14 @@ for level in ("compliance-level-2", "compliance-level-3"):
                 (out / "vectors" / f"{stem}.expected.jsonl").write_text(vec.stdout)
                 t = subprocess.run([RULEC, "test", str(out), "--format", "json"] + ([] if LANGS == "all" else ["--lang", LANGS]), capture_output=True, text=True)
                 bad = [r for r in json.loads(t.stdout or '{"results":[]}')["results"] if not r["ok"]]
+                agreed[bool(bad or t.returncode != 0)] += 1
                 if bad or t.returncode != 0:
                     refusals.append((level, dmn.name, f"generated code disagrees with eval: {[r['lang'] for r in bad]} {t.stderr.strip()[:200]}"))
 
 print(f"{'policy':8} {'passed':>7} {'failed':>7} {'refused':>8}")
 for p in ["U", "A", "P", "F", "R", "O", "C", "C+", "C<", "C>", "C#", "?"]:
     if p in tally: print(f"{p:8} {tally[p]['passed']:>7} {tally[p]['failed']:>7} {tally[p]['refused']:>8}")
+if LANGS: print(f"\ngenerated code ({LANGS}) on the TCK's calls: {agreed[0]} models agree with eval, {agreed[1]} do not")
 print("\nrefused models:")
 for level, name, why in refusals: print(f"  {level}/{name}: {why}")
 PY
