@@ -246,7 +246,15 @@ impl<'a, 'i> Model<'a, 'i> {
 
     /// A FEEL type reference: its base, and the members its allowed values list.
     fn type_ref(&mut self, at: Node, v: usize, type_ref: Option<&str>) -> Result<(), Refusal> {
+        self.type_ref_in(at, v, type_ref, 0)
+    }
+
+    /// `depth` counts item definitions followed: ones that refer to each other in a loop end.
+    fn type_ref_in(&mut self, at: Node, v: usize, type_ref: Option<&str>, depth: u32) -> Result<(), Refusal> {
         let Some(t) = type_ref else { return Ok(()) };
+        if depth > 64 {
+            return Err(refuse(at, "item definitions that refer to each other in a loop"));
+        }
         let t = t.strip_prefix("feel:").unwrap_or(t);
         let base = match t {
             "number" => Base::Num,
@@ -265,7 +273,7 @@ impl<'a, 'i> Model<'a, 'i> {
                     self.values(allowed, v)?;
                 }
                 let inner = kid(item, "typeRef").and_then(|n| n.text()).map(str::trim).map(String::from);
-                return self.type_ref(item, v, inner.as_deref());
+                return self.type_ref_in(item, v, inner.as_deref(), depth + 1);
             }
         };
         self.base(at, v, base)
@@ -1025,5 +1033,35 @@ fn member(s: &str) -> String {
         name
     } else {
         format!("{name} {}", string_lit(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::import;
+
+    /// Hostile models end in a refusal, never a panic.
+    #[test]
+    fn broken_models_are_refused() {
+        let loop_ = r#"<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="m" name="m">
+  <itemDefinition name="a"><typeRef>b</typeRef></itemDefinition>
+  <itemDefinition name="b"><typeRef>a</typeRef></itemDefinition>
+  <inputData id="i" name="x"><variable name="x" typeRef="a"/></inputData>
+  <decision id="d" name="y"><decisionTable id="t"><input><inputExpression><text>x</text></inputExpression></input>
+    <output id="o" typeRef="number"/><rule id="r"><inputEntry><text>[1..</text></inputEntry><outputEntry><text>1</text></outputEntry></rule>
+  </decisionTable></decision>
+</definitions>"#;
+        let sound = loop_.replace(r#"typeRef="a""#, r#"typeRef="number""#);
+        for (text, why) in [
+            ("", "not XML"),
+            ("<a/>", "not a DMN model"),
+            (loop_, "in a loop"),
+            (&sound.clone(), "is not a range"),
+            (&sound.replace("[1..", r#""\q""#), "an escape"),
+            (&sound.replace("<text>x</text>", "<text>x.y</text>"), "a path"),
+        ] {
+            let r = import(text, None).unwrap_err();
+            assert!(r.why.contains(why), "{why}: {r}");
+        }
     }
 }
