@@ -279,6 +279,11 @@ pub enum Command {
     },
     /// Serve the Language Server Protocol over stdio: diagnostics, fixes, formatting, hover, lenses.
     Lsp,
+    /// Import a model written in another notation as one .rule file.
+    Import {
+        #[command(subcommand)]
+        command: ImportCommand,
+    },
     /// Explain a diagnostic code.
     Explain {
         code: Option<String>,
@@ -346,6 +351,21 @@ pub struct BuildArgs {
     /// Print nothing when all is well (a build system's action).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Subcommand)]
+pub enum ImportCommand {
+    /// A DMN 1.3 model's decision tables, decisions and business knowledge models (docs/dmn.md).
+    Dmn {
+        #[arg(value_hint = ValueHint::FilePath)]
+        file: PathBuf,
+        /// Import this decision and the decisions it requires (default: every decision).
+        #[arg(long)]
+        decision: Option<String>,
+        /// Write the rule to FILE (default: standard output); nothing is written on a refusal.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]

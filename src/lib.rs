@@ -11,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod confine;
 pub mod diag;
+pub mod dmn;
 pub mod doc;
 pub mod eval;
 pub mod gen;

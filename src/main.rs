@@ -3,7 +3,7 @@
 use clap::Parser;
 use rulec::cli::{
     BuildArgs, CheckFormat, Cli, Color, Command, DocAudience, DocFormat, FixturesCommand, Format, Generated,
-    RecordsArgs, TemplateKind,
+    ImportCommand, RecordsArgs, TemplateKind,
 };
 use rulec::diag::{codes, render, Diagnostic};
 use rulec::eval;
@@ -142,6 +142,9 @@ fn run(cli: Cli) -> Result<u8, String> {
         Command::Certificate { file, program } => certificate_cmd(&file, program),
         Command::Graph { file, .. } => graph_cmd(&file),
         Command::Doc { file, out, audience, format, .. } => doc_cmd(&file, out.as_deref(), audience, format),
+        Command::Import { command: ImportCommand::Dmn { file, decision, out } } => {
+            import_dmn(&file, decision.as_deref(), out.as_deref())
+        }
         Command::Explain { code, all, format } => explain(code.as_deref(), all, format),
         Command::Fixtures { command: FixturesCommand::Lint { file, rule, manifest, fill, read_as, format } } => {
             fixtures_lint(&file, &rule, manifest.as_deref(), &fill, read_as.as_deref(), format)
@@ -260,6 +263,24 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+/// `rulec import dmn`: the rule, or the refusal (exit 1) with nothing written.
+fn import_dmn(file: &Path, decision: Option<&str>, out: Option<&Path>) -> Result<u8, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    match rulec::dmn::import(&text, decision) {
+        Ok(rule) => {
+            match out {
+                Some(o) => std::fs::write(o, rule).map_err(|e| format!("cannot write {}: {e}", o.display()))?,
+                None => output::out(format_args!("{rule}")),
+            }
+            Ok(0)
+        }
+        Err(r) => {
+            errln!("error: {}:{r}", file.display());
+            Ok(1)
+        }
     }
 }
 

@@ -542,6 +542,7 @@ fn every_tool_says_what_it_does_to_its_environment() {
         ("verify", (false, true, false)),
         ("adapter", (true, false, true)),
         ("diff", (true, false, true)),
+        ("import", (false, true, true)),
         ("explain", (true, false, true)),
     ];
     assert_eq!(tools.len(), expected.len(), "a new command gets its line here");
@@ -553,7 +554,7 @@ fn every_tool_says_what_it_does_to_its_environment() {
             (Some(ro), Some(destructive), Some(idempotent)),
             "{command}"
         );
-        let json_out = !["doc", "adapter"].contains(&command);
+        let json_out = !["doc", "adapter", "import"].contains(&command);
         assert_eq!(t.get("outputSchema").is_some(), json_out, "{command}");
         if json_out {
             assert_eq!(t["outputSchema"]["required"], json!(["exit_code"]));

@@ -84,6 +84,8 @@ pub fn traits(command: &str) -> Traits {
         "check" | "eval" | "coverage" | "explain" => Traits { json: lines, ..READS },
         "api" | "schema" | "certificate" | "graph" | "fixtures" | "replay" | "diff" => Traits { json: doc, ..READS },
         "adapter" => READS,
+        // Writes --out (or prints the rule).
+        "import" => REWRITES,
         "fmt" | "gen" | "lock" => Traits { json: doc, ..REWRITES },
         "doc" => REWRITES,
         "vectors" => Traits { json: lines, ..REWRITES },
