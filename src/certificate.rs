@@ -33,6 +33,8 @@
 //! - **Disjointness is stated by the cover tree**: two rows that no leaf lists together
 //!   share no point (the leaves tile the domain). `disjoint` also lists, for tables of up to
 //!   [`MAX_DISJOINT_LISTED`] pairs, each such pair with an axis that parts them.
+//! - `most_held`: under a multiple-hit policy, at most how many rows hold at once (the most a
+//!   leaf lists that is not refuted: a list output's longest length); `null` otherwise.
 //! - `refuted`: pairs some leaf lists together that no asked input makes meet; `parts`: each
 //!   shared leaf and its refutation. `undecided` (W114, guarded at run time) and `meeting`
 //!   (under `any`, rows that meet and agree) are stated.
@@ -84,6 +86,17 @@ pub const MAX_DISJOINT_LISTED: usize = 20_000;
 
 fn rat(r: &Rat) -> Json {
     Json::String(r.to_string())
+}
+
+/// Under a multiple-hit policy, the most rows that hold at once: the most a leaf of the
+/// cover lists where some input may lie (a list's longest length); null for a single-hit
+/// table, or when the cover did not finish.
+fn most_held(ir: &crate::sema::TableIr, t: &crate::analysis::tables::TableProof) -> Json {
+    if !ir.policy.multi_hit() || !t.complete || t.cover.nodes.is_empty() {
+        return Json::Null;
+    }
+    let feasible = t.cover.leaves.iter().filter(|l| !matches!(l.asked, crate::analysis::tables::cover::Asked::No(_)));
+    json!(feasible.map(|l| l.rows.len()).max().unwrap_or(0))
 }
 
 fn value(v: &Value) -> Json {
@@ -330,7 +343,7 @@ impl Ctx<'_> {
                 };
                 let numeric = var.ty.is_numeric() || var.ty == Ty::Date;
                 let stored = (numeric && (var.declared || var.kind != VarKind::Define)).then(|| rat(&var.ty.factor()));
-                json!({"name": var.name, "kind": kind_text(var.kind), "type": ty_name(&var.ty, &p.enums),
+                json!({"name": var.name, "kind": kind_text(var.kind), "type": crate::sema::var_ty_name(var, &p.enums),
                        "optional": var.optional, "numeric": numeric, "unit": unit_json(&var.ty),
                        "step": crate::analysis::tables::axes::var_step(p, v).map(|s| rat(&s)),
                        "range": range, "decided_by": decided, "stored_step": stored,
@@ -552,6 +565,7 @@ impl Ctx<'_> {
                            Json::Object(m)
                        }).collect::<Vec<_>>()},
             "cover": self.cover(t),
+            "most_held": most_held(ir, t),
         })
     }
 
@@ -605,7 +619,7 @@ pub fn certificate(sources: &Sources, checked: &Checked) -> Option<Json> {
             _ => Rat::from_integer(1.into()),
         };
         let kind = kind_text(var.kind);
-        values.push(json!({"name": var.name, "kind": kind, "type": ty_name(&var.ty, &p.enums),
+        values.push(json!({"name": var.name, "kind": kind, "type": crate::sema::var_ty_name(var, &p.enums),
             "interval": [rat(lo), rat(hi)], "scale": rat(&per), "stored_min": rat(&(lo / &per)),
             "stored_max": rat(&(hi / &per)), "from": "declared range", "var": v}));
     }

@@ -9,7 +9,7 @@
 
 use crate::eval::wire;
 use crate::sema::*;
-use crate::sema::{collect_vars, ty_name};
+use crate::sema::{collect_vars, var_ty_name};
 use serde_json::{json, Map, Value as Json};
 
 /// A decider: what gives a value (a table gives one or more, a define one).
@@ -172,7 +172,7 @@ pub fn to_json(p: &Program, g: &Graph, text: &str, sha256: &str) -> Json {
             let mut m = Map::new();
             m.insert("name".into(), json!(var.name));
             m.insert("kind".into(), json!(if var.kind == VarKind::Input { "input" } else { "value" }));
-            m.insert("type".into(), json!(ty_name(&var.ty, &p.enums)));
+            m.insert("type".into(), json!(var_ty_name(var, &p.enums)));
             if let Some(r) = range_json(p, var) {
                 m.insert("range".into(), r);
             }

@@ -479,12 +479,14 @@ fn gen(rules: &Generated, check_only: bool, locked: bool, format: Format, build:
     let lock_dir = lock_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut sources = new_sources();
     let rules = rule_files(paths)?;
+    let targets = &langs;
     let generation = rulec::generate::generate(&mut sources, &rules, &langs, &lock_dir, |unit, langs| {
-        let files = if build.no_servers {
+        let mut files = if build.no_servers {
             rulec::outputs::without_servers(unit, langs)
         } else {
             rulec::outputs::of_rule(unit, langs)
         };
+        files.extend(rulec::outputs::left_out(unit, targets));
         files.into_iter().map(|f| rulec::generate::Placed::in_folder(out, f)).collect()
     })?;
     let mut generation = generation;
@@ -788,6 +790,9 @@ fn test(dir: &Path, langs: &[String], require_all: bool, jobs: usize, format: Fo
                 "runner" => lang.name().to_string(),
                 via => format!("{}, {via}", lang.name()),
             };
+            for l in &report.left_out {
+                outln!("left out {} ({}): {}", l.rule, l.lang.name(), l.reason);
+            }
             for s in &report.skipped {
                 let what = if require_all { "FAIL" } else { "not run" };
                 outln!("{what} {} (ran: false): {}", named(s.lang, s.via), s.reason);

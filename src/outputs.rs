@@ -18,6 +18,25 @@ pub fn without_servers(u: &Unit, langs: &[Lang]) -> Vec<File> {
     files(u, langs, false)
 }
 
+/// The languages of `targets` that left the rule out (`Backend::refuses`), each with its
+/// reason, as `vectors/<alias>.left-out.json`: `rulec test` reports them by name rather than
+/// looking for a module that was never written. None when every target writes the rule.
+pub fn left_out(u: &Unit, targets: &[Lang]) -> Option<File> {
+    let mut why = serde_json::Map::new();
+    for &lang in targets {
+        if let Some(reason) = gen::backend(lang).refuses(&u.plan) {
+            why.insert(lang.name().to_string(), serde_json::Value::String(reason));
+        }
+    }
+    (!why.is_empty()).then(|| File {
+        path: format!("vectors/{}.{LEFT_OUT}", u.program.ident()),
+        text: serde_json::Value::Object(why).to_string() + "\n",
+    })
+}
+
+/// The suffix of the file naming the languages that left a rule out.
+pub const LEFT_OUT: &str = "left-out.json";
+
 fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
     let mut out = Vec::new();
     let input_schema = crate::schema::schema(u.program, crate::schema::Keys::Name)["properties"]["in"].clone();

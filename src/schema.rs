@@ -124,6 +124,19 @@ fn property(p: &Program, var: &Var) -> Json {
         }
     }
     let prop = Json::Object(m);
+    if var.list {
+        // A list holds a value per row that holds: at most every row of the table deciding it.
+        let rows = match var.decided_by {
+            Some(crate::sema::Decider::Table(t)) => p.tables[t].rows.len(),
+            _ => 0,
+        };
+        return json!({
+            "type": "array",
+            "items": prop,
+            "maxItems": rows,
+            "description": "a list: the value of each row that holds, in the order the table counts them"
+        });
+    }
     if var.optional {
         json!({"anyOf": [prop, {"type": "null"}], "description": "may be null: the value is absent"})
     } else {

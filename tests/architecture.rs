@@ -56,7 +56,7 @@ const FLOORS: &[&[&str]] = &[
     &["source", "num", "lang", "units", "stack"],
     &["diag"],
     &["syntax"],
-    &["sema"],
+    &["sema", "dmn"],
     &["eval"],
     &["analysis"],
     &["check", "vectors", "certificate", "schema", "graph"],

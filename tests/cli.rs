@@ -425,3 +425,23 @@ fn a_gap_in_a_unique_table_is_still_fixed_by_add_row() {
         .collect();
     assert_eq!(codes, ["E101"], "one gap is left:\n{fixed}");
 }
+
+/// A date input may leave its range out: its vectors then take the days its cells draw
+/// (both sides of each) and 1970-01-01, not one value the door refuses.
+#[test]
+fn a_date_input_without_a_range_gets_vectors_that_reach_every_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("due.rule");
+    std::fs::write(
+        &rule,
+        "rule due v1\n\ninput day: date\n\noutput late: bool\n\ntable late_of first -> late\n| day | late |\n|---|---|\n| >2026-01-01 | true |\n| - | false |\n",
+    )
+    .unwrap();
+    let vectors = text(&rulec(&["vectors", rule.to_str().unwrap()]).stdout);
+    for want in [r#""day":"2026-01-02""#, r#""day":"2026-01-01""#, r#""day":"1970-01-01""#] {
+        assert!(vectors.lines().any(|l| l.contains(want) && !l.contains("refused")), "{want} in\n{vectors}");
+    }
+    for row in ["table late_of row 1", "table late_of row 2"] {
+        assert!(vectors.contains(row), "{row} in\n{vectors}");
+    }
+}

@@ -491,6 +491,63 @@ fn table(
     t
 }
 
+/// DMN's multiple-hit policies, one per rule that takes one, in turn.
+const MULTI_HIT: [&str; 7] =
+    ["collect sum", "collect count", "collect max", "collect min", "collect", "rule_order", "output_order"];
+
+/// An output of its own decided by a multiple-hit table: rows whose cells overlap freely
+/// (every row that holds counts), a default where a sum, a least or a greatest has none.
+fn multi_hit_table(g: &mut Gen, policy: &str) -> String {
+    let out = g.name("m");
+    let out_ident = ident(&out);
+    // A list of an enum's values where there is an enum of two or more (output_order ranks
+    // by the enum's order), else of numbers.
+    let listed =
+        g.enums.iter().position(|e| e.values.len() >= 2).filter(|_| policy == "output_order" || g.rng.chance(50));
+    let policy = if policy == "output_order" && listed.is_none() { "rule_order" } else { policy };
+    let declared = match policy {
+        "collect" | "rule_order" | "output_order" => match listed {
+            Some(e) => format!("list[{}]", ident(&g.enums[e].name)),
+            None => "list[int]".to_string(),
+        },
+        "collect count" => "int".to_string(),
+        _ => format!("int default {}", g.rng.range(0, 5)),
+    };
+    let _ = writeln!(g.text, "output {out}: {declared}");
+    let ncols = (1 + g.rng.below(2)).min(g.inputs.len());
+    let mut cols: Vec<usize> = Vec::new();
+    while cols.len() < ncols {
+        let c = g.rng.below(g.inputs.len());
+        if !cols.contains(&c) {
+            cols.push(c);
+        }
+    }
+    let mut t = format!("table {} {policy} -> {out_ident}\n|", ident(&g.name("t")));
+    for &c in &cols {
+        let _ = write!(t, " {} |", ident(&g.inputs[c].name));
+    }
+    let _ = writeln!(t, " {out_ident} |\n|{}", "---|".repeat(cols.len() + 1));
+    for _ in 0..1 + g.rng.below(5) {
+        t.push('|');
+        for &c in &cols {
+            let v = Var { name: g.inputs[c].name.clone(), ty: g.inputs[c].ty.clone(), optional: g.inputs[c].optional };
+            let parts = partition(g, &v);
+            let cell = if g.rng.chance(30) { "-".to_string() } else { g.rng.pick(&parts).clone() };
+            let _ = write!(t, " {cell} |");
+        }
+        let value = match listed.filter(|_| declared.starts_with("list[")) {
+            Some(e) => {
+                let en = &g.enums[e];
+                let v = ident(en.values[g.rng.below(en.values.len())].split(' ').next().unwrap());
+                format!("{}.{v}", ident(&en.name))
+            }
+            None => g.rng.range(0, 100).to_string(),
+        };
+        let _ = writeln!(t, " {value} |");
+    }
+    t
+}
+
 /// A numeric input an expression may read, with its type.
 fn numeric_inputs(g: &Gen) -> Vec<(String, Ty)> {
     g.inputs
@@ -762,6 +819,13 @@ fn random_rule(seed: u64, index: usize) -> String {
         table(&mut g, &ident(&tname), &out1_ident, priority, &mut cells)
     };
     g.text.push_str(&t);
+    // Every sixth rule from the fifth: a multiple-hit table beside, its policies in turn.
+    if index % 6 == 4 {
+        let policy = MULTI_HIT[(index / 6) % MULTI_HIT.len()];
+        let m = multi_hit_table(&mut g, policy);
+        g.text.push('\n');
+        g.text.push_str(&m);
+    }
     g.text
 }
 
@@ -808,7 +872,7 @@ impl Reach {
 
     fn assert_all(&self) {
         assert!(self.optional_inputs > 0 && self.date_inputs > 0 && self.date_outputs > 0, "{self:?}");
-        for p in ["unique", "first", "any", "priority"] {
+        for p in ["unique", "first", "any", "priority"].into_iter().chain(MULTI_HIT) {
             assert!(self.policies.get(p).is_some_and(|&n| n > 0), "no kept rule has a {p} table: {self:?}");
         }
         for m in MODES {

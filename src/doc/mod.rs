@@ -227,7 +227,7 @@ fn approver(r: &Rule, b: &mut Vec<Block>) {
         .iter()
         .map(|&v| {
             let var = r.var(v);
-            let mut what = words::type_words(p, &var.ty, Audience::Approver);
+            let mut what = words::var_words(p, var, Audience::Approver);
             if var.optional {
                 what.push_str("; may be left out (none)");
             }
@@ -282,7 +282,7 @@ fn approver(r: &Rule, b: &mut Vec<Block>) {
                 Some(d) => vec![text(format!("{} ", d.kind())), code(d.name(p))],
                 None => Vec::new(),
             };
-            let mut what = words::type_words(p, &var.ty, Audience::Approver);
+            let mut what = words::var_words(p, var, Audience::Approver);
             if var.optional {
                 what.push_str("; may be none");
             }
@@ -339,7 +339,7 @@ fn customer(r: &Rule, b: &mut Vec<Block>) {
         .iter()
         .map(|&v| {
             let var = r.var(v);
-            let mut what = words::type_words(p, &var.ty, Audience::Customer);
+            let mut what = words::var_words(p, var, Audience::Customer);
             if var.optional {
                 what.push_str(" (you may leave it out)");
             }
@@ -364,7 +364,7 @@ fn customer(r: &Rule, b: &mut Vec<Block>) {
         .iter()
         .map(|&v| {
             let var = r.var(v);
-            vec![strong(&var.name), text(format!(": {}", words::type_words(p, &var.ty, Audience::Customer)))]
+            vec![strong(&var.name), text(format!(": {}", words::var_words(p, var, Audience::Customer)))]
         })
         .collect();
     b.push(Block::List(items));
@@ -424,7 +424,7 @@ fn decider_section(r: &Rule, d: DeciderRef, audience: Audience, b: &mut Vec<Bloc
             };
             b.push(h(3, &anchor(&["define", &name]), heading));
             card.push(Block::Para(vec![code(format!("{name} = {}", r.src(p.defines[def].expr.span)))]));
-            let mut what = words::type_words(p, &var.ty, audience);
+            let mut what = words::var_words(p, var, audience);
             if let (Some(range), Audience::Approver) = (words::range_words(p, var), audience) {
                 what.push_str(&format!(", {range}"));
             }
@@ -528,7 +528,7 @@ fn where_from(r: &Rule, d: DeciderRef) -> Table {
         let from = match graph::decider_of(p, v) {
             None => {
                 let optional = if var.optional { "; may be left out" } else { "" };
-                vec![text(format!("input: {}{optional}", words::type_words(p, &var.ty, Audience::Approver)))]
+                vec![text(format!("input: {}{optional}", words::var_words(p, var, Audience::Approver)))]
             }
             Some(DeciderRef::Table(t)) => vec![text("decided by table "), code(&p.tables[t].name)],
             Some(DeciderRef::Define(def)) => {
@@ -539,7 +539,7 @@ fn where_from(r: &Rule, d: DeciderRef) -> Table {
     }
     for &v in &decides {
         let var = r.var(v);
-        let mut what = format!("decided here: {}", words::type_words(p, &var.ty, Audience::Approver));
+        let mut what = format!("decided here: {}", words::var_words(p, var, Audience::Approver));
         if var.kind == VarKind::Output {
             what.push_str("; an output of the rule");
         }

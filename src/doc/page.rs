@@ -228,7 +228,7 @@ fn form(r: &Rule) -> String {
         let id = format!("in-{i}");
         let start = initial.and_then(|c| c.get(&var.name)).cloned().unwrap_or(Json::Null);
         let (kind, step) = field_kind(&var.ty);
-        let mut hint = words::type_words(p, &var.ty, Audience::Approver);
+        let mut hint = words::var_words(p, var, Audience::Approver);
         if let Some(range) = words::range_words(p, var) {
             hint.push_str(&format!(" · {range}"));
         }
@@ -355,7 +355,7 @@ fn answer(r: &Rule) -> String {
              <dd class=\"type\">{}</dd></div>",
             esc(&var.name),
             esc(&var.name),
-            esc(&words::type_words(p, &var.ty, Audience::Approver))
+            esc(&words::var_words(p, var, Audience::Approver))
         );
     }
     o.push_str("</dl>\n<p class=\"status\" role=\"status\" aria-live=\"polite\"></p>\n");

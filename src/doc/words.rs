@@ -91,6 +91,16 @@ pub fn listed(items: &[String], last: &str) -> String {
     }
 }
 
+/// What a variable holds, in words: its type's, or for a list `a list of …`.
+pub fn var_words(p: &Program, var: &crate::sema::Var, audience: Audience) -> String {
+    let element = type_words(p, &var.ty, audience);
+    if var.list {
+        format!("a list, each element {element}")
+    } else {
+        element
+    }
+}
+
 /// What a value of this type is, in words: `a weight in pounds (lb)`.
 pub fn type_words(p: &Program, ty: &Ty, audience: Audience) -> String {
     match ty {

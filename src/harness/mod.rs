@@ -44,10 +44,20 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// A rule a language left out when it was generated (`Backend::refuses`, by name with the
+/// reason): nothing to run, and no failure — the generator said so.
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    pub rule: String,
+    pub lang: Lang,
+    pub reason: String,
+}
+
 #[derive(Default, Debug)]
 pub struct Report {
     pub results: Vec<TestResult>,
     pub skipped: Vec<Skipped>,
+    pub left_out: Vec<LeftOut>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -80,7 +90,10 @@ impl Report {
             .iter()
             .map(|s| json!({"lang": s.lang.name(), "via": s.via, "reason": s.reason, "ran": false}))
             .collect();
-        json!({"results": results, "skipped": skipped})
+        let left_out: Vec<Json> = (self.left_out.iter())
+            .map(|l| json!({"rule": l.rule, "lang": l.lang.name(), "reason": l.reason}))
+            .collect();
+        json!({"results": results, "skipped": skipped, "left_out": left_out})
     }
 }
 
@@ -100,6 +113,12 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         .filter(|n| !n.ends_with(".expected"))
         .collect();
     rules.sort();
+    // The languages that left a rule out, each with why (`outputs::left_out`).
+    let left_out = |rule: &str| -> serde_json::Map<String, Json> {
+        let path = vectors_dir.join(format!("{rule}.{}", crate::outputs::LEFT_OUT));
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        serde_json::from_str::<Json>(&text).ok().and_then(|j| j.as_object().cloned()).unwrap_or_default()
+    };
     let mut report = Report::default();
     let wanted: Vec<Lang> = if opts.langs.is_empty() { Lang::ALL.to_vec() } else { opts.langs.clone() };
     // One job per (language, pass, rule).
@@ -109,8 +128,21 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
     let mut unprepared: Vec<(Lang, usize, String)> = Vec::new();
     for lang in wanted {
         let lang_dir = dir.join(lang.name());
+        let mut written = Vec::new();
+        let mut left = false;
+        for rule in &rules {
+            match left_out(rule).get(lang.name()) {
+                Some(why) => {
+                    let reason = why.as_str().unwrap_or_default().to_string();
+                    report.left_out.push(LeftOut { rule: rule.clone(), lang, reason });
+                    left = true;
+                }
+                None => written.push(rule),
+            }
+        }
         if !lang_dir.is_dir() {
-            if !opts.langs.is_empty() {
+            // A language that left out every rule it was given wrote no folder: said above.
+            if !opts.langs.is_empty() && !left {
                 let reason = format!("{} was not generated", lang_dir.display());
                 report.skipped.push(Skipped { lang, via: "runner", reason });
             }
@@ -176,8 +208,9 @@ pub fn run(dir: &Path, opts: &Options) -> Result<Report, String> {
         scratch.push((lang, dir, built));
         for &i in &passes {
             // `_helpers` is the arithmetic's suite, not a rule: it has a runner and no server.
-            let rules = rules.iter().filter(|r| (all[i].server.is_none() || r.as_str() != "_helpers") && served(i, r));
-            jobs.extend(rules.map(|r| (lang, i, r.clone())));
+            let rules =
+                written.iter().filter(|r| (all[i].server.is_none() || r.as_str() != "_helpers") && served(i, r));
+            jobs.extend(rules.map(|r| (lang, i, (*r).clone())));
         }
     }
     let threads =

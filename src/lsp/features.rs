@@ -116,7 +116,7 @@ impl Snapshot {
             sema::VarKind::Define => "define",
         };
         let optional = if var.optional { "?" } else { "" };
-        let mut lines = vec![format!("{kind} `{}`: {}{optional}", var.name, sema::ty_name(&var.ty, &p.enums))];
+        let mut lines = vec![format!("{kind} `{}`: {}{optional}", var.name, sema::var_ty_name(var, &p.enums))];
         if let Some(u) = var.ty.unit() {
             lines.push(format!("unit: {}", u.symbol));
         }
@@ -287,7 +287,7 @@ impl Snapshot {
             let typed = written.get(head.len()..).is_some_and(|rest| rest.trim_start().starts_with(':'));
             if written.starts_with(&head) && !typed && inside(d.span.start) {
                 let at = d.span.start + head.len() as u32;
-                let mut label = format!(": {}", sema::ty_name(&var.ty, &p.enums));
+                let mut label = format!(": {}", sema::var_ty_name(var, &p.enums));
                 if let Some(step) = int64_step(self, p, d.var) {
                     label.push_str(&format!(" in steps of {step}"));
                 }

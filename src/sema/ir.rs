@@ -305,6 +305,16 @@ impl Program {
 }
 
 /// A type as the rule writes it (`money[JPY, incl_tax]`, `rate[0.1%]`, an enum's name).
+/// A variable's type as the rule declares it: `list[T]` for a list.
+pub fn var_ty_name(var: &Var, enums: &[EnumIr]) -> String {
+    let element = ty_name(&var.ty, enums);
+    if var.list {
+        format!("list[{element}]")
+    } else {
+        element
+    }
+}
+
 pub fn ty_name(ty: &Ty, enums: &[EnumIr]) -> String {
     match ty {
         Ty::Bool => "bool".into(),

@@ -545,10 +545,18 @@ pub(crate) fn interesting(p: &Program, v: VarId) -> Vec<Json> {
         }
         ty => {
             let f = ty.factor();
-            let Some((Value::Num(lo), Value::Num(hi))) = &var.range else { return vec![json!(0)] };
-            let (lo, hi) = (lo / &f, hi / &f);
-            let mut units: Vec<Rat> = vec![lo.clone(), hi.clone(), &lo + num::int(1), &hi - num::int(1)];
-            units.push(((&lo + &hi) / num::int(2)).floor());
+            // Only a date may leave its range out: its values are then the cells' edges, and
+            // 1970-01-01 (day 0) when no cell draws one.
+            let range = match &var.range {
+                Some((Value::Num(lo), Value::Num(hi))) => Some((lo / &f, hi / &f)),
+                _ => None,
+            };
+            let mut units: Vec<Rat> = match &range {
+                Some((lo, hi)) => {
+                    vec![lo.clone(), hi.clone(), lo + num::int(1), hi - num::int(1), ((lo + hi) / num::int(2)).floor()]
+                }
+                None => vec![num::int(0)],
+            };
             for t in &p.tables {
                 for (ci, &col) in t.conds.iter().enumerate() {
                     if col != v {
@@ -576,7 +584,7 @@ pub(crate) fn interesting(p: &Program, v: VarId) -> Vec<Json> {
                     }
                 }
             }
-            units.retain(|u| u.is_integer() && &lo <= u && u <= &hi);
+            units.retain(|u| u.is_integer() && range.as_ref().is_none_or(|(lo, hi)| lo <= u && u <= hi));
             units.sort();
             units.dedup();
             out.extend(units.into_iter().map(|u| wire::to_wire(p, var, &Value::Num(u * &f))));

@@ -606,7 +606,7 @@ fn var_plan(p: &Program, units: &[UnitType], v: &sema::Var) -> VarPlan {
         kind: kind_of(&v.ty),
         ty,
         optional: v.optional,
-        what: sema::ty_name(&v.ty, &p.enums),
+        what: sema::var_ty_name(v, &p.enums),
         range,
         rounding: v.rounding.as_ref().map(|r| (r.mode, to_i64(&r.grid_units.to_integer()))),
         scaled,
