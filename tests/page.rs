@@ -28,15 +28,17 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The clean corpus, and the rules of DMN's multiple-hit tables (list outputs on the page).
 fn corpus() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut rules: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the corpus")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rule"))
-        .map(|p| format!("tests/corpus/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
+    let mut rules: Vec<String> = Vec::new();
+    for folder in ["tests/corpus", "tests/multi_hit"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+        rules.extend(
+            (std::fs::read_dir(&dir).expect("the corpus").filter_map(|e| e.ok()).map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "rule"))
+                .map(|p| format!("{folder}/{}", p.file_name().unwrap().to_string_lossy())),
+        );
+    }
     rules.sort();
     assert!(rules.len() >= 9, "the corpus is there");
     rules

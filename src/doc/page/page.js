@@ -431,6 +431,10 @@ function startPage(wire, dataId) {
     if (v === null) {
       return "none";
     }
+    // A list output: each value of the rows that held, in order.
+    if (Array.isArray(v)) {
+      return v.length === 0 ? "none" : v.map((x) => shown(output, x)).join(", ");
+    }
     if (typeof v === "object" && "num" in v) {
       if (output.kind === "rate") {
         return grouped(decimalText(BigInt(v.num), decimal(output.step))) + "%";
