@@ -55,7 +55,8 @@ CONSTRAINTS: list[str] = []
 NOT_AN_INPUT = " is not an input"
 NOT_AN_OBJECT = "the input is not an object"
 RECORD: list[tuple[str, str, str]] = [("text", '"in":{"x":', ""), ("input", "x", INTEGER), ("text", '},"observed":{"y":', ""), ("output", "y", INTEGER), ("text", '},"trace":[', "")]
-TABLES: list[tuple[str, str]] = [("t", "t_row")]
+# Each table, its column, and whether every row that holds counts (its column a JSON array).
+TABLES: list[tuple[str, str, bool]] = [("t", "t_row", False)]
 
 # rulec: common
 INT64 = (-(2**63), 2**63 - 1)
@@ -351,7 +352,11 @@ def answer(call: Call, error: str | None, contradiction: str | None, row: dict[s
             s.append(wire(call.values[PLACE[name]], kind))
         else:
             s.append(wire(row[name], kind))
-    s.append(",".join('{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":' + wire(row[c], INTEGER) + "}" for t, c in TABLES))
+    fired = []
+    for t, c, every in TABLES:
+        table = '{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":'
+        fired += [table + wire(r, INTEGER) + "}" for r in (json.loads(row[c]) if every else [row[c]])]
+    s.append(",".join(fired))
     s.append("]}")
     return "".join(s)
 
