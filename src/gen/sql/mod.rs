@@ -87,12 +87,20 @@ impl Language for Sql {
         ]
     }
 
-    /// A column holds one value per call; PostgreSQL's array column is not written yet.
+    /// A list output is the text of its JSON array, each element's text written into the
+    /// query; a string computed per call would need each engine's own JSON escaping.
     fn refuses(plan: &Plan) -> Option<String> {
-        let v = plan.list_output()?;
+        let t = plan.tables().find(|t| {
+            t.collect.as_ref().is_some_and(|c| c.fold == Fold::List)
+                && t.rows
+                    .iter()
+                    .flat_map(|r| &r.assigns)
+                    .any(|(_, e)| e.kind == Kind::Str && !matches!(e.node, Node::Str(_)))
+        })?;
         Some(format!(
-            "{}: SQL cannot return the list output {}: a column holds one value per call (an array column is not written yet)",
-            plan.rule.name, v.name
+            "{}: SQL cannot return the list output {}: an element of it is a string computed per call, which the query would have to escape as JSON in each engine's own way",
+            plan.rule.name,
+            plan.var(t.results[0]).name
         ))
     }
 
@@ -167,9 +175,10 @@ fn lit(s: &str) -> String {
 }
 
 /// The type a value has in the relation and in the function's signature: every number (a
-/// date too: its day number) is a bigint, an enum its name as text.
+/// date too: its day number) is a bigint, an enum its name as text, a list the text of its
+/// JSON array (the wire's), which the one query writes alike on PostgreSQL, SQLite and DuckDB.
 const TYPES: Types =
-    Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@", "@[]") };
+    Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@", "text") };
 
 /// Precedences (higher binds tighter), where PostgreSQL and SQLite agree; comparisons, IN
 /// and IS share one level and never chain.
@@ -721,7 +730,42 @@ impl Q<'_> {
                 let folded = format!("COALESCE({f}(\n{}\n), {empty})", each.join(",\n"));
                 self.typed(var, folded, &exprs)
             }
-            Fold::List => unreachable!("SQL refuses a list output"),
+            Fold::List => {
+                // The JSON array of the values of the rows that hold, in the order they count.
+                let mut lines = vec!["'[' || SUBSTR(".to_string()];
+                for (i, (r, e)) in values.iter().enumerate() {
+                    let plus = if i + 1 < values.len() { " ||" } else { "" };
+                    let element = match self.json_text(e) {
+                        Ok(json) => lit(&format!(",{json}")),
+                        Err(text) => format!("',' || {text}"),
+                    };
+                    lines.push(format!("  CASE WHEN {} THEN {element} ELSE '' END{plus}", self.held(t, r.n)));
+                }
+                lines.push("  , 2) || ']'".into());
+                lines.join("\n")
+            }
+        }
+    }
+
+    /// The text of a value's JSON (the wire's): the JSON itself where the value is a literal
+    /// (`Ok`), else the SQL that writes it (`Err`): a CASE over an enum's names or a truth
+    /// value, or a number as text.
+    fn json_text(&self, e: &Expr) -> Result<String, String> {
+        match (&e.node, e.kind) {
+            (Node::Int(k), _) => Ok(k.to_string()),
+            (Node::Bool(b), _) => Ok(json!(b).to_string()),
+            (Node::Str(s), _) => Ok(json!(s).to_string()),
+            (Node::Member(i), Kind::Enum(en)) => Ok(json!(self.plan.enums[en].values[*i as usize].name).to_string()),
+            (_, Kind::Enum(en)) => Err(format!(
+                "CASE {}{} END",
+                self.print(e, ATOM),
+                self.whens(en, |place, value| {
+                    format!(" WHEN {value} THEN {}", lit(&json!(self.plan.enums[en].values[place].name).to_string()))
+                })
+            )),
+            (_, Kind::Bool) => Err(format!("CASE WHEN {} THEN 'true' ELSE 'false' END", self.top(e))),
+            (_, Kind::Num) => Err(format!("CAST({} AS TEXT)", self.top(e))),
+            (_, Kind::Str) => unreachable!("SQL refuses a list of strings computed per call"),
         }
     }
 
@@ -738,6 +782,7 @@ impl Q<'_> {
     fn describe(&self, v: VarId) -> String {
         let var = self.plan.var(v);
         let mut s = match var.ty {
+            _ if var.list => format!("{}, a JSON array of {}", self.ty(v), comment(&var.what)),
             BoundaryTy::Bool | BoundaryTy::Str => self.ty(v),
             _ => format!("{}, {}", self.ty(v), comment(&var.what)),
         };
@@ -947,6 +992,9 @@ impl Q<'_> {
 
     /// The class of a value of `v` as the runner writes it in a record.
     fn wire_kind(&self, v: VarId) -> &'static str {
+        if self.plan.var(v).list {
+            return "LIST";
+        }
         match self.plan.var(v).ty {
             BoundaryTy::Bool => "BOOLEAN",
             BoundaryTy::Date => "DATE",

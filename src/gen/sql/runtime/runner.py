@@ -31,6 +31,7 @@ DATE = "date"
 BOOLEAN = "boolean"
 TEXT = "text"
 ENUM = "enum"
+LIST = "list"  # an output only: the text of its JSON array, as the wire writes it
 
 
 class Input(NamedTuple):
@@ -294,6 +295,8 @@ def wire(x: Any, kind: str) -> str:
         return _date_str(int(x))
     if kind == INTEGER:
         return str(int(x))
+    if kind == LIST:
+        return str(x)
     return json.dumps(x, ensure_ascii=False)
 
 
