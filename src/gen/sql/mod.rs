@@ -6,7 +6,10 @@
 //!   `_input_error` (the door's checks the relation's types leave open, in the door's
 //!   order, then the constraints), each next one adding the columns that read only what
 //!   the ones before hold ([`walk::layers`]): a define, the row each table matched (one
-//!   CASE, one WHEN per row with its cells quoted beside it), each result by that row. The
+//!   CASE, one WHEN per row with its cells quoted beside it), each result by that row; for a
+//!   multiple-hit table, a column per row saying it holds, the rows that hold as a JSON
+//!   array's text, and the result folded from them (a sum, a count, LEAST or GREATEST, a
+//!   list as its JSON array's text). The
 //!   final SELECT gives `_id`, the inputs, the outputs, `<table>_row` per table,
 //!   `_input_error` and, where W114 applies, `_contradiction`. Rounding, division and
 //!   remainder are arithmetic (`/` between integers truncates in PostgreSQL and in
