@@ -211,13 +211,17 @@ pub fn wire(plan: &Plan, h: &mut impl Hooks) {
 }
 
 /// One column of a language that computes a rule as columns of a relation (SQL's query):
-/// a define, the row a table matched, or a result of a table by that row.
+/// a define, the row a table matched, whether each row of a collect table holds, or a result
+/// of a table by that row (those rows).
 #[derive(Clone, Copy, Debug)]
 pub enum Column<'a> {
     Define(VarId, &'a Expr),
-    /// The first row whose condition holds (the table's pair guards read the same conditions).
+    /// The first row whose condition holds (the table's pair guards read the same conditions);
+    /// of a collect table, every row that holds, read from its `Held` columns.
     Row(&'a TablePlan),
-    /// One result of a table: what the row it matched stores.
+    /// A collect table's rows: whether each holds, a column per row.
+    Held(&'a TablePlan),
+    /// One result of a table: what the row it matched stores (what the rows that hold fold to).
     Result(&'a TablePlan, VarId),
 }
 
@@ -244,10 +248,19 @@ pub fn layers(plan: &Plan) -> Vec<Vec<Column<'_>>> {
             }
             Step::Table(t) => {
                 let at = t.rows.iter().map(|r| after(&ready, &r.cond)).max().unwrap_or(0);
-                put(&mut out, at, Column::Row(t));
+                // A collect table's trace and results read its rows' `Held` columns; any
+                // other's results read the row it matched.
+                let results_at = if t.collect.is_some() {
+                    put(&mut out, at, Column::Held(t));
+                    put(&mut out, at + 1, Column::Row(t));
+                    at + 1
+                } else {
+                    put(&mut out, at, Column::Row(t));
+                    at + 1
+                };
                 for &var in &t.results {
                     let reads = t.rows.iter().flat_map(|r| &r.assigns).filter(|(v, _)| *v == var);
-                    let at = reads.map(|(_, e)| after(&ready, e)).fold(at + 1, usize::max);
+                    let at = reads.map(|(_, e)| after(&ready, e)).fold(results_at, usize::max);
                     put(&mut out, at, Column::Result(t, var));
                     ready[var] = at + 1;
                 }

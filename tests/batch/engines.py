@@ -88,7 +88,9 @@ def _record(plan: rulec_np.Plan, batch: rulec_batch.Batch, call: dict[str, Any],
         data, present = read[col["name"]]
         parts.append(json.dumps(col["name"], ensure_ascii=False) + ":" + runner._wire(plan, col["name"], data[0], present is None or bool(present[0])))
     observed = [json.dumps(n, ensure_ascii=False) + ":" + runner._wire(plan, n, _days(out[n]), out[n] is not None) for n in batch.outputs]
-    trace = ['{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":' + str(int(out["trace"][t])) + "}" for t in batch.tables]
+    # A table where every row that holds counts has a list of them.
+    fired = [(t, r) for t in batch.tables for r in (out["trace"][t] if t in batch.every else [out["trace"][t]])]
+    trace = ['{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":' + str(int(r)) + "}" for t, r in fired]
     return '{"in":{' + ",".join(parts) + '},"observed":{' + ",".join(observed) + '},"trace":[' + ",".join(trace) + "]}"
 
 

@@ -5,7 +5,7 @@
 //! whole int64 columns at once from it. This backend only spells the plan as JSON.
 
 use super::naming::Names;
-use super::plan::{Arith, BoundaryTy, Expr, Kind, Node, Plan, Step};
+use super::plan::{Arith, BoundaryTy, Expr, Fold, Kind, Node, Plan, Step};
 use super::{Backend, File, Lang, Runner, Unit};
 use crate::eval::wire::WireKind;
 use crate::syntax::ast::CmpOp;
@@ -24,17 +24,8 @@ impl Backend for Numpy {
 
     /// The evaluator decides whole columns, one value per call and output.
     fn refuses(&self, plan: &Plan) -> Option<String> {
-        if let Some(v) = plan.list_output() {
-            return Some(format!(
-                "{}: NumPy cannot decide the output {}: a list output is not a column",
-                plan.rule.name, v.name
-            ));
-        }
-        let t = plan.collect_table()?;
-        Some(format!(
-            "{}: NumPy does not evaluate the `{}` table {} yet: the plan's evaluator picks one row per table",
-            plan.rule.name, t.policy, t.name
-        ))
+        let v = plan.list_output()?;
+        Some(format!("{}: NumPy cannot decide the output {}: a list output is not a column", plan.rule.name, v.name))
     }
 
     fn generate(&self, u: &Unit) -> Vec<File> {
@@ -127,6 +118,17 @@ fn cmp(op: CmpOp) -> &'static str {
     }
 }
 
+/// How a collect table folds the values of the rows that hold.
+fn fold(f: Fold) -> &'static str {
+    match f {
+        Fold::Sum => "sum",
+        Fold::Min => "min",
+        Fold::Max => "max",
+        Fold::Count => "count",
+        Fold::List => unreachable!("NumPy refuses a list output"),
+    }
+}
+
 /// One expression as the evaluator reads it: `{"op": …, "args": […]}`, leaves as values.
 fn expr(plan: &Plan, e: &Expr) -> Json {
     let args = |xs: Vec<&Expr>| -> Json { Json::Array(xs.into_iter().map(|x| expr(plan, x)).collect()) };
@@ -187,7 +189,9 @@ fn match_json(plan: &Plan, m: &super::plan::MatchShape) -> Json {
     })
 }
 
-/// The plan as data: what `rulec_np.py` reads (version 1 of its shape).
+/// The plan as data: what `rulec_np.py` reads. Version 1 of its shape; version 2 where a
+/// table folds every row that holds (its step's `collect`), which an evaluator of version 1
+/// would read as a table of one row, so refuses.
 pub fn plan_json(plan: &Plan) -> Json {
     let columns: Vec<Json> = plan
         .door
@@ -240,6 +244,7 @@ pub fn plan_json(plan: &Plan) -> Json {
                 })).collect::<Vec<_>>(),
                 "guards": t.guards.iter().map(|g| json!({"a": g.a, "b": g.b, "sentence": g.sentence})).collect::<Vec<_>>(),
                 "match": t.shape.as_ref().map(|m| match_json(plan, m)),
+                "collect": t.collect.as_ref().map(|c| json!({"fold": fold(c.fold), "empty": expr(plan, &c.empty)})),
                 "no_row": t.no_row,
             }),
             Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) => {
@@ -248,7 +253,7 @@ pub fn plan_json(plan: &Plan) -> Json {
         })
         .collect();
     json!({
-        "rulec_plan": 1,
+        "rulec_plan": if plan.collect_table().is_some() { 2 } else { 1 },
         "rule": plan.rule.name,
         "alias": plan.rule.base,
         "version": plan.rule.version,

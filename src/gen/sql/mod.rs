@@ -6,7 +6,10 @@
 //!   `_input_error` (the door's checks the relation's types leave open, in the door's
 //!   order, then the constraints), each next one adding the columns that read only what
 //!   the ones before hold ([`walk::layers`]): a define, the row each table matched (one
-//!   CASE, one WHEN per row with its cells quoted beside it), each result by that row. The
+//!   CASE, one WHEN per row with its cells quoted beside it), each result by that row; for a
+//!   multiple-hit table, a column per row saying it holds, the rows that hold as a JSON
+//!   array's text, and the result folded from them (a sum, a count, LEAST or GREATEST, a
+//!   list as its JSON array's text). The
 //!   final SELECT gives `_id`, the inputs, the outputs, `<table>_row` per table,
 //!   `_input_error` and, where W114 applies, `_contradiction`. Rounding, division and
 //!   remainder are arithmetic (`/` between integers truncates in PostgreSQL and in
@@ -19,7 +22,9 @@
 //!
 //! The runner (`runtime/runner.py`) and the helpers' query hold both to the reference.
 
-use super::plan::{Arith, BoundaryTy, Constraint, Expr, Helper, InputDoor, Kind, Node, Piece, Plan, Row};
+use super::plan::{
+    Arith, BoundaryTy, Collect, Constraint, Expr, Fold, Helper, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan,
+};
 use super::printer::{cmp_op, Cond, Extremes, Form, Ops, Order, Part, Prec, Syntax, ATOM, TOP};
 use super::sig::Types;
 use super::text::{self, comment, quoted, section, Escapes};
@@ -85,18 +90,20 @@ impl Language for Sql {
         ]
     }
 
-    /// A column holds one value per call; PostgreSQL's array column is not written yet.
+    /// A list output is the text of its JSON array, each element's text written into the
+    /// query; a string computed per call would need each engine's own JSON escaping.
     fn refuses(plan: &Plan) -> Option<String> {
-        if let Some(v) = plan.list_output() {
-            return Some(format!(
-                "{}: SQL cannot return the list output {}: a column holds one value per call (an array column is not written yet)",
-                plan.rule.name, v.name
-            ));
-        }
-        let t = plan.collect_table()?;
+        let t = plan.tables().find(|t| {
+            t.collect.as_ref().is_some_and(|c| c.fold == Fold::List)
+                && t.rows
+                    .iter()
+                    .flat_map(|r| &r.assigns)
+                    .any(|(_, e)| e.kind == Kind::Str && !matches!(e.node, Node::Str(_)))
+        })?;
         Some(format!(
-            "{}: SQL does not write the `{}` table {} yet: its trace column holds one row per table, and every row that holds fires",
-            plan.rule.name, t.policy, t.name
+            "{}: SQL cannot return the list output {}: an element of it is a string computed per call, which the query would have to escape as JSON in each engine's own way",
+            plan.rule.name,
+            plan.var(t.results[0]).name
         ))
     }
 
@@ -171,9 +178,10 @@ fn lit(s: &str) -> String {
 }
 
 /// The type a value has in the relation and in the function's signature: every number (a
-/// date too: its day number) is a bigint, an enum its name as text.
+/// date too: its day number) is a bigint, an enum its name as text, a list the text of its
+/// JSON array (the wire's), which the one query writes alike on PostgreSQL, SQLite and DuckDB.
 const TYPES: Types =
-    Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@", "@[]") };
+    Types { enum_type: Some(|_| "text".into()), ..Types::plain("boolean", "text", "bigint", "@", "text") };
 
 /// Precedences (higher binds tighter), where PostgreSQL and SQLite agree; comparisons, IN
 /// and IS share one level and never chain.
@@ -538,11 +546,7 @@ impl Q<'_> {
                 cols.push((Some("_input_error".into()), c));
             }
             for c in layer {
-                let name = match c {
-                    Column::Define(v, _) | Column::Result(_, v) => &n.vars[*v],
-                    Column::Row(t) => &n.slots[t.slot],
-                };
-                cols.push((Some(name.clone()), self.column(c)));
+                cols.extend(self.columns(c));
             }
             layers.push(cols);
         }
@@ -599,14 +603,35 @@ impl Q<'_> {
         o
     }
 
-    /// One column of a layer, as lines (comments first).
-    fn column(&self, c: &Column) -> Vec<String> {
+    /// The columns of a layer one step of the plan adds: each its name and its lines (comments
+    /// first).
+    fn columns(&self, c: &Column) -> Vec<Col> {
         let n = self.n;
         match *c {
-            Column::Define(var, value) => vec![
-                format!("-- define {}", comment(&self.plan.var(var).name)),
-                format!("{} AS {}", self.typed(var, self.top(value), &[value]), self.col(var)),
-            ],
+            Column::Define(var, value) => vec![(
+                Some(n.vars[var].clone()),
+                vec![
+                    format!("-- define {}", comment(&self.plan.var(var).name)),
+                    format!("{} AS {}", self.typed(var, self.top(value), &[value]), self.col(var)),
+                ],
+            )],
+            Column::Row(t) if t.collect.is_some() => {
+                // Every row that holds, in the order it counts: a JSON array of their numbers.
+                let mut lines = vec![
+                    format!(
+                        "-- table {} (policy {}): the rows that hold, in the order they count",
+                        comment(&t.name),
+                        t.policy
+                    ),
+                    "'[' || SUBSTR(".into(),
+                ];
+                for (i, row) in t.rows.iter().enumerate() {
+                    let plus = if i + 1 < t.rows.len() { " ||" } else { "" };
+                    lines.push(format!("  CASE WHEN {} THEN ',{}' ELSE '' END{plus}", self.held(t, row.n), row.n));
+                }
+                lines.push(format!("  , 2) || ']' AS {}", id(&n.slots[t.slot])));
+                vec![(Some(n.slots[t.slot].clone()), lines)]
+            }
             Column::Row(t) => {
                 let mut lines = vec![format!("-- table {} (policy {})", comment(&t.name), t.policy), "CASE".into()];
                 for row in &t.rows {
@@ -619,24 +644,131 @@ impl Q<'_> {
                     ));
                 }
                 lines.push(format!("END AS {}", id(&n.slots[t.slot])));
-                lines
+                vec![(Some(n.slots[t.slot].clone()), lines)]
             }
+            Column::Held(t) => t
+                .rows
+                .iter()
+                .map(|row| {
+                    let name = self.held_name(t, row.n);
+                    let mut lines =
+                        vec![format!("-- table {}, row {}: {}", comment(&t.name), row.n, comment(&row.cells))];
+                    lines.push(format!("{} AS {}", self.top(&row.cond), id(&name)));
+                    (Some(name), lines)
+                })
+                .collect(),
             Column::Result(t, var) => {
                 let values: Vec<(&Row, &Expr)> = t
                     .rows
                     .iter()
                     .filter_map(|r| r.assigns.iter().find(|(v, _)| *v == var).map(|(_, e)| (r, e)))
                     .collect();
-                let mut lines = vec![format!("CASE {}", id(&n.slots[t.slot]))];
-                lines.extend(values.iter().map(|(r, e)| format!("  WHEN {} THEN {}", r.n, self.top(e))));
-                lines.push("END".into());
-                let exprs: Vec<&Expr> = values.iter().map(|(_, e)| *e).collect();
-                let whole = self.typed(var, lines.join("\n"), &exprs);
+                let whole = match &t.collect {
+                    Some(c) => self.fold(t, var, c, &values),
+                    None => {
+                        let mut lines = vec![format!("CASE {}", id(&n.slots[t.slot]))];
+                        lines.extend(values.iter().map(|(r, e)| format!("  WHEN {} THEN {}", r.n, self.top(e))));
+                        lines.push("END".into());
+                        let exprs: Vec<&Expr> = values.iter().map(|(_, e)| *e).collect();
+                        self.typed(var, lines.join("\n"), &exprs)
+                    }
+                };
                 let mut lines: Vec<String> = whole.lines().map(str::to_string).collect();
                 let last = lines.pop().expect("a CASE ends");
                 lines.push(format!("{last} AS {}", self.col(var)));
-                lines
+                vec![(Some(n.vars[var].clone()), lines)]
             }
+        }
+    }
+
+    /// The column saying whether row `row` of the collect table `t` holds: the table's row
+    /// column and the row's number, apart by a `#` no name of the rule holds.
+    fn held_name(&self, t: &TablePlan, row: usize) -> String {
+        format!("{}#{row}", self.n.slots[t.slot])
+    }
+
+    fn held(&self, t: &TablePlan, row: usize) -> String {
+        id(&self.held_name(t, row))
+    }
+
+    /// What the rows of a collect table that hold fold to, by their `Held` columns: a sum of
+    /// each row's value where it holds (each a bigint, so that PostgreSQL and DuckDB add in
+    /// int64, where E108 proved the running total stays), a count of them, or the least or
+    /// greatest of their values (LEAST and GREATEST pass over a NULL); `empty` (the declared
+    /// default) where none holds.
+    fn fold(&self, t: &TablePlan, var: VarId, c: &Collect, values: &[(&Row, &Expr)]) -> String {
+        let empty = self.top(&c.empty);
+        let mut exprs: Vec<&Expr> = values.iter().map(|(_, e)| *e).collect();
+        exprs.push(&c.empty);
+        match c.fold {
+            Fold::Sum | Fold::Count => {
+                let terms: Vec<String> = values
+                    .iter()
+                    .map(|(r, e)| {
+                        let value = match c.fold {
+                            Fold::Count => "1".to_string(),
+                            _ if wide(e) => self.top(e),
+                            _ => format!("CAST({} AS BIGINT)", self.top(e)),
+                        };
+                        format!("CASE WHEN {} THEN {value} ELSE 0 END", self.held(t, r.n))
+                    })
+                    .collect();
+                let sum = terms.join("\n  + ");
+                if c.fold == Fold::Count {
+                    return format!("CAST(\n  {sum}\nAS BIGINT)");
+                }
+                // A sum from zero needs no test: with no row held it is zero.
+                if c.empty.node == Node::Int(0) {
+                    return format!("(\n  {sum}\n)");
+                }
+                let any: Vec<String> = values.iter().map(|(r, _)| self.held(t, r.n)).collect();
+                format!("CASE WHEN {} THEN\n  {sum}\nELSE {empty} END", any.join(" OR "))
+            }
+            Fold::Min | Fold::Max => {
+                let each: Vec<String> = values
+                    .iter()
+                    .map(|(r, e)| format!("  CASE WHEN {} THEN {} END", self.held(t, r.n), self.top(e)))
+                    .collect();
+                let f = if c.fold == Fold::Min { "LEAST" } else { "GREATEST" };
+                let folded = format!("COALESCE({f}(\n{}\n), {empty})", each.join(",\n"));
+                self.typed(var, folded, &exprs)
+            }
+            Fold::List => {
+                // The JSON array of the values of the rows that hold, in the order they count.
+                let mut lines = vec!["'[' || SUBSTR(".to_string()];
+                for (i, (r, e)) in values.iter().enumerate() {
+                    let plus = if i + 1 < values.len() { " ||" } else { "" };
+                    let element = match self.json_text(e) {
+                        Ok(json) => lit(&format!(",{json}")),
+                        Err(text) => format!("',' || {text}"),
+                    };
+                    lines.push(format!("  CASE WHEN {} THEN {element} ELSE '' END{plus}", self.held(t, r.n)));
+                }
+                lines.push("  , 2) || ']'".into());
+                lines.join("\n")
+            }
+        }
+    }
+
+    /// The text of a value's JSON (the wire's): the JSON itself where the value is a literal
+    /// (`Ok`), else the SQL that writes it (`Err`): a CASE over an enum's names or a truth
+    /// value, or a number as text.
+    fn json_text(&self, e: &Expr) -> Result<String, String> {
+        match (&e.node, e.kind) {
+            (Node::Int(k), _) => Ok(k.to_string()),
+            (Node::Bool(b), _) => Ok(json!(b).to_string()),
+            (Node::Str(s), _) => Ok(json!(s).to_string()),
+            (Node::Member(i), Kind::Enum(en)) => Ok(json!(self.plan.enums[en].values[*i as usize].name).to_string()),
+            (_, Kind::Enum(en)) => Err(format!(
+                "CASE {}{} END",
+                self.print(e, ATOM),
+                self.whens(en, |place, value| {
+                    format!(" WHEN {value} THEN {}", lit(&json!(self.plan.enums[en].values[place].name).to_string()))
+                })
+            )),
+            (_, Kind::Bool) => Err(format!("CASE WHEN {} THEN 'true' ELSE 'false' END", self.top(e))),
+            (_, Kind::Num) => Err(format!("CAST({} AS TEXT)", self.top(e))),
+            (_, Kind::Str) => unreachable!("SQL refuses a list of strings computed per call"),
         }
     }
 
@@ -653,6 +785,7 @@ impl Q<'_> {
     fn describe(&self, v: VarId) -> String {
         let var = self.plan.var(v);
         let mut s = match var.ty {
+            _ if var.list => format!("{}, a JSON array of {}", self.ty(v), comment(&var.what)),
             BoundaryTy::Bool | BoundaryTy::Str => self.ty(v),
             _ => format!("{}, {}", self.ty(v), comment(&var.what)),
         };
@@ -693,10 +826,16 @@ impl Q<'_> {
             plan.inputs.iter().map(|&v| (n.vars[v].clone(), self.describe(v))).collect();
         let mut outs: Vec<(String, String)> =
             plan.outputs.iter().map(|&v| (n.vars[v].clone(), self.describe(v))).collect();
-        outs.extend(
-            plan.tables()
-                .map(|t| (n.slots[t.slot].clone(), format!("int, the row of table {} that matched", comment(&t.name)))),
-        );
+        outs.extend(plan.tables().map(|t| {
+            let what = match t.collect {
+                Some(_) => format!(
+                    "text, the rows of table {} that hold, in the order they count, as a JSON array of their numbers",
+                    comment(&t.name)
+                ),
+                None => format!("int, the row of table {} that matched", comment(&t.name)),
+            };
+            (n.slots[t.slot].clone(), what)
+        }));
         let guard = "text, NULL inside the declared domain, else the sentence every language refuses the call with";
         outs.push(("_input_error".into(), guard.into()));
         if self.contradictions() {
@@ -751,7 +890,10 @@ impl Q<'_> {
         let (plan, n) = (self.plan, self.n);
         let args: Vec<String> = plan.inputs.iter().map(|&v| format!("{} {}", self.col(v), self.ty(v))).collect();
         let mut cols: Vec<String> = plan.outputs.iter().map(|&v| format!("{} {}", self.col(v), self.ty(v))).collect();
-        cols.extend(plan.tables().map(|t| format!("{} int", id(&n.slots[t.slot]))));
+        cols.extend(
+            plan.tables()
+                .map(|t| format!("{} {}", id(&n.slots[t.slot]), if t.collect.is_some() { "text" } else { "int" })),
+        );
         format!("{}({}) RETURNS TABLE ({})", id(&n.function), args.join(", "), cols.join(", "))
     }
 
@@ -835,9 +977,14 @@ impl Q<'_> {
         o.push_str(&format!("NOT_AN_INPUT = {}\n", py(&plan.door.not_an_input)));
         o.push_str(&format!("NOT_AN_OBJECT = {}\n", py(&plan.door.not_an_object)));
         o.push_str(&py_list("RECORD: list[tuple[str, str, str]]", &data.record));
-        let tables: Vec<String> =
-            plan.tables().map(|t| format!("({}, {})", py(&t.name), py(&n.slots[t.slot]))).collect();
-        o.push_str(&py_list("TABLES: list[tuple[str, str]]", &tables));
+        let tables: Vec<String> = plan
+            .tables()
+            .map(|t| {
+                let every = if t.collect.is_some() { "True" } else { "False" };
+                format!("({}, {}, {every})", py(&t.name), py(&n.slots[t.slot]))
+            })
+            .collect();
+        o.push_str(&py_list("TABLES: list[tuple[str, str, bool]]", &tables));
         o.push('\n');
         o.push_str(&super::python::shared::copy(section(RUNNER, "# rulec:", "common")));
         o.push_str("\n\n\n");
@@ -848,6 +995,9 @@ impl Q<'_> {
 
     /// The class of a value of `v` as the runner writes it in a record.
     fn wire_kind(&self, v: VarId) -> &'static str {
+        if self.plan.var(v).list {
+            return "LIST";
+        }
         match self.plan.var(v).ty {
             BoundaryTy::Bool => "BOOLEAN",
             BoundaryTy::Date => "DATE",

@@ -60,6 +60,8 @@ class Batch:
         self.columns: list[str] = [c["name"] for c in plan.data["columns"]]
         self.outputs: list[str] = list(plan.data["outputs"])
         self.tables: list[str] = [s["table"] for s in plan.data["steps"] if "table" in s]
+        # The tables where every row that holds counts: their trace is a list of rows.
+        self.every: set[str] = {s["table"] for s in plan.data["steps"] if s.get("collect") is not None}
         fields = [pa.field(name, _output_type(plan, name)) for name in self.outputs]
         self.refused = prefix + "refused"
         self.error = prefix + "error"
@@ -67,7 +69,7 @@ class Batch:
         if refusals == "column":
             fields += [pa.field(self.refused, pa.string()), pa.field(self.error, pa.string())]
         if traced and self.tables:
-            fields.append(pa.field(self.trace, pa.struct([pa.field(t, pa.int64()) for t in self.tables])))
+            fields.append(pa.field(self.trace, pa.struct([pa.field(t, pa.list_(pa.int64()) if t in self.every else pa.int64()) for t in self.tables])))
         names = [f.name for f in fields]
         for name in names:
             if names.count(name) > 1:
@@ -133,7 +135,17 @@ class Batch:
         return arrays
 
     def _trace(self, rows: Mapping[str, Any]) -> Any:
-        return pa.StructArray.from_arrays([pa.array(np.asarray(rows[t], dtype=np.int64), type=pa.int64()) for t in self.tables], names=self.tables)
+        return pa.StructArray.from_arrays([self._rows_of(t, np.asarray(rows[t], dtype=np.int64)) for t in self.tables], names=self.tables)
+
+    def _rows_of(self, table: str, rows: Any) -> Any:
+        """A table's trace column: the row it matched; for one where every row that holds
+        counts, the list of their numbers, in the order they count (rulec_np gives them as an
+        n x k array, 0 where a row does not hold)."""
+        if table not in self.every:
+            return pa.array(rows, type=pa.int64())
+        held = rows != 0
+        offsets = np.concatenate([[0], np.cumsum(held.sum(axis=1))]).astype(np.int32)
+        return pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()), pa.array(rows[held], type=pa.int64()))
 
     def _refusal(self, kind: str, what: str) -> list[Any]:
         arrays = [pa.nulls(1, f.type) for f in self.schema]
@@ -309,6 +321,8 @@ def duckdb_type(t: Any) -> str:
     """An Arrow type of the batch's schema in DuckDB's spelling."""
     if pa.types.is_struct(t):
         return "STRUCT(" + ", ".join(_duckdb_name(f.name) + " " + duckdb_type(f.type) for f in t) + ")"
+    if pa.types.is_list(t):
+        return duckdb_type(t.value_type) + "[]"
     if pa.types.is_boolean(t):
         return "BOOLEAN"
     if pa.types.is_string(t):

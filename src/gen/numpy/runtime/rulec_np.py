@@ -126,8 +126,8 @@ class Plan:
     """A rule's plan: `call` decides whole columns, `traced` also gives each table's row."""
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if data.get("rulec_plan") != 1:
-            raise ValueError("not a plan rulec_np reads (rulec_plan 1)")
+        if data.get("rulec_plan") not in (1, 2):
+            raise ValueError("not a plan rulec_np reads (rulec_plan 1 or 2)")
         self.data = data
         self.enums: dict[str, list[str]] = {e["name"]: list(e["values"]) for e in data["enums"]}
         self.vars: dict[str, Any] = dict(data["vars"])
@@ -349,6 +349,9 @@ class Plan:
             if "define" in step:
                 vals[step["define"]] = self._eval(step["value"], vals, n)
                 continue
+            if step.get("collect") is not None:
+                rows[step["table"]] = self._collect(step, vals, n)
+                continue
             if step["match"] is not None and not step["guards"]:
                 rows[step["table"]] = self._lookup(step, vals, n)
                 continue
@@ -380,6 +383,36 @@ class Plan:
                 vals[name] = (data, None if present is None or bool(present.all()) else present)
             rows[step["table"]] = matched
         return n, vals, rows
+
+    def _collect(self, step: Mapping[str, Any], vals: dict[str, Column], n: int) -> Array:
+        """A table where every row that holds counts: its one result the fold of their values
+        (a masked sum, a count, the least or the greatest; the plan's `empty` where no row
+        holds), and its rows as an n x k int64 array, in the order they count, each the row's
+        number where it holds and 0 where it does not."""
+        fold = step["collect"]["fold"]
+        (name,) = step["results"]
+        conds = [np.broadcast_to(np.asarray(self._eval(r["when"], vals, n)[0], dtype=bool), (n,)) for r in step["rows"]]
+        held = np.zeros(n, dtype=bool)
+        acc = np.zeros(n, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            for r, cond in zip(step["rows"], conds):
+                if fold == "count":
+                    acc = acc + cond
+                    continue
+                value = np.broadcast_to(np.asarray(self._eval(dict(r["set"])[name], vals, n)[0], dtype=np.int64), (n,))
+                if fold == "sum":
+                    # E108 proved the running total fits in an int64 wherever the rows hold.
+                    folded = acc + value
+                else:
+                    folded = np.where(held, (np.minimum if fold == "min" else np.maximum)(acc, value), value)
+                acc = np.where(cond, folded, acc)
+                held = held | cond
+        if fold != "count":
+            empty = np.asarray(self._eval(step["collect"]["empty"], vals, n)[0], dtype=np.int64)
+            acc = np.where(held, acc, empty)
+        vals[name] = (acc, None)
+        numbers = np.asarray([r["n"] for r in step["rows"]], dtype=np.int64)
+        return np.where(np.stack(conds, axis=1), numbers, 0) if conds else np.zeros((n, 0), dtype=np.int64)
 
     def _lookup(self, step: Mapping[str, Any], vals: dict[str, Column], n: int) -> Array:
         """A table of enum and boolean cells: the first row of each combination of the
@@ -444,6 +477,8 @@ class Plan:
         return self._outputs(vals, n)
 
     def traced(self, columns: Mapping[str, Any]) -> tuple[dict[str, Array], dict[str, Array]]:
-        """The same call, with the row each table matched, a column per table."""
+        """The same call, with the row each table matched, a column per table; for a table
+        where every row that holds counts, an n x k array: per call, the number of each of
+        its k rows that holds, in the order they count, 0 for one that does not."""
         n, vals, rows = self._run(columns)
         return self._outputs(vals, n), rows

@@ -59,9 +59,12 @@ def _record(plan: rulec_np.Plan, call: dict[str, Any]) -> str:
         absent = bool(np.ma.getmaskarray(out)[0]) if isinstance(out, np.ma.MaskedArray) else False
         observed.append(json.dumps(name, ensure_ascii=False) + ":" + _wire(plan, name, np.asarray(out)[0], not absent))
     trace = [
-        '{"table":' + json.dumps(step["table"], ensure_ascii=False) + ',"row":' + str(int(rows[step["table"]][0])) + "}"
+        '{"table":' + json.dumps(step["table"], ensure_ascii=False) + ',"row":' + str(int(row)) + "}"
         for step in plan.data["steps"]
         if "table" in step
+        # A table where every row that holds counts: each one's number, 0 where it does not.
+        for row in np.atleast_1d(rows[step["table"]][0])
+        if row != 0
     ]
     return '{"in":{' + ",".join(parts) + '},"observed":{' + ",".join(observed) + '},"trace":[' + ",".join(trace) + "]}"
 

@@ -31,6 +31,7 @@ DATE = "date"
 BOOLEAN = "boolean"
 TEXT = "text"
 ENUM = "enum"
+LIST = "list"  # an output only: the text of its JSON array, as the wire writes it
 
 
 class Input(NamedTuple):
@@ -55,7 +56,8 @@ CONSTRAINTS: list[str] = []
 NOT_AN_INPUT = " is not an input"
 NOT_AN_OBJECT = "the input is not an object"
 RECORD: list[tuple[str, str, str]] = [("text", '"in":{"x":', ""), ("input", "x", INTEGER), ("text", '},"observed":{"y":', ""), ("output", "y", INTEGER), ("text", '},"trace":[', "")]
-TABLES: list[tuple[str, str]] = [("t", "t_row")]
+# Each table, its column, and whether every row that holds counts (its column a JSON array).
+TABLES: list[tuple[str, str, bool]] = [("t", "t_row", False)]
 
 # rulec: common
 INT64 = (-(2**63), 2**63 - 1)
@@ -293,6 +295,8 @@ def wire(x: Any, kind: str) -> str:
         return _date_str(int(x))
     if kind == INTEGER:
         return str(int(x))
+    if kind == LIST:
+        return str(x)
     return json.dumps(x, ensure_ascii=False)
 
 
@@ -351,7 +355,11 @@ def answer(call: Call, error: str | None, contradiction: str | None, row: dict[s
             s.append(wire(call.values[PLACE[name]], kind))
         else:
             s.append(wire(row[name], kind))
-    s.append(",".join('{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":' + wire(row[c], INTEGER) + "}" for t, c in TABLES))
+    fired = []
+    for t, c, every in TABLES:
+        table = '{"table":' + json.dumps(t, ensure_ascii=False) + ',"row":'
+        fired += [table + wire(r, INTEGER) + "}" for r in (json.loads(row[c]) if every else [row[c]])]
+    s.append(",".join(fired))
     s.append("]}")
     return "".join(s)
 
