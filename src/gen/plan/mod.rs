@@ -385,12 +385,12 @@ impl Plan {
         &self.vars[v]
     }
 
-    /// The first output that is a list, where one is.
     /// The first table that folds every row that holds (DMN's multiple-hit policies).
     pub fn collect_table(&self) -> Option<&TablePlan> {
         self.tables().find(|t| t.collect.is_some())
     }
 
+    /// The first output that is a list, where one is.
     pub fn list_output(&self) -> Option<&VarPlan> {
         self.outputs.iter().map(|&v| self.var(v)).find(|v| v.list)
     }
