@@ -1729,11 +1729,6 @@ impl Lower {
             _ if policy.lists() => None,
             _ if list => Some(format!("declare it `{}`, not a list", self.tyname(&ty))),
             ast::Policy::CollectCount if ty != Ty::Int => Some("a count is an `int`".to_string()),
-            // The generated code folds into the result itself, which an optional cannot be yet.
-            _ if var.optional => Some(format!(
-                "an optional aggregate is not generated yet: declare `{}` without `?` and give it a `default`",
-                t.results[0].name
-            )),
             ast::Policy::CollectSum if !numeric => {
                 Some("a sum is a number: `int`, `money[…]`, a quantity or `rate[…]`".to_string())
             }
