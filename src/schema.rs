@@ -124,7 +124,9 @@ fn property(p: &Program, var: &Var) -> Json {
         }
     }
     let prop = Json::Object(m);
-    if var.optional {
+    if var.list {
+        json!({"type": "array", "items": prop, "description": "a list: every value that holds, in order"})
+    } else if var.optional {
         json!({"anyOf": [prop, {"type": "null"}], "description": "may be null: the value is absent"})
     } else {
         prop

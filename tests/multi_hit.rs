@@ -215,36 +215,56 @@ fn lists_of_amounts_and_dates_and_optional_aggregates_agree_with_the_reference_i
 }
 
 /// `rulec gen` of tests/multi_hit/NAME.rule, whose first list output is `list`: SQL and NumPy
-/// are left out, naming why, and `rulec test` holds every other language to the reference.
+/// are left out, naming why, and `rulec test` holds every other language to the reference,
+/// through its runner and through every server beside it (the MCP tools; the Connect
+/// service, a list a `repeated` field, where buf and its plugins are on PATH).
 fn agrees_in_every_language_with_a_function(name: &str, list: &str) {
     let dir = tempfile::tempdir().unwrap();
     let rule = format!("{}/tests/multi_hit/{name}.rule", env!("CARGO_MANIFEST_DIR"));
     // Clean, its expects answered so by the reference (an aggregate's none among them).
     let check = common::rulec(&["check", &rule], dir.path());
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
-    // The servers (Connect, MCP) do not carry a list yet: the functions and their runners do.
-    let gen = common::rulec(&["gen", &rule, "--out", "out", "--no-servers"], dir.path());
+    let gen = common::rulec(&["gen", &rule, "--out", "out"], dir.path());
     let said = String::from_utf8_lossy(&gen.stderr);
     assert!(gen.status.success(), "{said}");
     assert!(said.contains(&format!("note: {name}: SQL cannot return the list output {list}")), "{said}");
     assert!(said.contains(&format!("note: {name}: NumPy cannot decide the output {list}")), "{said}");
     assert!(!dir.path().join("out/sql").join(format!("{name}.sql")).exists());
+    // The contract's field of the list is repeated, and the wire's schema says an array.
+    let proto = std::fs::read_to_string(dir.path().join(format!("out/proto/rulec/{name}/v1/{name}.proto"))).unwrap();
+    assert!(proto.lines().any(|l| l.starts_with("  repeated ") && l.contains(&format!(" {list} = "))), "{proto}");
+    let schema = common::rulec(&["schema", &rule], dir.path());
+    let schema: Json = serde_json::from_slice(&schema.stdout).expect("a JSON Schema");
+    assert_eq!(schema["properties"]["out"]["properties"][list]["type"], "array", "{schema}");
     // Named with --lang, a language that cannot write the rule is an error, and nothing is written.
     let sql = common::rulec(&["gen", &rule, "--out", "sql_only", "--lang", "sql"], dir.path());
     assert!(!sql.status.success() && !dir.path().join("sql_only").exists());
     let test = common::rulec(&["test", "out", "--format", "json"], dir.path());
     let report: Json = serde_json::from_slice(&test.stdout).expect("a JSON report");
+    let connect = common::toolchain("the Connect service", &["buf", "protoc-gen-py", "protoc-gen-connectrpc"]);
     let mut ran = Vec::new();
     for r in report["results"].as_array().unwrap().iter().filter(|r| r["rule"] == name) {
-        let lang = r["lang"].as_str().unwrap().to_string();
+        let via = format!("{}/{}", r["lang"].as_str().unwrap(), r["via"].as_str().unwrap());
         if r["ran"] == true {
-            assert_eq!(r["ok"], true, "{lang}: {r}");
-            ran.push(lang);
+            assert_eq!(r["ok"], true, "{via}: {r}");
+            ran.push(via);
         } else {
-            assert_eq!(lang, "swift", "only Swift may be absent here: {r}");
+            let absent = r["lang"] == "swift" || (!connect && via.starts_with("python/connect"));
+            assert!(absent, "only Swift (and the Connect service without buf) may be absent here: {r}");
         }
     }
-    for lang in ["python", "typescript", "javascript", "rust", "go", "java", "ruby", "php", "wasm"] {
-        assert!(ran.iter().any(|l| l == lang), "{lang} did not run: {ran:?}");
+    let mut want = vec!["python/runner", "typescript/runner", "javascript/runner", "rust/runner", "go/runner"];
+    want.extend(["java/runner", "ruby/runner", "php/runner", "wasm/runner"]);
+    want.extend(["python/mcp", "python/mcp-http", "javascript/mcp", "javascript/mcp-http"]);
+    if connect {
+        want.extend([
+            "python/connect-asgi",
+            "python/connect-asgi-get",
+            "python/connect-wsgi",
+            "python/connect-wsgi-get",
+        ]);
+    }
+    for via in want {
+        assert!(ran.iter().any(|r| r == via), "{via} did not run: {ran:?}");
     }
 }
