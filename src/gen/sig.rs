@@ -108,9 +108,14 @@ impl Types {
         }
     }
 
-    /// The type a value has inside the functions: a number is the integer it carries.
+    /// The type a value has inside the functions: a number is the integer it carries. A
+    /// list is built in its elements' type of their own, where they have one, so that it
+    /// crosses the boundary as it is.
     pub fn local(&self, plan: &Plan, n: &Names, v: VarId) -> String {
-        self.wrap(self.held(plan, n, v), plan.var(v).optional)
+        match (plan.var(v).list, self.own_type(plan, n, v)) {
+            (true, Some(own)) => own,
+            _ => self.wrap(self.held(plan, n, v), plan.var(v).optional),
+        }
     }
 
     /// The type of the value a variable holds inside the functions (an optional's, when it holds one).
@@ -148,8 +153,9 @@ impl Types {
 }
 
 /// What the branches answer, from the outputs' variables: each made its type of its own by
-/// `made(type, x, optional)` where it has one ([`Types::own_type`]); the one output, or
-/// `open field sep value, … close` over them all (`Output(`, `=`, `)`).
+/// `made(type, x, optional)` where it has one ([`Types::own_type`]) and is no list (a list is
+/// built in that type); the one output, or `open field sep value, … close` over them all
+/// (`Output(`, `=`, `)`).
 pub fn answer(
     plan: &Plan,
     n: &Names,
@@ -160,8 +166,8 @@ pub fn answer(
     let value = |v: VarId| {
         let x = &n.vars[v];
         match types.own_type(plan, n, v) {
-            Some(t) => made(&t, x, plan.var(v).optional),
-            None => x.clone(),
+            Some(t) if !plan.var(v).list => made(&t, x, plan.var(v).optional),
+            _ => x.clone(),
         }
     };
     match plan.outputs.as_slice() {

@@ -6,7 +6,7 @@
 
 use super::naming::Names;
 use super::plan::{BoundaryTy, Constraint, Decision, Expr, InputDoor, Kind, Node, Piece, Plan, Row, TablePlan};
-use super::printer::{Ops, TOP};
+use super::printer::{Ops, ATOM, TOP};
 use super::sig::Types;
 use super::text::{comment, fill_names, fill_of, Code};
 use super::tree::Check;
@@ -364,10 +364,15 @@ pub trait Hooks {
         write_filled(self, &lists::<Self>().list, &fills);
     }
 
-    /// `value` appended to `list`.
+    /// `value` appended to `list`, made the type of its own its elements have, where they have one.
     fn push(&mut self, list: VarId, value: &Expr) {
-        let fills = [("list", self.name(list)), ("value", self.value(list, value))];
-        write_filled(self, &lists::<Self>().push, &fills);
+        let lists = lists::<Self>();
+        let mut pushed = self.value(list, value);
+        if let (Some(own), Some(ty)) = (&lists.own, self.types().own_type(self.plan(), self.names(), list)) {
+            let fills = [("value", pushed), ("atom", self.expr(value, ATOM)), ("ty", ty)];
+            pushed = with_locals(self, own, &fills);
+        }
+        write_filled(self, &lists.push, &[("list", self.name(list)), ("value", pushed)]);
     }
 
     /// A variable set again and again (an accumulator), declared with its first value.
@@ -825,6 +830,9 @@ fn write_filled<H: Hooks + ?Sized>(h: &mut H, template: &str, fills: &[(&str, St
 /// - `list`: the statement declaring `{name}`, an empty list of values of type `{ty}` (`{boxed}`
 ///   as a reference, where the language boxes it: Java's `Long`);
 /// - `push`: the statement appending `{value}` to the list `{list}`;
+/// - `own` (where the language gives a number a type of its own, [`Types::own_type`]): the
+///   value pushed onto a list of such numbers, `{value}` (`{atom}` where it binds as one)
+///   made the type `{ty}`;
 /// - `carry`: the statement declaring `{name}`, a variable of type `{ty}` set again later,
 ///   with its first value `{value}`;
 /// - `for`: the line opening a loop that binds `{element}` (of type `{ty}`) to each value of
@@ -834,6 +842,7 @@ pub struct Lists {
     pub fired: String,
     pub list: String,
     pub push: String,
+    pub own: Option<String>,
     pub carry: String,
     pub for_: String,
     pub break_: String,
@@ -841,14 +850,16 @@ pub struct Lists {
 
 impl Lists {
     pub fn parse(table: &'static str) -> Lists {
-        let entry = |key: &str| {
+        let found = |key: &str| {
             let found = table.lines().find_map(|l| l.strip_prefix(key).and_then(|rest| rest.strip_prefix(": ")));
-            found.unwrap_or_else(|| panic!("the lists table has no `{key}:`")).replace("\\n", "\n")
+            found.map(|t| t.replace("\\n", "\n"))
         };
+        let entry = |key: &str| found(key).unwrap_or_else(|| panic!("the lists table has no `{key}:`"));
         Lists {
             fired: entry("fired"),
             list: entry("list"),
             push: entry("push"),
+            own: found("own"),
             carry: entry("carry"),
             for_: entry("for"),
             break_: entry("break"),

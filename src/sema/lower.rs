@@ -434,16 +434,6 @@ impl Lower {
             let Some((ty, optional)) = self.type_expr(element) else {
                 continue;
             };
-            // The generated code builds a list of plain values: an enum, an int, a bool, a string.
-            if list && !matches!(ty, Ty::Enum(_) | Ty::Int | Ty::Bool | Ty::Str) {
-                let tn = self.tyname(&ty);
-                self.push(
-                    Diagnostic::new("E078", self.file, element.span, format!("a list of {tn} is not generated yet"))
-                        .label("not yet")
-                        .help("list an enum, an `int`, a `bool` or a `string`; to add up amounts, decide a value with `collect sum`"),
-                );
-                continue;
-            }
             if let (true, Some(r)) = (kind != VarKind::Output, &decl.rounding) {
                 let span = r.span;
                 self.push(
@@ -1751,11 +1741,6 @@ impl Lower {
             _ if policy.lists() => None,
             _ if list => Some(format!("declare it `{}`, not a list", self.tyname(&ty))),
             ast::Policy::CollectCount if ty != Ty::Int => Some("a count is an `int`".to_string()),
-            // The generated code folds into the result itself, which an optional cannot be yet.
-            _ if var.optional => Some(format!(
-                "an optional aggregate is not generated yet: declare `{}` without `?` and give it a `default`",
-                t.results[0].name
-            )),
             ast::Policy::CollectSum if !numeric => {
                 Some("a sum is a number: `int`, `money[…]`, a quantity or `rate[…]`".to_string())
             }

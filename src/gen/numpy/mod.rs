@@ -244,7 +244,14 @@ pub fn plan_json(plan: &Plan) -> Json {
                 })).collect::<Vec<_>>(),
                 "guards": t.guards.iter().map(|g| json!({"a": g.a, "b": g.b, "sentence": g.sentence})).collect::<Vec<_>>(),
                 "match": t.shape.as_ref().map(|m| match_json(plan, m)),
-                "collect": t.collect.as_ref().map(|c| json!({"fold": fold(c.fold), "empty": expr(plan, &c.empty)})),
+                "collect": t.collect.as_ref().map(|c| {
+                    let mut m = json!({"fold": fold(c.fold), "empty": expr(plan, &c.empty)});
+                    // The flag saying a row has held, which an optional aggregate's define reads.
+                    if let Some(seen) = c.seen {
+                        m["held"] = json!(plan.var(seen).name);
+                    }
+                    m
+                }),
                 "no_row": t.no_row,
             }),
             Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) => {

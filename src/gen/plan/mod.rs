@@ -432,8 +432,9 @@ pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str,
             }
             sema::Step::Table(t) => {
                 let mut table = b.table(t, slot, guards);
-                table.collect = b.collect(t, &mut vars);
+                let answer = b.collect(t, &mut table, &mut vars);
                 steps.push(Step::Table(table));
+                steps.extend(answer);
                 slot += 1;
             }
         }
@@ -871,9 +872,11 @@ impl Builder<'_> {
         }
     }
 
-    /// How a multiple-hit table folds the rows that hold into its result; a sum, a minimum
-    /// and a maximum get a boolean variable of their own saying a row has held.
-    fn collect(&self, t: usize, vars: &mut Vec<VarPlan>) -> Option<Collect> {
+    /// How a multiple-hit table folds the rows that hold into its result (`plan.collect`); a
+    /// sum, a minimum and a maximum get a boolean variable of their own saying a row has held.
+    /// An optional one folds into a variable of its own that is not, and the step after the
+    /// table, returned, answers that or the result's `empty` (its default, or none).
+    fn collect(&self, t: usize, plan: &mut TablePlan, vars: &mut Vec<VarPlan>) -> Option<Step> {
         let table = &self.p.tables[t];
         let fold = match table.policy {
             Policy::Collect | Policy::RuleOrder | Policy::OutputOrder => Fold::List,
@@ -883,7 +886,7 @@ impl Builder<'_> {
             Policy::CollectCount => Fold::Count,
             Policy::Unique | Policy::First | Policy::Any | Policy::Priority => return None,
         };
-        let result = &self.p.vars[table.results[0]];
+        let result = &self.p.vars[plan.results[0]];
         // With no row held: the default, none, or (completeness proved it never happens, or
         // the fold starts from nothing) zero.
         let empty = match (&result.default, result.optional) {
@@ -891,24 +894,46 @@ impl Builder<'_> {
             (None, true) => self.value(&result.ty, &Value::None),
             (None, false) => Expr::int(0),
         };
-        let seen = matches!(fold, Fold::Sum | Fold::Min | Fold::Max).then(|| {
-            let held = VarPlan {
-                name: format!("{}_held", result.name),
-                base: format!("{}_held", result.ident()),
-                role: Role::Define,
-                kind: Kind::Bool,
-                ty: BoundaryTy::Bool,
-                optional: false,
-                what: "bool".to_string(),
-                range: None,
-                rounding: None,
-                scaled: false,
-                list: false,
-            };
-            vars.push(held);
-            vars.len() - 1
-        });
-        Some(Collect { fold, empty, seen })
+        // Named with a `#` no name of the rule holds, so that no evaluator keyed by name (the
+        // NumPy plan's) meets a variable of the rule; `base` is naming's to make unique.
+        let inner = |suffix: &str, of: &VarPlan| VarPlan {
+            name: format!("{}#{suffix}", result.name),
+            base: format!("{}_{suffix}", result.ident()),
+            role: Role::Define,
+            optional: false,
+            range: None,
+            rounding: None,
+            ..of.clone()
+        };
+        let bool = VarPlan {
+            kind: Kind::Bool,
+            ty: BoundaryTy::Bool,
+            what: "bool".to_string(),
+            scaled: false,
+            list: false,
+            ..vars[plan.results[0]].clone()
+        };
+        if !matches!(fold, Fold::Sum | Fold::Min | Fold::Max) {
+            plan.collect = Some(Collect { fold, empty, seen: None });
+            return None;
+        }
+        vars.push(inner("held", &bool));
+        let seen = vars.len() - 1;
+        if !result.optional {
+            plan.collect = Some(Collect { fold, empty, seen: Some(seen) });
+            return None;
+        }
+        let var = plan.results[0];
+        vars.push(inner("fold", &vars[var]));
+        let fold_var = vars.len() - 1;
+        plan.results[0] = fold_var;
+        for row in &mut plan.rows {
+            row.assigns[0].0 = fold_var;
+        }
+        plan.collect = Some(Collect { fold, empty: Expr::int(0), seen: Some(seen) });
+        let kind = kind_of(&result.ty);
+        let (held, folded) = (Expr::bool(Node::Var(seen)), Expr::new(kind, Node::Var(fold_var)));
+        Some(Step::Define { var, value: Expr::new(kind, Node::If(Box::new(held), Box::new(folded), Box::new(empty))) })
     }
 
     /// The values each condition column of a table can take, in order.

@@ -392,6 +392,7 @@ element: {_item}"#;
     const LISTS: &'static str = "fired: if {trace} is not None:\\n    {trace}.append(Fired({table}, {row}))
 list: {name}: list[{ty}] = []
 push: {list}.append({value})
+own: {ty}({value})
 carry: {name}: {ty} = {value}
 for: for {element} in {list}:
 break: break";

@@ -277,6 +277,8 @@ impl Rs<'_> {
         let value = |v: VarId| -> String {
             let x = n.vars[v].clone();
             match (plan.var(v).ty, self.wrapper(v), plan.var(v).optional) {
+                (BoundaryTy::Str, _, _) if plan.var(v).list => format!("{x}.into_iter().map(str::to_string).collect()"),
+                _ if plan.var(v).list => x,
                 (BoundaryTy::Str, _, false) => format!("{x}.to_string()"),
                 (BoundaryTy::Str, _, true) => format!("{x}.map(str::to_string)"),
                 (_, Some(w), false) => format!("{w}({x})"),

@@ -253,6 +253,9 @@ fn what(plan: &Plan, v: VarId) -> String {
         BoundaryTy::Int => format!("{}: an integer", var.name),
         BoundaryTy::Unit(u) => format!("{}: an integer, in {} ({})", var.name, plan.units[u].symbol, var.what),
     };
+    if var.list {
+        s = s.replacen(": ", ": a list, each ", 1);
+    }
     if let Some((lo, hi)) = var.range {
         match var.ty {
             BoundaryTy::Date => s.push_str(&format!(
@@ -298,7 +301,11 @@ pub fn proto(plan: &Plan, c: &Contract) -> File {
     o.push_str("}\n\n// A row that matched: the table's name, and the row's number as written (from 1).\nmessage Fired {\n  string table = 1;\n  int32 row = 2;\n}\n");
     o.push_str("\nmessage DecideResponse {\n");
     for (v, field, n) in &c.response {
-        let label = if plan.var(*v).optional { "optional " } else { "" };
+        let label = match (plan.var(*v).list, plan.var(*v).optional) {
+            (true, _) => "repeated ",
+            (_, true) => "optional ",
+            _ => "",
+        };
         o.push_str(&format!("  // {}\n  {label}{} {field} = {n};\n", what(plan, *v), c.proto_type(plan, *v)));
     }
     o.push_str(&format!(
@@ -388,7 +395,9 @@ pub fn service(plan: &Plan, names: &Names, c: &Contract) -> File {
         match plan.var(*v).ty {
             BoundaryTy::Enum(e) => {
                 let ty = format!("_pb.{}", c.enums[e].clone().expect("declared"));
-                if plan.var(*v).optional {
+                if plan.var(*v).list {
+                    o.push_str(&format!("        {field}=[{ty}(_NUMBERS_{e}[x]) for x in observed[{name}]],\n"));
+                } else if plan.var(*v).optional {
                     o.push_str(&format!(
                         "        {field}=None if observed[{name}] is None else {ty}(_NUMBERS_{e}[observed[{name}]]),\n"
                     ));
@@ -454,9 +463,11 @@ pub fn runner(plan: &Plan, names: &Names, c: &Contract) -> File {
     o.push_str("    return _pb.DecideRequest(**fields), echo\n\n\ndef _observed(r: _pb.DecideResponse) -> dict[str, Any]:\n    \"\"\"The outputs as the record writes them.\"\"\"\n    return {\n");
     for (v, field, _) in &c.response {
         let name = py(&plan.var(*v).name);
-        let value = match plan.var(*v).ty {
-            BoundaryTy::Enum(e) => format!("_NAMES_{e}.get(int(r.{field}))"),
-            _ => format!("r.{field}"),
+        let value = match (plan.var(*v).ty, plan.var(*v).list) {
+            (BoundaryTy::Enum(e), true) => format!("[_NAMES_{e}.get(int(x)) for x in r.{field}]"),
+            (BoundaryTy::Enum(e), false) => format!("_NAMES_{e}.get(int(r.{field}))"),
+            (_, true) => format!("list(r.{field})"),
+            (_, false) => format!("r.{field}"),
         };
         if plan.var(*v).optional {
             o.push_str(&format!("        {name}: {value} if r.has_field(\"{field}\") else None,\n"));
@@ -529,8 +540,15 @@ pub fn adapter(plan: &Plan, c: &Contract) -> String {
                 (format!("{{w: r for r, w in {}.items()}}.get(response[{key}])", enum_table(c, e)), "None".to_string())
             }
         };
-        // An absent optional output is null; any other field left out is at its zero.
-        let absent = if var.optional { "None".to_string() } else { zero };
+        // A list is each element read so (left out when empty); an absent optional output is
+        // null; any other field left out is at its zero.
+        let whole = format!("response[{key}]");
+        let (read, absent) = match (var.list, var.optional) {
+            (true, _) if read == whole => (format!("list({whole})"), "[]".into()),
+            (true, _) => (format!("[{} for x in {whole}]", read.replace(&whole, "x")), "[]".into()),
+            (_, true) => (read, "None".to_string()),
+            _ => (read, zero),
+        };
         fields.push_str(&format!("        {}: {read} if {key} in response else {absent},\n", py(&var.name)));
     }
     o.push_str("\n\n\n");
@@ -577,6 +595,7 @@ pub fn api(plan: &Plan, c: &Contract) -> Json {
         m.insert("field".into(), json!(f));
         m.insert("type".into(), json!(c.proto_type(plan, v)));
         m.insert("optional".into(), json!(var.optional));
+        m.insert("repeated".into(), json!(var.list));
         if let BoundaryTy::Enum(e) = var.ty {
             m.insert("enum".into(), json!(plan.enums[e].name));
         }

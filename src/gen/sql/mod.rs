@@ -129,7 +129,10 @@ impl Language for Sql {
                 }
                 // A list travels as the text of its JSON array, the wire's own bytes.
                 if plan.var(v).list {
-                    o["list"] = json!("the text of a JSON array of the elements' wire values");
+                    o["list"] = json!(match plan.var(v).ty {
+                        BoundaryTy::Date => "the text of a JSON array of day numbers after 1970-01-01",
+                        _ => "the text of a JSON array of the elements' wire values",
+                    });
                 }
                 o
             })
@@ -686,7 +689,14 @@ impl Q<'_> {
                 let mut lines: Vec<String> = whole.lines().map(str::to_string).collect();
                 let last = lines.pop().expect("a CASE ends");
                 lines.push(format!("{last} AS {}", self.col(var)));
-                vec![(Some(n.vars[var].clone()), lines)]
+                let mut columns = vec![(Some(n.vars[var].clone()), lines)];
+                // A fold's flag (an optional aggregate's output reads it): whether a row held.
+                if let Some(seen) = t.collect.as_ref().and_then(|c| c.seen) {
+                    let any: Vec<String> = t.rows.iter().map(|r| self.held(t, r.n)).collect();
+                    let held = if any.is_empty() { "FALSE".to_string() } else { any.join(" OR ") };
+                    columns.push((Some(n.vars[seen].clone()), vec![format!("{held} AS {}", self.col(seen))]));
+                }
+                columns
             }
         }
     }
@@ -1006,7 +1016,8 @@ impl Q<'_> {
     /// The class of a value of `v` as the runner writes it in a record.
     fn wire_kind(&self, v: VarId) -> &'static str {
         if self.plan.var(v).list {
-            return "LIST";
+            // A date is its day number in SQL, in a list too: the runner writes the day.
+            return if self.plan.var(v).ty == BoundaryTy::Date { "LIST_OF_DATES" } else { "LIST" };
         }
         match self.plan.var(v).ty {
             BoundaryTy::Bool => "BOOLEAN",

@@ -212,6 +212,7 @@ impl Sw<'_> {
     /// A raw local as the value of its boundary type.
     fn boxed(&self, v: VarId, x: &str) -> String {
         match (self.unit(v), self.plan.var(v).optional) {
+            _ if self.plan.var(v).list => x.to_string(),
             (Some(u), false) => format!("{u}({x})"),
             (Some(u), true) => format!("{x}.map {{ {u}($0) }}"),
             (None, _) => x.to_string(),
@@ -391,6 +392,7 @@ for ({key}, _) in {call} where ![{inputs}].contains({key}) {
     const LISTS: &'static str = "fired: {trace}.append(Fired(table: {table}, row: {row}))
 list: var {name}: [{ty}] = []
 push: {list}.append({value})
+own: {ty}({value})
 carry: var {name}: {ty} = {value}
 for: for {element} in {list} {
 break: break";

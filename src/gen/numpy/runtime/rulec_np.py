@@ -410,6 +410,8 @@ class Plan:
         if fold != "count":
             empty = np.asarray(self._eval(step["collect"]["empty"], vals, n)[0], dtype=np.int64)
             acc = np.where(held, acc, empty)
+        if "held" in step["collect"]:
+            vals[step["collect"]["held"]] = (held, None)
         vals[name] = (acc, None)
         numbers = np.asarray([r["n"] for r in step["rows"]], dtype=np.int64)
         return np.where(np.stack(conds, axis=1), numbers, 0) if conds else np.zeros((n, 0), dtype=np.int64)

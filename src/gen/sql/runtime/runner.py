@@ -32,6 +32,7 @@ BOOLEAN = "boolean"
 TEXT = "text"
 ENUM = "enum"
 LIST = "list"  # an output only: the text of its JSON array, as the wire writes it
+LIST_OF_DATES = "list of dates"  # the text of a JSON array of day numbers
 
 
 class Input(NamedTuple):
@@ -297,6 +298,8 @@ def wire(x: Any, kind: str) -> str:
         return str(int(x))
     if kind == LIST:
         return str(x)
+    if kind == LIST_OF_DATES:
+        return "[" + ",".join(_date_str(int(d)) for d in json.loads(str(x))) + "]"
     return json.dumps(x, ensure_ascii=False)
 
 
