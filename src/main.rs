@@ -269,7 +269,12 @@ fn plural(n: usize) -> &'static str {
 /// `rulec import dmn`: the rule, or the refusal (exit 1) with nothing written.
 fn import_dmn(file: &Path, decision: Option<&str>, out: Option<&Path>) -> Result<u8, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    match rulec::dmn::import(&text, decision) {
+    // The tables the checker finds a gap in, which DMN answers with null where no rule holds.
+    let gaps = |rule: &str| -> Vec<String> {
+        let checked = rulec::check_text(&mut new_sources(), "import.rule", rule, &Default::default());
+        checked.diagnostics.into_iter().filter(|d| d.code == "E101").filter_map(|d| d.table).collect()
+    };
+    match rulec::dmn::import(&text, decision, &gaps) {
         Ok(rule) => {
             match out {
                 Some(o) => std::fs::write(o, rule).map_err(|e| format!("cannot write {}: {e}", o.display()))?,
