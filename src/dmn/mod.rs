@@ -43,9 +43,14 @@ fn refuse(n: Node, why: impl Into<String>) -> Refusal {
 }
 
 /// Imports a model: every decision, or with `decision` that one and the decisions it requires.
-/// `gaps` names the tables of a rule's text that the checker finds incomplete (E101): where
-/// no rule of such a table holds, DMN answers null, and so does the rule (docs/dmn.md).
-pub fn import(text: &str, decision: Option<&str>, gaps: &dyn Fn(&str) -> Vec<String>) -> Result<String, Refusal> {
+/// `findings` gives what the checker finds in a rule's text, as (table, code) pairs: where it
+/// finds a gap (E101) and nothing else in a single-hit or aggregate table, DMN answers null
+/// where no rule holds, and so does the rule (docs/dmn.md).
+pub fn import(
+    text: &str,
+    decision: Option<&str>,
+    findings: &dyn Fn(&str) -> Vec<(String, String)>,
+) -> Result<String, Refusal> {
     let doc = Document::parse(text).map_err(|e| Refusal {
         element: "document".into(),
         id: String::new(),
@@ -58,22 +63,27 @@ pub fn import(text: &str, decision: Option<&str>, gaps: &dyn Fn(&str) -> Vec<Str
     m.settle()?;
     let used = m.used.clone();
     let mut rule = m.emit().and_then(|t| canonical(&doc, &t))?;
+    let mut found = findings(&rule);
     // A table downstream of one that may now answer null may find a gap of its own.
     for _ in 0..m.tables.len() {
+        let gapped: Vec<String> = found.iter().filter(|(_, c)| c == "E101").map(|(t, _)| t.clone()).collect();
         let mut changed = false;
-        for t in gaps(&rule) {
-            changed |= m.answer_null(&t);
+        for t in gapped {
+            let alone = found.iter().all(|(u, c)| *u != t || c == "E101");
+            changed |= alone && m.answer_null(&t);
         }
         if !changed {
             break;
         }
         m.used = used.clone();
-        match m.emit().and_then(|t| canonical(&doc, &t)) {
-            Ok(r) => rule = r,
-            // A null this rule cannot state (a default row's guard reading a value that may
-            // be null): the rule without it, whose gap the checker names.
-            Err(_) => break,
+        // A null this rule cannot state (a text that does not parse), or one that brings an
+        // error of another kind: the rule without it, whose gap the checker names.
+        let Ok(next) = m.emit().and_then(|t| canonical(&doc, &t)) else { break };
+        let next_found = findings(&next);
+        if next_found.iter().any(|f| f.1.starts_with('E') && f.1 != "E101" && !found.contains(f)) {
+            break;
         }
+        (rule, found) = (next, next_found);
     }
     Ok(rule)
 }
@@ -748,43 +758,52 @@ impl<'a, 'i> Model<'a, 'i> {
         Ok(())
     }
 
-    /// DMN's null where no rule of the table holds, for a table the checker finds a gap in:
-    /// its results optional, and under U, A and F a last row answering `none` that holds
-    /// where no other row does (F's catch-all, elsewhere the guarded default row). A priority
-    /// row answers a member of an enum, not `none` (E076): a P table becomes the `first`
-    /// table of its rules in priority order (a stable sort by the listed values, as rulec
-    /// ranks them), with the catch-all. A sum, a least or a greatest without a default is
-    /// optional, none when no row holds. Whether anything changed.
+    /// DMN's null where no rule of the table holds, for a table whose only finding is a gap:
+    /// its results optional, and a catch-all last row answering `none`. A `first` table
+    /// takes it as it is. Under U and A — no two rows meet, or those that meet agree, as the
+    /// checker found — the table is the `first` table of its rows with the catch-all, which
+    /// answers what they answer and null elsewhere. A P row answers a member of an enum, not
+    /// `none` (E076): the table is the `first` table of its rules in priority order (a
+    /// stable sort by the listed values, as rulec ranks them) with the catch-all. A sum, a
+    /// least or a greatest without a default is optional, none when no row holds. Whether
+    /// anything changed.
     fn answer_null(&mut self, table: &str) -> bool {
         let Some(t) = self.tables.iter_mut().find(|t| t.name == table) else { return false };
         let results = t.results.clone();
-        if t.policy == "priority" {
-            let mut keys = Vec::new();
-            for row in &t.rows {
-                let mut key = Vec::new();
-                for (k, &v) in results.iter().enumerate().filter(|(k, _)| !t.unranked.contains(k)) {
-                    let Operand::Lit(Lit::Str(s)) = &row.outs[k] else { return false };
-                    let Some(place) = self.vars[v].members.iter().position(|m| m == s) else { return false };
-                    key.push(place);
-                }
-                keys.push(key);
-            }
-            let mut rows: Vec<(Vec<usize>, Row)> = keys.into_iter().zip(std::mem::take(&mut t.rows)).collect();
-            rows.sort_by(|a, b| a.0.cmp(&b.0));
-            t.rows = rows.into_iter().map(|(_, r)| r).collect();
-            t.policy = "first";
-            t.id = format!("{} (P: its rules in priority order, the first that holds decides)", t.id);
-        }
         match t.policy {
-            "unique" | "any" | "first" if !t.rows.iter().any(|r| r.id == NULL_ROW) => {
-                let cells = t.cols.iter().map(|_| Cell::Any).collect();
-                let outs = results.iter().map(|_| Operand::Lit(Lit::Null)).collect();
-                let guard = t.policy != "first";
-                t.rows.push(Row { cells, outs, id: NULL_ROW.into(), guard });
+            "collect sum" | "collect min" | "collect max" => {
+                let changed = !self.vars[results[0]].optional;
+                self.vars[results[0]].optional = true;
+                return changed;
             }
-            "collect sum" | "collect min" | "collect max" if !self.vars[results[0]].optional => {}
+            "first" => {}
+            "unique" => t.id = format!("{} (unique: its rules held apart, as `first`)", t.id),
+            "any" => t.id = format!("{} (any: its rules that meet agree, as `first`)", t.id),
+            "priority" => {
+                let mut keys = Vec::new();
+                for row in &t.rows {
+                    let mut key = Vec::new();
+                    for (k, &v) in results.iter().enumerate().filter(|(k, _)| !t.unranked.contains(k)) {
+                        let Operand::Lit(Lit::Str(s)) = &row.outs[k] else { return false };
+                        let Some(place) = self.vars[v].members.iter().position(|m| m == s) else { return false };
+                        key.push(place);
+                    }
+                    keys.push(key);
+                }
+                let mut rows: Vec<(Vec<usize>, Row)> = keys.into_iter().zip(std::mem::take(&mut t.rows)).collect();
+                rows.sort_by(|a, b| a.0.cmp(&b.0));
+                t.rows = rows.into_iter().map(|(_, r)| r).collect();
+                t.id = format!("{} (priority: its rules in priority order, as `first`)", t.id);
+            }
             _ => return false,
         }
+        if t.rows.iter().any(|r| r.id == NULL_ROW) {
+            return false;
+        }
+        t.policy = "first";
+        let cells = t.cols.iter().map(|_| Cell::Any).collect();
+        let outs = results.iter().map(|_| Operand::Lit(Lit::Null)).collect();
+        t.rows.push(Row { cells, outs, id: NULL_ROW.into(), guard: false });
         for v in results {
             self.vars[v].optional = true;
         }
