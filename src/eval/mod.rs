@@ -185,6 +185,18 @@ pub fn run_table(p: &Program, t: usize, values: &mut [Value]) -> Result<Vec<usiz
         return Ok(vec![row + 1]);
     }
     let held: Vec<usize> = table.precedence().into_iter().filter(|&r| row_matches(table, r, values)).collect();
+    if table.policy.lists() {
+        // Each result a list, each row that holds adding its value to each.
+        for (k, &result) in table.results.iter().enumerate() {
+            let mut xs = Vec::with_capacity(held.len());
+            for &row in &held {
+                let cell = table.rows[row].results[k].as_ref().expect("sema refuses `none` in a multiple-hit row");
+                xs.push(eval_expr(cell, values)?);
+            }
+            values[result] = Value::List(xs);
+        }
+        return Ok(held.into_iter().map(|r| r + 1).collect());
+    }
     let result = table.results[0];
     let x = match table.policy {
         Policy::CollectCount => Value::Num(num::int(held.len() as i64)),
@@ -201,11 +213,8 @@ pub fn run_table(p: &Program, t: usize, values: &mut [Value]) -> Result<Vec<usiz
     Ok(held.into_iter().map(|r| r + 1).collect())
 }
 
-/// A multiple-hit table's answer from the values of the rows that held, in order.
+/// An aggregate's answer from the values of the rows that held, in order.
 fn aggregate(p: &Program, table: &TableIr, result: VarId, xs: Vec<Value>) -> Result<Value, EvalError> {
-    if table.policy.lists() {
-        return Ok(Value::List(xs));
-    }
     let folded = match table.policy {
         Policy::CollectSum => xs.into_iter().map(|x| num(&x).clone()).reduce(|a, b| a + b).map(Value::Num),
         Policy::CollectMin => xs.into_iter().min(),

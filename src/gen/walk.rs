@@ -96,7 +96,7 @@ fn accumulate<H: Hooks>(plan: &Plan, a: &Accumulate, h: &mut H) {
     let t = tree::table(plan, a.step);
     h.table_open(t);
     match a.fold {
-        Fold::List => h.declare_list(a.into),
+        Fold::List => t.results.iter().for_each(|&list| h.declare_list(list)),
         Fold::Count => h.carry(a.into, &Expr::int(0)),
         Fold::Sum | Fold::Min | Fold::Max => h.carry(a.into, &a.empty),
     }
@@ -115,7 +115,7 @@ fn accumulate<H: Hooks>(plan: &Plan, a: &Accumulate, h: &mut H) {
             Fold::Max => Some(Expr::new(into.kind, Node::Max(vec![into.clone(), value.clone()]))),
         };
         match (folded, a.seen) {
-            (None, _) => h.push(a.into, value),
+            (None, _) => row.assigns.iter().for_each(|(list, value)| h.push(*list, value)),
             (Some(f), None) => h.assign(a.into, &f),
             (Some(f), Some(seen)) => {
                 let held = Expr::bool(Node::Var(seen));

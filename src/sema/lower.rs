@@ -1718,7 +1718,9 @@ impl Lower {
             return true;
         }
         let p = policy.as_str();
-        if results.len() != 1 {
+        // A list policy may decide several lists side by side (DMN's list of contexts), each
+        // row that holds adding one value to each; an aggregate folds one result.
+        if results.len() != 1 && !policy.lists() {
             self.push(
                 Diagnostic::new(
                     "E077",
@@ -1727,7 +1729,17 @@ impl Lower {
                     format!("table `{name}` is `{p}`, and decides more than one result"),
                 )
                 .label("a second result")
-                .help("a multiple-hit table decides one result: split it into one table per result"),
+                .help("an aggregate decides one result: split it into one table per result"),
+            );
+            return false;
+        }
+        if let Some(k) = results.iter().position(|&v| policy.lists() && !self.vars[v].list) {
+            let ty = self.tyname(&self.vars[results[k]].ty.clone());
+            let what = format!("table `{name}` is `{p}`, and its result `{}` is {ty}", t.results[k].name);
+            self.push(
+                Diagnostic::new("E077", self.file, t.results[k].span, what)
+                    .label("not what the policy answers")
+                    .help(format!("declare it `list[{ty}]`")),
             );
             return false;
         }
@@ -1762,8 +1774,8 @@ impl Lower {
             );
             return false;
         }
-        if let Some(row) = rows.iter().find(|r| r.results[0].is_none()) {
-            let at = row.cell_spans[row.conds.len()];
+        if let Some((row, k)) = rows.iter().find_map(|r| r.results.iter().position(Option::is_none).map(|k| (r, k))) {
+            let at = row.cell_spans[row.conds.len() + k];
             self.push(
                 Diagnostic::new("E077", self.file, at, format!("table `{name}` is `{p}`, and a row answers `none`"))
                     .label("every row that holds gives a value")
@@ -1776,16 +1788,20 @@ impl Lower {
 
     /// A `priority` table ranks its rows by their results' places in their enums: every
     /// result is an enum, and every result cell one of its members (E076).
+    /// Under `output_order` the first result ranks and a later one ranks where it is an enum;
+    /// the others ride along, as DMN's outputs without output values do.
     fn priority_cells(&mut self, t: &ast::Table, results: &[VarId], rows: &[RowIr]) -> bool {
+        let p = t.policy().as_str();
         for (k, &v) in results.iter().enumerate() {
             let Ty::Enum(e) = self.vars[v].ty else {
-                let what = format!(
-                    "table `{}` is `priority`, and its result `{}` is not an enum",
-                    t.name.name, t.results[k].name
-                );
+                if t.policy() == ast::Policy::OutputOrder && k > 0 {
+                    continue;
+                }
+                let what =
+                    format!("table `{}` is `{p}`, and its result `{}` is not an enum", t.name.name, t.results[k].name);
                 self.push(
                     Diagnostic::new("E076", self.file, t.results[k].span, what)
-                        .label("a `priority` table ranks its rows by their results' places in their enums")
+                        .label(format!("a `{p}` table ranks its rows by their results' places in their enums"))
                         .help("give the result an enum type, or use `first` and order the rows yourself"),
                 );
                 return false;
@@ -1797,14 +1813,14 @@ impl Lower {
                 }
                 let at = row.cell_spans[row.conds.len() + k];
                 let what = format!(
-                    "table `{}` is `priority`, and row {} does not give `{}` a member of its enum",
+                    "table `{}` is `{p}`, and row {} does not give `{}` a member of its enum",
                     t.name.name,
                     r + 1,
                     t.results[k].name
                 );
                 self.push(
                     Diagnostic::new("E076", self.file, at, what)
-                        .label("a `priority` row answers one member, so that its place decides")
+                        .label(format!("a `{p}` row answers one member, so that its place decides"))
                         .help(format!("write one of {}", members.join(", "))),
                 );
                 return false;

@@ -91,7 +91,9 @@ impl<'a> Values<'a> {
                 hulls[i] = hull(hulls[i].take(), stored);
             }
         }
-        if table.policy.multi_hit() {
+        // An aggregate folds several rows' values; a list's element is one row's, as for a
+        // single-hit table.
+        if table.policy.multi_hit() && !table.policy.lists() {
             let folded = if failed[0] { None } else { self.fold_iv(t, proof, &held, hulls[0].take()) };
             self.settle(table.results[0], folded, failed[0]);
             return;

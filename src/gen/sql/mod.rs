@@ -127,11 +127,21 @@ impl Language for Sql {
                 if let Some((mode, grid)) = plan.var(v).rounding {
                     o["rounding"] = json!({"mode": mode.as_str(), "grid": grid});
                 }
+                // A list travels as the text of its JSON array, the wire's own bytes.
+                if plan.var(v).list {
+                    o["list"] = json!("the text of a JSON array of the elements' wire values");
+                }
                 o
             })
             .collect();
-        let rows: Vec<serde_json::Value> =
-            plan.tables().map(|t| json!({"table": t.name, "column": n.slots[t.slot]})).collect();
+        // A multiple-hit table's column holds every row that held, as a JSON array's text.
+        let rows: Vec<serde_json::Value> = plan
+            .tables()
+            .map(|t| match t.collect {
+                Some(_) => json!({"table": t.name, "column": n.slots[t.slot], "rows": "the text of a JSON array of the rows that held, in the order they count"}),
+                None => json!({"table": t.name, "column": n.slots[t.slot]}),
+            })
+            .collect();
         let mut m = serde_json::Map::new();
         m.insert("file".into(), json!(format!("{}.sql", n.module)));
         m.insert("view".into(), json!(n.function));

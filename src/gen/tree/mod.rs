@@ -109,7 +109,9 @@ pub struct Loop {
 
 /// Every row of a table whose condition holds, each giving the value it stores into its
 /// first result, folded into `into` — `empty` when no row holds (a sum, a minimum, a
-/// maximum; `seen` says whether one has, so the first value replaces `empty`).
+/// maximum; `seen` says whether one has, so the first value replaces `empty`). Under
+/// `Fold::List` each of the table's results is a list, and a row that holds adds its value
+/// to each (`into` is the first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulate {
     pub step: usize,
@@ -242,7 +244,7 @@ pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {
         .collect();
     // A list a collect table folds into is declared by its accumulation; any other first
     // here, before any step pushes onto it.
-    let folded: Vec<VarId> = plan.tables().filter(|t| t.collect.is_some()).map(|t| t.results[0]).collect();
+    let folded: Vec<VarId> = plan.tables().filter(|t| t.collect.is_some()).flat_map(|t| t.results.clone()).collect();
     let lists = (0..plan.vars.len()).filter(|&v| plan.var(v).list && !folded.contains(&v));
     let lists = lists.map(|var| Stmt::List { var });
     lists.chain((0..plan.steps.len()).filter(|i| !inside.contains(i)).map(|i| step(plan, i, facts))).collect()

@@ -131,11 +131,11 @@ fn walk(plan: &Plan, l: &Loop, vals: &mut [V], trace: &mut impl Fires) -> Result
 /// running value and its flag set first, then each row that holds, traced.
 fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut impl Fires) -> Result<(), Refused> {
     let t = table(plan, a.step);
-    vals[a.into] = match a.fold {
-        Fold::Count => V::Int(0),
-        Fold::List => V::List(Vec::new()),
-        Fold::Sum | Fold::Min | Fold::Max => eval(&a.empty, vals),
-    };
+    match a.fold {
+        Fold::Count => vals[a.into] = V::Int(0),
+        Fold::List => t.results.iter().for_each(|&list| vals[list] = V::List(Vec::new())),
+        Fold::Sum | Fold::Min | Fold::Max => vals[a.into] = eval(&a.empty, vals),
+    }
     if let Some(seen) = a.seen {
         vals[seen] = V::Bool(false);
     }
@@ -148,17 +148,22 @@ fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut impl Fire
         if !holds(&row.cond, vals) {
             continue;
         }
+        if a.fold == Fold::List {
+            for (list, value) in &row.assigns {
+                let x = eval(value, vals);
+                let V::List(items) = &mut vals[*list] else { unreachable!("a list folds into a list") };
+                items.push(x);
+            }
+            trace.fired(t, row.n);
+            continue;
+        }
         let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
         let x = eval(value, vals);
         let first = a.seen.is_some_and(|seen| vals[seen] == V::Bool(false));
         let now = &vals[a.into];
         vals[a.into] = match a.fold {
             Fold::Count => V::Int(int(now).checked_add(1).expect(overflow)),
-            Fold::List => {
-                let V::List(mut items) = now.clone() else { unreachable!("a list folds into a list") };
-                items.push(x);
-                V::List(items)
-            }
+            Fold::List => unreachable!("a list is pushed onto above"),
             _ if first => x,
             Fold::Sum => V::Int(int(now).checked_add(int(&x)).expect(overflow)),
             Fold::Min => V::Int(int(now).min(int(&x))),
