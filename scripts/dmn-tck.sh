@@ -71,13 +71,18 @@ def value(node):
     kids = [k for k in node if isinstance(k.tag, str)]
     lst = [k for k in kids if local(k.tag) == "list"]
     comps = [k for k in kids if local(k.tag) == "component"]
-    if lst: return [value(next((v for v in i if local(v.tag) == "value"), None)) if local(i.tag) == "item" else None for i in lst[0]]
+    if lst: return [item(i) for i in lst[0] if local(i.tag) == "item"]
     if comps: return {c.get("name"): value(next((v for v in c if local(v.tag) == "value"), None)) for c in comps}
     t = (node.get(XSI + "type") or "").split(":")[-1]
     text = node.text or ""
     if t in ("decimal", "double", "int", "integer", "long", "float"): return Decimal(text.strip())
     if t == "boolean": return text.strip() == "true"
     return text
+
+def item(i):
+    """A list's item: a value, or a context of components."""
+    if any(local(c.tag) == "component" for c in i): return value(i)
+    return value(next((v for v in i if local(v.tag) == "value"), None))
 
 def wire(v, ty, enums):
     """A DMN value in the rule's wire; raises ValueError when it has none."""
@@ -104,8 +109,12 @@ def tables(dmn):
             for t in root.iter() if local(t.tag) == "decisionTable"]
 
 tally, refusals, work, agreed = {}, [], Path(tempfile.mkdtemp()), [0, 0]
-def count(pols, what, n=1):
+# The hit-policy test cases as the TCK labels them: every test case of a test file that
+# carries a `Hit Policy: …` label, counted once, by compliance level.
+labelled = {}
+def count(pols, what, n=1, level=None, lab=False):
     for p in pols: tally.setdefault(p, {"passed": 0, "failed": 0, "refused": 0})[what] += n
+    if lab: labelled.setdefault(level, {"passed": 0, "failed": 0, "refused": 0})[what] += n
 
 for level in ("compliance-level-2", "compliance-level-3"):
     for d in sorted((TCK / "TestCases" / level).iterdir()):
@@ -119,17 +128,23 @@ for level in ("compliance-level-2", "compliance-level-3"):
                 except ET.ParseError: continue
                 model = next((m.text for m in tr if local(m.tag) == "modelName"), None)
                 if model and model.strip() != dmn.name: continue
-                cases += [c for c in tr if local(c.tag) == "testCase"]
+                hp = any(local(l.tag) == "label" and "hit policy" in (l.text or "").lower() for l in tr.iter())
+                cases += [(c, hp) for c in tr if local(c.tag) == "testCase"]
             rule = work / (dmn.stem + ".rule")
             imp = subprocess.run([RULEC, "import", "dmn", str(dmn), "--out", str(rule)], capture_output=True, text=True)
+            def refused():
+                for _, hp in cases: count(pols, "refused", level=level, lab=hp)
             if imp.returncode != 0:
                 refusals.append((level, dmn.name, imp.stderr.strip().split(".dmn:", 1)[-1]))
-                count(pols, "refused", len(cases)); continue
+                refused(); continue
             chk = subprocess.run([RULEC, "check", str(rule)], capture_output=True, text=True)
-            first = next((l for l in (chk.stdout + chk.stderr).splitlines() if l.startswith("error")), None)
-            if first:
-                refusals.append((level, dmn.name, "imported; " + first))
-                count(pols, "refused", len(cases)); continue
+            said = (chk.stdout + chk.stderr).splitlines()
+            at = next((i for i, l in enumerate(said) if l.startswith("error")), None)
+            if at is not None:
+                # The error's headline, and its help when it gives one (why it is refused).
+                helps = [l.split("= help:", 1)[1].strip() for l in said[at + 1:at + 12] if "= help:" in l]
+                refusals.append((level, dmn.name, "imported; " + said[at] + ("; " + helps[0] if helps else "")))
+                refused(); continue
             enums, decls = declarations(rule.read_text())
             root = ET.parse(dmn).getroot()
             by_name = {}  # DMN name (or decision.component) -> declaration
@@ -140,8 +155,8 @@ for level in ("compliance-level-2", "compliance-level-3"):
                         dec = next(x for x in root.iter() if local(x.tag) == "decision" and e in x.iter())
                         by_name[f'{dec.get("name")}.{e.get("name")}'] = decls[i]
                     else: by_name[e.get("name")] = decls[i]
-            calls, checks = [], []
-            for c in cases:
+            calls, checks, labs = [], [], []
+            for c, hp in cases:
                 try:
                     call = {}
                     for n in c:
@@ -157,25 +172,30 @@ for level in ("compliance-level-2", "compliance-level-3"):
                         exp = next((x for x in r if local(x.tag) == "expected"), None)
                         vn = None if exp is None else next((x for x in exp if local(x.tag) == "value"), None)
                         v = value(vn) if vn is not None else (value(exp) if exp is not None else None)
-                        parts = v.items() if isinstance(v, dict) else [(None, v)]
+                        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                            # A list of contexts: one list per component, zipped (parallel lists).
+                            names = list(dict.fromkeys(k for x in v for k in x))
+                            parts = [(n, [x.get(n) for x in v]) for n in names]
+                        else:
+                            parts = v.items() if isinstance(v, dict) else [(None, v)]
                         for comp, cv in parts:
                             key = r.get("name") if comp is None else f'{r.get("name")}.{comp}'
                             decl = by_name.get(key)
                             if decl is None: raise ValueError(f"{key} is not an output")
                             want.append((decl[1], [wire(x, decl[2], enums) for x in cv] if decl[3] and isinstance(cv, list) else wire(cv, decl[2], enums)))
-                    calls.append(call); checks.append(want)
+                    calls.append(call); checks.append(want); labs.append(hp)
                 except (ValueError, StopIteration, TypeError) as e:
-                    count(pols, "failed")
+                    count(pols, "failed", level=level, lab=hp)
             if not calls: continue
             ev = subprocess.run([RULEC, "eval", str(rule), "--in", "-"], input="\n".join(json.dumps(c) for c in calls),
                                 capture_output=True, text=True)
             records = [json.loads(l) for l in ev.stdout.splitlines() if l.strip()]
-            for rec, want in zip(records, checks):
+            for i, want in enumerate(checks):
+                rec = records[i] if i < len(records) else {}
                 got = rec.get("observed")
-                ok = all((got is not None and got.get(k) == v) or
+                ok = i < len(records) and all((got is not None and got.get(k) == v) or
                          (v is None and got is None and "no row matched" in json.dumps(rec)) for k, v in want)
-                count(pols, "passed" if ok else "failed")
-            count(pols, "failed", len(checks) - len(records))
+                count(pols, "passed" if ok else "failed", level=level, lab=labs[i])
             if LANGS:
                 # The TCK's calls as the rule's vectors, eval's records as what each language must print.
                 out = work / ("gen-" + dmn.stem)
@@ -195,6 +215,9 @@ for level in ("compliance-level-2", "compliance-level-3"):
 print(f"{'policy':8} {'passed':>7} {'failed':>7} {'refused':>8}")
 for p in ["U", "A", "P", "F", "R", "O", "C", "C+", "C<", "C>", "C#", "?"]:
     if p in tally: print(f"{p:8} {tally[p]['passed']:>7} {tally[p]['failed']:>7} {tally[p]['refused']:>8}")
+print("\nhit-policy test cases (those of the test files labelled `Hit Policy: ...`), by level:")
+for lvl, t in sorted(labelled.items()):
+    print(f"  {lvl}: {t['passed']} passed, {t['failed']} failed, {t['refused']} refused of {sum(t.values())}")
 if LANGS: print(f"\ngenerated code ({LANGS}) on the TCK's calls: {agreed[0]} models agree with eval, {agreed[1]} do not")
 print("\nrefused models:")
 for level, name, why in refusals: print(f"  {level}/{name}: {why}")

@@ -269,7 +269,12 @@ fn plural(n: usize) -> &'static str {
 /// `rulec import dmn`: the rule, or the refusal (exit 1) with nothing written.
 fn import_dmn(file: &Path, decision: Option<&str>, out: Option<&Path>) -> Result<u8, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    match rulec::dmn::import(&text, decision) {
+    // What the checker finds, table by table: where a gap is all it finds, DMN answers null.
+    let findings = |rule: &str| -> Vec<(String, String)> {
+        let checked = rulec::check_text(&mut new_sources(), "import.rule", rule, &Default::default());
+        checked.diagnostics.into_iter().filter_map(|d| Some((d.table?, d.code.to_string()))).collect()
+    };
+    match rulec::dmn::import(&text, decision, &findings) {
         Ok(rule) => {
             match out {
                 Some(o) => std::fs::write(o, rule).map_err(|e| format!("cannot write {}: {e}", o.display()))?,

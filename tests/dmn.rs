@@ -78,7 +78,8 @@ fn the_multiple_hit_policies_import_check_and_run() {
 #[test]
 fn every_language_agrees_on_the_imported_models() {
     let dir = tempfile::tempdir().unwrap();
-    let models = ["unique.dmn", "first.dmn", "any.dmn", "priority.dmn", "drg.dmn", "multi_hit.dmn"];
+    let models =
+        ["unique.dmn", "first.dmn", "any.dmn", "priority.dmn", "drg.dmn", "multi_hit.dmn", "null.dmn", "lists.dmn"];
     let rules: Vec<PathBuf> = models.iter().map(|m| import(m, dir.path())).collect();
     let out = dir.path().join("generated");
     generate(&rules, "", &out);
@@ -147,6 +148,67 @@ fn a_drg_with_bkm_invocations_is_one_rule() {
     assert!(text(&o.stderr).contains("no decision named `Nope`"), "{}", text(&o.stderr));
 }
 
+/// A single-hit table the checker finds a gap in answers DMN's null where no rule holds:
+/// its results optional, a catch-all `none` last (U and A as `first`, P as the `first` table
+/// of its rules in priority order); a complete table keeps its type.
+#[test]
+fn a_gap_answers_dmns_null_and_a_complete_table_is_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = import("null.dmn", dir.path());
+    assert_canonical_and_clean(&rule);
+    let written = std::fs::read_to_string(&rule).unwrap();
+    for line in [
+        "output Ad: string?",
+        "output Band: int?",
+        "output Status_Verdict: Status_Verdict?",
+        "output Whole: bool #",
+        "table Band_table first -> Band # DMN decisionTable dt_band (unique: its rules held apart, as `first`)",
+        "| -   | none   | # DMN null where no rule holds",
+        // Approved ranks first, then Declined; Rate lists no values, and the rules that
+        // differ first in it never hold together.
+        "| >=30 | Low         | Approved       | Best        | # DMN rule dt_status_r2\n| -    | High        | Approved       | Standard    | # DMN rule dt_status_r3\n| >=18 | Low, Medium | Declined       | Basic       | # DMN rule dt_status_r1\n| -    | -           | none           | none        |",
+    ] {
+        assert!(written.contains(line), "missing `{line}` in:\n{written}");
+    }
+    let o = eval(&rule, json!({"Age": 0, "Risk": "Medium"}));
+    assert_eq!(o, json!({"Ad": null, "Band": null, "Status_Verdict": null, "Status_Rate": null, "Whole": false}));
+    let o = eval(&rule, json!({"Age": 35, "Risk": "Low"}));
+    assert_eq!(o, json!({"Ad": "Cars", "Band": 1, "Status_Verdict": "Approved", "Status_Rate": "Best", "Whole": true}));
+    let o = eval(&rule, json!({"Age": 20, "Risk": "Low"}));
+    assert_eq!(o["Status_Verdict"], "Declined");
+    // A sum with no default is optional, none when no row holds; it checks once an
+    // optional aggregate is generated (E077 until then).
+    let sum = std::fs::read_to_string(import("null_sum.dmn", dir.path())).unwrap();
+    assert!(sum.contains("output Points: int? # DMN") && !sum.contains("default"), "{sum}");
+}
+
+/// A C, R or O table of several outputs (DMN's list of contexts) decides one list per
+/// output, side by side; a collection item definition is a C, R or O result's list; under O
+/// an output without outputValues stands beside the ranked one.
+#[test]
+fn lists_of_contexts_are_lists_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = import("lists.dmn", dir.path());
+    assert_canonical_and_clean(&rule);
+    let written = std::fs::read_to_string(&rule).unwrap();
+    for line in [
+        "output Offers_Product: list[Offers_Product]",
+        "output Offers_Rate: list[int]",
+        "enum Tags: young, senior, risky",
+        "output Tags: list[Tags]",
+        "table Verdicts_table output_order -> Verdicts_Verdict, Verdicts_Note",
+    ] {
+        assert!(written.contains(line), "missing `{line}` in:\n{written}");
+    }
+    let o = eval(&rule, json!({"Age": 70, "Risk": "High"}));
+    assert_eq!(o["Offers_Product"], json!(["Loan", "Savings", "Pension"]));
+    assert_eq!(o["Offers_Rate"], json!([3, 1, 2]));
+    assert_eq!(o["Tags"], json!(["senior", "risky"]));
+    let o = eval(&rule, json!({"Age": 10, "Risk": "Low"}));
+    assert_eq!(o["Verdicts_Verdict"], json!(["Approved", "Declined"]), "Approved ranks first");
+    assert_eq!(o["Verdicts_Note"], json!(["safe", "minor"]));
+}
+
 #[test]
 fn an_unsound_model_imports_and_its_diagnostics_name_the_dmn_element() {
     let dir = tempfile::tempdir().unwrap();
@@ -167,6 +229,12 @@ fn what_has_no_rule_counterpart_is_refused_naming_the_element_and_line() {
         ("refused/question_mark.dmn", 15, "dt_x_r1", "`?`"),
         ("refused/context.dmn", 8, "ctx_x", "`context` has no .rule counterpart"),
         ("refused/literal.dmn", 8, "lx_x", "`Age * 2` is FEEL beyond unary tests"),
+        (
+            "refused/unranked.dmn",
+            71,
+            "dt_verdicts_o1",
+            "rules `dt_verdicts_r2` and `dt_verdicts_r3` may hold together and differ first in it",
+        ),
     ] {
         let out = dir.path().join("never.rule");
         let o = run(&["import", "dmn", model(dmn).to_str().unwrap(), "--out", out.to_str().unwrap()]);

@@ -43,7 +43,14 @@ fn refuse(n: Node, why: impl Into<String>) -> Refusal {
 }
 
 /// Imports a model: every decision, or with `decision` that one and the decisions it requires.
-pub fn import(text: &str, decision: Option<&str>) -> Result<String, Refusal> {
+/// `findings` gives what the checker finds in a rule's text, as (table, code) pairs: where it
+/// finds a gap (E101) and nothing else in a single-hit or aggregate table, DMN answers null
+/// where no rule holds, and so does the rule (docs/dmn.md).
+pub fn import(
+    text: &str,
+    decision: Option<&str>,
+    findings: &dyn Fn(&str) -> Vec<(String, String)>,
+) -> Result<String, Refusal> {
     let doc = Document::parse(text).map_err(|e| Refusal {
         element: "document".into(),
         id: String::new(),
@@ -54,8 +61,36 @@ pub fn import(text: &str, decision: Option<&str>) -> Result<String, Refusal> {
     m.select(decision)?;
     m.decisions()?;
     m.settle()?;
-    let text = m.emit()?;
-    let parsed = crate::syntax::parse(&text, crate::source::FileId(0));
+    let used = m.used.clone();
+    let mut rule = m.emit().and_then(|t| canonical(&doc, &t))?;
+    let mut found = findings(&rule);
+    // A table downstream of one that may now answer null may find a gap of its own.
+    for _ in 0..m.tables.len() {
+        let gapped: Vec<String> = found.iter().filter(|(_, c)| c == "E101").map(|(t, _)| t.clone()).collect();
+        let mut changed = false;
+        for t in gapped {
+            let alone = found.iter().all(|(u, c)| *u != t || c == "E101");
+            changed |= alone && m.answer_null(&t);
+        }
+        if !changed {
+            break;
+        }
+        m.used = used.clone();
+        // A null this rule cannot state (a text that does not parse), or one that brings an
+        // error of another kind: the rule without it, whose gap the checker names.
+        let Ok(next) = m.emit().and_then(|t| canonical(&doc, &t)) else { break };
+        let next_found = findings(&next);
+        if next_found.iter().any(|f| f.1.starts_with('E') && f.1 != "E101" && !found.contains(f)) {
+            break;
+        }
+        (rule, found) = (next, next_found);
+    }
+    Ok(rule)
+}
+
+/// The rule's text parsed and printed by `rulec fmt`'s printer.
+fn canonical(doc: &Document, text: &str) -> Result<String, Refusal> {
+    let parsed = crate::syntax::parse(text, crate::source::FileId(0));
     match (&parsed.file, parsed.diags.iter().find(|d| d.is_error())) {
         (Some(f), None) => Ok(crate::syntax::fmt::format_file(f)),
         (_, first) => Err(Refusal {
@@ -119,6 +154,8 @@ struct Table {
     cols: Vec<usize>,
     results: Vec<usize>,
     rows: Vec<Row>,
+    /// Under `priority` and `output_order`, the results that list no values (DMN ranks by the others).
+    unranked: Vec<usize>,
 }
 
 struct Model<'a, 'i> {
@@ -246,11 +283,20 @@ impl<'a, 'i> Model<'a, 'i> {
 
     /// A FEEL type reference: its base, and the members its allowed values list.
     fn type_ref(&mut self, at: Node, v: usize, type_ref: Option<&str>) -> Result<(), Refusal> {
-        self.type_ref_in(at, v, type_ref, 0)
+        self.type_ref_in(at, v, type_ref, 0, false)
     }
 
     /// `depth` counts item definitions followed: ones that refer to each other in a loop end.
-    fn type_ref_in(&mut self, at: Node, v: usize, type_ref: Option<&str>, depth: u32) -> Result<(), Refusal> {
+    /// `list`: the type is that of a C, R or O table's result, a collection of its values
+    /// (a `list[T]`), so a collection of a simple type is its element's type.
+    fn type_ref_in(
+        &mut self,
+        at: Node,
+        v: usize,
+        type_ref: Option<&str>,
+        depth: u32,
+        list: bool,
+    ) -> Result<(), Refusal> {
         let Some(t) = type_ref else { return Ok(()) };
         if depth > 64 {
             return Err(refuse(at, "item definitions that refer to each other in a loop"));
@@ -266,14 +312,20 @@ impl<'a, 'i> Model<'a, 'i> {
                 let Some(&item) = self.items.get(t) else {
                     return Err(refuse(at, format!("the type `{t}` has no .rule counterpart")));
                 };
-                if item.attribute("isCollection") == Some("true") || kid(item, "itemComponent").is_some() {
-                    return Err(refuse(item, "a structured or collection type has no .rule counterpart"));
+                if kid(item, "itemComponent").is_some() {
+                    return Err(refuse(item, "a structured type has no .rule counterpart"));
+                }
+                if item.attribute("isCollection") == Some("true") && !list {
+                    return Err(refuse(
+                        item,
+                        "a collection type has no .rule counterpart here (only as the result of a C, R or O table: its list)",
+                    ));
                 }
                 if let Some(allowed) = kid(item, "allowedValues") {
                     self.values(allowed, v)?;
                 }
                 let inner = kid(item, "typeRef").and_then(|n| n.text()).map(str::trim).map(String::from);
-                return self.type_ref_in(item, v, inner.as_deref(), depth + 1);
+                return self.type_ref_in(item, v, inner.as_deref(), depth + 1, false);
             }
         };
         self.base(at, v, base)
@@ -527,6 +579,7 @@ impl<'a, 'i> Model<'a, 'i> {
             cols.push(v);
         }
         let outputs: Vec<Node> = kids(dt, "output").collect();
+        let listed = matches!(policy, "collect" | "rule_order" | "output_order");
         let mut results = Vec::new();
         for o in &outputs {
             let v = if outputs.len() == 1 {
@@ -544,7 +597,7 @@ impl<'a, 'i> Model<'a, 'i> {
             }
             if outputs.len() == 1 {
                 let t = kid(d, "variable").and_then(|x| x.attribute("typeRef"));
-                self.type_ref(d, v, t)?;
+                self.type_ref_in(d, v, t, 0, listed)?;
             }
             self.type_ref(*o, v, o.attribute("typeRef"))?;
             if let Some(ov) = kid(*o, "outputValues") {
@@ -555,23 +608,26 @@ impl<'a, 'i> Model<'a, 'i> {
             return Err(refuse(dt, "a decision table without an output"));
         }
         let multi = !matches!(policy, "unique" | "first" | "any" | "priority");
-        if multi && results.len() > 1 {
+        if multi && !listed && results.len() > 1 {
             return Err(refuse(
                 dt,
-                format!("a `{policy}` table with more than one output: rulec's multiple-hit tables decide one result"),
+                format!("a `{policy}` table with more than one output: an aggregate decides one value"),
             ));
         }
-        if matches!(policy, "priority" | "output_order") {
-            if let Some((o, _)) = outputs.iter().zip(&results).find(|(_, &v)| self.vars[v].members.is_empty()) {
-                return Err(refuse(
-                    *o,
-                    format!("a `{policy}` table ranks by outputValues, and this output lists none"),
-                ));
-            }
+        let ranked = matches!(policy, "priority" | "output_order");
+        // The outputs that list no values: DMN ranks by the others.
+        let unranked: Vec<usize> =
+            (0..results.len()).filter(|&k| ranked && self.vars[results[k]].members.is_empty()).collect();
+        if !unranked.is_empty() && unranked.len() == results.len() {
+            return Err(refuse(
+                outputs[0],
+                format!("a `{policy}` table ranks by outputValues, and no output lists any"),
+            ));
         }
-        let v0 = results[0];
-        if matches!(policy, "collect" | "rule_order" | "output_order") {
-            self.vars[v0].list = true;
+        // A C, R or O table with several outputs answers a list of contexts: one list per
+        // output, each row that holds adding its value to each (parallel lists).
+        for &v in &results {
+            self.vars[v].list = listed;
         }
         let mut rows = Vec::new();
         for r in kids(dt, "rule") {
@@ -609,6 +665,9 @@ impl<'a, 'i> Model<'a, 'i> {
             }
             rows.push(Row { cells, outs: row_outs, id: r.attribute("id").unwrap_or("").to_string(), guard: false });
         }
+        if !unranked.is_empty() {
+            self.unranked(&outputs, &results, &rows, &unranked, policy)?;
+        }
         let mut defaults = Vec::new();
         for (o, &v) in outputs.iter().zip(&results) {
             let Some(def) = kid(*o, "defaultOutputEntry") else {
@@ -641,15 +700,114 @@ impl<'a, 'i> Model<'a, 'i> {
                 _ => {
                     return Err(refuse(
                         at,
-                        format!("a default output under `{policy}`: a list has no default in rulec"),
+                        format!("a default output under `{policy}`: DMN does not say whether no rule holding answers the default or a list of it, and a count has none"),
                     ))
                 }
             }
         }
         let tname = self.fresh(format!("{}_table", ident(name)));
         let id = dt.attribute("id").or_else(|| d.attribute("id")).unwrap_or("").to_string();
-        self.tables.push(Table { name: tname, policy, id, cols, results, rows });
+        self.tables.push(Table { name: tname, policy, id, cols, results, rows, unranked });
         Ok(())
+    }
+
+    /// An output of a `priority` or `output_order` table that lists no values: DMN ranks
+    /// the rows by the outputs that do, and rulec by every output in turn. It imports as an
+    /// enum of the strings the rows answer, in the order written, when that order never
+    /// decides: no two rules whose answers first differ in it can hold together (proved
+    /// from their literal cells), so the ranking is DMN's whatever the members' order.
+    fn unranked(
+        &mut self,
+        outputs: &[Node],
+        results: &[usize],
+        rows: &[Row],
+        unranked: &[usize],
+        policy: &str,
+    ) -> Result<(), Refusal> {
+        let mut members: Vec<Vec<String>> = vec![Vec::new(); results.len()];
+        for &k in unranked {
+            for row in rows {
+                let Operand::Lit(Lit::Str(s)) = &row.outs[k] else {
+                    return Err(refuse(
+                        outputs[k],
+                        format!("a `{policy}` table ranks by outputValues; this output lists none, and only a string output without them can stand beside the ranked ones"),
+                    ));
+                };
+                if !members[k].contains(s) {
+                    members[k].push(s.clone());
+                }
+            }
+        }
+        for (i, a) in rows.iter().enumerate() {
+            for b in &rows[i + 1..] {
+                let first = (0..results.len()).find(|&k| a.outs[k] != b.outs[k]);
+                if first.is_some_and(|k| unranked.contains(&k)) && !apart(a, b) {
+                    return Err(refuse(
+                        outputs[first.unwrap_or(0)],
+                        format!(
+                            "a `{policy}` table ranks by outputValues, this output lists none, and rules `{}` and `{}` may hold together and differ first in it: DMN leaves their order open",
+                            a.id, b.id
+                        ),
+                    ));
+                }
+            }
+        }
+        for &k in unranked {
+            self.vars[results[k]].members = std::mem::take(&mut members[k]);
+        }
+        Ok(())
+    }
+
+    /// DMN's null where no rule of the table holds, for a table whose only finding is a gap:
+    /// its results optional, and a catch-all last row answering `none`. A `first` table
+    /// takes it as it is. Under U and A — no two rows meet, or those that meet agree, as the
+    /// checker found — the table is the `first` table of its rows with the catch-all, which
+    /// answers what they answer and null elsewhere. A P row answers a member of an enum, not
+    /// `none` (E076): the table is the `first` table of its rules in priority order (a
+    /// stable sort by the listed values, as rulec ranks them) with the catch-all. A sum, a
+    /// least or a greatest without a default is optional, none when no row holds. Whether
+    /// anything changed.
+    fn answer_null(&mut self, table: &str) -> bool {
+        let Some(t) = self.tables.iter_mut().find(|t| t.name == table) else { return false };
+        let results = t.results.clone();
+        match t.policy {
+            "collect sum" | "collect min" | "collect max" => {
+                let changed = !self.vars[results[0]].optional;
+                self.vars[results[0]].optional = true;
+                return changed;
+            }
+            "first" => {}
+            "unique" => t.id = format!("{} (unique: its rules held apart, as `first`)", t.id),
+            "any" => t.id = format!("{} (any: its rules that meet agree, as `first`)", t.id),
+            "priority" => {
+                let mut keys = Vec::new();
+                for row in &t.rows {
+                    let mut key = Vec::new();
+                    for (k, &v) in results.iter().enumerate().filter(|(k, _)| !t.unranked.contains(k)) {
+                        let Operand::Lit(Lit::Str(s)) = &row.outs[k] else { return false };
+                        let Some(place) = self.vars[v].members.iter().position(|m| m == s) else { return false };
+                        key.push(place);
+                    }
+                    keys.push(key);
+                }
+                let mut rows: Vec<(Vec<usize>, Row)> = keys.into_iter().zip(std::mem::take(&mut t.rows)).collect();
+                rows.sort_by(|a, b| a.0.cmp(&b.0));
+                t.rows = rows.into_iter().map(|(_, r)| r).collect();
+                t.id = format!("{} (priority: its rules in priority order, as `first`)", t.id);
+            }
+            _ => return false,
+        }
+        if t.rows.iter().any(|r| r.id == NULL_ROW) {
+            return false;
+        }
+        t.policy = "first";
+        let cells = t.cols.iter().map(|_| Cell::Any).collect();
+        let outs = results.iter().map(|_| Operand::Lit(Lit::Null)).collect();
+        t.rows.push(Row { cells, outs, id: NULL_ROW.into(), guard: false });
+        for v in results {
+            self.vars[v].optional = true;
+        }
+        true
     }
 
     /// Types every value: a base for each, and one scale for numbers a test compares.
@@ -813,7 +971,8 @@ impl<'a, 'i> Model<'a, 'i> {
                 cells.push(if *er == r { "true".into() } else { "-".into() });
             }
             cells.extend(outs);
-            s.push_str(&format!("| {} | # DMN rule {id}\n", cells.join(" | ")));
+            let origin = if id == NULL_ROW { "null where no rule holds".into() } else { format!("rule {id}") };
+            s.push_str(&format!("| {} | # DMN {origin}\n", cells.join(" | ")));
         }
         Ok(s)
     }
@@ -903,6 +1062,9 @@ impl<'a, 'i> Model<'a, 'i> {
     }
 }
 
+/// The id of the row answering DMN's null where no rule holds (no XML id has a space).
+const NULL_ROW: &str = "no rule";
+
 /// The children of a decision that are not its logic.
 const NOT_LOGIC: [&str; 8] = [
     "variable",
@@ -940,6 +1102,71 @@ fn rename(o: Operand, scope: &HashMap<String, usize>, vars: &[Var]) -> Operand {
         },
         o => o,
     }
+}
+
+/// Whether no input can make both rows hold: some column's cells, literal tests both, share
+/// no value. False when it cannot tell.
+fn apart(a: &Row, b: &Row) -> bool {
+    a.cells.iter().zip(&b.cells).any(|(x, y)| match (x, y) {
+        (Cell::Tests { negated: false, tests: xs }, Cell::Tests { negated: false, tests: ys }) => {
+            xs.iter().all(|s| ys.iter().all(|t| !may_meet(s, t)))
+        }
+        _ => false,
+    })
+}
+
+/// Whether one value can pass both tests (true when it cannot tell).
+fn may_meet(s: &Test, t: &Test) -> bool {
+    match (interval(s), interval(t)) {
+        (Some((lo1, hi1)), Some((lo2, hi2))) => {
+            // The later of the two lower ends, the earlier of the two upper ends.
+            let lo = match (lo1, lo2) {
+                (Some(a), Some(b)) => Some(if a.0 > b.0 || (a.0 == b.0 && !a.1) { a } else { b }),
+                (a, b) => a.or(b),
+            };
+            let hi = match (hi1, hi2) {
+                (Some(a), Some(b)) => Some(if a.0 < b.0 || (a.0 == b.0 && !a.1) { a } else { b }),
+                (a, b) => a.or(b),
+            };
+            match (lo, hi) {
+                (Some(l), Some(h)) => l.0 < h.0 || (l.0 == h.0 && l.1 && h.1),
+                _ => true,
+            }
+        }
+        _ => match (s, t) {
+            (Test::Eq(Operand::Lit(x)), Test::Eq(Operand::Lit(y))) => {
+                matches!(x, Lit::Num(_)) || matches!(y, Lit::Num(_)) || x == y
+            }
+            _ => true,
+        },
+    }
+}
+
+/// An end of an interval: the number, and whether it is in.
+type End = Option<(Rat, bool)>;
+
+/// A test of a number against literals, as the interval it passes.
+fn interval(t: &Test) -> Option<(End, End)> {
+    let num = |o: &Operand| match o {
+        Operand::Lit(Lit::Num(x)) => Some(x.clone()),
+        _ => None,
+    };
+    Some(match t {
+        Test::Eq(o) => {
+            let x = num(o)?;
+            (Some((x.clone(), true)), Some((x, true)))
+        }
+        Test::Cmp(c, o) => {
+            let x = num(o)?;
+            match c {
+                feel::Cmp::Lt => (None, Some((x, false))),
+                feel::Cmp::Le => (None, Some((x, true))),
+                feel::Cmp::Gt => (Some((x, false)), None),
+                feel::Cmp::Ge => (Some((x, true)), None),
+            }
+        }
+        Test::Range { lo, lo_closed, hi, hi_closed } => (Some((num(lo)?, *lo_closed)), Some((num(hi)?, *hi_closed))),
+    })
 }
 
 fn has_name(cell: &Cell) -> bool {
@@ -1060,7 +1287,7 @@ mod tests {
             (&sound.replace("[1..", r#""\q""#), "an escape"),
             (&sound.replace("<text>x</text>", "<text>x.y</text>"), "a path"),
         ] {
-            let r = import(text, None).unwrap_err();
+            let r = import(text, None, &|_| Vec::new()).unwrap_err();
             assert!(r.why.contains(why), "{why}: {r}");
         }
     }
