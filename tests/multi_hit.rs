@@ -389,3 +389,35 @@ fn what_sql_and_numpy_cannot_write_is_refused_by_name() {
         "{said}"
     );
 }
+
+/// Replay reads a list from a record and says when one moved: the reference's records of
+/// its own vectors match, and a record whose list differs is named with both lists.
+#[test]
+fn replay_holds_recorded_lists_to_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = format!("{}/tests/multi_hit/score.rule", env!("CARGO_MANIFEST_DIR"));
+    let vectors = common::rulec(&["vectors", &rule], dir.path());
+    let calls: String = String::from_utf8_lossy(&vectors.stdout)
+        .lines()
+        .filter(|l| !l.contains("\"refused\""))
+        .map(|l| serde_json::from_str::<Json>(l).unwrap()["in"].to_string() + "\n")
+        .collect();
+    let records = common::with_stdin(&["eval", &rule, "--in", "-"], dir.path(), calls.as_bytes());
+    let mut lines: Vec<Json> =
+        String::from_utf8_lossy(&records.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines.len() > 5);
+    std::fs::write(dir.path().join("same.jsonl"), lines.iter().map(|l| l.to_string() + "\n").collect::<String>())
+        .unwrap();
+    let same = common::rulec(&["replay", &rule, "--fixtures", "same.jsonl", "--format", "json"], dir.path());
+    let report: Json = serde_json::from_slice(&same.stdout).expect("a JSON report");
+    assert_eq!(report["compared"], report["matched"], "{report}");
+    let moved = if lines[3]["observed"]["flags"] == serde_json::json!(["student"]) { "[]" } else { r#"["student"]"# };
+    lines[3]["observed"]["flags"] = serde_json::from_str(moved).unwrap();
+    std::fs::write(dir.path().join("moved.jsonl"), lines.iter().map(|l| l.to_string() + "\n").collect::<String>())
+        .unwrap();
+    let out = common::rulec(&["replay", &rule, "--fixtures", "moved.jsonl"], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("flags changed"), "{text}");
+    let theirs = if moved == "[]" { "theirs points".to_string() } else { "flags = [student]".to_string() };
+    assert!(text.contains(&theirs), "{text}");
+}
