@@ -421,3 +421,28 @@ fn replay_holds_recorded_lists_to_the_rule() {
     let theirs = if moved == "[]" { "theirs points".to_string() } else { "flags = [student]".to_string() };
     assert!(text.contains(&theirs), "{text}");
 }
+
+/// `rulec diff` over records follows every row that holds; over every input it says it does
+/// not read a multiple-hit table yet, rather than answer from one row per table.
+#[test]
+fn diff_compares_two_versions_over_records_and_says_what_it_cannot_do_over_every_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = std::fs::read_to_string(format!("{}/tests/multi_hit/score.rule", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let v2 = v1
+        .replace("rule score v1", "rule score v2")
+        .replace("| >=3   | -             | student       |", "| >=4   | -             | student       |");
+    assert_ne!(v1.replace("rule score v1", "rule score v2"), v2, "the edit applies");
+    std::fs::write(dir.path().join("v1.rule"), &v1).unwrap();
+    std::fs::write(dir.path().join("v2.rule"), &v2).unwrap();
+    let calls = "{\"age\":18,\"income\":0,\"employment\":\"employed\",\"debts\":3}\n{\"age\":18,\"income\":0,\"employment\":\"employed\",\"debts\":5}\n";
+    let records = common::with_stdin(&["eval", "v1.rule", "--in", "-"], dir.path(), calls.as_bytes());
+    std::fs::write(dir.path().join("records.jsonl"), &records.stdout).unwrap();
+    let over = common::rulec(&["diff", "v1.rule", "v2.rule", "--fixtures", "records.jsonl"], dir.path());
+    let text = String::from_utf8_lossy(&over.stdout);
+    assert!(text.contains("Compared 2 / matched 1") && text.contains("flags changed"), "{text}");
+    assert!(text.contains("new points = 30, hits = 1, flags = [unemployed]"), "{text}");
+    let every = common::rulec(&["diff", "v1.rule", "v2.rule"], dir.path());
+    let said = String::from_utf8_lossy(&every.stderr);
+    assert!(!every.status.success(), "{said}");
+    assert!(said.contains("diff over every input does not read a `collect sum` table yet"), "{said}");
+}
