@@ -347,6 +347,7 @@ impl Ctx<'_> {
                        "optional": var.optional, "numeric": numeric, "unit": unit_json(&var.ty),
                        "step": crate::analysis::tables::axes::var_step(p, v).map(|s| rat(&s)),
                        "range": range, "decided_by": decided, "stored_step": stored,
+                       "default": var.default.as_ref().map(value),
                        "rounding": var.rounding.as_ref().map(|r| json!({"mode": r.mode.as_str(), "grid": rat(&r.grid)}))})
             })
             .collect();

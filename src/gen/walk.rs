@@ -105,7 +105,8 @@ fn accumulate<H: Hooks>(plan: &Plan, a: &Accumulate, h: &mut H) {
     }
     let into = Expr::new(plan.var(a.into).kind, Node::Var(a.into));
     for row in &t.rows {
-        let (_, value) = row.assigns.first().expect("a collect table stores one value");
+        // An aggregate stores one value; a list table's values are each pushed below.
+        let (_, value) = row.assigns.first().expect("a collect table stores a value");
         h.open_row(row, Open::If);
         let folded = match a.fold {
             Fold::List => None,

@@ -41,6 +41,10 @@ def frac(s):
     return Fraction(str(s))
 
 
+# DMN's multiple-hit policies: every row that matches counts.
+MULTI_HIT = ("collect", "rule_order", "output_order", "collect sum", "collect min", "collect max", "collect count")
+
+
 def q(x):
     x = frac(x)
     return z3.RealVal(x.numerator) / z3.RealVal(x.denominator) if x.denominator != 1 else z3.RealVal(x.numerator)
@@ -244,6 +248,8 @@ class Rule:
         self.matches[t["table"]] = ms
         results = [[self.result(r["results"][i], self.vars[name]) for r in t["rows"]] for i, name in enumerate(t["results"])]
         self.row_results[t["table"]] = results
+        if t["policy"] in MULTI_HIT:
+            return self.multi_hit(t, ms, results)
         # The row that answers: the first that matches (under `unique`, the only one).
         some = z3.Or(*ms) if ms else z3.BoolVal(False)
         ok = some
@@ -256,6 +262,44 @@ class Rule:
             ok = z3.And(ok, rok)
             self.env[name] = self.store(name, Val(v, none))
         self.step_ok[("table", t["table"])] = ok
+
+    def multi_hit(self, t, ms, results):
+        """Every row that matches counts: a count of them, a sum, a least or a greatest of
+        their values (the default, else none, where none matches); a list is read by nothing
+        later, so its value is left free."""
+        some = z3.Or(*ms) if ms else z3.BoolVal(False)
+        oks = [z3.Implies(m, r.ok) for m, r in zip(ms, results[0])]
+        name = t["results"][0]
+        var = self.vars[name]
+        policy = t["policy"]
+        if policy in ("collect", "rule_order", "output_order"):
+            for n in t["results"]:
+                self.env[n] = Val(z3.Real(self.name(n)))
+            self.step_ok[("table", t["table"])] = z3.And(*oks) if oks else z3.BoolVal(True)
+            return
+        if policy == "collect count":
+            v = z3.Sum(*[z3.If(m, z3.RealVal(1), z3.RealVal(0)) for m in ms]) if ms else z3.RealVal(0)
+            self.env[name] = Val(v)
+            self.step_ok[("table", t["table"])] = z3.BoolVal(True)
+            return
+        if policy == "collect sum":
+            v = z3.Sum(*[z3.If(m, r.v, z3.RealVal(0)) for m, r in zip(ms, results[0])]) if ms else z3.RealVal(0)
+        else:
+            # In the rows' order: the first value that matches, then each that beats it.
+            v, held = self.default(var), z3.BoolVal(False)
+            for m, r in zip(ms, results[0]):
+                beats = r.v < v if policy == "collect min" else r.v > v
+                v = z3.If(z3.And(m, z3.Or(z3.Not(held), beats)), r.v, v)
+                held = z3.Or(held, m)
+        default = var.get("default")
+        if default is not None:
+            v, none, ok = z3.If(some, v, self.const(default).v), z3.BoolVal(False), z3.BoolVal(True)
+        elif var["optional"]:
+            none, ok = z3.Not(some), z3.BoolVal(True)
+        else:
+            none, ok = z3.BoolVal(False), some
+        self.env[name] = self.store(name, Val(v, none))
+        self.step_ok[("table", t["table"])] = z3.And(ok, *oks)
 
     def result(self, res, var):
         if "expr" in res:
@@ -385,7 +429,13 @@ def crosscheck(rulec, path):
             continue
         asked = rule.asked(name)
         ms = rule.matches[name]
-        claim(name, "E101", (), sat(asked + [z3.Not(z3.Or(*ms))]), "an asked call no row matches")
+        # A multiple-hit table has a gap only where an aggregate has no answer of its own.
+        result = rule.vars[t["results"][0]]
+        answers_none = t["policy"] in MULTI_HIT and (
+            t["policy"] not in ("collect sum", "collect min", "collect max") or result["optional"] or result.get("default") is not None
+        )
+        if not answers_none:
+            claim(name, "E101", (), sat(asked + [z3.Not(z3.Or(*ms))]), "an asked call no row matches")
         reached = [sat(asked + [m]) for m in ms]
         for r, m in enumerate(ms):
             claim(name, "E105", (r + 1,), None if reached[r] is None else not reached[r], "no asked call matches the row")

@@ -447,7 +447,13 @@ function startPage(wire, dataId) {
     return String(v);
   }
 
-  const wireText = (v) => (v !== null && typeof v === "object" && "num" in v ? v.num : JSON.stringify(v));
+  // The wire's JSON of a value: a number's digits as they are, a list element by element.
+  const wireText = (v) => {
+    if (Array.isArray(v)) {
+      return "[" + v.map(wireText).join(",") + "]";
+    }
+    return v !== null && typeof v === "object" && "num" in v ? v.num : JSON.stringify(v);
+  };
 
   function clearCase() {
     for (const f of board.querySelectorAll(".field")) {

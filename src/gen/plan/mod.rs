@@ -181,12 +181,13 @@ pub struct TablePlan {
     /// boolean), for the languages whose idiom that is; none when it would repeat the rows
     /// too often.
     pub decision: Option<Decision>,
-    /// Every row that holds counts, its value folded into the table's one result (DMN's
-    /// collect policies); `None` for a table whose first row that holds fires.
+    /// Every row that holds counts, its value folded into the table's one result, or under
+    /// `Fold::List` added to each of its lists (DMN's multiple-hit policies); `None` for a
+    /// table whose first row that holds fires.
     pub collect: Option<Collect>,
 }
 
-/// How a collect table folds the values of the rows that hold into its one result.
+/// How a collect table folds the values of the rows that hold into its result (its lists).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Collect {
     pub fold: Fold,

@@ -157,7 +157,7 @@ fn accumulate(plan: &Plan, a: &Accumulate, vals: &mut [V], trace: &mut impl Fire
             trace.fired(t, row.n);
             continue;
         }
-        let (_, value) = row.assigns.first().expect("an accumulated table stores one value");
+        let (_, value) = row.assigns.first().expect("an aggregate stores one value");
         let x = eval(value, vals);
         let first = a.seen.is_some_and(|seen| vals[seen] == V::Bool(false));
         let now = &vals[a.into];
