@@ -380,6 +380,21 @@ fn priority_is_a_keyword_in_a_table_heading_and_a_name_anywhere_else() {
     assert_ne!(class_at(&pos(&text, "priority:", 0)), Some(0), "the input is a name");
 }
 
+#[test]
+fn a_multiple_hit_policy_of_two_words_is_a_keyword_in_a_table_heading() {
+    let path = repo().join("tests/multi_hit/score.rule");
+    let text = read(&path);
+    let u = uri(&path);
+    let mut c = Client::start(&repo());
+    assert_eq!(c.open(&u, &text), Vec::<Value>::new());
+    let tokens = decode(&c.request("textDocument/semanticTokens/full", json!({"textDocument": doc(&u)}))["data"]);
+    let class_at = |p: &Value| tokens.iter().find(|t| (t.0, t.1) == (line_of(p), col_of(p))).map(|t| t.3);
+    for word in ["collect sum ->", "sum ->", "rule_order ->", "output_order ->"] {
+        assert_eq!(class_at(&pos(&text, word, 0)), Some(0), "{word} is a keyword");
+    }
+    assert_ne!(class_at(&pos(&text, "points\n| age", 0)), Some(0), "a result is a name: {tokens:?}");
+}
+
 /// A `first` table's gap is offered as mark_default: one last row of `-` cells, DMN's
 /// default, which closes both of the table's gaps at once (formats.md `fix`).
 #[test]

@@ -115,10 +115,12 @@ impl Index {
                 let lexed = lexer::lex_line(line, base, f, &mut Vec::new());
                 for (k, t) in lexed.tokens.iter().enumerate() {
                     let after_colon = k > 0 && lexed.tokens[k - 1].tok == lexer::Tok::Colon;
-                    // `priority` is a keyword only where a table's heading names its policy.
-                    let policy = k == 2
+                    // A policy's words (`priority`, `collect sum`) are keywords only where a
+                    // table's heading names its policy: between the table's name and `->`.
+                    let policy = k >= 2
                         && matches!(&lexed.tokens[0].tok, lexer::Tok::Ident(w) if w == "table")
-                        && lexed.tokens.get(3).is_some_and(|n| n.tok == lexer::Tok::Arrow);
+                        && lexed.tokens[k..].iter().take(3).any(|n| n.tok == lexer::Tok::Arrow)
+                        && lexed.tokens[2..k].iter().all(|n| matches!(n.tok, lexer::Tok::Ident(_)));
                     let class = match &t.tok {
                         lexer::Tok::Ident(name) if lexer::is_keyword(name) || policy => TokenClass::Keyword,
                         lexer::Tok::Ident(name) => {
