@@ -277,7 +277,11 @@ fn import_dmn(file: &Path, decision: Option<&str>, out: Option<&Path>) -> Result
     match rulec::dmn::import(&text, decision, &findings) {
         Ok(rule) => {
             match out {
-                Some(o) => std::fs::write(o, rule).map_err(|e| format!("cannot write {}: {e}", o.display()))?,
+                // As `doc --out` does: the file written where it resolves, below its folder.
+                Some(o) => {
+                    let dir = o.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                    rulec::confine::Root::new(dir, "--out").write(o, rule.as_bytes())?
+                }
                 None => output::out(format_args!("{rule}")),
             }
             Ok(0)
