@@ -317,26 +317,31 @@ fn held(rules: &[&str], langs: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `rules` held to the reference on every SQL engine here (SQLite always; PostgreSQL and
+/// DuckDB where they are reachable): false when python3 is not, as `common::toolchain` says.
+fn held_on_every_sql_engine(test: &str, rules: &[&str]) -> bool {
+    if !common::toolchain(test, &["python3"]) {
+        return false;
+    }
+    let (server, duck) = (common::postgres(test), common::duckdb(test));
+    let ran = held(rules, "sql");
+    for rule in rules {
+        let vias = [("sqlite", true), ("postgresql", server), ("duckdb", duck)];
+        for (via, _) in vias.into_iter().filter(|(_, here)| *here) {
+            assert!(ran.contains(&(rule.to_string(), via.to_string())), "{rule} did not run on {via}: {ran:?}");
+        }
+    }
+    true
+}
+
 /// A sum with a default (negative values among its rows), a count, a maximum of money (one
 /// row's value computed and rounded) and a minimum of dates, each fold and the trace of every
 /// row that holds held to the reference on SQLite, PostgreSQL and DuckDB, and in NumPy.
 #[test]
 fn the_aggregates_agree_with_the_reference_in_sql_on_every_engine_and_in_numpy() {
     let test = "the_aggregates_agree_with_the_reference_in_sql_on_every_engine_and_in_numpy";
-    if !common::toolchain(test, &["python3"]) {
+    if !held_on_every_sql_engine(test, &["aggregates"]) {
         return;
-    }
-    let (server, duck) = (common::postgres(test), common::duckdb(test));
-    let ran = held(&["aggregates"], "sql");
-    let mut want = vec![("aggregates", "sqlite")];
-    if server {
-        want.push(("aggregates", "postgresql"));
-    }
-    if duck {
-        want.push(("aggregates", "duckdb"));
-    }
-    for (rule, via) in want {
-        assert!(ran.contains(&(rule.to_string(), via.to_string())), "{rule} did not run on {via}: {ran:?}");
     }
     if std::process::Command::new("python3").args(["-c", "import numpy"]).status().is_ok_and(|s| s.success()) {
         let ran = held(&["aggregates"], "numpy");
@@ -351,18 +356,7 @@ fn the_aggregates_agree_with_the_reference_in_sql_on_every_engine_and_in_numpy()
 /// and `output_order`'s ranking (tests/multi_hit/score.rule).
 #[test]
 fn a_list_output_agrees_with_the_reference_in_sql_on_every_engine() {
-    let test = "a_list_output_agrees_with_the_reference_in_sql_on_every_engine";
-    if !common::toolchain(test, &["python3"]) {
-        return;
-    }
-    let (server, duck) = (common::postgres(test), common::duckdb(test));
-    let ran = held(&["lists", "score"], "sql");
-    for rule in ["lists", "score"] {
-        let vias = [("sqlite", true), ("postgresql", server), ("duckdb", duck)];
-        for (via, _) in vias.into_iter().filter(|(_, here)| *here) {
-            assert!(ran.contains(&(rule.to_string(), via.to_string())), "{rule} did not run on {via}: {ran:?}");
-        }
-    }
+    held_on_every_sql_engine("a_list_output_agrees_with_the_reference_in_sql_on_every_engine", &["lists", "score"]);
 }
 
 /// What SQL and NumPy still cannot write is refused by name, with the reason: NumPy any list
