@@ -339,6 +339,8 @@ impl Ctx<'_> {
                 let decided = match var.decided_by {
                     Some(Decider::Define(_)) => json!({"define": true}),
                     Some(Decider::Table(t)) => json!({"table": p.tables[t].name}),
+                    Some(Decider::Summary(s)) => json!({"summary": p.summaries[s].op.as_str(), "over": p.sequences[p.summaries[s].seq].name}),
+                    Some(Decider::Fold(f)) => json!({"fold": p.folds[f].kind.as_str(), "over": p.sequences[p.folds[f].seq].name}),
                     None => Json::Null,
                 };
                 let numeric = var.ty.is_numeric() || var.ty == Ty::Date;
@@ -697,6 +699,7 @@ pub fn program(sources: &Sources, checked: &Checked) -> Option<Json> {
         .map(|s| match *s {
             crate::sema::Step::Define(d) => json!({"define": name(p.defines[d].var)}),
             crate::sema::Step::Table(t) => json!({"table": p.tables[t].name}),
+            crate::sema::Step::Walk(w) => json!({"walk": p.sequences[p.walks[w].seq].name}),
         })
         .collect();
     Some(json!({
@@ -749,5 +752,6 @@ fn kind_text(k: VarKind) -> &'static str {
         VarKind::Output => "output",
         VarKind::Value => "value",
         VarKind::Define => "define",
+        VarKind::Element => "element",
     }
 }

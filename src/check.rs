@@ -390,6 +390,11 @@ pub fn expect_inputs(p: &Program, e: &sema::ExpectIr) -> Result<Vec<sema::Value>
     for (v, x) in &e.inputs {
         obj.insert(p.vars[*v].name.clone(), wire::to_wire(p, &p.vars[*v], x));
     }
+    // A sequence the expect does not give is empty.
+    for (s, seq) in p.sequences.iter().enumerate() {
+        let given = e.sequences.iter().find(|(x, _)| *x == s).map(|(_, xs)| xs.clone()).unwrap_or_default();
+        obj.insert(seq.name.clone(), wire::sequence_json(p, seq, &sema::Value::List(given)));
+    }
     wire::read_inputs(p, &serde_json::Value::Object(obj))
 }
 

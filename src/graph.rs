@@ -87,9 +87,10 @@ pub fn build(p: &Program) -> Graph {
     let deciders: Vec<DeciderRef> = p
         .order
         .iter()
-        .map(|s| match *s {
-            Step::Table(t) => DeciderRef::Table(t),
-            Step::Define(d) => DeciderRef::Define(d),
+        .filter_map(|s| match *s {
+            Step::Table(t) => Some(DeciderRef::Table(t)),
+            Step::Define(d) => Some(DeciderRef::Define(d)),
+            Step::Walk(_) => None,
         })
         .collect();
     let mut nodes: Vec<VarId> = p.inputs.clone();
@@ -118,6 +119,7 @@ pub fn decider_of(p: &Program, v: VarId) -> Option<DeciderRef> {
     match p.vars[v].decided_by? {
         Decider::Table(t) => Some(DeciderRef::Table(t)),
         Decider::Define(d) => Some(DeciderRef::Define(d)),
+        Decider::Summary(_) | Decider::Fold(_) => None,
     }
 }
 

@@ -63,10 +63,19 @@ fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
     out.extend(gen::helper_vectors().iter().cloned());
     let p = u.program;
     let suite = u.suite();
+    // A rule that walks a sequence has calls with no answer to expect (two elements taking
+    // under take_unique): they go to a file of their own, written only when there are any.
+    let refused = |v: &&crate::vectors::Vector| {
+        p.walks_sequences() && matches!(v.answer, crate::vectors::Answer::Contradiction(_))
+    };
     let lines = |f: &dyn Fn(&crate::vectors::Vector) -> String| -> String {
-        suite.vectors.iter().map(|v| f(v) + "\n").collect()
+        suite.vectors.iter().filter(|v| !refused(v)).map(|v| f(v) + "\n").collect()
     };
     out.push(File { path: format!("vectors/{}.jsonl", p.ident()), text: lines(&|v| v.line(p)) });
     out.push(File { path: format!("vectors/{}.expected.jsonl", p.ident()), text: lines(&|v| v.expected(p)) });
+    let contradictions: String = suite.vectors.iter().filter(refused).map(|v| v.line(p) + "\n").collect();
+    if !contradictions.is_empty() {
+        out.push(File { path: format!("vectors/{}.refused.jsonl", p.ident()), text: contradictions });
+    }
     out
 }

@@ -88,6 +88,7 @@ fn meaning(p: &Program) -> Vec<String> {
         .map(|s| match *s {
             Step::Table(t) => format!("table {}", p.tables[t].name),
             Step::Define(d) => format!("define {}", p.vars[p.defines[d].var].name),
+            Step::Walk(w) => format!("walk {}", p.sequences[p.walks[w].seq].name),
         })
         .collect();
     out.push(format!("order {order:?}"));

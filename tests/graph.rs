@@ -169,6 +169,7 @@ fn the_nodes_are_the_values_with_their_deciders() {
                     assert_eq!(by[0]["rows"], p.tables[t].rows.len());
                     assert!(n.get("expr").is_none(), "the table is the expression");
                 }
+                Some(Decider::Summary(_) | Decider::Fold(_)) => unreachable!("{rule}: the corpus walks no sequence"),
                 Some(Decider::Define(_)) => {
                     assert_eq!(by[0]["kind"], "define");
                     assert!(n["expr"].as_str().is_some_and(|e| !e.is_empty()), "{rule}: {n}");

@@ -13,6 +13,7 @@ pub mod model;
 pub mod scale;
 pub mod tables;
 pub mod values;
+pub mod walks;
 pub mod work;
 
 use crate::diag::Diagnostic;
@@ -54,6 +55,14 @@ pub struct Analysis {
 
 /// Run every analysis. `text` is the rule file's text (fixes quote it).
 pub fn analyse(p: &Program, text: &str, opts: &Options) -> Analysis {
+    match p.walks_sequences() {
+        true => walks::analyse(p, text, opts),
+        false => analyse_plain(p, text, opts),
+    }
+}
+
+/// The analysis of a rule with no walk (or of one of the views of a rule with walks).
+pub fn analyse_plain(p: &Program, text: &str, opts: &Options) -> Analysis {
     let (t, v) = run(p, text, opts);
     let mut diagnostics = t.diagnostics;
     diagnostics.extend(v.diagnostics);
@@ -79,6 +88,8 @@ pub fn run(p: &Program, text: &str, opts: &Options) -> (tables::TablesResult, va
                 values.table(t, &out.proof);
                 outcomes[t] = Some(out);
             }
+            // A view has no walk (`sema::views`); `walks::analyse` reads the rule through them.
+            Step::Walk(_) => {}
         }
     }
     let mut vr = values.finish();

@@ -125,6 +125,9 @@ pub struct Store {
     pub quotient: bool,
 }
 
+/// An expression as it is stored into a variable: its scales, and the conversion, where one is needed.
+pub type Stored = (Scaled, Option<Store>);
+
 /// The model for a whole program.
 #[derive(Clone, Debug, Default)]
 pub struct Annotation {
@@ -141,6 +144,10 @@ pub struct Annotation {
     pub row_stores: Vec<Vec<Vec<Option<Store>>>>,
     /// Quotients by a value used where no rounding consumes them (E133).
     pub misplaced: Vec<Span>,
+    /// By summary index: its `where`, and its empty answer as stored into the summary.
+    pub summaries: Vec<(Option<Scaled>, Option<Stored>)>,
+    /// By fold index: its empty answer as stored into the value the fold decides.
+    pub folds: Vec<(Scaled, Option<Store>)>,
 }
 
 /// The children of an expression node, in the order [`Scaled::kids`] mirrors.
@@ -214,8 +221,10 @@ pub fn annotate(p: &Program) -> Annotation {
     let mut rows: Vec<Vec<Vec<Option<Scaled>>>> = p.tables.iter().map(|t| Vec::with_capacity(t.rows.len())).collect();
     let mut row_stores: Vec<Vec<Vec<Option<Store>>>> =
         p.tables.iter().map(|t| Vec::with_capacity(t.rows.len())).collect();
-    for step in &p.order {
-        match *step {
+    let mut summaries = vec![None; p.summaries.len()];
+    let mut folds = vec![None; p.folds.len()];
+    for step in p.steps_flat() {
+        match step {
             Step::Define(d) => {
                 let def = &p.defines[d];
                 let var = &p.vars[def.var];
@@ -227,6 +236,23 @@ pub fn annotate(p: &Program) -> Annotation {
                     let s = a.node(&def.expr, None);
                     a.var_scale[def.var] = s.scale.clone();
                     defines[d] = Some(s);
+                }
+            }
+            // A summary's total is held at the scale of what it adds up (a count, as an
+            // integer); a declared one at its type's (sema holds the two to agree).
+            Step::Walk(w) => {
+                for &si in &p.walks[w].summaries {
+                    let s = &p.summaries[si];
+                    if let (Some(of), false) = (s.of, p.vars[s.var].declared || p.vars[s.var].kind != VarKind::Define) {
+                        a.var_scale[s.var] = a.var_scale[of].clone();
+                    }
+                    let filter = s.filter.as_ref().map(|f| a.node(f, None));
+                    let empty = s.empty.as_ref().map(|e| a.store(s.var, e));
+                    summaries[si] = Some((filter, empty));
+                }
+                for &fi in &p.walks[w].folds {
+                    let f = &p.folds[fi];
+                    folds[fi] = Some(a.store(f.into, &f.empty));
                 }
             }
             Step::Table(t) => {
@@ -261,6 +287,8 @@ pub fn annotate(p: &Program) -> Annotation {
         rows,
         row_stores,
         misplaced: a.misplaced,
+        summaries: summaries.into_iter().map(|s| s.expect("every summary is on a walk")).collect(),
+        folds: folds.into_iter().map(|f| f.expect("every fold is on a walk")).collect(),
     }
 }
 

@@ -5,7 +5,7 @@ pub mod wire;
 
 use crate::num::{self, Rat};
 use crate::sema::*;
-use crate::syntax::ast::{BinOp, CmpOp, Policy};
+use crate::syntax::ast::{BinOp, CmpOp, FoldAction, FoldKind, Policy, SummaryOp};
 use num_traits::{Signed, Zero};
 use std::cmp::Ordering;
 
@@ -44,6 +44,23 @@ pub enum EvalError {
     },
     DivisionByZero,
     NegativeRoot,
+    /// Two elements both take under `take_unique`.
+    TwoTakes {
+        sequence: String,
+        into: String,
+    },
+    /// A summary landed outside its declared range: a range only the caller keeps (the
+    /// door's sentence, as an input's range is refused).
+    OutOfRange {
+        name: String,
+    },
+}
+
+impl EvalError {
+    /// Whether this is a refusal of the call's inputs (an input error), not a contradiction.
+    pub fn is_input(&self) -> bool {
+        matches!(self, EvalError::OutOfRange { .. })
+    }
 }
 
 impl std::fmt::Display for EvalError {
@@ -53,6 +70,8 @@ impl std::fmt::Display for EvalError {
             EvalError::NoRow { table } => f.write_str(&wire::sentence::no_row(table)),
             EvalError::DivisionByZero => write!(f, "division by zero"),
             EvalError::NegativeRoot => write!(f, "isqrt of a negative number"),
+            EvalError::TwoTakes { sequence, into } => f.write_str(&wire::sentence::two_takes(sequence, into)),
+            EvalError::OutOfRange { name } => f.write_str(&wire::sentence::out_of_range(name)),
         }
     }
 }
@@ -64,34 +83,160 @@ pub fn answer(p: &Program, line: &str, tag: &str) -> String {
         Err(r) => wire::refusal_line(&r),
         Ok(inputs) => match evaluate(p, &inputs) {
             Ok(o) => wire::record(p, &inputs, &o, tag),
+            Err(EvalError::OutOfRange { name }) => {
+                wire::refusal_line(&wire::Refusal::new(wire::sentence::out_of_range(&name)))
+            }
             Err(e) => wire::contradiction_line(&e),
         },
     }
 }
 
 /// Evaluate the rule for one call. `inputs` holds one value per input, in `p.inputs` order,
-/// already read and checked at the door (see `wire::read_inputs`).
+/// then one list per sequence (each element the list of its fields' values), already read
+/// and checked at the door (see `wire::read_inputs`).
 pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Outcome, EvalError> {
     let mut values = vec![Value::None; p.vars.len()];
     for (&v, x) in p.inputs.iter().zip(inputs) {
         values[v] = x.clone();
     }
+    let sequences = &inputs[p.inputs.len().min(inputs.len())..];
     let mut trace = Vec::new();
     for step in &p.order {
-        match *step {
-            Step::Define(d) => {
-                let def = &p.defines[d];
-                let x = eval_expr(&def.expr, &values)?;
-                values[def.var] = store(p, def.var, x);
-            }
-            Step::Table(t) => {
-                for row in run_table(p, t, &mut values)? {
-                    trace.push(Fired { table: t, row });
-                }
-            }
-        }
+        run_step(p, *step, sequences, &mut values, &mut trace)?;
     }
     Ok(Outcome { values, trace })
+}
+
+fn run_step(
+    p: &Program,
+    step: Step,
+    sequences: &[Value],
+    values: &mut [Value],
+    trace: &mut Vec<Fired>,
+) -> Result<(), EvalError> {
+    match step {
+        Step::Define(d) => {
+            let def = &p.defines[d];
+            let x = eval_expr(&def.expr, values)?;
+            values[def.var] = store(p, def.var, x);
+        }
+        Step::Table(t) => {
+            for row in run_table(p, t, values)? {
+                trace.push(Fired { table: t, row });
+            }
+        }
+        Step::Walk(w) => walk(p, &p.walks[w], sequences, values, trace)?,
+    }
+    Ok(())
+}
+
+/// A fold's state on its walk: what it has taken or kept, and whether a `stop` ended its
+/// reading.
+struct Folding {
+    held: Option<Value>,
+    stopped: bool,
+}
+
+/// One walk (reference §6.3): for each element in order, its fields bound, the body's steps
+/// run (their rows traced), each summary and fold of the walk fed; the loop ends early only
+/// when every fold on it has stopped and no summary shares it. Then each answer is stored,
+/// a summary held to its declared range.
+fn walk(
+    p: &Program,
+    w: &WalkIr,
+    sequences: &[Value],
+    values: &mut [Value],
+    trace: &mut Vec<Fired>,
+) -> Result<(), EvalError> {
+    let seq = &p.sequences[w.seq];
+    let elements: &[Value] = match sequences.get(w.seq) {
+        Some(Value::List(xs)) => xs,
+        _ => &[],
+    };
+    let mut sums: Vec<(Rat, usize, Option<Value>)> = w.summaries.iter().map(|_| (Rat::zero(), 0, None)).collect();
+    let mut folds: Vec<Folding> = w.folds.iter().map(|_| Folding { held: None, stopped: false }).collect();
+    for element in elements {
+        let Value::List(fields) = element else { unreachable!("an element is the list of its fields") };
+        for (&f, x) in seq.fields.iter().zip(fields) {
+            values[f] = x.clone();
+        }
+        for &step in &w.body {
+            run_step(p, step, sequences, values, trace)?;
+        }
+        for (k, &si) in w.summaries.iter().enumerate() {
+            let s = &p.summaries[si];
+            if let Some(f) = &s.filter {
+                if eval_expr(f, values)? != Value::Bool(true) {
+                    continue;
+                }
+            }
+            let (total, count, best) = &mut sums[k];
+            *count += 1;
+            let Some(of) = s.of else { continue };
+            let x = values[of].clone();
+            match s.op {
+                SummaryOp::Sum => *total += num(&x),
+                SummaryOp::Max if best.as_ref().is_none_or(|b| x > *b) => *best = Some(x),
+                SummaryOp::Min if best.as_ref().is_none_or(|b| x < *b) => *best = Some(x),
+                _ => {}
+            }
+        }
+        for (k, &fi) in w.folds.iter().enumerate() {
+            let f = &p.folds[fi];
+            let state = &mut folds[k];
+            if state.stopped {
+                continue;
+            }
+            let Value::Enum(verdict) = values[f.verdict] else { unreachable!("a verdict is a value of its enum") };
+            let x = values[f.value].clone();
+            match f.actions[verdict as usize] {
+                None => {}
+                Some(FoldAction::Stop) => state.stopped = true,
+                Some(FoldAction::Take) => match (&state.held, f.kind) {
+                    (None, _) => state.held = Some(x),
+                    (Some(_), FoldKind::TakeUnique) => {
+                        return Err(EvalError::TwoTakes {
+                            sequence: seq.name.clone(),
+                            into: p.vars[f.into].name.clone(),
+                        })
+                    }
+                    (Some(_), _) => {}
+                },
+                Some(FoldAction::Keep) if state.held.as_ref().is_none_or(|kept| x > *kept) => state.held = Some(x),
+                Some(FoldAction::Keep) => {}
+            }
+        }
+        if w.summaries.is_empty() && folds.iter().all(|f| f.stopped) {
+            break;
+        }
+    }
+    for (k, &si) in w.summaries.iter().enumerate() {
+        let s = &p.summaries[si];
+        let (total, count, best) = std::mem::replace(&mut sums[k], (Rat::zero(), 0, None));
+        let x = match s.op {
+            SummaryOp::Sum => Value::Num(total),
+            SummaryOp::Count => Value::Num(num::int(count as i64)),
+            SummaryOp::Max | SummaryOp::Min => match best {
+                Some(b) => b,
+                None => eval_expr(s.empty.as_ref().expect("a max or a min has an empty answer"), values)?,
+            },
+        };
+        if let Some((lo, hi)) = &p.vars[s.var].range {
+            if x < *lo || x > *hi {
+                return Err(EvalError::OutOfRange { name: p.vars[s.var].name.clone() });
+            }
+        }
+        values[s.var] = store(p, s.var, x);
+    }
+    for (k, &fi) in w.folds.iter().enumerate() {
+        let f = &p.folds[fi];
+        let x = match folds[k].held.take() {
+            Some(x) => x,
+            None => eval_expr(&f.empty, values)?,
+        };
+        values[f.into] = store(p, f.into, x);
+    }
+    Ok(())
 }
 
 /// The values table `t` reads: every table and define it depends on (transitively, through
@@ -125,6 +270,8 @@ pub fn values_needed(p: &Program, inputs: &[Value], t: usize, needed: &[bool]) -
                 }
                 run_table(p, s, &mut values)?;
             }
+            // The analysis reads a rule with walks through its views (`sema::views`), which have none.
+            Step::Walk(_) => {}
         }
     }
     Ok(values)
@@ -150,7 +297,7 @@ pub fn needed_vars(p: &Program, t: usize) -> Vec<bool> {
         match p.vars[v].decided_by {
             Some(Decider::Define(d)) => crate::sema::collect_vars(&p.defines[d].expr, &mut stack),
             Some(Decider::Table(s)) => table_reads(&p.tables[s], &mut stack),
-            None => {}
+            Some(Decider::Summary(_) | Decider::Fold(_)) | None => {}
         }
     }
     needed

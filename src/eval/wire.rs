@@ -13,7 +13,7 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    fn new(what: String) -> Refusal {
+    pub fn new(what: String) -> Refusal {
         Refusal { what }
     }
 }
@@ -84,6 +84,33 @@ pub mod sentence {
         format!("table {table}: row {a} and row {b} matched at the same time")
     }
 
+    /// A sequence key whose value is not an array.
+    pub fn not_a_sequence(name: &str) -> String {
+        format!("{name} is not a sequence")
+    }
+
+    pub fn too_many(name: &str, max: u32) -> String {
+        format!("{name} has more than {max} elements")
+    }
+
+    /// Element `at` (0-based) as the sentences about it name it: `lines[2]`.
+    pub fn element(name: &str, at: usize) -> String {
+        format!("{name}[{at}]")
+    }
+
+    pub fn not_an_element(place: &str) -> String {
+        format!("{place} is not an object")
+    }
+
+    pub fn not_a_field(place: &str, key: &str) -> String {
+        format!("{place}.{key} is not a field")
+    }
+
+    /// Two elements that both take under `take_unique`.
+    pub fn two_takes(sequence: &str, into: &str) -> String {
+        format!("two elements of {sequence} take {into}")
+    }
+
     /// The refusal after the last row of a table (completeness proved it unreachable).
     pub fn no_row(table: &str) -> String {
         format!("table {table}: no row matched")
@@ -128,17 +155,56 @@ pub fn read_inputs(p: &Program, obj: &Json) -> Result<Vec<Value>, Refusal> {
             return Err(Refusal::new(sentence::constraint(&c.text)));
         }
     }
+    for seq in &p.sequences {
+        out.push(read_sequence(p, seq, map.get(&seq.name))?);
+    }
     // A key that names no input: only looked for when the keys outnumber the inputs given
     // (a call has a thousand keys where a table has a thousand columns).
-    let given = p.inputs.iter().filter(|&&v| map.contains_key(&p.vars[v].name)).count();
+    let named =
+        |key: &String| p.inputs.iter().any(|&v| &p.vars[v].name == key) || p.sequences.iter().any(|s| &s.name == key);
+    let given = map.keys().filter(|k| named(k)).count();
     if map.len() > given {
         for key in map.keys() {
-            if !p.inputs.iter().any(|&v| &p.vars[v].name == key) {
+            if !named(key) {
                 return Err(Refusal::new(sentence::not_an_input(key)));
             }
         }
     }
     Ok(out)
+}
+
+/// Read one sequence: an array of at most its maximum count of objects, each field read as
+/// an input of its type is (named `lines[2].price` in the sentence), then a key that names
+/// no field.
+pub fn read_sequence(p: &Program, seq: &SequenceIr, raw: Option<&Json>) -> Result<Value, Refusal> {
+    let items = match raw {
+        None | Some(Json::Null) => return Err(Refusal::new(sentence::missing(&seq.name))),
+        Some(Json::Array(items)) => items,
+        Some(_) => return Err(Refusal::new(sentence::not_a_sequence(&seq.name))),
+    };
+    if items.len() > seq.max as usize {
+        return Err(Refusal::new(sentence::too_many(&seq.name, seq.max)));
+    }
+    let mut elements = Vec::with_capacity(items.len());
+    for (at, item) in items.iter().enumerate() {
+        let place = sentence::element(&seq.name, at);
+        let Json::Object(fields) = item else {
+            return Err(Refusal::new(sentence::not_an_element(&place)));
+        };
+        let mut values = Vec::with_capacity(seq.fields.len());
+        for &f in &seq.fields {
+            let var = &p.vars[f];
+            let named = Var { name: format!("{place}.{}", var.name), ..var.clone() };
+            values.push(read_input(p, &named, fields.get(&var.name))?);
+        }
+        if fields.len() > seq.fields.len() {
+            if let Some(key) = fields.keys().find(|k| !seq.fields.iter().any(|&f| &&p.vars[f].name == k)) {
+                return Err(Refusal::new(sentence::not_a_field(&place, key)));
+            }
+        }
+        elements.push(Value::List(values));
+    }
+    Ok(Value::List(elements))
 }
 
 /// A JSON number as an exact rational (the text is kept: `1e3`, `1000.0`, `-0.0`).
@@ -277,7 +343,24 @@ pub fn inputs_json(p: &Program, inputs: &[Value]) -> Json {
     for (&v, x) in p.inputs.iter().zip(inputs) {
         m.insert(p.vars[v].name.clone(), to_wire(p, &p.vars[v], x));
     }
+    for (seq, x) in p.sequences.iter().zip(inputs.iter().skip(p.inputs.len())) {
+        m.insert(seq.name.clone(), sequence_json(p, seq, x));
+    }
     Json::Object(m)
+}
+
+/// A sequence in the wire form: an array of objects, each field by its declared name.
+pub fn sequence_json(p: &Program, seq: &SequenceIr, x: &Value) -> Json {
+    let Value::List(elements) = x else { return Json::Array(Vec::new()) };
+    let element = |e: &Value| {
+        let Value::List(fields) = e else { unreachable!("an element is the list of its fields") };
+        let mut m = Map::new();
+        for (&f, x) in seq.fields.iter().zip(fields) {
+            m.insert(p.vars[f].name.clone(), to_wire(p, &p.vars[f], x));
+        }
+        Json::Object(m)
+    };
+    Json::Array(elements.iter().map(element).collect())
 }
 
 pub fn outputs_json(p: &Program, o: &Outcome) -> Json {

@@ -355,6 +355,9 @@ impl Spec {
 
 pub trait Language: Sync + Sized + 'static {
     const SPEC: Spec;
+    /// Whether the language writes a rule that walks a sequence (its element records, the
+    /// loops, the guard of each element's fields); until it does, gen leaves such a rule out.
+    const WALKS: bool = false;
     /// The rule's module, its runner, and the runner of the arithmetic helpers
     /// (`vectors/_helpers.jsonl`, the same text from every rule), as text.
     fn code(g: &Gen<Self>) -> [String; 3];
@@ -435,7 +438,23 @@ impl<L: Language> Backend for L {
         L::shared_files(&Gen::new(&u.plan, &n))
     }
     fn refuses(&self, plan: &plan::Plan) -> Option<String> {
+        if !plan.sequences.is_empty() && !L::WALKS {
+            return Some(walks_not_written(plan, L::SPEC.lang));
+        }
         L::refuses(plan)
+    }
+}
+
+/// Why a language that does not write walks leaves a rule out: SQL and NumPy never will
+/// (generated-code.md), the others not yet.
+pub fn walks_not_written(plan: &plan::Plan, lang: Lang) -> String {
+    let rule = &plan.rule.name;
+    match lang {
+        Lang::Sql => {
+            format!("{rule}: SQL cannot walk a sequence: one query has nowhere to carry a value from row to row")
+        }
+        Lang::Numpy => format!("{rule}: NumPy cannot walk a sequence: a walk is not a column operation"),
+        other => format!("{rule}: rulec does not write a rule that walks a sequence in {} yet", other.title()),
     }
 }
 

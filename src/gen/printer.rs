@@ -357,6 +357,11 @@ pub trait Syntax: Spelled {
         self.names().vars[v].clone()
     }
 
+    /// A field of the element a walk is on, as its record names it.
+    fn field(&self, element: VarId, field: VarId) -> String {
+        format!("{}.{}", self.var(element), self.names().vars[field])
+    }
+
     /// An enum's `i`th value, as an expression.
     fn member(&self, kind: Kind, i: u32) -> String {
         let Kind::Enum(e) = kind else { unreachable!("a member of an enum") };
@@ -394,6 +399,7 @@ pub trait Syntax: Spelled {
             Node::Member(i) => leaf(self.member(e.kind, *i)),
             Node::Absent => leaf(ops.absent.into()),
             Node::Var(v) => leaf(self.var(*v)),
+            Node::Field(element, field, _) => leaf(self.field(*element, *field)),
             Node::Neg(_) => Form::Prefix("-".into(), p.neg),
             Node::Arith(op, ..) => match op {
                 Arith::Add => Form::Infix("+".into(), p.add),

@@ -327,6 +327,14 @@ pub trait Hooks {
             table => guard(self, &Guards::parse(table), input, checks),
         }
     }
+    /// The entry guard's checks of a sequence: its count, then each element's fields by
+    /// `checks` (by the field's place), each refusal naming the element's place
+    /// (`lines[2].quantity is out of range`). A language that does not write walks yet
+    /// refuses such a rule at gen (`Backend::refuses`) and never gets here.
+    fn guard_sequence(&mut self, seq: &crate::gen::plan::SequencePlan, checks: &[(usize, Vec<Check>)]) {
+        let _ = (seq, checks);
+        unreachable!("a language that writes no walk refuses the rule at gen")
+    }
     /// The language's wire door as a table ([`WireReads`]); a language that writes its own
     /// `wire_input` and `wire_unknown_keys` gives none.
     const WIRE: &'static str = "";

@@ -70,6 +70,13 @@ fn stmts<H: Hooks>(plan: &Plan, tree: &[Stmt], h: &mut H) {
                 h.close();
             }
             Stmt::Accumulate(a) => accumulate(plan, a, h),
+            Stmt::Refuse { when, sentence, input: true } => {
+                h.refuse_if(when, super::stmt::Refusal::Input(sentence, None))
+            }
+            Stmt::Refuse { when, sentence, input: false } => {
+                h.refuse_if(when, super::stmt::Refusal::Contradiction(sentence))
+            }
+            Stmt::CheckSequence { seq, checks } => h.guard_sequence(&plan.sequences[*seq], checks),
             Stmt::Call(c) => {
                 let what = format!(
                     "{} the rule {} applied: its inputs bound, its steps, its outputs read",
@@ -266,8 +273,8 @@ pub fn layers(plan: &Plan) -> Vec<Vec<Column<'_>>> {
                     ready[var] = at + 1;
                 }
             }
-            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) => {
-                unreachable!("no rule lowers to a walk or a call yet; the one that does is refused for SQL at gen")
+            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) | Step::Refuse { .. } => {
+                unreachable!("a rule that walks a sequence or calls another is refused for SQL at gen")
             }
         }
     }

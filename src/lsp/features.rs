@@ -114,6 +114,7 @@ impl Snapshot {
             sema::VarKind::Output => "output",
             sema::VarKind::Value => "value",
             sema::VarKind::Define => "define",
+            sema::VarKind::Element => "field of an element",
         };
         let optional = if var.optional { "?" } else { "" };
         let mut lines = vec![format!("{kind} `{}`: {}{optional}", var.name, sema::var_ty_name(var, &p.enums))];
@@ -143,6 +144,14 @@ impl Snapshot {
         match var.decided_by {
             Some(sema::Decider::Table(t)) => lines.push(format!("decided by table `{}`", p.tables[t].name)),
             Some(sema::Decider::Define(_)) => lines.push("decided by its define".into()),
+            Some(sema::Decider::Summary(s)) => {
+                let s = &p.summaries[s];
+                lines.push(format!("a `{}` over the elements of `{}`", s.op.as_str(), p.sequences[s.seq].name))
+            }
+            Some(sema::Decider::Fold(f)) => {
+                let f = &p.folds[f];
+                lines.push(format!("the answer of a `{}` over `{}`", f.kind.as_str(), p.sequences[f.seq].name))
+            }
             None => {}
         }
         lines.join("  \n")

@@ -5,7 +5,7 @@ use super::types::{EnumId, Grid, Tag, Ty};
 use crate::diag::FileId;
 use crate::num::{Rat, RoundMode};
 use crate::source::Span;
-use crate::syntax::ast::{BinOp, CmpOp, Policy};
+use crate::syntax::ast::{BinOp, CmpOp, FoldAction, FoldKind, Policy, SummaryOp};
 
 /// A value as the evaluator holds it: numbers in base units, dates as day numbers,
 /// enum values by their position.
@@ -16,7 +16,8 @@ pub enum Value {
     Num(Rat),
     Enum(u32),
     Str(String),
-    /// A list output's value (`list[T]`): the values of the rows that held, in order.
+    /// A list output's value (`list[T]`): the values of the rows that held, in order. A
+    /// sequence's elements are a list too, each element the list of its fields' values.
     List(Vec<Value>),
 }
 
@@ -28,12 +29,18 @@ pub enum VarKind {
     Output,
     Value,
     Define,
+    /// A field of a sequence's element (`Var::frame` names the sequence).
+    Element,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decider {
     Table(usize),
     Define(usize),
+    /// A summary over a sequence (`Program::summaries`).
+    Summary(usize),
+    /// A fold's answer (`Program::folds`).
+    Fold(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -61,6 +68,9 @@ pub struct Var {
     pub list: bool,
     /// `default LIT`: what a `collect sum|min|max` table answers when no row holds.
     pub default: Option<Value>,
+    /// The sequence whose element this value belongs to: a field, or a value computed from
+    /// one (it has a value for each element, inside a walk). None for a value of the call.
+    pub frame: Option<usize>,
 }
 
 impl Var {
@@ -234,6 +244,9 @@ pub struct ConstraintIr {
 #[derive(Clone, Debug)]
 pub struct ExpectIr {
     pub inputs: Vec<(VarId, Value)>,
+    /// Each sequence given, by its index, with its elements (each the list of its fields'
+    /// values); a sequence not given is empty.
+    pub sequences: Vec<(usize, Vec<Value>)>,
     pub outputs: Vec<(VarId, Value, Span)>,
     pub span: Span,
 }
@@ -242,6 +255,69 @@ pub struct ExpectIr {
 pub enum Step {
     Table(usize),
     Define(usize),
+    /// A walk over a sequence (`Program::walks`): its body once for each element.
+    Walk(usize),
+}
+
+/// A sequence the rule walks (`elements NAME up to N: FIELD: TYPE RANGE, …`).
+#[derive(Clone, Debug)]
+pub struct SequenceIr {
+    pub name: String,
+    pub alias: Option<String>,
+    /// The most elements a call may pass.
+    pub max: u32,
+    /// The element's fields (`VarKind::Element`), in the order declared.
+    pub fields: Vec<VarId>,
+    pub span: Span,
+    pub decl_span: Span,
+}
+
+impl SequenceIr {
+    pub fn ident(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// `define NAME = sum VALUE over SEQ where COND` (or `count`, `max`, `min`).
+#[derive(Clone, Debug)]
+pub struct SummaryIr {
+    pub var: VarId,
+    pub seq: usize,
+    pub op: SummaryOp,
+    /// The per-element value summed or compared (none for a count).
+    pub of: Option<VarId>,
+    /// Only the elements for which this holds count.
+    pub filter: Option<TExpr>,
+    /// A max's or min's answer when no element counts (it reads no element).
+    pub empty: Option<TExpr>,
+    pub span: Span,
+}
+
+/// `fold KIND VALUE over SEQ by VERDICT: ACTION V, …, empty EXPR -> INTO`.
+#[derive(Clone, Debug)]
+pub struct FoldIr {
+    pub into: VarId,
+    pub seq: usize,
+    pub kind: FoldKind,
+    /// The per-element value taken or kept.
+    pub value: VarId,
+    /// The per-element value (of an enum) whose member names the action.
+    pub verdict: VarId,
+    /// What each member of the verdict's enum does, by position; none passes the element by.
+    pub actions: Vec<Option<FoldAction>>,
+    /// The answer when nothing is taken or kept (reads no element).
+    pub empty: TExpr,
+    pub span: Span,
+}
+
+/// One loop over a sequence: the per-element steps (`body`, in evaluation order), and the
+/// summaries and folds it finds, all on the same pass.
+#[derive(Clone, Debug)]
+pub struct WalkIr {
+    pub seq: usize,
+    pub body: Vec<Step>,
+    pub summaries: Vec<usize>,
+    pub folds: Vec<usize>,
 }
 
 /// An enums file a rule `use`s: generated code gives its enums a module of their own, which
@@ -281,9 +357,16 @@ pub struct Program {
     pub constraints: Vec<ConstraintIr>,
     pub tables: Vec<TableIr>,
     pub defines: Vec<DefineIr>,
-    /// Tables and defines in evaluation order (language.md §7).
+    /// Tables, defines and walks in evaluation order (language.md §7); a per-element step
+    /// is in its walk's body, not here.
     pub order: Vec<Step>,
     pub expects: Vec<ExpectIr>,
+    /// The sequences the rule walks, in the order declared: a call passes one list for each,
+    /// after the inputs.
+    pub sequences: Vec<SequenceIr>,
+    pub summaries: Vec<SummaryIr>,
+    pub folds: Vec<FoldIr>,
+    pub walks: Vec<WalkIr>,
 }
 
 impl Program {
@@ -297,6 +380,24 @@ impl Program {
             Some(Decider::Table(t)) if !self.tables[t].policy.multi_hit() => Some(t),
             _ => None,
         }
+    }
+
+    /// Whether the rule walks a sequence.
+    pub fn walks_sequences(&self) -> bool {
+        !self.sequences.is_empty()
+    }
+
+    /// The steps in evaluation order, each walk's body in its place, then the walk's own
+    /// entry (which stands for what the walk finds).
+    pub fn steps_flat(&self) -> Vec<Step> {
+        let mut out = Vec::new();
+        for &s in &self.order {
+            if let Step::Walk(w) = s {
+                out.extend(self.walks[w].body.iter().copied());
+            }
+            out.push(s);
+        }
+        out
     }
 
     pub fn var_by_name(&self, name: &str) -> Option<VarId> {

@@ -12,6 +12,9 @@ use crate::units::{self, Dim};
 use num_traits::{Signed, Zero};
 use std::collections::{HashMap, HashSet};
 
+#[path = "walks.rs"]
+mod walks;
+
 /// An enums file brought in by `use`, already parsed.
 pub struct Import<'a> {
     pub file: FileId,
@@ -64,6 +67,10 @@ struct Lower {
     define_item_order: Vec<(usize, VarId)>,
     /// Where each `default` is written, to refuse one on a value no aggregate decides.
     default_spans: Vec<(VarId, Span)>,
+    sequences: Vec<SequenceIr>,
+    seq_index: HashMap<String, usize>,
+    summaries: Vec<SummaryIr>,
+    folds: Vec<FoldIr>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -100,6 +107,10 @@ impl Lower {
             define_of_var: HashMap::new(),
             define_item_order: Vec::new(),
             default_spans: Vec::new(),
+            sequences: Vec::new(),
+            seq_index: HashMap::new(),
+            summaries: Vec::new(),
+            folds: Vec::new(),
         }
     }
 
@@ -217,6 +228,7 @@ impl Lower {
                 self.decide(r, Decider::Table(ti), t.name_span);
             }
         }
+        failed_results.extend(self.lower_folds(ast));
         for v in 0..self.vars.len() {
             let var = &self.vars[v];
             // A define that failed to type was reported already; its output is not undecided.
@@ -254,6 +266,9 @@ impl Lower {
             }
         }
         self.storage_checks(&tables);
+        if !self.diags.iter().any(Diagnostic::is_error) {
+            self.frames(&tables, &constraints);
+        }
 
         let expects: Vec<ExpectIr> = expects_ast
             .iter()
@@ -263,10 +278,13 @@ impl Lower {
             })
             .collect();
 
-        let order = self.order(&tables, &table_items);
+        let ordered = match self.diags.iter().any(Diagnostic::is_error) {
+            true => None,
+            false => self.order(&tables, &table_items),
+        };
         // Whether a value is read is only worth saying of a rule whose every decider typed.
-        if let (Some(order), false) = (&order, self.diags.iter().any(Diagnostic::is_error)) {
-            self.unread_values(&tables, order);
+        if let (Some(_), false) = (&ordered, self.diags.iter().any(Diagnostic::is_error)) {
+            self.unread_values(&tables);
         }
         let inputs = (0..self.vars.len()).filter(|&v| self.vars[v].kind == VarKind::Input).collect();
         let outputs = (0..self.vars.len()).filter(|&v| self.vars[v].kind == VarKind::Output).collect();
@@ -297,8 +315,12 @@ impl Lower {
             constraints,
             tables,
             defines: std::mem::take(&mut self.defines),
-            order: order?,
+            order: ordered.as_ref()?.0.clone(),
             expects,
+            sequences: std::mem::take(&mut self.sequences),
+            summaries: std::mem::take(&mut self.summaries),
+            folds: std::mem::take(&mut self.folds),
+            walks: ordered?.1,
         })
     }
 
@@ -406,6 +428,7 @@ impl Lower {
     // ---- variables
 
     fn collect_vars(&mut self, ast: &ast::File) {
+        self.collect_sequences(ast);
         for item in &ast.items {
             let (decl, kind) = match &item.kind {
                 ItemKind::Input(d) => (d, VarKind::Input),
@@ -479,6 +502,7 @@ impl Lower {
                 declared: true,
                 list,
                 default,
+                frame: None,
             });
         }
         // Defines: one of an output's name computes it; any other is a new name.
@@ -546,6 +570,7 @@ impl Lower {
                         declared,
                         list: false,
                         default: None,
+                        frame: None,
                     })
                 }
             };
@@ -883,6 +908,7 @@ impl Lower {
             (LitKind::Name(n), _) => Err(mismatch(&format!("`{}`", n.name))),
             (LitKind::Qualified { ty: t, value }, _) => Err(mismatch(&format!("`{}.{}`", t.name, value.name))),
             (LitKind::List(_), _) => Err(mismatch("a list")),
+            (LitKind::Record(_), _) => Err(mismatch("an element of a sequence")),
         }
     }
 
@@ -1016,7 +1042,7 @@ impl Lower {
                 None
             }
             LitKind::Name(_) => unreachable!("bare names are resolved as names"),
-            LitKind::List(_) => unreachable!("the parser reads a list only as an expect's value"),
+            LitKind::List(_) | LitKind::Record(_) => unreachable!("the parser reads these only as an expect's value"),
         }
     }
 
@@ -1065,6 +1091,11 @@ impl Lower {
         let (d, span) = self.define_ast[&v].clone();
         let var = &self.vars[v];
         let expected = (var.declared || var.kind == VarKind::Output).then(|| var.ty.clone());
+        if let ast::ExprKind::Summary(m) = &d.expr.kind {
+            let ok = self.summary_define(v, m, span);
+            self.define_state.insert(v, if ok { DefineState::Done } else { DefineState::Failed });
+            return ok;
+        }
         let Some(te) = self.expr(&d.expr, expected.as_ref(), false) else {
             self.define_state.insert(v, DefineState::Failed);
             return false;
@@ -1318,6 +1349,19 @@ impl Lower {
                     vals.extend(self.set_member(lit, &v.ty)?);
                 }
                 mk(TExprKind::In { var, values: vals }, Ty::Bool, Grid::Zero)
+            }
+            ExprKind::Summary(m) => {
+                self.push(
+                    Diagnostic::new(
+                        "E079",
+                        self.file,
+                        span,
+                        format!("a `{}` over a sequence is a define of its own", m.op.as_str()),
+                    )
+                    .label("inside an expression")
+                    .help("name the summary with `define NAME = …` on its own line, and read NAME here"),
+                );
+                None
             }
         }
     }
@@ -1939,8 +1983,25 @@ impl Lower {
     fn expect(&mut self, e: &ast::Expect, span: Span) -> Option<ExpectIr> {
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
+        let mut sequences: Vec<(usize, Vec<Value>)> = Vec::new();
         let mut ok = true;
         for (name, lit) in &e.inputs {
+            if let Some(&seq) = self.seq_index.get(&name.name) {
+                if sequences.iter().any(|(s, _)| *s == seq) {
+                    self.push(
+                        Diagnostic::new("E068", self.file, name.span, format!("`{}` is given twice", name.name))
+                            .label("given again")
+                            .help("give each sequence once"),
+                    );
+                    ok = false;
+                    continue;
+                }
+                match self.expect_sequence(seq, lit) {
+                    Some(elements) => sequences.push((seq, elements)),
+                    None => ok = false,
+                }
+                continue;
+            }
             match self.var_index.get(&name.name).copied() {
                 Some(v) if self.vars[v].kind == VarKind::Input => {
                     if inputs.iter().any(|(x, _)| *x == v) {
@@ -2025,13 +2086,13 @@ impl Lower {
             }
         }
         inputs.sort_by_key(|(v, _)| *v);
-        ok.then_some(ExpectIr { inputs, outputs, span })
+        sequences.sort_by_key(|(s, _)| *s);
+        ok.then_some(ExpectIr { inputs, sequences, outputs, span })
     }
 
     /// The evaluation order of §7: repeatedly the earliest-written step whose dependencies are done.
-    fn order(&mut self, tables: &[TableIr], table_items: &[usize]) -> Option<Vec<Step>> {
-        // (position in the file, the step, what it reads, what it writes, where it is)
-        let mut steps: Vec<OrderStep> = Vec::new();
+    fn order(&mut self, tables: &[TableIr], table_items: &[usize]) -> Option<(Vec<Step>, Vec<WalkIr>)> {
+        let mut steps: Vec<walks::OrderStep> = Vec::new();
         for (ti, t) in tables.iter().enumerate() {
             let mut reads = t.conds.clone();
             for row in &t.rows {
@@ -2052,77 +2113,49 @@ impl Lower {
         // "Written earliest" is read in the canonical form (defines before tables, each group
         // in the order written), so `rulec fmt` can never change the order or the trace.
         steps.sort_by_key(|s| (matches!(s.1, Step::Table(_)), s.0));
-        let mut done = vec![false; self.vars.len()];
-        for (v, var) in self.vars.iter().enumerate() {
-            if var.kind == VarKind::Input {
-                done[v] = true;
-            }
-        }
-        let mut order = Vec::new();
-        let mut taken = vec![false; steps.len()];
-        while order.len() < steps.len() {
-            // A name nothing decides was reported already (E065); it does not hold the order up.
-            let next = (0..steps.len())
-                .find(|&i| !taken[i] && steps[i].2.iter().all(|&r| done[r] || self.vars[r].decided_by.is_none()));
-            let Some(i) = next else {
-                let stuck: Vec<usize> = (0..steps.len()).filter(|&i| !taken[i]).collect();
-                let names: Vec<String> = stuck
-                    .iter()
-                    .flat_map(|&i| steps[i].3.iter().map(|&v| format!("`{}`", self.vars[v].name)))
-                    .collect();
-                let span = steps[stuck[0]].4;
-                self.push(
-                    Diagnostic::new(
-                        "E110",
-                        self.file,
-                        span,
-                        format!("a cycle: {} are each computed from another", names.join(", ")),
-                    )
-                    .label("part of the cycle")
-                    .note("every table and define is evaluated once per call, each after what it reads")
-                    .help("break the cycle: one of these must be decided without the others"),
-                );
-                return None;
-            };
-            taken[i] = true;
-            for &w in &steps[i].3 {
-                done[w] = true;
-            }
-            order.push(steps[i].1);
-        }
-        Some(order)
+        self.order_steps(&steps)
     }
 
     /// E066: a value that nothing reaching an output reads.
-    fn unread_values(&mut self, tables: &[TableIr], order: &[Step]) {
-        let mut needed = vec![false; self.vars.len()];
-        for (v, var) in self.vars.iter().enumerate() {
-            if var.kind == VarKind::Output {
-                needed[v] = true;
+    fn unread_values(&mut self, tables: &[TableIr]) {
+        // Every decider as (what it writes, what it reads); then what an output needs, until
+        // nothing moves.
+        let mut deciders: Vec<(Vec<VarId>, Vec<VarId>)> = Vec::new();
+        for t in tables {
+            let mut reads = t.conds.clone();
+            for row in &t.rows {
+                row.results.iter().flatten().for_each(|e| collect_vars(e, &mut reads));
             }
+            deciders.push((t.results.clone(), reads));
         }
-        for step in order.iter().rev() {
-            let (writes, reads) = match step {
-                Step::Table(t) => {
-                    let t = &tables[*t];
-                    let mut reads = t.conds.clone();
-                    for row in &t.rows {
-                        for e in row.results.iter().flatten() {
-                            collect_vars(e, &mut reads);
-                        }
+        for d in &self.defines {
+            let mut reads = Vec::new();
+            collect_vars(&d.expr, &mut reads);
+            deciders.push((vec![d.var], reads));
+        }
+        for s in &self.summaries {
+            let mut reads: Vec<VarId> = s.of.into_iter().collect();
+            s.filter.iter().chain(&s.empty).for_each(|e| collect_vars(e, &mut reads));
+            deciders.push((vec![s.var], reads));
+        }
+        for f in &self.folds {
+            let mut reads = vec![f.value, f.verdict];
+            collect_vars(&f.empty, &mut reads);
+            deciders.push((vec![f.into], reads));
+        }
+        let mut needed: Vec<bool> = self.vars.iter().map(|v| v.kind == VarKind::Output).collect();
+        loop {
+            let mut moved = false;
+            for (writes, reads) in &deciders {
+                if writes.iter().any(|&w| needed[w]) {
+                    for &r in reads {
+                        moved |= !needed[r];
+                        needed[r] = true;
                     }
-                    (t.results.clone(), reads)
                 }
-                Step::Define(d) => {
-                    let mut reads = Vec::new();
-                    collect_vars(&self.defines[*d].expr, &mut reads);
-                    (vec![self.defines[*d].var], reads)
-                }
-            };
-            if writes.iter().any(|&w| needed[w]) {
-                for r in reads {
-                    needed[r] = true;
-                }
+            }
+            if !moved {
+                break;
             }
         }
         for (v, var) in self.vars.iter().enumerate() {
@@ -2156,8 +2189,6 @@ impl AliasSuggest for String {
         }
     }
 }
-
-type OrderStep = (usize, Step, Vec<VarId>, Vec<VarId>, Span);
 
 /// Where a rounding is appended to an output's declaration line.
 fn var_decl_end(v: &Var) -> usize {

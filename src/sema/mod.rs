@@ -3,6 +3,7 @@
 pub mod ir;
 mod lower;
 pub mod types;
+pub mod views;
 
 pub use ir::*;
 pub use lower::{check_enums_file, lower, Import};

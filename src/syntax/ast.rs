@@ -92,6 +92,10 @@ pub enum ItemKind {
     Output(VarDecl),
     Value(VarDecl),
     Define(DefineDecl),
+    /// `elements NAME up to N: FIELD: TYPE RANGE, …`: a sequence the rule walks.
+    Elements(ElementsDecl),
+    /// `fold KIND VALUE over SEQ by VERDICT: ACTION VALUE, …, empty EXPR -> NAME`.
+    Fold(FoldDecl),
     Constraint(Expr),
     Table(Table),
     Expect(Expect),
@@ -104,12 +108,13 @@ impl ItemKind {
             ItemKind::About(_) => 0,
             ItemKind::Use(_) => 1,
             ItemKind::Enum(_) | ItemKind::Group(_) => 2,
-            ItemKind::Input(_) => 3,
+            ItemKind::Input(_) | ItemKind::Elements(_) => 3,
             ItemKind::Constraint(_) => 4,
             ItemKind::Output(_) => 5,
             ItemKind::Value(_) => 6,
             ItemKind::Define(_) => 7,
-            ItemKind::Table(_) => 8,
+            // A fold reads the verdict a table decides: it stands with the tables.
+            ItemKind::Table(_) | ItemKind::Fold(_) => 8,
             ItemKind::Expect(_) => 9,
         }
     }
@@ -143,6 +148,126 @@ pub struct VarDecl {
     pub rounding: Option<Rounding>,
     /// `default LIT`: what a `collect sum|min|max` table answers when no row holds.
     pub default: Option<Literal>,
+}
+
+/// `elements lines up to 50: quantity: int 1..99, price: money[JPY] 0JPY..10000JPY`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElementsDecl {
+    pub name: DeclName,
+    /// The most elements a call may pass (`up to N`).
+    pub max: Literal,
+    pub fields: Vec<FieldDecl>,
+}
+
+/// One field of a sequence's element: typed and ranged like an input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldDecl {
+    pub name: DeclName,
+    pub ty: TypeExpr,
+    pub range: Option<RangeExpr>,
+}
+
+/// What a fold does with an element whose verdict is named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldAction {
+    /// The element's value is the answer (`take_unique`, `take_first`).
+    Take,
+    /// The element's value is kept when it is the greatest so far (`keep_max`).
+    Keep,
+    /// The walk ends here, answering what it holds.
+    Stop,
+}
+
+impl FoldAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FoldAction::Take => "take",
+            FoldAction::Keep => "keep",
+            FoldAction::Stop => "stop",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldKind {
+    /// The one element that takes; two that take are a contradiction.
+    TakeUnique,
+    /// The first element that takes.
+    TakeFirst,
+    /// The greatest value among the elements kept.
+    KeepMax,
+}
+
+impl FoldKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FoldKind::TakeUnique => "take_unique",
+            FoldKind::TakeFirst => "take_first",
+            FoldKind::KeepMax => "keep_max",
+        }
+    }
+    pub fn parse(word: &str) -> Option<FoldKind> {
+        [FoldKind::TakeUnique, FoldKind::TakeFirst, FoldKind::KeepMax].into_iter().find(|k| k.as_str() == word)
+    }
+    /// The action a verdict names to hand its element's value to the fold.
+    pub fn action(self) -> FoldAction {
+        match self {
+            FoldKind::KeepMax => FoldAction::Keep,
+            _ => FoldAction::Take,
+        }
+    }
+}
+
+/// `fold keep_max offer over bids by verdict: keep counted, stop closing, empty opening -> best`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoldDecl {
+    pub kind: FoldKind,
+    pub kind_span: Span,
+    /// The per-element value taken or kept.
+    pub value: Ident,
+    pub over: Ident,
+    /// The per-element value (of an enum) a verdict table decides.
+    pub verdict: Ident,
+    /// What each named verdict does; a verdict not named passes the element by.
+    pub clauses: Vec<(FoldAction, Ident)>,
+    /// The answer when no element is taken or kept (and for no elements at all).
+    pub empty: Expr,
+    /// The value the answer is; without one, the rule's first output.
+    pub into: Option<Ident>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryOp {
+    Sum,
+    Count,
+    Max,
+    Min,
+}
+
+impl SummaryOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SummaryOp::Sum => "sum",
+            SummaryOp::Count => "count",
+            SummaryOp::Max => "max",
+            SummaryOp::Min => "min",
+        }
+    }
+}
+
+/// `sum NAME over SEQ where COND`, `count SEQ where COND`, `max NAME over SEQ where COND
+/// empty EXPR`: one value out of every element of a sequence (only as a define's whole
+/// right-hand side).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub op: SummaryOp,
+    /// The per-element value summed or compared (none for a count).
+    pub of: Option<Ident>,
+    pub over: Ident,
+    /// Only the elements for which this holds count.
+    pub filter: Option<Expr>,
+    /// A max's or min's answer when no element counts.
+    pub empty: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -218,8 +343,10 @@ pub enum LitKind {
         ty: Ident,
         value: Ident,
     },
-    /// `[a, b]`: a list output's value in an `expect`.
+    /// `[a, b]`: a list output's value in an `expect`, or a sequence's elements.
     List(Vec<Literal>),
+    /// `{field=value, …}`: one element of a sequence in an `expect`.
+    Record(Vec<(Ident, Literal)>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,6 +454,8 @@ pub enum ExprKind {
         name: Ident,
         values: Vec<Literal>,
     },
+    /// A summary over a sequence (a define's whole right-hand side).
+    Summary(Box<Summary>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -25,7 +25,7 @@ pub fn format_file(f: &File) -> String {
         // table, is set off by a blank line.
         let blank = match prev_rank {
             None => rank != 0,
-            Some(p) => p != rank || matches!(item.kind, ItemKind::Table(_)),
+            Some(p) => p != rank || matches!(item.kind, ItemKind::Table(_) | ItemKind::Fold(_)),
         };
         if blank {
             out.push('\n');
@@ -101,6 +101,30 @@ fn print_item(out: &mut String, item: &Item) {
             }
             s.push_str(" = ");
             s.push_str(&print_expr(&d.expr));
+            line(out, &s, t);
+        }
+        ItemKind::Elements(e) => {
+            let fields: Vec<String> = e
+                .fields
+                .iter()
+                .map(|f| match &f.range {
+                    Some(r) => format!("{}: {} {}", decl_name(&f.name), print_type(&f.ty), print_range(r)),
+                    None => format!("{}: {}", decl_name(&f.name), print_type(&f.ty)),
+                })
+                .collect();
+            let head = format!("elements {} up to {}", decl_name(&e.name), print_literal(&e.max));
+            line(out, &format!("{head}: {}", fields.join(", ")), t);
+        }
+        ItemKind::Fold(f) => {
+            let mut s =
+                format!("fold {} {} over {} by {}:", f.kind.as_str(), f.value.name, f.over.name, f.verdict.name);
+            for (action, verdict) in &f.clauses {
+                s.push_str(&format!(" {} {},", action.as_str(), verdict.name));
+            }
+            s.push_str(&format!(" empty {}", print_expr(&f.empty)));
+            if let Some(into) = &f.into {
+                s.push_str(&format!(" -> {}", into.name));
+            }
             line(out, &s, t);
         }
         ItemKind::Constraint(e) => line(out, &format!("constraint {}", print_expr(e)), t),
@@ -254,6 +278,10 @@ pub fn print_literal(l: &Literal) -> String {
         LitKind::Name(n) => n.name.clone(),
         LitKind::Qualified { ty, value } => format!("{}.{}", ty.name, value.name),
         LitKind::List(items) => format!("[{}]", items.iter().map(print_literal).collect::<Vec<_>>().join(", ")),
+        LitKind::Record(fields) => {
+            let fields: Vec<String> = fields.iter().map(|(n, v)| format!("{}={}", n.name, print_literal(v))).collect();
+            format!("{{{}}}", fields.join(", "))
+        }
     }
 }
 
@@ -292,5 +320,20 @@ pub fn print_expr(e: &Expr) -> String {
         ExprKind::In { name, values } => {
             format!("{} in {{{}}}", name.name, values.iter().map(print_literal).collect::<Vec<_>>().join(", "))
         }
+        ExprKind::Summary(m) => print_summary(m),
     }
+}
+
+fn print_summary(m: &Summary) -> String {
+    let mut s = match &m.of {
+        Some(of) => format!("{} {} over {}", m.op.as_str(), of.name, m.over.name),
+        None => format!("{} {}", m.op.as_str(), m.over.name),
+    };
+    if let Some(f) = &m.filter {
+        s.push_str(&format!(" where {}", print_expr(f)));
+    }
+    if let Some(e) = &m.empty {
+        s.push_str(&format!(" empty {}", print_expr(e)));
+    }
+    s
 }

@@ -355,9 +355,14 @@ impl<'a> FileParser<'a> {
                     (None, None)
                 };
                 c.expect(file, &Tok::Eq)?;
-                let expr = expr(c, file)?;
+                let expr = match summary_start(c) {
+                    true => summary(c, file)?,
+                    false => expr(c, file)?,
+                };
                 ItemKind::Define(DefineDecl { name, ty, range, expr })
             }
+            "elements" => ItemKind::Elements(self.elements_decl(c)?),
+            "fold" => ItemKind::Fold(fold_decl(c, file)?),
             "constraint" => ItemKind::Constraint(expr(c, file)?),
             "expect" => ItemKind::Expect(expect(c, file)?),
             "rule" | "enums" => {
@@ -368,11 +373,36 @@ impl<'a> FileParser<'a> {
             _ => {
                 return Err(Diagnostic::new("E002", file, wspan, format!("expected a declaration, found `{word}`"))
                     .label("not a declaration")
-                    .help("a line starts with `input`, `output`, `value`, `define`, `constraint`, `enum`, `group`, `table`, `expect`, `use` or `about`"));
+                    .help("a line starts with `input`, `output`, `value`, `define`, `elements`, `fold`, `constraint`, `enum`, `group`, `table`, `expect`, `use` or `about`"));
             }
         };
         c.end(file)?;
         Ok(kind)
+    }
+
+    /// `elements NAME up to N: FIELD: TYPE RANGE, …`.
+    fn elements_decl(&self, c: &mut Cursor) -> Result<ElementsDecl, Diagnostic> {
+        let file = self.file;
+        let name = self.decl_name(c)?;
+        c.keyword(file, "up")?;
+        c.keyword(file, "to")?;
+        let max = literal(c, file)?;
+        c.expect(file, &Tok::Colon)?;
+        let mut fields = Vec::new();
+        loop {
+            let name = self.decl_name(c)?;
+            c.expect(file, &Tok::Colon)?;
+            let ty = type_expr(c, file)?;
+            let range = match c.peek().map(|t| &t.tok) {
+                Some(Tok::Comma) | None => None,
+                _ => opt_range(c, file)?,
+            };
+            fields.push(FieldDecl { name, ty, range });
+            if !c.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        Ok(ElementsDecl { name, max, fields })
     }
 
     fn enum_decl(&self, c: &mut Cursor) -> Result<EnumDecl, Diagnostic> {
@@ -798,28 +828,141 @@ pub(crate) fn literal(c: &mut Cursor, file: FileId) -> Result<Literal, Diagnosti
     Ok(Literal { kind, span: tok.span })
 }
 
+/// Whether a define's right-hand side is a summary: `sum`, `count`, `max` or `min` followed
+/// by a name (`max(a, b)` is the function; a value called `sum` is read as a value).
+fn summary_start(c: &Cursor) -> bool {
+    let word = c.peek_ident();
+    matches!(word, Some("sum" | "count" | "max" | "min"))
+        && matches!(c.peek_at(1), Some(Token { tok: Tok::Ident(w), .. }) if !is_keyword(w))
+}
+
+/// `sum NAME over SEQ [where COND]`, `count SEQ [where COND]`, `max|min NAME over SEQ
+/// [where COND] empty EXPR`.
+fn summary(c: &mut Cursor, file: FileId) -> Result<Expr, Diagnostic> {
+    let head = c.bump().expect("a summary's word");
+    let op = match &head.tok {
+        Tok::Ident(w) if w == "sum" => SummaryOp::Sum,
+        Tok::Ident(w) if w == "count" => SummaryOp::Count,
+        Tok::Ident(w) if w == "max" => SummaryOp::Max,
+        _ => SummaryOp::Min,
+    };
+    let (of, over) = match op {
+        SummaryOp::Count => (None, c.name(file)?),
+        _ => {
+            let of = c.name(file)?;
+            c.keyword(file, "over")?;
+            (Some(of), c.name(file)?)
+        }
+    };
+    let filter = match c.peek_ident() {
+        Some("where") => {
+            c.bump();
+            Some(expr(c, file)?)
+        }
+        _ => None,
+    };
+    let empty = match (op, c.peek_ident()) {
+        (SummaryOp::Max | SummaryOp::Min, Some("empty")) => {
+            c.bump();
+            Some(expr(c, file)?)
+        }
+        (SummaryOp::Max | SummaryOp::Min, _) => {
+            return Err(c
+                .expected(file, "`empty` and the answer when no element counts")
+                .help(format!("end the line with `empty VALUE`: `{} price over lines empty 0JPY`", op.as_str())))
+        }
+        _ => None,
+    };
+    let span = head.span.to(c.prev_end());
+    Ok(Expr { kind: ExprKind::Summary(Box::new(Summary { op, of, over, filter, empty })), span })
+}
+
+/// `fold KIND VALUE over SEQ by VERDICT: ACTION VALUE, …, empty EXPR [-> NAME]`.
+fn fold_decl(c: &mut Cursor, file: FileId) -> Result<FoldDecl, Diagnostic> {
+    let (word, kind_span) =
+        c.ident_any().ok_or_else(|| c.expected(file, "`take_unique`, `take_first` or `keep_max`"))?;
+    let Some(kind) = FoldKind::parse(&word) else {
+        return Err(Diagnostic::new("E002", file, kind_span, format!("`{word}` is not a fold"))
+            .label("not a fold")
+            .help("a fold is `take_unique`, `take_first` or `keep_max`"));
+    };
+    let value = c.name(file)?;
+    c.keyword(file, "over")?;
+    let over = c.name(file)?;
+    c.keyword(file, "by")?;
+    let verdict = c.name(file)?;
+    c.expect(file, &Tok::Colon)?;
+    let mut clauses = Vec::new();
+    loop {
+        let action = match c.peek_ident() {
+            Some("take") => FoldAction::Take,
+            Some("keep") => FoldAction::Keep,
+            Some("stop") => FoldAction::Stop,
+            Some("empty") => break,
+            _ => return Err(c.expected(file, "`take`, `keep` or `stop` and a verdict, or `empty`")),
+        };
+        c.bump();
+        clauses.push((action, c.name(file)?));
+        c.expect(file, &Tok::Comma)?;
+    }
+    c.keyword(file, "empty")?;
+    let empty = expr(c, file)?;
+    let into = match c.eat(&Tok::Arrow) {
+        true => Some(c.name(file)?),
+        false => None,
+    };
+    Ok(FoldDecl { kind, kind_span, value, over, verdict, clauses, empty, into })
+}
+
+/// A value an `expect` gives: a literal, `[…]` (a list output's value, or a sequence's
+/// elements) or `{FIELD=VALUE, …}` (one element).
+fn expect_value(c: &mut Cursor, file: FileId, depth: u32) -> Result<Literal, Diagnostic> {
+    let Some(Token { tok, span }) = c.peek().cloned() else {
+        return literal(c, file);
+    };
+    if depth > 2 && matches!(tok, Tok::LBracket | Tok::LBrace) {
+        return Err(c.expected(file, "a value"));
+    }
+    match tok {
+        Tok::LBracket => {
+            c.bump();
+            let mut items = Vec::new();
+            if !c.eat(&Tok::RBracket) {
+                items.push(expect_value(c, file, depth + 1)?);
+                while c.eat(&Tok::Comma) {
+                    items.push(expect_value(c, file, depth + 1)?);
+                }
+                c.expect(file, &Tok::RBracket)?;
+            }
+            Ok(Literal { kind: LitKind::List(items), span: span.to(c.prev_end()) })
+        }
+        Tok::LBrace => {
+            c.bump();
+            let mut fields = Vec::new();
+            if !c.eat(&Tok::RBrace) {
+                loop {
+                    let name = c.name(file)?;
+                    c.expect(file, &Tok::Eq)?;
+                    fields.push((name, literal(c, file)?));
+                    if !c.eat(&Tok::Comma) {
+                        break;
+                    }
+                }
+                c.expect(file, &Tok::RBrace)?;
+            }
+            Ok(Literal { kind: LitKind::Record(fields), span: span.to(c.prev_end()) })
+        }
+        _ => literal(c, file),
+    }
+}
+
 fn expect(c: &mut Cursor, file: FileId) -> Result<Expect, Diagnostic> {
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     let assignment = |c: &mut Cursor| -> Result<(Ident, Literal), Diagnostic> {
         let name = c.name(file)?;
         c.expect(file, &Tok::Eq)?;
-        match c.peek() {
-            Some(Token { tok: Tok::LBracket, span }) => {
-                let start = *span;
-                c.bump();
-                let mut items = Vec::new();
-                if !c.eat(&Tok::RBracket) {
-                    items.push(literal(c, file)?);
-                    while c.eat(&Tok::Comma) {
-                        items.push(literal(c, file)?);
-                    }
-                    c.expect(file, &Tok::RBracket)?;
-                }
-                Ok((name, Literal { kind: LitKind::List(items), span: start.to(c.prev_end()) }))
-            }
-            _ => Ok((name, literal(c, file)?)),
-        }
+        Ok((name, expect_value(c, file, 0)?))
     };
     if c.peek().map(|t| &t.tok) != Some(&Tok::Arrow) {
         inputs.push(assignment(c)?);

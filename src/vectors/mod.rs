@@ -5,6 +5,7 @@
 //! the door must refuse, so every language is held to the same sentences.
 
 mod search;
+mod walks;
 
 pub(crate) use search::{interesting, wire_value, Rng};
 
@@ -127,6 +128,9 @@ pub fn run(p: &Program, input: &Json) -> Answer {
 
 /// Build the suite for a checked program.
 pub fn build(p: &Program) -> Suite {
+    if p.walks_sequences() {
+        return walks::build(p);
+    }
     let mut s = search::Search::new(p);
     let mut criteria = vec![
         s.rows(),
@@ -147,6 +151,38 @@ pub fn build(p: &Program) -> Suite {
 /// The cases the door refuses, one per way an input can be wrong (language.md §7).
 fn refusals(p: &Program, s: &search::Search) -> Vec<Vector> {
     let Some(base) = s.first_valid() else { return Vec::new() };
+    let mut out = refusals_from(p, base.clone());
+    for c in &p.constraints {
+        if let Some(input) = s.breaking(c) {
+            let answer = run(p, &input);
+            if matches!(answer, Answer::Refused(_)) {
+                out.push(Vector { input, why: format!("refused: the constraint {} broken", c.text), answer });
+            }
+        }
+    }
+    let mut extra = base.as_object().unwrap().clone();
+    extra.insert("not_an_input".into(), json!(1));
+    let input = Json::Object(extra);
+    let answer = run(p, &input);
+    if matches!(answer, Answer::Refused(_)) {
+        out.push(Vector { input, why: "refused: a key that is not an input".into(), answer });
+    }
+    out
+}
+
+/// Values of another kind than an input of type `ty` takes, each refused at the door.
+fn wrong_kinds(ty: &Ty) -> Vec<Json> {
+    match ty {
+        Ty::Bool => vec![json!("false"), json!(0)],
+        Ty::Str => vec![json!(5)],
+        Ty::Date => vec![json!(20260101), json!("2026-02-30")],
+        Ty::Enum(_) => vec![json!("no such value"), json!(1)],
+        _ => vec![json!("1000"), json!(true), serde_json::from_str("1000.5").unwrap()],
+    }
+}
+
+/// From a valid call `base`, each input missing, null, of another kind, past its range.
+fn refusals_from(p: &Program, base: Json) -> Vec<Vector> {
     let mut out = Vec::new();
     let mut add = |why: String, input: Json| {
         let answer = run(p, &input);
@@ -173,14 +209,7 @@ fn refusals(p: &Program, s: &search::Search) -> Vec<Vector> {
             add(format!("refused: {n} missing"), with(n, None));
             add(format!("refused: {n} null"), with(n, Some(Json::Null)));
         }
-        let wrong = match &var.ty {
-            Ty::Bool => vec![json!("false"), json!(0)],
-            Ty::Str => vec![json!(5)],
-            Ty::Date => vec![json!(20260101), json!("2026-02-30")],
-            Ty::Enum(_) => vec![json!("no such value"), json!(1)],
-            _ => vec![json!("1000"), json!(true), serde_json::from_str("1000.5").unwrap()],
-        };
-        for w in wrong {
+        for w in wrong_kinds(&var.ty) {
             add(format!("refused: {n} = {w}"), with(n, Some(w)));
         }
         if let Some((lo, hi)) = &var.range {
@@ -191,14 +220,6 @@ fn refusals(p: &Program, s: &search::Search) -> Vec<Vector> {
             }
         }
     }
-    for c in &p.constraints {
-        if let Some(input) = s.breaking(c) {
-            add(format!("refused: the constraint {} broken", c.text), input);
-        }
-    }
-    let mut extra = base.as_object().unwrap().clone();
-    extra.insert("not_an_input".into(), json!(1));
-    add("refused: a key that is not an input".into(), Json::Object(extra));
     out
 }
 

@@ -665,6 +665,7 @@ fn pinned_by_row(t: &TableIr, r: usize, e: &TExpr) -> bool {
 fn unrounded(p: &Program, var: VarId, o: &Outcome) -> Option<Rat> {
     let x = match p.vars[var].decided_by? {
         Decider::Define(d) => eval::eval_expr(&p.defines[d].expr, &o.values).ok()?,
+        Decider::Summary(_) | Decider::Fold(_) => return None,
         Decider::Table(t) => {
             let row = o.trace.iter().find(|f| f.table == t)?.row - 1;
             let k = p.tables[t].results.iter().position(|&r| r == var)?;
@@ -689,7 +690,7 @@ fn tie_possible(p: &Program, var: VarId, grid: &Rat) -> bool {
             let k = p.tables[t].results.iter().position(|&r| r == var).unwrap_or(0);
             p.tables[t].rows.iter().filter_map(|row| row.results[k].as_ref()).fold(Grid::Zero, |g, e| g.join(&e.grid))
         }
-        None => return false,
+        Some(Decider::Summary(_) | Decider::Fold(_)) | None => return false,
     };
     match g {
         Grid::Zero => false,

@@ -166,6 +166,7 @@ impl<'a> Finder<'a> {
             match *step {
                 Step::Table(t) => derived.extend(p.tables[t].results.iter().copied()),
                 Step::Define(d) => derived.push(p.defines[d].var),
+                Step::Walk(_) => {}
             }
         }
         let mut f =

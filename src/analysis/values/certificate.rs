@@ -10,7 +10,7 @@ impl<'a> Values<'a> {
         let expr = match var.decided_by {
             Some(Decider::Define(d)) => Some(self.expr_json(&p.defines[d].expr)),
             Some(Decider::Table(t)) => Some(json!({"table": p.tables[t].name})),
-            None => None,
+            Some(Decider::Summary(_) | Decider::Fold(_)) | None => None,
         };
         let sc = self.ann.var_scale[v].clone().unwrap_or_else(|| var.ty.factor());
         let int = Inter { what: "stored".into(), lo: &iv.0 / &sc, hi: &iv.1 / &sc };

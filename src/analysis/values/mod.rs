@@ -643,7 +643,7 @@ fn reads_tables(p: &Program, e: &TExpr, define_tables: &[BTreeSet<usize>]) -> BT
                 out.insert(t);
             }
             Some(Decider::Define(d)) => out.extend(define_tables[d].iter().copied()),
-            None => {}
+            Some(Decider::Summary(_) | Decider::Fold(_)) | None => {}
         }
     }
     out

@@ -65,6 +65,8 @@ mod e075;
 mod e076;
 mod e077;
 mod e078;
+mod e079;
+mod e080;
 mod e101;
 mod e102;
 mod e103;
@@ -81,6 +83,7 @@ mod e133;
 mod e134;
 mod w114;
 mod w121;
+mod w122;
 
 /// Sorted by code.
 pub static CODES: &[CodeInfo] = &[
@@ -119,6 +122,8 @@ pub static CODES: &[CodeInfo] = &[
     e076::INFO,
     e077::INFO,
     e078::INFO,
+    e079::INFO,
+    e080::INFO,
     e101::INFO,
     e102::INFO,
     e103::INFO,
@@ -135,4 +140,5 @@ pub static CODES: &[CodeInfo] = &[
     e134::INFO,
     w114::INFO,
     w121::INFO,
+    w122::INFO,
 ];

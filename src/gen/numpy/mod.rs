@@ -24,6 +24,9 @@ impl Backend for Numpy {
 
     /// The evaluator decides whole columns, one value per call and output.
     fn refuses(&self, plan: &Plan) -> Option<String> {
+        if !plan.sequences.is_empty() {
+            return Some(super::walks_not_written(plan, Lang::Numpy));
+        }
         let v = plan.list_output()?;
         Some(format!("{}: NumPy cannot decide the output {}: a list output is not a column", plan.rule.name, v.name))
     }
@@ -138,6 +141,7 @@ fn expr(plan: &Plan, e: &Expr) -> Json {
         Node::Bool(b) => json!({"bool": b}),
         Node::Str(s) => json!({"str": s}),
         Node::Member(i) => json!({"member": i}),
+        Node::Field(..) => unreachable!("a rule that walks a sequence is refused for NumPy at gen"),
         Node::Absent => json!({"absent": true}),
         Node::Var(v) => json!({"var": name(*v)}),
         Node::Neg(x) => json!({"op": "neg", "args": args(vec![x])}),
@@ -254,8 +258,8 @@ pub fn plan_json(plan: &Plan) -> Json {
                 }),
                 "no_row": t.no_row,
             }),
-            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) => {
-                unreachable!("no rule lowers to a walk or a call yet; the one that does is refused for NumPy at gen")
+            Step::Assign { .. } | Step::Push { .. } | Step::Walk(_) | Step::Call(_) | Step::Refuse { .. } => {
+                unreachable!("a rule that walks a sequence or calls another is refused for NumPy at gen")
             }
         })
         .collect();

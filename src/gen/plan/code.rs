@@ -70,6 +70,9 @@ pub enum Node {
     /// An optional variable holds a value and the test holds of it; inside the test,
     /// `Var(var)` (not optional) is the value held.
     Present(VarId, Box<Expr>),
+    /// A field of the element a walk is on: the loop's variable, the field (a variable of
+    /// role `Field`, whose name the element's record gives it) and its place in the record.
+    Field(VarId, VarId, usize),
 }
 
 impl Expr {
@@ -124,6 +127,7 @@ impl Expr {
             | Node::Member(_)
             | Node::Absent
             | Node::Var(_)
+            | Node::Field(..)
             | Node::IsNone(_) => Vec::new(),
             Node::Neg(x) | Node::Not(x) | Node::Isqrt(x) | Node::DivExact(x, _) | Node::Present(_, x) => vec![x],
             Node::Arith(_, a, b)

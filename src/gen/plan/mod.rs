@@ -15,6 +15,8 @@ pub mod code;
 pub mod decision;
 pub mod door;
 mod sign;
+mod walks;
+pub use walks::{FieldDoor, SequencePlan};
 
 pub use code::{Arith, Expr, Kind, Node};
 pub use decision::Decision;
@@ -111,6 +113,12 @@ pub enum Role {
     /// Decided by a table, read by others.
     Value,
     Define,
+    /// A field of a sequence's element, bound from the element inside its walk.
+    Field,
+    /// A sequence the function takes (a list of elements).
+    Sequence,
+    /// The element a walk is on.
+    Item,
 }
 
 #[derive(Clone, Debug)]
@@ -278,6 +286,13 @@ pub enum Step {
     },
     Walk(WalkPlan),
     Call(CallPlan),
+    /// Stop the call when `when` holds: an input refused (a summary outside the range the
+    /// caller keeps) or a contradiction (two elements taking under `take_unique`).
+    Refuse {
+        when: Expr,
+        sentence: String,
+        input: bool,
+    },
 }
 
 impl Step {
@@ -286,6 +301,7 @@ impl Step {
     pub fn exprs(&self) -> Vec<&Expr> {
         match self {
             Step::Define { value, .. } | Step::Assign { value, .. } | Step::Push { value, .. } => vec![value],
+            Step::Refuse { when, .. } => vec![when],
             Step::Table(t) => {
                 let mut out = Vec::new();
                 for r in &t.rows {
@@ -338,6 +354,8 @@ pub struct Plan {
     pub helpers: BTreeSet<Helper>,
     /// The constraints as the rule writes them (`rulec api`'s preconditions).
     pub preconditions: Vec<String>,
+    /// The sequences the function takes after the inputs, in the order declared.
+    pub sequences: Vec<SequencePlan>,
 }
 
 impl Plan {
@@ -417,27 +435,34 @@ pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str,
     let mut vars: Vec<VarPlan> = p.vars.iter().map(|v| var_plan(p, &units, v)).collect();
     let mut b = Builder { p, ann, helpers: BTreeSet::new(), ranked: BTreeSet::new() };
     let door = door::build(p, &vars, &mut b);
+    let sequences = b.sequences(&mut vars);
     let mut steps = Vec::new();
     let mut slot = 0;
+    let mut lower_step = |b: &mut Builder, step: sema::Step, vars: &mut Vec<VarPlan>, steps: &mut Vec<Step>| match step
+    {
+        sema::Step::Define(d) => {
+            let def = &p.defines[d];
+            let s = &ann.defines[d];
+            let mut value = match &ann.define_stores[d] {
+                Some(st) => b.store(&def.expr, s, st),
+                None => b.expr(&def.expr, s),
+            };
+            value.optional = p.vars[def.var].optional;
+            steps.push(Step::Define { var: def.var, value });
+        }
+        sema::Step::Table(t) => {
+            let mut table = b.table(t, slot, guards);
+            let answer = b.collect(t, &mut table, vars);
+            steps.push(Step::Table(table));
+            steps.extend(answer);
+            slot += 1;
+        }
+        sema::Step::Walk(_) => unreachable!("a walk is lowered by Builder::walk"),
+    };
     for step in &p.order {
         match *step {
-            sema::Step::Define(d) => {
-                let def = &p.defines[d];
-                let s = &ann.defines[d];
-                let mut value = match &ann.define_stores[d] {
-                    Some(st) => b.store(&def.expr, s, st),
-                    None => b.expr(&def.expr, s),
-                };
-                value.optional = p.vars[def.var].optional;
-                steps.push(Step::Define { var: def.var, value });
-            }
-            sema::Step::Table(t) => {
-                let mut table = b.table(t, slot, guards);
-                let answer = b.collect(t, &mut table, &mut vars);
-                steps.push(Step::Table(table));
-                steps.extend(answer);
-                slot += 1;
-            }
+            sema::Step::Walk(w) => b.walk(w, &sequences, &mut vars, &mut steps, &mut lower_step),
+            other => lower_step(&mut b, other, &mut vars, &mut steps),
         }
     }
     let mut enums = enums;
@@ -467,7 +492,7 @@ pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str,
         enums,
         units,
         dates,
-        record: record(p),
+        record: record(p, &sequences),
         vars,
         inputs: p.inputs.clone(),
         outputs: p.outputs.clone(),
@@ -475,6 +500,7 @@ pub fn lower(p: &Program, ann: &Annotation, guards: &[Guard], source_name: &str,
         steps,
         helpers: b.helpers,
         preconditions: p.constraints.iter().map(|c| c.text.clone()).collect(),
+        sequences,
     };
     sign::settle_roundings(&mut plan);
     plan
@@ -604,6 +630,7 @@ fn var_plan(p: &Program, units: &[UnitType], v: &sema::Var) -> VarPlan {
             VarKind::Output => Role::Output,
             VarKind::Value => Role::Value,
             VarKind::Define => Role::Define,
+            VarKind::Element => Role::Field,
         },
         kind: kind_of(&v.ty),
         ty,
@@ -616,15 +643,18 @@ fn var_plan(p: &Program, units: &[UnitType], v: &sema::Var) -> VarPlan {
     }
 }
 
-fn record(p: &Program) -> Vec<Piece> {
+/// The record layout: the inputs, then each sequence (a variable of role `Sequence`, written
+/// as an array of objects), then the outputs.
+fn record(p: &Program, sequences: &[SequencePlan]) -> Vec<Piece> {
     let key = |name: &str| serde_json::to_string(name).expect("a name serializes");
     let mut pieces = Vec::new();
     let mut text = String::from("\"in\":{");
-    for (i, &v) in p.inputs.iter().enumerate() {
+    let passed = p.inputs.iter().map(|&v| (&p.vars[v].name, v)).chain(sequences.iter().map(|s| (&s.name, s.list)));
+    for (i, (name, v)) in passed.enumerate() {
         if i > 0 {
             text.push(',');
         }
-        text.push_str(&key(&p.vars[v].name));
+        text.push_str(&key(name));
         text.push(':');
         pieces.push(Piece::Text(std::mem::take(&mut text)));
         pieces.push(Piece::Input(v));

@@ -145,7 +145,9 @@ pub(super) fn settle_roundings(plan: &mut Plan) {
                 }
             }
             // What a walk carries has no bounds of its own here: the analysis proved each value.
-            Step::Assign { value, .. } | Step::Push { value, .. } => settle(value, &vars),
+            Step::Assign { value, .. } | Step::Push { value, .. } | Step::Refuse { when: value, .. } => {
+                settle(value, &vars)
+            }
             Step::Walk(w) => {
                 for x in w.accumulators.iter_mut().map(|(_, x)| x).chain(&mut w.stop) {
                     settle(x, &vars);

@@ -6,7 +6,7 @@
 
 use super::value::{eval, Refused, V};
 use crate::eval::wire::WireKind;
-use crate::gen::plan::{BoundaryTy, InputDoor, Kind, Piece, Plan};
+use crate::gen::plan::{BoundaryTy, InputDoor, Kind, Piece, Plan, RangeCheck, SequencePlan};
 use crate::num::date;
 use serde_json::Value as Json;
 
@@ -41,7 +41,12 @@ pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
             return Err(input(&c.sentence));
         }
     }
-    if let Some(key) = obj.keys().find(|k| !plan.door.inputs.iter().any(|d| &d.name == *k)) {
+    for s in &plan.sequences {
+        vals[s.list] = sequence(plan, s, obj.get(&s.name))?;
+    }
+    let named =
+        |k: &String| plan.door.inputs.iter().any(|d| &d.name == k) || plan.sequences.iter().any(|s| &s.name == k);
+    if let Some(key) = obj.keys().find(|k| !named(k)) {
         return Err(input(&format!("{key}{}", plan.door.not_an_input)));
     }
     let mut trace = super::run::Trace::default();
@@ -62,6 +67,49 @@ pub fn run(plan: &Plan, call: &Json) -> Result<String, Refused> {
     out.push_str(&trace.join(","));
     out.push_str("]}");
     Ok(out)
+}
+
+/// A sequence through the door: an array of at most its count of objects, each field read
+/// as an input of its type is, each sentence naming the element's place; then a key that
+/// names no field.
+fn sequence(plan: &Plan, s: &SequencePlan, raw: Option<&Json>) -> Result<V, Refused> {
+    let items = match raw {
+        None | Some(Json::Null) => return Err(input(&crate::eval::wire::sentence::missing(&s.name))),
+        Some(Json::Array(items)) => items,
+        Some(_) => return Err(input(&s.not_a_sequence)),
+    };
+    if items.len() > s.max as usize {
+        return Err(input(&s.too_many));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (at, item) in items.iter().enumerate() {
+        let place = format!("{}[{at}]", s.name);
+        let Json::Object(fields) = item else { return Err(input(&format!("{place}{}", s.not_an_element))) };
+        let mut values = Vec::with_capacity(s.fields.len());
+        for f in &s.fields {
+            let range = f.range.as_ref().map(|(lo, hi, said)| RangeCheck {
+                lo: *lo,
+                hi: *hi,
+                sentence: format!("{place}{said}"),
+                outside: crate::gen::plan::Expr::truth(false),
+            });
+            let door = InputDoor {
+                var: f.var,
+                name: f.name.clone(),
+                optional: false,
+                kind: f.kind,
+                missing: format!("{place}{}", f.missing),
+                not_of_kind: format!("{place}{}", f.not_of_kind),
+                range,
+            };
+            values.push(read(plan, &door, fields.get(&f.name))?);
+        }
+        if let Some(key) = fields.keys().find(|k| !s.fields.iter().any(|f| &f.name == *k)) {
+            return Err(input(&crate::eval::wire::sentence::not_a_field(&place, key)));
+        }
+        out.push(V::List(values));
+    }
+    Ok(V::List(out))
 }
 
 fn read(plan: &Plan, d: &InputDoor, raw: Option<&Json>) -> Result<V, Refused> {
@@ -119,6 +167,21 @@ fn wire_text(plan: &Plan, v: usize, x: &V) -> String {
         }
         V::Int(n) if plan.vars[v].ty == BoundaryTy::Date => format!("\"{}\"", date::format_days(*n)),
         V::Int(n) => n.to_string(),
+        // A sequence: each element an object of its fields, by their declared names.
+        V::List(items) if plan.vars[v].role == crate::gen::plan::Role::Sequence => {
+            let s = plan.sequences.iter().find(|s| s.list == v).expect("a sequence of the plan");
+            let element = |x: &V| {
+                let V::List(fields) = x else { unreachable!("an element is the list of its fields") };
+                let each: Vec<String> = s
+                    .fields
+                    .iter()
+                    .zip(fields)
+                    .map(|(f, x)| format!("{}:{}", Json::from(f.name.as_str()), wire_text(plan, f.var, x)))
+                    .collect();
+                format!("{{{}}}", each.join(","))
+            };
+            format!("[{}]", items.iter().map(element).collect::<Vec<_>>().join(","))
+        }
         V::List(items) => format!("[{}]", items.iter().map(|x| wire_text(plan, v, x)).collect::<Vec<_>>().join(",")),
     }
 }

@@ -70,6 +70,19 @@ pub enum Stmt {
     Loop(Loop),
     Accumulate(Accumulate),
     Call(Call),
+    /// Stop the call when `when` holds, with the sentence: an input refused, or a
+    /// contradiction (`plan::Step::Refuse`).
+    Refuse {
+        when: Expr,
+        sentence: String,
+        input: bool,
+    },
+    /// The entry guard's checks of sequence `seq` of `plan.sequences`: its count, then each
+    /// element's fields in order, each refusal naming the element's place.
+    CheckSequence {
+        seq: usize,
+        checks: Vec<(usize, Vec<Check>)>,
+    },
 }
 
 /// How a table is written. Every form means the same thing — the first row whose condition
@@ -210,6 +223,32 @@ pub fn guard(plan: &Plan, lang: Lang) -> Vec<Stmt> {
         })
         .collect();
     out.extend((0..plan.door.constraints.len()).map(Stmt::Constraint));
+    out.extend((0..plan.sequences.len()).map(|seq| Stmt::CheckSequence { seq, checks: field_checks(plan, seq, lang) }));
+    out
+}
+
+/// The checks each field of sequence `seq` needs, by its place in the element: those the
+/// language's types leave open (never `Missing` for a language whose record holds every
+/// field), then the range.
+pub fn field_checks(plan: &Plan, seq: usize, lang: Lang) -> Vec<(usize, Vec<Check>)> {
+    let g = lang.guard();
+    let mut out = Vec::new();
+    for (k, f) in plan.sequences[seq].fields.iter().enumerate() {
+        let c = class(f.kind);
+        let mut checks = Vec::new();
+        if g.missing.contains(&c) {
+            checks.push(Check::Missing);
+        }
+        if g.kind.contains(&c) {
+            checks.push(Check::Kind);
+        }
+        if f.range.is_some() {
+            checks.push(Check::Range);
+        }
+        if !checks.is_empty() {
+            out.push((k, checks));
+        }
+    }
     out
 }
 
@@ -245,7 +284,9 @@ pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {
     // A list a collect table folds into is declared by its accumulation; any other first
     // here, before any step pushes onto it.
     let folded: Vec<VarId> = plan.tables().filter(|t| t.collect.is_some()).flat_map(|t| t.results.clone()).collect();
-    let lists = (0..plan.vars.len()).filter(|&v| plan.var(v).list && !folded.contains(&v));
+    // A sequence is a parameter: the caller's list, walked, never built here.
+    let built = |v: VarId| plan.var(v).list && plan.var(v).role != super::plan::Role::Sequence;
+    let lists = (0..plan.vars.len()).filter(|&v| built(v) && !folded.contains(&v));
     let lists = lists.map(|var| Stmt::List { var });
     lists.chain((0..plan.steps.len()).filter(|i| !inside.contains(i)).map(|i| step(plan, i, facts))).collect()
 }
@@ -265,6 +306,9 @@ fn step(plan: &Plan, i: usize, facts: &Facts) -> Stmt {
             None => Stmt::Table { step: i, form: form(t, facts) },
         },
         Step::Assign { var, value } => Stmt::Assign { var: *var, value: value.clone() },
+        Step::Refuse { when, sentence, input } => {
+            Stmt::Refuse { when: when.clone(), sentence: sentence.clone(), input: *input }
+        }
         Step::Push { list, value } => Stmt::Push { list: *list, value: value.clone() },
         Step::Walk(w) => Stmt::Loop(Loop {
             list: w.list,

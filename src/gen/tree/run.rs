@@ -78,6 +78,13 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires) -> Result
             trace.fired(t, row.n);
         }
         Stmt::Assign { var, value } => vals[*var] = eval(value, vals),
+        Stmt::Refuse { when, sentence, input } => {
+            if eval(when, vals) == V::Bool(true) {
+                let kind = if *input { "input" } else { "contradiction" };
+                return Err(Refused { kind, what: sentence.clone() });
+            }
+        }
+        Stmt::CheckSequence { seq, checks } => check_sequence(plan, *seq, checks, vals)?,
         Stmt::List { var } => vals[*var] = V::List(Vec::new()),
         Stmt::Push { list, value } => {
             let x = eval(value, vals);
@@ -95,6 +102,29 @@ fn stmt(plan: &Plan, s: &Stmt, vals: &mut [V], trace: &mut impl Fires) -> Result
             stmts(plan, &c.body, vals, trace)?;
             for (v, out) in &c.results {
                 vals[*v] = eval(out, vals);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A sequence held to its count and each element's fields to their ranges, in order (a
+/// field's kind is the door's business, which read the call before this runs).
+fn check_sequence(plan: &Plan, seq: usize, checks: &[(usize, Vec<super::Check>)], vals: &[V]) -> Result<(), Refused> {
+    let s = &plan.sequences[seq];
+    let V::List(elements) = &vals[s.list] else { unreachable!("a sequence is a list") };
+    if elements.len() > s.max as usize {
+        return Err(Refused { kind: "input", what: s.too_many.clone() });
+    }
+    for (at, element) in elements.iter().enumerate() {
+        let V::List(fields) = element else { unreachable!("an element is the list of its fields") };
+        for (k, checks) in checks {
+            if let (true, Some((lo, hi, said)), V::Int(x)) =
+                (checks.contains(&super::Check::Range), &s.fields[*k].range, &fields[*k])
+            {
+                if x < lo || x > hi {
+                    return Err(Refused { kind: "input", what: format!("{}[{at}]{said}", s.name) });
+                }
             }
         }
     }

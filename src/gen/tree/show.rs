@@ -57,6 +57,18 @@ fn block(plan: &Plan, stmts: &[Stmt], depth: usize, out: &mut String) {
                 line(out, depth + 1, &format!("no row: refuse {:?}", t.no_row));
             }
             Stmt::Assign { var, value } => line(out, depth, &format!("{} = {}", name(*var), expr(plan, value))),
+            Stmt::Refuse { when, sentence, input } => {
+                let kind = if *input { "input" } else { "contradiction" };
+                line(out, depth, &format!("refuse ({kind}) {sentence:?} when {}", expr(plan, when)));
+            }
+            Stmt::CheckSequence { seq, checks } => {
+                let s = &plan.sequences[*seq];
+                line(out, depth, &format!("check {} [count <= {}]", s.name, s.max));
+                for (k, checks) in checks {
+                    let checks: Vec<String> = checks.iter().map(|c| format!("{c:?}").to_lowercase()).collect();
+                    line(out, depth + 1, &format!("each .{} [{}]", s.fields[*k].name, checks.join(", ")));
+                }
+            }
             Stmt::List { var } => line(out, depth, &format!("list {}", name(*var))),
             Stmt::Push { list, value } => line(out, depth, &format!("push {} onto {}", expr(plan, value), name(*list))),
             Stmt::Loop(l) => {
@@ -114,6 +126,7 @@ pub fn expr(plan: &Plan, e: &Expr) -> String {
         },
         Node::Absent => "none".into(),
         Node::Var(v) => plan.var(*v).name.clone(),
+        Node::Field(e, f, _) => format!("{}.{}", plan.var(*e).name, plan.var(*f).name),
         Node::Neg(a) => format!("(- {})", x(a)),
         Node::Arith(op, a, b) => {
             let op = match op {

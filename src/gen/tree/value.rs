@@ -68,6 +68,10 @@ pub fn eval(e: &Expr, vals: &[V]) -> V {
         Node::Str(s) => V::Str(s.clone()),
         Node::Member(m) => V::Member(*m),
         Node::Absent => V::Absent,
+        Node::Field(element, _, k) => match &vals[*element] {
+            V::List(fields) => fields[*k].clone(),
+            other => unreachable!("a field of an element, not of {other:?}"),
+        },
         Node::Var(v) => vals[*v].clone(),
         Node::Neg(x) => V::Int(int(ev(x)).checked_neg().expect(overflow)),
         Node::Arith(op, a, b) => {

@@ -24,6 +24,12 @@ impl Backend for Wasm {
         Lang::Wasm
     }
 
+    /// The module is the Rust one, built for wasm32: it walks a sequence where Rust does.
+    fn refuses(&self, plan: &super::plan::Plan) -> Option<String> {
+        let walks = <super::rust::Rust as super::Language>::WALKS;
+        (!plan.sequences.is_empty() && !walks).then(|| super::walks_not_written(plan, Lang::Wasm))
+    }
+
     fn generate(&self, u: &Unit) -> Vec<File> {
         let base = &u.plan.rule.base;
         let module = super::rust_module(u);

@@ -152,6 +152,8 @@ impl Joint {
         // Derived values, defines and tables, in the old version's order.
         for step in &old.order {
             match *step {
+                // A rule with walks is refused before a region is looked for.
+                Step::Walk(_) => {}
                 Step::Define(d) => {
                     let def = &old.defines[d];
                     let expr = j.expr(&def.expr);

@@ -568,7 +568,7 @@ impl<'a> Analysis<'a> {
                 .iter()
                 .filter_map(|s| match *s {
                     Step::Table(t) => Some((p.tables[t].name.clone(), rows[t] + 1)),
-                    Step::Define(_) => None,
+                    Step::Define(_) | Step::Walk(_) => None,
                 })
                 .collect()
         };
@@ -647,6 +647,8 @@ impl<'a> Analysis<'a> {
         };
         for step in &p.order {
             match *step {
+                // A rule with walks is refused before a region is looked for.
+                Step::Walk(_) => {}
                 Step::Define(d) => {
                     let def = &p.defines[d];
                     if k[def.var].is_none() {
@@ -979,7 +981,7 @@ fn reads(p: &Program, v: VarId, out: &mut [bool]) {
         }
         match p.vars[x].decided_by {
             None if p.vars[x].kind == VarKind::Input => out[x] = true,
-            None => {}
+            None | Some(Decider::Summary(_) | Decider::Fold(_)) => {}
             Some(Decider::Define(d)) => crate::sema::collect_vars(&p.defines[d].expr, &mut stack),
             Some(Decider::Table(t)) => {
                 let table = &p.tables[t];
