@@ -1170,7 +1170,7 @@ fn record_sequence<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, x
     let (Some(elements), Some(concat)) = (&r.elements, &r.concat) else {
         unreachable!("a language that writes no walk refuses the rule at gen")
     };
-    let item = with_locals(h, "{_item}", &[]);
+    let item = with_locals(h, &r.element, &[]);
     let mut parts: Vec<String> = Vec::new();
     for (k, f) in s.fields.iter().enumerate() {
         let key = serde_json::to_string(&f.name).expect("a name serializes");
