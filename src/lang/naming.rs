@@ -1200,6 +1200,8 @@ const PHP: Naming = Naming {
         "RuleInputError",
         "RuleContradictionError",
         "_check_int",
+        "_sequence",
+        "_place",
         "_refuse",
         "_json_str",
         "_date_str",
@@ -1223,7 +1225,7 @@ const PHP: Naming = Naming {
     ],
     // Output's fields are its constructor's promoted parameters: `$this` cannot be one.
     fields: PHP_VARIABLES,
-    locals: &["call", "tag", "out", "trace", "key", "s", "item"],
+    locals: &["call", "tag", "out", "trace", "key", "s", "item", "_e", "_o", "_i", "_at"],
     no_leading_underscore: false,
     fold_case: true,
     values_apart: true,
