@@ -2,7 +2,9 @@
 # Generated PHP against a hand-written PHP function over parcel_rate's whole domain
 # (weight 1..70 × girth 1..130 × 3 zones × 2 = 54,600 calls), in one php process: both first
 # checked to give the same fee on every input, then each timed (best of three runs of at
-# least a second). Prints calls/s of each and the ratio.
+# least a second), over the domain in its sweep order and in one fixed shuffled order (the
+# xorshift64 Fisher–Yates pass of benches/parcel_rate.rs, the same on every machine). Prints
+# calls/s of each and the ratio, a line per order.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rulec="${RULEC:-target/release/rulec}"
@@ -54,6 +56,32 @@ foreach ($domain as [$w, $g, $z, $s]) {
     }
 }
 
+/**
+ * The domain in one fixed shuffled order: benches/parcel_rate.rs's xorshift64 Fisher–Yates
+ * pass, its u64 arithmetic written over PHP's signed ints.
+ */
+function shuffled(array $xs): array
+{
+    $x = 0x2545f4914f6cdd1d;
+    // 2^64 mod m, for the unsigned remainder of a negative int.
+    $umod = function (int $x, int $m): int {
+        if ($x >= 0) {
+            return $x % $m;
+        }
+        $wrap = (2 * (\PHP_INT_MAX % $m) + 2) % $m;
+        return (($x % $m + $m) % $m + $wrap) % $m;
+    };
+    for ($i = count($xs) - 1; $i >= 1; $i--) {
+        $x ^= $x << 13;
+        $x ^= ($x >> 7) & 0x01ffffffffffffff;
+        $x ^= $x << 17;
+        $j = $umod($x, $i + 1);
+        [$xs[$i], $xs[$j]] = [$xs[$j], $xs[$i]];
+    }
+    return $xs;
+}
+$mixed = shuffled($domain);
+
 function rate(array $domain, callable $f): float
 {
     $best = 0.0;
@@ -72,9 +100,10 @@ function rate(array $domain, callable $f): float
     return $best;
 }
 
-$ours = rate($domain, '\ParcelRate\parcel_rate');
-$hand = rate($domain, 'hand_written');
-printf("generated php      %12.0f calls/s\n", $ours);
-printf("hand-written php   %12.0f calls/s   generated is %.2fx the hand-written time\n", $hand, $hand / $ours);
+foreach (['in sweep order' => $domain, 'shuffled' => $mixed] as $order => $calls) {
+    $ours = rate($calls, '\ParcelRate\parcel_rate');
+    $hand = rate($calls, 'hand_written');
+    printf("php, the domain %s: generated %.0f calls/s, hand-written %.0f calls/s, generated is %.2fx the hand-written time\n", $order, $ours, $hand, $hand / $ours);
+}
 PHP
 php bench.php

@@ -3,7 +3,9 @@
 # documented paths (a ZenEngine with a static loader, engine.evaluate(key, ctx), and
 # engine.evaluate_batch), in one script, over parcel_rate's whole domain: weight 1..70 ×
 # girth 1..130 × 3 zones × 2 = 54,600 calls. All four are first checked to give the same fee
-# on every input; then each is timed for at least a second, best of three.
+# on every input; then each is timed for at least a second, best of three, over the domain in
+# its sweep order and in one fixed shuffled order (the xorshift64 Fisher–Yates pass of
+# benches/parcel_rate.rs, the same on every machine); zen in sweep order.
 # Needs: pip install zen-engine (the zen lines are left out without it).
 # Prints calls/s of each and the ratios.
 set -euo pipefail
@@ -48,14 +50,29 @@ for args in domain:
     assert parcel_rate(*args) == hand_written(*args), args
 
 
-def rate(call):
+def shuffled(xs):
+    """The domain in one fixed shuffled order: benches/parcel_rate.rs's xorshift64 Fisher–Yates pass."""
+    xs, x, mask = list(xs), 0x2545F4914F6CDD1D, (1 << 64) - 1
+    for i in range(len(xs) - 1, 0, -1):
+        x ^= (x << 13) & mask
+        x ^= x >> 7
+        x ^= (x << 17) & mask
+        j = x % (i + 1)
+        xs[i], xs[j] = xs[j], xs[i]
+    return xs
+
+
+mixed = shuffled(domain)
+
+
+def rate(call, inputs=domain):
     best = 0.0
     for _ in range(3):
         calls, start = 0, time.perf_counter()
         while True:
-            for args in domain:
+            for args in inputs:
                 call(*args)
-            calls += len(domain)
+            calls += len(inputs)
             elapsed = time.perf_counter() - start
             if elapsed >= 1.0:
                 break
@@ -63,10 +80,11 @@ def rate(call):
     return best
 
 
-ours = rate(parcel_rate)
-hand = rate(hand_written)
-print(f"generated python   {ours:12.0f} calls/s")
-print(f"hand-written python {hand:11.0f} calls/s   generated is {hand / ours:.2f}x the hand-written time")
+for order, inputs in (("in sweep order", domain), ("shuffled", mixed)):
+    o, h = rate(parcel_rate, inputs), rate(hand_written, inputs)
+    print(f"python, the domain {order}: generated {o:.0f} calls/s, hand-written {h:.0f} calls/s, generated is {h / o:.2f}x the hand-written time")
+    if order == "in sweep order":
+        ours = o
 try:
     import zen
 except ImportError:

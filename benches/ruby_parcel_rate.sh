@@ -2,7 +2,9 @@
 # Generated Ruby against a hand-written Ruby function over parcel_rate's whole domain
 # (weight 1..70 × girth 1..130 × 3 zones × 2 = 54,600 calls), in one ruby process: both first
 # checked to give the same fee on every input, then each timed (best of three runs of at
-# least a second). Prints calls/s of each and the ratio.
+# least a second), over the domain in its sweep order and in one fixed shuffled order (the
+# xorshift64 Fisher–Yates pass of benches/parcel_rate.rs, the same on every machine). Prints
+# calls/s of each and the ratio, a line per order.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rulec="${RULEC:-target/release/rulec}"
@@ -37,6 +39,22 @@ domain = []
 raise "domain" unless domain.size == 54_600
 domain.each { |a| raise a.inspect unless ParcelRate.parcel_rate(*a) == hand_written(*a) }
 
+# The domain in one fixed shuffled order: benches/parcel_rate.rs's xorshift64 Fisher–Yates pass.
+def shuffled(xs)
+  xs = xs.dup
+  x = 0x2545F4914F6CDD1D
+  mask = (1 << 64) - 1
+  (xs.size - 1).downto(1) do |i|
+    x ^= (x << 13) & mask
+    x ^= x >> 7
+    x ^= (x << 17) & mask
+    j = x % (i + 1)
+    xs[i], xs[j] = xs[j], xs[i]
+  end
+  xs
+end
+mixed = shuffled(domain)
+
 def rate(domain)
   best = 0.0
   3.times do
@@ -53,8 +71,10 @@ def rate(domain)
   best
 end
 
-ours = rate(domain) { |w, g, z, s| ParcelRate.parcel_rate(w, g, z, s) }
-hand = rate(domain) { |w, g, z, s| hand_written(w, g, z, s) }
-puts format("generated ruby     %12.0f calls/s", ours)
-puts format("hand-written ruby  %12.0f calls/s   generated is %.2fx the hand-written time", hand, hand / ours)
+[["in sweep order", domain], ["shuffled", mixed]].each do |order, inputs|
+  ours = rate(inputs) { |w, g, z, s| ParcelRate.parcel_rate(w, g, z, s) }
+  hand = rate(inputs) { |w, g, z, s| hand_written(w, g, z, s) }
+  puts format("ruby, the domain %s: generated %.0f calls/s, hand-written %.0f calls/s, generated is %.2fx the hand-written time",
+              order, ours, hand, hand / ours)
+end
 RB
