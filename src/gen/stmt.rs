@@ -189,12 +189,17 @@ pub struct Body<'a, 'b, G, const DOOR: bool = false> {
 pub struct Switch {
     /// `switch (@) {`
     pub open: &'static str,
-    /// `case @ -> {`, `case @:`; the values joined with `, `.
+    /// `case @ -> {`, `case @:`; the values joined with `or`.
     pub case: &'static str,
+    /// What stands between two values of one case (`, `; `: case ` where a case names one).
+    pub or: &'static str,
     /// `default -> {`, `default:`.
     pub default: &'static str,
     /// What closes a case (`}`), or nothing.
     pub close: &'static str,
+    /// The statement that leaves the switch at the end of a case, where a case falls
+    /// through to the next without it (`break;`), or nothing; none after a refusal.
+    pub leave: &'static str,
     /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
     pub indent: bool,
 }
@@ -708,13 +713,17 @@ pub trait Hooks {
                 let kind = self.plan().var(*column).kind;
                 let cases = arms.iter().map(|(values, then)| {
                     let labels: Vec<String> = values.iter().map(|&i| self.case_label(kind, i)).collect();
-                    (sw.case.replace('@', &labels.join(", ")), Some(then))
+                    (sw.case.replace('@', &labels.join(sw.or)), Some(then))
                 });
                 let cases: Vec<(String, Option<&Decision>)> = cases.chain([(sw.default.to_string(), None)]).collect();
                 for (case, then) in cases {
                     self.line(&case);
                     self.out().indent();
-                    self.decide(t, then.unwrap_or(&Decision::NoRow));
+                    let then = then.unwrap_or(&Decision::NoRow);
+                    self.decide(t, then);
+                    if !sw.leave.is_empty() && !matches!(then, Decision::NoRow) {
+                        self.line(sw.leave);
+                    }
                     self.out().dedent();
                     if !sw.close.is_empty() {
                         self.line(sw.close);

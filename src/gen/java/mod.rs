@@ -360,8 +360,10 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
         switch: Some(Switch {
             open: "switch (@) {",
             case: "case @ -> {",
+            or: ", ",
             default: "default -> {",
             close: "}",
+            leave: "",
             indent: true,
         }),
         ..Blocks::PARENS
