@@ -8,10 +8,11 @@ use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRO
 use super::plan::{EnumPlan, Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Body, Refusals};
-use super::text::{comment, quoted, Code, Escapes};
+use super::stmt::{Blocks, Body, Refusals, Switch};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{naming, File, Gen, Lang, Language, Runner, Spec, Unit};
+use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -127,57 +128,10 @@ function {traced}({params}): array
 function {record}({record_params}): string
 function {wire}(mixed ${call}, ?string ${tag} = ''): string";
 
-/// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
-const FUNCTIONS: &str = "/**
- * {about}
- *
- {params_doc}
- * @throws RuleInputError when the call is outside the declared domain (fix the call site)
- * @throws RuleContradictionError when two rows the checker could not prove apart both matched
- */
-function {function}({params}): {ret}
-{
-    return {core}({args})[0];
-}
-
-/**
- * The same call, with the rows that matched, in the order they matched.
- *
- * @return array{0: {ret}, 1: list<Fired>}
- */
-function {traced}({params}): array
-{
-    return {core}({args});
-}
-
-/**
- * One call in the wire form (formats.md), the object json_decode gives (or an array keyed
- * by the inputs' declared names): the door's checks in the reference's order, then the
- * rule; the record line.
- */
-function {wire}(mixed ${call}, ?string ${tag} = ''): string
-{
-    if (${call} instanceof \\stdClass) {
-        ${call} = \\get_object_vars(${call});
-    } elseif (!\\is_array(${call}) || (${call} !== [] && \\array_is_list(${call}))) {
-        throw new RuleInputError({not_an_object});
-    }
-    {door}
-    [${out}, ${trace}] = {core}({args});
-    return {record}({record_args});
-}
-
-/**
- * The rule's branches, written once: the outputs, and the rows that matched in order.
- *
- * @return array{0: {ret}, 1: list<Fired>}
- */
-function {core}({params}): array
-{
-    ${trace} = [];
-    {rule}
-    return [{answer}, ${trace}];
-}";
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]). The
+/// function keeps its own copy of the branches, which records no row (`{plain}`): a PHP call
+/// and the `Fired` objects of a trace cost more than the rule itself.
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 const RECORD: &str = "/**
@@ -204,6 +158,25 @@ impl Syntax for Ph<'_> {
                 vec![Part::Text("\\intdiv(".into()), Part::Kid(0, TOP), Part::Text(format!(", {q})"))],
                 ATOM,
             )),
+            // By a positive constant, floor and ceiling are `intdiv`'s quotient moved by one where
+            // the remainder says it truncated the other way: no helper called.
+            Node::DivRound(_, d, m @ (RoundMode::Ceiling | RoundMode::Floor)) if matches!(d.node, Node::Int(k) if k > 0) =>
+            {
+                let (k, [sign, test]) =
+                    (self.print(d, ATOM), if *m == RoundMode::Ceiling { ["+", ">"] } else { ["-", "<"] });
+                let (t, p) = (|s: String| Part::Text(s), &OPS.prec);
+                let q = format!(", {k}) {sign} (");
+                Some(Form::Parts(
+                    vec![
+                        t("\\intdiv(".into()),
+                        Part::Kid(0, TOP),
+                        t(q),
+                        Part::Kid(0, p.mul),
+                        t(format!(" % {k} {test} 0 ? 1 : 0)")),
+                    ],
+                    p.add,
+                ))
+            }
             _ => None,
         }
     }
@@ -359,7 +332,9 @@ impl Ph<'_> {
             ("record_args", record_args),
             ("answer", answer),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Php, part, &mut Body { g: self, o }));
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
+            walk::part(plan, Lang::Php, part, &mut Body { g: self, o })
+        });
         o.blank();
     }
 
@@ -379,6 +354,16 @@ impl Hooks for Body<'_, '_, Ph<'_>> {
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",
+        // A case names one value (`case A: case B:`); enum cases compare by identity.
+        switch: Some(Switch {
+            open: "switch (@) {",
+            case: "case @:",
+            or: ": case ",
+            default: "default:",
+            close: "",
+            leave: "break;",
+            indent: true,
+        }),
         ..Blocks::PARENS
     };
     /// The record's values: each type's wire text, appended to the line.
