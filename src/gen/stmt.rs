@@ -204,6 +204,20 @@ pub struct Switch {
     pub indent: bool,
 }
 
+impl Switch {
+    /// The C family's that falls through (JavaScript, PHP): `switch (@) {`, a `case` a value
+    /// (`case A: case B:`), each case left by `break;`.
+    pub const FALLS: Switch = Switch {
+        open: "switch (@) {",
+        case: "case @:",
+        or: ": case ",
+        default: "default:",
+        close: "",
+        leave: "break;",
+        indent: true,
+    };
+}
+
 /// The pattern match a table of enum and boolean cells is written as: an arm per row in
 /// the rule's order, the first that matches winning as the first row does.
 pub struct Match {

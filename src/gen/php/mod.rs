@@ -91,6 +91,8 @@ const OPS: Ops = Ops {
     is: ["===", "!=="],
     extremes: Extremes::Variadic { min: "\\min", max: "\\max" },
     cond: Cond::TernaryUnnested,
+    // Written with `intdiv` (`Syntax::own`): no helper called.
+    div_moves: true,
     ..Ops::c_family(php_str)
 };
 
@@ -354,16 +356,8 @@ impl Hooks for Body<'_, '_, Ph<'_>> {
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",
-        // A case names one value (`case A: case B:`); enum cases compare by identity.
-        switch: Some(Switch {
-            open: "switch (@) {",
-            case: "case @:",
-            or: ": case ",
-            default: "default:",
-            close: "",
-            leave: "break;",
-            indent: true,
-        }),
+        // Enum cases compare by identity.
+        switch: Some(Switch::FALLS),
         ..Blocks::PARENS
     };
     /// The record's values: each type's wire text, appended to the line.
