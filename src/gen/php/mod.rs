@@ -5,7 +5,7 @@
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{EnumPlan, Expr, Node};
+use super::plan::{EnumPlan, Expr, Kind, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
 use super::stmt::{Blocks, Body, Refusals, Switch};
@@ -356,8 +356,10 @@ impl Hooks for Body<'_, '_, Ph<'_>> {
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",
-        // Enum cases compare by identity.
-        switch: Some(Switch::FALLS),
+        // On the enum's backing value, the name the wire carries: cases of string literals
+        // are one jump table (`SWITCH_STRING`), where cases of enum constants are each a
+        // constant fetched and compared.
+        switch: Some(Switch { open: "switch (@->value) {", ..Switch::FALLS }),
         ..Blocks::PARENS
     };
     /// The record's values: each type's wire text, appended to the line.
@@ -395,6 +397,12 @@ push: {list}[] = {value};
 carry: {name} = {value};
 for: foreach ({list} as {element}) {
 break: break;";
+
+    /// A value of an enum column as its backing value (the switch is on `->value`).
+    fn case_label(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a switch on an enum") };
+        php_str(&self.g.plan.enums[e].values[i as usize].name)
+    }
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} .= {};", self.g.local("s"), php_str(json)));
