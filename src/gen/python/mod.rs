@@ -115,9 +115,12 @@ const OPS: Ops = Ops {
 type Py<'a> = Gen<'a, Python>;
 
 /// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
+/// The function keeps its own copy of the branches, which records no row (`{plain}`): a call
+/// into the core and a test of the trace at every row cost more than the rule itself.
 const FUNCTIONS: &str = r#"def {function}({params}) -> {ret}:
     {doc}
-    return {core}({untraced})
+    {plain}
+    return {answer}
 
 
 def {traced}({params}) -> tuple[{ret}, list[Fired]]:
@@ -310,7 +313,6 @@ impl Py<'_> {
         let l = |b| n.local(b);
         let fills = [
             ("core_params", sig::then(&self.params(), &format!("{}: list[Fired] | None", l("trace")))),
-            ("untraced", sig::then(&self.args(), "None")),
             ("traced_args", sig::then(&self.args(), l("trace"))),
             ("params", self.params()),
             ("ret", self.returns()),
