@@ -52,7 +52,8 @@ pub fn plain<H: Hooks>(plan: &Plan, lang: Lang, h: &mut H) {
 }
 
 /// A language's hooks with the trace left out: every spelling is the language's, and a row
-/// that fires records nothing ([`plain`]).
+/// that fires records nothing ([`plain`]). It forwards every hook a backend may give (the
+/// spelling set, `SPELLING` in tests/architecture.rs) but the two [`plain`] refuses.
 struct Untraced<'h, H>(&'h mut H);
 
 impl<H: Hooks> Hooks for Untraced<'_, H> {
