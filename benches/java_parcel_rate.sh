@@ -2,14 +2,16 @@
 # The generated Java parcel_rate against the same rule written by hand in Java, over the whole
 # domain (weight 1..70 x girth 1..130 x 3 zones x 2 booleans = 54,600 calls a pass), in one
 # JVM: it first asserts they agree on every input, warms the JIT up on all of them, then times
-# them in alternating rounds of one pass each (about 4 s in all) and prints the calls per
+# them in alternating rounds of one pass each (about 6 s in all) and prints the calls per
 # second of each and the median of the rounds' ratios to the hand-written function.
 #
 # A pass reads each call's inputs from arrays laid out in domain order, as a caller with data
 # does: no work is shared between calls. The hand-written function given the generated entry
 # guard says what the guard costs. The last line times the two in nested loops over the
 # domain instead, where the JIT may merge neighbouring calls of the same weight, girth and
-# zone (it does for the hand-written function).
+# zone (it does for the hand-written function). The same rounds time the two over the same
+# inputs in one fixed shuffled order (the xorshift64 Fisher-Yates pass of
+# benches/parcel_rate.rs, the same on every machine).
 #
 #   benches/java_parcel_rate.sh          (RULEC=path/to/rulec to use a built binary)
 #
@@ -77,6 +79,11 @@ public final class ParcelRateBench {
     private static final long[] GIRTH = new long[CALLS];
     private static final ParcelRate.Zone[] DEST = new ParcelRate.Zone[CALLS];
     private static final boolean[] SIGNATURE = new boolean[CALLS];
+    /** The domain in one fixed shuffled order: benches/parcel_rate.rs's xorshift64 Fisher-Yates pass. */
+    private static final long[] M_WEIGHT = new long[CALLS];
+    private static final long[] M_GIRTH = new long[CALLS];
+    private static final ParcelRate.Zone[] M_DEST = new ParcelRate.Zone[CALLS];
+    private static final boolean[] M_SIGNATURE = new boolean[CALLS];
 
     static {
         int i = 0;
@@ -92,6 +99,26 @@ public final class ParcelRateBench {
                     }
                 }
             }
+        }
+        int[] order = new int[CALLS];
+        for (int k = 0; k < CALLS; k++) {
+            order[k] = k;
+        }
+        long x = 0x2545f4914f6cdd1dL;
+        for (int k = CALLS - 1; k >= 1; k--) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            int j = (int) Long.remainderUnsigned(x, k + 1);
+            int t = order[k];
+            order[k] = order[j];
+            order[j] = t;
+        }
+        for (int k = 0; k < CALLS; k++) {
+            M_WEIGHT[k] = WEIGHT[order[k]];
+            M_GIRTH[k] = GIRTH[order[k]];
+            M_DEST[k] = DEST[order[k]];
+            M_SIGNATURE[k] = SIGNATURE[order[k]];
         }
     }
 
@@ -109,6 +136,22 @@ public final class ParcelRateBench {
         long sum = 0;
         for (int i = 0; i < CALLS; i++) {
             sum += byHand(WEIGHT[i], GIRTH[i], DEST[i], SIGNATURE[i]);
+        }
+        return sum;
+    }
+
+    private static long generatedMixed() {
+        long sum = 0;
+        for (int i = 0; i < CALLS; i++) {
+            sum += ParcelRate.parcelRate(M_WEIGHT[i], M_GIRTH[i], M_DEST[i], M_SIGNATURE[i]);
+        }
+        return sum;
+    }
+
+    private static long handMixed() {
+        long sum = 0;
+        for (int i = 0; i < CALLS; i++) {
+            sum += byHand(M_WEIGHT[i], M_GIRTH[i], M_DEST[i], M_SIGNATURE[i]);
         }
         return sum;
     }
@@ -166,7 +209,8 @@ public final class ParcelRateBench {
         long warm = System.nanoTime();
         while (System.nanoTime() - warm < 1_000_000_000L) {
             long want = hand();
-            if (generated() != want || handGuarded() != want || generatedLoops() != want || handLoops() != want) {
+            if (generated() != want || handGuarded() != want || generatedLoops() != want || handLoops() != want
+                    || generatedMixed() != want || handMixed() != want) {
                 System.exit(1);
             }
         }
@@ -176,11 +220,14 @@ public final class ParcelRateBench {
         long tHand = 0;
         long tGuard = 0;
         long tLoops = 0;
+        long tGenMixed = 0;
+        long tHandMixed = 0;
+        double[] mixedRatio = new double[1 << 16];
         double[] genRatio = new double[1 << 16];
         double[] guardRatio = new double[1 << 16];
         double[] loopsRatio = new double[1 << 16];
         int rounds = 0;
-        while (tGen + tHand + tGuard + tLoops < 4_000_000_000L && rounds < genRatio.length) {
+        while (tGen + tHand + tGuard + tLoops + tGenMixed + tHandMixed < 6_000_000_000L && rounds < genRatio.length) {
             long t0 = System.nanoTime();
             long a = generated();
             long t1 = System.nanoTime();
@@ -192,7 +239,11 @@ public final class ParcelRateBench {
             long t4 = System.nanoTime();
             long e = handLoops();
             long t5 = System.nanoTime();
-            if (a != b || c != b || d != b || e != b) {
+            long f = generatedMixed();
+            long t6 = System.nanoTime();
+            long g = handMixed();
+            long t7 = System.nanoTime();
+            if (a != b || c != b || d != b || e != b || f != b || g != b) {
                 System.exit(1);
             }
             tGen += t1 - t0;
@@ -202,11 +253,16 @@ public final class ParcelRateBench {
             genRatio[rounds] = (double) (t1 - t0) / (t2 - t1);
             guardRatio[rounds] = (double) (t3 - t2) / (t2 - t1);
             loopsRatio[rounds] = (double) (t4 - t3) / (t5 - t4);
+            mixedRatio[rounds] = (double) (t6 - t5) / (t7 - t6);
+            tGenMixed += t6 - t5;
+            tHandMixed += t7 - t6;
             rounds++;
         }
         double perSecond = (double) rounds * CALLS * 1e9;
-        System.out.printf("java generated %.0f calls/s, hand-written %.0f calls/s: %.2fx (median of %d rounds)%n",
+        System.out.printf("java, the domain in sweep order: generated %.0f calls/s, hand-written %.0f calls/s: %.2fx (median of %d rounds)%n",
             perSecond / tGen, perSecond / tHand, median(genRatio, rounds), rounds);
+        System.out.printf("java, the domain shuffled: generated %.0f calls/s, hand-written %.0f calls/s: %.2fx (median of %d rounds)%n",
+            perSecond / tGenMixed, perSecond / tHandMixed, median(mixedRatio, rounds), rounds);
         System.out.printf("java hand-written with the generated entry guard %.0f calls/s: %.2fx%n",
             perSecond / tGuard, median(guardRatio, rounds));
         System.out.printf("java in nested loops over the domain, generated / hand-written: %.2fx%n",

@@ -3,8 +3,10 @@
 # hand-written TypeScript function over bigints, in one process, over the whole domain of
 # the rule — weight 1..70 × girth 1..130 × 3 zones × 2 booleans = 54,600 calls a pass. It
 # first asserts the two give the same fee on every input, then times them in alternating
-# rounds (at least 0.5 s each) and prints the calls per second of each and the median of
-# the rounds' ratios.
+# rounds (at least 0.5 s each) over the domain in its sweep order and in one fixed shuffled
+# order (the xorshift64 Fisher–Yates pass of benches/parcel_rate.rs, the same on every
+# machine), and prints for each order the calls per second of each and the median of the
+# rounds' ratios.
 #
 #   benches/typescript_parcel_rate.sh        (RULEC=path/to/rulec, RULEC_TSC=path/to/tsc)
 set -euo pipefail
@@ -72,17 +74,35 @@ for (const c of calls) {
   }
 }
 
-/** Calls per second of `f` over the domain, passes repeated for at least half a second. */
-function rate(f: Fee): number {
+/** The domain in one fixed shuffled order: benches/parcel_rate.rs's xorshift64 Fisher–Yates pass. */
+function shuffled<T>(xs: T[]): T[] {
+  const out = xs.slice();
+  const mask = (1n << 64n) - 1n;
+  let x = 0x2545f4914f6cdd1dn;
+  for (let i = out.length - 1; i >= 1; i--) {
+    x ^= (x << 13n) & mask;
+    x ^= x >> 7n;
+    x ^= (x << 17n) & mask;
+    const j = Number(x % BigInt(i + 1));
+    const t = out[i];
+    out[i] = out[j];
+    out[j] = t;
+  }
+  return out;
+}
+const mixed = shuffled(calls);
+
+/** Calls per second of `f` over `inputs`, passes repeated for at least half a second. */
+function rate(f: Fee, inputs: [Pounds, Inches, Zone, boolean][]): number {
   let sink = 0n;
   let n = 0;
   const t0 = proc.process.hrtime.bigint();
   let ns = 0n;
   do {
-    for (const c of calls) {
+    for (const c of inputs) {
       sink += f(c[0], c[1], c[2], c[3]);
     }
-    n += calls.length;
+    n += inputs.length;
     ns = proc.process.hrtime.bigint() - t0;
   } while (ns < 500000000n);
   if (sink < 0n) {
@@ -91,15 +111,17 @@ function rate(f: Fee): number {
   return n / (Number(ns) / 1e9);
 }
 
-const rounds: { generated: number; hand: number }[] = [];
-for (let r = 0; r < 7; r++) {
-  rounds.push({ generated: rate(parcel_rate), hand: rate(handParcelRate) });
+for (const [order, inputs] of [["in sweep order", calls], ["shuffled", mixed]] as const) {
+  const rounds: { generated: number; hand: number }[] = [];
+  for (let r = 0; r < 7; r++) {
+    rounds.push({ generated: rate(parcel_rate, inputs), hand: rate(handParcelRate, inputs) });
+  }
+  const ratios = rounds.map((r) => r.hand / r.generated).sort((a, b) => a - b);
+  const best = (k: "generated" | "hand") => Math.round(Math.max(...rounds.map((r) => r[k])));
+  proc.process.stdout.write("typescript, the domain " + order + ": generated " + best("generated") + " calls/s, hand-written " + best("hand") +
+    " calls/s, generated takes " + ratios[3].toFixed(2) + "x the hand-written time (median of 7 rounds; " +
+    ratios[0].toFixed(2) + "x-" + ratios[6].toFixed(2) + "x)" + "\n");
 }
-const ratios = rounds.map((r) => r.hand / r.generated).sort((a, b) => a - b);
-const best = (k: "generated" | "hand") => Math.round(Math.max(...rounds.map((r) => r[k])));
-proc.process.stdout.write("typescript generated " + best("generated") + " calls/s, hand-written " + best("hand") +
-  " calls/s, generated takes " + ratios[3].toFixed(2) + "x the hand-written time (median of 7 rounds; " +
-  ratios[0].toFixed(2) + "x-" + ratios[6].toFixed(2) + "x)\n");
 TS
 "$tsc" --strict --erasableSyntaxOnly --target es2022 --lib es2022 --module es2022 --moduleResolution bundler \
   --rewriteRelativeImportExtensions --outDir .tsbuild bench.ts

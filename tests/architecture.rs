@@ -597,6 +597,7 @@ const SPELLING: &[&str] = &[
     "table_match",
     "check_int_args",
     "shown",
+    "sequence_line",
 ];
 
 /// The items of every `impl Hooks for` block of `text`: each `fn` or `const` one level in.
@@ -641,6 +642,22 @@ fn no_backend_overrides_a_hook_outside_the_spelling_set() {
     }
     // Eight function-shaped languages give at least their block syntax each.
     assert!(seen >= 8, "{seen}");
+}
+
+/// The plain function's copy of the branches (`walk::plain`) writes through the language's
+/// hooks with the trace left out: it must forward every hook a backend may give, or a
+/// language's spelling would be lost there alone. The two it leaves out write their own rows,
+/// and `walk::plain` refuses a language that has them.
+#[test]
+fn the_untraced_hooks_forward_every_spelling() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("src/gen/walk.rs")).unwrap();
+    let items = hook_items(&text);
+    let missing: Vec<&&str> = SPELLING
+        .iter()
+        .filter(|h| !["table_call", "table_match"].contains(h) && !items.iter().any(|i| i == *h))
+        .collect();
+    assert!(missing.is_empty(), "walk.rs's Untraced does not forward {missing:?}");
+    assert!(items.iter().any(|i| i == "fire_trace"), "Untraced records no row");
 }
 
 #[test]

@@ -120,7 +120,15 @@ fn the_suite_meets_every_fold_transition_and_row() {
 #[test]
 fn two_takes_under_take_unique_go_to_the_refused_file() {
     let dir = tempfile::tempdir().unwrap();
-    let out = at_root(&["gen", "tests/walks/carrier_pick.rule", "--out", dir.path().to_str().unwrap()]);
+    let lock = dir.path().join("rulec.lock");
+    let out = at_root(&[
+        "gen",
+        "tests/walks/carrier_pick.rule",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--lock",
+        lock.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let refused = std::fs::read_to_string(dir.path().join("vectors/carrier_pick.refused.jsonl")).unwrap();
     let first: Json = serde_json::from_str(refused.lines().next().unwrap()).unwrap();
@@ -135,7 +143,15 @@ fn two_takes_under_take_unique_go_to_the_refused_file() {
 #[test]
 fn gen_names_why_sql_and_numpy_leave_a_walk_out() {
     let dir = tempfile::tempdir().unwrap();
-    let out = at_root(&["gen", "tests/walks/best_bid.rule", "--out", dir.path().to_str().unwrap()]);
+    let lock = dir.path().join("rulec.lock");
+    let out = at_root(&[
+        "gen",
+        "tests/walks/best_bid.rule",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--lock",
+        lock.to_str().unwrap(),
+    ]);
     let err = text(&out.stderr);
     assert!(
         err.contains("SQL cannot walk a sequence: one query has nowhere to carry a value from row to row"),
@@ -147,7 +163,16 @@ fn gen_names_why_sql_and_numpy_leave_a_walk_out() {
             .unwrap();
     assert!(left.to_string().contains("sql"), "{left}");
     assert!(!dir.path().join("sql").exists() && !dir.path().join("numpy").exists());
-    let named = at_root(&["gen", "tests/walks/best_bid.rule", "--lang", "sql", "--out", dir.path().to_str().unwrap()]);
+    let named = at_root(&[
+        "gen",
+        "tests/walks/best_bid.rule",
+        "--lang",
+        "sql",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--lock",
+        lock.to_str().unwrap(),
+    ]);
     assert!(!named.status.success());
 }
 

@@ -157,6 +157,11 @@ pub struct Ops {
     /// Whether `div` rounds toward negative infinity (so a quotient by a positive constant
     /// rounded by floor or ceiling needs no helper).
     pub div_floors: bool,
+    /// Where `div` truncates: whether a quotient by a positive constant rounded by floor or
+    /// ceiling is written in place, the truncated quotient moved by one where the remainder
+    /// (`%`) says it was truncated the other way (`n / 100 + (n % 100 > 0 ? 1 : 0)`, for a
+    /// language with `c ? a : b`; one whose `div` is no operator writes it itself).
+    pub div_moves: bool,
     /// The helpers (runtime functions) for the rounded quotient, the remainder and the root.
     pub div_round: fn(RoundMode) -> String,
     pub modulo: &'static str,
@@ -171,7 +176,7 @@ impl Ops {
     /// Whether a rounded quotient by `d` is written with the language's own division, no
     /// helper called: by a positive constant, floor and ceiling are a flooring division's own.
     pub fn quotient_in_place(&self, d: &Expr, mode: RoundMode) -> bool {
-        self.div_floors
+        (self.div_floors || self.div_moves)
             && matches!(mode, RoundMode::Floor | RoundMode::Ceiling)
             && matches!(d.node, Node::Int(k) if k > 0)
     }
@@ -201,6 +206,7 @@ impl Ops {
             is: ["==", "!="],
             div: "/",
             div_floors: false,
+            div_moves: false,
             div_round: snake_div_round,
             modulo: "_mod",
             isqrt: "_isqrt",
@@ -412,6 +418,24 @@ pub trait Syntax: Spelled {
                 vec![Part::Kid(0, p.mul), Part::Text(format!(" {} ", ops.div)), Part::Expr(Expr::int(*q), p.mul + 1)],
                 p.mul,
             ),
+            // By a positive constant, floor and ceiling are a truncating division's quotient
+            // moved by one where the remainder says it was truncated the other way.
+            Node::DivRound(_, d, mode) if !ops.div_floors && ops.quotient_in_place(d, *mode) => {
+                let (sign, test) = if *mode == RoundMode::Ceiling { ("+", ">") } else { ("-", "<") };
+                let [zero, one] = [0, 1].map(ops.int);
+                let (n, d) = (|| Part::Kid(0, p.mul), || Part::Kid(1, p.mul + 1));
+                let parts = vec![
+                    n(),
+                    Part::Text(format!(" {} ", ops.div)),
+                    d(),
+                    Part::Text(format!(" {sign} (")),
+                    n(),
+                    text(" % "),
+                    d(),
+                    Part::Text(format!(" {test} {zero} ? {one} : {zero})")),
+                ];
+                Form::Parts(parts, p.add)
+            }
             // By a positive constant, floor and ceiling are a flooring division's own.
             Node::DivRound(_, d, mode) if ops.quotient_in_place(d, *mode) => {
                 let by = Part::Text(format!(" {} ", ops.div));

@@ -194,14 +194,33 @@ pub struct Body<'a, 'b, G, const DOOR: bool = false> {
 pub struct Switch {
     /// `switch (@) {`
     pub open: &'static str,
-    /// `case @ -> {`, `case @:`; the values joined with `, `.
+    /// `case @ -> {`, `case @:`; the values joined with `or`.
     pub case: &'static str,
+    /// What stands between two values of one case (`, `; `: case ` where a case names one).
+    pub or: &'static str,
     /// `default -> {`, `default:`.
     pub default: &'static str,
     /// What closes a case (`}`), or nothing.
     pub close: &'static str,
+    /// The statement that leaves the switch at the end of a case, where a case falls
+    /// through to the next without it (`break;`), or nothing; none after a refusal.
+    pub leave: &'static str,
     /// Whether the cases stand one level in from the `switch` (gofmt puts them level with it).
     pub indent: bool,
+}
+
+impl Switch {
+    /// The C family's that falls through (JavaScript, PHP): `switch (@) {`, a `case` a value
+    /// (`case A: case B:`), each case left by `break;`.
+    pub const FALLS: Switch = Switch {
+        open: "switch (@) {",
+        case: "case @:",
+        or: ": case ",
+        default: "default:",
+        close: "",
+        leave: "break;",
+        indent: true,
+    };
 }
 
 /// The pattern match a table of enum and boolean cells is written as: an arm per row in
@@ -332,19 +351,23 @@ pub trait Hooks {
             table => guard(self, &Guards::parse(table), input, checks),
         }
     }
-    /// The entry guard's checks of a sequence: its count, then each element's fields by
-    /// `checks` (by the field's place), each refusal naming the element's place
-    /// (`lines[2].quantity is out of range`). A language that does not write walks yet
-    /// refuses such a rule at gen (`Backend::refuses`) and never gets here.
-    fn guard_sequence(&mut self, seq: &crate::gen::plan::SequencePlan, checks: &[(usize, Vec<Check>)]) {
-        let _ = (seq, checks);
+    /// The line holding sequence `seq` (`wire`: reading it off the call at the wire door;
+    /// else the entry guard's: its count, then each element's fields, each refusal naming the
+    /// element's place, `lines[2].quantity is out of range`). A language that does not write
+    /// walks yet refuses such a rule at gen (`Backend::refuses`) and never gets here.
+    fn sequence_line(&self, seq: &crate::gen::plan::SequencePlan, wire: bool) -> String {
+        let _ = (seq, wire);
         unreachable!("a language that writes no walk refuses the rule at gen")
     }
-    /// The wire door of a sequence: the array read, each element's fields as inputs of their
-    /// types are read, each refusal naming the element's place (see `guard_sequence`).
+    /// The entry guard's checks of a sequence (by `checks`, the field's place and its checks).
+    fn guard_sequence(&mut self, seq: &crate::gen::plan::SequencePlan, _checks: &[(usize, Vec<Check>)]) {
+        let line = self.sequence_line(seq, false);
+        self.line(&line);
+    }
+    /// The wire door of a sequence.
     fn wire_sequence(&mut self, seq: &crate::gen::plan::SequencePlan) {
-        let _ = seq;
-        unreachable!("a language that writes no walk refuses the rule at gen")
+        let line = self.sequence_line(seq, true);
+        self.line(&line);
     }
     /// The language's wire door as a table ([`WireReads`]); a language that writes its own
     /// `wire_input` and `wire_unknown_keys` gives none.
@@ -727,13 +750,17 @@ pub trait Hooks {
                 let kind = self.plan().var(*column).kind;
                 let cases = arms.iter().map(|(values, then)| {
                     let labels: Vec<String> = values.iter().map(|&i| self.case_label(kind, i)).collect();
-                    (sw.case.replace('@', &labels.join(", ")), Some(then))
+                    (sw.case.replace('@', &labels.join(sw.or)), Some(then))
                 });
                 let cases: Vec<(String, Option<&Decision>)> = cases.chain([(sw.default.to_string(), None)]).collect();
                 for (case, then) in cases {
                     self.line(&case);
                     self.out().indent();
-                    self.decide(t, then.unwrap_or(&Decision::NoRow));
+                    let then = then.unwrap_or(&Decision::NoRow);
+                    self.decide(t, then);
+                    if !sw.leave.is_empty() && !matches!(then, Decision::NoRow) {
+                        self.line(sw.leave);
+                    }
                     self.out().dedent();
                     if !sw.close.is_empty() {
                         self.line(sw.close);

@@ -2,9 +2,13 @@
 //! language) in order and asks the language to spell each statement. What is checked, in
 //! which order, and how each table is written is the tree's; the hooks ([`Hooks`]) only print.
 
-use super::plan::{Arith, Expr, Fold, Node, Plan, Step, TablePlan};
-use super::stmt::Open;
+use super::naming::Names;
+use super::plan::{Arith, Expr, Fold, InputDoor, Kind, Node, Plan, Step, TablePlan};
+use super::printer::Ops;
+use super::sig::Types;
+use super::stmt::{Blocks, Open};
 pub use super::stmt::{Hooks, Source};
+use super::text::Code;
 use super::tree::{self, Accumulate, Facts, Shape, Stmt};
 pub use super::tree::{checks, Check};
 use crate::lang::Lang;
@@ -32,6 +36,92 @@ pub fn guard(plan: &Plan, lang: Lang, h: &mut impl Hooks) {
 /// it is where it checks anything, then the rule's steps.
 pub fn core<H: Hooks>(plan: &Plan, lang: Lang, h: &mut H) {
     stmts(plan, &tree::lower(plan, lang, &facts::<H>()), h);
+}
+
+/// What the plain function runs where it keeps its own copy of the branches: the core's
+/// statements ([`core`]) with no row recorded, so that the function the caller calls builds
+/// no trace, tests for none and calls no other function to decide. The rows' hooks are the
+/// walker's own here, so a language that writes a table through a hook of its own (a match,
+/// a function per table: `Blocks::native_match`, `Blocks::table_functions`) writes none.
+pub fn plain<H: Hooks>(plan: &Plan, lang: Lang, h: &mut H) {
+    let b = H::BLOCKS;
+    assert!(
+        b.native_match.is_none() && !b.table_functions,
+        "a language that writes a table through its own hook records its rows there"
+    );
+    core(plan, lang, &mut Untraced(h));
+}
+
+/// A language's hooks with the trace left out: every spelling is the language's, and a row
+/// that fires records nothing ([`plain`]). It forwards every hook a backend may give (the
+/// spelling set, `SPELLING` in tests/architecture.rs) but the two [`plain`] refuses.
+struct Untraced<'h, H>(&'h mut H);
+
+impl<H: Hooks> Hooks for Untraced<'_, H> {
+    const BLOCKS: Blocks = H::BLOCKS;
+    const GUARD: &'static str = H::GUARD;
+    const WIRE: &'static str = H::WIRE;
+    const RECORD_VALUES: &'static str = H::RECORD_VALUES;
+    const LISTS: &'static str = H::LISTS;
+    fn out(&mut self) -> &mut Code {
+        self.0.out()
+    }
+    fn plan(&self) -> &Plan {
+        self.0.plan()
+    }
+    fn names(&self) -> &Names {
+        self.0.names()
+    }
+    fn expr(&self, e: &Expr, min: u8) -> String {
+        self.0.expr(e, min)
+    }
+    fn ops(&self) -> &Ops {
+        self.0.ops()
+    }
+    fn types(&self) -> &Types {
+        self.0.types()
+    }
+    fn boundary_ty(&self, v: VarId) -> String {
+        self.0.boundary_ty(v)
+    }
+    fn local_ty(&self, v: VarId) -> String {
+        self.0.local_ty(v)
+    }
+    fn held_ty(&self, v: VarId) -> String {
+        self.0.held_ty(v)
+    }
+    fn lit(&self, s: &str) -> String {
+        self.0.lit(s)
+    }
+    fn check_int_args(&self, input: &InputDoor) -> String {
+        self.0.check_int_args(input)
+    }
+    fn record_text(&mut self, json: &str) {
+        self.0.record_text(json)
+    }
+    fn name(&self, v: VarId) -> String {
+        self.0.name(v)
+    }
+    fn value(&self, var: VarId, e: &Expr) -> String {
+        self.0.value(var, e)
+    }
+    fn binding(&self, var: VarId) -> String {
+        self.0.binding(var)
+    }
+    fn case_label(&self, kind: Kind, i: u32) -> String {
+        self.0.case_label(kind, i)
+    }
+    fn shown(&self, input: &InputDoor) -> String {
+        self.0.shown(input)
+    }
+    fn declare(&mut self, var: VarId) {
+        self.0.declare(var)
+    }
+    /// No row is recorded.
+    fn fire_trace(&mut self, _t: &TablePlan, _row: usize) {}
+    fn sequence_line(&self, seq: &crate::gen::plan::SequencePlan, wire: bool) -> String {
+        self.0.sequence_line(seq, wire)
+    }
 }
 
 /// The statements of a tree, each spelled by its hook.
@@ -145,6 +235,8 @@ pub enum Part {
     Door,
     /// `{rule}`: the core's statements, the guard's comment with them ([`core`]).
     Rule,
+    /// `{plain}`: the core's statements with no row recorded, the plain function's own ([`plain`]).
+    Plain,
     /// `{guard}`: the entry guard alone ([`guard`]).
     Guard,
     /// `{body}`: the rule's steps after the guard ([`body`]).
@@ -156,6 +248,7 @@ impl Part {
         Some(match name {
             "door" => Part::Door,
             "rule" => Part::Rule,
+            "plain" => Part::Plain,
             "guard" => Part::Guard,
             "body" => Part::Body,
             _ => return None,
@@ -168,6 +261,7 @@ pub fn part<H: Hooks>(plan: &Plan, lang: Lang, part: Part, h: &mut H) {
     match part {
         Part::Door => wire(plan, h),
         Part::Rule => core(plan, lang, h),
+        Part::Plain => plain(plan, lang, h),
         Part::Guard => guard(plan, lang, h),
         Part::Body => body(plan, h),
     }

@@ -121,6 +121,8 @@ pub fn run(p: &Program, input: &Json) -> Answer {
         Err(r) => Answer::Refused(r),
         Ok(inputs) => match eval::evaluate(p, &inputs) {
             Ok(outcome) => Answer::Record { inputs, outcome },
+            // A summary outside the range the caller keeps is refused as an input is.
+            Err(e) if e.is_input() => Answer::Refused(wire::Refusal::new(e.to_string())),
             Err(e) => Answer::Contradiction(e),
         },
     }

@@ -357,7 +357,15 @@ impl Spell<'_> {
 impl<const DOOR: bool> Hooks for Body<'_, '_, Spell<'_>, DOOR> {
     crate::spelled_by!(g);
     const BLOCKS: Blocks = Blocks {
-        switch: Some(Switch { open: "switch @ {", case: "case @:", default: "default:", close: "", indent: false }),
+        switch: Some(Switch {
+            open: "switch @ {",
+            case: "case @:",
+            or: ", ",
+            default: "default:",
+            close: "",
+            leave: "",
+            indent: false,
+        }),
         // The core's results are named: its output is still the zero value where it refuses.
         refuse: if DOOR {
             Refusals {

@@ -358,10 +358,12 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
         binding: "$ @",
         declare: "$ @;",
         switch: Some(Switch {
-            open: "switch (@) {",
+            open: "switch (@.ordinal()) {",
             case: "case @ -> {",
+            or: ", ",
             default: "default -> {",
             close: "}",
+            leave: "",
             indent: true,
         }),
         ..Blocks::PARENS
@@ -376,9 +378,10 @@ impl Hooks for Body<'_, '_, Jv<'_>> {
     const WIRE: &'static str = include_str!("runtime/wire.txt");
 
     /// Java's `case` names an enum's constant unqualified.
-    fn case_label(&self, kind: Kind, i: u32) -> String {
-        let Kind::Enum(e) = kind else { unreachable!("a switch on an enum") };
-        self.g.n.members[e][i as usize].clone()
+    /// A value by its place: the switch is on `ordinal()` (the enum declares its values in the
+    /// rule's order), not on the enum, which reads javac's `$SwitchMap` array at every switch.
+    fn case_label(&self, _kind: Kind, i: u32) -> String {
+        i.to_string()
     }
 
     fn table_call(&mut self, t: &TablePlan) {

@@ -7,13 +7,14 @@
 mod walks;
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
-use super::plan::{EnumPlan, Expr, Node};
+use super::plan::{EnumPlan, Expr, Kind, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Body, Refusals};
-use super::text::{comment, quoted, Code, Escapes};
+use super::stmt::{Blocks, Body, Refusals, Switch};
+use super::text::{comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{naming, File, Gen, Lang, Language, Runner, Spec, Unit};
+use crate::num::RoundMode;
 use crate::sema::VarId;
 use serde_json::json;
 
@@ -93,6 +94,8 @@ const OPS: Ops = Ops {
     is: ["===", "!=="],
     extremes: Extremes::Variadic { min: "\\min", max: "\\max" },
     cond: Cond::TernaryUnnested,
+    // Written with `intdiv` (`Syntax::own`): no helper called.
+    div_moves: true,
     ..Ops::c_family(php_str)
 };
 
@@ -130,57 +133,10 @@ function {traced}({params}): array
 function {record}({record_params}): string
 function {wire}(mixed ${call}, ?string ${tag} = ''): string";
 
-/// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
-const FUNCTIONS: &str = "/**
- * {about}
- *
- {params_doc}
- * @throws RuleInputError when the call is outside the declared domain (fix the call site)
- * @throws RuleContradictionError when two rows the checker could not prove apart both matched
- */
-function {function}({params}): {ret}
-{
-    return {core}({args})[0];
-}
-
-/**
- * The same call, with the rows that matched, in the order they matched.
- *
- * @return array{0: {ret}, 1: list<Fired>}
- */
-function {traced}({params}): array
-{
-    return {core}({args});
-}
-
-/**
- * One call in the wire form (formats.md), the object json_decode gives (or an array keyed
- * by the inputs' declared names): the door's checks in the reference's order, then the
- * rule; the record line.
- */
-function {wire}(mixed ${call}, ?string ${tag} = ''): string
-{
-    if (${call} instanceof \\stdClass) {
-        ${call} = \\get_object_vars(${call});
-    } elseif (!\\is_array(${call}) || (${call} !== [] && \\array_is_list(${call}))) {
-        throw new RuleInputError({not_an_object});
-    }
-    {door}
-    [${out}, ${trace}] = {core}({args});
-    return {record}({record_args});
-}
-
-/**
- * The rule's branches, written once: the outputs, and the rows that matched in order.
- *
- * @return array{0: {ret}, 1: list<Fired>}
- */
-function {core}({params}): array
-{
-    ${trace} = [];
-    {rule}
-    return [{answer}, ${trace}];
-}";
+/// The function, its traced twin, the wire door and the core (see [`sig::functions`]). The
+/// function keeps its own copy of the branches, which records no row (`{plain}`): a PHP call
+/// and the `Fired` objects of a trace cost more than the rule itself.
+const TEMPLATES: &str = include_str!("runtime/templates.txt");
 
 /// The record function (`stmt::record_function`) around its pieces: the runtime's `_record_open` and `_record_close`.
 const RECORD: &str = "/**
@@ -211,6 +167,25 @@ impl Syntax for Ph<'_> {
                 vec![Part::Text("\\intdiv(".into()), Part::Kid(0, TOP), Part::Text(format!(", {q})"))],
                 ATOM,
             )),
+            // By a positive constant, floor and ceiling are `intdiv`'s quotient moved by one where
+            // the remainder says it truncated the other way: no helper called.
+            Node::DivRound(_, d, m @ (RoundMode::Ceiling | RoundMode::Floor)) if matches!(d.node, Node::Int(k) if k > 0) =>
+            {
+                let (k, [sign, test]) =
+                    (self.print(d, ATOM), if *m == RoundMode::Ceiling { ["+", ">"] } else { ["-", "<"] });
+                let (t, p) = (|s: String| Part::Text(s), &OPS.prec);
+                let q = format!(", {k}) {sign} (");
+                Some(Form::Parts(
+                    vec![
+                        t("\\intdiv(".into()),
+                        Part::Kid(0, TOP),
+                        t(q),
+                        Part::Kid(0, p.mul),
+                        t(format!(" % {k} {test} 0 ? 1 : 0)")),
+                    ],
+                    p.add,
+                ))
+            }
             _ => None,
         }
     }
@@ -367,7 +342,9 @@ impl Ph<'_> {
             ("record_args", record_args),
             ("answer", answer),
         ];
-        sig::functions(o, n, FUNCTIONS, &fills, |part, o| walk::part(plan, Lang::Php, part, &mut Body { g: self, o }));
+        sig::functions(o, n, section(TEMPLATES, MARK, "functions"), &fills, |part, o| {
+            walk::part(plan, Lang::Php, part, &mut Body { g: self, o })
+        });
         o.blank();
     }
 
@@ -387,6 +364,10 @@ impl Hooks for Body<'_, '_, Ph<'_>> {
         else_if: "} elseif (@) {",
         sigil: "$",
         field: "@->@",
+        // On the enum's backing value, the name the wire carries: cases of string literals
+        // are one jump table (`SWITCH_STRING`), where cases of enum constants are each a
+        // constant fetched and compared.
+        switch: Some(Switch { open: "switch (@->value) {", ..Switch::FALLS }),
         ..Blocks::PARENS
     };
     /// The record's values: each type's wire text, appended to the line.
@@ -427,23 +408,18 @@ carry: {name} = {value};
 for: foreach ({list} as {element}) {
 break: break;";
 
+    /// A value of an enum column as its backing value (the switch is on `->value`).
+    fn case_label(&self, kind: Kind, i: u32) -> String {
+        let Kind::Enum(e) = kind else { unreachable!("a switch on an enum") };
+        php_str(&self.g.plan.enums[e].values[i as usize].name)
+    }
+
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} .= {};", self.g.local("s"), php_str(json)));
     }
 
-    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let list = format!("${}", self.g.n.vars[seq.list]);
-        let line = format!("{list} = {};", self.g.elements_read(k, &list, &self.g.n.element_checks[k]));
-        self.o.line(line);
-    }
-
-    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let (list, call) = (format!("${}", self.g.n.vars[seq.list]), self.g.local("call"));
-        let raw = format!("{call}[{}] ?? null", php_str(&seq.name));
-        let line = format!("{list} = {};", self.g.elements_read(k, &raw, &self.g.n.element_reads[k]));
-        self.o.line(line);
+    fn sequence_line(&self, seq: &super::plan::SequencePlan, wire: bool) -> String {
+        self.g.sequence_line(seq, wire)
     }
 }
 

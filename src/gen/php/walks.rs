@@ -125,17 +125,21 @@ impl Ph<'_> {
         o.line("}");
     }
 
-    /// `array_map(fn($e, $i) => each($e, "lines[i]"), held(raw), keys)`.
+    /// The entry guard's line holding sequence `seq`, or (`wire`) the wire door's reading it.
+    pub(super) fn sequence_line(&self, seq: &SequencePlan, wire: bool) -> String {
+        let (k, list) = (self.plan.sequence_of(seq.list), format!("${}", self.n.vars[seq.list]));
+        let (raw, each) = match wire {
+            true => (format!("{}[{}] ?? null", self.local("call"), php_str(&seq.name)), &self.n.element_reads[k]),
+            false => (list.clone(), &self.n.element_checks[k]),
+        };
+        format!("{list} = {};", self.elements_read(k, &raw, each))
+    }
+
+    /// The elements of `held(raw)` in order, each held by `each` with its place.
     pub(super) fn elements_read(&self, k: usize, raw: &str, each: &str) -> String {
         let s = &self.plan.sequences[k];
         let (i, e) = (self.local("_i"), self.local("_e"));
-        let held = format!(
-            "_sequence({raw}, {}, {}, {}, {})",
-            php_str(&s.missing),
-            php_str(&s.not_a_sequence),
-            php_str(&s.too_many),
-            s.max
-        );
+        let held = s.held(raw, php_str);
         // The elements in order, each held before the next is looked at.
         let list = self.local("_o");
         format!(

@@ -409,6 +409,11 @@ impl Plan {
         self.tables().find(|t| t.collect.is_some())
     }
 
+    /// The place in `sequences` of the sequence whose parameter is `list`.
+    pub fn sequence_of(&self, list: VarId) -> usize {
+        self.sequences.iter().position(|s| s.list == list).expect("a sequence of the plan")
+    }
+
     /// The first output that is a list, where one is.
     pub fn list_output(&self) -> Option<&VarPlan> {
         self.outputs.iter().map(|&v| self.var(v)).find(|v| v.list)

@@ -51,6 +51,29 @@ pub struct FieldDoor {
 /// is made of.
 pub(super) type LowerStep<'a, 'b> = dyn FnMut(&mut Builder<'a>, sema::Step, &mut Vec<VarPlan>, &mut Vec<Step>) + 'b;
 
+impl SequencePlan {
+    /// The runtime's call holding the sequence `raw` at the door — `_sequence(raw, missing,
+    /// not a sequence, too many, most)`, the same in every language, each sentence as `lit`
+    /// writes a string.
+    pub fn held(&self, raw: &str, lit: impl Fn(&str) -> String) -> String {
+        let said = [&self.missing, &self.not_a_sequence, &self.too_many].map(|s| lit(s));
+        format!("_sequence({raw}, {}, {})", said.join(", "), self.max)
+    }
+}
+
+impl FieldDoor {
+    /// The arguments of the field's door, each sentence after the element's place as `said`
+    /// writes it: missing, not of its kind, and the range's two ends (as `int` writes them)
+    /// and its sentence — `none` for each where the field declares no range.
+    pub fn said(&self, said: impl Fn(&str) -> String, int: impl Fn(i64) -> String, none: [&str; 2]) -> [String; 5] {
+        let (lo, hi, out) = match &self.range {
+            Some((lo, hi, out)) => (int(*lo), int(*hi), said(out)),
+            None => (none[0].to_string(), none[0].to_string(), none[1].to_string()),
+        };
+        [said(&self.missing), said(&self.not_of_kind), lo, hi, out]
+    }
+}
+
 impl<'a> Builder<'a> {
     /// The sequences as parameters: one variable each (after every variable of the rule).
     pub(super) fn sequences(&self, vars: &mut Vec<VarPlan>) -> Vec<SequencePlan> {

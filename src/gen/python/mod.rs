@@ -117,9 +117,12 @@ const OPS: Ops = Ops {
 type Py<'a> = Gen<'a, Python>;
 
 /// The function, its traced twin, the wire door and the core (see [`sig::functions`]).
+/// The function keeps its own copy of the branches, which records no row (`{plain}`): a call
+/// into the core and a test of the trace at every row cost more than the rule itself.
 const FUNCTIONS: &str = r#"def {function}({params}) -> {ret}:
     {doc}
-    return {core}({untraced})
+    {plain}
+    return {answer}
 
 
 def {traced}({params}) -> tuple[{ret}, list[Fired]]:
@@ -314,7 +317,6 @@ impl Py<'_> {
         let l = |b| n.local(b);
         let fills = [
             ("core_params", sig::then(&self.params(), &format!("{}: list[Fired] | None", l("trace")))),
-            ("untraced", sig::then(&self.args(), "None")),
             ("traced_args", sig::then(&self.args(), l("trace"))),
             ("params", self.params()),
             ("ret", self.returns()),
@@ -407,16 +409,8 @@ break: break";
         self.o.line(format!("{}.append({})", self.g.n.local("_s"), py_str(json)));
     }
 
-    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let line = self.g.guard_sequence_line(k);
-        self.o.line(line);
-    }
-
-    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let line = self.g.wire_sequence_line(k);
-        self.o.line(line);
+    fn sequence_line(&self, seq: &super::plan::SequencePlan, wire: bool) -> String {
+        self.g.sequence_line(seq, wire)
     }
 }
 

@@ -79,22 +79,15 @@ impl Py<'_> {
         let at = self.n.local("_at");
         let x = &self.n.vars[f.var];
         let said = |s: &str| format!("{at} + {}", py_str(s));
-        let (m, k) = (said(&f.missing), said(&f.not_of_kind));
-        let range = f.range.as_ref();
-        let ends = |r: Option<&(i64, i64, String)>| match r {
-            Some((lo, hi, out)) => (lo.to_string(), hi.to_string(), said(out)),
-            None => ("None".into(), "None".into(), "\"\"".into()),
-        };
+        let [m, k, lo, hi, out] = f.said(said, |n| n.to_string(), ["None", "\"\""]);
         let ty = self.plan.var(f.var).ty;
         match f.kind {
             // A day number held: checked as an integer, with a date's sentences.
             WireKind::Integer => {
-                let (lo, hi, out) = ends(range);
                 let checked = format!("_check_int({raw}, {lo}, {hi}, {m}, {k}, {out})");
                 o.line(format!("{x} = {}", self.made(ty, &checked)));
             }
             WireKind::Date if !wire => {
-                let (lo, hi, out) = ends(range);
                 let checked = format!("_check_int({raw}, {lo}, {hi}, {m}, {k}, {out})");
                 o.line(format!("{x} = {}", self.made(ty, &checked)));
             }
@@ -141,32 +134,24 @@ impl Py<'_> {
         }
     }
 
-    /// The entry guard of sequence `k`: the list and each element held.
-    pub(super) fn guard_sequence_line(&self, k: usize) -> String {
-        let s = &self.plan.sequences[k];
-        let list = &self.n.vars[s.list];
-        format!("{list} = {}", self.elements_read(k, list, &self.n.element_checks[k]))
-    }
-
-    /// The wire door of sequence `k`: read off the call.
-    pub(super) fn wire_sequence_line(&self, k: usize) -> String {
-        let s = &self.plan.sequences[k];
-        let (list, call) = (&self.n.vars[s.list], self.n.local("_call"));
-        let raw = format!("_get({call}, {})", py_str(&s.name));
-        format!("{list}: list[{}] = {}", self.n.records[k], self.elements_read(k, &raw, &self.n.element_reads[k]))
+    /// The entry guard's line holding sequence `seq`, or (`wire`) the wire door's reading it.
+    pub(super) fn sequence_line(&self, seq: &SequencePlan, wire: bool) -> String {
+        let (k, list) = (self.plan.sequence_of(seq.list), &self.n.vars[seq.list]);
+        match wire {
+            false => format!("{list} = {}", self.elements_read(k, list, &self.n.element_checks[k])),
+            true => {
+                let raw = format!("_get({}, {})", self.n.local("_call"), py_str(&seq.name));
+                let read = self.elements_read(k, &raw, &self.n.element_reads[k]);
+                format!("{list}: list[{}] = {read}", self.n.records[k])
+            }
+        }
     }
 
     /// `[each(e, "lines[i]") for i, e in enumerate(the sequence held)]`.
     fn elements_read(&self, k: usize, raw: &str, each: &str) -> String {
         let s = &self.plan.sequences[k];
         let (i, e) = (self.n.local("_i"), self.n.local("_e"));
-        let held = format!(
-            "_sequence({raw}, {}, {}, {}, {})",
-            py_str(&s.missing),
-            py_str(&s.not_a_sequence),
-            py_str(&s.too_many),
-            s.max
-        );
+        let held = s.held(raw, py_str);
         format!("[{each}({e}, _place({}, {i})) for {i}, {e} in _enumerate({held})]", py_str(&s.name))
     }
 }

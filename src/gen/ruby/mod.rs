@@ -347,26 +347,7 @@ impl Rb<'_> {
                 format!("class Output < Struct[untyped]\n{}{new}\nend\n", fields.collect::<String>())
             }
         };
-        // Each sequence's element, a Struct of its fields.
-        let elements: String = plan
-            .sequences
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                let record = &n.records[k];
-                let fields: String = s
-                    .fields
-                    .iter()
-                    .map(|f| format!("  attr_accessor {}: {}\n", n.fields[f.var], self.rbs_type(f.var)))
-                    .collect();
-                let ps: Vec<String> = s.fields.iter().map(|f| typed(f.var)).collect();
-                format!(
-                    "class {record} < Struct[untyped]\n{fields}  def self.new: ({}) -> {record}\nend\n",
-                    ps.join(", ")
-                )
-            })
-            .collect();
-        let output = output + &elements;
+        let output = output + &self.rbs_elements();
         let params = sig::inputs(plan, |v| format!("{} {}", self.rbs_type(v), n.vars[v]));
         let ret = self.returns();
         let trace = format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag"));
@@ -446,19 +427,8 @@ break: break";
         self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));
     }
 
-    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let list = &self.g.n.vars[seq.list];
-        let line = format!("{list} = {}", self.g.elements_read(k, list, &self.g.n.element_checks[k]));
-        self.o.line(line);
-    }
-
-    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let (list, call) = (&self.g.n.vars[seq.list], self.g.n.local("call"));
-        let raw = format!("{call}[{}]", rb_str(&seq.name));
-        let line = format!("{list} = {}", self.g.elements_read(k, &raw, &self.g.n.element_reads[k]));
-        self.o.line(line);
+    fn sequence_line(&self, seq: &super::plan::SequencePlan, wire: bool) -> String {
+        self.g.sequence_line(seq, wire)
     }
 }
 

@@ -21,6 +21,23 @@ impl Rb<'_> {
         }
     }
 
+    /// Each sequence's element in the signature file: a Struct of its fields.
+    pub(super) fn rbs_elements(&self) -> String {
+        let (plan, n) = (self.plan, self.n);
+        let class = |(k, s): (usize, &SequencePlan)| {
+            let record = &n.records[k];
+            let fields: String = s
+                .fields
+                .iter()
+                .map(|f| format!("  attr_accessor {}: {}\n", n.fields[f.var], self.rbs_type(f.var)))
+                .collect();
+            let ps: Vec<String> =
+                s.fields.iter().map(|f| format!("{} {}", self.rbs_type(f.var), n.fields[f.var])).collect();
+            format!("class {record} < Struct[untyped]\n{fields}  def self.new: ({}) -> {record}\nend\n", ps.join(", "))
+        };
+        plan.sequences.iter().enumerate().map(class).collect()
+    }
+
     /// The names of the module functions the walks add, which the module keeps private.
     pub(super) fn element_functions(&self) -> Vec<String> {
         self.n.element_checks.iter().chain(&self.n.element_reads).cloned().collect()
@@ -81,11 +98,7 @@ impl Rb<'_> {
         let at = self.n.local("_at");
         let x = &self.n.vars[f.var];
         let said = |s: &str| format!("{at} + {}", rb_str(s));
-        let (m, k) = (said(&f.missing), said(&f.not_of_kind));
-        let (lo, hi, out) = match &f.range {
-            Some((lo, hi, out)) => (lo.to_string(), hi.to_string(), said(out)),
-            None => ("nil".into(), "nil".into(), "\"\"".into()),
-        };
+        let [m, k, lo, hi, out] = f.said(said, |n| n.to_string(), ["nil", "\"\""]);
         match f.kind {
             WireKind::Integer => o.line(format!("{x} = _check_int({raw}, {lo}, {hi}, {m}, {k}, {out})")),
             WireKind::Date if !wire => o.line(format!("{x} = _check_int({raw}, {lo}, {hi}, {m}, {k}, {out})")),
@@ -124,13 +137,17 @@ impl Rb<'_> {
     pub(super) fn elements_read(&self, k: usize, raw: &str, each: &str) -> String {
         let s = &self.plan.sequences[k];
         let (i, e) = (self.n.local("_i"), self.n.local("_e"));
-        let held = format!(
-            "_sequence({raw}, {}, {}, {}, {})",
-            rb_str(&s.missing),
-            rb_str(&s.not_a_sequence),
-            rb_str(&s.too_many),
-            s.max
-        );
+        let held = s.held(raw, rb_str);
         format!("{held}.each_with_index.map {{ |{e}, {i}| {each}({e}, _place({}, {i})) }}", rb_str(&s.name))
+    }
+
+    /// The entry guard's line holding sequence `seq`, or (`wire`) the wire door's reading it.
+    pub(super) fn sequence_line(&self, seq: &SequencePlan, wire: bool) -> String {
+        let (k, list) = (self.plan.sequence_of(seq.list), &self.n.vars[seq.list]);
+        let (raw, each) = match wire {
+            true => (format!("{}[{}]", self.n.local("call"), rb_str(&seq.name)), &self.n.element_reads[k]),
+            false => (list.clone(), &self.n.element_checks[k]),
+        };
+        format!("{list} = {}", self.elements_read(k, &raw, each))
     }
 }

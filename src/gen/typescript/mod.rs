@@ -19,7 +19,7 @@ use super::naming::SharedNames;
 use super::plan::{BoundaryTy, Expr, Kind, Node};
 use super::printer::{Extremes, Form, Ops, Part, Syntax};
 use super::sig::{self, Types};
-use super::stmt::{Blocks, Body};
+use super::stmt::{Blocks, Body, Switch};
 use super::text::{self, comment, quoted, section, Code, Escapes};
 use super::walk::{self, Hooks};
 use super::{File, Gen, Lang, Language, Runner, Spec, Unit};
@@ -154,6 +154,7 @@ const OPS: Ops = Ops {
     int: |n| format!("{n}n"),
     eq: ["===", "!=="],
     is: ["===", "!=="],
+    div_moves: true,
     div_round: |m| format!("_divRound{}", crate::lang::pascal(m.as_str())),
     extremes: Extremes::Pairs { num: ["_min", "_max"], enums: ["_minBy", "_maxBy"], ranked: true },
     ..Ops::c_family(js_str)
@@ -351,7 +352,6 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let fills = [
             ("params", self.params()),
             ("core_params", sig::then(&self.params(), &format!("{trace}: Fired[] | null"))),
-            ("untraced_args", sig::then(&args, "null")),
             ("traced_args", sig::then(&args, trace)),
             ("ret", self.returns()),
             ("not_an_object", js_str(&plan.door.not_an_object)),
@@ -383,10 +383,11 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
 
 impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
     crate::spelled_by!(g);
-    const BLOCKS: Blocks = Blocks { binding: "const @: $", declare: "let @: $;", ..Blocks::PARENS };
+    const BLOCKS: Blocks =
+        Blocks { binding: "const @: $", declare: "let @: $;", switch: Some(Switch::FALLS), ..Blocks::PARENS };
     /// The record's values: each type's wire text, appended to the line with the text before it.
     const RECORD_VALUES: &'static str = include_str!("runtime/record_values.txt");
-    /// The trace (absent from the plain function's call), lists and loops.
+    /// The trace (the plain function keeps none), lists and loops.
     const LISTS: &'static str = include_str!("runtime/lists.txt");
     /// The wire door: the runtime's readers over the call's own keys; the integer and date
     /// readers check the range themselves.
@@ -400,19 +401,8 @@ impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
         self.o.line(format!("{} += {};", self.g.l("s"), js_str(json)));
     }
 
-    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let list = &self.g.n.vars[seq.list];
-        let line = format!("{list} = {};", self.g.elements_read(k, list, &self.g.n.element_checks[k]));
-        self.o.line(line);
-    }
-
-    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
-        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
-        let (list, call) = (&self.g.n.vars[seq.list], self.g.l("_call"));
-        let read = self.g.elements_read(k, &format!("_get({call}, {})", js_str(&seq.name)), &self.g.n.element_reads[k]);
-        let line = format!("const {list}: {} = {read};", self.g.ty(seq.list));
-        self.o.line(line);
+    fn sequence_line(&self, seq: &super::plan::SequencePlan, wire: bool) -> String {
+        self.g.sequence_line(seq, wire)
     }
 }
 
@@ -424,15 +414,13 @@ fn parser(p: &Option<String>) -> &String {
 /// An enum: its frozen object, its union type and its parser.
 fn enum_declaration(o: &mut Code, en: &super::plan::EnumPlan, name: &str, members: &[String], parse: &str) {
     let values: Vec<String> = en.values.iter().map(|v| js_str(&v.name)).collect();
-    let members = members.iter().zip(&en.values);
+    let members: Vec<String> =
+        members.iter().zip(&en.values).map(|(m, v)| format!("{m}: {} as {name},", js_str(&v.name))).collect();
     let fills = [
         ("name", doc(&en.name)),
         ("order", if en.ordered { " (ordered: its values compare by their places)" } else { "" }.into()),
         ("type", name.to_string()),
-        (
-            "members",
-            members.map(|(m, v)| format!("{m}: {} as {name},", js_str(&v.name))).collect::<Vec<_>>().join("\n"),
-        ),
+        ("members", members.join("\n")),
         ("values", values.join(" | ")),
         ("parse", parse.to_string()),
     ];

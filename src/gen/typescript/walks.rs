@@ -68,12 +68,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         let at = self.n.local("_at");
         let x = &self.n.vars[f.var];
         let said = |s: &str| format!("{at} + {}", js_str(s));
-        let (m, k) = (said(&f.missing), said(&f.not_of_kind));
-        let int = |n: i64| (self.ops().int)(n);
-        let (lo, hi, out) = match &f.range {
-            Some((lo, hi, out)) => (int(*lo), int(*hi), said(out)),
-            None => ("null".into(), "null".into(), "\"\"".into()),
-        };
+        let [m, k, lo, hi, out] = f.said(said, |n| (self.ops().int)(n), ["null", "\"\""]);
         let ty = self.plan.var(f.var).ty;
         let read = match f.kind {
             WireKind::Integer => self.made(ty, &format!("_checkInt({raw}, {lo}, {hi}, {m}, {k}, {out})")),
@@ -105,13 +100,19 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
     pub(super) fn elements_read(&self, k: usize, raw: &str, each: &str) -> String {
         let s = &self.plan.sequences[k];
         let (i, e) = (self.n.local("_i"), self.n.local("_e"));
-        let held = format!(
-            "_sequence({raw}, {}, {}, {}, {})",
-            js_str(&s.missing),
-            js_str(&s.not_a_sequence),
-            js_str(&s.too_many),
-            s.max
-        );
-        format!("{held}.map(({e}, {i}) => {each}({e}, _place({}, {i})))", js_str(&s.name))
+        format!("{}.map(({e}, {i}) => {each}({e}, _place({}, {i})))", s.held(raw, js_str), js_str(&s.name))
+    }
+
+    /// The entry guard's line holding sequence `seq`, or (`wire`) the wire door's reading it.
+    pub(super) fn sequence_line(&self, seq: &SequencePlan, wire: bool) -> String {
+        let (k, list) = (self.plan.sequence_of(seq.list), &self.n.vars[seq.list]);
+        match wire {
+            false => format!("{list} = {};", self.elements_read(k, list, &self.n.element_checks[k])),
+            true => {
+                let raw = format!("_get({}, {})", self.n.local("_call"), js_str(&seq.name));
+                let read = self.elements_read(k, &raw, &self.n.element_reads[k]);
+                format!("const {list}: {} = {read};", self.ty(seq.list))
+            }
+        }
     }
 }

@@ -119,7 +119,42 @@ class Output(NamedTuple):
 
 def member_discount(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> Output:
     """Discount on an order by member tier and channel; banker's rounding to 10 yen."""
-    return _member_discount_rows(tier, channel, subtotal, coupon, None)
+    # The entry guard: what the proofs assumed of every call.
+    if _type(tier) is not Tier:
+        _refuse(tier, "tier is missing", "tier is not a value of enum tier")
+    if not tier_rank(_Tier_SILVER) <= tier_rank(tier) <= tier_rank(_Tier_PLATINUM):
+        raise RuleInputError("tier is out of range", _json_str(tier.value))
+    if _type(channel) is not Channel:
+        _refuse(channel, "channel is missing", "channel is not a value of enum channel")
+    if _type(subtotal) is not _int or not 0 <= subtotal <= 5000000:
+        subtotal = JPYInclTax(_check_int(subtotal, 0, 5000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
+    if coupon is not None:
+        if _type(coupon) is not CouponKind:
+            _refuse(coupon, "coupon is missing", "coupon is not a value of enum coupon_kind")
+    # table pct_of (policy unique)
+    pct: int
+    note: str | None
+    if tier is _Tier_SILVER:  # row 1: silver | - | 2.5% | none
+        pct = 25 // 5
+        note = None
+    elif tier in (_Tier_GOLD, _Tier_PLATINUM) and channel is _Channel_WEB:  # row 2: premium | web | 7.5% | "web bonus"
+        pct = 75 // 5
+        note = "web bonus"
+    elif tier in (_Tier_GOLD, _Tier_PLATINUM) and channel is not _Channel_WEB:  # row 3: premium | not: web | 5% | none
+        pct = 5 * 2
+        note = None
+    else:
+        raise RuleContradictionError("table pct_of: no row matched")
+    # table coupon_of (policy unique)
+    coupon_value: int
+    if coupon is None or coupon is not None and coupon is _CouponKind_GIFT:  # row 1: none, gift | 0JPY
+        coupon_value = 0
+    elif coupon is not None and coupon is _CouponKind_TEN_OFF:  # row 2: ten_off | 500JPY
+        coupon_value = 500
+    else:
+        raise RuleContradictionError("table coupon_of: no row matched")
+    discount: int = _div_round_half_even(subtotal * pct + coupon_value * 200, 2000) * 10  # define discount
+    return Output(pct=Rate(pct), discount=JPYInclTax(discount), note=note)
 
 
 def member_discount_traced(tier: Tier, channel: Channel, subtotal: JPYInclTax, coupon: CouponKind | None) -> tuple[Output, list[Fired]]:

@@ -94,7 +94,68 @@ _Trace = Sequence[Fired]
 
 def parcel_rate(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> USD:
     """What one parcel costs to ship, by destination, size and weight."""
-    return _parcel_rate_rows(weight, girth, dest, signature, None)
+    # The entry guard: what the proofs assumed of every call.
+    if _type(weight) is not _int or not 1 <= weight <= 70:
+        weight = Pounds(_check_int(weight, 1, 70, "weight is missing", "weight is not an integer", "weight is out of range"))
+    if _type(girth) is not _int or not 1 <= girth <= 130:
+        girth = Inches(_check_int(girth, 1, 130, "girth is missing", "girth is not an integer", "girth is out of range"))
+    if _type(dest) is not Zone:
+        _refuse(dest, "dest is missing", "dest is not a value of enum zone")
+    if _type(signature) is not _bool:
+        _refuse(signature, "signature is missing", "signature is not a boolean")
+    # table size_of (policy unique)
+    size: SizeClass
+    if girth <= 60 and weight <= 10:  # row 1: <=60in | <=10lb | small
+        size = _SizeClass_SMALL
+    elif girth <= 60 and weight > 10:  # row 2: <=60in | >10lb | medium
+        size = _SizeClass_MEDIUM
+    elif girth > 60:  # row 3: >60in | - | large
+        size = _SizeClass_LARGE
+    else:
+        raise RuleContradictionError("table size_of: no row matched")
+    # table base_rate (policy unique)
+    base: int
+    if dest is _Zone_DOMESTIC and size is _SizeClass_SMALL:  # row 1: domestic | small | 8USD
+        base = 8
+    elif dest is _Zone_DOMESTIC and size is _SizeClass_MEDIUM:  # row 2: domestic | medium | 12USD
+        base = 12
+    elif dest is _Zone_DOMESTIC and size is _SizeClass_LARGE:  # row 3: domestic | large | 20USD
+        base = 20
+    elif dest is _Zone_CANADA and size is _SizeClass_SMALL:  # row 4: canada | small | 10USD
+        base = 10
+    elif dest is _Zone_CANADA and size is _SizeClass_MEDIUM:  # row 5: canada | medium | 15USD
+        base = 15
+    elif dest is _Zone_CANADA and size is _SizeClass_LARGE:  # row 6: canada | large | 25USD
+        base = 25
+    elif dest is _Zone_OVERSEAS and size is _SizeClass_SMALL:  # row 7: overseas | small | 18USD
+        base = 18
+    elif dest is _Zone_OVERSEAS and size is _SizeClass_MEDIUM:  # row 8: overseas | medium | 30USD
+        base = 30
+    elif dest is _Zone_OVERSEAS and size is _SizeClass_LARGE:  # row 9: overseas | large | 45USD
+        base = 45
+    else:
+        raise RuleContradictionError("table base_rate: no row matched")
+    # table fuel_rate (policy unique)
+    fuel_pct: int
+    if dest in (_Zone_DOMESTIC, _Zone_CANADA):  # row 1: north_america | 10%
+        fuel_pct = 10
+    elif dest is _Zone_OVERSEAS:  # row 2: overseas | 20%
+        fuel_pct = 20
+    else:
+        raise RuleContradictionError("table fuel_rate: no row matched")
+    surcharge: int = -(-(base * fuel_pct) // 100)  # define surcharge
+    # table signature_fee (policy unique)
+    sig: int
+    if signature and dest in (_Zone_DOMESTIC, _Zone_CANADA):  # row 1: true | north_america | 2USD
+        sig = 2
+    elif signature and dest is _Zone_OVERSEAS:  # row 2: true | overseas | 5USD
+        sig = 5
+    elif not signature:  # row 3: false | - | 0USD
+        sig = 0
+    else:
+        raise RuleContradictionError("table signature_fee: no row matched")
+    fee: int = base + surcharge + sig  # define fee
+    return USD(fee)
 
 
 def parcel_rate_traced(weight: Pounds, girth: Inches, dest: Zone, signature: bool) -> tuple[USD, list[Fired]]:

@@ -84,7 +84,45 @@ class Output(NamedTuple):
 
 def single_coupon(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> Output:
     """Whether one coupon applies to an order, and the discount it gives before rounding."""
-    return _single_coupon_rows(subtotal, applied, kind, rate, face, dup, None)
+    # The entry guard: what the proofs assumed of every call.
+    if _type(subtotal) is not _int or not 0 <= subtotal <= 1000000:
+        subtotal = JPYInclTax(_check_int(subtotal, 0, 1000000, "subtotal is missing", "subtotal is not an integer", "subtotal is out of range"))
+    if _type(applied) is not _int or not 0 <= applied <= 1000000:
+        applied = JPYInclTax(_check_int(applied, 0, 1000000, "applied is missing", "applied is not an integer", "applied is out of range"))
+    if _type(kind) is not CouponKind:
+        _refuse(kind, "kind is missing", "kind is not a value of enum coupon_kind")
+    if _type(rate) is not _int or not 0 <= rate <= 100:
+        rate = Rate(_check_int(rate, 0, 100, "rate is missing", "rate is not an integer", "rate is out of range"))
+    if _type(face) is not _int or not 0 <= face <= 100000:
+        face = JPYInclTax(_check_int(face, 0, 100000, "face is missing", "face is not an integer", "face is out of range"))
+    if _type(dup) is not _bool:
+        _refuse(dup, "dup is missing", "dup is not a boolean")
+    if applied > subtotal:
+        raise RuleInputError("the constraint does not hold: applied <= subtotal")
+    rest: int = subtotal - applied  # define rest
+    # table applicable (policy unique)
+    ok: bool
+    if dup:  # row 1: true | - | false
+        ok = False
+    elif not dup and subtotal < 1000:  # row 2: false | <1000JPY | false
+        ok = False
+    elif not dup and subtotal >= 1000:  # row 3: false | >=1000JPY | true
+        ok = True
+    else:
+        raise RuleContradictionError("table applicable: no row matched")
+    # table raw_discount (policy unique)
+    raw: int
+    if not ok:  # row 1: false | - | 0JPY
+        raw = 0
+    elif ok and kind is _CouponKind_PERCENT:  # row 2: true | percent | rest * rate
+        raw = rest * rate // 100
+    elif ok and kind is _CouponKind_FIXED:  # row 3: true | fixed | min(face, rest)
+        raw = _min(face, rest)
+    elif ok and kind is _CouponKind_FREE_SHIP:  # row 4: true | free_ship | 0JPY
+        raw = 0
+    else:
+        raise RuleContradictionError("table raw_discount: no row matched")
+    return Output(ok=ok, raw=JPYInclTax(raw))
 
 
 def single_coupon_traced(subtotal: JPYInclTax, applied: JPYInclTax, kind: CouponKind, rate: Rate, face: JPYInclTax, dup: bool) -> tuple[Output, list[Fired]]:

@@ -181,7 +181,74 @@ type Output struct {
 
 // MemberDiscount decides pct, discount, note from tier, channel, subtotal, coupon.
 func MemberDiscount(in Input) (Output, error) {
-	return decide(in, nil)
+	// What a refusal returns beside its error.
+	var out Output
+	_ = out
+	tier := in.Tier
+	channel := in.Channel
+	subtotal := int64(in.Subtotal)
+	coupon := in.Coupon
+	// The entry guard: what the proofs assumed of every call.
+	if tier == 0 {
+		return out, &RuleInputError{What: "tier is missing"}
+	}
+	if !tier.Valid() {
+		return out, &RuleInputError{What: "tier is not a value of enum tier", Value: tier, HasValue: true}
+	}
+	if tier < TierSilver || tier > TierPlatinum {
+		return out, &RuleInputError{What: "tier is out of range", Value: tier, HasValue: true}
+	}
+	if channel == 0 {
+		return out, &RuleInputError{What: "channel is missing"}
+	}
+	if !channel.Valid() {
+		return out, &RuleInputError{What: "channel is not a value of enum channel", Value: channel, HasValue: true}
+	}
+	if subtotal < 0 || subtotal > 5000000 {
+		return out, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+	}
+	if coupon != nil && !coupon.Valid() {
+		return out, &RuleInputError{What: "coupon is not a value of enum coupon_kind", Value: *coupon, HasValue: true}
+	}
+	// table pct_of (policy unique)
+	var pct int64
+	var note *string
+	switch tier {
+	case TierSilver:
+		// row 1: silver | - | 2.5% | none
+		pct = 25 / 5
+		note = nil
+	case TierGold, TierPlatinum:
+		switch channel {
+		case ChannelWeb:
+			// row 2: premium | web | 7.5% | "web bonus"
+			pct = 75 / 5
+			note = new(string)
+			*note = "web bonus"
+		case ChannelStore, ChannelPhone:
+			// row 3: premium | not: web | 5% | none
+			pct = 5 * 2
+			note = nil
+		default:
+			return out, &RuleContradictionError{What: "table pct_of: no row matched"}
+		}
+	default:
+		return out, &RuleContradictionError{What: "table pct_of: no row matched"}
+	}
+	// table coupon_of (policy unique)
+	var couponValue int64
+	if coupon == nil || (coupon != nil && *coupon == CouponKindGift) {
+		// row 1: none, gift | 0JPY
+		couponValue = 0
+	} else if coupon != nil && *coupon == CouponKindTenOff {
+		// row 2: ten_off | 500JPY
+		couponValue = 500
+	} else {
+		return out, &RuleContradictionError{What: "table coupon_of: no row matched"}
+	}
+	// define discount
+	discount := divRoundHalfEven(subtotal*pct+couponValue*200, 2000) * 10
+	return Output{Pct: Rate(pct), Discount: JPYInclTax(discount), Note: note}, nil
 }
 
 // MemberDiscountTraced is the same call, with the rows that matched, in evaluation order.

@@ -164,7 +164,122 @@ type Input struct {
 
 // ParcelRate decides fee from weight, girth, dest, signature.
 func ParcelRate(in Input) (USD, error) {
-	return decide(in, nil)
+	// What a refusal returns beside its error.
+	var out USD
+	_ = out
+	weight := int64(in.Weight)
+	girth := int64(in.Girth)
+	dest := in.Dest
+	signature := in.Signature
+	// The entry guard: what the proofs assumed of every call.
+	if weight < 1 || weight > 70 {
+		return out, &RuleInputError{What: "weight is out of range", Value: weight, HasValue: true}
+	}
+	if girth < 1 || girth > 130 {
+		return out, &RuleInputError{What: "girth is out of range", Value: girth, HasValue: true}
+	}
+	if dest == 0 {
+		return out, &RuleInputError{What: "dest is missing"}
+	}
+	if !dest.Valid() {
+		return out, &RuleInputError{What: "dest is not a value of enum zone", Value: dest, HasValue: true}
+	}
+	// table size_of (policy unique)
+	var size SizeClass
+	if girth <= 60 && weight <= 10 {
+		// row 1: <=60in | <=10lb | small
+		size = SizeClassSmall
+	} else if girth <= 60 && weight > 10 {
+		// row 2: <=60in | >10lb | medium
+		size = SizeClassMedium
+	} else if girth > 60 {
+		// row 3: >60in | - | large
+		size = SizeClassLarge
+	} else {
+		return out, &RuleContradictionError{What: "table size_of: no row matched"}
+	}
+	// table base_rate (policy unique)
+	var base int64
+	switch dest {
+	case ZoneDomestic:
+		switch size {
+		case SizeClassSmall:
+			// row 1: domestic | small | 8USD
+			base = 8
+		case SizeClassMedium:
+			// row 2: domestic | medium | 12USD
+			base = 12
+		case SizeClassLarge:
+			// row 3: domestic | large | 20USD
+			base = 20
+		default:
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
+		}
+	case ZoneCanada:
+		switch size {
+		case SizeClassSmall:
+			// row 4: canada | small | 10USD
+			base = 10
+		case SizeClassMedium:
+			// row 5: canada | medium | 15USD
+			base = 15
+		case SizeClassLarge:
+			// row 6: canada | large | 25USD
+			base = 25
+		default:
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
+		}
+	case ZoneOverseas:
+		switch size {
+		case SizeClassSmall:
+			// row 7: overseas | small | 18USD
+			base = 18
+		case SizeClassMedium:
+			// row 8: overseas | medium | 30USD
+			base = 30
+		case SizeClassLarge:
+			// row 9: overseas | large | 45USD
+			base = 45
+		default:
+			return out, &RuleContradictionError{What: "table base_rate: no row matched"}
+		}
+	default:
+		return out, &RuleContradictionError{What: "table base_rate: no row matched"}
+	}
+	// table fuel_rate (policy unique)
+	var fuelPct int64
+	switch dest {
+	case ZoneDomestic, ZoneCanada:
+		// row 1: north_america | 10%
+		fuelPct = 10
+	case ZoneOverseas:
+		// row 2: overseas | 20%
+		fuelPct = 20
+	default:
+		return out, &RuleContradictionError{What: "table fuel_rate: no row matched"}
+	}
+	// define surcharge
+	surcharge := divRoundCeiling(base*fuelPct, 100)
+	// table signature_fee (policy unique)
+	var sig int64
+	if signature {
+		switch dest {
+		case ZoneDomestic, ZoneCanada:
+			// row 1: true | north_america | 2USD
+			sig = 2
+		case ZoneOverseas:
+			// row 2: true | overseas | 5USD
+			sig = 5
+		default:
+			return out, &RuleContradictionError{What: "table signature_fee: no row matched"}
+		}
+	} else {
+		// row 3: false | - | 0USD
+		sig = 0
+	}
+	// define fee
+	fee := base + surcharge + sig
+	return USD(fee), nil
 }
 
 // ParcelRateTraced is the same call, with the rows that matched, in evaluation order.

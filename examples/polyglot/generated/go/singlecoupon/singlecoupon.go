@@ -124,7 +124,74 @@ type Output struct {
 
 // SingleCoupon decides ok, raw from subtotal, applied, kind, rate, face, dup.
 func SingleCoupon(in Input) (Output, error) {
-	return decide(in, nil)
+	// What a refusal returns beside its error.
+	var out Output
+	_ = out
+	subtotal := int64(in.Subtotal)
+	applied := int64(in.Applied)
+	kind := in.Kind
+	rate := int64(in.Rate)
+	face := int64(in.Face)
+	dup := in.Dup
+	// The entry guard: what the proofs assumed of every call.
+	if subtotal < 0 || subtotal > 1000000 {
+		return out, &RuleInputError{What: "subtotal is out of range", Value: subtotal, HasValue: true}
+	}
+	if applied < 0 || applied > 1000000 {
+		return out, &RuleInputError{What: "applied is out of range", Value: applied, HasValue: true}
+	}
+	if kind == 0 {
+		return out, &RuleInputError{What: "kind is missing"}
+	}
+	if !kind.Valid() {
+		return out, &RuleInputError{What: "kind is not a value of enum coupon_kind", Value: kind, HasValue: true}
+	}
+	if rate < 0 || rate > 100 {
+		return out, &RuleInputError{What: "rate is out of range", Value: rate, HasValue: true}
+	}
+	if face < 0 || face > 100000 {
+		return out, &RuleInputError{What: "face is out of range", Value: face, HasValue: true}
+	}
+	if applied > subtotal {
+		return out, &RuleInputError{What: "the constraint does not hold: applied <= subtotal"}
+	}
+	// define rest
+	rest := subtotal - applied
+	// table applicable (policy unique)
+	var ok bool
+	if dup {
+		// row 1: true | - | false
+		ok = false
+	} else if !dup && subtotal < 1000 {
+		// row 2: false | <1000JPY | false
+		ok = false
+	} else if !dup && subtotal >= 1000 {
+		// row 3: false | >=1000JPY | true
+		ok = true
+	} else {
+		return out, &RuleContradictionError{What: "table applicable: no row matched"}
+	}
+	// table raw_discount (policy unique)
+	var raw int64
+	if ok {
+		switch kind {
+		case CouponKindPercent:
+			// row 2: true | percent | rest * rate
+			raw = divRoundFloor(rest*rate, 100)
+		case CouponKindFixed:
+			// row 3: true | fixed | min(face, rest)
+			raw = minInt(face, rest)
+		case CouponKindFreeShip:
+			// row 4: true | free_ship | 0JPY
+			raw = 0
+		default:
+			return out, &RuleContradictionError{What: "table raw_discount: no row matched"}
+		}
+	} else {
+		// row 1: false | - | 0JPY
+		raw = 0
+	}
+	return Output{Ok: ok, Raw: JPYInclTax(raw)}, nil
 }
 
 // SingleCouponTraced is the same call, with the rows that matched, in evaluation order.
