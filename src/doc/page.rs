@@ -425,6 +425,8 @@ fn card(r: &Rule, i: usize, placed: &graph::Placed) -> String {
     let kind = match d {
         DeciderRef::Table(t) => format!("table · {}", p.tables[t].policy.as_str()),
         DeciderRef::Define(_) => "define".to_string(),
+        DeciderRef::Summary(s) => format!("summary · {}", p.summaries[s].op.as_str()),
+        DeciderRef::Fold(f) => format!("fold · {}", p.folds[f].kind.as_str()),
     };
     let mut o = String::new();
     let _ = writeln!(
