@@ -347,6 +347,25 @@ fn the_page_of_parcel_rate_is_under_200_kib_and_self_contained() {
     }
 }
 
+/// A rule that walks a sequence: the JavaScript module leaves it out until it writes a walk,
+/// so its page is the approver's document alone, every section of it, and says why there is
+/// no board; nothing is run and nothing is loaded.
+#[test]
+fn the_page_of_a_rule_that_walks_is_its_document() {
+    for rule in ["tests/walks/order_settlement.rule", "tests/walks/best_bid.rule", "tests/walks/carrier_pick.rule"] {
+        let o = rulec(&["doc", rule, "--format", "html"]);
+        assert!(o.status.success(), "{rule}: {}", text(&o.stderr));
+        let page = text(&o.stdout);
+        assert!(page.contains("No board to try a case on: the JavaScript module leaves this rule out"), "{rule}");
+        assert!(!page.contains("<script") && !page.contains("board-template"), "{rule}: nothing to run");
+        assert!(page.trim_end().ends_with("</html>"), "{rule}");
+        let md = text(&rulec(&["doc", rule]).stdout);
+        for heading in md.lines().filter_map(|l| l.strip_prefix("## ")) {
+            assert!(page.contains(&format!(">{heading}</h2>")), "{rule}: the page has the section {heading}");
+        }
+    }
+}
+
 #[test]
 fn gen_writes_the_page_doc_prints() {
     let dir = tempfile::tempdir().unwrap();

@@ -545,12 +545,9 @@ fn where_from(r: &Rule, d: DeciderRef) -> Table {
                 vec![text("define: "), code(format!("{} = {}", var.name, r.src(p.defines[def].expr.span)))]
             }
             Some(d @ (DeciderRef::Summary(_) | DeciderRef::Fold(_))) => {
-                vec![
-                    text(format!("{} ", d.kind())),
-                    code(d.name(p)),
-                    text(": "),
-                    text(walks::decider_words(r, d).unwrap_or_default()),
-                ]
+                let mut l = vec![text(format!("{}: ", d.kind()))];
+                l.extend(walks::decider_words(r, d));
+                l
             }
         };
         rows.push(TableRow { cells: vec![vec![code(&var.name)], from], number: None });

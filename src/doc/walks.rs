@@ -2,7 +2,9 @@
 //! and its element's fields, each walk as one pass over its elements, and each summary and
 //! fold in words, as a card like a table's or a define's.
 
-use super::{capitalized, code, h, strong, text, words, Audience, Block, Line, Rule, Table, TableKind, TableRow};
+use super::{
+    capitalized, code, h, strong, text, words, Audience, Block, Inline, Line, Rule, Table, TableKind, TableRow,
+};
 use crate::graph::DeciderRef;
 use crate::sema::*;
 use crate::syntax::ast::{FoldAction, FoldKind, SummaryOp};
@@ -91,31 +93,37 @@ fn names(r: &Rule, vars: &[VarId], l: &mut Line) {
     }
 }
 
-/// The sentence a summary or a fold is, in words: what is read of each element and what
-/// the answer is when there is none.
-pub(super) fn decider_words(r: &Rule, d: DeciderRef) -> Option<String> {
+/// The sentence a summary or a fold is, in words (lower case, to follow a name): what is
+/// read of each element and what the answer is when there is none.
+pub(super) fn decider_words(r: &Rule, d: DeciderRef) -> Line {
     let p = r.p;
     match d {
         DeciderRef::Summary(s) => {
             let summary = &p.summaries[s];
             let seq = &p.sequences[summary.seq].name;
-            let of = summary.of.map(|v| format!("`{}`", r.var(v).name)).unwrap_or_default();
-            let counted = match &summary.filter {
-                Some(f) => format!("the elements of `{seq}` where `{}`", r.src(f.span)),
-                None => format!("the elements of `{seq}`"),
+            let mut l = match summary.op {
+                SummaryOp::Sum => vec![text("the sum of ")],
+                SummaryOp::Count => vec![text("how many there are of ")],
+                SummaryOp::Max => vec![text("the largest ")],
+                SummaryOp::Min => vec![text("the smallest ")],
             };
-            let empty = summary.empty.as_ref().map(|e| format!(", or `{}` when there is none", r.src(e.span)));
-            Some(match summary.op {
-                SummaryOp::Sum => format!("The sum of {of} over {counted}; 0 when there is none."),
-                SummaryOp::Count => format!("How many of {counted} there are."),
-                SummaryOp::Max => format!("The largest {of} of {counted}{}.", empty.unwrap_or_default()),
-                SummaryOp::Min => format!("The smallest {of} of {counted}{}.", empty.unwrap_or_default()),
-            })
+            if let Some(of) = summary.of {
+                l.extend([code(&r.var(of).name), text(" over ")]);
+            }
+            l.extend([text("the elements of "), code(seq)]);
+            if let Some(f) = &summary.filter {
+                l.extend([text(" where "), code(r.src(f.span))]);
+            }
+            match (&summary.empty, summary.op) {
+                (Some(e), _) => l.extend([text(", or "), code(r.src(e.span)), text(" when there is none")]),
+                (None, SummaryOp::Sum) => l.push(text(", 0 when there is none")),
+                (None, _) => {}
+            }
+            l
         }
         DeciderRef::Fold(f) => {
             let fold = &p.folds[f];
             let seq = &p.sequences[fold.seq].name;
-            let value = &r.var(fold.value).name;
             let verdict = r.var(fold.verdict);
             let members = |want: FoldAction| -> String {
                 let names: Vec<String> = fold
@@ -131,26 +139,33 @@ pub(super) fn decider_words(r: &Rule, d: DeciderRef) -> Option<String> {
                 words::listed(&names, "or")
             };
             let chosen = fold.kind.action();
-            let whose = format!("whose `{}` is {}", verdict.name, members(chosen));
-            let mut said = match fold.kind {
-                FoldKind::TakeUnique => format!(
-                    "The `{value}` of the one element of `{seq}` {whose}; two such elements are a contradiction, and the call has no answer."
-                ),
-                FoldKind::TakeFirst => format!("The `{value}` of the first element of `{seq}` {whose}."),
-                FoldKind::KeepMax => format!("The largest `{value}` among the elements of `{seq}` {whose}."),
+            let mut l = match fold.kind {
+                FoldKind::TakeUnique => {
+                    vec![text("the "), code(&r.var(fold.value).name), text(" of the one element of ")]
+                }
+                FoldKind::TakeFirst => {
+                    vec![text("the "), code(&r.var(fold.value).name), text(" of the first element of ")]
+                }
+                FoldKind::KeepMax => {
+                    vec![text("the largest "), code(&r.var(fold.value).name), text(" among the elements of ")]
+                }
             };
+            l.extend([code(seq), text(" whose "), code(&verdict.name), text(format!(" is {}", members(chosen)))]);
+            if fold.kind == FoldKind::TakeUnique {
+                l.push(text(" (two such elements are a contradiction: the call has no answer)"));
+            }
             if fold.actions.contains(&Some(FoldAction::Stop)) {
-                said.push_str(&format!(
-                    " At the first element whose `{}` is {}, it stops reading the list.",
-                    verdict.name,
-                    members(FoldAction::Stop)
-                ));
+                l.extend([
+                    text("; it stops at the first element whose "),
+                    code(&verdict.name),
+                    text(format!(" is {}", members(FoldAction::Stop))),
+                ]);
             }
             let done = if chosen == FoldAction::Keep { "kept" } else { "taken" };
-            said.push_str(&format!(" `{}` when none is {done}.", r.src(fold.empty.span)));
-            Some(said)
+            l.extend([text("; "), code(r.src(fold.empty.span)), text(format!(" when none is {done}"))]);
+            l
         }
-        DeciderRef::Table(_) | DeciderRef::Define(_) => None,
+        DeciderRef::Table(_) | DeciderRef::Define(_) => Vec::new(),
     }
 }
 
@@ -164,17 +179,36 @@ pub(super) fn card(r: &Rule, d: DeciderRef, audience: Audience) -> (Line, Vec<Bl
         DeciderRef::Table(_) | DeciderRef::Define(_) => unreachable!("a table or a define has a card of its own"),
     };
     let heading = match audience {
-        Audience::Approver => {
-            vec![text(format!("{} ", capitalized(what))), code(&var.name), text(" over "), code(&p.sequences[seq].name)]
-        }
+        Audience::Approver => vec![
+            text(format!("{} ", capitalized(d.kind()))),
+            code(&var.name),
+            text(format!(": {what} over ")),
+            code(&p.sequences[seq].name),
+        ],
         Audience::Customer => vec![text(format!("How {} is worked out", var.name))],
     };
-    let mut card = vec![Block::Para(vec![text(decider_words(r, d).unwrap_or_default())])];
+    let mut said = decider_words(r, d);
+    if let Some(Inline::Text(first)) = said.first_mut() {
+        *first = capitalized(first);
+    }
+    said.push(text("."));
+    let mut card = vec![Block::Para(said)];
     let mut said = words::var_words(p, var, audience);
     if let (Some(range), Audience::Approver) = (words::range_words(p, var), audience) {
         said.push_str(&format!(", {range}"));
     }
     card.push(Block::Para(vec![text(format!("{}.", capitalized(&said)))]));
+    if let (DeciderRef::Summary(s), Audience::Approver) = (d, audience) {
+        if crate::graph::caller_keeps(p, &r.u.analysis.diagnostics).contains(&s) {
+            let seq = &p.sequences[p.summaries[s].seq];
+            card.push(Block::Para(vec![
+                strong("The caller keeps it within its range:"),
+                text(format!(" up to {} elements of ", seq.max)),
+                code(&seq.name),
+                text(" can take it past the range declared, and a call that does is refused after the walk (W122)."),
+            ]));
+        }
+    }
     (heading, card)
 }
 
