@@ -51,9 +51,11 @@ fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
                 out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });
             }
         }
+        // The page runs the generated JavaScript: none where JavaScript leaves the rule out.
+        let page = gen::backend(Lang::JavaScript).refuses(&u.plan).is_none();
         if lang == Lang::JavaScript {
             out.push(doc::page_file(u));
-        } else if servers && gen::serve::serves(lang) {
+        } else if servers && page && gen::serve::serves(lang) {
             // The page the server offers as its tool's view, beside it (the JavaScript one's bytes).
             let page = doc::page_file(u);
             out.push(File { path: format!("{}/{}", lang.name(), gen::serve::page_name(u)), text: page.text });

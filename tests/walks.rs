@@ -225,3 +225,65 @@ fn fmt_prints_walks_canonically() {
         assert_eq!(std::fs::read_to_string(&copy).unwrap(), before, "{} is in its canonical form", path.display());
     }
 }
+
+#[test]
+fn every_language_that_writes_walks_agrees_with_the_reference_and_refuses_the_contradictions() {
+    if !common::toolchain("walks in every language", &["python3", "node"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    common::generate(&clean_rules(), WALKING, dir.path());
+    let report = common::test_json(dir.path(), WALKING);
+    common::assert_green(&report);
+    let results = report["results"].as_array().unwrap();
+    for lang in WALKING.split(',') {
+        for rule in ["best_bid", "cart_shipping_fee", "carrier_pick", "order_settlement"] {
+            let runner = results.iter().find(|r| r["rule"] == rule && r["lang"] == lang && r["via"] == "runner");
+            assert!(runner.is_some_and(|r| r["ok"] == true), "{rule} in {lang}: {report}");
+        }
+    }
+    // The contradiction is among what the runner was asked, and refused.
+    let pick = results.iter().find(|r| r["rule"] == "carrier_pick" && r["via"] == "runner").unwrap();
+    assert!(pick["refused"].as_u64().unwrap() >= 1, "{pick}");
+    // The languages that do not write walks yet say so, by name.
+    let left: Vec<&Json> = report["left_out"].as_array().unwrap().iter().collect();
+    assert!(left.is_empty(), "only languages that walk were asked for: {left:?}");
+}
+
+/// The languages that write walks so far.
+const WALKING: &str = "python,typescript,javascript";
+
+#[test]
+fn the_generated_python_passes_ruff_and_mypy_strict() {
+    if !common::toolchain("walks in Python: ruff and mypy", &["python3", "ruff", "mypy"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    common::generate(&clean_rules(), "python", dir.path());
+    let py = dir.path().join("python");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&py)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .filter(|p| !["_mcp.py", "_service.py", "_connect_runner.py"].iter().any(|s| p.to_string_lossy().ends_with(s)))
+        .collect();
+    sources.sort();
+    let ruff = std::process::Command::new("ruff")
+        .args(["check", "--no-cache", "--select", "E,W,F", "--ignore", "E501", "--output-format", "concise"])
+        .args(&sources)
+        .output()
+        .unwrap();
+    assert!(ruff.status.success(), "ruff:\n{}", text(&ruff.stdout));
+    for f in &sources {
+        let uncalled = common::uncalled_functions(&std::fs::read_to_string(f).unwrap(), "def ");
+        assert!(uncalled.is_empty(), "{}: defined and never called: {uncalled:?}", f.display());
+    }
+    let mypy = std::process::Command::new("mypy")
+        .args(["--strict", "--no-incremental", "--cache-dir"])
+        .arg(dir.path().join(".mypy_cache"))
+        .args(&sources)
+        .current_dir(&py)
+        .output()
+        .unwrap();
+    assert!(mypy.status.success(), "mypy --strict:\n{}", text(&mypy.stdout));
+}

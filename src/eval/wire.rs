@@ -102,8 +102,11 @@ pub mod sentence {
         format!("{place} is not an object")
     }
 
+    /// What follows `lines[2].key` for a key of an element that is not a field.
+    pub const NOT_A_FIELD: &str = " is not a field";
+
     pub fn not_a_field(place: &str, key: &str) -> String {
-        format!("{place}.{key} is not a field")
+        format!("{place}.{key}{NOT_A_FIELD}")
     }
 
     /// Two elements that both take under `take_unique`.

@@ -45,8 +45,15 @@ pub struct Names {
     pub ranks: Vec<Option<String>>,
     /// By variable: the identifier of the parameter or local that holds it.
     pub vars: Vec<String>,
-    /// By variable: its field in `Output` (outputs) or Go's `Input` (inputs).
+    /// By variable: its field in `Output` (outputs) or Go's `Input` (inputs), or in the
+    /// record of its sequence's element (a field of one).
     pub fields: Vec<String>,
+    /// By sequence: the type of its element's record (`Element`, `LinesElement`), and the
+    /// module's functions that hold one element as the entry guard holds it and read one
+    /// at the wire door, where the language writes them apart (Python).
+    pub records: Vec<String>,
+    pub element_checks: Vec<String>,
+    pub element_reads: Vec<String>,
     /// The language's `locals`, each with the spelling left free by the rule's values.
     locals: Vec<(&'static str, String)>,
 }
@@ -287,6 +294,12 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         })
         .collect();
     let parsers = enums.iter().map(|ty| n.parse.map(|t| global.claim_top(template(t, ty), n.function))).collect();
+    let records = plan.sequences.iter().map(|s| global.claim_top(n.ty.apply(&s.record), n.ty)).collect();
+    let helper = |global: &mut Scope, verb: &str, s: &super::plan::SequencePlan| {
+        global.claim_top(format!("_{}", n.function.apply(&format!("{verb}_{}", s.record))), Case::Keep)
+    };
+    let element_checks = plan.sequences.iter().map(|s| helper(&mut global, "check", s)).collect();
+    let element_reads = plan.sequences.iter().map(|s| helper(&mut global, "read", s)).collect();
     // `{}` is the table's place; `{name}` its name (SQL's `<table>_row` column).
     let slots: Vec<String> = plan
         .tables()
@@ -308,15 +321,22 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
     let tables = plan.tables().map(|t| values.claim(format!("{core}{}", t.slot), Case::Keep)).collect();
     let mut inputs = Scope::new(n);
     let mut outputs = Scope::new(n);
+    let mut elements: Vec<Scope> = plan.sequences.iter().map(|_| Scope::new(n)).collect();
     let fields = plan
         .vars
         .iter()
-        .map(|v| {
+        .enumerate()
+        .map(|(i, v)| {
             let mut f = n.field.apply(&v.base);
             if n.no_leading_underscore {
                 f = underscores_after(f, "field");
             }
-            let scope = if v.role == super::plan::Role::Input { &mut inputs } else { &mut outputs };
+            let element = plan.sequences.iter().position(|s| s.fields.iter().any(|d| d.var == i));
+            let scope = match (element, v.role) {
+                (Some(s), _) => &mut elements[s],
+                (None, super::plan::Role::Input) => &mut inputs,
+                (None, _) => &mut outputs,
+            };
             let mut reserved: Vec<&str> = n.fields.to_vec();
             reserved.extend(n.reserved);
             scope.claim_field(f, n.field, &reserved)
@@ -340,6 +360,9 @@ pub fn names(plan: &Plan, lang: Lang) -> Names {
         ranks,
         vars,
         fields,
+        records,
+        element_checks,
+        element_reads,
         locals,
     }
 }

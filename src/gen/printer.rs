@@ -359,7 +359,7 @@ pub trait Syntax: Spelled {
 
     /// A field of the element a walk is on, as its record names it.
     fn field(&self, element: VarId, field: VarId) -> String {
-        format!("{}.{}", self.var(element), self.names().vars[field])
+        format!("{}.{}", self.var(element), self.names().fields[field])
     }
 
     /// An enum's `i`th value, as an expression.

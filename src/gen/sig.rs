@@ -90,6 +90,10 @@ impl Types {
     /// The type of a parameter or an output: what a caller passes or reads.
     pub fn boundary(&self, plan: &Plan, n: &Names, v: VarId) -> String {
         let var = plan.var(v);
+        // A sequence is a list of its element's record.
+        if let Some(s) = plan.sequences.iter().position(|s| s.list == v) {
+            return self.list.replace('@', &n.records[s]);
+        }
         let base = match var.ty {
             BoundaryTy::Bool => self.bool.to_string(),
             BoundaryTy::Str => match (self.owned_str, var.role) {
@@ -112,6 +116,18 @@ impl Types {
     /// list is built in its elements' type of their own, where they have one, so that it
     /// crosses the boundary as it is.
     pub fn local(&self, plan: &Plan, n: &Names, v: VarId) -> String {
+        if plan.var(v).role == Role::Sequence {
+            return self.boundary(plan, n, v);
+        }
+        // The element a walk is on: its sequence's record.
+        if plan.var(v).role == Role::Item {
+            let list = plan.steps.iter().find_map(|s| match s {
+                super::plan::Step::Walk(w) if w.element == v => Some(w.list),
+                _ => None,
+            });
+            let s = plan.sequences.iter().position(|s| Some(s.list) == list);
+            return n.records[s.expect("a walk's element belongs to a sequence")].clone();
+        }
         match (plan.var(v).list, self.own_type(plan, n, v)) {
             (true, Some(own)) => own,
             _ => self.wrap(self.held(plan, n, v), plan.var(v).optional),
@@ -195,7 +211,8 @@ pub fn range_ends(plan: &Plan, v: VarId) -> Option<(String, String)> {
 
 /// The inputs, each written by `each`, separated by commas.
 pub fn inputs(plan: &Plan, each: impl Fn(VarId) -> String) -> String {
-    plan.inputs.iter().map(|&v| each(v)).collect::<Vec<_>>().join(", ")
+    let sequences = plan.sequences.iter().map(|s| s.list);
+    plan.inputs.iter().copied().chain(sequences).map(each).collect::<Vec<_>>().join(", ")
 }
 
 /// The inputs as a call passes them on: their names.
@@ -441,6 +458,8 @@ enum Need {
     Bools,
     /// A quotient rounds to the nearest, a tie some way.
     Halves,
+    /// The rule walks a sequence (the door reads an array of objects, the guard each one).
+    Walks,
     /// The least (or greatest) of two values or more, of numbers (or of an enum's members):
     /// a language whose operators do not say it takes it from its runtime (a `min` of one
     /// value is that value).
@@ -452,7 +471,11 @@ enum Need {
 
 impl Need {
     fn holds(self, plan: &Plan) -> bool {
-        let input = |k: fn(&WireKind) -> bool| plan.door.inputs.iter().any(|i| k(&i.kind));
+        // What enters at the door: the inputs, and the fields of each sequence's elements.
+        let fields = || plan.sequences.iter().flat_map(|s| &s.fields);
+        let input = |k: fn(&WireKind) -> bool| {
+            plan.door.inputs.iter().map(|i| i.kind).chain(fields().map(|f| f.kind)).any(|x| k(&x))
+        };
         match self {
             Need::Always => true,
             Need::Dates => plan.dates,
@@ -461,11 +484,15 @@ impl Need {
             Need::Boolean => input(|k| *k == WireKind::Boolean),
             Need::Text => input(|k| *k == WireKind::Text),
             Need::Date => input(|k| *k == WireKind::Date),
-            Need::RangedDate => plan.door.inputs.iter().any(|i| i.kind == WireKind::Date && i.range.is_some()),
+            Need::RangedDate => {
+                plan.door.inputs.iter().any(|i| i.kind == WireKind::Date && i.range.is_some())
+                    || fields().any(|f| f.kind == WireKind::Date && f.range.is_some())
+            }
             Need::Enum => input(|k| matches!(k, WireKind::Enum(_))),
             Need::NotInteger => input(|k| *k != WireKind::Integer),
             Need::Counted => input(|k| matches!(k, WireKind::Integer | WireKind::Date)),
-            Need::Inputs => !plan.inputs.is_empty(),
+            Need::Inputs => !plan.inputs.is_empty() || !plan.sequences.is_empty(),
+            Need::Walks => !plan.sequences.is_empty(),
             Need::Tables => plan.tables().next().is_some(),
             Need::Enums => !plan.enums.is_empty(),
             Need::Bools => plan.inputs.iter().chain(&plan.outputs).any(|&v| plan.var(v).ty == BoundaryTy::Bool),
@@ -541,6 +568,7 @@ const NEEDS: &[(&str, Need)] = &[
     ("shown_day", Need::RangedDate),
     ("parse_member", Need::Enums),
     ("halfway", Need::Halves),
+    ("walk", Need::Walks),
     ("min_int", Need::Extreme { enums: false, max: false }),
     ("max_int", Need::Extreme { enums: false, max: true }),
     ("min_enum", Need::Extreme { enums: true, max: false }),

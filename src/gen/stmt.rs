@@ -35,6 +35,9 @@ pub struct Blocks {
     pub sigil: &'static str,
     /// A field of a value: `@.@`, `@->@`, `@.@()`.
     pub field: &'static str,
+    /// A variable lives as long as the function (Python, Ruby, PHP), not its block: one
+    /// defined again (a walk's per-element value, on a second walk) is assigned, not declared.
+    pub function_scope: bool,
     /// A last row whose condition is `true` is written `else`, with no refusal after it
     /// (a compiler that sees the branches cover every call then asks for none).
     pub else_when_true: bool,
@@ -95,6 +98,7 @@ impl Blocks {
         semi: ";",
         sigil: "",
         field: "@.@",
+        function_scope: false,
         else_when_true: false,
         switch: None,
         native_match: None,
@@ -132,6 +136,7 @@ impl Blocks {
         else_: "else",
         end: "end",
         comment: "#",
+        function_scope: true,
         beside: Some(" # "),
         refuse: Refusals {
             input: "raise RuleInputError.new(@, $)",
@@ -333,6 +338,12 @@ pub trait Hooks {
     /// refuses such a rule at gen (`Backend::refuses`) and never gets here.
     fn guard_sequence(&mut self, seq: &crate::gen::plan::SequencePlan, checks: &[(usize, Vec<Check>)]) {
         let _ = (seq, checks);
+        unreachable!("a language that writes no walk refuses the rule at gen")
+    }
+    /// The wire door of a sequence: the array read, each element's fields as inputs of their
+    /// types are read, each refusal naming the element's place (see `guard_sequence`).
+    fn wire_sequence(&mut self, seq: &crate::gen::plan::SequencePlan) {
+        let _ = seq;
         unreachable!("a language that writes no walk refuses the rule at gen")
     }
     /// The language's wire door as a table ([`WireReads`]); a language that writes its own
@@ -1059,6 +1070,10 @@ pub struct RecordValues {
     lent: Option<String>,
     list: String,
     element: String,
+    /// A sequence, `{one}` an element's object text over `{_item}` (`elements:`), and what
+    /// joins two strings (`concat:`), where the language writes walks.
+    elements: Option<String>,
+    concat: Option<String>,
     joined: bool,
 }
 
@@ -1086,6 +1101,8 @@ impl RecordValues {
             lent: entry("lent"),
             list: need("list"),
             element: need("element"),
+            elements: entry("elements"),
+            concat: entry("concat"),
             joined: entry("joined").as_deref() == Some("yes"),
         }
     }
@@ -1117,6 +1134,9 @@ impl RecordValues {
 fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from: Source, text: &str) {
     let (x, v) = (r.place(h, var, from), h.plan().var(var));
     let (optional, at) = (v.optional, RecordValues::at(v.ty));
+    if v.role == crate::gen::plan::Role::Sequence {
+        return record_sequence(h, r, var, &x, text);
+    }
     if v.list {
         return record_list(h, r, &x, at, text);
     }
@@ -1140,6 +1160,31 @@ fn record_value<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, from
     let one = with_locals(h, &r.by_type[at], &[("x", held), ("lent", held_lent)]).replace('\n', &format!("\n{depth}"));
     let text = with_locals(h, form, &[("x", x), ("lent", lent), ("one", one), ("text", h.lit(text))]);
     h.line(&text);
+}
+
+/// A sequence of the record line at `x`: an array of objects, each field by its declared
+/// name, its value as the record writes a value of its type.
+fn record_sequence<H: Hooks + ?Sized>(h: &mut H, r: &RecordValues, var: VarId, x: &str, text: &str) {
+    let plan = h.plan();
+    let s = plan.sequences.iter().find(|s| s.list == var).expect("a sequence of the plan");
+    let (Some(elements), Some(concat)) = (&r.elements, &r.concat) else {
+        unreachable!("a language that writes no walk refuses the rule at gen")
+    };
+    let item = with_locals(h, &r.element, &[]);
+    let mut parts: Vec<String> = Vec::new();
+    for (k, f) in s.fields.iter().enumerate() {
+        let key = serde_json::to_string(&f.name).expect("a name serializes");
+        parts.push(h.lit(&format!("{}{key}:", if k == 0 { "{" } else { "," })));
+        let place = H::BLOCKS.field.replacen('@', &item, 1).replacen('@', &h.names().fields[f.var], 1);
+        let at = RecordValues::at(plan.var(f.var).ty);
+        // Parenthesized where the value is more than a call (`"true" if x else "false"`).
+        let one = with_locals(h, &r.by_type[at], &[("x", place.clone()), ("lent", place)]);
+        parts.push(if one.contains(' ') { format!("({one})") } else { one });
+    }
+    parts.push(h.lit(if s.fields.is_empty() { "{}" } else { "}" }));
+    let one = parts.join(concat);
+    let line = with_locals(h, elements, &[("x", x.to_string()), ("one", one), ("text", h.lit(text))]);
+    h.line(&line);
 }
 
 /// A list output of the record line at `x`, its elements of the boundary type at `at`.

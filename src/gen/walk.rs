@@ -19,6 +19,7 @@ pub fn facts<H: Hooks>() -> Facts {
         native_match: b.native_match.is_some(),
         table_functions: b.table_functions,
         else_when_true: b.else_when_true,
+        function_scope: b.function_scope,
     }
 }
 
@@ -214,7 +215,11 @@ pub fn wire(plan: &Plan, h: &mut impl Hooks) {
     for c in &plan.door.constraints {
         h.constraint(c);
     }
-    let names: Vec<&str> = plan.door.inputs.iter().map(|i| i.name.as_str()).collect();
+    for s in &plan.sequences {
+        h.wire_sequence(s);
+    }
+    let inputs = plan.door.inputs.iter().map(|i| i.name.as_str());
+    let names: Vec<&str> = inputs.chain(plan.sequences.iter().map(|s| s.name.as_str())).collect();
     h.wire_unknown_keys(&names, &plan.door.not_an_input);
 }
 

@@ -18,6 +18,8 @@ pub struct SequencePlan {
     pub name: String,
     /// The parameter: a variable of role `Sequence`.
     pub list: VarId,
+    /// The refusal of a call without it.
+    pub missing: String,
     /// The most elements a call may pass, and the refusal of more.
     pub max: u32,
     pub too_many: String,
@@ -77,6 +79,7 @@ impl<'a> Builder<'a> {
                 SequencePlan {
                     name: s.name.clone(),
                     list: vars.len() - 1,
+                    missing: sentence::missing(&s.name),
                     max: s.max,
                     too_many: sentence::too_many(&s.name, s.max),
                     not_a_sequence: sentence::not_a_sequence(&s.name),

@@ -7,6 +7,7 @@
 
 mod enums;
 pub mod shared;
+mod walks;
 
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
 use super::plan::{Expr, Kind, Node};
@@ -41,6 +42,7 @@ pub struct Python;
 
 impl Language for Python {
     const SPEC: Spec = Spec::new(Lang::Python, "py", OPS, TYPES).file_is_module();
+    const WALKS: bool = true;
 
     fn code(p: &Py) -> [String; 3] {
         [p.module(), p.runner(), helpers_runner()]
@@ -251,14 +253,15 @@ impl Py<'_> {
         if !plan.units.is_empty() || plan.dates {
             typing.push("NewType");
         }
-        if plan.door.inputs.iter().any(|i| i.kind != WireKind::Integer) {
+        let fields = plan.sequences.iter().flat_map(|s| s.fields.iter().map(|f| f.kind));
+        if plan.door.inputs.iter().map(|i| i.kind).chain(fields).any(|k| k != WireKind::Integer) {
             typing.push("NoReturn");
         }
         if plan.dates {
             typing.push("Protocol");
         }
         typing.push("Sequence");
-        if self.wire_enum() {
+        if self.wire_enum() || !plan.sequences.is_empty() {
             typing.push("TypeVar");
         }
         o.line(format!("from typing import {}", typing.join(", ")));
@@ -280,6 +283,7 @@ impl Py<'_> {
             o.blank();
         }
         self.enums(&mut o, &shared);
+        self.elements(&mut o);
         let signature = format!("def {}({}) -> str:", self.n.record, self.record_params());
         sig::rest(&mut o, plan, self, TAIL, (RECORD, &signature), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
@@ -386,7 +390,9 @@ required: {_s}.append({one})
 optional: {_s}.append("null" if {x} is None else {one})
 optional_bool: {_s}.append("null" if {x} is None else ({one}))
 list: {_s}.append("[" + ",".join([{one} for {_item} in {x}]) + "]")
-element: {_item}"#;
+element: {_item}
+elements: {_s}.append("[" + ",".join([{one} for {_item} in {x}]) + "]")
+concat:  + "#;
 
     /// The trace, lists and loops.
     const LISTS: &'static str = "fired: if {trace} is not None:\\n    {trace}.append(Fired({table}, {row}))
@@ -399,6 +405,18 @@ break: break";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{}.append({})", self.g.n.local("_s"), py_str(json)));
+    }
+
+    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let line = self.g.guard_sequence_line(k);
+        self.o.line(line);
+    }
+
+    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let line = self.g.wire_sequence_line(k);
+        self.o.line(line);
     }
 }
 

@@ -160,12 +160,19 @@ pub struct Facts {
     pub table_functions: bool,
     /// A last row whose condition is `true` is written `else` (`Blocks::else_when_true`).
     pub else_when_true: bool,
+    /// A variable lives as long as the function (`Blocks::function_scope`).
+    pub function_scope: bool,
 }
 
 impl Facts {
     /// The facts the plan's own interpreter runs by: a plain chain of rows for every table.
-    pub const PLAIN: Facts =
-        Facts { switch: false, native_match: false, table_functions: false, else_when_true: false };
+    pub const PLAIN: Facts = Facts {
+        switch: false,
+        native_match: false,
+        table_functions: false,
+        else_when_true: false,
+        function_scope: false,
+    };
 }
 
 fn class(kind: WireKind) -> Class {
@@ -288,7 +295,30 @@ pub fn body(plan: &Plan, facts: &Facts) -> Vec<Stmt> {
     let built = |v: VarId| plan.var(v).list && plan.var(v).role != super::plan::Role::Sequence;
     let lists = (0..plan.vars.len()).filter(|&v| built(v) && !folded.contains(&v));
     let lists = lists.map(|var| Stmt::List { var });
-    lists.chain((0..plan.steps.len()).filter(|i| !inside.contains(i)).map(|i| step(plan, i, facts))).collect()
+    let mut out: Vec<Stmt> =
+        lists.chain((0..plan.steps.len()).filter(|i| !inside.contains(i)).map(|i| step(plan, i, facts))).collect();
+    if facts.function_scope {
+        defined_once(plan, &mut out, &mut std::collections::BTreeSet::new());
+    }
+    out
+}
+
+/// In a language whose variables live as long as the function, a value defined a second
+/// time (a walk's per-element value, on a second walk over its sequence) is assigned.
+fn defined_once(plan: &Plan, stmts: &mut [Stmt], defined: &mut std::collections::BTreeSet<VarId>) {
+    for s in stmts {
+        match s {
+            Stmt::Define { step } => {
+                let Step::Define { var, value } = &plan.steps[*step] else { unreachable!("a define") };
+                if !defined.insert(*var) {
+                    *s = Stmt::Assign { var: *var, value: value.clone() };
+                }
+            }
+            Stmt::Loop(l) => defined_once(plan, &mut l.body, defined),
+            Stmt::Call(c) => defined_once(plan, &mut c.body, defined),
+            _ => {}
+        }
+    }
 }
 
 /// Step `i` of the plan as a statement.

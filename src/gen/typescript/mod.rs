@@ -10,6 +10,7 @@
 //! functions' templates `runtime/templates.txt`.
 
 mod strip;
+mod walks;
 
 pub use strip::{strip_types, tokens, Tok, Token};
 
@@ -87,6 +88,7 @@ impl<const TYPED: bool> Language for Script<TYPED> {
     } else {
         Spec::new(Lang::JavaScript, "mjs", OPS, JS_TYPES).file_is_module()
     };
+    const WALKS: bool = true;
 
     /// The TypeScript, or the JavaScript it is with its types taken out.
     fn code(t: &Ts<TYPED>) -> [String; 3] {
@@ -245,6 +247,7 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
             o.raw("\n\n");
         }
         self.enums(&mut o, inline);
+        self.elements(&mut o);
         let signature = format!("export function {}({}): string {{", self.n.record, self.record_params());
         let record = (section(TEMPLATES, MARK, "record"), signature.as_str());
         sig::rest(&mut o, plan, self, (MODULE, MARK), record, |o, _| self.output(o), |o| self.functions(o));
@@ -395,6 +398,21 @@ impl<const TYPED: bool> Hooks for Body<'_, '_, Ts<'_, TYPED>> {
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} += {};", self.g.l("s"), js_str(json)));
+    }
+
+    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let list = &self.g.n.vars[seq.list];
+        let line = format!("{list} = {};", self.g.elements_read(k, list, &self.g.n.element_checks[k]));
+        self.o.line(line);
+    }
+
+    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let (list, call) = (&self.g.n.vars[seq.list], self.g.l("_call"));
+        let read = self.g.elements_read(k, &format!("_get({call}, {})", js_str(&seq.name)), &self.g.n.element_reads[k]);
+        let line = format!("const {list}: {} = {read};", self.g.ty(seq.list));
+        self.o.line(line);
     }
 }
 

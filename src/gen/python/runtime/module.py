@@ -151,6 +151,36 @@ def _get(call: dict[str, Any], key: str) -> Any:
     """The value under a key of the call, None when there is none: what the door holds."""
     return call.get(key)
 
+# rulec: walk
+_enumerate = enumerate
+_list = list
+
+
+def _sequence(x: object, missing: str, not_sequence: str, too_many: str, most: int) -> list[Any]:
+    """A sequence a walk reads: a list of at most `most` elements."""
+    if x is None:
+        raise RuleInputError(missing)
+    if not isinstance(x, list):
+        raise RuleInputError(not_sequence, repr(x))
+    if len(x) > most:
+        raise RuleInputError(too_many)
+    return x
+
+
+_R = TypeVar("_R")
+
+
+def _held(x: object, kind: type[_R], sentence: str) -> _R:
+    """An element the function is given: a value of its record."""
+    if not isinstance(x, kind):
+        raise RuleInputError(sentence, repr(x))
+    return x
+
+
+def _place(name: str, i: int) -> str:
+    """Where an element is, as a refusal names it: `lines[2]`."""
+    return name + "[" + str(i) + "]"
+
 # rulec: json_str
 def _json_str(text: str) -> str:
     """A JSON string as the records write it: quote, backslash and control characters

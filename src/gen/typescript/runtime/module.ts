@@ -194,6 +194,35 @@ function _unknownKeys(call: Readonly<Record<string, unknown>>, inputs: readonly 
   }
 }
 
+// rulec: walk
+/** A sequence a walk reads: an array of at most `most` elements. */
+function _sequence(x: unknown, missing: string, notSequence: string, tooMany: string, most: number): readonly unknown[] {
+  if (x === null || x === undefined) {
+    throw new RuleInputError(missing, null);
+  }
+  if (!Array.isArray(x)) {
+    throw new RuleInputError(notSequence, x);
+  }
+  if (x.length > most) {
+    throw new RuleInputError(tooMany, null);
+  }
+  return x;
+}
+
+/** Where an element is, as a refusal names it: `lines[2]`. */
+function _place(name: string, i: number): string {
+  return name + "[" + String(i) + "]";
+}
+
+/** Refuse the first key of an element that is not one of its `fields`. */
+function _unknownFields(o: Readonly<Record<string, unknown>>, fields: readonly string[], at: string, sentence: string): void {
+  for (const key of Object.keys(o)) {
+    if (!fields.includes(key)) {
+      throw new RuleInputError(at + "." + key + sentence, null);
+    }
+  }
+}
+
 // rulec: wire_bool
 /** A boolean the wire carries. */
 function _wireBool(x: unknown, missing: string, kind: string): boolean {
