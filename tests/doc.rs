@@ -253,8 +253,8 @@ fn walk_rules() -> Vec<String> {
 /// A rule that walks (reference §6.3), in every format and for every audience: each
 /// sequence with its fields and ranges, each walk as one pass, each summary and fold in
 /// words and the per-element tables said to be worked out for each element. The approver's
-/// documents are snapshots; the page is the document (the JavaScript module leaves a walk
-/// out, so there is no board yet) and says so.
+/// documents are snapshots; the page runs the generated module, with a card for each summary
+/// (tests/page.rs holds its rows).
 #[test]
 fn a_rule_that_walks_is_described_in_every_format() {
     for rule in walk_rules() {
@@ -290,7 +290,10 @@ fn a_rule_that_walks_is_described_in_every_format() {
         assert!(approver.matches("Worked out once for each element of").count() >= per_element, "{rule}");
         let page = doc(&rule, &["--format", "html"]);
         assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<h2"), "{rule}: the document is there");
-        assert!(page.contains("No board to try a case on"), "{rule}: it says why there is no board");
-        assert!(!page.contains("<script"), "{rule}: no module to run");
+        assert!(page.contains(&format!("export function {}_traced(", p.ident())), "{rule}: the module runs it");
+        for s in &p.summaries {
+            let card = format!("data-decider=\"summary:{}\"", p.vars[s.var].name);
+            assert!(page.contains(&card), "{rule}: a card for each summary");
+        }
     }
 }

@@ -11,6 +11,7 @@
 
 pub mod html;
 pub mod page;
+mod page_rows;
 mod walks;
 pub mod words;
 

@@ -21,13 +21,15 @@ pub fn page_file(u: &Unit) -> File {
     File { path: format!("{}/{}_page.html", Lang::JavaScript.name(), u.program.ident()), text: page(u) }
 }
 
-/// The whole page of a rule. Where the JavaScript module leaves the rule out (a walk, until
-/// it writes one), the page is the document alone and says why: there is no module to run.
+/// The whole page of a rule.
 pub fn page(u: &Unit) -> String {
     let r = Rule::new(u);
     let p = r.p;
     let doc = document(&r, Audience::Approver);
     let backend = crate::gen::backend(Lang::JavaScript);
+    let api = backend.api(u);
+    // With every enum it reads in it: the page's script has no folder to import from.
+    let module = crate::gen::typescript::self_contained(u);
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -42,19 +44,7 @@ pub fn page(u: &Unit) -> String {
     let _ = writeln!(out, "<style>\n{CSS}</style>\n</head>\n<body>");
     out.push_str("<div id=\"doc-view\" class=\"doc-view\">\n");
     out.push_str(&super::html::article(&doc));
-    if let Some(why) = backend.refuses(&u.plan) {
-        let _ = writeln!(
-            out,
-            "<p class=\"note\">No board to try a case on: the JavaScript module leaves this rule out ({}).</p>",
-            esc(&why)
-        );
-        out.push_str("</div>\n</body>\n</html>\n");
-        return out;
-    }
     out.push_str("</div>\n");
-    let api = backend.api(u);
-    // With every enum it reads in it: the page's script has no folder to import from.
-    let module = crate::gen::typescript::self_contained(u);
     out.push_str("<template id=\"board-template\">\n");
     out.push_str(&board(&r));
     out.push_str("</template>\n");
@@ -87,7 +77,7 @@ fn wire_binding(api: &Json) -> String {
 }
 
 /// How a field reads its text: the kind, and for a rate the step in percent.
-fn field_kind(ty: &Ty) -> (&'static str, Option<String>) {
+pub(super) fn field_kind(ty: &Ty) -> (&'static str, Option<String>) {
     match ty {
         Ty::Bool => ("bool", None),
         Ty::Enum(_) => ("enum", None),
@@ -143,7 +133,8 @@ fn data(r: &Rule) -> Json {
                 .map(|v| p.vars[v].name.clone()).collect::<Vec<_>>()})
         })
         .collect();
-    json!({"inputs": inputs, "outputs": outputs, "links": links, "decides": outputs_by})
+    json!({"inputs": inputs, "sequences": super::page_rows::data(r), "outputs": outputs, "links": links,
+           "decides": outputs_by})
 }
 
 /// The board's per-rule markup.
@@ -334,6 +325,7 @@ fn form(r: &Rule) -> String {
         let _ = writeln!(o, "<p class=\"hint\" id=\"{id}-hint\">{}</p>", esc(&hint));
         let _ = writeln!(o, "<p class=\"error\" id=\"{id}-error\" hidden></p>\n</div>");
     }
+    o.push_str(&super::page_rows::form(r));
     if !p.constraints.is_empty() {
         o.push_str("<p class=\"constraints\">Also required: ");
         let items: Vec<String> = p.constraints.iter().map(|c| format!("<code>{}</code>", esc(&c.text))).collect();
