@@ -35,7 +35,8 @@ def click(driver, button):
 
 
 def main():
-    manifest = json.load(open(sys.argv[1]))
+    with open(sys.argv[1]) as f:
+        manifest = json.load(f)
     options = webdriver.ChromeOptions()
     options.binary_location = manifest["chromium"]
     for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -71,7 +72,8 @@ def main():
             report.append(entry)
     finally:
         driver.quit()
-    json.dump({"rules": report}, open(sys.argv[2], "w"))
+    with open(sys.argv[2], "w") as f:
+        json.dump({"rules": report}, f)
 
 
 main()
