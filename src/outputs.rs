@@ -60,7 +60,7 @@ fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
             let page = doc::page_file(u);
             out.push(File { path: format!("{}/{}", lang.name(), gen::serve::page_name(u)), text: page.text });
         }
-        if servers && lang == Lang::Python {
+        if servers && lang == Lang::Python && gen::serve::connects(u) {
             out.extend(gen::serve::proto_files(u));
         }
     }

@@ -121,8 +121,17 @@ impl Spelling<'_> {
         Json::Object(m)
     }
 
+    /// The inputs, then each sequence a walk reads (formats.md): last, its type the list of
+    /// its element's record, the element's fields under `elements` as parameters are.
     pub fn params(&self, plan: &Plan) -> Json {
-        json!(plan.inputs.iter().map(|&v| self.param(plan, v, &self.names.vars[v])).collect::<Vec<_>>())
+        let mut out: Vec<Json> = plan.inputs.iter().map(|&v| self.param(plan, v, &self.names.vars[v])).collect();
+        for s in &plan.sequences {
+            let mut entry = self.param(plan, s.list, &self.names.vars[s.list]);
+            let fields = s.fields.iter().map(|f| self.param(plan, f.var, &self.names.fields[f.var]));
+            entry["elements"] = json!(fields.collect::<Vec<_>>());
+            out.push(entry);
+        }
+        json!(out)
     }
 
     /// The outputs, each under the name a caller reads it by (a field of `Output`, or the

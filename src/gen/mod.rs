@@ -472,12 +472,13 @@ pub fn api(u: &Unit, langs: &[Lang]) -> serde_json::Value {
     // formats.md: a rule that is one step of a state machine carries it here, and null is
     // there otherwise — always, as no rule this rulec reads is such a step.
     m.insert("machine".into(), serde_json::Value::Null);
-    for &l in langs {
+    // A language that leaves the rule out has no entry (`rulec gen` writes nothing for it).
+    for &l in langs.iter().filter(|&&l| backend(l).refuses(&u.plan).is_none()) {
         let mut entry = backend(l).api(u);
         serve::api_fields(u, l, &mut entry);
         m.insert(l.name().into(), entry);
     }
-    if langs.contains(&Lang::Python) {
+    if langs.contains(&Lang::Python) && serve::connects(u) {
         m.insert("connect".into(), serve::connect_api(u));
     }
     serde_json::Value::Object(m)

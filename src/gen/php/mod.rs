@@ -4,6 +4,8 @@
 //! of promoted readonly properties, the traced twin answering `[$value, $trace]`. No composer:
 //! one `require_once`. The fixed text is `runtime/module.php`.
 
+mod walks;
+
 use super::api::{Dates, ErrorType, ErrorTypes, Functions, Member, Spelling, ERRORS};
 use super::plan::{EnumPlan, Expr, Node};
 use super::printer::{Cond, Extremes, Form, Ops, Part, Syntax, ATOM, TOP};
@@ -27,6 +29,7 @@ pub struct Php;
 
 impl Language for Php {
     const SPEC: Spec = Spec::new(Lang::Php, "php", OPS, TYPES);
+    const WALKS: bool = true;
 
     fn runner(base: &str) -> Runner {
         Runner::script("php", &["-d", "error_reporting=-1"], format!("{base}_runner.php"))
@@ -197,6 +200,10 @@ impl Syntax for Ph<'_> {
         format!("${}", self.n.vars[v])
     }
 
+    fn field(&self, element: VarId, field: VarId) -> String {
+        format!("{}->{}", self.var(element), self.n.fields[field])
+    }
+
     fn own(&self, e: &Expr) -> Option<Form> {
         match &e.node {
             // The `/` operator never appears.
@@ -252,6 +259,7 @@ impl Ph<'_> {
                 format!("{}::{m} => {i},", n.enums[e])
             });
         }
+        self.elements(&mut o);
         let head = format!("function {}({}): string\n{{", n.record, sig::then(&self.params(), &self.record_params()));
         sig::rest(&mut o, plan, self, (MODULE, MARK), (RECORD, &head), |o, _| self.output(o), |o| self.functions(o));
         o.finish()
@@ -391,7 +399,9 @@ unit: (string) {x}
 required: {s} .= {one};
 optional: {s} .= {x} === null ? 'null' : {one};
 list: {s} .= '[' . \\implode(',', \\array_map(fn({item}) => {one}, {x})) . ']';
-element: {item}";
+element: {item}
+elements: {s} .= '[' . \\implode(',', \\array_map(fn({item}) => {one}, {x})) . ']';
+concat:  . ";
     /// The wire door: an array keyed by the inputs' declared names; `_check_int` checks an
     /// integer's range itself.
     const WIRE: &'static str = "raw: {call}[{name}] ?? null
@@ -419,6 +429,21 @@ break: break;";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} .= {};", self.g.local("s"), php_str(json)));
+    }
+
+    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let list = format!("${}", self.g.n.vars[seq.list]);
+        let line = format!("{list} = {};", self.g.elements_read(k, &list, &self.g.n.element_checks[k]));
+        self.o.line(line);
+    }
+
+    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let (list, call) = (format!("${}", self.g.n.vars[seq.list]), self.g.local("call"));
+        let raw = format!("{call}[{}] ?? null", php_str(&seq.name));
+        let line = format!("{list} = {};", self.g.elements_read(k, &raw, &self.g.n.element_reads[k]));
+        self.o.line(line);
     }
 }
 

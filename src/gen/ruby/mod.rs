@@ -5,6 +5,8 @@
 //! the runner requires only json. `sig/<alias>.rbs` ships beside it. The fixed text is
 //! `runtime/module.rb`.
 
+mod walks;
+
 use super::api::{Dates, Functions, Member, Spelling, ERRORS, ERROR_TYPES};
 use super::naming::SharedNames;
 use super::plan::{EnumPlan, Expr, Kind, Node};
@@ -41,6 +43,7 @@ pub struct Ruby;
 
 impl Language for Ruby {
     const SPEC: Spec = Spec::new(Lang::Ruby, "rb", OPS, TYPES);
+    const WALKS: bool = true;
 
     fn code(r: &Rb) -> [String; 3] {
         [r.module(), r.runner(), helpers_runner()]
@@ -210,6 +213,7 @@ impl Rb<'_> {
             o.blank();
             sig::rank_function(&mut o, n, e, template("rank"), comment(&en.name), |_, _| String::new());
         }
+        self.elements(&mut o);
         let signature = format!("def self.{}({})", n.record, sig::then(&self.args(), &self.record_params()));
         let output = |o: &mut Code, _| {
             let fields: Vec<String> = plan.outputs.iter().map(|&v| format!(":{}", n.fields[v])).collect();
@@ -219,6 +223,7 @@ impl Rb<'_> {
         sig::rest(&mut o, plan, self, (MODULE, MARK), (template("record"), &signature), output, |o| self.functions(o));
         let helpers = sig::taken(plan, &OPS, MODULE, MARK);
         let mut private = vec![n.core.clone()];
+        private.extend(self.element_functions());
         for h in &helpers {
             let sec = section(MODULE, MARK, h);
             private.extend(
@@ -342,6 +347,26 @@ impl Rb<'_> {
                 format!("class Output < Struct[untyped]\n{}{new}\nend\n", fields.collect::<String>())
             }
         };
+        // Each sequence's element, a Struct of its fields.
+        let elements: String = plan
+            .sequences
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let record = &n.records[k];
+                let fields: String = s
+                    .fields
+                    .iter()
+                    .map(|f| format!("  attr_accessor {}: {}\n", n.fields[f.var], self.rbs_type(f.var)))
+                    .collect();
+                let ps: Vec<String> = s.fields.iter().map(|f| typed(f.var)).collect();
+                format!(
+                    "class {record} < Struct[untyped]\n{fields}  def self.new: ({}) -> {record}\nend\n",
+                    ps.join(", ")
+                )
+            })
+            .collect();
+        let output = output + &elements;
         let params = sig::inputs(plan, |v| format!("{} {}", self.rbs_type(v), n.vars[v]));
         let ret = self.returns();
         let trace = format!("{ret} {}, Array[Fired] {}, ?String? {}", n.local("out"), n.local("trace"), n.local("tag"));
@@ -404,7 +429,9 @@ unit: {x}.to_s
 required: {s} << {one}
 optional: {s} << ({x}.nil? ? \"null\" : {one})
 list: {s} << \"[\" << {x}.map { |{item}| {one} }.join(\",\") << \"]\"
-element: {item}";
+element: {item}
+elements: {s} << \"[\" << {x}.map { |{item}| {one} }.join(\",\") << \"]\"
+concat:  + ";
 
     /// The trace, lists and loops: a value is pushed with `push`, since `<<` binds more
     /// tightly than a value's `&&` or `? :`.
@@ -417,6 +444,21 @@ break: break";
 
     fn record_text(&mut self, json: &str) {
         self.o.line(format!("{} << {}", self.g.n.local("s"), rb_str(json)));
+    }
+
+    fn guard_sequence(&mut self, seq: &super::plan::SequencePlan, _checks: &[(usize, Vec<walk::Check>)]) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let list = &self.g.n.vars[seq.list];
+        let line = format!("{list} = {}", self.g.elements_read(k, list, &self.g.n.element_checks[k]));
+        self.o.line(line);
+    }
+
+    fn wire_sequence(&mut self, seq: &super::plan::SequencePlan) {
+        let k = self.g.plan.sequences.iter().position(|s| s.list == seq.list).expect("a sequence of the plan");
+        let (list, call) = (&self.g.n.vars[seq.list], self.g.n.local("call"));
+        let raw = format!("{call}[{}]", rb_str(&seq.name));
+        let line = format!("{list} = {}", self.g.elements_read(k, &raw, &self.g.n.element_reads[k]));
+        self.o.line(line);
     }
 }
 

@@ -79,12 +79,12 @@ pub fn files(u: &Unit, lang: Lang, input_schema: &Json) -> Vec<File> {
                 &format!("_RULE: dict[str, Any] = json.loads({})", serde_json::to_string(&rule).expect("a string")),
             );
             o.push_str(&body);
-            let c = connect::Contract::of(&u.plan);
-            vec![
-                File { path: format!("{base}_mcp.py"), text: o },
-                connect::service(&u.plan, &names, &c),
-                connect::runner(&u.plan, &names, &c),
-            ]
+            let mut out = vec![File { path: format!("{base}_mcp.py"), text: o }];
+            if connects(u) {
+                let c = connect::Contract::of(&u.plan);
+                out.extend([connect::service(&u.plan, &names, &c), connect::runner(&u.plan, &names, &c)]);
+            }
+            out
         }
         Lang::JavaScript | Lang::TypeScript => {
             let typed = lang == Lang::TypeScript;
@@ -126,6 +126,12 @@ fn replace_line(text: &str, start: &str, line: &str) -> String {
 }
 
 /// The files of the Connect contract, outside any language's folder (`proto/…`).
+/// Whether the rule is served over Connect: not yet a rule that walks a sequence, whose
+/// request would carry repeated element messages the contract does not write yet.
+pub fn connects(u: &Unit) -> bool {
+    u.plan.sequences.is_empty()
+}
+
 pub fn proto_files(u: &Unit) -> Vec<File> {
     let c = connect::Contract::of(&u.plan);
     let mut out = vec![connect::proto(&u.plan, &c)];

@@ -50,6 +50,28 @@ function _refuse(mixed $x, string $missing, string $kind): never
     throw new RuleInputError($kind, \var_export($x, true));
 }
 
+// rulec: walk
+/** A sequence a walk reads: a list of at most `$most` elements. */
+function _sequence(mixed $x, string $missing, string $notSequence, string $tooMany, int $most): array
+{
+    if ($x === null) {
+        throw new RuleInputError($missing);
+    }
+    if (!\is_array($x) || !\array_is_list($x)) {
+        throw new RuleInputError($notSequence, \var_export($x, true));
+    }
+    if (\count($x) > $most) {
+        throw new RuleInputError($tooMany);
+    }
+    return $x;
+}
+
+/** Where an element is, as a refusal names it: `lines[2]`. */
+function _place(string $name, int $i): string
+{
+    return $name . '[' . $i . ']';
+}
+
 // rulec: wire_int
 /**
  * The door of a whole number on the wire (a date as its day number): missing, its kind (a

@@ -88,6 +88,21 @@ module Module
     m[1] == "-" ? -n : n
   end
 
+  # rulec: walk
+  # A sequence a walk reads: an Array of at most `most` elements.
+  def self._sequence(x, missing, not_sequence, too_many, most)
+    raise RuleInputError.new(missing) if x.nil?
+    raise RuleInputError.new(not_sequence, x.inspect) unless x.is_a?(Array)
+    raise RuleInputError.new(too_many) if x.length > most
+
+    x
+  end
+
+  # Where an element is, as a refusal names it: `lines[2]`.
+  def self._place(name, i)
+    name + "[" + i.to_s + "]"
+  end
+
   # rulec: wire_member
   # The member of an enum whose name the wire carries.
   def self._wire_member(all, x, missing, not_member)
