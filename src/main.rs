@@ -132,7 +132,9 @@ fn run(cli: Cli) -> Result<u8, String> {
         Command::Api { file, lang } => api(&file, &lang),
         Command::Schema { file, keys } => match load_program(&file) {
             Ok((_, checked)) => {
-                outln!("{}", rulec::schema::schema(checked.program.as_ref().expect("checked clean"), keys));
+                let p = checked.program.as_ref().expect("checked clean");
+                let caller_keeps = rulec::graph::caller_keeps(p, &checked.diagnostics);
+                outln!("{}", rulec::schema::schema(p, keys, &caller_keeps));
                 Ok(0)
             }
             Err(code) => Ok(code),

@@ -39,7 +39,9 @@ pub const LEFT_OUT: &str = "left-out.json";
 
 fn files(u: &Unit, langs: &[Lang], servers: bool) -> Vec<File> {
     let mut out = Vec::new();
-    let input_schema = crate::schema::schema(u.program, crate::schema::Keys::Name)["properties"]["in"].clone();
+    let caller_keeps = crate::graph::caller_keeps(u.program, &u.analysis.diagnostics);
+    let input_schema =
+        crate::schema::schema(u.program, crate::schema::Keys::Name, &caller_keeps)["properties"]["in"].clone();
     for &lang in langs {
         for f in gen::backend(lang).generate(u) {
             out.push(File { path: format!("{}/{}", lang.name(), f.path), text: f.text });

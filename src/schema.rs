@@ -3,6 +3,9 @@
 //! its step, so a caller who never reads the rule knows that 18.3% at a step of 0.1%
 //! travels as 183.
 //!
+//! A sequence a rule walks is a property of `in` like an input: an array of at most its
+//! declared count of objects, each with the element's fields.
+//!
 //! `--keys alias` names each property by its ASCII alias, with the rule's name as its title:
 //! the shape an HTTP request body or a form wants. The wire keeps the names.
 
@@ -19,24 +22,47 @@ pub enum Keys {
     Alias,
 }
 
-pub fn schema(p: &Program, keys: Keys) -> Json {
-    let side = |vars: &[VarId], required_all: bool| -> Json {
+/// The schema of the rule's wire. `caller_keeps` are the summaries whose declared range the
+/// analysis could not prove (W122, `graph::caller_keeps`): the door refuses a call that takes
+/// one out, which no shape states, so the `$comment` names them.
+pub fn schema(p: &Program, keys: Keys, caller_keeps: &[usize]) -> Json {
+    let key = |name: &str, ident: &str, prop: &mut Json| -> String {
+        match keys {
+            Keys::Name => name.to_string(),
+            Keys::Alias => {
+                prop["title"] = json!(name);
+                ident.to_string()
+            }
+        }
+    };
+    let object = |vars: &[VarId], required_all: bool| -> (Map<String, Json>, Vec<Json>) {
         let mut props = Map::new();
         let mut required = Vec::new();
         for &v in vars {
             let var = &p.vars[v];
             let mut prop = property(p, var);
-            let key = match keys {
-                Keys::Name => var.name.as_str(),
-                Keys::Alias => {
-                    prop["title"] = json!(var.name);
-                    var.ident()
-                }
-            };
-            props.insert(key.to_string(), prop);
+            let k = key(&var.name, var.ident(), &mut prop);
             if required_all || !var.optional {
-                required.push(json!(key));
+                required.push(json!(k));
             }
+            props.insert(k, prop);
+        }
+        (props, required)
+    };
+    let side = |vars: &[VarId], required_all: bool, sequences: &[SequenceIr]| -> Json {
+        let (mut props, mut required) = object(vars, required_all);
+        // A call passes every sequence, an empty one as [].
+        for seq in sequences {
+            let (fields, needed) = object(&seq.fields, false);
+            let mut prop = json!({
+                "type": "array",
+                "items": {"type": "object", "properties": fields, "required": needed, "additionalProperties": false},
+                "maxItems": seq.max,
+                "description": format!("a list of up to {} elements of {}", seq.max, seq.name),
+            });
+            let k = key(&seq.name, seq.ident(), &mut prop);
+            required.push(json!(k));
+            props.insert(k, prop);
         }
         json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
     };
@@ -54,19 +80,30 @@ pub fn schema(p: &Program, keys: Keys) -> Json {
             kinds.push(format!("date_range ({} {})", var.name, var.range_text.as_deref().unwrap_or("")));
         }
     }
+    for &s in caller_keeps {
+        let summary = &p.summaries[s];
+        let var = &p.vars[summary.var];
+        let over = &p.sequences[summary.seq].name;
+        kinds.push(format!(
+            "{} ({} over {over} within {})",
+            summary.op.as_str(),
+            var.name,
+            var.range_text.as_deref().unwrap_or("")
+        ));
+    }
     if !kinds.is_empty() {
         m.insert(
             "$comment".into(),
             json!(format!(
-                "A call that passes this schema can still be refused at the door, by preconditions of these kinds: {}. rulec api lists the constraints.",
+                "A call that passes this schema can still be refused at the door, by preconditions of these kinds: {}. rulec api lists the constraints, rulec graph every precondition.",
                 kinds.join("; ")
             )),
         );
     }
     m.insert("type".into(), json!("object"));
     let mut props = Map::new();
-    props.insert("in".into(), side(&p.inputs, false));
-    props.insert("out".into(), side(&p.outputs, true));
+    props.insert("in".into(), side(&p.inputs, false, &p.sequences));
+    props.insert("out".into(), side(&p.outputs, true, &[]));
     m.insert("properties".into(), Json::Object(props));
     m.insert("required".into(), json!(["in"]));
     Json::Object(m)

@@ -234,3 +234,66 @@ fn out_writes_the_files_formats_md_names() {
     assert_eq!(o.status.code(), Some(1), "a rule that does not check clean has no document");
     assert!(text(&o.stderr).contains("E101"));
 }
+
+/// The rules of tests/walks that check clean (overflow.rule is E108, which `doc` refuses).
+fn walk_rules() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/walks");
+    let mut rules: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the walk rules")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rule") && !p.ends_with("overflow.rule"))
+        .map(|p| format!("tests/walks/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    rules.sort();
+    assert!(rules.len() >= 5, "the walk rules are there");
+    rules
+}
+
+/// A rule that walks (reference §6.3), in every format and for every audience: each
+/// sequence with its fields and ranges, each walk as one pass, each summary and fold in
+/// words and the per-element tables said to be worked out for each element. The approver's
+/// documents are snapshots; the page runs the generated module, with a card for each summary
+/// (tests/page.rs holds its rows).
+#[test]
+fn a_rule_that_walks_is_described_in_every_format() {
+    for rule in walk_rules() {
+        let p = program(&rule);
+        let approver = doc(&rule, &[]);
+        insta::assert_snapshot!(format!("walk_approver_{}", stem(&rule)), approver);
+        let customer = doc(&rule, &["--audience", "customer"]);
+        for (who, text) in [("approver", &approver), ("customer", &customer)] {
+            for seq in &p.sequences {
+                assert!(
+                    text.contains(&format!("**{}**: a list of up to {} elements", seq.name, seq.max)),
+                    "{rule} {who}"
+                );
+                for &f in &seq.fields {
+                    assert!(
+                        text.contains(&format!("| `{}` |", p.vars[f].name)),
+                        "{rule} {who}: field {}",
+                        p.vars[f].name
+                    );
+                }
+            }
+            assert_eq!(text.matches("One pass over `").count(), p.walks.len(), "{rule} {who}: each walk once");
+        }
+        for s in &p.summaries {
+            let name = &p.vars[s.var].name;
+            assert!(approver.contains(&format!("### Summary `{name}`: {} over", s.op.as_str())), "{rule}: {name}");
+        }
+        for f in &p.folds {
+            let name = &p.vars[f.into].name;
+            assert!(approver.contains(&format!("### Fold `{name}`: {} over", f.kind.as_str())), "{rule}: {name}");
+        }
+        let per_element = p.walks.iter().map(|w| w.body.len()).sum::<usize>();
+        assert!(approver.matches("Worked out once for each element of").count() >= per_element, "{rule}");
+        let page = doc(&rule, &["--format", "html"]);
+        assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<h2"), "{rule}: the document is there");
+        assert!(page.contains(&format!("export function {}_traced(", p.ident())), "{rule}: the module runs it");
+        for s in &p.summaries {
+            let card = format!("data-decider=\"summary:{}\"", p.vars[s.var].name);
+            assert!(page.contains(&card), "{rule}: a card for each summary");
+        }
+    }
+}

@@ -425,3 +425,63 @@ fn a_first_tables_gap_is_a_mark_default_code_action() {
     assert_eq!(c.diagnostics(&u, 2).0, Vec::<Value>::new(), "both gaps are closed:\n{after}");
     c.shutdown();
 }
+
+/// A rule that walks (reference §6.3): hover on a field says which sequence's element it
+/// belongs to, on a summary and on a fold's answer what finds it, on a per-element value
+/// that it has one value for each element, on the sequence its count and fields; the walk's
+/// words are keywords where they say what they say, and a name anywhere else.
+#[test]
+fn a_walk_is_described_on_hover_and_its_words_are_keywords() {
+    let path = repo().join("tests/walks/order_settlement.rule");
+    let text = read(&path);
+    let u = uri(&path);
+    let mut c = Client::start(&repo());
+    assert_eq!(c.open(&u, &text), Vec::<Value>::new(), "order_settlement is clean");
+    let h = hover_text(&mut c, &u, pos(&text, "price: money", 0));
+    assert!(h.contains("field `price` of each element of `lines`: money[USD]"), "{h}");
+    assert!(h.contains("declared range: 0USD..1000USD"), "{h}");
+    let h = hover_text(&mut c, &u, pos(&text, "subtotal", 0));
+    assert!(h.contains("summary: the `sum` of `line_total` over the elements of `lines`"), "{h}");
+    let h = hover_text(&mut c, &u, pos(&text, "discount", 0));
+    assert!(h.contains("fold: the answer of `take_first` of `top_off` over `lines` by `pick`"), "{h}");
+    let h = hover_text(&mut c, &u, pos(&text, "line_total =", 0));
+    assert!(h.contains("worked out once for each element of `lines`"), "{h}");
+    let h = hover_text(&mut c, &u, pos(&text, "payments", 0));
+    assert!(h.contains("sequence `payments`: up to 5 elements, each with `amount`: money[USD]"), "{h}");
+
+    let tokens = decode(&c.request("textDocument/semanticTokens/full", json!({"textDocument": doc(&u)}))["data"]);
+    let class_at = |p: &Value| tokens.iter().find(|t| (t.0, t.1) == (line_of(p), col_of(p))).map(|t| t.3);
+    for (word, nth) in [
+        ("elements lines", 0),
+        ("up to 20", 0),
+        ("to 20", 0),
+        ("sum line_total", 0),
+        ("over lines", 0),
+        ("max price", 0),
+        ("empty 0USD", 0),
+        ("fold take_first", 0),
+        ("take_first top_off", 0),
+        ("by pick", 0),
+        ("take top", 0),
+    ] {
+        assert_eq!(class_at(&pos(&text, word, nth)), Some(0), "{word} is a keyword: {tokens:?}");
+    }
+    assert_ne!(class_at(&pos(&text, "top_off over", 0)), Some(0), "the value folded is a name");
+    c.shutdown();
+
+    // A fold's clauses: each action word is a keyword, each verdict a name.
+    let path = repo().join("tests/walks/best_bid.rule");
+    let text = read(&path);
+    let u = uri(&path);
+    let mut c = Client::start(&repo());
+    assert_eq!(c.open(&u, &text), Vec::<Value>::new());
+    let tokens = decode(&c.request("textDocument/semanticTokens/full", json!({"textDocument": doc(&u)}))["data"]);
+    let class_at = |p: &Value| tokens.iter().find(|t| (t.0, t.1) == (line_of(p), col_of(p))).map(|t| t.3);
+    for word in ["keep_max offer", "keep counted", "stop closing", "empty opening"] {
+        assert_eq!(class_at(&pos(&text, word, 0)), Some(0), "{word} is a keyword");
+    }
+    assert_ne!(class_at(&pos(&text, "counted, stop", 0)), Some(0), "a verdict is a name");
+    let h = hover_text(&mut c, &u, pos(&text, "late: bool", 0));
+    assert!(h.contains("field `late` of each element of `bids`: bool"), "{h}");
+    c.shutdown();
+}

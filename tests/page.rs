@@ -347,6 +347,71 @@ fn the_page_of_parcel_rate_is_under_200_kib_and_self_contained() {
     }
 }
 
+/// A rule that walks a sequence: its form has a table of rows for each sequence, one
+/// element a row, with a button to add one and one on each row to take it away. Each call of
+/// the suite (refused ones included), put in the form, shows what the reference evaluator
+/// answers; the buttons add and take away an element of the call the form reads.
+#[test]
+fn the_page_of_a_rule_that_walks_takes_its_sequences_as_rows() {
+    let rules = ["tests/walks/order_settlement.rule", "tests/walks/best_bid.rule", "tests/walks/carrier_pick.rule"];
+    for rule in rules {
+        let page = text(&rulec(&["doc", rule, "--format", "html"]).stdout);
+        let p = program(rule);
+        for seq in &p.sequences {
+            assert!(page.contains(&format!("<fieldset class=\"sequence\" data-sequence=\"{}\">", seq.name)), "{rule}");
+            assert!(page.contains(&format!("Add an element to {}", seq.name)), "{rule}");
+        }
+        let md = text(&rulec(&["doc", rule]).stdout);
+        for heading in md.lines().filter_map(|l| l.strip_prefix("## ")) {
+            assert!(page.contains(&format!(">{heading}</h2>")), "{rule}: the page has the section {heading}");
+        }
+    }
+    if !browser() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut entries = Vec::new();
+    for rule in rules {
+        let p = program(rule);
+        let page = dir.path().join(format!("{}.html", p.ident()));
+        std::fs::write(&page, rulec(&["doc", rule, "--format", "html"]).stdout).unwrap();
+        // The calls a form can type: answered, a contradiction, or a number out of its range
+        // (not a sequence that is no array, an element that is no object, a key no field has).
+        let cases: Vec<Json> = rulec::vectors::build(&p)
+            .vectors
+            .iter()
+            .map(|v| (v, serde_json::from_str::<Json>(&rulec::eval::answer(&p, &v.line(&p), "")).unwrap()))
+            .filter(|(_, a)| {
+                a.get("observed").is_some()
+                    || a["refused"] == "contradiction"
+                    || a["error"].as_str().is_some_and(|e| e.ends_with("is out of range"))
+            })
+            .take(60)
+            .map(|(v, answer)| json!({"in": v.input, "answer": answer}))
+            .collect();
+        let sequences: Vec<&str> = p.sequences.iter().map(|s| s.name.as_str()).collect();
+        entries.push(json!({"page": page, "cases": cases, "sequences": sequences}));
+    }
+    let manifest = dir.path().join("manifest.json");
+    let report_path = dir.path().join("report.json");
+    std::fs::write(
+        &manifest,
+        json!({"chromium": CHROMIUM, "chromedriver": CHROMEDRIVER, "rules": entries}).to_string(),
+    )
+    .unwrap();
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/page/walks.py");
+    let o = Command::new("python3").arg(&driver).arg(&manifest).arg(&report_path).output().expect("python3 runs");
+    assert!(o.status.success(), "the browser driver failed:\n{}{}", text(&o.stdout), text(&o.stderr));
+    let report: Json = serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    for r in report["rules"].as_array().unwrap() {
+        assert_eq!(r["failures"], json!([]), "{}: the page disagrees with the reference", r["page"]);
+        assert!(r["cases"].as_u64().unwrap() >= 20, "{}: {} cases", r["page"], r["cases"]);
+        let rows = r["rows"].as_array().unwrap();
+        let first = |i: usize| rows[i][0].as_u64().unwrap();
+        assert_eq!((first(1), first(2)), (first(0) + 1, first(0)), "{}: add a row, take one away: {rows:?}", r["page"]);
+    }
+}
+
 #[test]
 fn gen_writes_the_page_doc_prints() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,5 +1,6 @@
 //! `rulec schema` agrees with the door: every call the reference answers validates, and
-//! every call refused for its shape (missing, kind, range, enum, unknown key) does not.
+//! every call refused for its shape (missing, kind, range, enum, unknown key) does not —
+//! a sequence's too (an array of at most its count of objects with the element's fields).
 
 mod common;
 
@@ -21,6 +22,7 @@ fn valid(schema: &Value, v: &Value) -> bool {
     }
     let type_ok = match schema.get("type").and_then(Value::as_str) {
         Some("object") => v.is_object(),
+        Some("array") => v.is_array(),
         Some("integer") => v.as_i64().is_some() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
         Some("boolean") => v.is_boolean(),
         Some("string") => v.is_string(),
@@ -50,6 +52,12 @@ fn valid(schema: &Value, v: &Value) -> bool {
         if !(s.len() == 10 && chrono_like_date(s)) {
             return false;
         }
+    }
+    if let Some(items) = v.as_array() {
+        if schema["maxItems"].as_u64().is_some_and(|max| items.len() as u64 > max) {
+            return false;
+        }
+        return items.iter().all(|x| valid(&schema["items"], x));
     }
     if let Some(obj) = v.as_object() {
         let props = schema["properties"].as_object().unwrap();
@@ -170,4 +178,49 @@ fn keys_alias_names_each_property_by_its_alias() {
         }
     }
     assert!(answered >= 9, "{answered}");
+}
+
+/// A rule that walks: each sequence is a required array property of `in`, its items the
+/// element's fields; every call the rule answers validates, every call refused at the door
+/// for its shape (a sequence missing, not an array, too long, an element not an object, a
+/// field missing, of the wrong kind, out of its range, unknown) does not. What is refused
+/// after the walk (a contradiction, a summary past the range only the caller keeps) is no
+/// shape: the `$comment` names the summary.
+#[test]
+fn the_schema_of_a_walk_agrees_with_the_door() {
+    let mut answered = 0;
+    let mut refused = 0;
+    for rule in ["cart_shipping_fee", "order_settlement", "best_bid", "carrier_pick", "caller_keeps"] {
+        let p = format!("tests/walks/{rule}.rule");
+        let schema: Value = serde_json::from_slice(&ok_stdout(&["schema", &p])).unwrap();
+        let in_schema = &schema["properties"]["in"];
+        let vectors = String::from_utf8(ok_stdout(&["vectors", &p])).unwrap();
+        for line in vectors.lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            if v.get("out").is_some() {
+                assert!(valid(in_schema, &v["in"]), "{p}: the schema refuses a call the rule answers: {line}");
+                answered += 1;
+            } else if v["refused"] == "input" && v["why"].as_str().is_some_and(|w| w.starts_with("refused:")) {
+                // A call the door refuses for its shape (a summary past the range only the
+                // caller keeps is refused after the walk, and is no shape).
+                assert!(!valid(in_schema, &v["in"]), "{p}: the schema accepts a call the door refuses: {line}");
+                refused += 1;
+            }
+        }
+        for seq in in_schema["required"].as_array().unwrap() {
+            assert!(in_schema["properties"][seq.as_str().unwrap()].is_object(), "{p}: {seq}");
+        }
+    }
+    assert!(answered > 20 && refused > 40, "{answered} answered, {refused} refused");
+    let s: Value = serde_json::from_slice(&ok_stdout(&["schema", "tests/walks/cart_shipping_fee.rule"])).unwrap();
+    let lines = &s["properties"]["in"]["properties"]["lines"];
+    assert_eq!(lines["type"], "array");
+    assert_eq!(lines["maxItems"], 10);
+    assert_eq!(lines["items"]["required"], serde_json::json!(["amount", "quantity"]));
+    assert_eq!(lines["items"]["additionalProperties"], false);
+    assert_eq!(lines["items"]["properties"]["quantity"]["maximum"], 10);
+    assert!(s["properties"]["in"]["required"].as_array().unwrap().contains(&Value::from("lines")));
+    assert!(s.get("$comment").is_none(), "the analysis proves the sum's range: {s}");
+    let keeps: Value = serde_json::from_slice(&ok_stdout(&["schema", "tests/walks/caller_keeps.rule"])).unwrap();
+    assert!(keeps["$comment"].as_str().unwrap().contains("sum (total over lines within 0JPY..1000000JPY)"), "{keeps}");
 }

@@ -39,7 +39,7 @@ fn the_grammar_gives_every_token_of_every_rule_file_a_scope() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = run(Command::new("node")
         .arg("test/grammar.mjs")
-        .args(["tests/corpus", "tests/rules", "tests/lsp", "examples"].map(|d| repo.join(d)))
+        .args(["tests/corpus", "tests/rules", "tests/lsp", "tests/walks", "examples"].map(|d| repo.join(d)))
         .current_dir(extension()));
     assert!(out.contains(" 0 unknown tokens, 0 sample tokens wrong"), "{out}");
     let files: usize = out.lines().last().unwrap().split(' ').next().unwrap().parse().unwrap();

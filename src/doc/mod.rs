@@ -11,6 +11,8 @@
 
 pub mod html;
 pub mod page;
+mod page_rows;
+mod walks;
 pub mod words;
 
 use crate::analysis::tables::cover::Asked;
@@ -267,6 +269,7 @@ fn approver(r: &Rule, b: &mut Vec<Block>) {
         b.push(Block::List(items));
     }
 
+    walks::sequences_section(r, Audience::Approver, b);
     b.push(h(2, "outputs", vec![text("Outputs")]));
     let rows = p
         .outputs
@@ -358,6 +361,7 @@ fn customer(r: &Rule, b: &mut Vec<Block>) {
         l.push(text("."));
         b.push(Block::Para(l));
     }
+    walks::sequences_section(r, Audience::Customer, b);
     b.push(h(2, "outputs", vec![text("What it gives")]));
     let items = p
         .outputs
@@ -430,7 +434,13 @@ fn decider_section(r: &Rule, d: DeciderRef, audience: Audience, b: &mut Vec<Bloc
             }
             card.push(Block::Para(vec![text(format!("{}{}.", capitalized(&what), declared_note(var, audience)))]));
         }
+        DeciderRef::Summary(_) | DeciderRef::Fold(_) => {
+            let (heading, blocks) = walks::card(r, d, audience);
+            b.push(h(3, &anchor(&[d.kind(), &name]), heading));
+            card.extend(blocks);
+        }
     }
+    card.extend(walks::per_element_note(r, d));
     if audience == Audience::Customer {
         b.extend(card);
         return;
@@ -526,6 +536,7 @@ fn where_from(r: &Rule, d: DeciderRef) -> Table {
     for &v in &read {
         let var = r.var(v);
         let from = match graph::decider_of(p, v) {
+            None if var.kind == VarKind::Element => walks::from_words(r, v).unwrap_or_default(),
             None => {
                 let optional = if var.optional { "; may be left out" } else { "" };
                 vec![text(format!("input: {}{optional}", words::var_words(p, var, Audience::Approver)))]
@@ -533,6 +544,11 @@ fn where_from(r: &Rule, d: DeciderRef) -> Table {
             Some(DeciderRef::Table(t)) => vec![text("decided by table "), code(&p.tables[t].name)],
             Some(DeciderRef::Define(def)) => {
                 vec![text("define: "), code(format!("{} = {}", var.name, r.src(p.defines[def].expr.span)))]
+            }
+            Some(d @ (DeciderRef::Summary(_) | DeciderRef::Fold(_))) => {
+                let mut l = vec![text(format!("{}: ", d.kind()))];
+                l.extend(walks::decider_words(r, d));
+                l
             }
         };
         rows.push(TableRow { cells: vec![vec![code(&var.name)], from], number: None });

@@ -77,7 +77,7 @@ fn wire_binding(api: &Json) -> String {
 }
 
 /// How a field reads its text: the kind, and for a rate the step in percent.
-fn field_kind(ty: &Ty) -> (&'static str, Option<String>) {
+pub(super) fn field_kind(ty: &Ty) -> (&'static str, Option<String>) {
     match ty {
         Ty::Bool => ("bool", None),
         Ty::Enum(_) => ("enum", None),
@@ -133,7 +133,8 @@ fn data(r: &Rule) -> Json {
                 .map(|v| p.vars[v].name.clone()).collect::<Vec<_>>()})
         })
         .collect();
-    json!({"inputs": inputs, "outputs": outputs, "links": links, "decides": outputs_by})
+    json!({"inputs": inputs, "sequences": super::page_rows::data(r), "outputs": outputs, "links": links,
+           "decides": outputs_by})
 }
 
 /// The board's per-rule markup.
@@ -324,6 +325,7 @@ fn form(r: &Rule) -> String {
         let _ = writeln!(o, "<p class=\"hint\" id=\"{id}-hint\">{}</p>", esc(&hint));
         let _ = writeln!(o, "<p class=\"error\" id=\"{id}-error\" hidden></p>\n</div>");
     }
+    o.push_str(&super::page_rows::form(r));
     if !p.constraints.is_empty() {
         o.push_str("<p class=\"constraints\">Also required: ");
         let items: Vec<String> = p.constraints.iter().map(|c| format!("<code>{}</code>", esc(&c.text))).collect();
@@ -425,6 +427,8 @@ fn card(r: &Rule, i: usize, placed: &graph::Placed) -> String {
     let kind = match d {
         DeciderRef::Table(t) => format!("table · {}", p.tables[t].policy.as_str()),
         DeciderRef::Define(_) => "define".to_string(),
+        DeciderRef::Summary(s) => format!("summary · {}", p.summaries[s].op.as_str()),
+        DeciderRef::Fold(f) => format!("fold · {}", p.folds[f].kind.as_str()),
     };
     let mut o = String::new();
     let _ = writeln!(

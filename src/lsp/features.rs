@@ -23,7 +23,7 @@ impl Snapshot {
     fn var(&self, symbol: usize) -> Option<(&Program, VarId)> {
         let p = self.checked.program.as_ref()?;
         let s = &self.index.symbols[symbol];
-        matches!(s.kind, Kind::Input | Kind::Output | Kind::Value | Kind::Define)
+        matches!(s.kind, Kind::Input | Kind::Output | Kind::Value | Kind::Define | Kind::Field)
             .then(|| p.var_by_name(&s.name).map(|v| (p, v)))
             .flatten()
     }
@@ -95,6 +95,23 @@ impl Snapshot {
                 None => format!("enum `{}`", s.name),
             },
             Kind::EnumValue => format!("`{}`: a value of enum `{}`", s.name, s.parent.as_deref().unwrap_or("?")),
+            Kind::Sequence => match p.and_then(|p| p.sequences.iter().find(|q| q.name == s.name).map(|q| (p, q))) {
+                Some((p, seq)) => {
+                    let fields: Vec<String> = seq
+                        .fields
+                        .iter()
+                        .map(|&f| format!("`{}`: {}", p.vars[f].name, sema::var_ty_name(&p.vars[f], &p.enums)))
+                        .collect();
+                    format!(
+                        "sequence `{}`: up to {} elements, each with {}  \nwalks over it: {} (each one loop)",
+                        seq.name,
+                        seq.max,
+                        fields.join(", "),
+                        p.walks.iter().filter(|w| p.sequences[w.seq].name == seq.name).count()
+                    )
+                }
+                None => format!("sequence `{}`", s.name),
+            },
             Kind::Group => match p.and_then(|p| p.groups.iter().find(|g| g.name == s.name)) {
                 Some(g) => {
                     let e = &p.expect("a group was found in it").enums[g.enum_id];
@@ -114,10 +131,14 @@ impl Snapshot {
             sema::VarKind::Output => "output",
             sema::VarKind::Value => "value",
             sema::VarKind::Define => "define",
-            sema::VarKind::Element => "field of an element",
+            sema::VarKind::Element => "field",
         };
         let optional = if var.optional { "?" } else { "" };
-        let mut lines = vec![format!("{kind} `{}`: {}{optional}", var.name, sema::var_ty_name(var, &p.enums))];
+        let of = match (var.kind, var.frame) {
+            (sema::VarKind::Element, Some(seq)) => format!(" of each element of `{}`", p.sequences[seq].name),
+            _ => String::new(),
+        };
+        let mut lines = vec![format!("{kind} `{}`{of}: {}{optional}", var.name, sema::var_ty_name(var, &p.enums))];
         if let Some(u) = var.ty.unit() {
             lines.push(format!("unit: {}", u.symbol));
         }
@@ -146,13 +167,32 @@ impl Snapshot {
             Some(sema::Decider::Define(_)) => lines.push("decided by its define".into()),
             Some(sema::Decider::Summary(s)) => {
                 let s = &p.summaries[s];
-                lines.push(format!("a `{}` over the elements of `{}`", s.op.as_str(), p.sequences[s.seq].name))
+                let of = s.of.map(|v| format!(" of `{}`", p.vars[v].name)).unwrap_or_default();
+                let filter = match &s.filter {
+                    Some(f) => format!(" where `{}`", &self.file().text[f.span.range()]),
+                    None => String::new(),
+                };
+                lines.push(format!(
+                    "summary: the `{}`{of} over the elements of `{}`{filter}, found by its walk",
+                    s.op.as_str(),
+                    p.sequences[s.seq].name
+                ))
             }
             Some(sema::Decider::Fold(f)) => {
                 let f = &p.folds[f];
-                lines.push(format!("the answer of a `{}` over `{}`", f.kind.as_str(), p.sequences[f.seq].name))
+                lines.push(format!(
+                    "fold: the answer of `{}` of `{}` over `{}` by `{}`, found by its walk",
+                    f.kind.as_str(),
+                    p.vars[f.value].name,
+                    p.sequences[f.seq].name,
+                    p.vars[f.verdict].name
+                ))
             }
             None => {}
+        }
+        // A value inside a walk has one value for each element.
+        if let (Some(seq), false) = (var.frame, var.kind == sema::VarKind::Element) {
+            lines.push(format!("worked out once for each element of `{}`", p.sequences[seq].name));
         }
         lines.join("  \n")
     }
@@ -517,7 +557,8 @@ impl Snapshot {
                 TokenClass::Name(s) => {
                     let sym = &self.index.symbols[s];
                     let kind = match sym.kind {
-                        Kind::Input => 1,
+                        // What a caller passes: an input, a sequence and its element's fields.
+                        Kind::Input | Kind::Sequence | Kind::Field => 1,
                         Kind::Output | Kind::Value | Kind::Define => 2,
                         Kind::Table => 3,
                         Kind::Enum => 4,

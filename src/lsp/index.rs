@@ -17,6 +17,10 @@ pub enum Kind {
     Enum,
     EnumValue,
     Group,
+    /// `elements NAME up to N: …`: a sequence the rule walks.
+    Sequence,
+    /// A field of a sequence's element (its parent is the sequence).
+    Field,
 }
 
 impl Kind {
@@ -30,13 +34,15 @@ impl Kind {
             Kind::Enum => "enum",
             Kind::EnumValue => "enum value",
             Kind::Group => "group",
+            Kind::Sequence => "sequence",
+            Kind::Field => "field",
         }
     }
     /// Where a name is looked for first when two kinds share it.
     fn rank(self) -> u8 {
         match self {
-            Kind::Input | Kind::Output | Kind::Value | Kind::Define => 0,
-            Kind::Table => 1,
+            Kind::Input | Kind::Output | Kind::Value | Kind::Define | Kind::Field => 0,
+            Kind::Table | Kind::Sequence => 1,
             Kind::Enum => 2,
             Kind::Group => 3,
             Kind::EnumValue => 4,
@@ -123,6 +129,7 @@ impl Index {
                         && lexed.tokens[2..k].iter().all(|n| matches!(n.tok, lexer::Tok::Ident(_)));
                     let class = match &t.tok {
                         lexer::Tok::Ident(name) if lexer::is_keyword(name) || policy => TokenClass::Keyword,
+                        lexer::Tok::Ident(_) if walk_word(&lexed.tokens, k) => TokenClass::Keyword,
                         lexer::Tok::Ident(name) => {
                             match enums.get(name.as_str()).filter(|_| after_colon).or(by_name.get(name.as_str())) {
                                 Some(&s) => {
@@ -177,6 +184,12 @@ impl Index {
                 ast::ItemKind::Value(d) => add(&d.name.name, Kind::Value, None),
                 ast::ItemKind::Define(d) => add(&d.name.name, Kind::Define, None),
                 ast::ItemKind::Table(t) => add(&t.name, Kind::Table, None),
+                ast::ItemKind::Elements(e) => {
+                    add(&e.name.name, Kind::Sequence, None);
+                    for f in &e.fields {
+                        add(&f.name.name, Kind::Field, Some(&e.name.name.name));
+                    }
+                }
                 _ => {}
             }
         }
@@ -210,5 +223,36 @@ impl Index {
             self.refs.iter().filter(|r| r.0 == symbol && (r.1, r.2) != (s.file, s.span)).map(|&(_, f, span)| (f, span)),
         );
         out
+    }
+}
+
+/// Whether the word at `k` of a line is one of the words of a walk (reference §6.3), which
+/// are keywords only where they say what they say, as a policy's are: `elements NAME up to`;
+/// a summary right after a define's `=` (`sum`, `count`, `max`, `min` with no parenthesis
+/// after it) and its `over`, `where`, `empty`; a fold's `fold KIND VALUE over SEQ by` and,
+/// after its colon, each `take`, `keep`, `stop` and `empty` that opens a clause.
+fn walk_word(tokens: &[lexer::Token], k: usize) -> bool {
+    let word = |i: usize| match tokens.get(i).map(|t| &t.tok) {
+        Some(lexer::Tok::Ident(w)) => w.as_str(),
+        _ => "",
+    };
+    let tok = |i: usize| tokens.get(i).map(|t| &t.tok);
+    match word(0) {
+        "elements" => k == 0 || (k == 2 && word(2) == "up" && word(3) == "to") || (k == 3 && word(2) == "up"),
+        "fold" => {
+            let clause_opens = matches!(tok(k.wrapping_sub(1)), Some(lexer::Tok::Colon | lexer::Tok::Comma));
+            k == 0
+                || (k == 1 && ast::FoldKind::parse(word(1)).is_some())
+                || (k == 3 && word(3) == "over")
+                || (k == 5 && word(5) == "by")
+                || (clause_opens && matches!(word(k), "take" | "keep" | "stop" | "empty"))
+        }
+        "define" => {
+            let Some(eq) = tokens.iter().position(|t| t.tok == lexer::Tok::Eq) else { return false };
+            let op = matches!(word(eq + 1), "sum" | "count" | "max" | "min")
+                && !matches!(tok(eq + 2), Some(lexer::Tok::LParen) | None);
+            op && (k == eq + 1 || (k > eq + 1 && matches!(word(k), "over" | "where" | "empty")))
+        }
+        _ => false,
     }
 }

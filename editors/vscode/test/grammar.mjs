@@ -39,6 +39,9 @@ function ruleFiles(p) {
 const sample = [
   ["table base_rate first -> base  # comment", [["table", "keyword.other.declaration.rule"], ["base_rate", "entity.name.rule"], ["first", "storage.modifier.policy.rule"], ["->", "keyword.operator.rule"], ["# comment", "comment.line.number-sign.rule"]]],
   ["| <=1,000JPY | 2026-03-31 | 7.5% | \"a \\\" b\" |", [["1,000", "constant.numeric.rule"], ["JPY", "keyword.other.unit.rule"], ["2026-03-31", "constant.numeric.date.rule"], ["%", "keyword.other.unit.rule"], ["\\\"", "constant.character.escape.rule"]]],
+  ["elements lines up to 10: amount: money[JPY] 0JPY..10000JPY", [["elements", "keyword.other.declaration.rule"], ["up to", "keyword.other.walk.rule"]]],
+  ["fold keep_max offer over bids by verdict: keep counted, stop closing, empty opening -> best", [["fold", "keyword.other.declaration.rule"], ["keep_max", "keyword.other.walk.rule"], ["over", "keyword.other.walk.rule"], ["keep", "keyword.other.walk.rule"], ["stop", "keyword.other.walk.rule"], ["empty", "keyword.other.walk.rule"]]],
+  ["define n = count lines where late", [["count", "keyword.other.walk.rule"], ["where", "keyword.other.walk.rule"]]],
   ["input 重さ(weight): money[JPY, incl_tax] 0JPY..10JPY", [["重さ", "entity.name.rule"], ["weight", "variable.other.rule"], ["money", "support.type.rule"], ["incl_tax", "support.type.rule"], ["..", "keyword.operator.rule"]]],
 ];
 let wrong = 0;

@@ -287,7 +287,11 @@ function startPage(wire, dataId) {
   }
 
   function fieldValue(input) {
-    const el = document.getElementById(input.id);
+    return valueOf(input, document.getElementById(input.id));
+  }
+
+  /** What a control holds, as the wire spells a value of `input`'s kind (undefined: left out). */
+  function valueOf(input, el) {
     const raw = el.value;
     const t = raw.trim();
     switch (input.kind) {
@@ -321,22 +325,69 @@ function startPage(wire, dataId) {
         call[input.name] = v;
       }
     }
+    // Each sequence: one object per row, a field left empty left out.
+    for (const seq of data.sequences) {
+      call[seq.name] = rowsOf(seq).map((tr) => {
+        const element = {};
+        for (const field of seq.fields) {
+          const v = valueOf(field, controlOf(tr, field));
+          if (v !== undefined) {
+            element[field.name] = v;
+          }
+        }
+        return element;
+      });
+    }
     return call;
+  }
+
+  function fieldsetOf(seq) {
+    return board.querySelector('fieldset[data-sequence="' + CSS.escape(seq.name) + '"]');
+  }
+
+  function rowsOf(seq) {
+    return Array.from(fieldsetOf(seq).querySelectorAll("tbody > tr"));
+  }
+
+  function controlOf(tr, field) {
+    return tr.querySelector('[data-field="' + CSS.escape(field.name) + '"]');
+  }
+
+  /** A new, empty row at the end of a sequence's table. */
+  function addRow(fieldset) {
+    const row = fieldset.querySelector("template.row-template").content.firstElementChild.cloneNode(true);
+    fieldset.querySelector("tbody").append(row);
+    return row;
+  }
+
+  /** Show a value of the wire in a control (a field of the form, or of a row). */
+  function setValue(input, el, v) {
+    if (v === undefined || v === null) {
+      el.value = "";
+    } else if (input.kind === "rate" && (typeof v === "bigint" || Number.isInteger(v))) {
+      el.value = decimalText(BigInt(v), decimal(input.step));
+    } else if (input.kind === "bool") {
+      el.value = v ? "true" : "false";
+    } else {
+      el.value = String(v);
+    }
   }
 
   /** Fill the form from a call in the wire form (numbers as numbers, bigints or digit strings). */
   function fill(call) {
     for (const input of data.inputs) {
-      const el = document.getElementById(input.id);
       const v = call === null || call === undefined ? undefined : call[input.name];
-      if (v === undefined || v === null) {
-        el.value = "";
-      } else if (input.kind === "rate" && (typeof v === "bigint" || Number.isInteger(v))) {
-        el.value = decimalText(BigInt(v), decimal(input.step));
-      } else if (input.kind === "bool") {
-        el.value = v ? "true" : "false";
-      } else {
-        el.value = String(v);
+      setValue(input, document.getElementById(input.id), v);
+    }
+    for (const seq of data.sequences) {
+      const elements = call === null || call === undefined ? undefined : call[seq.name];
+      const fieldset = fieldsetOf(seq);
+      fieldset.querySelector("tbody").replaceChildren();
+      for (const element of Array.isArray(elements) ? elements : []) {
+        const tr = addRow(fieldset);
+        for (const field of seq.fields) {
+          setValue(field, controlOf(tr, field), element === null ? undefined : element[field.name]);
+        }
       }
     }
     run();
@@ -463,6 +514,9 @@ function startPage(wire, dataId) {
       error.textContent = "";
       f.querySelector("input, select").removeAttribute("aria-invalid");
     }
+    for (const td of board.querySelectorAll('table.rows td[aria-invalid="true"]')) {
+      td.removeAttribute("aria-invalid");
+    }
     for (const tr of board.querySelectorAll("tr.fired")) {
       tr.classList.remove("fired");
       tr.removeAttribute("aria-current");
@@ -483,6 +537,17 @@ function startPage(wire, dataId) {
     }
   }
 
+  /** A refusal of an element's field (`lines[2].quantity is out of range`): mark its cell. */
+  function markElement(what) {
+    const m = /^(.+)\[(\d+)\]\.(.+?) /.exec(what);
+    const seq = m && data.sequences.find((s) => s.name === m[1]);
+    const field = seq && seq.fields.find((f) => f.name === m[3]);
+    const tr = field && rowsOf(seq)[Number(m[2])];
+    if (tr) {
+      controlOf(tr, field).closest("td").setAttribute("aria-invalid", "true");
+    }
+  }
+
   function refuse(what) {
     // A refusal of one input starts with the input's declared name: show it by that field.
     const input = data.inputs
@@ -498,6 +563,7 @@ function startPage(wire, dataId) {
       error.hidden = false;
       el.setAttribute("aria-invalid", "true");
     } else {
+      markElement(what);
       formError.textContent = what;
       formError.hidden = false;
     }
@@ -590,6 +656,19 @@ function startPage(wire, dataId) {
   }
 
   board.querySelector("form").addEventListener("input", run);
+  // A sequence's rows: one added at the end, or one taken away, and the case runs again.
+  board.querySelector("form").addEventListener("click", (e) => {
+    const add = e.target.closest(".add-row");
+    const remove = e.target.closest(".remove-row");
+    if (add) {
+      addRow(add.closest("fieldset")).querySelector("input, select").focus();
+    } else if (remove) {
+      remove.closest("tr").remove();
+    } else {
+      return;
+    }
+    run();
+  });
   board.querySelector("form").addEventListener("change", run);
   board.querySelector("form").addEventListener("submit", (e) => e.preventDefault());
   mountParts();
