@@ -312,3 +312,14 @@ fn the_generated_python_passes_ruff_and_mypy_strict() {
         .unwrap();
     assert!(mypy.status.success(), "mypy --strict:\n{}", text(&mypy.stdout));
 }
+
+#[test]
+fn a_certificate_of_a_walk_is_refused_by_name() {
+    let out = at_root(&["certificate", "tests/walks/best_bid.rule"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("walks a sequence, and rulec writes no certificate of a walk yet"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -385,7 +385,12 @@ def crosscheck(rulec, path):
     got = subprocess.run([rulec, "certificate", "--program", path], capture_output=True, text=True)
     if got.returncode != 0:
         return [], 0, 0, False
-    rule = Rule(json.loads(got.stdout))
+    prog = json.loads(got.stdout)
+    # A rule that walks a sequence is proved through its views (docs/walks.md); the model
+    # here is of one call's tables, so it asks nothing of it.
+    if any("walk" in step for step in prog["order"]):
+        return [], 0, 0, None
+    rule = Rule(prog)
     check = subprocess.run([rulec, "check", "--format", "json", path], capture_output=True, text=True)
     diags = [json.loads(line) for line in check.stdout.splitlines() if line.strip()]
     said = {}
@@ -470,6 +475,9 @@ def main():
     all_bad, total, undecided, rules, unresolved = [], 0, 0, 0, 0
     for f in args.files:
         bad, n, u, resolved = crosscheck(args.rulec, f)
+        if resolved is None:
+            print(f"{f}: walks a sequence; its tables are asked of through the walk's views, not here")
+            continue
         if not resolved:
             unresolved += 1
             print(f"{f}: does not resolve; no tables to ask about")

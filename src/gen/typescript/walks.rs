@@ -48,7 +48,9 @@ impl<const TYPED: bool> Ts<'_, TYPED> {
         o.indent();
         o.line(format!("const {el} = _object({e}, {at} + {});", js_str(&s.not_an_element)));
         for f in &s.fields {
-            self.field(o, f, &format!("_get({el}, {})", js_str(&f.name)), wire);
+            // Off the wire by the declared name; in the caller's record by the field's.
+            let key = if wire { f.name.as_str() } else { self.n.fields[f.var].as_str() };
+            self.field(o, f, &format!("_get({el}, {})", js_str(key)), wire);
         }
         if wire {
             let names: Vec<String> = s.fields.iter().map(|f| js_str(&f.name)).collect();
