@@ -2,7 +2,7 @@
 # Fuzz the targets of fuzz/fuzz_targets with libFuzzer on stable Rust: the coverage libFuzzer
 # steers by comes from LLVM's sanitizer-coverage pass, which stable rustc runs through
 # -Cpasses and -Cllvm-args (no nightly, no cargo-fuzz). `parse` (a .rule file through
-# everything it meets) is seeded with the corpus, clean and broken; `import_dmn` (a DMN
+# everything it meets) is seeded with the corpus, clean and broken, and the walks; `import_dmn` (a DMN
 # model through `rulec import dmn`) with tests/dmn. RULEC_FUZZ_SECONDS sets parse's time
 # (default 60) and RULEC_DMN_FUZZ_SECONDS import_dmn's (default 30); the run fails on any
 # crash, and a line per target gives the executions counted.
@@ -40,5 +40,5 @@ fuzz() {
   echo "fuzz: $target: $runs executions in ${seconds} s, 0 crashes"
 }
 
-fuzz parse "${RULEC_FUZZ_SECONDS:-60}" 4096 ../tests/corpus/*.rule ../tests/corpus/broken/*.rule ../tests/corpus/shared/*.rule
+fuzz parse "${RULEC_FUZZ_SECONDS:-60}" 4096 ../tests/corpus/*.rule ../tests/corpus/broken/*.rule ../tests/corpus/shared/*.rule ../tests/walks/*.rule ../tests/walks/broken/*.rule
 fuzz import_dmn "${RULEC_DMN_FUZZ_SECONDS:-30}" 16384 $(find ../tests/dmn -name '*.dmn')
