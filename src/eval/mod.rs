@@ -212,7 +212,7 @@ fn walk(
     }
     for (k, &si) in w.summaries.iter().enumerate() {
         let s = &p.summaries[si];
-        let (total, count, best) = std::mem::replace(&mut sums[k], (Rat::zero(), 0, None));
+        let (total, count, best) = std::mem::take(&mut sums[k]);
         let x = match s.op {
             SummaryOp::Sum => Value::Num(total),
             SummaryOp::Count => Value::Num(num::int(count as i64)),
