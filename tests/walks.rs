@@ -261,7 +261,9 @@ fn every_language_that_writes_walks_agrees_with_the_reference_and_refuses_the_co
     let report = common::test_json(dir.path(), WALKING);
     common::assert_green(&report);
     let results = report["results"].as_array().unwrap();
-    for lang in WALKING.split(',') {
+    // A language whose toolchain is missing is skipped here (a failure under CI, above).
+    let skipped = |lang: &str| report["skipped"].as_array().unwrap().iter().any(|s| s["lang"] == lang);
+    for lang in WALKING.split(',').filter(|&l| !skipped(l)) {
         for rule in ["best_bid", "cart_shipping_fee", "carrier_pick", "order_settlement"] {
             let runner = results.iter().find(|r| r["rule"] == rule && r["lang"] == lang && r["via"] == "runner");
             assert!(runner.is_some_and(|r| r["ok"] == true), "{rule} in {lang}: {report}");
