@@ -883,12 +883,7 @@ impl Reach {
 
 #[test]
 fn random_rules_agree_with_the_reference_in_every_language() {
-    let count: usize = std::env::var("RULEC_RANDOM_RULES").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let base: u64 = std::env::var("RULEC_RANDOM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs());
-    println!("random rules: base seed {base}, {count} rules (RULEC_RANDOM_SEED, RULEC_RANDOM_RULES)");
+    let (count, base) = common::random_run("random rules", "RULEC_RANDOM_RULES", 100);
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("rules");
     std::fs::create_dir_all(&rules).unwrap();

@@ -164,12 +164,7 @@ fn random_walk(seed: u64, index: usize) -> String {
 
 #[test]
 fn random_walks_agree_with_the_reference_in_every_language_that_walks() {
-    let count: usize = std::env::var("RULEC_RANDOM_WALKS").ok().and_then(|s| s.parse().ok()).unwrap_or(12);
-    let base: u64 = std::env::var("RULEC_RANDOM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs());
-    println!("random walks: base seed {base}, {count} rules (RULEC_RANDOM_SEED, RULEC_RANDOM_WALKS)");
+    let (count, base) = common::random_run("random walks", "RULEC_RANDOM_WALKS", 12);
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("rules");
     std::fs::create_dir_all(&rules).unwrap();

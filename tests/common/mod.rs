@@ -428,3 +428,15 @@ pub fn swift_parses(files: &[String]) -> Result<(), String> {
         false => Err(format!("{}{}", text(&out.stdout), text(&out.stderr))),
     }
 }
+
+/// A randomized run's size and base seed: `count_var` (else `default`) rules, from
+/// `RULEC_RANDOM_SEED` (else the clock), printed so that a failing run can be repeated.
+pub fn random_run(what: &str, count_var: &str, default: usize) -> (usize, u64) {
+    let count: usize = std::env::var(count_var).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    let base: u64 = std::env::var("RULEC_RANDOM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs());
+    println!("{what}: base seed {base}, {count} rules (RULEC_RANDOM_SEED, {count_var})");
+    (count, base)
+}
