@@ -325,3 +325,34 @@ fn a_certificate_of_a_walk_is_refused_by_name() {
         text(&out.stderr)
     );
 }
+
+/// `rulec diff` over records that carry sequences compares the versions call by call; over
+/// every input it says it does not follow a walk yet, rather than answer from no lists.
+#[test]
+fn diff_compares_two_versions_over_records_with_lists_and_says_what_it_cannot_do_over_every_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = std::fs::read_to_string(Path::new(ROOT).join("tests/walks/cart_shipping_fee.rule")).unwrap();
+    let v2 = v1
+        .replace("rule cart_shipping_fee v1", "rule cart_shipping_fee v2")
+        .replace("| gold  | <5000JPY  | 300JPY |", "| gold  | <5000JPY  | 200JPY |");
+    assert!(v2.contains("200JPY"), "the edit applies");
+    std::fs::write(dir.path().join("v1.rule"), &v1).unwrap();
+    std::fs::write(dir.path().join("v2.rule"), v2.replace("-> fee=300JPY", "-> fee=200JPY")).unwrap();
+    let calls = "{\"tier\":\"gold\",\"lines\":[{\"amount\":1000,\"quantity\":2}]}\n{\"tier\":\"basic\",\"lines\":[{\"amount\":1000,\"quantity\":2}]}\n";
+    let records = common::with_stdin(&["eval", "v1.rule", "--in", "-"], dir.path(), calls.as_bytes());
+    std::fs::write(dir.path().join("records.jsonl"), &records.stdout).unwrap();
+    assert!(
+        text(&records.stdout).contains("\"lines\":[{\"amount\":1000,\"quantity\":2}]"),
+        "{}",
+        text(&records.stdout)
+    );
+    let over = common::rulec(&["diff", "v1.rule", "v2.rule", "--fixtures", "records.jsonl"], dir.path());
+    let said = text(&over.stdout);
+    assert!(said.contains("Compared 2 / matched 1"), "{said}{}", text(&over.stderr));
+    let replay = common::rulec(&["replay", "v1.rule", "--fixtures", "records.jsonl"], dir.path());
+    assert!(replay.status.success(), "{}{}", text(&replay.stdout), text(&replay.stderr));
+    let every = common::rulec(&["diff", "v1.rule", "v2.rule"], dir.path());
+    let refused = text(&every.stderr);
+    assert!(!every.status.success(), "{refused}");
+    assert!(refused.contains("does not read a rule that walks a sequence yet (`lines`)"), "{refused}");
+}

@@ -390,7 +390,7 @@ impl Reader<'_> {
         let p = self.rule;
         let before = problems.len();
         for k in input.keys() {
-            if !p.inputs.iter().any(|&i| &p.vars[i].name == k) {
+            if !p.inputs.iter().any(|&i| &p.vars[i].name == k) && !p.sequences.iter().any(|s| &s.name == k) {
                 problems.push(Problem::new(
                     Kind::UnknownField,
                     Some(k),
@@ -437,6 +437,19 @@ impl Reader<'_> {
             }
             obj.insert(name.clone(), raw);
         }
+        // Each sequence as it was recorded, each element's fields in the rule's units; the
+        // door below holds every element to what the rule takes.
+        for s in &p.sequences {
+            let Some(raw) = input.get(&s.name) else { continue };
+            match self.elements_in_rule_units(s, raw) {
+                Ok(list) => {
+                    obj.insert(s.name.clone(), list);
+                }
+                Err(what) => {
+                    problems.push(Problem::new(Kind::BadInput, Some(&s.name), format!("`in.{}`: {what}", s.name)))
+                }
+            }
+        }
         if problems.len() > before {
             return None;
         }
@@ -457,6 +470,30 @@ impl Reader<'_> {
             Some(wv) => convert(w, &w.vars[wv], var, raw),
             None => Ok(raw.clone()),
         }
+    }
+
+    /// A recorded sequence, each field of each element in the rule's units (a field the writer
+    /// did not have, or a value that is not an element, is left for the door to refuse).
+    fn elements_in_rule_units(&self, s: &crate::sema::SequenceIr, raw: &Json) -> Result<Json, String> {
+        let Json::Array(elements) = raw else { return Ok(raw.clone()) };
+        let mut out = Vec::with_capacity(elements.len());
+        for e in elements {
+            let Json::Object(fields) = e else {
+                out.push(e.clone());
+                continue;
+            };
+            let mut converted = Map::new();
+            for (k, v) in fields {
+                let field = s.fields.iter().map(|&f| &self.rule.vars[f]).find(|var| &var.name == k);
+                let v = match field {
+                    Some(var) => self.in_rule_units(var, v)?,
+                    None => v.clone(),
+                };
+                converted.insert(k.clone(), v);
+            }
+            out.push(Json::Object(converted));
+        }
+        Ok(Json::Array(out))
     }
 
     /// The default of an input, in the rule's units.

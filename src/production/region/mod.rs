@@ -222,6 +222,13 @@ pub fn region(
     // The region is read off the one row each table fires; a multiple-hit table fires every
     // row that holds, which this reading does not follow yet: said, not answered wrongly.
     for (shown, p) in [(old_shown, old), (new_shown, new)] {
+        // Nor does it follow a walk: its inputs are lists of any length, not a box of values.
+        if let Some(s) = p.sequences.first() {
+            return Err(format!(
+                "{shown}: diff over every input does not read a rule that walks a sequence yet (`{}`); compare the versions over records with --fixtures",
+                s.name
+            ));
+        }
         if let Some(t) = p.tables.iter().find(|t| t.policy.multi_hit()) {
             return Err(format!(
                 "{shown}: diff over every input does not read a `{}` table yet (table `{}`); compare the versions over records with --fixtures",
